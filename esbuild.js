@@ -1,0 +1,58 @@
+// Bundles the extension, the worker and the CLI into dist/.
+//   node esbuild.js              development build (sourcemaps)
+//   node esbuild.js --production minified, no sourcemaps
+//   node esbuild.js --watch      rebuild on change, with problem-matcher friendly output
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints errors in the format of the esbuild problem matcher ($esbuild-watch). */
+const problemMatcherPlugin = {
+  name: 'esbuild-problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  // Native modules cannot be bundled: they ship inside the package (see .vscodeignore).
+  external: ['vscode', '@node-rs/jieba', '@node-rs/jieba-*'],
+  logLevel: 'warning',
+  plugins: watch ? [problemMatcherPlugin] : [],
+};
+
+const entries = [
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
+  { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js' },
+  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+async function main() {
+  const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+  } else {
+    await Promise.all(contexts.map((c) => c.rebuild()));
+    await Promise.all(contexts.map((c) => c.dispose()));
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,1 @@
+console.error('neardup: not built yet'); process.exit(2);

@@ -1,0 +1,52 @@
+/**
+ * Shared types of the pure engine. Nothing here touches the file system, threads or VS Code.
+ */
+
+/** A 64-bit fingerprint kept as two unsigned 32-bit halves (no BigInt in the hot path). */
+export interface Fp64 {
+  hi: number;
+  lo: number;
+}
+
+/** How a text is tokenised: source code or natural-language prose. */
+export type ContentKind = 'code' | 'prose';
+
+/** Feature weighting, as the SimHash literature describes. `none` counts each shingle once. */
+export type Weighting = 'none' | 'tf' | 'tfidf';
+
+/** Segments a run of CJK characters into words. Injected by the Node layer (jieba). */
+export type CjkSegmenter = (run: string) => string[];
+
+/** A range of a text: 1-based inclusive lines and 0-based half-open UTF-16 offsets. */
+export interface TextRange {
+  startLine: number;
+  endLine: number;
+  startOffset: number;
+  endOffset: number;
+}
+
+/** The fingerprint of one item (a whole file or one of its sections). */
+export interface ItemFingerprint extends Fp64 {
+  /** Number of tokens the item had after noise removal. */
+  tokens: number;
+  /** Number of distinct shingles (features). */
+  features: number;
+  /**
+   * Bottom-k MinHash sketch of the shingle set, ascending unsigned 32-bit values. Used to verify
+   * candidates found at a larger Hamming distance (an estimate of Jaccard similarity); when the
+   * item has no more than k shingles, it holds all of them and the estimate is exact.
+   */
+  sketch: Uint32Array;
+}
+
+export interface SectionFingerprint extends ItemFingerprint {
+  startLine: number;
+  endLine: number;
+}
+
+export interface DocumentFingerprint {
+  kind: ContentKind;
+  /** Whole-file fingerprint, or null when the file has fewer than minTokens tokens. */
+  file: ItemFingerprint | null;
+  sections: SectionFingerprint[];
+}
