@@ -1,1 +1,172 @@
-console.error('neardup: not built yet'); process.exit(2);
+/**
+ * neardup — command-line front end of the engine.
+ *   neardup scan <dir> [--format json|sarif|text] [--max-distance N] …
+ * Exit codes: 0 done; 1 --fail-on-pairs reached; 2 usage or fatal error.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/engineSettings';
+import { scanDirectory } from '../node/scan';
+import { formatJson } from './formatJson';
+import { formatSarif } from './formatSarif';
+import { formatText } from './formatText';
+import { ProgressBar } from './progress';
+import { sanitizeForTerminal } from './sanitize';
+
+const VERSION = '0.1.0';
+
+function intIn(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value.trim())) throw new InvalidArgumentError(`${name} takes a whole number from ${min} to ${max}.`);
+    const n = Number(value);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} takes a whole number from ${min} to ${max}.`);
+    return n;
+  };
+}
+
+function numberIn(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`${name} takes a number from ${min} to ${max}.`);
+    }
+    return n;
+  };
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface ScanFlags {
+  format: 'json' | 'sarif' | 'text';
+  maxDistance: number;
+  sectionMaxDistance: number;
+  minTokens: number;
+  minSimilarity: number;
+  include?: string[];
+  exclude?: string[];
+  sections: boolean;
+  failOnPairs?: number;
+  normalizeIdentifiers: boolean;
+  stopWords: boolean;
+  weighting: 'none' | 'tf';
+  cjkSegmenter: 'jieba' | 'bigram';
+  maxFileSize: number;
+  gitignore: boolean;
+  workers?: number;
+  progress: boolean;
+  quiet: boolean;
+}
+
+async function runScan(dir: string, flags: ScanFlags): Promise<number> {
+  const root = path.resolve(dir);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(root);
+  } catch {
+    process.stderr.write(`neardup: no such folder: ${sanitizeForTerminal(dir)}\n`);
+    return 2;
+  }
+  if (!stat.isDirectory()) {
+    process.stderr.write(`neardup: not a folder: ${sanitizeForTerminal(dir)}\n`);
+    return 2;
+  }
+  const settings: EngineSettings = {
+    ...DEFAULT_ENGINE_SETTINGS,
+    maxDistance: flags.maxDistance,
+    sectionMaxDistance: flags.sectionMaxDistance,
+    minTokens: flags.minTokens,
+    minSimilarity: flags.minSimilarity,
+    sections: flags.sections,
+    normalizeIdentifiers: flags.normalizeIdentifiers,
+    stopWords: flags.stopWords,
+    weighting: flags.weighting,
+    cjkSegmenter: flags.cjkSegmenter,
+    maxFileSizeBytes: flags.maxFileSize * 1024,
+  };
+  const progress = new ProgressBar();
+  const showProgress = flags.progress && !flags.quiet;
+  const result = await scanDirectory({
+    root,
+    settings,
+    include: flags.include,
+    exclude: flags.exclude,
+    gitignore: flags.gitignore,
+    workers: flags.workers,
+    onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
+    onSkip: flags.quiet
+      ? undefined
+      : (relPath, reason) => {
+          progress.clear();
+          process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${reason}\n`);
+        },
+  });
+  progress.clear();
+  const output =
+    flags.format === 'json' ? formatJson(result, dir) : flags.format === 'sarif' ? formatSarif(result, VERSION) : formatText(result);
+  await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
+  if (flags.failOnPairs !== undefined && result.pairs.length >= flags.failOnPairs) {
+    if (!flags.quiet) {
+      process.stderr.write(`neardup: ${result.pairs.length} near-duplicate pairs (fail threshold ${flags.failOnPairs}).\n`);
+    }
+    return 1;
+  }
+  return 0;
+}
+
+export function buildProgram(): Command {
+  const d = DEFAULT_ENGINE_SETTINGS;
+  const program = new Command('neardup')
+    .description('Find near-duplicate files and sections (functions, blocks, document sections) with SimHash.')
+    .version(VERSION)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'neardup: ')) });
+  program
+    .command('scan')
+    .description('scan a folder and report near duplicates')
+    .argument('<dir>', 'folder to scan')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text']).default('text'))
+    .option('--max-distance <n>', 'largest Hamming distance (of 64 bits) between two files', intIn('--max-distance', SETTING_RANGES.maxDistance.min, SETTING_RANGES.maxDistance.max), d.maxDistance)
+    .option('--section-max-distance <n>', 'largest Hamming distance between two sections', intIn('--section-max-distance', SETTING_RANGES.sectionMaxDistance.min, SETTING_RANGES.sectionMaxDistance.max), d.sectionMaxDistance)
+    .option('--min-tokens <n>', 'files and sections with fewer tokens are not compared', intIn('--min-tokens', SETTING_RANGES.minTokens.min, SETTING_RANGES.minTokens.max), d.minTokens)
+    .option('--min-similarity <x>', 'confirm candidates whose estimated Jaccard similarity of shingles is at least x (0 = plain SimHash)', numberIn('--min-similarity', 0, 1), d.minSimilarity)
+    .option('--include <glob>', 'only files matching this glob (repeatable)', collect)
+    .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect)
+    .option('--no-sections', 'compare whole files only')
+    .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
+    .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
+    .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
+    .addOption(new Option('--weighting <w>', 'feature weighting').choices(['none', 'tf']).default(d.weighting))
+    .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
+    .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
+    .option('--no-gitignore', 'do not honour .gitignore files')
+    .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
+    .option('--no-progress', 'no progress bar on stderr')
+    .option('-q, --quiet', 'print nothing on stderr but errors', false)
+    .action(async (dir: string, flags: ScanFlags) => {
+      process.exitCode = await runScan(dir, flags);
+    });
+  return program;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    const err = e as { code?: string; exitCode?: number; message?: string };
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+      process.exitCode = 0;
+      return;
+    }
+    if (err.code?.startsWith('commander.')) {
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`neardup: ${err.message ?? String(e)}\n`);
+    process.exitCode = 2;
+  }
+}
+
+void main(process.argv);

@@ -1,0 +1,79 @@
+/**
+ * SARIF 2.1.0: one result per near-duplicate pair, located on one member and related to the other.
+ */
+import type * as sarif from 'sarif';
+import type { Location, ReportPair } from '../core/report';
+import type { ScanResult } from '../node/scan';
+import { sanitizeForTerminal } from './sanitize';
+
+const RULE_FILE = 'neardup/near-duplicate-file';
+const RULE_SECTION = 'neardup/near-duplicate-section';
+
+/** A relative path as a URI reference: each segment percent-encoded (spaces, '#', '%', …). */
+function toUri(relPath: string): string {
+  return relPath.split('/').map(encodeURIComponent).join('/');
+}
+
+function physical(loc: Location): sarif.PhysicalLocation {
+  const p: sarif.PhysicalLocation = { artifactLocation: { uri: toUri(loc.path), uriBaseId: '%SRCROOT%' } };
+  if (loc.startLine !== undefined) p.region = { startLine: loc.startLine, endLine: loc.endLine };
+  return p;
+}
+
+function label(loc: Location): string {
+  const name = sanitizeForTerminal(loc.path);
+  return loc.startLine !== undefined ? `${name}:${loc.startLine}-${loc.endLine}` : name;
+}
+
+function result(pair: ReportPair): sarif.Result {
+  const pct = (pair.similarity * 100).toFixed(1);
+  const what = pair.kind === 'file' ? 'File' : 'Section';
+  return {
+    ruleId: pair.kind === 'file' ? RULE_FILE : RULE_SECTION,
+    level: 'warning',
+    message: {
+      text: `${what} is a near duplicate of ${label(pair.b)} (Hamming distance ${pair.distance}, similarity ${pct}%).`,
+    },
+    locations: [{ physicalLocation: physical(pair.a) }],
+    relatedLocations: [{ id: 1, physicalLocation: physical(pair.b), message: { text: 'Near-duplicate twin' } }],
+    properties: { distance: pair.distance, similarity: pair.similarity },
+  };
+}
+
+export function formatSarif(result_: ScanResult, version: string): string {
+  const rootUri = 'file://' + result_.root.split('/').map(encodeURIComponent).join('/').replace(/\/?$/, '/');
+  const log: sarif.Log = {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'NearDup',
+            version,
+            informationUri: 'https://github.com/neardup/neardup',
+            rules: [
+              {
+                id: RULE_FILE,
+                name: 'NearDuplicateFile',
+                shortDescription: { text: 'Near-duplicate file' },
+                fullDescription: { text: 'Two files whose 64-bit SimHash fingerprints are within the configured Hamming distance.' },
+                defaultConfiguration: { level: 'warning' },
+              },
+              {
+                id: RULE_SECTION,
+                name: 'NearDuplicateSection',
+                shortDescription: { text: 'Near-duplicate section' },
+                fullDescription: { text: 'Two functions, blocks or document sections whose SimHash fingerprints are within the configured Hamming distance.' },
+                defaultConfiguration: { level: 'warning' },
+              },
+            ],
+          },
+        },
+        originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
+        results: result_.pairs.map(result),
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}

@@ -1,0 +1,64 @@
+/**
+ * From fingerprints to reported pairs and groups: candidates within a Hamming radius through the
+ * permuted-table index, confirmed by the sketches' Jaccard estimate, then clustered.
+ */
+import { clusterPairs } from './clusters';
+import { similarity } from './hamming';
+import { SimHashIndex } from './simhashIndex';
+import { estimateJaccard } from './simhash';
+import type { ItemFingerprint } from './types';
+
+export interface MatchOptions {
+  /** Hamming radius (of 64 bits) within which fingerprints are candidates. */
+  maxDistance: number;
+  /**
+   * Candidates must also have an estimated Jaccard similarity of their shingle sets (from the
+   * bottom-k sketches) of at least this much. 0 reports every candidate (plain SimHash).
+   */
+  minSimilarity: number;
+  /** Capacity of the items' bottom-k sketches. */
+  sketchSize: number;
+}
+
+export interface Candidate {
+  a: number;
+  b: number;
+  distance: number;
+}
+
+export interface MatchedPair extends Candidate {
+  /** 1 − distance/64. */
+  similarity: number;
+  /** Estimated Jaccard similarity of the two shingle sets. */
+  jaccard: number;
+}
+
+/**
+ * All pairs of items within `maxDistance` that pass verification, each once with a < b.
+ * `accept` may veto a pair (e.g. overlapping sections of one file) before verification.
+ */
+export function matchPairs(
+  items: readonly ItemFingerprint[],
+  options: MatchOptions,
+  accept?: (a: number, b: number) => boolean,
+): MatchedPair[] {
+  if (items.length < 2) return [];
+  const index = new SimHashIndex({ maxDistance: options.maxDistance, expectedSize: items.length });
+  for (let i = 0; i < items.length; i++) index.add(i, items[i].hi, items[i].lo);
+  const result: MatchedPair[] = [];
+  for (const c of index.allPairs(options.maxDistance)) {
+    const a = Math.min(c.a, c.b);
+    const b = Math.max(c.a, c.b);
+    if (accept && !accept(a, b)) continue;
+    const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize);
+    if (jaccard < options.minSimilarity) continue;
+    result.push({ a, b, distance: c.distance, similarity: similarity(c.distance), jaccard });
+  }
+  result.sort((x, y) => x.distance - y.distance || x.a - y.a || x.b - y.b);
+  return result;
+}
+
+/** Connected components of matched pairs, as groups of item numbers. */
+export function groupPairs(pairs: readonly Candidate[]): Array<{ members: number[]; maxDistance: number }> {
+  return clusterPairs(pairs);
+}

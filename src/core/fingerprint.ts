@@ -1,0 +1,65 @@
+/**
+ * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints.
+ */
+import { languageOf } from './languages';
+import { codeSections, proseSections } from './sections';
+import { simhashTokens } from './simhash';
+import { TokenBuffer, tokenizeCode, tokenizeProse } from './tokenize';
+import type { CjkSegmenter, DocumentFingerprint, SectionFingerprint, Weighting } from './types';
+
+export interface FingerprintOptions {
+  /** Items (files and sections) with fewer tokens are not fingerprinted. Default 50. */
+  minTokens?: number;
+  /** Tokens per shingle. Default 3. */
+  shingleSize?: number;
+  /** Fingerprint sections as well as whole files. Default true. */
+  sections?: boolean;
+  /** Replace identifiers and literals in code by placeholders. Default false. */
+  normalizeIdentifiers?: boolean;
+  /** Drop English and Chinese stop words from prose. Default false. */
+  stopWords?: boolean;
+  weighting?: Weighting;
+  /** Segments CJK runs into words; character bigrams when absent. */
+  segmenter?: CjkSegmenter;
+  idf?: (hi: number, lo: number) => number;
+}
+
+export const DEFAULT_MIN_TOKENS = 50;
+/** Bottom-k sketch capacities of whole files and of sections. */
+export const FILE_SKETCH_SIZE = 128;
+export const SECTION_SKETCH_SIZE = 64;
+
+const buffer = new TokenBuffer();
+
+/** Fingerprints a whole text and its sections. `path` decides code versus prose. */
+export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
+  const lang = languageOf(path);
+  const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
+  buffer.reset();
+  if (lang.kind === 'code') tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
+  else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+
+  const simOptions = {
+    shingleSize: options.shingleSize,
+    weighting: options.weighting,
+    sketchSize: FILE_SKETCH_SIZE,
+    idf: options.idf,
+  };
+  const total = buffer.length;
+  const file = total >= minTokens ? simhashTokens(buffer, 0, total, simOptions) : null;
+
+  const sections: SectionFingerprint[] = [];
+  if (options.sections !== false && total >= minTokens) {
+    const ranges = lang.kind === 'code' ? codeSections(text) : proseSections(text);
+    const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
+    for (const r of ranges) {
+      const from = buffer.lowerBound(r.startOffset);
+      const to = buffer.lowerBound(r.endOffset);
+      // A section holding (nearly) every token of the file would only repeat the file's pair.
+      if (to - from < minTokens || to - from >= total * 0.95) continue;
+      const fp = simhashTokens(buffer, from, to, sectionOptions);
+      if (fp) sections.push({ ...fp, startLine: r.startLine, endLine: r.endLine });
+    }
+  }
+  return { kind: lang.kind, file, sections };
+}

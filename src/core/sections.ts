@@ -1,0 +1,732 @@
+/**
+ * Splitting a text into sections that are fingerprinted on their own: functions, classes and
+ * blocks of source code (any language, no parser), and heading sections or paragraph runs of
+ * prose. Pure: no fs, no vscode, no node: modules. Every function here is linear in the size of
+ * the text and uses no recursion, so minified files and 100k-line files are safe.
+ *
+ * Lines are 1-based and inclusive; offsets are 0-based, half-open UTF-16 code unit offsets, a
+ * section runs from the start of its first line to the end of its last line (newline excluded).
+ */
+import type { TextRange } from './types';
+
+export interface CodeSectionOptions {
+  /** How many levels of nesting to report: 1 = top-level blocks only, 2 = also methods in classes. */
+  maxDepth?: number;
+  /** Blocks spanning fewer lines are not reported (default 3). */
+  minLines?: number;
+}
+
+export interface ProseSectionOptions {
+  /** Target size of a paragraph run, in lines (default 30). */
+  maxLines?: number;
+  /** Target size of a paragraph run, in characters (default 80 × maxLines). */
+  maxChars?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+
+interface Lines {
+  /** Offset of the first character of each line. */
+  starts: number[];
+  /** Offset just past the last character of each line, line terminator (\n or \r\n) excluded. */
+  ends: number[];
+}
+
+function buildLines(text: string): Lines {
+  const starts = [0];
+  const ends: number[] = [];
+  let pos = 0;
+  let nl = text.indexOf('\n');
+  while (nl >= 0) {
+    ends.push(nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+    pos = nl + 1;
+    starts.push(pos);
+    nl = text.indexOf('\n', pos);
+  }
+  ends.push(text.length);
+  return { starts, ends };
+}
+
+function isWs(ch: number): boolean {
+  return (
+    ch <= 32 ||
+    ch === 0xa0 ||
+    ch === 0x3000 ||
+    ch === 0xfeff ||
+    ch === 0x1680 ||
+    (ch >= 0x2000 && ch <= 0x200b) ||
+    ch === 0x2028 ||
+    ch === 0x2029 ||
+    ch === 0x202f ||
+    ch === 0x205f
+  );
+}
+
+/** Offset of the first non-white-space character of line l, or -1 when the line is blank. */
+function firstNonWs(text: string, lines: Lines, l: number): number {
+  const end = lines.ends[l];
+  for (let k = lines.starts[l]; k < end; k++) if (!isWs(text.charCodeAt(k))) return k;
+  return -1;
+}
+
+/** Visual indentation of line l (tab stops of 4), or -1 when the line is blank. */
+function indentWidth(text: string, lines: Lines, l: number): number {
+  const end = lines.ends[l];
+  let w = 0;
+  for (let k = lines.starts[l]; k < end; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === 32) w++;
+    else if (ch === 9) w += 4 - (w % 4);
+    else if (isWs(ch)) w++;
+    else return w;
+  }
+  return -1;
+}
+
+interface Block {
+  /** 0-based first and last line. */
+  start: number;
+  end: number;
+}
+
+/** Sorts by start, longer first; drops duplicates; converts to ranges. */
+function toRanges(blocks: Block[], lines: Lines): TextRange[] {
+  blocks.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: TextRange[] = [];
+  let prev: Block | undefined;
+  for (const b of blocks) {
+    if (prev && prev.start === b.start && prev.end === b.end) continue;
+    prev = b;
+    out.push({
+      startLine: b.start + 1,
+      endLine: b.end + 1,
+      startOffset: lines.starts[b.start],
+      endOffset: lines.ends[b.end],
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Code
+
+const CH_LF = 10;
+const CH_DQUOTE = 34;
+const CH_HASH = 35;
+const CH_SQUOTE = 39;
+const CH_LPAREN = 40;
+const CH_RPAREN = 41;
+const CH_STAR = 42;
+const CH_COMMA = 44;
+const CH_SLASH = 47;
+const CH_SEMI = 59;
+const CH_LBRACKET = 91;
+const CH_BACKSLASH = 92;
+const CH_RBRACKET = 93;
+const CH_BACKTICK = 96;
+const CH_LBRACE = 123;
+const CH_RBRACE = 125;
+
+const IN_STRING = 1;
+const IN_COMMENT = 2;
+
+const FAIL_SQUOTE = 1;
+const FAIL_DQUOTE = 2;
+const FAIL_REGEX = 4;
+
+function isIdentChar(ch: number): boolean {
+  return (
+    (ch >= 48 && ch <= 57) ||
+    (ch >= 65 && ch <= 90) ||
+    (ch >= 97 && ch <= 122) ||
+    ch === 95 ||
+    ch === 36 ||
+    ch > 127
+  );
+}
+
+/** Significant characters after which a new physical line continues the same statement. */
+const CONT_END = new Set('=+-*/%&|^!~?.<>,([\\'.split('').map((c) => c.charCodeAt(0)));
+/** Characters that, first on a line, mark it as continuing the previous statement. */
+const CONT_START = new Set('.?:)],&|=>'.split('').map((c) => c.charCodeAt(0)));
+/** Characters after which a `/` starts a regular-expression literal rather than a division. */
+const REGEX_AFTER = new Set('(,=:[!&|?{};'.split('').map((c) => c.charCodeAt(0)));
+
+const PREPROCESSOR = new Set([
+  'include', 'define', 'undef', 'if', 'ifdef', 'ifndef', 'elif', 'else', 'endif', 'pragma',
+  'error', 'warning', 'line', 'region', 'endregion', 'import',
+]);
+
+/** Brace blocks whose header matches this do not count as a nesting level (namespaces, modules). */
+const WRAPPER_HEADER = /[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?(?:namespace|module|package)\b|[ \t]*extern[ \t]+"C"/y;
+
+/** A line directly above a header that belongs to it: decorator, annotation, (C#/Rust) attribute, export. */
+const HEADER_PREFIX = /^(?:@[\w$]|#\[|\[[A-Za-z_][\w.]*(?:\(.*\))?\]$|export(?:\s+default)?$)/;
+
+/** First token of a line that closes an indented block (kept in the block). */
+const CLOSER = /(?:[)\]}]|(?:end|endif|endfor|endwhile|endfunction|endsub|endmodule|fi|done|esac)\b)/iy;
+
+interface Scan {
+  blocks: Block[];
+  /** 1 when a token starts on the line and the line does not begin inside a string or comment. */
+  structural: Uint8Array;
+  /** IN_STRING / IN_COMMENT when the line begins inside a multi-line string / comment, else 0. */
+  inside: Uint8Array;
+}
+
+interface BraceEntry {
+  header: number;
+  open: number;
+  headerIndent: number;
+  parenBase: number;
+  level: number;
+  wrapper: boolean;
+}
+
+/**
+ * One pass of a small lexer over the text: skips strings, comments and regex literals, tracks
+ * `{ }` blocks and, for each block, the line where its header (the statement the `{` belongs to)
+ * starts. Also records which lines carry code, for the indentation pass.
+ */
+function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: number): Scan {
+  const n = text.length;
+  const lineCount = lines.starts.length;
+  const structural = new Uint8Array(lineCount);
+  const inside = new Uint8Array(lineCount);
+  const blocks: Block[] = [];
+  const stack: BraceEntry[] = [];
+  /** For each open ( or [: the statement start to restore when it closes. */
+  const parenSaved: number[] = [];
+
+  let i = 0;
+  let line = 0;
+  let lineHasTok = false;
+  let lineFail = 0;
+  /** Line where the current statement (segment) started; -1 = not yet. */
+  let segStart = -1;
+  let lastSig = 0;
+  let noBlockComment = false;
+  let noBacktick = false;
+  let noTripleS = false;
+  let noTripleD = false;
+
+  /** Moves i to `to`, counting the newlines passed and marking the lines begun (IN_STRING / IN_COMMENT). */
+  const advance = (to: number, mark: number): boolean => {
+    const l0 = line;
+    for (let k = i; k < to; k++) {
+      if (text.charCodeAt(k) === CH_LF) {
+        line++;
+        inside[line] = mark;
+      }
+    }
+    i = to;
+    if (line !== l0) lineFail = 0;
+    return line !== l0;
+  };
+
+  const eol = (from: number): number => {
+    const j = text.indexOf('\n', from);
+    return j < 0 ? n : j;
+  };
+
+  /** End (exclusive) of a one-line string starting at i, or -1 when not closed on this line. */
+  const oneLineString = (q: number): number => {
+    for (let k = i + 1; k < n; k++) {
+      const ch = text.charCodeAt(k);
+      if (ch === CH_BACKSLASH) {
+        const d = text.charCodeAt(k + 1);
+        if (d === CH_LF || d === 13) return -1;
+        k++;
+      } else if (ch === q) return k + 1;
+      else if (ch === CH_LF) return -1;
+    }
+    return -1;
+  };
+
+  const regexEnd = (): number => {
+    let inClass = false;
+    for (let k = i + 1; k < n; k++) {
+      const ch = text.charCodeAt(k);
+      if (ch === CH_BACKSLASH) {
+        const d = text.charCodeAt(k + 1);
+        if (d === CH_LF || d === 13) return -1;
+        k++;
+      } else if (ch === CH_LF) return -1;
+      else if (ch === CH_LBRACKET) inClass = true;
+      else if (ch === CH_RBRACKET) inClass = false;
+      else if (ch === CH_SLASH && !inClass) return k + 1 === i + 2 ? -1 : k + 1;
+    }
+    return -1;
+  };
+
+  const isHashComment = (): boolean => {
+    const p = i > 0 ? text.charCodeAt(i - 1) : CH_LF;
+    if (!isWs(p)) return false; // a#b, $#, this.#x
+    const d = text.charCodeAt(i + 1);
+    if (!isIdentChar(d) && d !== CH_LBRACE) return true; // "# x", "#!", "##", "#[", end of text
+    if (lineHasTok || !isIdentChar(d)) return false;
+    let k = i + 1;
+    while (k < n && isIdentChar(text.charCodeAt(k))) k++;
+    return PREPROCESSOR.has(text.slice(i + 1, k));
+  };
+
+  const parenBase = (): number => (stack.length ? stack[stack.length - 1].parenBase : 0);
+
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === CH_LF) {
+      line++;
+      lineHasTok = false;
+      lineFail = 0;
+      i++;
+      continue;
+    }
+    if (isWs(c)) {
+      i++;
+      continue;
+    }
+    // Comments.
+    if (c === CH_SLASH) {
+      const d = text.charCodeAt(i + 1);
+      if (d === CH_SLASH) {
+        i = eol(i);
+        continue;
+      }
+      if (d === CH_STAR && !noBlockComment) {
+        const j = text.indexOf('*/', i + 2);
+        if (j >= 0) {
+          if (advance(j + 2, IN_COMMENT)) lineHasTok = false;
+          continue;
+        }
+        noBlockComment = true;
+      }
+    } else if (c === CH_HASH && isHashComment()) {
+      i = eol(i);
+      continue;
+    }
+
+    // A significant character.
+    const first = !lineHasTok;
+    if (first) {
+      lineHasTok = true;
+      if (!inside[line]) structural[line] = 1;
+      // A new physical line starts a new statement unless it visibly continues the last one.
+      if (
+        parenSaved.length - parenBase() === 0 &&
+        c !== CH_LBRACE &&
+        !CONT_END.has(lastSig) &&
+        !CONT_START.has(c)
+      ) {
+        segStart = line;
+      }
+    }
+    if (segStart < 0) segStart = line;
+
+    switch (c) {
+      case CH_SQUOTE:
+      case CH_DQUOTE: {
+        const triple = text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === c;
+        if (triple && !(c === CH_SQUOTE ? noTripleS : noTripleD)) {
+          const j = text.indexOf(c === CH_SQUOTE ? "'''" : '"""', i + 3);
+          if (j >= 0) {
+            advance(j + 3, IN_STRING);
+            lastSig = c;
+            continue;
+          }
+          if (c === CH_SQUOTE) noTripleS = true;
+          else noTripleD = true;
+        }
+        const bit = c === CH_SQUOTE ? FAIL_SQUOTE : FAIL_DQUOTE;
+        if (!(lineFail & bit)) {
+          const j = oneLineString(c);
+          if (j >= 0) {
+            i = j;
+            lastSig = c;
+            continue;
+          }
+          // Not closed on this line (an apostrophe, a Rust lifetime…): a plain character, and
+          // no later quote of this kind on this line can be closed either.
+          lineFail |= bit;
+        }
+        break;
+      }
+      case CH_BACKTICK: {
+        if (noBacktick) break;
+        let k = i + 1;
+        for (; k < n; k++) {
+          const ch = text.charCodeAt(k);
+          if (ch === CH_BACKSLASH) k++;
+          else if (ch === CH_BACKTICK) break;
+        }
+        if (k < n) {
+          advance(k + 1, IN_STRING);
+          lastSig = c;
+          continue;
+        }
+        noBacktick = true;
+        break;
+      }
+      case CH_SLASH: {
+        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || REGEX_AFTER.has(lastSig))) {
+          const j = regexEnd();
+          if (j >= 0) {
+            i = j;
+            lastSig = 65; // like an identifier: what follows is not a regex
+            continue;
+          }
+          lineFail |= FAIL_REGEX;
+        }
+        break;
+      }
+      case CH_LPAREN:
+      case CH_LBRACKET:
+        parenSaved.push(segStart);
+        segStart = -1;
+        break;
+      case CH_RPAREN:
+      case CH_RBRACKET:
+        if (parenSaved.length > parenBase()) segStart = parenSaved.pop()!;
+        break;
+      case CH_SEMI:
+      case CH_COMMA:
+        segStart = -1;
+        break;
+      case CH_LBRACE: {
+        const parent = stack.length ? stack[stack.length - 1] : undefined;
+        WRAPPER_HEADER.lastIndex = lines.starts[segStart];
+        stack.push({
+          header: segStart,
+          open: line,
+          headerIndent: Math.max(0, indentWidth(text, lines, segStart)),
+          parenBase: parenSaved.length,
+          level: parent ? parent.level + (parent.wrapper ? 0 : 1) : 0,
+          wrapper: WRAPPER_HEADER.test(text),
+        });
+        segStart = -1;
+        break;
+      }
+      case CH_RBRACE: {
+        segStart = -1;
+        if (!stack.length) break; // unbalanced: ignore
+        const ind = first ? Math.max(0, indentWidth(text, lines, line)) : -1;
+        if (first && stack[stack.length - 1].headerIndent !== ind) {
+          // A closer first on its line that lines up with an outer header, not the innermost
+          // one: the inner `{` were never closed (a brace we mis-lexed); drop them.
+          for (let k = stack.length - 2; k >= 0 && k >= stack.length - 9; k--) {
+            if (stack[k].headerIndent === ind) {
+              stack.length = k + 1;
+              break;
+            }
+          }
+        }
+        const e = stack.pop()!;
+        parenSaved.length = e.parenBase;
+        if (e.level < maxDepth && line - e.header + 1 >= minLines) blocks.push({ start: e.header, end: line });
+        if (ind === 0 && e.headerIndent === 0 && stack.length && bodyIndented(text, lines, e.open, line, 0)) {
+          // Back at column 0 after an indented body: we are at the top level again, whatever
+          // is left open (a stray `{`, or an unindented namespace / IIFE wrapper).
+          stack.length = 0;
+          parenSaved.length = 0;
+        }
+        break;
+      }
+    }
+    lastSig = c;
+    i++;
+  }
+  return { blocks, structural, inside };
+}
+
+/** Whether the first non-blank line after `open` (within a few lines, before `close`) is indented. */
+function bodyIndented(text: string, lines: Lines, open: number, close: number, indent: number): boolean {
+  for (let l = open + 1; l < close && l <= open + 5; l++) {
+    const w = indentWidth(text, lines, l);
+    if (w >= 0) return w > indent;
+  }
+  return false;
+}
+
+/**
+ * Blocks by indentation: a line followed by more-indented lines of code heads a block that runs to the
+ * last line before the next line indented no deeper than it. A closer at the header's indentation
+ * (`}`, `)`, `end`, `fi`…) is kept in the block. Lines that carry no code (blank, comment-only,
+ * inside a multi-line string) do not end blocks.
+ */
+function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, minLines: number): Block[] {
+  const { structural, inside } = scan;
+  const blocks: Block[] = [];
+  const stack: { line: number; indent: number; body: boolean }[] = [];
+  /** Comment-only lines since the last line of code: kept by a block only when indented deeper. */
+  const comments: { line: number; indent: number }[] = [];
+  const lineCount = lines.starts.length;
+  let lastContent = -1;
+  const endOf = (e: { line: number; indent: number }): number => {
+    let end = lastContent;
+    for (let k = comments.length - 1; k >= 0 && k >= comments.length - 64; k--) {
+      if (comments[k].indent > e.indent) {
+        end = Math.max(end, comments[k].line);
+        break;
+      }
+    }
+    return end;
+  };
+  const emit = (header: number, end: number, level: number): void => {
+    if (level < maxDepth && end > header && end - header + 1 >= minLines) blocks.push({ start: header, end });
+  };
+  for (let l = 0; l < lineCount; l++) {
+    const d = indentWidth(text, lines, l);
+    if (d < 0) continue;
+    if (!structural[l]) {
+      if (inside[l] === IN_STRING) {
+        lastContent = l;
+        comments.length = 0;
+      } else comments.push({ line: l, indent: d });
+      continue;
+    }
+    while (stack.length && stack[stack.length - 1].indent >= d) {
+      const e = stack.pop()!;
+      let end = endOf(e);
+      if (e.indent === d && end > e.line) {
+        CLOSER.lastIndex = firstNonWs(text, lines, l);
+        if (CLOSER.test(text)) end = l;
+      }
+      if (e.body) emit(e.line, end, stack.length);
+    }
+    if (stack.length) stack[stack.length - 1].body = true;
+    stack.push({ line: l, indent: d, body: false });
+    lastContent = l;
+    comments.length = 0;
+  }
+  while (stack.length) {
+    const e = stack.pop()!;
+    if (e.body) emit(e.line, endOf(e), stack.length);
+  }
+  return blocks;
+}
+
+/** Number of lines covered by at least one block. */
+function coverage(blocks: Block[], lineCount: number): number {
+  const diff = new Int32Array(lineCount + 1);
+  for (const b of blocks) {
+    diff[b.start]++;
+    diff[b.end + 1]--;
+  }
+  let run = 0;
+  let covered = 0;
+  for (let l = 0; l < lineCount; l++) {
+    run += diff[l];
+    if (run > 0) covered++;
+  }
+  return covered;
+}
+
+/** Moves a block's start up over decorator / annotation / attribute / `export` lines. */
+function extendHeader(text: string, lines: Lines, start: number): number {
+  let s = start;
+  for (let steps = 0; s > 0 && steps < 16; steps++) {
+    const k = firstNonWs(text, lines, s - 1);
+    if (k < 0) break;
+    const t = text.slice(k, lines.ends[s - 1]).trimEnd();
+    if (!HEADER_PREFIX.test(t) || t.endsWith('{')) break;
+    s--;
+  }
+  return s;
+}
+
+/**
+ * Functions, classes, methods and other blocks of source code in any language, found from the
+ * brace structure (`{ }` outside strings, comments and regex literals) or, when braces do not
+ * describe the file (Python, YAML, CoffeeScript…), from its indentation. Each section runs from
+ * its header line (plus decorator / annotation lines directly above) through its closing line.
+ * Blocks nested up to `maxDepth` levels (default 2: top level and one level inside) spanning at
+ * least `minLines` lines (default 3) are reported, sorted by start, longer first.
+ */
+export function codeSections(text: string, options: CodeSectionOptions = {}): TextRange[] {
+  if (!text) return [];
+  const maxDepth = Math.floor(options.maxDepth ?? 2);
+  const minLines = Math.max(2, Math.floor(options.minLines ?? 3));
+  if (!(maxDepth >= 1)) return [];
+  const lines = buildLines(text);
+  const scan = scanBraces(text, lines, maxDepth, minLines);
+  const byIndent = scanIndent(text, lines, scan, maxDepth, minLines);
+  // Braces win when they explain a fair part of the structure indentation shows; a Python file
+  // whose only braces are a few dict literals goes by indentation.
+  let blocks = scan.blocks;
+  if (byIndent.length) {
+    const lineCount = lines.starts.length;
+    if (!blocks.length || coverage(blocks, lineCount) * 2 < coverage(byIndent, lineCount)) blocks = byIndent;
+  }
+  for (const b of blocks) b.start = extendHeader(text, lines, b.start);
+  return toRanges(blocks, lines);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prose
+
+const ATX = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+const SETEXT = /^ {0,3}(?:={2,}|-{2,})[ \t]*$/;
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+const NOT_SETEXT_TEXT = /^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)](?:[ \t]|$)|>)/;
+const FRONT_MATTER_OPEN = /^---[ \t]*$/;
+const FRONT_MATTER_CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
+
+interface Heading {
+  line: number;
+  /** Last line of the heading (the underline of a setext heading). */
+  end: number;
+  level: number;
+}
+
+/**
+ * Sections of Markdown or plain text: one per heading (ATX `#` and setext `===` / `---`; outside
+ * fenced code), running to just before the next heading of the same or a higher level; and
+ * paragraph runs — consecutive paragraphs merged up to about `maxLines` lines / `maxChars`
+ * characters — for text before the first heading, text without headings, and heading bodies too
+ * long to compare as one piece. A paragraph longer than the limits (e.g. Chinese text with one
+ * paragraph per line and no blank lines) is cut between lines.
+ */
+export function proseSections(text: string, options: ProseSectionOptions = {}): TextRange[] {
+  if (!text) return [];
+  const maxLines = Math.max(1, Math.floor(options.maxLines ?? 30));
+  const maxChars = Math.max(1, Math.floor(options.maxChars ?? maxLines * 80));
+  const lines = buildLines(text);
+  const lineCount = lines.starts.length;
+  const lineText = (l: number): string => text.slice(lines.starts[l], lines.ends[l]);
+  const blank = new Uint8Array(lineCount);
+  for (let l = 0; l < lineCount; l++) if (firstNonWs(text, lines, l) < 0) blank[l] = 1;
+
+  // YAML front matter is neither a heading nor text.
+  let first = 0;
+  if (lineCount > 1 && FRONT_MATTER_OPEN.test(lineText(0))) {
+    for (let l = 1; l < lineCount; l++) {
+      if (FRONT_MATTER_CLOSE.test(lineText(l))) {
+        first = l + 1;
+        break;
+      }
+    }
+  }
+
+  const headings: Heading[] = [];
+  let fenceChar = '';
+  let fenceLen = 0;
+  let prevPara = false;
+  for (let l = first; l < lineCount; l++) {
+    if (blank[l]) {
+      prevPara = false;
+      continue;
+    }
+    const t = lineText(l);
+    if (fenceLen) {
+      const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(t);
+      if (m && m[1][0] === fenceChar && m[1].length >= fenceLen) fenceLen = 0;
+      continue;
+    }
+    const f = FENCE_OPEN.exec(t);
+    if (f && !(f[1][0] === '`' && f[2].includes('`'))) {
+      fenceChar = f[1][0];
+      fenceLen = f[1].length;
+      prevPara = false;
+      continue;
+    }
+    const atx = ATX.exec(t);
+    if (atx) {
+      headings.push({ line: l, end: l, level: atx[1].length });
+      prevPara = false;
+      continue;
+    }
+    if (prevPara && SETEXT.test(t)) {
+      headings.push({ line: l - 1, end: l, level: t.trimStart()[0] === '=' ? 1 : 2 });
+      prevPara = false;
+      continue;
+    }
+    prevPara = !NOT_SETEXT_TEXT.test(t);
+  }
+
+  // prevNonBlank[l]: the last non-blank line at or before l, or -1.
+  const prevNonBlank = new Int32Array(lineCount);
+  for (let l = 0, last = -1; l < lineCount; l++) {
+    if (!blank[l]) last = l;
+    prevNonBlank[l] = last;
+  }
+  const lineChars = (l: number): number => lines.ends[l] - lines.starts[l];
+
+  const out: Block[] = [];
+
+  // One section per heading.
+  const open: Heading[] = [];
+  const close = (h: Heading, before: number): void => {
+    const end = prevNonBlank[before];
+    if (end > h.end) out.push({ start: h.line, end });
+  };
+  for (const h of headings) {
+    while (open.length && open[open.length - 1].level >= h.level) close(open.pop()!, h.line - 1);
+    open.push(h);
+  }
+  while (open.length) close(open.pop()!, lineCount - 1);
+
+  // Paragraph runs.
+  const runs = (a: number, b: number): void => {
+    const found: { s: number; e: number; chars: number }[] = [];
+    let cur: { s: number; e: number; chars: number } | null = null;
+    const addUnit = (s: number, e: number, chars: number): void => {
+      if (cur && (e - cur.s + 1 > maxLines || cur.chars + chars > maxChars)) {
+        found.push(cur);
+        cur = null;
+      }
+      if (cur) {
+        cur.e = e;
+        cur.chars += chars;
+      } else cur = { s, e, chars };
+    };
+    let l = a;
+    while (l <= b) {
+      if (blank[l]) {
+        l++;
+        continue;
+      }
+      // A paragraph: consecutive non-blank lines, cut between lines when it is too long.
+      let s = l;
+      let chars = 0;
+      for (; l <= b && !blank[l]; l++) {
+        const c = lineChars(l);
+        if (l > s && (l - s + 1 > maxLines || chars + c > maxChars)) {
+          addUnit(s, l - 1, chars);
+          s = l;
+          chars = 0;
+        }
+        chars += c;
+      }
+      addUnit(s, l - 1, chars);
+    }
+    if (cur) found.push(cur);
+    // A small tail joins the run before it rather than standing alone.
+    if (found.length >= 2) {
+      const last = found[found.length - 1];
+      if ((last.e - last.s + 1) * 3 < maxLines && last.chars * 3 < maxChars) {
+        found[found.length - 2].e = last.e;
+        found.pop();
+      }
+    }
+    for (const r of found) out.push({ start: r.s, end: r.e });
+  };
+  const region = (from: number, to: number, always: boolean): void => {
+    let a = from;
+    while (a <= to && blank[a]) a++;
+    if (a > to) return;
+    const b = prevNonBlank[to];
+    if (!always) {
+      let chars = 0;
+      for (let l = a; l <= b && chars <= maxChars; l++) chars += lineChars(l);
+      if (b - a + 1 <= maxLines && chars <= maxChars) return; // its heading section covers it
+    }
+    runs(a, b);
+  };
+  // Text before the first heading (or the whole text) always gets runs; heading bodies only
+  // when too long to compare as one piece.
+  region(first, headings.length ? headings[0].line - 1 : lineCount - 1, true);
+  for (let k = 0; k < headings.length; k++) {
+    region(headings[k].end + 1, k + 1 < headings.length ? headings[k + 1].line - 1 : lineCount - 1, false);
+  }
+  return toRanges(out, lines);
+}

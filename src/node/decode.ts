@@ -1,0 +1,217 @@
+/**
+ * Turns the bytes of a file into text, or explains why the file is not text.
+ *
+ * Detection order:
+ *   1. empty buffer                      → ok, '' (utf-8)
+ *   2. UTF-8 BOM (EF BB BF)              → utf-8 (invalid sequences replaced, reported as such)
+ *   3. UTF-16 LE / BE BOM (FF FE / FE FF) → utf-16le / utf-16be
+ *   4. UTF-16 without BOM                → heuristic on the first {@link LIMITS.sniffBytes} bytes:
+ *      at least 70 % of the code units have a NUL high byte on one side and (almost) none on the
+ *      other, i.e. mostly ASCII-range text stored as 16-bit units
+ *   5. any NUL byte left                 → binary
+ *   6. strict UTF-8                      → utf-8
+ *   7. GB18030 (iconv-lite) if the result has no U+FFFD, ≥ 80 % of its non-ASCII characters are
+ *      CJK and at least half of those stand next to another CJK character (Latin-1 bytes read
+ *      as GB18030 give isolated ideographs) → gb18030
+ *   8. otherwise UTF-8 with U+FFFD replacement → 'utf-8 (invalid sequences replaced)'
+ * After decoding, a text where more than {@link LIMITS.maxControlShare} of the characters are C0
+ * control characters other than TAB, LF, VT, FF, CR and ESC (or DEL) is reported as binary.
+ * A leading BOM is always removed from the text. UTF-32 is not supported (reported as binary).
+ */
+import * as iconv from 'iconv-lite';
+
+export type DecodeResult =
+  | { ok: true; text: string; encoding: string }
+  | { ok: false; reason: string };
+
+/** Tunables of decoding and minified-file detection. */
+export const LIMITS = {
+  /** Bytes inspected by the UTF-16-without-BOM heuristic. */
+  sniffBytes: 4096,
+  /** Share of 16-bit units that must have a NUL byte on the same side to call it UTF-16. */
+  utf16NulShare: 0.7,
+  /** Above this share of control characters, the file is binary. */
+  maxControlShare: 0.1,
+  /** Minimum share of CJK among the non-ASCII characters of a GB18030 candidate. */
+  gb18030MinCjkShare: 0.8,
+  /** Minimum share of CJK characters of a GB18030 candidate that are adjacent to another one. */
+  gb18030MinRunShare: 0.5,
+  /** isMinified: average line length (chars, blank lines count) above which a file is minified. */
+  minifiedAvgLineLength: 500,
+  /** isMinified: a line longer than this in a file of at most `minifiedFewLines` lines. */
+  minifiedLongLine: 5000,
+  minifiedFewLines: 20,
+} as const;
+
+export const ENCODING_UTF8_REPLACED = 'utf-8 (invalid sequences replaced)';
+
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const utf8Lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+
+export function decodeBuffer(buf: Uint8Array): DecodeResult {
+  const n = buf.length;
+  if (n === 0) return { ok: true, text: '', encoding: 'utf-8' };
+
+  // 1. Byte order marks.
+  if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) {
+    const body = buf.subarray(3);
+    try {
+      return checkText(utf8Strict.decode(body), 'utf-8');
+    } catch {
+      return checkText(utf8Lenient.decode(body), ENCODING_UTF8_REPLACED);
+    }
+  }
+  if (n >= 2 && buf[0] === 0xff && buf[1] === 0xfe) {
+    return checkText(decodeUtf16(buf.subarray(2), false), 'utf-16le');
+  }
+  if (n >= 2 && buf[0] === 0xfe && buf[1] === 0xff) {
+    return checkText(decodeUtf16(buf.subarray(2), true), 'utf-16be');
+  }
+
+  // 2. UTF-16 without BOM, then NUL bytes mean binary.
+  const firstNul = buf.indexOf(0);
+  if (firstNul >= 0) {
+    const order = sniffUtf16(buf);
+    if (order === 'le') return checkText(decodeUtf16(buf, false), 'utf-16le');
+    if (order === 'be') return checkText(decodeUtf16(buf, true), 'utf-16be');
+    return { ok: false, reason: 'binary file (NUL bytes)' };
+  }
+
+  // 3. UTF-8, strictly.
+  let text: string | undefined;
+  try {
+    text = utf8Strict.decode(buf);
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) return checkText(text, 'utf-8');
+
+  // 4. GB18030 when plausible, else UTF-8 with replacement characters.
+  const gb = iconv.decode(toBuffer(buf), 'gb18030');
+  if (isPlausibleCjk(gb)) return checkText(gb, 'gb18030');
+  return checkText(utf8Lenient.decode(buf), ENCODING_UTF8_REPLACED);
+}
+
+/**
+ * A file is treated as minified/generated when
+ *   - its average line length is above 500 characters (blank lines count as lines), or
+ *   - it has a line longer than 5,000 characters and at most 20 lines.
+ * An empty text is not minified.
+ */
+export function isMinified(text: string): boolean {
+  const len = text.length;
+  if (len === 0) return false;
+  let lines = 0;
+  let longest = 0;
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? len : nl;
+    const l = end - start;
+    if (l > longest) longest = l;
+    lines++;
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  // A trailing newline does not start another line.
+  if (text.charCodeAt(len - 1) === 10) lines--;
+  if (lines < 1) lines = 1;
+  if (len / lines > LIMITS.minifiedAvgLineLength) return true;
+  return longest > LIMITS.minifiedLongLine && lines <= LIMITS.minifiedFewLines;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function toBuffer(buf: Uint8Array): Buffer {
+  return Buffer.isBuffer(buf) ? buf : Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+function decodeUtf16(bytes: Uint8Array, bigEndian: boolean): string {
+  const even = bytes.length & ~1; // an odd trailing byte cannot be a code unit
+  if (even === 0) return '';
+  if (!bigEndian) return toBuffer(bytes).toString('utf16le', 0, even);
+  const copy = Buffer.from(bytes.subarray(0, even)); // swap16 works in place: copy first
+  copy.swap16();
+  return copy.toString('utf16le');
+}
+
+function sniffUtf16(buf: Uint8Array): 'le' | 'be' | null {
+  const len = Math.min(buf.length, LIMITS.sniffBytes) & ~1;
+  const units = len / 2;
+  if (units < 2) return null;
+  let nulEven = 0; // NUL in the first byte of a unit (high byte of a BE unit)
+  let nulOdd = 0; // NUL in the second byte of a unit (high byte of a LE unit)
+  for (let i = 0; i < len; i += 2) {
+    if (buf[i] === 0) nulEven++;
+    if (buf[i + 1] === 0) nulOdd++;
+  }
+  const need = LIMITS.utf16NulShare * units;
+  const few = 0.05 * units + 1;
+  if (nulOdd >= need && nulEven <= few) return 'le';
+  if (nulEven >= need && nulOdd <= few) return 'be';
+  return null;
+}
+
+/** Rejects decoded texts that are mostly control characters (or contain NUL characters). */
+function checkText(text: string, encoding: string): DecodeResult {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let control = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20) {
+      if (c === 0) return { ok: false, reason: 'binary file (NUL bytes)' };
+      // TAB, LF, VT, FF, CR, ESC (ANSI colours in logs) are normal in text files.
+      if (c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13 && c !== 27) control++;
+    } else if (c === 0x7f) {
+      control++;
+    }
+  }
+  if (text.length > 0 && control / text.length > LIMITS.maxControlShare) {
+    return { ok: false, reason: 'binary file (control characters)' };
+  }
+  return { ok: true, text, encoding };
+}
+
+function isCjk(c: number): boolean {
+  return (
+    (c >= 0x4e00 && c <= 0x9fff) || // CJK unified ideographs
+    (c >= 0x3400 && c <= 0x4dbf) || // extension A
+    (c >= 0x3000 && c <= 0x303f) || // CJK symbols and punctuation
+    (c >= 0xff00 && c <= 0xffef) || // full-width forms
+    (c >= 0x3040 && c <= 0x30ff) || // kana (in GB18030 too)
+    (c >= 0xf900 && c <= 0xfaff) || // compatibility ideographs
+    (c >= 0xd800 && c <= 0xdbff) // astral (extension B+) via a high surrogate
+  );
+}
+
+function isPlausibleCjk(text: string): boolean {
+  let nonAscii = 0;
+  let cjk = 0;
+  let inRun = 0;
+  let prevCjk = false;
+  let prevCounted = false; // whether the previous CJK char was already counted as in a run
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0xfffd) return false;
+    if (c < 0x80) {
+      prevCjk = false;
+      continue;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) continue; // low surrogate: counted with its high half
+    nonAscii++;
+    if (isCjk(c)) {
+      cjk++;
+      if (prevCjk) {
+        inRun += prevCounted ? 1 : 2;
+        prevCounted = true;
+      } else {
+        prevCounted = false;
+      }
+      prevCjk = true;
+    } else {
+      prevCjk = false;
+    }
+  }
+  if (nonAscii === 0 || cjk === 0) return false;
+  return cjk / nonAscii >= LIMITS.gb18030MinCjkShare && inRun / cjk >= LIMITS.gb18030MinRunShare;
+}

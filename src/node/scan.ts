@@ -1,0 +1,144 @@
+/**
+ * A whole scan of a folder, as the CLI runs it: walk (ignore rules, globs, size limit), fingerprint
+ * in a pool of worker threads, then match and group.
+ */
+import * as path from 'node:path';
+import { buildReport, type Report } from '../core/report';
+import type { EngineSettings } from './engineSettings';
+import type { FileOutcome, FileToFingerprint, WorkerRequest, WorkerResponse } from './messages';
+import { walkFiles } from './walk';
+import { WorkerPool } from './workerPool';
+import type { FingerprintedDocument } from '../core/report';
+
+export interface ScanOptions {
+  root: string;
+  settings: EngineSettings;
+  include?: string[];
+  exclude?: string[];
+  gitignore?: boolean;
+  /** Worker threads; default: one per core. */
+  workers?: number;
+  /** Path of the bundled worker entry; default: worker.js beside this bundle. */
+  workerScript?: string;
+  /** Files per message to a worker. */
+  batchSize?: number;
+  onProgress?: (done: number, found: number) => void;
+  onSkip?: (relPath: string, reason: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface ScanStats {
+  files: number;
+  sections: number;
+  bytes: number;
+  elapsedMs: number;
+  skipped: number;
+}
+
+export interface ScanResult extends Report {
+  root: string;
+  stats: ScanStats;
+  /** The fingerprinted documents, sorted by path. */
+  documents: FingerprintedDocument[];
+}
+
+export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
+  const started = performance.now();
+  const root = path.resolve(options.root);
+  const settings = options.settings;
+  const batchSize = options.batchSize ?? 16;
+  let skipped = 0;
+  const skip = (relPath: string, reason: string) => {
+    skipped++;
+    options.onSkip?.(relPath, reason);
+  };
+  const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
+    script: options.workerScript ?? path.join(__dirname, 'worker.js'),
+    size: options.workers,
+  });
+  const documents: FingerprintedDocument[] = [];
+  let bytes = 0;
+  let found = 0;
+  let done = 0;
+  const inFlight = new Set<Promise<void>>();
+  const maxInFlight = Math.max(2, pool.size * 4);
+
+  const collect = (outcomes: FileOutcome[]) => {
+    for (const o of outcomes) {
+      done++;
+      if (o.ok) {
+        bytes += o.bytes;
+        documents.push({ path: o.relPath, doc: o.doc });
+      } else {
+        skip(o.relPath, o.reason);
+      }
+    }
+    options.onProgress?.(done, found);
+  };
+  const send = (batch: FileToFingerprint[]) => {
+    const p: Promise<void> = pool
+      .run({ type: 'fingerprintFiles', files: batch, settings })
+      .then(
+        (res) => collect(res as FileOutcome[]),
+        // A batch whose worker died twice: retry its files one by one so only the culprit is lost.
+        async () => {
+          for (const f of batch) {
+            try {
+              collect((await pool.run({ type: 'fingerprintFiles', files: [f], settings })) as FileOutcome[]);
+            } catch (e) {
+              collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }]);
+            }
+          }
+        },
+      )
+      .finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  };
+
+  try {
+    let batch: FileToFingerprint[] = [];
+    for await (const entry of walkFiles(root, {
+      include: options.include,
+      exclude: options.exclude,
+      gitignore: options.gitignore,
+      maxFileSizeBytes: settings.maxFileSizeBytes,
+      onSkip: skip,
+      signal: options.signal,
+    })) {
+      found++;
+      batch.push({ path: entry.path, relPath: entry.relPath });
+      if (batch.length >= batchSize) {
+        send(batch);
+        batch = [];
+        while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+      }
+    }
+    if (batch.length) send(batch);
+    while (inFlight.size) await Promise.race(inFlight);
+  } finally {
+    await pool.close();
+  }
+  options.signal?.throwIfAborted();
+
+  documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const report = buildReport(documents, {
+    maxDistance: settings.maxDistance,
+    sectionMaxDistance: settings.sectionMaxDistance,
+    minSimilarity: settings.minSimilarity,
+    sections: settings.sections,
+  });
+  let sections = 0;
+  for (const d of documents) sections += d.doc.sections.length;
+  return {
+    root,
+    ...report,
+    documents,
+    stats: {
+      files: documents.length,
+      sections,
+      bytes,
+      elapsedMs: Math.round(performance.now() - started),
+      skipped,
+    },
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * A small typed pool over worker_threads.
+ *
+ * Protocol: main → worker `{ id, req }`; worker → main `{ id, ok: true, res }` or
+ * `{ id, ok: false, error }` (see {@link serveWorker} for the worker side).
+ *
+ * - Tasks queue up and are dispatched, one at a time, to idle workers. Workers are started on
+ *   demand (at most `size`), ref'ed while busy and unref'ed while idle, so an idle pool does not
+ *   keep a CLI process alive; `close()` terminates them.
+ * - A task whose handler throws is rejected with the worker's message; the worker stays.
+ * - When a worker dies (uncaught error, exit of any code, out of memory under `resourceLimits`),
+ *   its slot is restarted with exponential back-off (50 ms, 100, 200 … capped at 2 s) and the task
+ *   it was running is retried once. If the task kills a worker again, it is rejected with a
+ *   {@link WorkerCrashError}, so one poisonous input cannot stop a scan. Tasks that transferred
+ *   buffers are not retried (the buffers are gone).
+ * - A slot that crashes more than `maxRestarts` times in a row (no task completed in between) is
+ *   given up; when every slot is given up, queued and future tasks are rejected.
+ */
+import * as os from 'node:os';
+import { Worker, parentPort, type ResourceLimits, type Transferable } from 'node:worker_threads';
+
+export type { Transferable };
+
+export interface WorkerRequestMessage<Req> {
+  id: number;
+  req: Req;
+}
+
+export type WorkerResponseMessage<Res> =
+  | { id: number; ok: true; res: Res }
+  | { id: number; ok: false; error: string; stack?: string };
+
+export interface WorkerPoolOptions {
+  /** Path of the worker entry (a .js file, or anything `execArgv` lets Node load). */
+  script: string;
+  /** Number of workers. Default: os.availableParallelism() (or cpus().length), at least 1. */
+  size?: number;
+  workerData?: unknown;
+  /** Consecutive crashes of one slot before it is given up. Default 8. */
+  maxRestarts?: number;
+  resourceLimits?: ResourceLimits;
+  execArgv?: string[];
+}
+
+/** The error of a task that crashed its worker twice (or once, when it cannot be retried). */
+export class WorkerCrashError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerCrashError';
+  }
+}
+
+/** The error of a task whose handler threw in the worker; `workerStack` is the worker's stack. */
+export class WorkerTaskError extends Error {
+  constructor(
+    message: string,
+    readonly workerStack?: string,
+  ) {
+    super(message);
+    this.name = 'WorkerTaskError';
+  }
+}
+
+export const BACKOFF_INITIAL_MS = 50;
+export const BACKOFF_MAX_MS = 2000;
+
+interface Task<Req, Res> {
+  id: number;
+  req: Req;
+  transfer: Transferable[] | undefined;
+  attempts: number;
+  resolve: (res: Res) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot<Req, Res> {
+  index: number;
+  worker: Worker | null;
+  task: Task<Req, Res> | null;
+  /** Consecutive crashes without a completed task. */
+  crashes: number;
+  /** Earliest time a new worker may be started (back-off). */
+  notBefore: number;
+  dead: boolean;
+  lastError: string | null;
+}
+
+export class WorkerPool<Req, Res> {
+  private readonly slots: Slot<Req, Res>[] = [];
+  private readonly queue: Task<Req, Res>[] = [];
+  private readonly opts: WorkerPoolOptions;
+  private readonly maxRestarts: number;
+  private nextId = 1;
+  private closed = false;
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = 0;
+
+  constructor(options: WorkerPoolOptions) {
+    this.opts = options;
+    const size = Math.max(1, Math.floor(options.size ?? defaultSize()));
+    this.maxRestarts = Math.max(0, options.maxRestarts ?? 8);
+    for (let i = 0; i < size; i++) {
+      this.slots.push({ index: i, worker: null, task: null, crashes: 0, notBefore: 0, dead: false, lastError: null });
+    }
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  run(req: Req, transfer?: Transferable[]): Promise<Res> {
+    if (this.closed) return Promise.reject(new Error('WorkerPool is closed'));
+    if (this.slots.every((s) => s.dead)) return Promise.reject(this.allDeadError());
+    return new Promise<Res>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, req, transfer, attempts: 0, resolve, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const err = new Error('WorkerPool closed');
+    for (const t of this.queue.splice(0)) t.reject(err);
+    const exits: Promise<unknown>[] = [];
+    for (const s of this.slots) {
+      if (s.task) s.task.reject(err);
+      s.task = null;
+      if (s.worker) {
+        const w = s.worker;
+        s.worker = null;
+        exits.push(w.terminate().catch(() => undefined));
+      }
+    }
+    await Promise.all(exits);
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private pump(): void {
+    if (this.closed) return;
+    const now = Date.now();
+    let wakeAt = Infinity;
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) break;
+      if (slot.dead || slot.task) continue;
+      if (!slot.worker) {
+        if (slot.notBefore > now) {
+          wakeAt = Math.min(wakeAt, slot.notBefore);
+          continue;
+        }
+        this.spawn(slot);
+      }
+      this.dispatch(slot, this.queue.shift()!);
+    }
+    if (this.queue.length > 0) {
+      if (this.slots.every((s) => s.dead)) {
+        const err = this.allDeadError();
+        for (const t of this.queue.splice(0)) t.reject(err);
+      } else if (wakeAt < Infinity) {
+        this.schedule(wakeAt);
+      }
+    }
+  }
+
+  private schedule(at: number): void {
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    // Ref'ed on purpose: there is queued work waiting for this restart.
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.pump();
+    }, Math.max(0, at - Date.now()));
+  }
+
+  private spawn(slot: Slot<Req, Res>): void {
+    const w = new Worker(this.opts.script, {
+      workerData: this.opts.workerData,
+      resourceLimits: this.opts.resourceLimits,
+      execArgv: this.opts.execArgv,
+    });
+    slot.worker = w;
+    slot.lastError = null;
+    w.on('message', (msg: WorkerResponseMessage<Res>) => this.onMessage(slot, w, msg));
+    w.on('error', (err: Error) => {
+      if (slot.worker === w) slot.lastError = describe(err);
+    });
+    w.on('messageerror', (err: Error) => {
+      // A response that could not be deserialised: fail the running task, keep the worker.
+      if (slot.worker !== w || !slot.task) return;
+      const t = slot.task;
+      slot.task = null;
+      t.reject(new WorkerTaskError(`could not receive the worker's response: ${describe(err)}`));
+      this.idle(slot);
+    });
+    w.on('exit', (code: number) => this.onExit(slot, w, code));
+  }
+
+  private dispatch(slot: Slot<Req, Res>, task: Task<Req, Res>): void {
+    const w = slot.worker!;
+    slot.task = task;
+    task.attempts++;
+    w.ref();
+    try {
+      const msg: WorkerRequestMessage<Req> = { id: task.id, req: task.req };
+      w.postMessage(msg, task.transfer);
+    } catch (e) {
+      // Not cloneable: the request itself is at fault.
+      slot.task = null;
+      task.reject(new WorkerTaskError(`could not send the request to the worker: ${describe(e)}`));
+      this.idle(slot);
+    }
+  }
+
+  private onMessage(slot: Slot<Req, Res>, w: Worker, msg: WorkerResponseMessage<Res>): void {
+    if (slot.worker !== w || !slot.task || !msg || msg.id !== slot.task.id) return;
+    const t = slot.task;
+    slot.task = null;
+    slot.crashes = 0;
+    if (msg.ok) t.resolve(msg.res);
+    else t.reject(new WorkerTaskError(msg.error, msg.stack));
+    this.idle(slot);
+  }
+
+  private idle(slot: Slot<Req, Res>): void {
+    if (this.queue.length > 0) this.pump();
+    if (!slot.task && slot.worker) slot.worker.unref();
+  }
+
+  private onExit(slot: Slot<Req, Res>, w: Worker, code: number): void {
+    if (slot.worker !== w || this.closed) return;
+    slot.worker = null;
+    const reason = slot.lastError ?? `exit code ${code}`;
+    slot.lastError = null;
+    slot.crashes++;
+    const delay = Math.min(BACKOFF_INITIAL_MS * 2 ** (slot.crashes - 1), BACKOFF_MAX_MS);
+    slot.notBefore = Date.now() + delay;
+    if (slot.crashes > this.maxRestarts) slot.dead = true;
+
+    const t = slot.task;
+    slot.task = null;
+    if (t) {
+      if (t.attempts >= 2) {
+        t.reject(new WorkerCrashError(`worker crashed twice while processing this task (${reason})`));
+      } else if (t.transfer && t.transfer.length > 0) {
+        t.reject(new WorkerCrashError(`worker crashed while processing this task (${reason}); not retried because its buffers were transferred`));
+      } else {
+        this.queue.unshift(t); // retry once, first in line
+      }
+    }
+    this.pump();
+  }
+
+  private allDeadError(): Error {
+    return new WorkerCrashError(
+      `all ${this.slots.length} worker(s) crashed more than ${this.maxRestarts} times in a row; giving up (${this.opts.script})`,
+    );
+  }
+}
+
+/**
+ * Call from a worker entry: answers each `{ id, req }` with the handler's result. Requests are
+ * handled one at a time per worker by the pool. `transfer` may name buffers of the result to move
+ * instead of copy.
+ */
+export function serveWorker<Req, Res>(
+  handler: (req: Req) => Res | Promise<Res>,
+  options: { transfer?: (res: Res) => Transferable[] } = {},
+): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveWorker() must be called inside a worker thread');
+  port.on('message', async (msg: WorkerRequestMessage<Req>) => {
+    const id = msg?.id;
+    try {
+      const res = await handler(msg.req);
+      const reply: WorkerResponseMessage<Res> = { id, ok: true, res };
+      port.postMessage(reply, options.transfer ? options.transfer(res) : undefined);
+    } catch (e) {
+      const reply: WorkerResponseMessage<Res> = {
+        id,
+        ok: false,
+        error: describe(e),
+        stack: e instanceof Error ? e.stack : undefined,
+      };
+      port.postMessage(reply);
+    }
+  });
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && !e.message.includes(code)) return `${code}: ${e.message}`;
+    return e.name && e.name !== 'Error' && !e.message.startsWith(e.name) ? `${e.name}: ${e.message}` : e.message;
+  }
+  return String(e);
+}
+
+function defaultSize(): number {
+  const ap = (os as { availableParallelism?: () => number }).availableParallelism;
+  return typeof ap === 'function' ? ap() : os.cpus().length || 1;
+}
