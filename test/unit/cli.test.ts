@@ -1,0 +1,150 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { chineseText, codeFile, codeFunction, editLines, mulberry32, proseText } from './helpers/corpus';
+
+const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+
+function run(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface JsonReport {
+  version: number;
+  root: string;
+  stats: { files: number; sections: number; bytes: number; elapsedMs: number };
+  pairs: Array<{ kind: string; a: { path: string; startLine?: number; endLine?: number }; b: { path: string; startLine?: number; endLine?: number }; distance: number; similarity: number }>;
+  groups: Array<{ kind: string; members: string[]; maxDistance: number }>;
+}
+
+describe('neardup scan (CLI)', function () {
+  this.timeout(60000);
+  let dir: string;
+
+  before(() => {
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js is built (npm test builds it first)');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-cli-'));
+    const rnd = mulberry32(2024);
+    const w = (rel: string, text: string | Buffer) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    const code = codeFile(rnd, 8);
+    w('src/alpha.ts', code);
+    w('src/alpha copy #1.ts', editLines(code, mulberry32(5), 0.03));
+    w('src/unrelated.ts', codeFile(rnd, 8));
+    const shared = codeFunction(rnd, 30);
+    w('src/host1.ts', codeFile(rnd, 5) + '\n' + shared);
+    w('src/host2.ts', shared + '\n' + codeFile(rnd, 5));
+    const doc = proseText(rnd, 8);
+    w('docs/guide.md', doc);
+    w('docs/guide-old.md', editLines(doc, mulberry32(6), 0.05));
+    const zh = chineseText(rnd, 6);
+    w('docs/zh/说明.md', zh);
+    w('docs/zh/说明-副本.md', zh.replace('文本', '文字'));
+    w('bin/blob.bin', Buffer.from([0, 1, 2, 3, 0, 255, 0, 7]));
+    w('ignored/copy.ts', code);
+    w('.gitignore', 'ignored/\n');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the JSON contract with the planted file pairs, section pairs and groups', () => {
+    const r = run(['scan', dir, '--format', 'json', '--quiet']);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as JsonReport;
+    assert.equal(j.version, 1);
+    assert.equal(j.root, dir);
+    assert.deepEqual(Object.keys(j.stats).sort(), ['bytes', 'elapsedMs', 'files', 'sections']);
+    assert.equal(j.stats.files, 10, 'nine planted text files and .gitignore; the binary and the ignored copy are skipped');
+    const filePairs = j.pairs.filter((p) => p.kind === 'file').map((p) => `${p.a.path} ~ ${p.b.path}`).sort();
+    assert.deepEqual(filePairs, ['docs/guide-old.md ~ docs/guide.md', 'docs/zh/说明-副本.md ~ docs/zh/说明.md', 'src/alpha copy #1.ts ~ src/alpha.ts']);
+    for (const p of j.pairs) {
+      assert.equal(p.similarity, 1 - p.distance / 64);
+      assert.ok(p.distance <= (p.kind === 'file' ? 12 : 10));
+    }
+    const section = j.pairs.find((p) => p.kind === 'section' && p.a.path === 'src/host1.ts' && p.b.path === 'src/host2.ts');
+    assert.ok(section, 'the function shared by host1 and host2 is a section pair');
+    assert.ok(section.a.startLine! > 1 && section.a.endLine! > section.a.startLine!);
+    assert.equal(section.b.startLine, 1);
+    assert.ok(j.groups.some((g) => g.kind === 'file' && g.members.includes('src/alpha.ts')));
+    assert.ok(!j.pairs.some((p) => p.a.path.startsWith('ignored/') || p.b.path.startsWith('ignored/')), '.gitignore honoured');
+  });
+
+  it('reports skipped files on stderr and still completes', () => {
+    const r = run(['scan', dir, '--format', 'json', '--no-progress']);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /skipped bin\/blob\.bin: binary/);
+  });
+
+  it('--no-sections, --include and --exclude change what is compared', () => {
+    const noSections = JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--no-sections']).stdout) as JsonReport;
+    assert.equal(noSections.stats.sections, 0);
+    assert.ok(noSections.pairs.every((p) => p.kind === 'file'));
+    const onlyDocs = JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--include', 'docs/**']).stdout) as JsonReport;
+    assert.ok(onlyDocs.pairs.length >= 2 && onlyDocs.pairs.every((p) => p.a.path.startsWith('docs/')));
+    const noZh = JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--exclude', 'docs/zh/**']).stdout) as JsonReport;
+    assert.ok(!noZh.pairs.some((p) => p.a.path.includes('zh/')));
+    assert.ok(noZh.pairs.some((p) => p.a.path === 'docs/guide-old.md'));
+  });
+
+  it('--max-distance 0 with --min-similarity 0 keeps only identical fingerprints', () => {
+    const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--max-distance', '0', '--min-similarity', '0', '--no-sections']).stdout) as JsonReport;
+    assert.ok(j.pairs.every((p) => p.distance === 0));
+  });
+
+  it('SARIF output validates against the SARIF 2.1.0 schema and locates both twins', () => {
+    const r = run(['scan', dir, '--format', 'sarif', '-q']);
+    assert.equal(r.code, 0, r.stderr);
+    const log = JSON.parse(r.stdout);
+    const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+    addFormats(ajv);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
+    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
+    const results = log.runs[0].results;
+    assert.ok(results.length >= 4);
+    const uris = results.map((x: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) => x.locations[0].physicalLocation.artifactLocation.uri);
+    assert.ok(uris.includes('src/alpha%20copy%20%231.ts'), 'spaces and # are percent-encoded');
+  });
+
+  it('text output lists groups with distances and line ranges', () => {
+    const r = run(['scan', dir, '-q']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /Near-duplicate files/);
+    assert.match(r.stdout, /src\/alpha copy #1\.ts\s+distance \d+ \(\d+\.\d%\)|src\/alpha\.ts\s+distance \d+/);
+    assert.match(r.stdout, /src\/host[12]\.ts:\d+-\d+/);
+  });
+
+  it('--fail-on-pairs sets the exit code for CI', () => {
+    assert.equal(run(['scan', dir, '-q', '--fail-on-pairs', '1']).code, 1);
+    assert.equal(run(['scan', dir, '-q', '--fail-on-pairs', '1000']).code, 0);
+  });
+
+  it('a missing folder or a bad option is a one-line error with exit code 2', () => {
+    const missing = run(['scan', path.join(dir, 'nope')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^neardup: no such folder: .*nope\n$/);
+    const bad = run(['scan', dir, '--max-distance', 'seven']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--max-distance takes a whole number from 0 to 20/);
+    assert.equal(run(['scan', dir, '--format', 'xml']).code, 2);
+  });
+
+  it('file names with terminal escape sequences are printed escaped', () => {
+    const evil = path.join(dir, 'evil');
+    fs.mkdirSync(evil, { recursive: true });
+    const text = codeFile(mulberry32(77), 6);
+    fs.writeFileSync(path.join(evil, 'a\u001b[31mred.ts'), text);
+    fs.writeFileSync(path.join(evil, 'b.ts'), text);
+    const r = run(['scan', evil, '-q']);
+    assert.equal(r.code, 0);
+    assert.ok(!r.stdout.includes('\u001b'), 'no raw ESC in the text report');
+    assert.match(r.stdout, /a\\x1b\[31mred\.ts/);
+    fs.rmSync(evil, { recursive: true, force: true });
+  });
+});
