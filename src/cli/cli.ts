@@ -169,4 +169,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// A closed pipe (`neardup scan . | head`) ends the output quietly instead of crashing.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
+
 void main(process.argv);

@@ -88,11 +88,15 @@ interface Block {
   /** 0-based first and last line. */
   start: number;
   end: number;
+  /** Nesting level: 0 = top level. */
+  level?: number;
 }
+
+const byStart = (a: Block, b: Block): number => a.start - b.start || b.end - a.end;
 
 /** Sorts by start, longer first; drops duplicates; converts to ranges. */
 function toRanges(blocks: Block[], lines: Lines): TextRange[] {
-  blocks.sort((a, b) => a.start - b.start || b.end - a.end);
+  blocks.sort(byStart);
   const out: TextRange[] = [];
   let prev: Block | undefined;
   for (const b of blocks) {
@@ -153,6 +157,10 @@ const CONT_START = new Set('.?:)],&|=>'.split('').map((c) => c.charCodeAt(0)));
 /** Characters after which a `/` starts a regular-expression literal rather than a division. */
 const REGEX_AFTER = new Set('(,=:[!&|?{};'.split('').map((c) => c.charCodeAt(0)));
 
+const REGEX_KEYWORDS = new Set([
+  'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'delete', 'void', 'throw', 'yield', 'await', 'new',
+]);
+
 const PREPROCESSOR = new Set([
   'include', 'define', 'undef', 'if', 'ifdef', 'ifndef', 'elif', 'else', 'endif', 'pragma',
   'error', 'warning', 'line', 'region', 'endregion', 'import',
@@ -163,6 +171,9 @@ const WRAPPER_HEADER = /[ \t]*(?:export[ \t]+)?(?:declare[ \t]+)?(?:namespace|mo
 
 /** A line directly above a header that belongs to it: decorator, annotation, (C#/Rust) attribute, export. */
 const HEADER_PREFIX = /^(?:@[\w$]|#\[|\[[A-Za-z_][\w.]*(?:\(.*\))?\]$|export(?:\s+default)?$)/;
+
+/** Headers of import / re-export lists: not what anyone calls a block, and alike in many files. */
+const IMPORT_HEADER = /[ \t]*(?:import\b|from[ \t]+\S+[ \t]+import\b|use[ \t]|export[ \t]+(?:type[ \t]+)?\{)/y;
 
 /** First token of a line that closes an indented block (kept in the block). */
 const CLOSER = /(?:[)\]}]|(?:end|endif|endfor|endwhile|endfunction|endsub|endmodule|fi|done|esac)\b)/iy;
@@ -271,6 +282,16 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
     return PREPROCESSOR.has(text.slice(i + 1, k));
   };
 
+  /** Whether the previous token is a keyword after which `/` starts a regex (`return /x/`). */
+  const afterKeyword = (): boolean => {
+    if (!isIdentChar(lastSig)) return false;
+    let k = i - 1;
+    while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
+    const end = k + 1;
+    while (k >= 0 && end - k <= 10 && isIdentChar(text.charCodeAt(k))) k--;
+    return REGEX_KEYWORDS.has(text.slice(k + 1, end));
+  };
+
   const parenBase = (): number => (stack.length ? stack[stack.length - 1].parenBase : 0);
 
   while (i < n) {
@@ -368,7 +389,7 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         break;
       }
       case CH_SLASH: {
-        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || REGEX_AFTER.has(lastSig))) {
+        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || REGEX_AFTER.has(lastSig) || afterKeyword())) {
           const j = regexEnd();
           if (j >= 0) {
             i = j;
@@ -422,7 +443,9 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         }
         const e = stack.pop()!;
         parenSaved.length = e.parenBase;
-        if (e.level < maxDepth && line - e.header + 1 >= minLines) blocks.push({ start: e.header, end: line });
+        if (e.level < maxDepth && line - e.header + 1 >= minLines) {
+          blocks.push({ start: e.header, end: line, level: e.level });
+        }
         if (ind === 0 && e.headerIndent === 0 && stack.length && bodyIndented(text, lines, e.open, line, 0)) {
           // Back at column 0 after an indented body: we are at the top level again, whatever
           // is left open (a stray `{`, or an unindented namespace / IIFE wrapper).
@@ -472,7 +495,9 @@ function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, mi
     return end;
   };
   const emit = (header: number, end: number, level: number): void => {
-    if (level < maxDepth && end > header && end - header + 1 >= minLines) blocks.push({ start: header, end });
+    if (level < maxDepth && end > header && end - header + 1 >= minLines) {
+      blocks.push({ start: header, end, level });
+    }
   };
   for (let l = 0; l < lineCount; l++) {
     const d = indentWidth(text, lines, l);
@@ -505,18 +530,18 @@ function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, mi
   return blocks;
 }
 
-/** Number of lines covered by at least one block. */
-function coverage(blocks: Block[], lineCount: number): number {
+/** covered[l] = how many of lines 0..l-1 lie in at least one block. */
+function coveredPrefix(blocks: Block[], lineCount: number): Int32Array {
   const diff = new Int32Array(lineCount + 1);
   for (const b of blocks) {
     diff[b.start]++;
     diff[b.end + 1]--;
   }
+  const covered = new Int32Array(lineCount + 1);
   let run = 0;
-  let covered = 0;
   for (let l = 0; l < lineCount; l++) {
     run += diff[l];
-    if (run > 0) covered++;
+    covered[l + 1] = covered[l] + (run > 0 ? 1 : 0);
   }
   return covered;
 }
@@ -551,14 +576,32 @@ export function codeSections(text: string, options: CodeSectionOptions = {}): Te
   const scan = scanBraces(text, lines, maxDepth, minLines);
   const byIndent = scanIndent(text, lines, scan, maxDepth, minLines);
   // Braces win when they explain a fair part of the structure indentation shows; a Python file
-  // whose only braces are a few dict literals goes by indentation.
-  let blocks = scan.blocks;
-  if (byIndent.length) {
-    const lineCount = lines.starts.length;
-    if (!blocks.length || coverage(blocks, lineCount) * 2 < coverage(byIndent, lineCount)) blocks = byIndent;
+  // whose only braces are a few dict literals goes by indentation. Top-level blocks of the other
+  // kind that overlap nothing chosen (defs beside a big dict, say) are added, with their children.
+  const lineCount = lines.starts.length;
+  const byBrace = scan.blocks.sort(byStart);
+  byIndent.sort(byStart);
+  const braceCov = coveredPrefix(byBrace, lineCount);
+  const indentCov = coveredPrefix(byIndent, lineCount);
+  const braceFirst = braceCov[lineCount] * 2 >= indentCov[lineCount] && byBrace.length > 0;
+  const [primary, secondary, cov] = braceFirst ? [byBrace, byIndent, braceCov] : [byIndent, byBrace, indentCov];
+  const blocks = primary.slice();
+  let acceptedEnd = -1;
+  for (const b of secondary) {
+    if (b.level === 0) {
+      if (cov[b.end + 1] - cov[b.start] > 0) continue;
+      acceptedEnd = b.end;
+      blocks.push(b);
+    } else if (b.end <= acceptedEnd) blocks.push(b);
   }
-  for (const b of blocks) b.start = extendHeader(text, lines, b.start);
-  return toRanges(blocks, lines);
+  const kept: Block[] = [];
+  for (const b of blocks) {
+    IMPORT_HEADER.lastIndex = lines.starts[b.start];
+    if (IMPORT_HEADER.test(text)) continue;
+    b.start = extendHeader(text, lines, b.start);
+    kept.push(b);
+  }
+  return toRanges(kept, lines);
 }
 
 // ---------------------------------------------------------------------------------------------
