@@ -49,7 +49,7 @@ interface ScanFlags {
   failOnPairs?: number;
   normalizeIdentifiers: boolean;
   stopWords: boolean;
-  weighting: 'none' | 'tf';
+  weighting: 'none' | 'tf' | 'tfidf';
   cjkSegmenter: 'jieba' | 'bigram';
   maxFileSize: number;
   gitignore: boolean;
@@ -137,7 +137,7 @@ export function buildProgram(): Command {
     .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
     .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
-    .addOption(new Option('--weighting <w>', 'feature weighting').choices(['none', 'tf']).default(d.weighting))
+    .addOption(new Option('--weighting <w>', 'feature weighting: none (each shingle once), tf (1 + ln count), tfidf (tf × corpus IDF, two passes)').choices(['none', 'tf', 'tfidf']).default(d.weighting))
     .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
     .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
     .option('--no-gitignore', 'do not honour .gitignore files')

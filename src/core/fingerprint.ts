@@ -1,9 +1,10 @@
 /**
  * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints.
  */
-import { languageOf } from './languages';
+import { languageOf, type LanguageInfo } from './languages';
 import { codeSections, proseSections } from './sections';
-import { simhashTokens } from './simhash';
+import type { DocumentFrequencyTable } from './documentFrequency';
+import { forEachDistinctShingle, simhashTokens } from './simhash';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from './tokenize';
 import type { CjkSegmenter, DocumentFingerprint, SectionFingerprint, Weighting } from './types';
 
@@ -31,13 +32,17 @@ export const SECTION_SKETCH_SIZE = 64;
 
 const buffer = new TokenBuffer();
 
+function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions): void {
+  buffer.reset();
+  if (lang.kind === 'code') tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
+  else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+}
+
 /** Fingerprints a whole text and its sections. `path` decides code versus prose. */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
   const lang = languageOf(path);
   const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
-  buffer.reset();
-  if (lang.kind === 'code') tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
-  else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+  tokenizeInto(text, lang, options);
 
   const simOptions = {
     shingleSize: options.shingleSize,
@@ -62,4 +67,21 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
     }
   }
   return { kind: lang.kind, file, sections };
+}
+
+/**
+ * Adds a text's distinct shingles (of the whole file) to a document-frequency table: the first
+ * pass of TF-IDF weighting. Returns whether the text was counted (enough tokens).
+ */
+export function countDocumentShingles(
+  text: string,
+  path: string,
+  options: FingerprintOptions,
+  table: DocumentFrequencyTable,
+): boolean {
+  tokenizeInto(text, languageOf(path), options);
+  if (buffer.length < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;
+  forEachDistinctShingle(buffer, 0, buffer.length, options.shingleSize ?? 3, (_hi, lo) => table.add(lo));
+  table.documents++;
+  return true;
 }

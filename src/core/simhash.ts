@@ -55,17 +55,12 @@ function ensureTable(items: number): void {
 }
 
 /**
- * Fingerprints tokens [from, to) of a buffer. Returns null when the range has no tokens.
+ * Finds the distinct shingles of tokens [from, to) into the scratch table; returns their number.
+ * Their hashes are then in distinctHi/distinctLo[0 … n) and their counts in the table.
  */
-export function simhashTokens(buf: TokenBuffer, from: number, to: number, options: SimHashOptions = {}): ItemFingerprint | null {
-  const tokens = to - from;
-  if (tokens <= 0) return null;
-  const k = Math.max(1, Math.min(options.shingleSize ?? 3, tokens));
-  const shingles = tokens - k + 1;
-  const sketchSize = options.sketchSize ?? 128;
+function collectDistinct(buf: TokenBuffer, from: number, to: number, k: number): number {
+  const shingles = to - from - k + 1;
   ensureTable(shingles);
-
-  // 1. Distinct shingles (and their counts).
   const thi = buf.hi;
   const tlo = buf.lo;
   const mask = (1 << tableBits) - 1;
@@ -99,6 +94,34 @@ export function simhashTokens(buf: TokenBuffer, from: number, to: number, option
       slot = (slot + 1) & mask;
     }
   }
+  return distinct;
+}
+
+/** Calls `visit` once for each distinct shingle of tokens [from, to) (for document frequencies). */
+export function forEachDistinctShingle(
+  buf: TokenBuffer,
+  from: number,
+  to: number,
+  shingleSize: number,
+  visit: (hi: number, lo: number) => void,
+): void {
+  const tokens = to - from;
+  if (tokens <= 0) return;
+  const k = Math.max(1, Math.min(shingleSize, tokens));
+  const distinct = collectDistinct(buf, from, to, k);
+  for (let s = 0; s < distinct; s++) visit(distinctHi[s], distinctLo[s]);
+}
+
+/**
+ * Fingerprints tokens [from, to) of a buffer. Returns null when the range has no tokens.
+ */
+export function simhashTokens(buf: TokenBuffer, from: number, to: number, options: SimHashOptions = {}): ItemFingerprint | null {
+  const tokens = to - from;
+  if (tokens <= 0) return null;
+  const k = Math.max(1, Math.min(options.shingleSize ?? 3, tokens));
+  const sketchSize = options.sketchSize ?? 128;
+  const distinct = collectDistinct(buf, from, to, k);
+  const mask = (1 << tableBits) - 1;
 
   // 2. Weighted bit sums.
   let hiBits = 0;

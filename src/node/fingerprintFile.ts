@@ -3,11 +3,12 @@
  * outcome with a reason; nothing here throws for bad input.
  */
 import { promises as fsp } from 'node:fs';
-import { fingerprintText } from '../core/fingerprint';
+import { DocumentFrequencyTable } from '../core/documentFrequency';
+import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../core/fingerprint';
 import { decodeBuffer, isMinified } from './decode';
 import type { EngineSettings } from './engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
-import type { FileOutcome, FileToFingerprint } from './messages';
+import type { FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
 
 let logOnce: (msg: string) => void = (msg) => console.error(msg);
 
@@ -20,30 +21,41 @@ function segmenterFor(settings: EngineSettings) {
   return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : loadCjkSegmenter(logOnce).segmenter;
 }
 
-/** Fingerprints a text already in memory (an unsaved editor, or a decoded file). */
-export function fingerprintDecoded(relPath: string, text: string, bytes: number, encoding: string, settings: EngineSettings): FileOutcome {
-  if (isMinified(text)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
-  const doc = fingerprintText(text, relPath, {
+function fingerprintOptions(settings: EngineSettings, df?: SharedFrequencies): FingerprintOptions {
+  return {
     minTokens: settings.minTokens,
     sections: settings.sections,
     normalizeIdentifiers: settings.normalizeIdentifiers,
     stopWords: settings.stopWords,
-    weighting: settings.weighting,
+    weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
     segmenter: segmenterFor(settings),
-  });
+    idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
+  };
+}
+
+/** Fingerprints a text already in memory (an unsaved editor, or a decoded file). */
+export function fingerprintDecoded(
+  relPath: string,
+  text: string,
+  bytes: number,
+  encoding: string,
+  settings: EngineSettings,
+  df?: SharedFrequencies,
+): FileOutcome {
+  if (isMinified(text)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
+  const doc = fingerprintText(text, relPath, fingerprintOptions(settings, df));
   return { relPath, ok: true, bytes, encoding, doc };
 }
 
-export async function fingerprintFile(file: FileToFingerprint, settings: EngineSettings): Promise<FileOutcome> {
+/** Reads and decodes a file, or says why it cannot be used. */
+async function readText(file: FileToFingerprint, settings: EngineSettings): Promise<{ text: string; bytes: number; encoding: string } | { reason: string }> {
   let buf: Buffer;
   try {
     const handle = await fsp.open(file.path, 'r');
     try {
       const stat = await handle.stat();
-      if (!stat.isFile()) return { relPath: file.relPath, ok: false, reason: 'not a regular file' };
-      if (stat.size > settings.maxFileSizeBytes) {
-        return { relPath: file.relPath, ok: false, reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
-      }
+      if (!stat.isFile()) return { reason: 'not a regular file' };
+      if (stat.size > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
       buf = await handle.readFile();
     } finally {
       await handle.close();
@@ -51,12 +63,23 @@ export async function fingerprintFile(file: FileToFingerprint, settings: EngineS
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'deleted before it could be read' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : `cannot be read (${code ?? (e as Error).message})`;
-    return { relPath: file.relPath, ok: false, reason };
+    return { reason };
   }
-  if (buf.length > settings.maxFileSizeBytes) {
-    return { relPath: file.relPath, ok: false, reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
-  }
+  if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
   const decoded = decodeBuffer(buf);
-  if (!decoded.ok) return { relPath: file.relPath, ok: false, reason: decoded.reason };
-  return fingerprintDecoded(file.relPath, decoded.text, buf.length, decoded.encoding, settings);
+  if (!decoded.ok) return { reason: decoded.reason };
+  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding };
+}
+
+/** First pass of TF-IDF: counts the file's distinct shingles into the shared table. */
+export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {
+  const read = await readText(file, settings);
+  if ('reason' in read || isMinified(read.text)) return false;
+  return countDocumentShingles(read.text, file.relPath, fingerprintOptions(settings), table);
+}
+
+export async function fingerprintFile(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies): Promise<FileOutcome> {
+  const read = await readText(file, settings);
+  if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
+  return fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df);
 }

@@ -15,13 +15,22 @@ export type FileOutcome =
   | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
   | { relPath: string; ok: false; reason: string };
 
+/** Shingle document frequencies for TF-IDF: a table shared by all workers, and the corpus size. */
+export interface SharedFrequencies {
+  buffer: SharedArrayBuffer;
+  documents: number;
+}
+
 export type WorkerRequest =
-  | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings }
-  | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings };
+  | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings; df?: SharedFrequencies }
+  | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
+  | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer };
 
 export interface WorkerResponseMap {
   fingerprintFiles: FileOutcome[];
   fingerprintText: FileOutcome;
+  /** Number of documents counted. */
+  countShingles: number;
 }
 
 export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];

@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import { buildReport, type Report } from '../core/report';
 import type { EngineSettings } from './engineSettings';
-import type { FileOutcome, FileToFingerprint, WorkerRequest, WorkerResponse } from './messages';
+import { DF_TABLE_BITS } from '../core/documentFrequency';
+import type { FileOutcome, FileToFingerprint, SharedFrequencies, WorkerRequest, WorkerResponse } from './messages';
 import { walkFiles } from './walk';
 import { WorkerPool } from './workerPool';
 import type { FingerprintedDocument } from '../core/report';
@@ -22,7 +23,7 @@ export interface ScanOptions {
   workerScript?: string;
   /** Files per message to a worker. */
   batchSize?: number;
-  onProgress?: (done: number, found: number) => void;
+  onProgress?: (done: number, total: number) => void;
   onSkip?: (relPath: string, reason: string) => void;
   signal?: AbortSignal;
 }
@@ -58,45 +59,10 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   const documents: FingerprintedDocument[] = [];
   let bytes = 0;
-  let found = 0;
   let done = 0;
-  const inFlight = new Set<Promise<void>>();
-  const maxInFlight = Math.max(2, pool.size * 4);
-
-  const collect = (outcomes: FileOutcome[]) => {
-    for (const o of outcomes) {
-      done++;
-      if (o.ok) {
-        bytes += o.bytes;
-        documents.push({ path: o.relPath, doc: o.doc });
-      } else {
-        skip(o.relPath, o.reason);
-      }
-    }
-    options.onProgress?.(done, found);
-  };
-  const send = (batch: FileToFingerprint[]) => {
-    const p: Promise<void> = pool
-      .run({ type: 'fingerprintFiles', files: batch, settings })
-      .then(
-        (res) => collect(res as FileOutcome[]),
-        // A batch whose worker died twice: retry its files one by one so only the culprit is lost.
-        async () => {
-          for (const f of batch) {
-            try {
-              collect((await pool.run({ type: 'fingerprintFiles', files: [f], settings })) as FileOutcome[]);
-            } catch (e) {
-              collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }]);
-            }
-          }
-        },
-      )
-      .finally(() => inFlight.delete(p));
-    inFlight.add(p);
-  };
 
   try {
-    let batch: FileToFingerprint[] = [];
+    const files: FileToFingerprint[] = [];
     for await (const entry of walkFiles(root, {
       include: options.include,
       exclude: options.exclude,
@@ -105,16 +71,48 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       onSkip: skip,
       signal: options.signal,
     })) {
-      found++;
-      batch.push({ path: entry.path, relPath: entry.relPath });
-      if (batch.length >= batchSize) {
-        send(batch);
-        batch = [];
-        while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-      }
+      files.push({ path: entry.path, relPath: entry.relPath });
     }
-    if (batch.length) send(batch);
-    while (inFlight.size) await Promise.race(inFlight);
+    const batches: FileToFingerprint[][] = [];
+    for (let i = 0; i < files.length; i += batchSize) batches.push(files.slice(i, i + batchSize));
+
+    // TF-IDF: a first pass counts each shingle's document frequency into a table the workers share.
+    let df: SharedFrequencies | undefined;
+    if (settings.weighting === 'tfidf') {
+      const table = new SharedArrayBuffer(4 << DF_TABLE_BITS);
+      const counted = await inParallel(batches, pool.size * 2, (files) =>
+        pool.run({ type: 'countShingles', files, settings, table }).then((n) => n as number, () => 0),
+      );
+      df = { buffer: table, documents: counted.reduce((a, b) => a + b, 0) };
+    }
+
+    const collect = (outcomes: FileOutcome[]) => {
+      for (const o of outcomes) {
+        done++;
+        if (o.ok) {
+          bytes += o.bytes;
+          documents.push({ path: o.relPath, doc: o.doc });
+        } else {
+          skip(o.relPath, o.reason);
+        }
+      }
+      options.onProgress?.(done, files.length);
+    };
+    await inParallel(batches, pool.size * 2, async (batch) => {
+      options.signal?.throwIfAborted();
+      try {
+        collect((await pool.run({ type: 'fingerprintFiles', files: batch, settings, df })) as FileOutcome[]);
+      } catch {
+        // A batch whose worker died twice: retry its files one by one so only the culprit is lost.
+        for (const f of batch) {
+          try {
+            collect((await pool.run({ type: 'fingerprintFiles', files: [f], settings, df })) as FileOutcome[]);
+          } catch (e) {
+            collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }]);
+          }
+        }
+      }
+    });
   } finally {
     await pool.close();
   }
@@ -141,4 +139,18 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       skipped,
     },
   };
+}
+
+/** Runs `fn` over the items with at most `limit` calls under way; results in input order. */
+async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
 }

@@ -1,7 +1,8 @@
 /**
  * The fingerprinting worker: a thin dispatch loop over typed messages.
  */
-import { fingerprintDecoded, fingerprintFile } from '../node/fingerprintFile';
+import { DocumentFrequencyTable } from '../core/documentFrequency';
+import { countFileShingles, fingerprintDecoded, fingerprintFile } from '../node/fingerprintFile';
 import type { WorkerRequest, WorkerResponse } from '../node/messages';
 import { serveWorker } from '../node/workerPool';
 
@@ -9,11 +10,17 @@ async function handle(req: WorkerRequest): Promise<WorkerResponse> {
   switch (req.type) {
     case 'fingerprintFiles': {
       const results = [];
-      for (const f of req.files) results.push(await fingerprintFile(f, req.settings));
+      for (const f of req.files) results.push(await fingerprintFile(f, req.settings, req.df));
       return results;
     }
     case 'fingerprintText':
-      return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings);
+      return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings, req.df);
+    case 'countShingles': {
+      const table = new DocumentFrequencyTable(req.table);
+      let counted = 0;
+      for (const f of req.files) if (await countFileShingles(f, req.settings, table)) counted++;
+      return counted;
+    }
   }
 }
 

@@ -92,6 +92,14 @@ describe('neardup scan (CLI)', function () {
     assert.ok(noZh.pairs.some((p) => p.a.path === 'docs/guide-old.md'));
   });
 
+  it('--weighting tf and tfidf (two passes) still find the planted file pairs', () => {
+    for (const w of ['tf', 'tfidf']) {
+      const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--weighting', w]).stdout) as JsonReport;
+      const files = j.pairs.filter((p) => p.kind === 'file').map((p) => p.a.path).sort();
+      assert.deepEqual(files, ['docs/guide-old.md', 'docs/zh/说明-副本.md', 'src/alpha copy #1.ts'], w);
+    }
+  });
+
   it('--max-distance 0 with --min-similarity 0 keeps only identical fingerprints', () => {
     const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--max-distance', '0', '--min-similarity', '0', '--no-sections']).stdout) as JsonReport;
     assert.ok(j.pairs.every((p) => p.distance === 0));
@@ -100,15 +108,16 @@ describe('neardup scan (CLI)', function () {
   it('SARIF output validates against the SARIF 2.1.0 schema and locates both twins', () => {
     const r = run(['scan', dir, '--format', 'sarif', '-q']);
     assert.equal(r.code, 0, r.stderr);
-    const log = JSON.parse(r.stdout);
     const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
     addFormats(ajv);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
-    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
-    const results = log.runs[0].results;
+    const log = JSON.parse(r.stdout) as { runs: Array<{ results: unknown[] }> };
+    const valid: boolean = validate(log);
+    assert.ok(valid, JSON.stringify(validate.errors?.slice(0, 3)));
+    const results = log.runs[0].results as Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }>;
     assert.ok(results.length >= 4);
-    const uris = results.map((x: { locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }) => x.locations[0].physicalLocation.artifactLocation.uri);
+    const uris = results.map((x) => x.locations[0].physicalLocation.artifactLocation.uri);
     assert.ok(uris.includes('src/alpha%20copy%20%231.ts'), 'spaces and # are percent-encoded');
   });
 
