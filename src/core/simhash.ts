@@ -5,7 +5,7 @@
  * distinct shingles are found with an open-addressing table reused across calls; the 64 bit
  * counters are packed four to a 32-bit word (8-bit lanes), flushed before they can overflow.
  */
-import { mix64, out } from './hash';
+import { fmix32 } from './hash';
 import type { TokenBuffer } from './tokenize';
 import type { ItemFingerprint, Weighting } from './types';
 
@@ -27,12 +27,18 @@ let keysLo = new Uint32Array(0);
 let counts = new Uint32Array(0);
 let stamps = new Uint32Array(0);
 let stamp = 0;
+/** Mask of the table as sized by the last collectDistinct call. */
+let tableMask = 0;
 let distinctHi = new Uint32Array(1024);
 let distinctLo = new Uint32Array(1024);
 const counters = new Float64Array(64);
 
-function ensureTable(items: number): void {
-  let bits = 10;
+/**
+ * Makes the scratch table big enough for `items` shingles and starts a new stamp. Returns the
+ * mask to use: sized to this call (not to the largest file seen), so small files stay in cache.
+ */
+function ensureTable(items: number): number {
+  let bits = 8;
   while (1 << bits < items * 2) bits++;
   if (bits > tableBits) {
     tableBits = bits;
@@ -52,6 +58,7 @@ function ensureTable(items: number): void {
     stamps.fill(0);
     stamp = 1;
   }
+  return (1 << bits) - 1;
 }
 
 /**
@@ -59,11 +66,10 @@ function ensureTable(items: number): void {
  * Their hashes are then in distinctHi/distinctLo[0 … n) and their counts in the table.
  */
 function collectDistinct(buf: TokenBuffer, from: number, to: number, k: number): number {
-  const shingles = to - from - k + 1;
-  ensureTable(shingles);
+  const mask = ensureTable(to - from - k + 1);
+  tableMask = mask;
   const thi = buf.hi;
   const tlo = buf.lo;
-  const mask = (1 << tableBits) - 1;
   let distinct = 0;
   for (let i = from; i + k <= to; i++) {
     let a = tlo[i];
@@ -72,9 +78,10 @@ function collectDistinct(buf: TokenBuffer, from: number, to: number, k: number):
       a = Math.imul(((a << 5) | (a >>> 27)) ^ tlo[i + j], 0x9e3779b1);
       b = Math.imul(((b << 7) | (b >>> 25)) ^ thi[i + j], 0x85ebca77);
     }
-    mix64(b >>> 0, a >>> 0);
-    const hi = out.hi;
-    const lo = out.lo;
+    // mix64(b, a), inlined: the hot loop's only finaliser.
+    const m = fmix32((a ^ Math.imul(b, 0x9e3779b1) ^ (b >>> 15)) >>> 0);
+    const hi = fmix32((b ^ Math.imul(m, 0x27d4eb2f) ^ 0x165667b1) >>> 0);
+    const lo = fmix32((m ^ Math.imul(hi, 0x85ebca77)) >>> 0);
     let slot = (lo ^ (hi >>> 7)) & mask;
     for (;;) {
       if (stamps[slot] !== stamp) {
@@ -121,7 +128,7 @@ export function simhashTokens(buf: TokenBuffer, from: number, to: number, option
   const k = Math.max(1, Math.min(options.shingleSize ?? 3, tokens));
   const sketchSize = options.sketchSize ?? 128;
   const distinct = collectDistinct(buf, from, to, k);
-  const mask = (1 << tableBits) - 1;
+  const mask = tableMask;
 
   // 2. Weighted bit sums.
   let hiBits = 0;

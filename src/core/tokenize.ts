@@ -114,12 +114,36 @@ export interface ProseTokenizeOptions {
   segmenter?: CjkSegmenter;
 }
 
-function isAsciiIdentStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+/** Character classes of ASCII, looked up instead of compared in the hot loops. */
+const IDENT_START = 1;
+const IDENT_PART = 2;
+const ASCII_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+  const digit = c >= 48 && c <= 57;
+  ASCII_CLASS[c] = (letter ? IDENT_START | IDENT_PART : 0) | (digit ? IDENT_PART : 0);
 }
 
-function isAsciiIdentPart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+function isAsciiIdentStart(c: number): boolean {
+  return c < 128 && (ASCII_CLASS[c] & IDENT_START) !== 0;
+}
+
+/** An identifier character: ASCII letters, digits, _ and $, or any Unicode word character. */
+function isIdentPart(c: number): boolean {
+  return c < 128 ? (ASCII_CLASS[c] & IDENT_PART) !== 0 : isUnicodeWordChar(c);
+}
+
+/** First characters of a language's comment openers, as a 128-entry flag table (cached). */
+const commentStarts = new WeakMap<CommentSyntax, Uint8Array>();
+function commentFirstChars(comments: CommentSyntax): Uint8Array {
+  let t = commentStarts.get(comments);
+  if (!t) {
+    t = new Uint8Array(128);
+    for (const o of comments.line) t[o.charCodeAt(0) & 127] = 1;
+    for (const [o] of comments.block) t[o.charCodeAt(0) & 127] = 1;
+    commentStarts.set(comments, t);
+  }
+  return t;
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
@@ -181,9 +205,7 @@ function skipComment(text: string, i: number, comments: CommentSyntax): number {
 export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeTokenizeOptions, buf: TokenBuffer): void {
   const normalize = options.normalizeIdentifiers === true;
   const comments = lang.comments;
-  const commentFirst = new Set<number>();
-  for (const o of comments.line) commentFirst.add(o.charCodeAt(0));
-  for (const [o] of comments.block) commentFirst.add(o.charCodeAt(0));
+  const commentFirst = commentFirstChars(comments);
   const singleQuote = lang.singleQuoteStrings;
   const n = text.length;
   let i = 0;
@@ -193,7 +215,7 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
       i++;
       continue;
     }
-    if (commentFirst.has(c)) {
+    if (c < 128 && commentFirst[c] === 1) {
       const e = skipComment(text, i, comments);
       if (e >= 0) {
         i = e;
@@ -212,7 +234,7 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
         hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
         lo = p >>> 0;
         i++;
-      } while (i < n && (isAsciiIdentPart(text.charCodeAt(i)) || isUnicodeWordChar(text.charCodeAt(i))));
+      } while (i < n && isIdentPart(text.charCodeAt(i)));
       if (normalize && !KEYWORDS.has(hi, lo)) buf.push(ID_HI, ID_LO, start);
       else buf.push(hi, lo, start);
       continue;
@@ -226,7 +248,7 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
         hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
         lo = p >>> 0;
         i++;
-      } while (i < n && (isAsciiIdentPart(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && i + 1 < n && text.charCodeAt(i + 1) >= 48 && text.charCodeAt(i + 1) <= 57)));
+      } while (i < n && (isIdentPart(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && i + 1 < n && text.charCodeAt(i + 1) >= 48 && text.charCodeAt(i + 1) <= 57)));
       if (normalize) buf.push(NUM_HI, NUM_LO, start);
       else buf.push(hi, lo, start);
       continue;
