@@ -4,7 +4,7 @@
  */
 import { clusterPairs } from './clusters';
 import { similarity } from './hamming';
-import { SimHashIndex } from './simhashIndex';
+import { allPairsBatch } from './simhashIndex';
 import { estimateJaccard } from './simhash';
 import type { ItemFingerprint } from './types';
 
@@ -43,16 +43,22 @@ export function matchPairs(
   accept?: (a: number, b: number) => boolean,
 ): MatchedPair[] {
   if (items.length < 2) return [];
-  const index = new SimHashIndex({ maxDistance: options.maxDistance, expectedSize: items.length });
-  for (let i = 0; i < items.length; i++) index.add(i, items[i].hi, items[i].lo);
+  // Batch all-pairs over the permuted block tables; fingerprints interleaved as (hi, lo).
+  const fp = new Uint32Array(items.length * 2);
+  for (let i = 0; i < items.length; i++) {
+    fp[2 * i] = items[i].hi;
+    fp[2 * i + 1] = items[i].lo;
+  }
+  const candidates = allPairsBatch(fp, options.maxDistance);
   const result: MatchedPair[] = [];
-  for (const c of index.allPairs(options.maxDistance)) {
-    const a = Math.min(c.a, c.b);
-    const b = Math.max(c.a, c.b);
+  for (let p = 0; p < candidates.length; p++) {
+    const a = Math.min(candidates.a[p], candidates.b[p]);
+    const b = Math.max(candidates.a[p], candidates.b[p]);
+    const distance = candidates.distance[p];
     if (accept && !accept(a, b)) continue;
     const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize);
     if (jaccard < options.minSimilarity) continue;
-    result.push({ a, b, distance: c.distance, similarity: similarity(c.distance), jaccard });
+    result.push({ a, b, distance, similarity: similarity(distance), jaccard });
   }
   result.sort((x, y) => x.distance - y.distance || x.a - y.a || x.b - y.b);
   return result;
