@@ -39,6 +39,7 @@ const common = {
 const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js' },
+  { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js' },
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 

@@ -1,11 +1,123 @@
+/**
+ * Activation: builds the services, registers everything in `context.subscriptions` and returns
+ * at once; the first index starts after activation returned, in the engine worker.
+ */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { EngineStats, IndexStats, InitResult, QueryResult, UpdateResult, ViewReport } from '../node/engineProtocol';
+import { registerCompare } from './commands/compare';
+import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
+import { registerCompareCodeActions } from './compareCodeActionProvider';
+import { DiagnosticsPublisher } from './diagnosticsPublisher';
+import { DuplicatesTreeProvider, type DuplicateNode } from './duplicatesTreeProvider';
+import { IndexService, type IndexState, type ReportTiming } from './indexService';
+import { OutputLog } from './outputLog';
+import { registerProgressNotification } from './progressNotification';
+import { Settings } from './settings';
+import { StatusBar } from './statusBar';
 
-export function activate(context: vscode.ExtensionContext) {
-  // Placeholder: the real wiring lands with the extension issue.
-  context.subscriptions.push(
-    vscode.commands.registerCommand('neardup.findNearDuplicates', () => undefined),
-  );
-  return {};
+/** What activate() returns: a read API for integration tests and other extensions. */
+export interface NearDupApi {
+  index: {
+    whenIdle(): Promise<void>;
+    getReport(): ViewReport | undefined;
+    onDidUpdate: vscode.Event<ViewReport>;
+    state(): IndexState;
+    /** The last full index (walk): files read, cache hits… (`reread` is 0 on a warm start). */
+    lastIndexStats(): IndexStats | undefined;
+    /** The last batch of file events. */
+    lastUpdateStats(): UpdateResult | undefined;
+    cacheStatus(): InitResult | undefined;
+    /** Where the fingerprint cache is written (null: no workspace storage). */
+    cachePath(): string | null;
+    /** Stops the engine and starts a new one from the cache (a warm start). */
+    restart(): Promise<IndexStats | undefined>;
+    query(uri: vscode.Uri, text?: string): Promise<QueryResult>;
+    engineStats(): Promise<EngineStats | undefined>;
+  };
+  tree: DuplicatesTreeProvider;
+  diagnostics: DiagnosticsPublisher;
+  /** The status bar item's text and tooltip. */
+  status(): { text: string; tooltip: string };
+  timings: {
+    activateMs: number;
+    /** The extension host's memory when activate() ran (before the first index). */
+    memoryAtActivation: NodeJS.MemoryUsage;
+    firstIndexMs(): number | undefined;
+    /** Of the last report: engine → host hand-over and the time the views took to apply it. */
+    lastReport(): ReportTiming | undefined;
+  };
+  /** The extension host process's memory. */
+  memoryUsage(): NodeJS.MemoryUsage;
 }
 
-export function deactivate() {}
+let service: IndexService | undefined;
+
+export function activate(context: vscode.ExtensionContext): NearDupApi {
+  const started = performance.now();
+  const memoryAtActivation = process.memoryUsage();
+  const log = new OutputLog();
+  const settings = new Settings(log);
+  const cachePath = context.storageUri ? path.join(context.storageUri.fsPath, 'fingerprints.bin') : null;
+  const index = new IndexService(path.join(context.extensionPath, 'dist', 'engineWorker.js'), cachePath, settings, log);
+  service = index;
+  const tree = new DuplicatesTreeProvider(index, context.workspaceState);
+  const view = vscode.window.createTreeView<DuplicateNode>('neardup.duplicates', { treeDataProvider: tree, showCollapseAll: true });
+  tree.attach(view);
+  const diagnostics = new DiagnosticsPublisher(index, settings);
+  const statusBar = new StatusBar(index);
+  const find = new FindNearDuplicatesCommand(index, tree);
+
+  context.subscriptions.push(
+    log,
+    settings,
+    index,
+    tree,
+    view,
+    diagnostics,
+    statusBar,
+    registerProgressNotification(index),
+    registerCompare(),
+    registerCompareCodeActions(),
+    find.register(),
+    vscode.commands.registerCommand('neardup.refresh', () => index.refresh()),
+    vscode.commands.registerCommand('neardup.viewMode.files', () => tree.setMode('files')),
+    vscode.commands.registerCommand('neardup.viewMode.sections', () => tree.setMode('sections')),
+    vscode.commands.registerCommand('neardup.viewMode.both', () => tree.setMode('both')),
+    vscode.commands.registerCommand('neardup.showLog', () => log.show()),
+  );
+
+  // The first index runs after activation has returned.
+  const timer = setImmediate(() => index.start());
+  context.subscriptions.push({ dispose: () => clearImmediate(timer) });
+
+  const activateMs = performance.now() - started;
+  log.info(`activated in ${activateMs.toFixed(1)} ms`);
+  return {
+    index: {
+      whenIdle: () => index.whenIdle(),
+      getReport: () => index.report,
+      onDidUpdate: index.onDidUpdate,
+      state: () => index.state,
+      lastIndexStats: () => index.lastIndexStats,
+      lastUpdateStats: () => index.lastUpdateStats,
+      cacheStatus: () => index.cacheStatus,
+      cachePath: () => cachePath,
+      restart: () => index.restart(),
+      query: (uri, text) => index.query(uri, text),
+      engineStats: () => index.engineStats(),
+    },
+    tree,
+    diagnostics,
+    status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
+    timings: { activateMs, memoryAtActivation, firstIndexMs: () => index.firstIndexMs, lastReport: () => index.lastReportTiming },
+    memoryUsage: () => process.memoryUsage(),
+  };
+}
+
+/** Saves the fingerprint cache and stops the engine. */
+export async function deactivate(): Promise<void> {
+  const s = service;
+  service = undefined;
+  if (s) await s.shutdown();
+}

@@ -1,0 +1,255 @@
+/**
+ * The Near Duplicates view (`neardup.duplicates`): groups of near-duplicate files and sections,
+ * each member with its line range and its Hamming distance (and similarity) to the group's
+ * representative; closest groups first. Shows files, sections or both (a toggle in the title).
+ * Sets the context keys `neardup.state` (for the welcome content) and `neardup.viewMode`.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ViewGroup, ViewMember, ViewReport } from '../node/engineProtocol';
+import type { IndexService } from './indexService';
+
+export type ViewMode = 'both' | 'files' | 'sections';
+
+export interface CategoryNode {
+  type: 'category';
+  kind: 'file' | 'section';
+  groups: GroupNode[];
+}
+
+export interface GroupNode {
+  type: 'group';
+  group: ViewGroup;
+  parent: CategoryNode | undefined;
+  members: MemberNode[];
+}
+
+export interface MemberNode {
+  type: 'member';
+  member: ViewMember;
+  parent: GroupNode;
+  representative: boolean;
+}
+
+export type DuplicateNode = CategoryNode | GroupNode | MemberNode;
+
+/** The state shown by the view's welcome content (`neardup.state`). */
+export type ViewState = 'indexing' | 'empty' | 'filtered' | 'ready' | 'noFolder' | 'error';
+
+const MODE_KEY = 'neardup.viewMode';
+
+/** The lines of a location as an editor range (a whole file: its first line). */
+export function rangeOf(loc: { startLine?: number; endLine?: number }): vscode.Range {
+  if (loc.startLine === undefined) return new vscode.Range(0, 0, 0, 0);
+  return new vscode.Range(loc.startLine - 1, 0, (loc.endLine ?? loc.startLine) - 1, Number.MAX_SAFE_INTEGER);
+}
+
+export function locationLabel(loc: { path: string; startLine?: number; endLine?: number }): string {
+  const base = path.basename(loc.path);
+  return loc.startLine === undefined ? base : `${base}:${loc.startLine}-${loc.endLine}`;
+}
+
+export function percent(similarity: number): string {
+  return `${(similarity * 100).toFixed(1)}%`;
+}
+
+export class DuplicatesTreeProvider implements vscode.TreeDataProvider<DuplicateNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<DuplicateNode | undefined | void>();
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  private readonly disposables: vscode.Disposable[] = [];
+  private _mode: ViewMode;
+  private report: ViewReport | undefined;
+  private fileGroups: GroupNode[] = [];
+  private sectionGroups: GroupNode[] = [];
+  private categories: CategoryNode[] = [];
+  private view: vscode.TreeView<DuplicateNode> | undefined;
+  private lastState: ViewState | undefined;
+
+  constructor(
+    private readonly index: IndexService,
+    private readonly memento: vscode.Memento,
+  ) {
+    const saved = memento.get<ViewMode>(MODE_KEY);
+    this._mode = saved === 'files' || saved === 'sections' ? saved : 'both';
+    void vscode.commands.executeCommand('setContext', MODE_KEY, this._mode);
+    this.disposables.push(
+      this.changeEmitter,
+      index.onDidUpdate((r) => this.setReport(r)),
+      index.onDidChangeState(() => this.updateState()),
+    );
+    if (index.report) this.setReport(index.report);
+    this.updateState();
+  }
+
+  /** Gives the provider its view (for reveal, the title's description and its message). */
+  attach(view: vscode.TreeView<DuplicateNode>): void {
+    this.view = view;
+    this.updateDescription();
+  }
+
+  get mode(): ViewMode {
+    return this._mode;
+  }
+
+  setMode(mode: ViewMode): void {
+    if (mode === this._mode) return;
+    this._mode = mode;
+    void this.memento.update(MODE_KEY, mode);
+    void vscode.commands.executeCommand('setContext', MODE_KEY, mode);
+    this.changeEmitter.fire();
+    this.updateState();
+    this.updateDescription();
+  }
+
+  /** The top-level nodes in the current mode. */
+  roots(): DuplicateNode[] {
+    if (this._mode === 'files') return this.fileGroups;
+    if (this._mode === 'sections') return this.sectionGroups;
+    return this.categories;
+  }
+
+  getChildren(element?: DuplicateNode): DuplicateNode[] {
+    if (!element) return this.roots();
+    if (element.type === 'category') return element.groups;
+    if (element.type === 'group') return element.members;
+    return [];
+  }
+
+  getParent(element: DuplicateNode): DuplicateNode | undefined {
+    if (element.type === 'member') return element.parent;
+    if (element.type === 'group') return this._mode === 'both' ? element.parent : undefined;
+    return undefined;
+  }
+
+  getTreeItem(element: DuplicateNode): vscode.TreeItem {
+    if (element.type === 'category') {
+      const item = new vscode.TreeItem(
+        element.kind === 'file' ? vscode.l10n.t('Files') : vscode.l10n.t('Sections'),
+        vscode.TreeItemCollapsibleState.Expanded,
+      );
+      item.id = `category:${element.kind}`;
+      item.description = vscode.l10n.t('{0} groups', element.groups.length);
+      item.iconPath = new vscode.ThemeIcon(element.kind === 'file' ? 'files' : 'symbol-method');
+      item.contextValue = 'neardup.category';
+      return item;
+    }
+    if (element.type === 'group') {
+      const g = element.group;
+      const rep = g.members[0];
+      const item = new vscode.TreeItem(locationLabel(rep), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `group:${g.key}`;
+      item.description =
+        g.kind === 'file'
+          ? vscode.l10n.t('{0} files · max distance {1}', g.members.length, g.maxDistance)
+          : vscode.l10n.t('{0} sections · max distance {1}', g.members.length, g.maxDistance);
+      item.tooltip = new vscode.MarkdownString(
+        g.members.map((m, i) => `- \`${vscode.workspace.asRelativePath(m.path)}${m.startLine ? `:${m.startLine}-${m.endLine}` : ''}\`` + (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}`)).join('\n'),
+      );
+      item.iconPath = new vscode.ThemeIcon(g.kind === 'file' ? 'files' : 'symbol-method');
+      item.contextValue = 'neardup.group';
+      return item;
+    }
+    const m = element.member;
+    const uri = vscode.Uri.file(m.path);
+    const item = new vscode.TreeItem(locationLabel(m), vscode.TreeItemCollapsibleState.None);
+    item.id = `member:${element.parent.group.key}|${m.path}#${m.startLine ?? 0}`;
+    item.resourceUri = uri;
+    const dir = path.dirname(vscode.workspace.asRelativePath(uri));
+    const where = dir === '.' ? '' : ` · ${dir}`;
+    item.description = element.representative
+      ? `${vscode.l10n.t('representative')}${where}`
+      : `${vscode.l10n.t('distance {0} · {1}', m.distance, percent(m.similarity))}${where}`;
+    item.tooltip = element.representative
+      ? vscode.l10n.t('{0}: the representative of this group', vscode.workspace.asRelativePath(uri))
+      : vscode.l10n.t('{0}: Hamming distance {1} to the representative ({2} similar)', vscode.workspace.asRelativePath(uri), m.distance, percent(m.similarity));
+    item.contextValue = element.representative ? 'neardup.representative' : 'neardup.member';
+    const options: vscode.TextDocumentShowOptions = { selection: rangeOf(m), preview: true };
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri, options] };
+    return item;
+  }
+
+  /** Member nodes at `fsPath` (any of its sections too), in tree order. */
+  findMembers(fsPath: string): MemberNode[] {
+    const out: MemberNode[] = [];
+    for (const g of this.visibleGroups()) for (const m of g.members) if (m.member.path === fsPath) out.push(m);
+    return out;
+  }
+
+  /** Reveals (and selects) the first node of `fsPath` in the view; no-op when it has none. */
+  async reveal(fsPath: string): Promise<boolean> {
+    const [first] = this.findMembers(fsPath);
+    if (!first || !this.view) return false;
+    try {
+      await this.view.reveal(first, { select: true, focus: false, expand: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+
+  // ---------------------------------------------------------------------------------- internals
+
+  private visibleGroups(): GroupNode[] {
+    if (this._mode === 'files') return this.fileGroups;
+    if (this._mode === 'sections') return this.sectionGroups;
+    return [...this.fileGroups, ...this.sectionGroups];
+  }
+
+  private setReport(report: ViewReport): void {
+    this.report = report;
+    const fileCat: CategoryNode = { type: 'category', kind: 'file', groups: [] };
+    const sectionCat: CategoryNode = { type: 'category', kind: 'section', groups: [] };
+    for (const g of report.groups) {
+      const cat = g.kind === 'file' ? fileCat : sectionCat;
+      const node: GroupNode = { type: 'group', group: g, parent: cat, members: [] };
+      node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
+      cat.groups.push(node);
+    }
+    this.fileGroups = fileCat.groups;
+    this.sectionGroups = sectionCat.groups;
+    this.categories = [fileCat, sectionCat].filter((c) => c.groups.length > 0);
+    this.changeEmitter.fire();
+    this.updateState();
+    this.updateDescription();
+  }
+
+  private computeState(): ViewState {
+    const s = this.index.state;
+    if (s === 'noFolder') return 'noFolder';
+    if (s === 'error' && !this.report) return 'error';
+    if (!this.report) return 'indexing';
+    if (this.roots().length > 0) return 'ready';
+    if (s === 'indexing' || s === 'starting') return 'indexing';
+    return this.fileGroups.length + this.sectionGroups.length > 0 ? 'filtered' : 'empty';
+  }
+
+  private updateState(): void {
+    const state = this.computeState();
+    if (state !== this.lastState) {
+      this.lastState = state;
+      void vscode.commands.executeCommand('setContext', 'neardup.state', state);
+    }
+    if (this.view) {
+      const p = this.index.progress;
+      this.view.message =
+        this.index.state === 'indexing' && this.roots().length > 0 && p && p.total > 0
+          ? vscode.l10n.t('Indexing: {0}/{1} files…', p.done, p.total)
+          : undefined;
+    }
+  }
+
+  /** The state of the welcome content (exposed for tests). */
+  get viewState(): ViewState {
+    return this.computeState();
+  }
+
+  private updateDescription(): void {
+    if (!this.view) return;
+    const n = this.visibleGroups().length;
+    this.view.description = this.report ? vscode.l10n.t('{0} groups', n) : undefined;
+  }
+}

@@ -1,0 +1,446 @@
+/**
+ * Owns the engine worker and keeps its index in step with the workspace: the first index, file
+ * events (coalesced), settings and folder changes, restarts after a crash. Holds the latest
+ * report for the views. Runs nothing heavy itself: walking, reading, hashing and matching all
+ * happen in the engine worker.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { EngineEvent, IndexStats, InitResult, QueryResult, UpdateResult, ViewItem, ViewReport } from '../node/engineProtocol';
+import { isDefaultExcluded } from '../node/walk';
+import { EngineClient, EngineStoppedError } from './engineClient';
+import type { OutputLog } from './outputLog';
+import type { Settings, SettingsChangeEvent } from './settings';
+
+export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
+
+export interface ReportTiming {
+  /** From the engine finishing the report to the host receiving it. */
+  handoverMs: number;
+  /** Applying it on the host: merging items, diagnostics, views. */
+  applyMs: number;
+  mergeMs: number;
+  diagnosticsMs: number;
+  viewsMs: number;
+  changedFiles: number;
+}
+
+/** Which files' items (near duplicates, for diagnostics) changed with a report. */
+export interface ItemsChange {
+  /** All files: forget everything and take {@link IndexService.itemsOf} for each of `paths`. */
+  full: boolean;
+  /** Files whose items changed (possibly to none). */
+  paths: string[];
+}
+
+export interface IndexProgress {
+  phase: 'walking' | 'reading' | 'matching';
+  done: number;
+  total: number;
+}
+
+/** Quiet time after the last file event before a batch goes to the engine. */
+export const DEBOUNCE_MS = 300;
+/** A steady stream of events is still flushed this often. */
+const MAX_WAIT_MS = 2000;
+const MAX_RESTARTS = 3;
+
+export class IndexService implements vscode.Disposable {
+  private client: EngineClient;
+  private readonly disposables: vscode.Disposable[] = [];
+  private _state: IndexState = 'starting';
+  private _report: ViewReport | undefined;
+  private _progress: IndexProgress | undefined;
+  private engineIndexing = false;
+  private initResult: InitResult | undefined;
+  private ready: Promise<boolean> | null = null;
+  private busy = 0;
+  private idleWaiters: Array<() => void> = [];
+  private readonly queue = new Map<string, 'upsert' | 'remove'>();
+  private renames: Array<{ from: string; to: string }> = [];
+  private timer: NodeJS.Timeout | undefined;
+  private firstEventAt = 0;
+  private restarts = 0;
+  private disposed = false;
+  private started = false;
+  private startedAt = performance.now();
+
+  /** Stats of the last full index (walk) and of the last batch of file events. */
+  lastIndexStats: IndexStats | undefined;
+  lastUpdateStats: UpdateResult | undefined;
+  /** Time from activation to the end of the first index. */
+  firstIndexMs: number | undefined;
+  /** Of the last report: engine → host hand-over, and the time the views took to apply it. */
+  lastReportTiming: ReportTiming | undefined;
+
+  private readonly itemsByPath = new Map<string, ViewItem[]>();
+  private readonly updateEmitter = new vscode.EventEmitter<ViewReport>();
+  private readonly itemsEmitter = new vscode.EventEmitter<ItemsChange>();
+  private readonly stateEmitter = new vscode.EventEmitter<void>();
+  private readonly jobEmitter = new vscode.EventEmitter<Promise<unknown>>();
+  /** A new report (after indexing, a file event or a threshold change); its items are complete. */
+  readonly onDidUpdate = this.updateEmitter.event;
+  /** The items of some files changed (fires before onDidUpdate). */
+  readonly onDidChangeItems = this.itemsEmitter.event;
+  /** State or progress changed. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  /** A full index job started (the promise settles when it ends). */
+  readonly onDidStartIndexing = this.jobEmitter.event;
+
+  constructor(
+    private readonly engineScript: string,
+    private readonly cachePath: string | null,
+    private readonly settings: Settings,
+    private readonly log: OutputLog,
+  ) {
+    this.client = this.createClient();
+    this.disposables.push(
+      this.updateEmitter,
+      this.itemsEmitter,
+      this.stateEmitter,
+      this.jobEmitter,
+      settings.onDidChange((e) => this.onSettingsChanged(e)),
+      settings.onDidChangeRoots(() => void this.reindex(true)),
+    );
+  }
+
+  get state(): IndexState {
+    return this._state;
+  }
+
+  get report(): ViewReport | undefined {
+    return this._report;
+  }
+
+  /** The near-duplicate items (file and sections) of one file. */
+  itemsOf(fsPath: string): readonly ViewItem[] {
+    return this.itemsByPath.get(fsPath) ?? [];
+  }
+
+  /** Files that have near duplicates. */
+  pathsWithItems(): string[] {
+    return [...this.itemsByPath.keys()];
+  }
+
+  get progress(): IndexProgress | undefined {
+    return this._progress;
+  }
+
+  get cacheStatus(): InitResult | undefined {
+    return this.initResult;
+  }
+
+  /** Starts watching and runs the first index (call after activation returned). */
+  start(): void {
+    this.startedAt = performance.now();
+    this.started = true;
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate((u) => this.enqueue(u, 'upsert')),
+      watcher.onDidChange((u) => this.enqueue(u, 'upsert')),
+      watcher.onDidDelete((u) => this.enqueue(u, 'remove')),
+      vscode.workspace.onDidSaveTextDocument((d) => this.enqueue(d.uri, 'upsert')),
+      vscode.workspace.onDidCreateFiles((e) => e.files.forEach((u) => this.enqueue(u, 'upsert'))),
+      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.enqueue(u, 'remove'))),
+      vscode.workspace.onDidRenameFiles((e) => {
+        for (const f of e.files) {
+          if (f.oldUri.scheme !== 'file' || f.newUri.scheme !== 'file') continue;
+          this.renames.push({ from: f.oldUri.fsPath, to: f.newUri.fsPath });
+          this.schedule();
+        }
+      }),
+    );
+    void this.reindex(false).then(() => {
+      this.firstIndexMs ??= Math.round(performance.now() - this.startedAt);
+    });
+  }
+
+  /** Walks every folder again and re-reads what changed (the Refresh command). */
+  refresh(): Promise<void> {
+    return this.reindex(true);
+  }
+
+  /** Stops the engine and starts a new one from the cache (tests: a warm start). */
+  async restart(): Promise<IndexStats | undefined> {
+    await this.track(
+      (async () => {
+        await this.client.stop();
+        this.client.dispose();
+        this.client = this.createClient();
+        this.ready = null;
+      })(),
+    );
+    await this.reindex(false);
+    return this.lastIndexStats;
+  }
+
+  /** Stops the running index job (the notification's Cancel). */
+  cancelIndexing(): void {
+    if (this.client.running) void this.client.request({ type: 'cancel' }).catch(() => undefined);
+  }
+
+  /** Near duplicates of one file (of `text` when given: an unsaved editor). */
+  async query(uri: vscode.Uri, text?: string): Promise<QueryResult> {
+    if (uri.scheme !== 'file') return { status: 'outside', matches: [] };
+    if (!(await this.ensureEngine())) return { status: 'outside', matches: [] };
+    return this.track(this.client.request({ type: 'queryFile', path: uri.fsPath, text }));
+  }
+
+  /** Engine-side statistics (documents, isolate heap). */
+  async engineStats() {
+    if (!this.client.running) return undefined;
+    return this.client.request({ type: 'stats' });
+  }
+
+  /** Resolves when no event is waiting, no request is running and the engine is not indexing. */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async shutdown(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.client.stop();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.client.dispose();
+    for (const d of this.disposables) d.dispose();
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  // ---------------------------------------------------------------------------------- internals
+
+  private createClient(): EngineClient {
+    const client = new EngineClient(this.engineScript);
+    client.onEvent((e) => this.onEngineEvent(e));
+    client.onDidCrash((reason) => this.onCrash(client, reason));
+    return client;
+  }
+
+  private setState(state: IndexState): void {
+    if (this._state === state) return;
+    this._state = state;
+    this.stateEmitter.fire();
+  }
+
+  private isIdle(): boolean {
+    return this.busy === 0 && this.queue.size === 0 && this.renames.length === 0 && !this.timer && !this.engineIndexing && this.started;
+  }
+
+  private checkIdle(): void {
+    if (!this.isIdle()) return;
+    for (const w of this.idleWaiters.splice(0)) w();
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.busy++;
+    const done = () => {
+      this.busy--;
+      this.checkIdle();
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  /** Starts the engine and sends init, once (again after a restart). False: nothing to index. */
+  private ensureEngine(): Promise<boolean> {
+    if (!this.ready) {
+      this.ready = (async () => {
+        const config = this.settings.engineConfig();
+        if (config.roots.length === 0) {
+          this.setState('noFolder');
+          return false;
+        }
+        this.client.start();
+        this.initResult = await this.client.request({ type: 'init', config, cachePath: this.cachePath });
+        const c = this.initResult;
+        this.log.info(
+          c.cacheStatus === 'loaded'
+            ? `fingerprint cache loaded: ${c.cacheEntries} files`
+            : c.cacheStatus === 'discarded'
+              ? `fingerprint cache discarded (${c.cacheReason}); rebuilding it`
+              : c.cacheStatus === 'missing'
+                ? 'no fingerprint cache yet: indexing every file'
+                : 'no workspace storage: fingerprints are not cached',
+        );
+        return true;
+      })();
+      this.ready.catch(() => {
+        this.ready = null;
+      });
+    }
+    return this.ready;
+  }
+
+  private reindex(withConfig: boolean): Promise<void> {
+    const job = (async () => {
+      // Roots may have appeared or vanished: start over when the engine has none yet.
+      if (withConfig && this._state === 'noFolder') this.ready = null;
+      if (!(await this.ensureEngine())) return;
+      this.setState('indexing');
+      const stats = await this.client.request({ type: 'reindex', config: withConfig ? this.settings.engineConfig() : undefined });
+      this.lastIndexStats = stats;
+      this.restarts = 0;
+      this.log.info(
+        `indexed ${stats.files} files in ${stats.elapsedMs} ms: ${stats.reread} read, ${stats.cacheHits} from the cache, ` +
+          `${stats.removed} removed, ${stats.skipped} skipped${stats.cancelled ? ' (cancelled)' : ''}; matching took ${stats.matchMs} ms`,
+      );
+      this.setState(this.settings.roots().length === 0 ? 'noFolder' : 'ready');
+    })();
+    const tracked = this.track(job).catch((e) => this.onFailure(e));
+    this.jobEmitter.fire(tracked);
+    return tracked;
+  }
+
+  private onSettingsChanged(e: SettingsChangeEvent): void {
+    if (e.change.reindex) {
+      this.log.info('settings changed: re-indexing');
+      void this.reindex(true);
+    } else if (e.change.thresholds && this.client.running && this.ready) {
+      const s = e.current;
+      this.track(
+        this.client.request({
+          type: 'setThresholds',
+          thresholds: { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity },
+        }),
+      ).catch((err) => this.onFailure(err));
+    }
+  }
+
+  private enqueue(uri: vscode.Uri, op: 'upsert' | 'remove'): void {
+    if (this.disposed || uri.scheme !== 'file') return;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    if (!folder) return;
+    const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    if (rel === '' || (isDefaultExcluded(rel) && rel !== '.git/info/exclude')) return;
+    // Per-path dedupe: a repeated event (save + watcher) does not postpone the batch.
+    if (this.timer && this.queue.get(uri.fsPath) === op) return;
+    this.queue.delete(uri.fsPath); // keep the latest op, in arrival order
+    this.queue.set(uri.fsPath, op);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    const now = performance.now();
+    if (!this.timer) this.firstEventAt = now;
+    if (this.timer) clearTimeout(this.timer);
+    const wait = Math.max(0, Math.min(DEBOUNCE_MS, this.firstEventAt + MAX_WAIT_MS - now));
+    this.timer = setTimeout(() => this.flush(), wait);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    if (this.queue.size === 0 && this.renames.length === 0) return this.checkIdle();
+    const upserts: string[] = [];
+    const removes: string[] = [];
+    for (const [p, op] of this.queue) (op === 'upsert' ? upserts : removes).push(p);
+    const renames = this.renames;
+    this.queue.clear();
+    this.renames = [];
+    const job = (async () => {
+      if (!(await this.ensureEngine())) return;
+      const stats = await this.client.request({ type: 'update', upserts, removes, renames });
+      this.lastUpdateStats = stats;
+      if (stats.rewalked) this.lastIndexStats = stats;
+    })();
+    this.track(job).catch((e) => this.onFailure(e));
+  }
+
+  private onEngineEvent(e: EngineEvent): void {
+    switch (e.type) {
+      case 'report': {
+        const received = Date.now();
+        const t0 = performance.now();
+        const change = this.applyItems(e.report);
+        this._report = { ...e.report, items: [...this.itemsByPath.values()].flat(), clearedPaths: [], full: true };
+        const t1 = performance.now();
+        this.itemsEmitter.fire(change);
+        const t2 = performance.now();
+        this.updateEmitter.fire(this._report);
+        const t3 = performance.now();
+        this.lastReportTiming = {
+          handoverMs: received - e.report.createdAt,
+          applyMs: +(t3 - t0).toFixed(1),
+          mergeMs: +(t1 - t0).toFixed(1),
+          diagnosticsMs: +(t2 - t1).toFixed(1),
+          viewsMs: +(t3 - t2).toFixed(1),
+          changedFiles: change.paths.length,
+        };
+        this.log.channel.trace(
+          `report ${e.report.generation}: ${e.report.groups.length} groups, ${e.report.items.length} changed items; ` +
+            `handed over in ${this.lastReportTiming.handoverMs} ms, applied in ${this.lastReportTiming.applyMs} ms`,
+        );
+        break;
+      }
+      case 'progress':
+        this._progress = { phase: e.phase, done: e.done, total: e.total };
+        this.stateEmitter.fire();
+        break;
+      case 'indexing':
+        this.engineIndexing = e.active;
+        if (e.active) this.setState('indexing');
+        else {
+          this._progress = undefined;
+          if (this._state === 'indexing') this.setState('ready');
+          this.checkIdle();
+        }
+        break;
+      case 'skipped':
+        for (const s of e.items) this.log.info(`skipped ${vscode.workspace.asRelativePath(s.path)}: ${s.reason}`);
+        break;
+      case 'log':
+        if (e.level === 'error') this.log.error(e.message);
+        else if (e.level === 'warn') this.log.warn(e.message);
+        else this.log.info(e.message);
+        break;
+    }
+  }
+
+  /** Merges a report event's items (all, or those of changed files) into itemsByPath. */
+  private applyItems(r: ViewReport): ItemsChange {
+    if (r.full) this.itemsByPath.clear();
+    const paths = new Set<string>(r.clearedPaths);
+    for (const p of r.clearedPaths) this.itemsByPath.delete(p);
+    const fresh = new Map<string, ViewItem[]>();
+    for (const item of r.items) {
+      const list = fresh.get(item.loc.path);
+      if (list) list.push(item);
+      else fresh.set(item.loc.path, [item]);
+    }
+    for (const [p, list] of fresh) {
+      this.itemsByPath.set(p, list);
+      paths.add(p);
+    }
+    return { full: r.full, paths: r.full ? [...this.itemsByPath.keys()] : [...paths] };
+  }
+
+  private onFailure(e: unknown): void {
+    if (this.disposed) return;
+    if (e instanceof EngineStoppedError) return; // a crash is handled by onCrash
+    this.log.error(`indexing failed: ${(e as Error)?.message ?? String(e)}`);
+    this.setState('error');
+  }
+
+  private onCrash(client: EngineClient, reason: string): void {
+    if (this.disposed || client !== this.client) return;
+    this.engineIndexing = false;
+    this.log.error(`the engine worker stopped unexpectedly: ${reason}`);
+    if (this.restarts >= MAX_RESTARTS) {
+      this.setState('error');
+      this.checkIdle();
+      return;
+    }
+    const delay = 1000 * 2 ** this.restarts++;
+    this.log.info(`restarting the engine in ${delay} ms`);
+    this.client.dispose();
+    this.client = this.createClient();
+    this.ready = null;
+    const wait = new Promise<void>((r) => setTimeout(r, delay));
+    void this.track(wait).then(() => this.reindex(false));
+  }
+}

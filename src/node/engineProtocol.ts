@@ -1,0 +1,230 @@
+/**
+ * Typed messages between the extension host and the stateful engine worker
+ * (src/worker/engineWorker.ts → dist/engineWorker.js).
+ *
+ * Wire format:
+ *   host → engine   {@link EngineRequestEnvelope}   `{ id, req }`
+ *   engine → host   {@link EngineMessage}           a response `{ kind: 'response', id, ok, … }`
+ *                                                   or an event `{ kind: 'event', event }`
+ * Requests that change the index are applied one at a time in arrival order; `cancel`, `getReport`
+ * and `stats` are answered at once. Events are posted in order: a request's `report` event always
+ * arrives before its response.
+ *
+ * Paths are absolute file-system paths (the engine walks with Node's fs); documents are keyed by
+ * them, so one file that is inside two workspace folders counts once.
+ */
+import type { EngineSettings } from './engineSettings';
+
+/** One workspace folder to index. */
+export interface EngineRoot {
+  /** Absolute path of the folder. */
+  path: string;
+  /** Extra exclude globs for this folder only (VS Code's `files.exclude`), relative to it. */
+  exclude: string[];
+}
+
+/** Everything that decides which files are indexed and how they are fingerprinted. */
+export interface EngineConfig {
+  settings: EngineSettings;
+  /** `neardup.include`: globs relative to each root; empty = every file. */
+  include: string[];
+  /** `neardup.exclude`: globs relative to each root. */
+  exclude: string[];
+  roots: EngineRoot[];
+}
+
+/** The settings that decide matches only (changing them re-queries without re-reading files). */
+export interface Thresholds {
+  maxDistance: number;
+  sectionMaxDistance: number;
+  minSimilarity: number;
+}
+
+export interface InitRequest {
+  type: 'init';
+  config: EngineConfig;
+  /** Where the fingerprint cache lives; null = no cache. */
+  cachePath: string | null;
+  /** Worker script of the fingerprint pool (dist/worker.js); default: worker.js beside the engine. */
+  workerScript?: string;
+  /** Fingerprint workers; default: cores − 1, at least 1, at most 4. */
+  poolSize?: number;
+}
+
+export type EngineRequest =
+  | InitRequest
+  /** Walks every root again (optionally with a new config) and re-reads what changed. */
+  | { type: 'reindex'; config?: EngineConfig }
+  | { type: 'setThresholds'; thresholds: Thresholds }
+  /** A coalesced batch of file events (absolute paths). Applied: renames, removes, upserts. */
+  | { type: 'update'; upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }
+  | { type: 'getReport' }
+  /** Near duplicates of one file, from its indexed fingerprint or from `text` (an unsaved editor). */
+  | { type: 'queryFile'; path: string; text?: string }
+  /** Stops the running indexing job; what was read so far is kept. */
+  | { type: 'cancel' }
+  | { type: 'stats' }
+  /** Saves the cache and stops the fingerprint workers. */
+  | { type: 'shutdown' };
+
+export type EngineRequestType = EngineRequest['type'];
+
+export type CacheStatus = 'none' | 'missing' | 'loaded' | 'discarded';
+
+export interface InitResult {
+  cacheStatus: CacheStatus;
+  /** Why a cache was discarded (corrupt, old format, other settings). */
+  cacheReason?: string;
+  cacheEntries: number;
+}
+
+/** What one indexing job (a walk, or a batch of file events) did. */
+export interface IndexStats {
+  /** Files in the index after the job. */
+  files: number;
+  /** Files read and fingerprinted by this job. */
+  reread: number;
+  /** Files whose cached fingerprint was reused (same path, size, mtime). */
+  cacheHits: number;
+  removed: number;
+  skipped: number;
+  cancelled: boolean;
+  /** Time of the whole job, including matching. */
+  elapsedMs: number;
+  /** Time of buildReport alone. */
+  matchMs: number;
+}
+
+export interface UpdateResult extends IndexStats {
+  /** True when the batch needed a full walk (a folder or an ignore file changed). */
+  rewalked: boolean;
+}
+
+export interface EngineStats {
+  documents: number;
+  sections: number;
+  indexing: boolean;
+  /** The engine worker's isolate heap (the process's rss is shared with the host). */
+  heapUsed: number;
+  poolSize: number;
+}
+
+export type QueryStatus =
+  /** The file was compared; `matches` may be empty. */
+  | 'ok'
+  /** Not inside any workspace folder. */
+  | 'outside'
+  /** Excluded by neardup.include/exclude, files.exclude or .gitignore. */
+  | 'excluded'
+  /** Larger than neardup.maxFileSizeKB. */
+  | 'tooLarge'
+  /** Fewer than minTokens tokens: neither the file nor any of its sections has a fingerprint. */
+  | 'tooSmall'
+  /** Binary, minified, unreadable…: `reason` says what. */
+  | 'skipped';
+
+export interface ViewLocation {
+  /** Absolute path. */
+  path: string;
+  /** 1-based inclusive lines, for sections. */
+  startLine?: number;
+  endLine?: number;
+}
+
+export interface QueryMatch {
+  kind: 'file' | 'section';
+  /** For sections: the lines of the queried file. */
+  self?: { startLine: number; endLine: number };
+  other: ViewLocation;
+  distance: number;
+  similarity: number;
+}
+
+export interface QueryResult {
+  status: QueryStatus;
+  reason?: string;
+  /** Closest first. */
+  matches: QueryMatch[];
+}
+
+/** A member of a group, with its distance to the group's representative (members[0]). */
+export interface ViewMember extends ViewLocation {
+  distance: number;
+  similarity: number;
+}
+
+export interface ViewGroup {
+  kind: 'file' | 'section';
+  /** Stable across updates while the representative stays (used for tree item ids). */
+  key: string;
+  /** Largest distance of a pair inside the group. */
+  maxDistance: number;
+  /** members[0] is the representative (distance 0); the rest closest first. */
+  members: ViewMember[];
+}
+
+export interface ViewTwin extends ViewLocation {
+  distance: number;
+  similarity: number;
+}
+
+/** One file or section that has near duplicates, with all of them (closest first). */
+export interface ViewItem {
+  kind: 'file' | 'section';
+  loc: ViewLocation;
+  twins: ViewTwin[];
+  /** Twins left out of `twins` to bound the message size. */
+  moreTwins: number;
+}
+
+export interface ViewReport {
+  /** Increases with every report the engine computes. */
+  generation: number;
+  /** Date.now() when the engine finished it (the host measures the hand-over). */
+  createdAt: number;
+  files: number;
+  sections: number;
+  pairs: number;
+  /** Sorted by closeness (largest distance, then size). */
+  groups: ViewGroup[];
+  /**
+   * Sorted by path, then line. In a `report` event with `full: false` only the items of files
+   * whose items changed since the previous report event (all items of each such file); files in
+   * `clearedPaths` have none any more. `getReport` answers with everything (`full: true`).
+   */
+  items: ViewItem[];
+  clearedPaths: string[];
+  full: boolean;
+  thresholds: Thresholds;
+  /** The job that produced this report (null for a pure re-query). */
+  lastJob: IndexStats | null;
+}
+
+export interface EngineResponseMap {
+  init: InitResult;
+  reindex: IndexStats;
+  setThresholds: { generation: number };
+  update: UpdateResult;
+  getReport: ViewReport;
+  queryFile: QueryResult;
+  cancel: { cancelled: boolean };
+  stats: EngineStats;
+  shutdown: null;
+}
+
+export type EngineEvent =
+  | { type: 'progress'; phase: 'walking' | 'reading' | 'matching'; done: number; total: number }
+  | { type: 'indexing'; active: boolean }
+  | { type: 'skipped'; items: Array<{ path: string; reason: string }> }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  | { type: 'report'; report: ViewReport };
+
+export interface EngineRequestEnvelope {
+  id: number;
+  req: EngineRequest;
+}
+
+export type EngineMessage =
+  | { kind: 'response'; id: number; ok: true; res: unknown }
+  | { kind: 'response'; id: number; ok: false; error: string }
+  | { kind: 'event'; event: EngineEvent };

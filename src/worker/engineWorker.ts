@@ -1,0 +1,72 @@
+/**
+ * The extension's engine worker (dist/engineWorker.js): a dispatch loop over the typed messages
+ * of src/node/engineProtocol.ts, delegating to {@link EngineState}. Files are fingerprinted by a
+ * nested pool of dist/worker.js threads.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parentPort } from 'node:worker_threads';
+import type { EngineEvent, EngineMessage, EngineRequest, EngineRequestEnvelope } from '../node/engineProtocol';
+import { EngineState } from '../node/engineState';
+import { PoolFingerprinter } from '../node/poolFingerprinter';
+
+const port = parentPort;
+if (!port) throw new Error('engineWorker must run in a worker thread');
+
+const post = (msg: EngineMessage) => port.postMessage(msg);
+const emit = (event: EngineEvent) => post({ kind: 'event', event });
+
+let state: EngineState | null = null;
+
+function engine(): EngineState {
+  if (!state) throw new Error('engine not initialised (send init first)');
+  return state;
+}
+
+function defaultPoolSize(): number {
+  const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return Math.max(1, Math.min(4, cores - 1));
+}
+
+async function handle(req: EngineRequest): Promise<unknown> {
+  switch (req.type) {
+    case 'init': {
+      if (state) await state.shutdown();
+      const fingerprinter = new PoolFingerprinter({
+        script: req.workerScript ?? path.join(__dirname, 'worker.js'),
+        size: req.poolSize ?? defaultPoolSize(),
+      });
+      state = new EngineState(fingerprinter, emit);
+      return state.init(req);
+    }
+    case 'reindex':
+      return engine().reindex(req.config);
+    case 'setThresholds':
+      return engine().setThresholds(req.thresholds);
+    case 'update':
+      return engine().update(req);
+    case 'getReport':
+      return engine().getReport();
+    case 'queryFile':
+      return engine().query(req.path, req.text);
+    case 'cancel':
+      return { cancelled: state ? state.cancel() : false };
+    case 'stats':
+      return engine().stats();
+    case 'shutdown':
+      if (state) await state.shutdown();
+      return null;
+  }
+}
+
+port.on('message', (msg: EngineRequestEnvelope) => {
+  const id = msg?.id;
+  Promise.resolve()
+    .then(() => handle(msg.req))
+    .then(
+      (res) => post({ kind: 'response', id, ok: true, res: res ?? null }),
+      (e: unknown) => post({ kind: 'response', id, ok: false, error: e instanceof Error ? e.message : String(e) }),
+    );
+});
+
+process.on('unhandledRejection', (e) => emit({ type: 'log', level: 'error', message: `engine: ${String((e as Error)?.stack ?? e)}` }));

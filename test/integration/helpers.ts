@@ -1,0 +1,144 @@
+// Shared helpers of the integration tests (not a test file itself). They run inside the real
+// extension host: the extension's API is what activate() returned.
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { NearDupApi } from '../../src/extension/extension';
+import type { DuplicateNode, GroupNode, MemberNode } from '../../src/extension/duplicatesTreeProvider';
+import type { ViewReport } from '../../src/node/engineProtocol';
+
+export const EXTENSION_ID = 'neardup.neardup';
+
+export async function getApi(): Promise<NearDupApi> {
+  const ext = vscode.extensions.getExtension<NearDupApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} not found`);
+  const api = await ext.activate();
+  assert.ok(api && api.index && api.tree, 'activate() returns the test API');
+  return api;
+}
+
+export function workspaceRoot(): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'a workspace folder is open');
+  return folder.uri;
+}
+
+export function fixture(rel: string): vscode.Uri {
+  return vscode.Uri.joinPath(workspaceRoot(), ...rel.split('/'));
+}
+
+export function relOf(fsPath: string): string {
+  return path.relative(workspaceRoot().fsPath, fsPath).split(path.sep).join('/');
+}
+
+/**
+ * Resolves when `check()` returns a truthy value: checked now and after every firing of the
+ * given events; rejects after `timeoutMs` with `what` and the last value seen.
+ */
+export function waitUntil<T>(
+  check: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  events: Array<vscode.Event<unknown>>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const subs: vscode.Disposable[] = [];
+    const finish = (err: Error | null, value?: T) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      subs.forEach((s) => s.dispose());
+      if (err) reject(err);
+      else resolve(value as T);
+    };
+    const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+    const test = async () => {
+      try {
+        const v = await check();
+        if (v) finish(null, v);
+      } catch (e) {
+        finish(e as Error);
+      }
+    };
+    for (const ev of events) subs.push(ev(() => void test()));
+    void test();
+  });
+}
+
+/** Waits for a report that satisfies `predicate` (the current one counts) and an idle index. */
+export async function waitForReport(api: NearDupApi, predicate: (r: ViewReport) => boolean, what: string, timeoutMs = 20_000): Promise<ViewReport> {
+  const report = await waitUntil(
+    () => {
+      const r = api.index.getReport();
+      return r && predicate(r) ? r : undefined;
+    },
+    [api.index.onDidUpdate],
+    what,
+    timeoutMs,
+  );
+  await api.index.whenIdle();
+  return api.index.getReport() ?? report;
+}
+
+export function waitForDiagnostics(uri: vscode.Uri, predicate: (d: vscode.Diagnostic[]) => boolean, what: string, timeoutMs = 20_000): Promise<vscode.Diagnostic[]> {
+  return waitUntil(
+    () => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'neardup');
+      return predicate(d) ? d : undefined;
+    },
+    [vscode.languages.onDidChangeDiagnostics],
+    what,
+    timeoutMs,
+  );
+}
+
+/** File groups as sorted lists of workspace-relative paths. */
+export function fileGroups(r: ViewReport): string[][] {
+  return r.groups
+    .filter((g) => g.kind === 'file')
+    .map((g) => g.members.map((m) => relOf(m.path)).sort())
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+export function sectionGroups(r: ViewReport): string[][] {
+  return r.groups
+    .filter((g) => g.kind === 'section')
+    .map((g) => g.members.map((m) => `${relOf(m.path)}:${m.startLine}-${m.endLine}`).sort());
+}
+
+export function groupNodes(api: NearDupApi): GroupNode[] {
+  const out: GroupNode[] = [];
+  const visit = (nodes: DuplicateNode[]) => {
+    for (const n of nodes) {
+      if (n.type === 'group') out.push(n);
+      else if (n.type === 'category') visit(api.tree.getChildren(n));
+    }
+  };
+  visit(api.tree.getChildren());
+  return out;
+}
+
+export function memberNodes(api: NearDupApi): MemberNode[] {
+  return groupNodes(api).flatMap((g) => api.tree.getChildren(g) as MemberNode[]);
+}
+
+/** The expected near duplicates of the fixture workspace (test/fixtures/workspace). */
+export const FIXTURE_FILE_GROUPS = [
+  ['code/orderService.ts', 'code/orderServiceCopy.ts'],
+  ['docs/en/backup-guide-2023.md', 'docs/en/backup-guide.md'],
+  ['docs/zh/tea-garden-copy.md', 'docs/zh/tea-garden.md'],
+];
+export const FIXTURE_SECTION_GROUPS = [['code/logParser.ts:15-44', 'code/salesReport.ts:11-40']];
+
+export async function closeAllEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/**
+ * Sets a `neardup.*` user setting (undefined removes it). User settings live outside the
+ * workspace, so changing them causes no file event in it.
+ */
+export async function setSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('neardup').update(key, value, vscode.ConfigurationTarget.Global);
+}

@@ -1,0 +1,98 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { NearDupApi } from '../../src/extension/extension';
+import type { ViewReport } from '../../src/node/engineProtocol';
+import { closeAllEditors, fileGroups, fixture, getApi, waitForDiagnostics, waitForReport } from './helpers';
+
+const read = async (rel: string) => Buffer.from(await vscode.workspace.fs.readFile(fixture(rel))).toString('utf8');
+const groupOf = (r: ViewReport, rel: string) => fileGroups(r).find((g) => g.includes(rel));
+
+describe('live updates', () => {
+  let api: NearDupApi;
+
+  before(async () => {
+    api = await getApi();
+    await waitForReport(api, (r) => r.groups.length >= 4, 'the fixture report');
+  });
+
+  after(closeAllEditors);
+
+  it('saving a file re-fingerprints it and updates its twin’s diagnostics', async () => {
+    const rel = 'code/orderServiceCopy.ts';
+    const uri = fixture(rel);
+    const original = await read(rel);
+    const other = await read('notes/unique-meeting-notes.md');
+    const editor = await vscode.window.showTextDocument(uri);
+    const replaceAll = (text: string) => editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
+
+    assert.ok(await replaceAll(other));
+    assert.ok(await editor.document.save());
+    await waitForReport(api, (r) => !groupOf(r, rel), 'the pair to disappear after the save');
+    assert.strictEqual(api.index.lastUpdateStats()?.reread, 1, 'only the saved file was read');
+    await waitForDiagnostics(fixture('code/orderService.ts'), (d) => d.length === 0, 'the twin’s diagnostic to go');
+    await waitForDiagnostics(uri, (d) => d.length === 0, 'the saved file’s diagnostic to go');
+
+    assert.ok(await replaceAll(original));
+    assert.ok(await editor.document.save());
+    await waitForReport(api, (r) => groupOf(r, rel)?.length === 2, 'the pair to come back');
+    await waitForDiagnostics(fixture('code/orderService.ts'), (d) => d.length === 1, 'the twin’s diagnostic to return');
+  });
+
+  it('a file created outside the editor joins its group; deleting it removes it and its diagnostics', async () => {
+    const rel = 'code/orderServiceThird.ts';
+    const uri = fixture(rel);
+    const text = (await read('code/orderService.ts')).replace(/\n}\s*$/, '\n}\n// a third copy\n');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
+    try {
+      await waitForReport(api, (r) => groupOf(r, rel)?.length === 3, 'a group of three');
+      const [d] = await waitForDiagnostics(uri, (ds) => ds.length === 1, 'a diagnostic on the new file');
+      assert.strictEqual(d.relatedInformation?.length, 2);
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
+    await waitForReport(api, (r) => !groupOf(r, rel) && groupOf(r, 'code/orderService.ts')?.length === 2, 'the group of two again');
+    await waitForDiagnostics(uri, (ds) => ds.length === 0, 'the deleted file’s diagnostics to disappear');
+    const [twin] = await waitForDiagnostics(fixture('code/orderService.ts'), (ds) => ds.length === 1 && ds[0].relatedInformation?.length === 1, 'the twin pointing at one file again');
+    assert.ok(twin);
+  });
+
+  it('renaming a file (workspace edit) moves it in the report without re-reading it', async () => {
+    const from = fixture('docs/en/backup-guide-2023.md');
+    const to = fixture('docs/en/backup-guide-v2.md');
+    const rename = async (a: vscode.Uri, b: vscode.Uri) => {
+      const edit = new vscode.WorkspaceEdit();
+      edit.renameFile(a, b);
+      assert.ok(await vscode.workspace.applyEdit(edit));
+    };
+    let reread = 0;
+    const sub = api.index.onDidUpdate((r) => (reread += r.lastJob?.reread ?? 0));
+    await rename(from, to);
+    try {
+      await waitForReport(api, (r) => groupOf(r, 'docs/en/backup-guide-v2.md')?.length === 2 && !groupOf(r, 'docs/en/backup-guide-2023.md'), 'the renamed file in its group');
+      sub.dispose();
+      assert.strictEqual(reread, 0, 'files re-read for a rename');
+      await waitForDiagnostics(from, (d) => d.length === 0, 'no diagnostics on the old name');
+      await waitForDiagnostics(to, (d) => d.length === 1, 'a diagnostic on the new name');
+    } finally {
+      await rename(to, from);
+    }
+    await waitForReport(api, (r) => groupOf(r, 'docs/en/backup-guide-2023.md')?.length === 2, 'the original name back');
+  });
+
+  it('a burst of file events is coalesced into few updates', async () => {
+    const base = await read('notes/unique-meeting-notes.md');
+    const uris = Array.from({ length: 12 }, (_, i) => fixture(`burst/note-${i}.md`));
+    let reports = 0;
+    const sub = api.index.onDidUpdate(() => reports++);
+    try {
+      await Promise.all(uris.map((u, i) => vscode.workspace.fs.writeFile(u, Buffer.from(`${base}\nVariant ${i}.\n`))));
+      const r = await waitForReport(api, (x) => fileGroups(x).some((g) => g.filter((p) => p.startsWith('burst/')).length === 12), 'the burst in one group', 30_000);
+      assert.ok(r);
+      assert.ok(reports <= 3, `${reports} reports for 12 created files`);
+    } finally {
+      sub.dispose();
+      await vscode.workspace.fs.delete(fixture('burst'), { recursive: true });
+    }
+    await waitForReport(api, (x) => !fileGroups(x).some((g) => g.some((p) => p.startsWith('burst/'))), 'the burst gone');
+  });
+});
