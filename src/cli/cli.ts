@@ -28,7 +28,8 @@ function intIn(name: string, min: number, max: number) {
 function numberIn(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) {
+    // Plain decimals only: Number() would also take '0x1', '0b1' and '1e0'.
+    if (!/^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/.test(value) || !Number.isFinite(n) || n < min || n > max) {
       throw new InvalidArgumentError(`${name} takes a number from ${min} to ${max}.`);
     }
     return n;
@@ -93,15 +94,23 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     exclude: flags.exclude,
     gitignore: flags.gitignore,
     workers: flags.workers,
+    quiet: flags.quiet,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
     onSkip: flags.quiet
       ? undefined
       : (relPath, reason) => {
           progress.clear();
-          process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${reason}\n`);
+          process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
         },
   });
   progress.clear();
+  if (result.truncated && !flags.quiet) {
+    const kinds = [result.truncated.files ? 'file' : '', result.truncated.sections ? 'section' : ''].filter(Boolean).join(' and ');
+    process.stderr.write(
+      `neardup: too many near-duplicate ${kinds} pairs; the report holds only some of them ` +
+        '(exclude generated files with --exclude, or raise --min-tokens).\n',
+    );
+  }
   const output =
     flags.format === 'json' ? formatJson(result, dir) : flags.format === 'sarif' ? formatSarif(result, VERSION) : formatText(result);
   await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
@@ -156,7 +165,8 @@ async function main(argv: string[]): Promise<void> {
     await program.parseAsync(argv);
   } catch (e) {
     const err = e as { code?: string; exitCode?: number; message?: string };
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+    // 'commander.help' is help shown because no command was given: a usage error (exit 2).
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') {
       process.exitCode = 0;
       return;
     }
@@ -164,7 +174,7 @@ async function main(argv: string[]): Promise<void> {
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`neardup: ${err.message ?? String(e)}\n`);
+    process.stderr.write(`neardup: ${sanitizeForTerminal(err.message ?? String(e))}\n`);
     process.exitCode = 2;
   }
 }

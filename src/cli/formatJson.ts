@@ -2,10 +2,11 @@
  * The JSON report, exactly as DESIGN.md's contract gives it.
  */
 import type { ScanResult } from '../node/scan';
+import { escapeJsonControls } from './sanitize';
 
 export function formatJson(result: ScanResult, rootArg: string): string {
   const { files, sections, bytes, elapsedMs } = result.stats;
-  return (
+  return escapeJsonControls(
     JSON.stringify(
       {
         version: 1,
@@ -16,6 +17,6 @@ export function formatJson(result: ScanResult, rootArg: string): string {
       },
       null,
       2,
-    ) + '\n'
+    ) + '\n',
   );
 }

@@ -4,7 +4,7 @@
 import type * as sarif from 'sarif';
 import type { Location, ReportPair } from '../core/report';
 import type { ScanResult } from '../node/scan';
-import { sanitizeForTerminal } from './sanitize';
+import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
 
 const RULE_FILE = 'neardup/near-duplicate-file';
 const RULE_SECTION = 'neardup/near-duplicate-section';
@@ -75,5 +75,5 @@ export function formatSarif(result_: ScanResult, version: string): string {
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  return escapeJsonControls(JSON.stringify(log, null, 2)) + '\n';
 }

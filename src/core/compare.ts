@@ -18,6 +18,11 @@ export interface MatchOptions {
   minSimilarity: number;
   /** Capacity of the items' bottom-k sketches. */
   sketchSize: number;
+  /**
+   * Stop looking for candidates after this many (default: no limit). Then `truncated` of
+   * `info` is set and the result holds only some of the pairs.
+   */
+  maxPairs?: number;
 }
 
 export interface Candidate {
@@ -41,6 +46,7 @@ export function matchPairs(
   items: readonly ItemFingerprint[],
   options: MatchOptions,
   accept?: (a: number, b: number) => boolean,
+  info?: { truncated: boolean },
 ): MatchedPair[] {
   if (items.length < 2) return [];
   // Batch all-pairs over the permuted block tables; fingerprints interleaved as (hi, lo).
@@ -49,7 +55,8 @@ export function matchPairs(
     fp[2 * i] = items[i].hi;
     fp[2 * i + 1] = items[i].lo;
   }
-  const candidates = allPairsBatch(fp, options.maxDistance);
+  const candidates = allPairsBatch(fp, options.maxDistance, { maxPairs: options.maxPairs });
+  if (info && candidates.truncated) info.truncated = true;
   const result: MatchedPair[] = [];
   for (let p = 0; p < candidates.length; p++) {
     const a = Math.min(candidates.a[p], candidates.b[p]);

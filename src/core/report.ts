@@ -21,7 +21,19 @@ export interface ReportOptions {
   minSimilarity: number;
   /** Compare sections as well as files. */
   sections: boolean;
+  /**
+   * Candidate pairs looked at, per kind (files, sections); default {@link MAX_REPORT_PAIRS}.
+   * Beyond it the report is incomplete and says so (`truncated`).
+   */
+  maxPairs?: number;
 }
+
+/**
+ * Default cap on candidate pairs per kind. A cluster of m near-identical items has m(m − 1)/2
+ * pairs: one generated file of 8,000 near-identical functions gives 32 million, which no
+ * report (nor its JSON text, nor the heap) can hold.
+ */
+export const MAX_REPORT_PAIRS = 250_000;
 
 export interface Location {
   path: string;
@@ -48,6 +60,8 @@ export interface ReportGroup {
 export interface Report {
   pairs: ReportPair[];
   groups: ReportGroup[];
+  /** Set when the pairs of a kind reached `maxPairs`: the report holds only some of them. */
+  truncated?: { files: boolean; sections: boolean };
 }
 
 interface Item {
@@ -69,9 +83,14 @@ export function buildReport(docs: readonly FingerprintedDocument[], options: Rep
     const fp = docs[d].doc.file;
     if (fp) fileItems.push({ doc: d, fp, startLine: 0, endLine: 0 });
   }
+  const maxPairs = options.maxPairs ?? MAX_REPORT_PAIRS;
+  const fileInfo = { truncated: false };
+  const sectionInfo = { truncated: false };
   const filePairs = matchPairs(
     fileItems.map((i) => i.fp),
-    { maxDistance: options.maxDistance, minSimilarity: options.minSimilarity, sketchSize: FILE_SKETCH_SIZE },
+    { maxDistance: options.maxDistance, minSimilarity: options.minSimilarity, sketchSize: FILE_SKETCH_SIZE, maxPairs },
+    undefined,
+    fileInfo,
   );
   const pairs: ReportPair[] = [];
   const pairedFiles = new Set<string>();
@@ -103,8 +122,9 @@ export function buildReport(docs: readonly FingerprintedDocument[], options: Rep
     const sectionPairs = dropNestedPairs(
       matchPairs(
         sectionItems.map((i) => i.fp),
-        { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE },
+        { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs },
         accept,
+        sectionInfo,
       ),
       sectionItems,
     );
@@ -114,7 +134,9 @@ export function buildReport(docs: readonly FingerprintedDocument[], options: Rep
       groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
     }
   }
-  return { pairs, groups };
+  const report: Report = { pairs, groups };
+  if (fileInfo.truncated || sectionInfo.truncated) report.truncated = { files: fileInfo.truncated, sections: sectionInfo.truncated };
+  return report;
 }
 
 /**
@@ -122,10 +144,15 @@ export function buildReport(docs: readonly FingerprintedDocument[], options: Rep
  * would repeat the same finding; keep only the outermost pair.
  */
 function dropNestedPairs(pairs: MatchedPair[], items: readonly Item[]): MatchedPair[] {
-  const contains = (outer: Item, inner: Item): boolean =>
-    outer.doc === inner.doc && outer.startLine <= inner.startLine && inner.endLine <= outer.endLine;
+  if (pairs.length === 0) return pairs;
   const span = (p: MatchedPair): number =>
     items[p.a].endLine - items[p.a].startLine + items[p.b].endLine - items[p.b].startLine;
+  // The items of the same document whose line range contains an item's range, the item itself
+  // included; only items that occur in a pair are looked at. A pair (a, b) is nested when some
+  // already accepted pair joins a container of a with a container of b. Sections are rarely
+  // nested more than a few levels deep, so this is linear in the pairs (comparing each pair with
+  // every accepted one was quadratic: a file of one repeated line took minutes).
+  const containers = containersOf(pairs, items);
   const byDocs = new Map<string, MatchedPair[]>();
   for (const p of pairs) {
     const da = items[p.a].doc;
@@ -136,22 +163,71 @@ function dropNestedPairs(pairs: MatchedPair[], items: readonly Item[]): MatchedP
     else byDocs.set(key, [p]);
   }
   const kept = new Set<MatchedPair>();
+  const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
+  const n = items.length;
   for (const list of byDocs.values()) {
     list.sort((x, y) => span(y) - span(x));
-    const accepted: MatchedPair[] = [];
     for (const p of list) {
-      const a = items[p.a];
-      const b = items[p.b];
-      const nested = accepted.some((q) => {
-        const qa = items[q.a];
-        const qb = items[q.b];
-        return (contains(qa, a) && contains(qb, b)) || (contains(qa, b) && contains(qb, a));
-      });
-      if (!nested) accepted.push(p);
+      const ca = containers.get(p.a)!;
+      const cb = containers.get(p.b)!;
+      let nested = false;
+      for (let i = 0; i < ca.length && !nested; i++) {
+        for (let j = 0; j < cb.length; j++) {
+          const x = ca[i];
+          const y = cb[j];
+          if (accepted.has(x < y ? x * n + y : y * n + x)) {
+            nested = true;
+            break;
+          }
+        }
+      }
+      if (!nested) {
+        accepted.add(p.a < p.b ? p.a * n + p.b : p.b * n + p.a);
+        kept.add(p);
+      }
     }
-    for (const p of accepted) kept.add(p);
   }
   return pairs.filter((p) => kept.has(p));
+}
+
+/** For each item of a pair: the items of its document whose range contains its range (itself too). */
+function containersOf(pairs: readonly MatchedPair[], items: readonly Item[]): Map<number, number[]> {
+  const wanted = new Set<number>();
+  for (const p of pairs) {
+    wanted.add(p.a);
+    wanted.add(p.b);
+  }
+  // Items are grouped by document (sectionItems are built document by document); within one,
+  // sweep by start line (longer first) keeping the items that still cover the current line.
+  const byDoc = new Map<number, number[]>();
+  for (let i = 0; i < items.length; i++) {
+    const list = byDoc.get(items[i].doc);
+    if (list) list.push(i);
+    else byDoc.set(items[i].doc, [i]);
+  }
+  const out = new Map<number, number[]>();
+  for (const list of byDoc.values()) {
+    if (!list.some((i) => wanted.has(i))) continue;
+    list.sort((x, y) => items[x].startLine - items[y].startLine || items[y].endLine - items[x].endLine || x - y);
+    let active: number[] = [];
+    for (let k = 0; k < list.length; ) {
+      // Items starting on the same line are all active together (one may contain another).
+      const start = items[list[k]].startLine;
+      active = active.filter((j) => items[j].endLine >= start);
+      let end = k;
+      while (end < list.length && items[list[end]].startLine === start) active.push(list[end++]);
+      for (; k < end; k++) {
+        const i = list[k];
+        if (!wanted.has(i)) continue;
+        const { startLine, endLine } = items[i];
+        out.set(
+          i,
+          active.filter((j) => items[j].startLine <= startLine && endLine <= items[j].endLine),
+        );
+      }
+    }
+  }
+  return out;
 }
 
 function locationOf(docs: readonly FingerprintedDocument[], item: Item, kind: 'file' | 'section'): Location {

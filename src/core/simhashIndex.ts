@@ -367,13 +367,28 @@ export interface PairList {
   readonly a: Uint32Array;
   readonly b: Uint32Array;
   readonly distance: Uint8Array;
+  /** True when the search stopped at `maxPairs`: the list holds some of the pairs, not all. */
+  readonly truncated: boolean;
 }
+
+/** Thrown by a full PairSink to stop the search; caught by allPairsBatch. */
+const PAIR_LIMIT_REACHED = new Error('pair limit reached');
 
 class PairSink {
   length = 0;
-  a = new Uint32Array(64);
-  b = new Uint32Array(64);
-  distance = new Uint8Array(64);
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+  truncated = false;
+  private readonly limit: number;
+
+  constructor(limit = Infinity) {
+    this.limit = limit;
+    const capacity = Math.min(64, limit);
+    this.a = new Uint32Array(capacity);
+    this.b = new Uint32Array(capacity);
+    this.distance = new Uint8Array(capacity);
+  }
 
   push(x: number, y: number, d: number): void {
     if (this.length === this.a.length) this.grow();
@@ -389,7 +404,12 @@ class PairSink {
   }
 
   private grow(): void {
-    const n = this.a.length * 2;
+    // The limit is checked here only, so the hot path pays nothing for it.
+    if (this.length >= this.limit) {
+      this.truncated = true;
+      throw PAIR_LIMIT_REACHED;
+    }
+    const n = Math.min(this.a.length * 2, Math.max(this.limit, this.length + 1));
     const a = new Uint32Array(n);
     a.set(this.a);
     this.a = a;
@@ -407,6 +427,7 @@ class PairSink {
       a: this.a.subarray(0, this.length),
       b: this.b.subarray(0, this.length),
       distance: this.distance.subarray(0, this.length),
+      truncated: this.truncated,
     };
   }
 }
@@ -422,17 +443,33 @@ class PairSink {
  * n / 2^blockWidth items on random data), and 5 bytes per item once a duplicate is seen.
  * When no layout beats comparing all pairs (a few dozen items, or k ≥ 15), it does that.
  * `options.maxTables` caps the tables (default 128); `options.blocks` forces b, for tests.
+ * `options.maxPairs` stops the search once that many pairs are found (then `truncated` is set and
+ * which pairs are kept depends only on the input): a cluster of m near-identical items has
+ * m(m − 1)/2 pairs, so without a cap a few thousand copies exhaust memory.
  */
 export function allPairsBatch(
   fp: Uint32Array,
   k: number,
-  options: { maxTables?: number; blocks?: number } = {},
+  options: { maxTables?: number; blocks?: number; maxPairs?: number } = {},
 ): PairList {
   checkRadius(k, MAX_INDEX_DISTANCE);
   if (fp.length % 2 !== 0) throw new RangeError('fp must hold (hi, lo) pairs');
+  const maxPairs = options.maxPairs ?? Infinity;
+  if (!(maxPairs >= 0) || (maxPairs !== Infinity && !Number.isInteger(maxPairs))) {
+    throw new RangeError(`maxPairs must be a non-negative integer, got ${maxPairs}`);
+  }
   const n = fp.length >>> 1;
-  const sink = new PairSink();
-  if (n < 2) return sink.result();
+  const sink = new PairSink(maxPairs);
+  try {
+    findPairs(fp, n, k, options, sink);
+  } catch (e) {
+    if (e !== PAIR_LIMIT_REACHED) throw e;
+  }
+  return sink.result();
+}
+
+function findPairs(fp: Uint32Array, n: number, k: number, options: { maxTables?: number; blocks?: number }, sink: PairSink): void {
+  if (n < 2) return;
   const blocks =
     options.blocks !== undefined
       ? checkBlocks(options.blocks, k)
@@ -446,10 +483,9 @@ export function allPairsBatch(
         if (d <= k) sink.push(x, y, d);
       }
     }
-    return sink.result();
+    return;
   }
   new TableScan(fp, n, k, layoutFor(blocks, k), sink).run();
-  return sink.result();
 }
 
 /** Level-1 groups of at most this many items are compared pairwise, without the level-2 hash. */

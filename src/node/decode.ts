@@ -41,6 +41,10 @@ export const LIMITS = {
   /** isMinified: a line longer than this in a file of at most `minifiedFewLines` lines. */
   minifiedLongLine: 5000,
   minifiedFewLines: 20,
+  /** isRepetitive: files with fewer non-blank lines are never called repetitive. */
+  repetitiveMinLines: 50,
+  /** isRepetitive: largest share of distinct (trimmed, non-blank) lines. */
+  repetitiveMaxDistinctShare: 0.02,
 } as const;
 
 export const ENCODING_UTF8_REPLACED = 'utf-8 (invalid sequences replaced)';
@@ -118,6 +122,35 @@ export function isMinified(text: string): boolean {
   if (lines < 1) lines = 1;
   if (len / lines > LIMITS.minifiedAvgLineLength) return true;
   return longest > LIMITS.minifiedLongLine && lines <= LIMITS.minifiedFewLines;
+}
+
+/**
+ * A file is treated as degenerate when it has at least 50 non-blank lines and at most 2 % of them
+ * are distinct (after trimming): one line, or a handful of lines, repeated. Such a file has a
+ * few features only, and each of its sections is a copy of every other one, so its section pairs
+ * grow with the square of its length while saying nothing.
+ */
+export function isRepetitive(text: string): boolean {
+  let newlines = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;
+  if (newlines + 1 < LIMITS.repetitiveMinLines) return false;
+  // Lines (blank ones included) bound the non-blank ones: stop once too many distinct are seen.
+  const maxDistinct = Math.floor((newlines + 1) * LIMITS.repetitiveMaxDistinctShare);
+  const distinct = new Set<string>();
+  let lines = 0;
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    const line = text.slice(start, nl < 0 ? text.length : nl).trim();
+    if (line !== '') {
+      lines++;
+      distinct.add(line);
+      if (distinct.size > maxDistinct) return false;
+    }
+    if (nl < 0) break;
+    start = nl + 1;
+  }
+  return lines >= LIMITS.repetitiveMinLines && distinct.size <= lines * LIMITS.repetitiveMaxDistinctShare;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,16 @@ export interface SharedFrequencies {
   documents: number;
 }
 
+/**
+ * workerData of the fingerprinting worker: where its one-time notices (e.g. jieba missing) go.
+ * `logged` is a bit set shared by all workers of a pool, so a notice is printed once per scan,
+ * not once per worker; `quiet` drops them.
+ */
+export interface FingerprintWorkerData {
+  logged: SharedArrayBuffer;
+  quiet: boolean;
+}
+
 export type WorkerRequest =
   | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings; df?: SharedFrequencies }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }

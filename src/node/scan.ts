@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { buildReport, type Report } from '../core/report';
 import type { EngineSettings } from './engineSettings';
 import { DF_TABLE_BITS } from '../core/documentFrequency';
-import type { FileOutcome, FileToFingerprint, SharedFrequencies, WorkerRequest, WorkerResponse } from './messages';
+import type { FileOutcome, FileToFingerprint, FingerprintWorkerData, SharedFrequencies, WorkerRequest, WorkerResponse } from './messages';
 import { walkFiles } from './walk';
 import { WorkerPool } from './workerPool';
 import type { FingerprintedDocument } from '../core/report';
@@ -25,6 +25,8 @@ export interface ScanOptions {
   batchSize?: number;
   onProgress?: (done: number, total: number) => void;
   onSkip?: (relPath: string, reason: string) => void;
+  /** Drop the workers' one-time notices (printed once per scan on stderr otherwise). */
+  quiet?: boolean;
   signal?: AbortSignal;
 }
 
@@ -56,6 +58,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
     script: options.workerScript ?? path.join(__dirname, 'worker.js'),
     size: options.workers,
+    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false } satisfies FingerprintWorkerData,
   });
   const documents: FingerprintedDocument[] = [];
   let bytes = 0;

@@ -279,7 +279,14 @@ async function statFile(ctx: Ctx, abs: string): Promise<FileResult> {
 
 async function readTextIfExists(file: string): Promise<string | null> {
   try {
-    return await fsp.readFile(file, 'utf8');
+    // O_NONBLOCK: an ignore file that is a FIFO must not block the walk waiting for a writer.
+    const handle = await fsp.open(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+    try {
+      if (!(await handle.stat()).isFile()) return null;
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch {
     return null; // missing or unreadable ignore file: no rules from it
   }

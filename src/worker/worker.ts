@@ -2,9 +2,23 @@
  * The fingerprinting worker: a thin dispatch loop over typed messages.
  */
 import { DocumentFrequencyTable } from '../core/documentFrequency';
-import { countFileShingles, fingerprintDecoded, fingerprintFile } from '../node/fingerprintFile';
-import type { WorkerRequest, WorkerResponse } from '../node/messages';
+import { workerData } from 'node:worker_threads';
+import { hashString64, out } from '../core/hash';
+import { countFileShingles, fingerprintDecoded, fingerprintFile, setEngineLog } from '../node/fingerprintFile';
+import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
 import { serveWorker } from '../node/workerPool';
+
+const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
+if (data?.logged instanceof SharedArrayBuffer) {
+  const logged = new Int32Array(data.logged);
+  const quiet = data.quiet === true;
+  setEngineLog((msg) => {
+    if (quiet) return;
+    hashString64(msg);
+    const bit = 1 << (out.lo & 31);
+    if ((Atomics.or(logged, 0, bit) & bit) === 0) console.error(msg); // first worker to say it
+  });
+}
 
 async function handle(req: WorkerRequest): Promise<WorkerResponse> {
   switch (req.type) {
