@@ -55,16 +55,26 @@ export function matchPairs(
     fp[2 * i] = items[i].hi;
     fp[2 * i + 1] = items[i].lo;
   }
-  const candidates = allPairsBatch(fp, options.maxDistance, { maxPairs: options.maxPairs });
+  // Candidates are vetted and verified as the tables find them, so the pair cap counts only
+  // pairs that will be reported.
+  const jaccardOf = new Map<number, number>();
+  const candidates = allPairsBatch(fp, options.maxDistance, {
+    maxPairs: options.maxPairs,
+    accept: (a, b) => {
+      if (accept && !accept(a, b)) return false;
+      const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize);
+      if (jaccard < options.minSimilarity) return false;
+      jaccardOf.set(a * items.length + b, jaccard);
+      return true;
+    },
+  });
   if (info && candidates.truncated) info.truncated = true;
   const result: MatchedPair[] = [];
   for (let p = 0; p < candidates.length; p++) {
-    const a = Math.min(candidates.a[p], candidates.b[p]);
-    const b = Math.max(candidates.a[p], candidates.b[p]);
+    const a = candidates.a[p];
+    const b = candidates.b[p];
     const distance = candidates.distance[p];
-    if (accept && !accept(a, b)) continue;
-    const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize);
-    if (jaccard < options.minSimilarity) continue;
+    const jaccard = jaccardOf.get(a * items.length + b) ?? 0;
     result.push({ a, b, distance, similarity: similarity(distance), jaccard });
   }
   result.sort((x, y) => x.distance - y.distance || x.a - y.a || x.b - y.b);

@@ -381,9 +381,11 @@ class PairSink {
   distance: Uint8Array;
   truncated = false;
   private readonly limit: number;
+  private readonly accept?: (a: number, b: number, distance: number) => boolean;
 
-  constructor(limit = Infinity) {
+  constructor(limit = Infinity, accept?: (a: number, b: number, distance: number) => boolean) {
     this.limit = limit;
+    this.accept = accept;
     const capacity = Math.min(64, limit);
     this.a = new Uint32Array(capacity);
     this.b = new Uint32Array(capacity);
@@ -391,6 +393,7 @@ class PairSink {
   }
 
   push(x: number, y: number, d: number): void {
+    if (this.accept && !this.accept(x < y ? x : y, x < y ? y : x, d)) return;
     if (this.length === this.a.length) this.grow();
     const i = this.length++;
     if (x < y) {
@@ -446,11 +449,18 @@ class PairSink {
  * `options.maxPairs` stops the search once that many pairs are found (then `truncated` is set and
  * which pairs are kept depends only on the input): a cluster of m near-identical items has
  * m(m − 1)/2 pairs, so without a cap a few thousand copies exhaust memory.
+ * `options.accept(a, b, distance)` (a < b) filters candidates as they are found: only accepted
+ * pairs are kept and count towards `maxPairs`.
  */
 export function allPairsBatch(
   fp: Uint32Array,
   k: number,
-  options: { maxTables?: number; blocks?: number; maxPairs?: number } = {},
+  options: {
+    maxTables?: number;
+    blocks?: number;
+    maxPairs?: number;
+    accept?: (a: number, b: number, distance: number) => boolean;
+  } = {},
 ): PairList {
   checkRadius(k, MAX_INDEX_DISTANCE);
   if (fp.length % 2 !== 0) throw new RangeError('fp must hold (hi, lo) pairs');
@@ -459,7 +469,7 @@ export function allPairsBatch(
     throw new RangeError(`maxPairs must be a non-negative integer, got ${maxPairs}`);
   }
   const n = fp.length >>> 1;
-  const sink = new PairSink(maxPairs);
+  const sink = new PairSink(maxPairs, options.accept);
   try {
     findPairs(fp, n, k, options, sink);
   } catch (e) {

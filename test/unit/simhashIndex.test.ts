@@ -369,3 +369,19 @@ describe('SimHashIndex', () => {
     );
   });
 });
+
+describe('allPairsBatch accept filter', () => {
+  it('counts only accepted pairs towards maxPairs', () => {
+    // 60 identical fingerprints: 1,770 pairs; accept only pairs whose smaller id is even.
+    const fp = new Uint32Array(120).fill(0x5a5a5a5a);
+    const all = allPairsBatch(fp, 3, { accept: (a) => a % 2 === 0 });
+    let expected = 0;
+    for (let a = 0; a < 60; a += 2) expected += 59 - a;
+    assert.equal(all.length, expected);
+    assert.equal(all.truncated, false);
+    for (let i = 0; i < all.length; i++) assert.equal(all.a[i] % 2, 0);
+    const capped = allPairsBatch(fp, 3, { maxPairs: expected, accept: (a) => a % 2 === 0 });
+    assert.equal(capped.length, expected, 'rejected candidates do not use up the cap');
+    assert.equal(capped.truncated, false);
+  });
+});

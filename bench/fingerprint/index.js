@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+'use strict';
+// Fingerprinting throughput, single thread: tokenise + shingle + hash + SimHash (+ sketch, +
+// sections) over a real code tree and a real prose corpus, against a straightforward
+// implementation measured in the same run.
+//
+//   node bench/fingerprint [--passes 5] [--naive-mb 2] [--code-tree small|large] [--json]
+//
+// Material (built on first use, see bench/lib/trees.js): code = every non-Markdown file of
+// bench/.cache/trees/small (JS/TS of real npm packages, ~29 MB); prose = the real English files of
+// bench/.cache/corpus/en (bench/quality's corpus, mutants left out, if present) + every .md of
+// bench/.cache/trees/large. Files are read into memory first: the figures are CPU only.
+//
+// Modes, interleaved round-robin so that machine noise hits each alike, `--passes` rounds after one
+// warm-up round; each figure is the median:
+//   sections   fingerprintText(text, path)                     the product's default
+//   file only  fingerprintText(text, path, { sections: false })
+//   worker     decodeBuffer + isMinified + fingerprintText      what a scan worker does per file
+//   naive      the straightforward implementation below, on a ~`--naive-mb` MB sample (every n-th
+//              file) with `sections`/`file only` re-measured on the same sample for the ratio.
+const fs = require('fs');
+const path = require('path');
+const { CACHE, loadEngine, median, spread, fmt, mb, table, verdict, log, environment, writeResult, parseArgs, walk } = require('../lib/common');
+const { ensureTree, treeFiles } = require('../lib/trees');
+
+const TARGET_MBPS = 100; // per core, on code (a plain C implementation reaches ~160 MB/s here)
+
+// ------------------------------------------------------------------------------ naive reference
+
+/**
+ * The straightforward SimHash: regex tokens (strings), shingles as joined strings in a Set,
+ * BigInt FNV-1a 64 (+ the murmur3 fmix64 finaliser, so it is as good a hash) per distinct
+ * shingle, 64 separate counters. Same token rules and minimum size as the product (roughly).
+ */
+const CODE_TOKEN = /\/\/[^\n]*|\/\*[\s\S]*?\*\/|#![^\n]*|([A-Za-z_$\u00c0-\uffff][\w$\u00c0-\uffff]*|\d[\w.]*|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\[\s\S]|[^`\\])*`|\S)/g;
+const PROSE_TOKEN = /[\p{L}\p{N}]+(?:['’]\p{L}+)*/gu;
+const MASK64 = (1n << 64n) - 1n;
+const FNV_OFFSET = 0xcbf29ce484222325n;
+const FNV_PRIME = 0x100000001b3n;
+
+function naiveTokens(text, prose) {
+  const out = [];
+  if (prose) {
+    for (const m of text.matchAll(PROSE_TOKEN)) out.push(m[0].toLowerCase());
+  } else {
+    for (const m of text.matchAll(CODE_TOKEN)) if (m[1] !== undefined) out.push(m[1]);
+  }
+  return out;
+}
+
+function fnv1a64Big(s) {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) {
+    h ^= BigInt(s.charCodeAt(i));
+    h = (h * FNV_PRIME) & MASK64;
+  }
+  return h;
+}
+
+function fmix64Big(h) {
+  h ^= h >> 33n;
+  h = (h * 0xff51afd7ed558ccdn) & MASK64;
+  h ^= h >> 33n;
+  h = (h * 0xc4ceb9fe1a85ec53n) & MASK64;
+  h ^= h >> 33n;
+  return h;
+}
+
+function naiveSimhash(text, prose, k = 3, minTokens = 50) {
+  const tokens = naiveTokens(text, prose);
+  if (tokens.length < minTokens) return null;
+  const shingles = new Set();
+  for (let i = 0; i + k <= tokens.length; i++) shingles.add(tokens.slice(i, i + k).join(' '));
+  const v = new Array(64).fill(0);
+  for (const s of shingles) {
+    const h = fmix64Big(fnv1a64Big(s));
+    for (let b = 0; b < 64; b++) v[b] += (h >> BigInt(b)) & 1n ? 1 : -1;
+  }
+  let fp = 0n;
+  for (let b = 0; b < 64; b++) if (v[b] > 0) fp |= 1n << BigInt(b);
+  return fp;
+}
+
+// ------------------------------------------------------------------------------ material
+
+const isProse = (rel) => /\.(md|markdown|txt)$/i.test(rel);
+
+function loadCorpora(codeTree) {
+  const code = [];
+  for (const f of treeFiles(ensureTree(codeTree))) {
+    if (isProse(f.rel)) continue;
+    const buf = fs.readFileSync(f.abs);
+    code.push({ path: f.rel, buf, text: buf.toString('utf8'), bytes: buf.length });
+  }
+  const prose = [];
+  const en = path.join(CACHE, 'corpus', 'en');
+  if (fs.existsSync(en)) {
+    for (const rel of walk(en)) {
+      if (rel.startsWith('mutants/') || !isProse(rel)) continue;
+      const buf = fs.readFileSync(path.join(en, rel));
+      prose.push({ path: `corpus-en/${rel}`, buf, text: buf.toString('utf8'), bytes: buf.length });
+    }
+  }
+  for (const f of treeFiles(ensureTree('large'))) {
+    if (!isProse(f.rel)) continue;
+    const buf = fs.readFileSync(f.abs);
+    prose.push({ path: f.rel, buf, text: buf.toString('utf8'), bytes: buf.length });
+  }
+  return { code, prose };
+}
+
+/** Every n-th file, n chosen so the sample is about `targetBytes`. */
+function sample(files, targetBytes) {
+  const total = files.reduce((s, f) => s + f.bytes, 0);
+  const step = Math.max(1, Math.round(total / targetBytes));
+  return files.filter((_, i) => i % step === 0);
+}
+
+// ------------------------------------------------------------------------------ runs
+
+function timeIt(fn) {
+  const t0 = process.hrtime.bigint();
+  fn();
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+function main(argv) {
+  const o = parseArgs(argv, { passes: 5, naiveMb: 2, codeTree: 'small', json: false });
+  const E = loadEngine();
+  console.log(`bench/fingerprint — ${environment()}`);
+  const { code, prose } = loadCorpora(o.codeTree);
+  const naiveCode = sample(code, o.naiveMb * 1e6);
+  const naiveProse = sample(prose, o.naiveMb * 1e6);
+  const sets = [
+    { name: 'code', files: code },
+    { name: 'prose', files: prose },
+    { name: 'code sample', files: naiveCode, naive: true },
+    { name: 'prose sample', files: naiveProse, naive: true },
+  ];
+  for (const s of sets) s.bytes = s.files.reduce((a, f) => a + f.bytes, 0);
+  log('fingerprint', sets.map((s) => `${s.name}: ${s.files.length} files ${fmt(mb(s.bytes), 1)} MB`).join('; '));
+
+  let sink = 0; // keeps results alive so nothing is optimised away
+  const modes = {
+    sections: (files) => {
+      for (const f of files) {
+        const d = E.fingerprintText(f.text, f.path);
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
+    'file only': (files) => {
+      for (const f of files) {
+        const d = E.fingerprintText(f.text, f.path, { sections: false });
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
+    worker: (files) => {
+      for (const f of files) {
+        const dec = E.decodeBuffer(f.buf);
+        if (!dec.ok || E.isMinified(dec.text)) continue;
+        const d = E.fingerprintText(dec.text, f.path);
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
+    naive: (files) => {
+      for (const f of files) {
+        const fp = naiveSimhash(f.text, isProse(f.path));
+        sink ^= fp === null ? 0 : Number(fp & 0xffn);
+      }
+    },
+  };
+  const plan = [];
+  for (const s of sets) {
+    const names = s.naive ? ['sections', 'file only', 'naive'] : ['sections', 'file only', 'worker'];
+    for (const m of names) plan.push({ set: s, mode: m, times: [] });
+  }
+  for (let round = 0; round <= o.passes; round++) {
+    for (const p of plan) {
+      const t = timeIt(() => modes[p.mode](p.set.files));
+      if (round > 0) p.times.push(t); // round 0 warms up
+    }
+    log('fingerprint', `round ${round}/${o.passes} done`);
+  }
+
+  const rows = [];
+  const results = [];
+  for (const p of plan) {
+    const s = median(p.times);
+    const r = { corpus: p.set.name, mode: p.mode, files: p.set.files.length, mb: mb(p.set.bytes), seconds: s, mbPerS: mb(p.set.bytes) / s, filesPerS: p.set.files.length / s, spreadPct: spread(p.times) };
+    results.push(r);
+    rows.push([r.corpus, r.mode, r.files, fmt(r.mb, 1), fmt(r.seconds, 3), fmt(r.mbPerS, 1), Math.round(r.filesPerS), `${fmt(r.spreadPct, 0)}%`]);
+  }
+  console.log(`\nSingle thread, median of ${o.passes} passes (after 1 warm-up); MB = 10^6 bytes of file content.\n`);
+  console.log(table(rows, ['corpus', 'mode', 'files', 'MB', 'median s', 'MB/s', 'files/s', 'spread']));
+
+  const get = (corpus, mode) => results.find((r) => r.corpus === corpus && r.mode === mode);
+  console.log('\nRatio against the straightforward implementation (same sample, same run):');
+  const ratios = {};
+  for (const c of ['code', 'prose']) {
+    const n = get(`${c} sample`, 'naive');
+    const a = get(`${c} sample`, 'sections');
+    const b = get(`${c} sample`, 'file only');
+    ratios[c] = { sections: n.seconds / a.seconds, fileOnly: n.seconds / b.seconds };
+    console.log(`  ${c.padEnd(5)}: product ${fmt(ratios[c].fileOnly, 1)}x faster (file only), ${fmt(ratios[c].sections, 1)}x faster (with sections); naive ${fmt(n.mbPerS, 2)} MB/s`);
+  }
+  const codeSec = get('code', 'sections');
+  const codeFile = get('code', 'file only');
+  console.log(`\nTarget ≥ ${TARGET_MBPS} MB/s per core on code: with sections ${fmt(codeSec.mbPerS, 1)} MB/s → ${verdict(codeSec.mbPerS, TARGET_MBPS, false)}; file only ${fmt(codeFile.mbPerS, 1)} MB/s → ${verdict(codeFile.mbPerS, TARGET_MBPS, false)}`);
+  const file = writeResult('fingerprint', { passes: o.passes, results, ratios, sink });
+  log('fingerprint', `results in ${path.relative(process.cwd(), file)}`);
+}
+
+module.exports = { naiveSimhash, main };
+if (require.main === module) main(process.argv.slice(2));
