@@ -24,8 +24,11 @@ export function setEngineLog(log: (msg: string) => void): void {
   logOnce = log;
 }
 
+/** jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. */
+const lazyJieba = (run: string): string[] => loadCjkSegmenter(logOnce).segmenter(run);
+
 function segmenterFor(settings: EngineSettings) {
-  return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : loadCjkSegmenter(logOnce).segmenter;
+  return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : lazyJieba;
 }
 
 function fingerprintOptions(settings: EngineSettings, df?: SharedFrequencies): FingerprintOptions {
