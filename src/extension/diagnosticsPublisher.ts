@@ -3,7 +3,9 @@
  * line) and section (on its lines), naming the closest twin and its distance, with related
  * information pointing at every twin. Severity from `neardup.diagnostics.severity`. Only files
  * whose items changed are re-published (the engine sends just those); files that no longer have
- * near duplicates (deleted, edited, excluded) are cleared.
+ * near duplicates (deleted, edited, excluded) are cleared. A large change (the first index of a
+ * big workspace, a branch switch) is published in chunks, one per event-loop turn, so that no
+ * single extension-host task takes long.
  */
 import * as vscode from 'vscode';
 import type { ViewItem } from '../node/engineProtocol';
@@ -20,6 +22,8 @@ export const SECTION_CODE = 'near-duplicate-section';
 const FIRST_LINE = new vscode.Range(0, 0, 0, Number.MAX_SAFE_INTEGER);
 /** Related information per diagnostic (the message counts the rest). */
 const MAX_RELATED = 20;
+/** Files published per event-loop turn (a few ms of work each). */
+export const PUBLISH_CHUNK = 200;
 
 function severityOf(s: Severity): vscode.DiagnosticSeverity | undefined {
   switch (s) {
@@ -41,6 +45,9 @@ function twinRange(loc: { startLine?: number; endLine?: number }): vscode.Range 
 export class DiagnosticsPublisher implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly disposables: vscode.Disposable[] = [];
+  /** Files whose diagnostics are still to be published (their current items are read then). */
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly index: IndexService,
@@ -59,14 +66,34 @@ export class DiagnosticsPublisher implements vscode.Disposable {
   /** Re-publishes the diagnostics of the given files (of all files when `full`). */
   publish(change: ItemsChange): void {
     const severity = severityOf(this.settings.current.severity);
-    if (change.full || severity === undefined) this.collection.clear();
+    if (change.full || severity === undefined) {
+      this.collection.clear();
+      this.pending.clear();
+    }
     if (severity === undefined) return;
+    for (const p of change.paths) this.pending.add(p);
+    this.publishChunk();
+  }
+
+  /** True while a large change is still being published. */
+  get publishing(): boolean {
+    return this.pending.size > 0;
+  }
+
+  private publishChunk(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const severity = severityOf(this.settings.current.severity);
+    if (severity === undefined) return this.pending.clear();
     const entries: Array<[vscode.Uri, vscode.Diagnostic[] | undefined]> = [];
-    for (const p of change.paths) {
+    for (const p of this.pending) {
+      this.pending.delete(p);
       const items = this.index.itemsOf(p);
       entries.push([vscode.Uri.file(p), items.length ? items.map((i) => this.toDiagnostic(i, severity)) : undefined]);
+      if (entries.length >= PUBLISH_CHUNK) break;
     }
     if (entries.length > 0) this.collection.set(entries);
+    if (this.pending.size > 0) this.timer = setTimeout(() => this.publishChunk(), 0);
   }
 
   private toDiagnostic(item: ViewItem, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {
@@ -94,6 +121,8 @@ export class DiagnosticsPublisher implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.pending.clear();
     for (const d of this.disposables) d.dispose();
   }
 }

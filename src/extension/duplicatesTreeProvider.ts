@@ -142,9 +142,6 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
         g.kind === 'file'
           ? vscode.l10n.t('{0} files · max distance {1}', g.members.length, g.maxDistance)
           : vscode.l10n.t('{0} sections · max distance {1}', g.members.length, g.maxDistance);
-      item.tooltip = new vscode.MarkdownString(
-        g.members.map((m, i) => `- \`${vscode.workspace.asRelativePath(m.path)}${m.startLine ? `:${m.startLine}-${m.endLine}` : ''}\`` + (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}`)).join('\n'),
-      );
       item.iconPath = new vscode.ThemeIcon(g.kind === 'file' ? 'files' : 'symbol-method');
       item.contextValue = 'neardup.group';
       return item;
@@ -159,12 +156,34 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     item.description = element.representative
       ? `${vscode.l10n.t('representative')}${where}`
       : `${vscode.l10n.t('distance {0} · {1}', m.distance, percent(m.similarity))}${where}`;
-    item.tooltip = element.representative
-      ? vscode.l10n.t('{0}: the representative of this group', vscode.workspace.asRelativePath(uri))
-      : vscode.l10n.t('{0}: Hamming distance {1} to the representative ({2} similar)', vscode.workspace.asRelativePath(uri), m.distance, percent(m.similarity));
     item.contextValue = element.representative ? 'neardup.representative' : 'neardup.member';
     const options: vscode.TextDocumentShowOptions = { selection: rangeOf(m), preview: true };
     item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri, options] };
+    return item;
+  }
+
+  /**
+   * Tooltips are made when one is shown, not for every item of a big tree (a group's lists all its
+   * members).
+   */
+  resolveTreeItem(item: vscode.TreeItem, element: DuplicateNode): vscode.TreeItem {
+    if (element.type === 'group') {
+      item.tooltip = new vscode.MarkdownString(
+        element.group.members
+          .map(
+            (m, i) =>
+              `- \`${vscode.workspace.asRelativePath(m.path)}${m.startLine ? `:${m.startLine}-${m.endLine}` : ''}\`` +
+              (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}`),
+          )
+          .join('\n'),
+      );
+    } else if (element.type === 'member') {
+      const m = element.member;
+      const rel = vscode.workspace.asRelativePath(vscode.Uri.file(m.path));
+      item.tooltip = element.representative
+        ? vscode.l10n.t('{0}: the representative of this group', rel)
+        : vscode.l10n.t('{0}: Hamming distance {1} to the representative ({2} similar)', rel, m.distance, percent(m.similarity));
+    }
     return item;
   }
 

@@ -1,127 +1,90 @@
 /**
- * Typed RPC to the engine worker (dist/engineWorker.js). Requests are answered in the order the
- * engine finishes them; events (progress, skip notices, reports) arrive in order, a request's
- * report before its response.
+ * Typed RPC to the engine worker (dist/engineWorker.js), as VS Code events. The worker's
+ * supervision — restart with back-off after a crash, recovery of its state, giving up after
+ * repeated crashes — is {@link EngineSupervisor} (src/node, no vscode); this is its adapter.
+ * Requests are answered in the order the engine finishes them; events (progress, skip notices,
+ * reports) arrive in order, a request's report before its response.
  */
-import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import type {
-  EngineEvent,
-  EngineMessage,
-  EngineRequest,
-  EngineRequestEnvelope,
-  EngineResponseMap,
-} from '../node/engineProtocol';
+import type { EngineEvent, EngineRequest, EngineResponseMap } from '../node/engineProtocol';
+import { EngineStoppedError, EngineSupervisor, type CrashInfo, type EngineSupervisorOptions, type RecoveryInfo } from '../node/engineSupervisor';
+
+export { EngineStoppedError };
+export type { CrashInfo, RecoveryInfo };
 
 type ResponseOf<R extends EngineRequest> = EngineResponseMap[R['type']];
 
-interface Pending {
-  resolve: (res: unknown) => void;
-  reject: (err: Error) => void;
-}
-
-export class EngineStoppedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'EngineStoppedError';
-  }
-}
+/**
+ * Heap limit of the engine worker. Reaching it ends the worker (which is restarted, and given up
+ * after repeated crashes) instead of aborting the whole extension host. The engine holds about
+ * 2–3 KB per indexed file (see the scale test), so this leaves room for millions of files.
+ */
+export const ENGINE_HEAP_MB = 4096;
 
 export class EngineClient implements vscode.Disposable {
-  private worker: Worker | null = null;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly supervisor: EngineSupervisor;
   private readonly eventEmitter = new vscode.EventEmitter<EngineEvent>();
-  private readonly crashEmitter = new vscode.EventEmitter<string>();
-  private stopping = false;
+  private readonly crashEmitter = new vscode.EventEmitter<CrashInfo>();
+  private readonly recoverEmitter = new vscode.EventEmitter<RecoveryInfo>();
+  private readonly giveUpEmitter = new vscode.EventEmitter<string>();
 
   readonly onEvent = this.eventEmitter.event;
-  /** The worker died without being asked to stop (the reason as text). */
+  /** The worker died without being asked to stop; a restart follows unless `restartInMs` is null. */
   readonly onDidCrash = this.crashEmitter.event;
+  /** A restarted worker caught up (init and reindex from the cache); waiting requests go on. */
+  readonly onDidRecover = this.recoverEmitter.event;
+  /** Too many consecutive crashes: the engine is not restarted again (until start()). */
+  readonly onDidGiveUp = this.giveUpEmitter.event;
 
-  constructor(private readonly script: string) {}
+  constructor(script: string, options: Partial<EngineSupervisorOptions> = {}) {
+    this.supervisor = new EngineSupervisor({
+      name: 'neardup-engine',
+      resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB },
+      ...options,
+      script,
+    });
+    this.supervisor.onEvent((e) => this.eventEmitter.fire(e));
+    this.supervisor.onCrash((c) => this.crashEmitter.fire(c));
+    this.supervisor.onRecovered((r) => this.recoverEmitter.fire(r));
+    this.supervisor.onGiveUp((m) => this.giveUpEmitter.fire(m));
+  }
 
+  /** A worker is running or being restarted. */
   get running(): boolean {
-    return this.worker !== null;
+    return this.supervisor.running;
+  }
+
+  get restarts(): number {
+    return this.supervisor.restarts;
   }
 
   start(): void {
-    if (this.worker) return;
-    this.stopping = false;
-    const w = new Worker(this.script, { name: 'neardup-engine' });
-    this.worker = w;
-    let lastError = '';
-    w.on('message', (msg: EngineMessage) => this.onMessage(msg));
-    w.on('error', (e: Error) => {
-      lastError = e.stack ?? e.message;
-    });
-    w.on('exit', (code) => {
-      if (this.worker !== w) return;
-      this.worker = null;
-      const reason = lastError || `exit code ${code}`;
-      this.failPending(new EngineStoppedError(`the NearDup engine stopped (${reason})`));
-      if (!this.stopping) this.crashEmitter.fire(reason);
-    });
+    this.supervisor.start();
   }
 
   request<R extends EngineRequest>(req: R): Promise<ResponseOf<R>> {
-    const w = this.worker;
-    if (!w) return Promise.reject(new EngineStoppedError('the NearDup engine is not running'));
-    const id = this.nextId++;
-    return new Promise<ResponseOf<R>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (res: unknown) => void, reject });
-      const envelope: EngineRequestEnvelope = { id, req };
-      try {
-        w.postMessage(envelope);
-      } catch (e) {
-        this.pending.delete(id);
-        reject(e as Error);
-      }
-    });
+    return this.supervisor.request(req);
   }
 
-  /** Asks the engine to save its cache, then ends the worker (after `timeoutMs` at the latest). */
-  async stop(timeoutMs = 3000): Promise<void> {
-    const w = this.worker;
-    if (!w) return;
-    this.stopping = true;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.request({ type: 'shutdown' }).catch(() => undefined),
-      new Promise<void>((r) => (timer = setTimeout(r, timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    if (this.worker === w) this.worker = null;
-    this.failPending(new EngineStoppedError('the NearDup engine was stopped'));
-    await w.terminate().catch(() => undefined);
+  /** Resolves when no restart is under way. */
+  whenSettled(): Promise<void> {
+    return this.supervisor.whenSettled();
+  }
+
+  /** Fault injection (tests): kills the engine worker from outside. */
+  kill(): boolean {
+    return this.supervisor.kill();
+  }
+
+  stop(timeoutMs = 3000): Promise<void> {
+    return this.supervisor.stop(timeoutMs);
   }
 
   dispose(): void {
-    const w = this.worker;
-    this.worker = null;
-    this.stopping = true;
-    this.failPending(new EngineStoppedError('the NearDup engine was disposed'));
-    if (w) void w.terminate().catch(() => undefined);
+    this.supervisor.dispose();
     this.eventEmitter.dispose();
     this.crashEmitter.dispose();
-  }
-
-  private onMessage(msg: EngineMessage): void {
-    if (!msg || typeof msg !== 'object') return;
-    if (msg.kind === 'event') {
-      this.eventEmitter.fire(msg.event);
-      return;
-    }
-    const p = this.pending.get(msg.id);
-    if (!p) return;
-    this.pending.delete(msg.id);
-    if (msg.ok) p.resolve(msg.res);
-    else p.reject(new Error(msg.error));
-  }
-
-  private failPending(err: Error): void {
-    const all = [...this.pending.values()];
-    this.pending.clear();
-    for (const p of all) p.reject(err);
+    this.recoverEmitter.dispose();
+    this.giveUpEmitter.dispose();
   }
 }

@@ -10,7 +10,7 @@ import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
 import { DuplicatesTreeProvider, type DuplicateNode } from './duplicatesTreeProvider';
-import { IndexService, type IndexState, type ReportTiming } from './indexService';
+import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
 import { OutputLog } from './outputLog';
 import { registerProgressNotification } from './progressNotification';
 import { Settings } from './settings';
@@ -34,7 +34,29 @@ export interface NearDupApi {
     restart(): Promise<IndexStats | undefined>;
     query(uri: vscode.Uri, text?: string): Promise<QueryResult>;
     engineStats(): Promise<EngineStats | undefined>;
+    /** Walks every folder again (the Refresh command); resolves when that job ended. */
+    refresh(): Promise<void>;
+    /** Cancels the running index job (what the progress notification's Cancel does). */
+    cancel(): Promise<boolean>;
+    /** Progress of the running index job (walking, reading, matching). */
+    progress(): IndexProgress | undefined;
+    /** State or progress changed. */
+    onDidChangeState: vscode.Event<void>;
+    /** A full index job (first index, Refresh, settings, folders) started; the promise settles when it ends. */
+    onDidStartIndexing: vscode.Event<Promise<unknown>>;
+    /** Engine worker restarts after crashes so far. */
+    engineRestarts(): number;
+    /**
+     * Fault injection for tests (harmless: the engine is restarted and catches up from its cache):
+     * `kill` terminates the engine worker, `exit` / `throw` / `oom` make it die from inside,
+     * `pool` terminates one of its fingerprint workers.
+     */
+    debugKillEngine(how?: 'kill' | 'exit' | 'throw' | 'oom' | 'pool'): Promise<boolean>;
+    /** Batches of file events sent to the engine so far (events are coalesced into them). */
+    eventBatches(): number;
   };
+  /** The NearDup output channel: lines written so far, and those after a mark (`level: message`). */
+  log: { count(): number; since(mark: number): string[] };
   tree: DuplicatesTreeProvider;
   diagnostics: DiagnosticsPublisher;
   /** The status bar item's text and tooltip. */
@@ -106,7 +128,16 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
       restart: () => index.restart(),
       query: (uri, text) => index.query(uri, text),
       engineStats: () => index.engineStats(),
+      refresh: () => index.refresh(),
+      cancel: () => index.cancelIndexing(),
+      progress: () => index.progress,
+      onDidChangeState: index.onDidChangeState,
+      onDidStartIndexing: index.onDidStartIndexing,
+      engineRestarts: () => index.engineRestarts,
+      debugKillEngine: (how = 'kill') => index.debugCrash(how),
+      eventBatches: () => index.eventBatches,
     },
+    log: { count: () => log.count, since: (mark) => log.since(mark) },
     tree,
     diagnostics,
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),

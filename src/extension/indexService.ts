@@ -1,14 +1,16 @@
 /**
  * Owns the engine worker and keeps its index in step with the workspace: the first index, file
- * events (coalesced), settings and folder changes, restarts after a crash. Holds the latest
- * report for the views. Runs nothing heavy itself: walking, reading, hashing and matching all
- * happen in the engine worker.
+ * events (coalesced), settings and folder changes. Holds the latest report for the views. Runs
+ * nothing heavy itself: walking, reading, hashing and matching all happen in the engine worker.
+ * A crashed engine is restarted by its supervisor (see EngineClient); this logs one line per
+ * crash and one when it is given up, never a popup.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngineEvent, IndexStats, InitResult, QueryResult, UpdateResult, ViewItem, ViewReport } from '../node/engineProtocol';
+import type { DebugCrashRequest, EngineEvent, IndexStats, InitResult, QueryResult, UpdateResult, ViewItem, ViewReport } from '../node/engineProtocol';
+import { FileEventQueue, type FileEventBatch } from '../node/fileEventQueue';
 import { isDefaultExcluded } from '../node/walk';
-import { EngineClient, EngineStoppedError } from './engineClient';
+import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
 import type { OutputLog } from './outputLog';
 import type { Settings, SettingsChangeEvent } from './settings';
 
@@ -43,7 +45,11 @@ export interface IndexProgress {
 export const DEBOUNCE_MS = 300;
 /** A steady stream of events is still flushed this often. */
 const MAX_WAIT_MS = 2000;
-const MAX_RESTARTS = 3;
+/**
+ * After this many file events between two quiet moments (a branch switch, a pull, a generator),
+ * the workspace is walked again: watchers lose events in such bursts.
+ */
+const BURST_PATHS = 200;
 
 export class IndexService implements vscode.Disposable {
   private client: EngineClient;
@@ -56,12 +62,10 @@ export class IndexService implements vscode.Disposable {
   private ready: Promise<boolean> | null = null;
   private busy = 0;
   private idleWaiters: Array<() => void> = [];
-  private readonly queue = new Map<string, 'upsert' | 'remove'>();
-  private renames: Array<{ from: string; to: string }> = [];
-  private timer: NodeJS.Timeout | undefined;
-  private firstEventAt = 0;
-  private restarts = 0;
+  private readonly events: FileEventQueue;
   private disposed = false;
+  /** The engine was given up: file events wait for an explicit Refresh (which walks everything). */
+  private paused = false;
   private started = false;
   private startedAt = performance.now();
 
@@ -94,6 +98,17 @@ export class IndexService implements vscode.Disposable {
     private readonly log: OutputLog,
   ) {
     this.client = this.createClient();
+    this.events = new FileEventQueue((batch) => this.sendBatch(batch), {
+      debounceMs: DEBOUNCE_MS,
+      maxWaitMs: MAX_WAIT_MS,
+      burstPaths: BURST_PATHS,
+      onBurstEnd: (n) => {
+        if (this.paused || this.disposed) return;
+        this.log.info(`${n} file events in a burst (or a new folder): walking the workspace again for changes the file watcher may have missed`);
+        void this.reindex(false);
+      },
+      onIdle: () => this.checkIdle(),
+    });
     this.disposables.push(
       this.updateEmitter,
       this.itemsEmitter,
@@ -146,8 +161,7 @@ export class IndexService implements vscode.Disposable {
       vscode.workspace.onDidRenameFiles((e) => {
         for (const f of e.files) {
           if (f.oldUri.scheme !== 'file' || f.newUri.scheme !== 'file') continue;
-          this.renames.push({ from: f.oldUri.fsPath, to: f.newUri.fsPath });
-          this.schedule();
+          this.events.rename(f.oldUri.fsPath, f.newUri.fsPath);
         }
       }),
     );
@@ -176,8 +190,34 @@ export class IndexService implements vscode.Disposable {
   }
 
   /** Stops the running index job (the notification's Cancel). */
-  cancelIndexing(): void {
-    if (this.client.running) void this.client.request({ type: 'cancel' }).catch(() => undefined);
+  cancelIndexing(): Promise<boolean> {
+    if (!this.client.running) return Promise.resolve(false);
+    return this.client.request({ type: 'cancel' }).then(
+      (r) => r.cancelled,
+      () => false,
+    );
+  }
+
+  /** Batches of file events sent to the engine so far. */
+  get eventBatches(): number {
+    return this.events.batches;
+  }
+
+  /** Engine restarts after crashes so far. */
+  get engineRestarts(): number {
+    return this.client.restarts;
+  }
+
+  /**
+   * Fault injection for tests: `kill` terminates the engine worker from outside; `exit`, `throw`
+   * and `oom` make it die from inside; `pool` terminates one of its fingerprint workers.
+   */
+  async debugCrash(how: 'kill' | NonNullable<DebugCrashRequest['how']> | 'pool'): Promise<boolean> {
+    if (!this.client.running) return false;
+    if (how === 'kill') return this.client.kill();
+    if (how === 'pool') return (await this.client.request({ type: 'debugCrash', target: 'pool' })).terminated > 0;
+    void this.client.request({ type: 'debugCrash', target: 'engine', how }).catch(() => undefined);
+    return true;
   }
 
   /** Near duplicates of one file (of `text` when given: an unsaved editor). */
@@ -200,14 +240,13 @@ export class IndexService implements vscode.Disposable {
   }
 
   async shutdown(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    this.events.dispose();
     await this.client.stop();
   }
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.events.dispose();
     this.client.dispose();
     for (const d of this.disposables) d.dispose();
     for (const w of this.idleWaiters.splice(0)) w();
@@ -218,7 +257,9 @@ export class IndexService implements vscode.Disposable {
   private createClient(): EngineClient {
     const client = new EngineClient(this.engineScript);
     client.onEvent((e) => this.onEngineEvent(e));
-    client.onDidCrash((reason) => this.onCrash(client, reason));
+    client.onDidCrash((c) => this.onCrash(client, c));
+    client.onDidRecover((r) => this.onRecovered(client, r));
+    client.onDidGiveUp((m) => this.onGiveUp(client, m));
     return client;
   }
 
@@ -229,7 +270,7 @@ export class IndexService implements vscode.Disposable {
   }
 
   private isIdle(): boolean {
-    return this.busy === 0 && this.queue.size === 0 && this.renames.length === 0 && !this.timer && !this.engineIndexing && this.started;
+    return this.busy === 0 && this.events.idle && !this.engineIndexing && this.started;
   }
 
   private checkIdle(): void {
@@ -258,16 +299,7 @@ export class IndexService implements vscode.Disposable {
         }
         this.client.start();
         this.initResult = await this.client.request({ type: 'init', config, cachePath: this.cachePath });
-        const c = this.initResult;
-        this.log.info(
-          c.cacheStatus === 'loaded'
-            ? `fingerprint cache loaded: ${c.cacheEntries} files`
-            : c.cacheStatus === 'discarded'
-              ? `fingerprint cache discarded (${c.cacheReason}); rebuilding it`
-              : c.cacheStatus === 'missing'
-                ? 'no fingerprint cache yet: indexing every file'
-                : 'no workspace storage: fingerprints are not cached',
-        );
+        this.logCacheStatus(this.initResult);
         return true;
       })();
       this.ready.catch(() => {
@@ -277,7 +309,20 @@ export class IndexService implements vscode.Disposable {
     return this.ready;
   }
 
+  /** One line on the cache (the engine itself logs why a cache was discarded). */
+  private logCacheStatus(c: InitResult): void {
+    if (c.cacheStatus === 'discarded') return;
+    this.log.info(
+      c.cacheStatus === 'loaded'
+        ? `fingerprint cache loaded: ${c.cacheEntries} files`
+        : c.cacheStatus === 'missing'
+          ? 'no fingerprint cache yet: indexing every file'
+          : 'no workspace storage: fingerprints are not cached',
+    );
+  }
+
   private reindex(withConfig: boolean): Promise<void> {
+    this.paused = false;
     const job = (async () => {
       // Roots may have appeared or vanished: start over when the engine has none yet.
       if (withConfig && this._state === 'noFolder') this.ready = null;
@@ -285,7 +330,6 @@ export class IndexService implements vscode.Disposable {
       this.setState('indexing');
       const stats = await this.client.request({ type: 'reindex', config: withConfig ? this.settings.engineConfig() : undefined });
       this.lastIndexStats = stats;
-      this.restarts = 0;
       this.log.info(
         `indexed ${stats.files} files in ${stats.elapsedMs} ms: ${stats.reread} read, ${stats.cacheHits} from the cache, ` +
           `${stats.removed} removed, ${stats.skipped} skipped${stats.cancelled ? ' (cancelled)' : ''}; matching took ${stats.matchMs} ms`,
@@ -318,37 +362,24 @@ export class IndexService implements vscode.Disposable {
     if (!folder) return;
     const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
     if (rel === '' || (isDefaultExcluded(rel) && rel !== '.git/info/exclude')) return;
-    // Per-path dedupe: a repeated event (save + watcher) does not postpone the batch.
-    if (this.timer && this.queue.get(uri.fsPath) === op) return;
-    this.queue.delete(uri.fsPath); // keep the latest op, in arrival order
-    this.queue.set(uri.fsPath, op);
-    this.schedule();
+    this.events.add(uri.fsPath, op);
   }
 
-  private schedule(): void {
-    const now = performance.now();
-    if (!this.timer) this.firstEventAt = now;
-    if (this.timer) clearTimeout(this.timer);
-    const wait = Math.max(0, Math.min(DEBOUNCE_MS, this.firstEventAt + MAX_WAIT_MS - now));
-    this.timer = setTimeout(() => this.flush(), wait);
-  }
-
-  private flush(): void {
-    this.timer = undefined;
-    if (this.queue.size === 0 && this.renames.length === 0) return this.checkIdle();
-    const upserts: string[] = [];
-    const removes: string[] = [];
-    for (const [p, op] of this.queue) (op === 'upsert' ? upserts : removes).push(p);
-    const renames = this.renames;
-    this.queue.clear();
-    this.renames = [];
+  /** One coalesced batch of file events to the engine (the queue sends one at a time). */
+  private sendBatch(batch: FileEventBatch): Promise<void> {
+    if (this.paused) return Promise.resolve();
     const job = (async () => {
       if (!(await this.ensureEngine())) return;
-      const stats = await this.client.request({ type: 'update', upserts, removes, renames });
+      const stats = await this.client.request({ type: 'update', ...batch });
       this.lastUpdateStats = stats;
-      if (stats.rewalked) this.lastIndexStats = stats;
+      if (stats.rewalked) {
+        this.lastIndexStats = stats;
+        // A folder appeared (or an ignore file changed): files written into a new folder before
+        // the watcher watched it send no events, so walk once more when the events settle.
+        this.events.markBurst();
+      }
     })();
-    this.track(job).catch((e) => this.onFailure(e));
+    return this.track(job).catch((e) => this.onFailure(e));
   }
 
   private onEngineEvent(e: EngineEvent): void {
@@ -421,26 +452,40 @@ export class IndexService implements vscode.Disposable {
 
   private onFailure(e: unknown): void {
     if (this.disposed) return;
-    if (e instanceof EngineStoppedError) return; // a crash is handled by onCrash
+    if (e instanceof EngineStoppedError) return; // stopped on purpose, or given up (onGiveUp)
     this.log.error(`indexing failed: ${(e as Error)?.message ?? String(e)}`);
     this.setState('error');
   }
 
-  private onCrash(client: EngineClient, reason: string): void {
+  private onCrash(client: EngineClient, c: CrashInfo): void {
     if (this.disposed || client !== this.client) return;
     this.engineIndexing = false;
-    this.log.error(`the engine worker stopped unexpectedly: ${reason}`);
-    if (this.restarts >= MAX_RESTARTS) {
-      this.setState('error');
-      this.checkIdle();
-      return;
-    }
-    const delay = 1000 * 2 ** this.restarts++;
-    this.log.info(`restarting the engine in ${delay} ms`);
-    this.client.dispose();
-    this.client = this.createClient();
-    this.ready = null;
-    const wait = new Promise<void>((r) => setTimeout(r, delay));
-    void this.track(wait).then(() => this.reindex(false));
+    this._progress = undefined;
+    if (c.restartInMs === null) return; // onGiveUp says it
+    this.log.warn(`the engine worker stopped unexpectedly (${c.reason}); restarting it in ${c.restartInMs} ms`);
+    // Not idle until the new worker has caught up (or was given up).
+    void this.track(client.whenSettled());
+  }
+
+  private onRecovered(client: EngineClient, r: RecoveryInfo): void {
+    if (this.disposed || client !== this.client) return;
+    if (r.init) this.initResult = r.init;
+    const s = r.stats;
+    this.log.info(
+      `engine restarted and caught up in ${r.ms} ms` +
+        (s ? `: ${s.cacheHits} files from the cache, ${s.reread} read again` : '') +
+        (r.init ? `; fingerprint cache ${r.init.cacheStatus}` : ''),
+    );
+  }
+
+  private onGiveUp(client: EngineClient, message: string): void {
+    if (this.disposed || client !== this.client) return;
+    this.engineIndexing = false;
+    this._progress = undefined;
+    this.ready = null; // the next Refresh (or a query) starts a new engine
+    this.paused = true;
+    this.log.error(`${message}. NearDup is paused: run "NearDup: Refresh" to try again.`);
+    this.setState('error');
+    this.checkIdle();
   }
 }

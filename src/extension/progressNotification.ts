@@ -18,7 +18,7 @@ export function registerProgressNotification(index: IndexService): vscode.Dispos
       void vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('NearDup: indexing'), cancellable: true },
         async (progress, token) => {
-          token.onCancellationRequested(() => index.cancelIndexing());
+          token.onCancellationRequested(() => void index.cancelIndexing());
           let last = 0;
           const sub = index.onDidChangeState(() => {
             const p = index.progress;

@@ -40,6 +40,26 @@ export interface Thresholds {
   minSimilarity: number;
 }
 
+/** Timing knobs of the engine (tests make them short; the defaults suit the extension). */
+export interface EngineTuning {
+  /** Files per message to a fingerprint worker. Default 8. */
+  batchSize?: number;
+  /** Delay before the cache is written after live updates. Default 1500 ms. */
+  saveDelayMs?: number;
+  /**
+   * Batches touching more files than this are matched from scratch; smaller ones too when the
+   * measured cost of matching them one by one exceeds that of the last full match. Default 500.
+   */
+  incrementalLimit?: number;
+  /** Minimum time between progress events. Default 100 ms. */
+  progressIntervalMs?: number;
+  /**
+   * While a long index reads files, the cache is written at least this often (and at most once
+   * per ten times the last write took), so a crash loses little work. Default 10 000 ms; 0: never.
+   */
+  checkpointMs?: number;
+}
+
 export interface InitRequest {
   type: 'init';
   config: EngineConfig;
@@ -49,6 +69,19 @@ export interface InitRequest {
   workerScript?: string;
   /** Fingerprint workers; default: cores − 1, at least 1, at most 4. */
   poolSize?: number;
+  tuning?: EngineTuning;
+}
+
+/**
+ * Fault injection for reliability tests (harmless: the extension restarts a crashed engine).
+ * `engine`: the engine worker dies — `exit` (process.exit in the worker), `throw` (an uncaught
+ * error), `oom` (allocates until its heap limit). `pool`: one fingerprint worker is terminated
+ * (the pool restarts it and retries its task). Never answered when the engine dies.
+ */
+export interface DebugCrashRequest {
+  type: 'debugCrash';
+  target: 'engine' | 'pool';
+  how?: 'exit' | 'throw' | 'oom';
 }
 
 export type EngineRequest =
@@ -64,8 +97,11 @@ export type EngineRequest =
   /** Stops the running indexing job; what was read so far is kept. */
   | { type: 'cancel' }
   | { type: 'stats' }
+  /** Writes the cache now if anything changed; answered once it is written (or failed). */
+  | { type: 'flushCache' }
   /** Saves the cache and stops the fingerprint workers. */
-  | { type: 'shutdown' };
+  | { type: 'shutdown' }
+  | DebugCrashRequest;
 
 export type EngineRequestType = EngineRequest['type'];
 
@@ -209,7 +245,10 @@ export interface EngineResponseMap {
   queryFile: QueryResult;
   cancel: { cancelled: boolean };
   stats: EngineStats;
+  flushCache: null;
   shutdown: null;
+  /** Fingerprint workers terminated (target `pool`). */
+  debugCrash: { terminated: number };
 }
 
 export type EngineEvent =

@@ -18,6 +18,7 @@ import type {
   EngineConfig,
   EngineEvent,
   EngineStats,
+  EngineTuning,
   IndexStats,
   InitRequest,
   InitResult,
@@ -28,7 +29,7 @@ import type {
   ViewReport,
 } from './engineProtocol';
 import type { EngineSettings } from './engineSettings';
-import { loadCache, saveCache, type CachedEntry } from './fingerprintCache';
+import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
 import { GitignoreChecker } from './ignoreRules';
 import { IncrementalReport } from './incrementalReport';
 import type { FileOutcome, FileToFingerprint } from './messages';
@@ -50,6 +51,11 @@ interface Entry {
   /** null: the file was read but skipped (binary, minified…), see `reason`. */
   doc: DocumentFingerprint | null;
   reason?: string;
+  /**
+   * The skip says nothing about the file: its fingerprint worker died (twice) while reading it.
+   * Not written to the cache, and read again by the next walk.
+   */
+  transient?: boolean;
 }
 
 interface RootRules {
@@ -66,15 +72,9 @@ interface Candidate {
 
 type Eligibility = { ok: true; root: RootRules; rel: string } | { ok: false; why: 'outside' | 'excluded' };
 
-export interface EngineStateOptions {
-  /** Files per message to a fingerprint worker. Default 8. */
-  batchSize?: number;
-  /** Delay before the cache is written after live updates. Default 1500 ms. */
-  saveDelayMs?: number;
-  /** Batches touching more files than this are matched from scratch. Default 500. */
-  incrementalLimit?: number;
-  /** Minimum time between progress events. Default 100 ms. */
-  progressIntervalMs?: number;
+export interface EngineStateOptions extends EngineTuning {
+  /** The cache's file operations (tests inject failures). */
+  cacheIo?: CacheIo;
 }
 
 /** The settings that change fingerprints: the cache is only valid for the same values. */
@@ -113,6 +113,15 @@ export class EngineState {
   private readonly saveDelayMs: number;
   private readonly progressIntervalMs: number;
   private readonly incrementalLimit: number;
+  /** Time of the last full match (ms), and of an incremental one per changed × indexed document. */
+  private rebuildMs = Infinity;
+  private incrementalMsPerPair = 0.003;
+  private readonly checkpointMs: number;
+  private readonly cacheIo: CacheIo;
+  /** How long the last cache write took (a checkpoint waits at least ten times that). */
+  private lastSaveMs = 0;
+  /** A cache write failed and was logged; later failures are not logged again until one works. */
+  private cacheWriteFailing = false;
 
   constructor(
     private readonly fingerprinter: Fingerprinter,
@@ -123,6 +132,8 @@ export class EngineState {
     this.saveDelayMs = options.saveDelayMs ?? 1500;
     this.progressIntervalMs = options.progressIntervalMs ?? 100;
     this.incrementalLimit = options.incrementalLimit ?? 500;
+    this.checkpointMs = options.checkpointMs ?? 10_000;
+    this.cacheIo = options.cacheIo ?? nodeCacheIo;
   }
 
   // ------------------------------------------------------------------------------ requests
@@ -133,7 +144,7 @@ export class EngineState {
       this.cachePath = req.cachePath;
       this.entries.clear();
       if (!req.cachePath) return { cacheStatus: 'none', cacheEntries: 0 };
-      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings));
+      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cacheIo);
       for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
       if (loaded.status === 'discarded') {
         this.emit({ type: 'log', level: 'info', message: `fingerprint cache discarded (${loaded.reason}); rebuilding it` });
@@ -219,7 +230,7 @@ export class EngineState {
       if (!st.isFile()) return skipped('not a regular file');
       if (st.size > settings.maxFileSizeBytes) return tooLarge();
       const e = this.entries.get(abs);
-      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs) {
+      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs && !e.transient) {
         if (!e.doc) return skipped(e.reason ?? 'skipped');
         doc = e.doc;
       } else {
@@ -251,11 +262,29 @@ export class EngineState {
     const file = this.cachePath;
     const key = fingerprintKey(this.config.settings);
     const list: CachedEntry[] = [];
-    for (const [p, e] of this.entries) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
+    for (const [p, e] of this.entries) {
+      if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
+    }
+    const io = this.cacheIo;
     this.saving = this.saving
-      .then(() => saveCache(file, key, list))
+      .then(async () => {
+        const t0 = performance.now();
+        await saveCache(file, key, list, io);
+        this.lastSaveMs = performance.now() - t0;
+        if (this.cacheWriteFailing) {
+          this.cacheWriteFailing = false;
+          this.emit({ type: 'log', level: 'info', message: 'the fingerprint cache is written again' });
+        }
+      })
       .catch((e) => {
-        this.emit({ type: 'log', level: 'warn', message: `could not write the fingerprint cache: ${(e as Error).message}` });
+        // Once per failure streak: a full disk must not fill the log with a line per save.
+        if (this.cacheWriteFailing) return;
+        this.cacheWriteFailing = true;
+        this.emit({
+          type: 'log',
+          level: 'warn',
+          message: `could not write the fingerprint cache (${(e as Error).message}); indexing goes on without it`,
+        });
       });
     return this.saving;
   }
@@ -316,13 +345,24 @@ export class EngineState {
     }
     const t0 = performance.now();
     let report;
-    const incremental = !!changed && changed.size <= this.incrementalLimit && this.matcher.canUpdate(options);
+    // Incremental matching compares each changed document with all others: cheaper than a full
+    // match for a few changes, far dearer for a branch switch. Choose by the measured costs.
+    const incremental =
+      !!changed &&
+      changed.size <= this.incrementalLimit &&
+      this.matcher.canUpdate(options) &&
+      (changed.size <= 2 || changed.size * docs.size * this.incrementalMsPerPair <= this.rebuildMs);
     if (incremental) {
       report = this.matcher.update(changed, docs);
+      if (changed.size > 0 && docs.size > 0) {
+        const perPair = (performance.now() - t0) / (changed.size * docs.size);
+        this.incrementalMsPerPair = 0.7 * this.incrementalMsPerPair + 0.3 * perPair;
+      }
     } else {
       const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
       list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       report = this.matcher.rebuild(list, options);
+      this.rebuildMs = performance.now() - t0;
     }
     const { groups, rebuilt } = this.views.build(report, docs, incremental ? this.matcher.touched : null, (p) => this.matcher.pairsOf(p));
     const matchMs = Math.round(performance.now() - t0);
@@ -469,7 +509,7 @@ export class EngineState {
       const toRead: Candidate[] = [];
       for (const c of seen.values()) {
         const e = this.entries.get(c.path);
-        if (e && e.size === c.size && e.mtimeMs === c.mtimeMs) {
+        if (e && e.size === c.size && e.mtimeMs === c.mtimeMs && !e.transient) {
           if (!e.doc) skip(c.path, e.reason ?? 'skipped');
         } else {
           toRead.push(c);
@@ -519,7 +559,8 @@ export class EngineState {
     let done = doneBefore;
     let read = 0;
     const byPath = new Map(list.map((c) => [c.path, c]));
-    const collect = (outcomes: FileOutcome[]) => {
+    let lastCheckpoint = performance.now();
+    const collect = (outcomes: FileOutcome[], transient = false) => {
       for (const o of outcomes) {
         const c = byPath.get(o.relPath);
         if (!c) continue;
@@ -527,11 +568,19 @@ export class EngineState {
         read++;
         if (o.ok) this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc });
         else {
-          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason });
+          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason, transient: transient || undefined });
           skip(c.path, o.reason);
         }
       }
       this.progress('reading', done, total);
+      // Checkpoint: a long index writes what it has read now and then, so a crashed (restarted)
+      // engine starts from there instead of from nothing.
+      const now = performance.now();
+      if (this.checkpointMs > 0 && this.cachePath && now - lastCheckpoint >= Math.max(this.checkpointMs, 10 * this.lastSaveMs)) {
+        lastCheckpoint = now;
+        this.dirty = true;
+        void this.flushCache();
+      }
     };
     const send = async (batch: Candidate[]): Promise<void> => {
       const files = batch.map((c) => ({ path: c.path, relPath: c.path }));
@@ -543,7 +592,7 @@ export class EngineState {
           try {
             collect(await this.fingerprinter.fingerprintFiles([f], settings));
           } catch (e) {
-            collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }]);
+            collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }], true);
           }
         }
       }
@@ -651,7 +700,7 @@ export class EngineState {
         continue;
       }
       const e = this.entries.get(abs);
-      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs) continue;
+      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs && !e.transient) continue;
       toRead.push({ path: abs, size: st.size, mtimeMs: st.mtimeMs });
       changed.add(abs);
     }

@@ -15,7 +15,9 @@
  *   str     u32 byte length | UTF-8
  * Anything unexpected (wrong magic, other version, bad length or checksum, values out of range)
  * discards the whole file: the cache is rebuilt, never trusted in part. Writes go to a temporary
- * file that is renamed over the old one, so a crash mid-write leaves the old cache or none.
+ * file that is renamed over the old one, so a crash mid-write leaves the old cache or none; the
+ * temporary files of writers that died are deleted at the next load. All file operations go
+ * through a {@link CacheIo} (tests inject failures: a full disk, an unwritable folder).
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -249,13 +251,40 @@ export function decodeCache(buf: Buffer): DecodedCache {
   }
 }
 
+/**
+ * The file operations of the cache, injectable so tests can simulate a full disk (ENOSPC), an
+ * unwritable folder or a failing rename.
+ */
+export interface CacheIo {
+  readFile(file: string): Promise<Buffer>;
+  writeFile(file: string, data: Uint8Array): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string): Promise<void>;
+  mkdir(dir: string): Promise<void>;
+  readdir(dir: string): Promise<string[]>;
+}
+
+export const nodeCacheIo: CacheIo = {
+  readFile: (f) => fsp.readFile(f),
+  writeFile: (f, d) => fsp.writeFile(f, d),
+  rename: (a, b) => fsp.rename(a, b),
+  rm: (f) => fsp.rm(f, { force: true }),
+  mkdir: async (d) => {
+    await fsp.mkdir(d, { recursive: true });
+  },
+  readdir: (d) => fsp.readdir(d),
+};
+
 /** Reads the cache; a missing file is `missing`, anything unusable is `discarded` (and deleted). */
-export async function loadCache(file: string, key: string): Promise<LoadedCache> {
+export async function loadCache(file: string, key: string, io: CacheIo = nodeCacheIo): Promise<LoadedCache> {
+  await removeStaleTemps(file, io);
   let buf: Buffer;
   try {
-    buf = await fsp.readFile(file);
+    buf = await io.readFile(file);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing', entries: [] };
+    const code = (e as NodeJS.ErrnoException).code;
+    // No file (or a parent that is no folder: nothing can be there either).
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing', entries: [] };
     return { status: 'discarded', reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, entries: [] };
   }
   const decoded = decodeCache(buf);
@@ -263,22 +292,62 @@ export async function loadCache(file: string, key: string): Promise<LoadedCache>
   if (!decoded.ok) reason = decoded.reason;
   else if (decoded.key !== key) reason = 'made with other fingerprint settings';
   else return { status: 'loaded', entries: decoded.entries };
-  await fsp.rm(file, { force: true }).catch(() => undefined);
+  await io.rm(file).catch(() => undefined);
   return { status: 'discarded', reason, entries: [] };
 }
 
 let tmpCounter = 0;
 
+function tempPattern(file: string): RegExp {
+  const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${base}\\.(\\d+)\\.\\d+\\.\\d+\\.tmp$`);
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return false; // this process is starting over: its old writers are gone
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temporary files left beside the cache by a writer that died mid-write (a killed engine
+ * worker, a crashed window), so they do not pile up in the workspace storage. Only files of
+ * processes that no longer run (or of this process, which calls this before it writes) are removed.
+ */
+export async function removeStaleTemps(file: string, io: CacheIo = nodeCacheIo): Promise<number> {
+  let names: string[];
+  try {
+    names = await io.readdir(path.dirname(file));
+  } catch {
+    return 0;
+  }
+  const re = tempPattern(file);
+  let removed = 0;
+  for (const name of names) {
+    const m = re.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    await io.rm(path.join(path.dirname(file), name)).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
 /** Writes the cache atomically: a temporary file beside it, renamed over it. */
-export async function saveCache(file: string, key: string, entries: Iterable<CachedEntry>): Promise<void> {
+export async function saveCache(file: string, key: string, entries: Iterable<CachedEntry>, io: CacheIo = nodeCacheIo): Promise<void> {
   const data = encodeCache(key, entries);
-  await fsp.mkdir(path.dirname(file), { recursive: true });
+  await io.mkdir(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.${tmpCounter++}.tmp`;
   try {
-    await fsp.writeFile(tmp, data);
-    await fsp.rename(tmp, file);
+    await io.writeFile(tmp, data);
+    await io.rename(tmp, file);
   } catch (e) {
-    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    await io.rm(tmp).catch(() => undefined);
     throw e;
   }
 }

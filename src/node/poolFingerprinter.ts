@@ -6,13 +6,15 @@
 import type { Fingerprinter } from './engineState';
 import type { EngineSettings } from './engineSettings';
 import type { FileOutcome, FileToFingerprint, WorkerRequest, WorkerResponse } from './messages';
-import { WorkerPool } from './workerPool';
+import { WorkerPool, type WorkerPoolOptions } from './workerPool';
 
 export interface PoolFingerprinterOptions {
   script: string;
   size: number;
   /** Close the pool after this long without a task. Default 30 s. */
   idleMs?: number;
+  /** Heap limits of each worker: running out ends that worker (restarted), not the process. */
+  resourceLimits?: WorkerPoolOptions['resourceLimits'];
 }
 
 export class PoolFingerprinter implements Fingerprinter {
@@ -37,6 +39,11 @@ export class PoolFingerprinter implements Fingerprinter {
     return this.run({ type: 'fingerprintText', relPath, text, settings }) as Promise<FileOutcome>;
   }
 
+  /** Fault injection (tests): terminates one running fingerprint worker. */
+  terminateWorker(): boolean {
+    return this.pool?.terminateWorker() ?? false;
+  }
+
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
@@ -48,7 +55,11 @@ export class PoolFingerprinter implements Fingerprinter {
   private async run(req: WorkerRequest): Promise<WorkerResponse> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    if (!this.pool) this.pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: this.options.script, size: this.size });
+    if (!this.pool) this.pool = new WorkerPool<WorkerRequest, WorkerResponse>({
+        script: this.options.script,
+        size: this.size,
+        resourceLimits: this.options.resourceLimits,
+      });
     const pool = this.pool;
     this.busy++;
     try {

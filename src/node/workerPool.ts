@@ -117,6 +117,18 @@ export class WorkerPool<Req, Res> {
     });
   }
 
+  /**
+   * Fault injection (tests): terminates one worker — a busy one if there is one — exactly as if
+   * it had died; the pool restarts it and retries its task. False when no worker is running.
+   */
+  terminateWorker(): boolean {
+    const slot = this.slots.find((s) => s.worker && s.task) ?? this.slots.find((s) => s.worker);
+    if (!slot?.worker) return false;
+    slot.lastError = 'terminated (fault injection)';
+    void slot.worker.terminate().catch(() => undefined);
+    return true;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -17,6 +17,9 @@ const post = (msg: EngineMessage) => port.postMessage(msg);
 const emit = (event: EngineEvent) => post({ kind: 'event', event });
 
 let state: EngineState | null = null;
+let pool: PoolFingerprinter | null = null;
+/** Heap limit of each fingerprint worker: a runaway file ends that worker, not the extension host. */
+const POOL_HEAP_MB = 2048;
 
 function engine(): EngineState {
   if (!state) throw new Error('engine not initialised (send init first)');
@@ -32,11 +35,12 @@ async function handle(req: EngineRequest): Promise<unknown> {
   switch (req.type) {
     case 'init': {
       if (state) await state.shutdown();
-      const fingerprinter = new PoolFingerprinter({
+      pool = new PoolFingerprinter({
         script: req.workerScript ?? path.join(__dirname, 'worker.js'),
         size: req.poolSize ?? defaultPoolSize(),
+        resourceLimits: { maxOldGenerationSizeMb: POOL_HEAP_MB },
       });
-      state = new EngineState(fingerprinter, emit);
+      state = new EngineState(pool, emit, req.tuning);
       return state.init(req);
     }
     case 'reindex':
@@ -53,10 +57,32 @@ async function handle(req: EngineRequest): Promise<unknown> {
       return { cancelled: state ? state.cancel() : false };
     case 'stats':
       return engine().stats();
+    case 'flushCache':
+      await engine().flushCache();
+      return null;
     case 'shutdown':
       if (state) await state.shutdown();
       return null;
+    case 'debugCrash':
+      return debugCrash(req.target, req.how ?? 'exit');
   }
+}
+
+/** Fault injection for the reliability tests (see DebugCrashRequest). */
+function debugCrash(target: 'engine' | 'pool', how: 'exit' | 'throw' | 'oom'): { terminated: number } {
+  if (target === 'pool') return { terminated: pool?.terminateWorker() ? 1 : 0 };
+  if (how === 'exit') process.exit(70);
+  if (how === 'throw') {
+    setImmediate(() => {
+      throw new Error('debugCrash: an uncaught error in the engine worker');
+    });
+  } else {
+    setImmediate(() => {
+      const hog: unknown[] = [];
+      for (;;) hog.push(new Array(1e5).fill({ n: hog.length }));
+    });
+  }
+  return { terminated: 0 };
 }
 
 port.on('message', (msg: EngineRequestEnvelope) => {

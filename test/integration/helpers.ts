@@ -1,7 +1,9 @@
 // Shared helpers of the integration tests (not a test file itself). They run inside the real
 // extension host: the extension's API is what activate() returned.
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as path from 'path';
+import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { DuplicateNode, GroupNode, MemberNode } from '../../src/extension/duplicatesTreeProvider';
@@ -141,4 +143,58 @@ export async function closeAllEditors(): Promise<void> {
  */
 export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('neardup').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+/** What must not change across restarts and recoveries: counts, groups and items of a report. */
+export function canonReport(r: ViewReport): string {
+  return JSON.stringify({ files: r.files, sections: r.sections, pairs: r.pairs, groups: r.groups, items: [...r.items].sort((a, b) => (JSON.stringify(a.loc) < JSON.stringify(b.loc) ? -1 : 1)) });
+}
+
+/** Files of a folder (recursively) with size and mtime: what a test compares to see writes. */
+export function snapshotTree(root: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        out.set(path.relative(root, p) + '/', 'dir');
+        walk(p);
+      } else {
+        const st = fs.statSync(p);
+        out.set(path.relative(root, p), `${st.size}:${st.mtimeMs}`);
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * Samples the extension host's event loop while it runs: a histogram (perf_hooks) and a 10 ms
+ * interval whose drift counts the stalls. Any task of any extension shows up here.
+ */
+export function monitorEventLoop(): { stop(): { maxMs: number; p99Ms: number; p50Ms: number; stallsOver50: number; samples: number } } {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  let last = performance.now();
+  let stalls = 0;
+  let maxDrift = 0;
+  let samples = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const drift = now - last - 10;
+    last = now;
+    samples++;
+    if (drift > maxDrift) maxDrift = drift;
+    if (drift > 50) stalls++;
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      h.disable();
+      // The histogram records whole timer intervals: the delay is what exceeds the resolution.
+      const ms = (ns: number) => +Math.max(0, ns / 1e6 - 10).toFixed(1);
+      return { maxMs: Math.max(ms(h.max), +maxDrift.toFixed(1)), p99Ms: ms(h.percentile(99)), p50Ms: ms(h.percentile(50)), stallsOver50: stalls, samples };
+    },
+  };
 }

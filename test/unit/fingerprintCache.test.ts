@@ -9,7 +9,10 @@ import {
   decodeCache,
   encodeCache,
   loadCache,
+  nodeCacheIo,
+  removeStaleTemps,
   saveCache,
+  type CacheIo,
   type CachedEntry,
 } from '../../src/node/fingerprintCache';
 import { codeFile, mulberry32, proseText } from './helpers/corpus';
@@ -116,5 +119,41 @@ describe('fingerprintCache', () => {
     const d = decodeCache(Buffer.concat([header, body]));
     assert.equal(d.ok, false);
     assert.match((d as { reason: string }).reason, /corrupt/);
+  });
+
+  it('a write that fails half-way (ENOSPC) or a failing rename: rejects, removes its temp file, leaves the old cache intact', async () => {
+    const file = path.join(dir, 'c.bin');
+    await saveCache(file, 'k', sampleEntries());
+    const good = fs.readFileSync(file);
+    const enospc: CacheIo = {
+      ...nodeCacheIo,
+      async writeFile(f, data) {
+        await nodeCacheIo.writeFile(f, data.subarray(0, 10));
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    };
+    await assert.rejects(saveCache(file, 'k', sampleEntries().slice(0, 2), enospc), /ENOSPC/);
+    const badRename: CacheIo = { ...nodeCacheIo, rename: async () => Promise.reject(Object.assign(new Error('EXDEV'), { code: 'EXDEV' })) };
+    await assert.rejects(saveCache(file, 'k', sampleEntries().slice(0, 1), badRename), /EXDEV/);
+    assert.deepEqual(fs.readdirSync(dir), ['c.bin']);
+    assert.ok(fs.readFileSync(file).equals(good));
+    assert.equal((await loadCache(file, 'k')).status, 'loaded');
+  });
+
+  it('a storage path under a regular file: load says missing, save rejects (ENOTDIR)', async () => {
+    const blocker = path.join(dir, 'blocker');
+    fs.writeFileSync(blocker, 'x');
+    const file = path.join(blocker, 'sub', 'c.bin');
+    assert.equal((await loadCache(file, 'k')).status, 'missing');
+    await assert.rejects(saveCache(file, 'k', sampleEntries()), (e: NodeJS.ErrnoException) => e.code === 'ENOTDIR' || e.code === 'EEXIST');
+  });
+
+  it('removeStaleTemps: deletes the temp files of dead writers (and of this process), keeps live ones and others', async () => {
+    const file = path.join(dir, 'fingerprints.bin');
+    const names = [`fingerprints.bin.999999999.1.0.tmp`, `fingerprints.bin.${process.pid}.2.3.tmp`, `fingerprints.bin.${process.ppid}.4.5.tmp`, 'fingerprints.bin', 'other.bin.999999999.1.0.tmp', 'fingerprints.bin.x.tmp'];
+    for (const n of names) fs.writeFileSync(path.join(dir, n), 'x');
+    assert.equal(await removeStaleTemps(file), 2);
+    assert.deepEqual(fs.readdirSync(dir).sort(), [`fingerprints.bin.${process.ppid}.4.5.tmp`, 'fingerprints.bin', 'other.bin.999999999.1.0.tmp', 'fingerprints.bin.x.tmp'].sort());
+    assert.equal(await removeStaleTemps(path.join(dir, 'missing-dir', 'f.bin')), 0);
   });
 });
