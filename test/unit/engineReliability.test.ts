@@ -16,6 +16,7 @@ import { CACHE_FORMAT_VERSION, loadCache, nodeCacheIo, type CacheIo } from '../.
 import { fingerprintDecoded, fingerprintFile } from '../../src/node/fingerprintFile';
 import type { FileOutcome, FileToFingerprint } from '../../src/node/messages';
 import { codeFile, editLines, mulberry32, proseText } from './helpers/corpus';
+import { canonReport as canon, writeFileAt as write } from './helpers/engineFixtures';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
@@ -54,17 +55,6 @@ class InlineFingerprinter implements Fingerprinter {
     return fingerprintDecoded(relPath, text, Buffer.byteLength(text), 'utf-8', settings);
   }
   async close(): Promise<void> {}
-}
-
-function canon(r: ViewReport): string {
-  return JSON.stringify({ files: r.files, sections: r.sections, pairs: r.pairs, groups: r.groups, items: r.items });
-}
-
-function write(root: string, rel: string, content: string): string {
-  const abs = path.join(root, ...rel.split('/'));
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
-  fs.writeFileSync(abs, content);
-  return abs;
 }
 
 /** `n` files of branch `seed`: code and prose, every sixth an edited copy of an earlier one. */

@@ -6,19 +6,8 @@ import type { EngineConfig, EngineTuning, ViewReport } from '../../src/node/engi
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/node/engineSettings';
 import { EngineStoppedError, EngineSupervisor, type CrashInfo, type EngineSupervisorOptions, type RecoveryInfo } from '../../src/node/engineSupervisor';
 import { chineseText, codeFile, editLines, mulberry32, proseText } from './helpers/corpus';
+import { canonReport as canon, writeFileAt as write } from './helpers/engineFixtures';
 import { buildEngineWorkers } from './helpers/engineBundle';
-
-/** What must not change whatever happened on the way: groups, items, counts. */
-function canon(r: ViewReport): string {
-  return JSON.stringify({ files: r.files, sections: r.sections, pairs: r.pairs, groups: r.groups, items: r.items });
-}
-
-function write(root: string, rel: string, content: string): string {
-  const abs = path.join(root, ...rel.split('/'));
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
-  fs.writeFileSync(abs, content);
-  return abs;
-}
 
 /** A tree of code, prose and Chinese files, every seventh an edited copy of an earlier one. */
 function makeTree(root: string, files: number, seed: number): string[] {
