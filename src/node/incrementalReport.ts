@@ -47,19 +47,27 @@ function compareLocations(a: Location, b: Location): number {
 
 /** A connected component of the pairs of one kind: a group. */
 interface Component {
-  /** Node keys of its members. */
+  /** Node keys of its members, parallel to `locations`. */
   nodes: string[];
-  /** Keys of its pairs. */
-  pairs: string[];
+  locations: readonly Location[];
   group: ReportGroup;
 }
 
+function makeComponent(kind: 'file' | 'section', locations: Location[], maxDistance: number): Component {
+  const locs = [...locations].sort(compareLocations);
+  const group: ReportGroup =
+    kind === 'file'
+      ? { kind, members: locs.map((l) => l.path), maxDistance }
+      : { kind, members: locs.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance, locations: locs };
+  return { nodes: locs.map((l) => nodeKey(kind, l)), locations: locs, group };
+}
+
 export class IncrementalReport {
-  private readonly pairs = new Map<string, ReportPair>();
-  /** The pairs in a dense array (report() copies it), and each key's position in it. */
+  /** The pairs in a dense array (report() copies it), each key's position in it, and the keys. */
   private readonly pairList: ReportPair[] = [];
   private readonly pairKeys: string[] = [];
   private readonly pairAt = new Map<string, number>();
+  /** Keys of the pairs of each path. */
   private readonly byPath = new Map<string, Set<string>>();
   private options: ReportOptions | null = null;
   private index: DocumentIndex | null = null;
@@ -69,7 +77,7 @@ export class IncrementalReport {
   /** During an update: node keys whose pairs changed, keys of the pairs added, pairs dropped. */
   private dirtyNodes: Set<string> | null = null;
   private addedPairs: string[] = [];
-  private droppedPairs = new Map<string, ReportPair>();
+  private readonly droppedPairs = new Map<string, ReportPair>();
   /**
    * Paths whose pairs changed in the last rebuild/update (null: the last call was a rebuild, so
    * any path may have changed). The items of other paths are unchanged.
@@ -79,7 +87,6 @@ export class IncrementalReport {
   /** Matches everything (buildReport). `docs` sorted by path. */
   rebuild(docs: readonly FingerprintedDocument[], options: ReportOptions): Report {
     this.options = { ...options };
-    this.pairs.clear();
     this.pairList.length = 0;
     this.pairKeys.length = 0;
     this.pairAt.clear();
@@ -88,10 +95,15 @@ export class IncrementalReport {
     this.components.clear();
     this.dirtyNodes = null;
     this.addedPairs = [];
+    this.droppedPairs.clear();
     this.touched = null;
     const report = buildReport(docs, options);
     for (const p of report.pairs) this.add(p);
-    this.regroup([...this.pairs.keys()]);
+    // buildReport's groups are the components of its pairs.
+    for (const g of report.groups) {
+      const locations = g.locations ?? g.members.map((path) => ({ path }));
+      this.register(makeComponent(g.kind, locations, g.maxDistance));
+    }
     const index = new DocumentIndex({ fileRadius: options.maxDistance, sectionRadius: options.sectionMaxDistance, sections: options.sections });
     for (const d of docs) index.set(d.path, d.doc);
     index.prepare();
@@ -114,8 +126,8 @@ export class IncrementalReport {
     const index = this.index;
     if (!options || !index) throw new Error('IncrementalReport.update before rebuild');
     const paths = [...new Set(changed)].sort();
-    this.touched = null;
-    this.dirtyNodes = new Set();
+    const dirty = new Set<string>();
+    this.dirtyNodes = dirty;
     this.addedPairs = [];
     this.droppedPairs.clear();
     for (const p of paths) {
@@ -137,12 +149,13 @@ export class IncrementalReport {
       }
       done.add(p);
     }
+    this.dirtyNodes = null;
     // Touched: the changed paths, and the other files of the pairs that really changed (a pair
     // dropped and found again alike changes nothing for the other file's items).
     const touched = new Set<string>(paths);
     const dropped = this.droppedPairs;
     for (const key of this.addedPairs) {
-      const p = this.pairs.get(key)!;
+      const p = this.pairList[this.pairAt.get(key)!];
       const before = dropped.get(key);
       if (before && before.distance === p.distance && before.similarity === p.similarity) {
         dropped.delete(key);
@@ -150,22 +163,10 @@ export class IncrementalReport {
       }
       touched.add(p.a.path).add(p.b.path);
     }
-    for (const p of dropped.values()) if (!this.pairs.has(pairKey(p))) touched.add(p.a.path).add(p.b.path);
+    for (const [key, p] of dropped) if (!this.pairAt.has(key)) touched.add(p.a.path).add(p.b.path);
     dropped.clear();
     this.touched = touched;
-    const dirty = this.dirtyNodes;
-    this.dirtyNodes = null;
-    // The components that lost or gained a pair are recomputed from their pairs and the new ones.
-    // (All components of the changed documents: their fingerprints, hence their views, changed.)
-    const keys = new Set(this.addedPairs);
-    this.addedPairs = [];
-    for (const node of dirty) {
-      const c = this.componentOf.get(node);
-      if (!c || !this.components.delete(c)) continue;
-      for (const k of c.pairs) keys.add(k);
-      for (const n of c.nodes) if (this.componentOf.get(n) === c) this.componentOf.delete(n);
-    }
-    this.regroup(keys);
+    this.regroup(dirty);
     return this.report();
   }
 
@@ -189,8 +190,8 @@ export class IncrementalReport {
   pairsOf(path: string): ReportPair[] {
     const out: ReportPair[] = [];
     for (const key of this.byPath.get(path) ?? []) {
-      const p = this.pairs.get(key);
-      if (p) out.push(p);
+      const at = this.pairAt.get(key);
+      if (at !== undefined) out.push(this.pairList[at]);
     }
     return out;
   }
@@ -203,10 +204,12 @@ export class IncrementalReport {
       this.pairList.push(p);
       this.pairKeys.push(key);
     } else this.pairList[at] = p;
-    this.pairs.set(key, p);
-    for (const path of [p.a.path, p.b.path]) {
-      let set = this.byPath.get(path);
-      if (!set) this.byPath.set(path, (set = new Set()));
+    let set = this.byPath.get(p.a.path);
+    if (!set) this.byPath.set(p.a.path, (set = new Set()));
+    set.add(key);
+    if (p.b.path !== p.a.path) {
+      set = this.byPath.get(p.b.path);
+      if (!set) this.byPath.set(p.b.path, (set = new Set()));
       set.add(key);
     }
     if (this.dirtyNodes) {
@@ -220,9 +223,10 @@ export class IncrementalReport {
     if (!keys) return;
     this.byPath.delete(path);
     for (const key of keys) {
-      const p = this.pairs.get(key);
-      if (!p) continue;
-      this.removePair(key);
+      const at = this.pairAt.get(key);
+      if (at === undefined) continue;
+      const p = this.pairList[at];
+      this.removePair(key, at);
       const other = p.a.path === path ? p.b.path : p.a.path;
       this.byPath.get(other)?.delete(key);
       if (this.dirtyNodes) {
@@ -232,10 +236,8 @@ export class IncrementalReport {
     }
   }
 
-  /** Deletes a pair from the map and the dense list (the last one takes its place). */
-  private removePair(key: string): void {
-    this.pairs.delete(key);
-    const at = this.pairAt.get(key)!;
+  /** Deletes the pair at position `at` from the dense list (the last one takes its place). */
+  private removePair(key: string, at: number): void {
     this.pairAt.delete(key);
     const last = this.pairList.length - 1;
     if (at !== last) {
@@ -248,52 +250,75 @@ export class IncrementalReport {
     this.pairKeys.pop();
   }
 
-  /** Makes the components of the current pairs among `keys` (absent keys are skipped). */
-  private regroup(keys: Iterable<string>): void {
+  private register(c: Component): void {
+    this.components.add(c);
+    for (const n of c.nodes) this.componentOf.set(n, c);
+  }
+
+  /**
+   * Recomputes the components around `dirty` (locations that lost or gained a pair): those
+   * components are dissolved and their locations, with the dirty ones, regrouped by the current
+   * pairs between them. (Every component of a changed document is among them: its fingerprints,
+   * hence its view, changed.) A pair touching the region has both ends in it: an old pair joins
+   * two locations of one old component, a new one two dirty locations.
+   */
+  private regroup(dirty: ReadonlySet<string>): void {
+    const region = new Set<string>(dirty);
+    const paths = new Set<string>();
+    for (const node of dirty) {
+      const c = this.componentOf.get(node);
+      if (!c || !this.components.delete(c)) continue;
+      for (let i = 0; i < c.nodes.length; i++) {
+        if (this.componentOf.get(c.nodes[i]) === c) this.componentOf.delete(c.nodes[i]);
+        region.add(c.nodes[i]);
+        paths.add(c.locations[i].path);
+      }
+    }
+    if (region.size === 0) return;
+    // The current pairs of the region: those of its paths with an end in it. (A dirty location
+    // outside every old component has only new pairs, whose paths are the changed ones or
+    // their twins: reached through the other end, or through the changed path itself.)
+    for (const node of dirty) paths.add(node.slice(2, node.startsWith('s|') ? node.lastIndexOf('#') : undefined));
     const uf = new UnionFind();
-    const nodeIds = new Map<string, number>();
+    const ids = new Map<string, number>();
     const nodes: string[] = [];
     const locations: Location[] = [];
     const kinds: Array<'file' | 'section'> = [];
-    const id = (kind: 'file' | 'section', l: Location): number => {
-      const k = nodeKey(kind, l);
-      let i = nodeIds.get(k);
+    const id = (kind: 'file' | 'section', node: string, l: Location): number => {
+      let i = ids.get(node);
       if (i === undefined) {
         i = nodes.length;
-        nodeIds.set(k, i);
-        nodes.push(k);
+        ids.set(node, i);
+        nodes.push(node);
         locations.push(l);
         kinds.push(kind);
       }
       return i;
     };
-    const present: Array<{ key: string; a: number; distance: number }> = [];
-    for (const key of keys) {
-      const p = this.pairs.get(key);
-      if (!p) continue;
-      const a = id(p.kind, p.a);
-      const b = id(p.kind, p.b);
-      uf.union(a, b);
-      present.push({ key, a, distance: p.distance });
+    const seen = new Set<string>();
+    const maxAt = new Map<number, number>(); // a pair's first end → largest distance (merged below)
+    const edges: Array<[number, number, number]> = [];
+    for (const path of paths) {
+      for (const key of this.byPath.get(path) ?? []) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const p = this.pairList[this.pairAt.get(key)!];
+        const na = nodeKey(p.kind, p.a);
+        const nb = nodeKey(p.kind, p.b);
+        if (!region.has(na) && !region.has(nb)) continue;
+        const a = id(p.kind, na, p.a);
+        const b = id(p.kind, nb, p.b);
+        uf.union(a, b);
+        edges.push([a, b, p.distance]);
+      }
     }
-    if (present.length === 0) return;
-    const byRoot = new Map<number, { members: number[]; pairs: string[]; maxDistance: number }>();
-    for (const members of uf.components()) byRoot.set(uf.find(members[0]), { members, pairs: [], maxDistance: 0 });
-    for (const { key, a, distance } of present) {
-      const c = byRoot.get(uf.find(a))!;
-      c.pairs.push(key);
-      if (distance > c.maxDistance) c.maxDistance = distance;
+    for (const [a, , d] of edges) {
+      const r = uf.find(a);
+      if ((maxAt.get(r) ?? -1) < d) maxAt.set(r, d);
     }
-    for (const c of byRoot.values()) {
-      const kind = kinds[c.members[0]];
-      const locs = c.members.map((m) => locations[m]).sort(compareLocations);
-      const group: ReportGroup =
-        kind === 'file'
-          ? { kind, members: locs.map((l) => l.path), maxDistance: c.maxDistance }
-          : { kind, members: locs.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: c.maxDistance, locations: locs };
-      const component: Component = { nodes: c.members.map((m) => nodes[m]), pairs: c.pairs, group };
-      this.components.add(component);
-      for (const n of component.nodes) this.componentOf.set(n, component);
+    for (const members of uf.components()) {
+      const r = uf.find(members[0]);
+      this.register(makeComponent(kinds[members[0]], members.map((m) => locations[m]), maxAt.get(r) ?? 0));
     }
   }
 }
