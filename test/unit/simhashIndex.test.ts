@@ -161,6 +161,21 @@ describe('allPairsBatch', () => {
     });
   }
 
+  it('splits large groups by a second block (tables sharing two kept blocks): same pairs as other layouts', () => {
+    // 40,000 items at k = 6 with 9 blocks (7 bits each): level-1 groups of ~300 items, above the
+    // split threshold, so tables sharing their first two kept blocks hash the parts (scanFamily);
+    // 7 blocks (one kept block per table) never split. Copies and near copies included.
+    const k = 6;
+    const { fps, plantedPairs } = dataset(77, 40000, k, 40);
+    const rnd = mulberry32(78);
+    for (let c = 0; c < 30; c++) fps.push({ ...fps[rnd() % 1000] }); // copies
+    const split = sortedBatch(fps, k, { blocks: 9 });
+    assert.deepEqual(split, sortedBatch(fps, k, { blocks: 7 }));
+    for (const p of split) assert.equal(dist(fps[p.a], fps[p.b]), p.distance);
+    for (const p of plantedPairs) assert.equal(hasPair(split, p.i, p.j), dist(fps[p.i], fps[p.j]) <= k, `planted at ${p.d}`);
+    assert.ok(split.length >= 40 * 2 + 30);
+  });
+
   it('reports hundreds of identical fingerprints and their near neighbours once each', () => {
     const rnd = mulberry32(5);
     const x = { hi: rnd(), lo: rnd() };
