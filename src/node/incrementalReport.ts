@@ -99,10 +99,11 @@ export class IncrementalReport {
     this.touched = null;
     const report = buildReport(docs, options);
     for (const p of report.pairs) this.add(p);
-    // buildReport's groups are the components of its pairs.
+    // buildReport's groups are the components of its pairs (kept as they are: the views built
+    // from this report then stay valid for the components that later updates leave alone).
     for (const g of report.groups) {
-      const locations = g.locations ?? g.members.map((path) => ({ path }));
-      this.register(makeComponent(g.kind, locations, g.maxDistance));
+      const locations: readonly Location[] = g.locations ?? g.members.map((path) => ({ path }));
+      this.register({ nodes: locations.map((l) => nodeKey(g.kind, l)), locations, group: g });
     }
     const index = new DocumentIndex({ fileRadius: options.maxDistance, sectionRadius: options.sectionMaxDistance, sections: options.sections });
     for (const d of docs) index.set(d.path, d.doc);

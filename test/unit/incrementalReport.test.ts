@@ -151,8 +151,9 @@ describe('IncrementalReport', function () {
 
       const inc = new IncrementalReport();
       const views = new ReportViewBuilder();
-      views.build(inc.rebuild(sorted(), opts), docs, null);
+      let before = views.build(inc.rebuild(sorted(), opts), docs, null).groups;
       let sawGroups = 0;
+      let reused = 0;
       for (let round = 0; round < 40; round++) {
         const changed: string[] = [];
         const n = 1 + Math.floor(rnd() * (round % 10 === 9 ? 8 : 3));
@@ -202,6 +203,19 @@ describe('IncrementalReport', function () {
         const fresh2 = buildViewReport(full, docs, 0, { ...opts }, null);
         assert.deepEqual(views.allItems(), fresh2.items, `items, round ${round}`);
         assert.deepEqual(groups, fresh2.groups, `groups (in order), round ${round}`);
+        // A group none of whose files changed keeps its view object (no new medoid search),
+        // from the first update after the rebuild on.
+        const changedSet = new Set(changed);
+        const previous = new Set(before);
+        for (const g of groups) {
+          if (g.members.some((m) => changedSet.has(m.path))) continue;
+          const same = before.find((b) => JSON.stringify(b) === JSON.stringify(g));
+          if (same && inc.touched && !g.members.some((m) => inc.touched!.has(m.path))) {
+            assert.ok(previous.has(g), `round ${round}: the view of an untouched group is kept`);
+            reused++;
+          }
+        }
+        before = groups;
 
         const paths = [...docs.keys()];
         for (let q = 0; q < 3; q++) {
@@ -217,6 +231,7 @@ describe('IncrementalReport', function () {
         }
       }
       assert.ok(sawGroups > 0, 'the material has groups');
+      assert.ok(reused > 0, 'some views were kept');
       assert.equal(inc.twins(base, docs.get(base) ?? fp(base, texts.get(base) ?? ''), { ...twinOptions, maxDistance: opts.maxDistance + 1 }), null, 'other thresholds: no index');
     });
   }
