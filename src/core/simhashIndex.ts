@@ -197,11 +197,6 @@ class Layout {
     });
   }
 
-  /** Key of (hi, lo) in table t. */
-  key(t: number, hi: number, lo: number): number {
-    return mixKey(hi & this.keptHi[t], lo & this.keptLo[t]);
-  }
-
   /** Mask of the blocks in which two fingerprints differ, from their XOR halves (x, y). */
   diffMask(x: number, y: number): number {
     let d = 0;
