@@ -28,10 +28,10 @@ import type {
   ViewReport,
 } from './engineProtocol';
 import type { EngineSettings } from './engineSettings';
-import { DocumentEntries } from './documentEntries';
 import { loadCache, saveCache, type CachedEntry } from './fingerprintCache';
 import { GitignoreChecker } from './ignoreRules';
 import { IncrementalReport } from './incrementalReport';
+import { DocumentEntries } from './documentEntries';
 import type { FileOutcome, FileToFingerprint } from './messages';
 import { ReportViewBuilder } from './reportView';
 import { findTwins } from './twins';
