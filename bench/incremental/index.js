@@ -22,7 +22,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { REPO, CACHE, loadEngine, ensureDist, median, percentile, fmt, table, verdict, log, environment, writeResult, parseArgs } = require('../lib/common');
+const { REPO, loadEngine, ensureDist, median, percentile, fmt, table, verdict, log, environment, writeResult, parseArgs } = require('../lib/common');
 const { ensureTree, treeFiles } = require('../lib/trees');
 
 const SIZES = [100, 1000, 10000];
@@ -168,7 +168,8 @@ function coreBench(E, mat, reps) {
 // ------------------------------------------------------------------------------ B. EngineState
 
 async function engineBench(E, mat, reps) {
-  const ws = path.join(CACHE, 'incremental', 'ws');
+  // Per checkout and process (bench/.cache may be shared by several worktrees running at once).
+  const ws = path.join(REPO, 'bench', 'results', `incremental-ws-${process.pid}`);
   fs.rmSync(ws, { recursive: true, force: true });
   for (const f of mat.indexed) {
     const dst = path.join(ws, 'tree', f.rel);

@@ -11,8 +11,10 @@ const REPO = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(REPO, 'bench', '.cache');
 const TARBALLS = path.join(CACHE, 'tarballs');
 const EXTRACT = path.join(CACHE, 'extract');
-const BUILD = path.join(CACHE, 'build');
 const RESULTS = path.join(REPO, 'bench', 'results');
+// The engine bundle is per checkout and per process, not in bench/.cache: several worktrees may
+// share one bench/.cache (a symlink) and run benchmarks at the same time, each of its own src/.
+const BUILD = path.join(RESULTS, '.build');
 
 // ------------------------------------------------------------------------------ statistics
 
@@ -177,13 +179,14 @@ function walk(dir, base = dir, out = []) {
 
 /**
  * Bundles bench/lib/engine.ts (re-exports of src/) with the product's esbuild settings into
- * bench/.cache/build/engine.js and requires it: the benchmarks run the product's code, built the
+ * bench/results/.build/engine-<pid>.js (removed on exit) and requires it: the benchmarks run the product's code, built the
  * way dist/ is built (bundled, CommonJS, node20), rebuilt on every run so src edits are measured.
  */
 function loadEngine() {
   const esbuild = require(path.join(REPO, 'node_modules', 'esbuild'));
-  const outfile = path.join(BUILD, 'engine.js');
+  const outfile = path.join(BUILD, `engine-${process.pid}.js`);
   fs.mkdirSync(BUILD, { recursive: true });
+  process.once('exit', () => fs.rmSync(outfile, { force: true }));
   esbuild.buildSync({
     entryPoints: [path.join(REPO, 'bench', 'lib', 'engine.ts')],
     outfile,

@@ -7,8 +7,9 @@
  * differ in at most k blocks, so they agree exactly on the b − k kept blocks of at least one of
  * the C(b, k) choices of k blocks to drop: one table per choice, keyed on its kept bits.
  *
- * - `SimHashIndex.query`: each table is an array of (key, slot) sorted by key; a query binary-
- *   searches its own key in each table and checks the full distance of the few candidates.
+ * - `SimHashIndex.query`: each table is an array of slots sorted by key, with a directory of the
+ *   keys' top bits; a query finds its key's run in each table through the directory and checks
+ *   the full distance of the few candidates.
  * - `allPairsBatch` (and `SimHashIndex.allPairs`): the tables are never stored; see TableScan.
  *
  * Keys are a 32-bit hash of the kept bits, not the concatenated prefix: only equality matters,
@@ -25,7 +26,7 @@
  * (c + n / 2^prefixBits), a per-table cost plus the expected number of random candidates; the b
  * with the least work is taken among those with at most `maxTables` tables, or a linear scan when
  * that is cheaper (large k on few items, k ≥ 15 on any number). Caps: 64 tables for the live
- * query index (which holds all tables: 8 bytes per item per table, built only on the first
+ * query index (which holds all tables: about 5 bytes per item per table, built only on the first
  * query), 128 for the batch path (one table at a time, so tables cost time, not memory; the cost
  * model already weighs that time). For k = 3 this gives b = 4 (4 tables), then b = 5 (10
  * tables) from ~100k items for queries and ~630k in batch; for k = 6, b = 7 (7 tables) on a few
@@ -37,7 +38,7 @@ import { popcount32 } from './hamming';
 
 /** Largest supported Hamming radius. */
 export const MAX_INDEX_DISTANCE = 20;
-/** Default cap on the number of tables C(b, k) of the live query index (8 bytes/item/table). */
+/** Default cap on the number of tables C(b, k) of the live query index (≈ 5 bytes/item/table). */
 export const DEFAULT_MAX_TABLES = 64;
 /** Default cap on the number of tables of the batch all-pairs path (one table at a time). */
 export const DEFAULT_BATCH_MAX_TABLES = 128;
@@ -194,11 +195,6 @@ class Layout {
       this.keptHi[t] = h;
       this.keptLo[t] = l;
     });
-  }
-
-  /** Key of (hi, lo) in table t. */
-  key(t: number, hi: number, lo: number): number {
-    return mixKey(hi & this.keptHi[t], lo & this.keptLo[t]);
   }
 
   /** Mask of the blocks in which two fingerprints differ, from their XOR halves (x, y). */
@@ -442,7 +438,7 @@ class PairSink {
  *
  * The tables are never stored: see TableScan. Memory beyond the input (8 bytes per item) and
  * the output (9 bytes per pair): 12 bytes per item (items regrouped with their fingerprints),
- * 256 KiB of counters, scratch for the largest level-1 group (≤ 12 bytes per member; groups hold
+ * 256 KiB of counters, scratch for the largest level-1 group (≤ 20 bytes per member; groups hold
  * n / 2^blockWidth items on random data), and 5 bytes per item once a duplicate is seen.
  * When no layout beats comparing all pairs (a few dozen items, or k ≥ 15), it does that.
  * `options.maxTables` caps the tables (default 128); `options.blocks` forces b, for tests.
@@ -500,6 +496,10 @@ function findPairs(fp: Uint32Array, n: number, k: number, options: { maxTables?:
 
 /** Level-1 groups of at most this many items are compared pairwise, without the level-2 hash. */
 const SMALL_GROUP = 8;
+/** Level-1 groups of at most this many items are not split by a second block (scanFamily). */
+const SPLIT_MIN = 256;
+/** Bits of scanFamily's counting sort (at most 2^bits parts). */
+const SPLIT_BITS = 12;
 
 /**
  * The state of one `allPairsBatch` run. Two levels, so that the passes over all items, which
@@ -510,6 +510,11 @@ const SMALL_GROUP = 8;
  * 2. Within each group, for each table whose first kept block is f: a chained hash of the group
  *    by the table's whole key, in cache, comparing each item with the earlier ones of its chain
  *    that agree on the table's kept bits.
+ *
+ * With three or more kept blocks, the tables whose first two kept blocks are the same (f, g) form
+ * a family: a large level-1 group is split once by block g (a counting sort, in cache), and each
+ * table of the family hashes the parts, tens of items, by its remaining kept blocks
+ * (scanFamily): cheaper than hashing the whole group once per table (≈ 15 % at 1M, k = 6).
  *
  * Block f = k comes first: its only table is table 0 (kept blocks k..b−1), canonical for every
  * identical pair, which reports them all and links each copy of a fingerprint to the first item
@@ -531,6 +536,16 @@ class TableScan {
   private next: Int32Array | null = null;
   /** Items taking part (n minus the copies found so far). */
   private active: number;
+  /** Per table, its kept blocks in ascending order, and its kept bits beyond the first two. */
+  private readonly keptBlocks: number[][] = [];
+  private readonly restHi: Int32Array;
+  private readonly restLo: Int32Array;
+  private readonly blockWidth: number[] = [];
+  // Scratch of scanFamily: one level-1 group split by a block.
+  private pItem = new Uint32Array(64);
+  private pHi = new Uint32Array(64);
+  private pLo = new Uint32Array(64);
+  private readonly pCount = new Uint32Array(1 << SPLIT_BITS);
 
   constructor(
     private readonly fp: Uint32Array,
@@ -543,22 +558,152 @@ class TableScan {
     this.fhi = new Uint32Array(n);
     this.flo = new Uint32Array(n);
     this.active = n;
+    this.restHi = new Int32Array(layout.tables);
+    this.restLo = new Int32Array(layout.tables);
+    for (let t = 0; t < layout.tables; t++) {
+      const blocks: number[] = [];
+      for (let j = 0; j < layout.blocks; j++) if ((layout.dropMasks[t] & (1 << j)) === 0) blocks.push(j);
+      this.keptBlocks.push(blocks);
+      for (let j = 2; j < blocks.length; j++) {
+        this.restHi[t] |= layout.blockHi[blocks[j]];
+        this.restLo[t] |= layout.blockLo[blocks[j]];
+      }
+    }
+    for (let j = 0; j < layout.blocks; j++) this.blockWidth.push(popcount32(layout.blockHi[j]) + popcount32(layout.blockLo[j]));
   }
 
   run(): void {
     const { layout, k } = this;
+    const kept = this.keptBlocks;
     for (let f = k; f >= 0; f--) {
       const tables: number[] = [];
       for (let t = 0; t < layout.tables; t++) if (layout.firstKept[t] === f) tables.push(t);
+      // Families: the tables sharing their second kept block (lexicographic order of the kept
+      // blocks puts them side by side). A family of several tables splits each large group by
+      // that block once, and its tables then hash the small parts (see scanFamily).
+      tables.sort((x, y) => {
+        for (let j = 1; j < kept[x].length; j++) if (kept[x][j] !== kept[y][j]) return kept[x][j] - kept[y][j];
+        return 0;
+      });
+      const families: number[] = [0];
+      for (let i = 1; i < tables.length; i++) if (kept[tables[i]][1] !== kept[tables[i - 1]][1]) families.push(i);
+      families.push(tables.length);
       const bits = Math.min(16, Math.max(4, 32 - Math.clz32(this.active - 1)));
       const count = this.groupBy(layout.blockHi[f], layout.blockLo[f], bits);
       const groups = 1 << bits;
       let start = 0;
       for (let g = 0; g < groups; g++) {
         const end = count[g];
-        if (end - start >= 2) for (let i = 0; i < tables.length; i++) this.scanGroup(tables[i], start, end);
+        if (end - start >= 2) {
+          for (let i = 0; i + 1 < families.length; i++) {
+            const from = families[i];
+            const to = families[i + 1];
+            if (to - from === 1 || end - start <= SPLIT_MIN) for (let j = from; j < to; j++) this.scanGroup(tables[j], start, end);
+            else this.scanFamily(tables, from, to, start, end);
+          }
+        }
         start = end;
       }
+    }
+  }
+
+  /**
+   * Tables tables[from, to), which share their first two kept blocks f and g, over level-1 group
+   * [start, end) (one value of block f): a counting sort of the group by block g into scratch,
+   * then each part scanned by each table (scanPart). The parts hold tens of items, so a table's
+   * chained hash stays in the first-level cache and hashes one block, where scanGroup would hash
+   * the whole group by all kept blocks, once per table.
+   */
+  private scanFamily(tables: readonly number[], from: number, to: number, start: number, end: number): void {
+    const { layout, item, fhi, flo } = this;
+    const g = this.keptBlocks[tables[from]][1];
+    const bh = layout.blockHi[g];
+    const bl = layout.blockLo[g];
+    const size = end - start;
+    if (this.pItem.length < size) {
+      const cap = Math.max(size, 2 * this.pItem.length);
+      this.pItem = new Uint32Array(cap);
+      this.pHi = new Uint32Array(cap);
+      this.pLo = new Uint32Array(cap);
+    }
+    const { pItem, pHi, pLo } = this;
+    // (h & bh) | (l & bl) is one-to-one on the block's bits (a block is contiguous and < 33 bits
+    // wide, so its hi and lo parts never overlap), hence equal blocks land in the same part.
+    const bits = Math.min(SPLIT_BITS, this.blockWidth[g], 31 - Math.clz32(size));
+    const shift = 32 - bits;
+    const parts = 1 << bits;
+    const count = this.pCount;
+    count.fill(0, 0, parts);
+    for (let x = start; x < end; x++) count[Math.imul((fhi[x] & bh) | (flo[x] & bl), 0x9e3779b1) >>> shift]++;
+    prefixSums(count, parts);
+    for (let x = start; x < end; x++) {
+      const h = fhi[x];
+      const l = flo[x];
+      const at = count[Math.imul((h & bh) | (l & bl), 0x9e3779b1) >>> shift]++;
+      pItem[at] = item[x];
+      pHi[at] = h;
+      pLo[at] = l;
+    }
+    let a = 0;
+    for (let p = 0; p < parts; p++) {
+      const b = count[p];
+      if (b - a >= 2) for (let i = from; i < to; i++) this.scanPart(tables[i], a, b);
+      a = b;
+    }
+  }
+
+  /**
+   * Table t's canonical pairs in part [start, end) of the scratch (items agreeing on t's first
+   * two kept blocks, up to hash collisions): pairwise when small, else a chained hash by the
+   * remaining kept bits (one block: one multiplication). Never table 0 (its family is alone).
+   */
+  private scanPart(t: number, start: number, end: number): void {
+    const { pItem: item, pHi: fhi, pLo: flo, k, layout } = this;
+    const mh = layout.keptHi[t];
+    const ml = layout.keptLo[t];
+    const size = end - start;
+    if (size <= SMALL_GROUP) {
+      for (let y = start + 1; y < end; y++) {
+        const hy = fhi[y];
+        const ly = flo[y];
+        for (let x = start; x < y; x++) {
+          const dh = hy ^ fhi[x];
+          const dl = ly ^ flo[x];
+          if (((dh & mh) | (dl & ml)) !== 0) continue; // not the same key
+          const d1 = popcount32(dh);
+          if (d1 > k) continue;
+          const d = d1 + popcount32(dl);
+          if (d <= k) this.report(t, item[x], item[y], dh, dl, d);
+        }
+      }
+      return;
+    }
+    const rh = this.restHi[t];
+    const rl = this.restLo[t];
+    const bits = 32 - Math.clz32(size - 1);
+    const low = 32 - bits;
+    const buckets = 1 << bits;
+    if (this.head.length < buckets) this.head = new Int32Array(buckets);
+    if (this.link.length < size) this.link = new Int32Array(Math.max(size, this.link.length * 2));
+    const { head, link } = this;
+    head.fill(-1, 0, buckets);
+    for (let y = 0; y < size; y++) {
+      const iy = start + y;
+      const hy = fhi[iy];
+      const ly = flo[iy];
+      const b = Math.imul((hy & rh) ^ Math.imul(ly & rl, 0x85ebca6b), 0x9e3779b1) >>> low;
+      for (let x = head[b]; x !== -1; x = link[x]) {
+        const ix = start + x;
+        const dh = hy ^ fhi[ix];
+        const dl = ly ^ flo[ix];
+        if (((dh & mh) | (dl & ml)) !== 0) continue; // not the same key
+        const d1 = popcount32(dh);
+        if (d1 > k) continue;
+        const d = d1 + popcount32(dl);
+        if (d <= k) this.report(t, item[ix], item[iy], dh, dl, d);
+      }
+      link[y] = head[b];
+      head[b] = y;
     }
   }
 
@@ -684,9 +829,52 @@ class TableScan {
 // ---------------------------------------------------------------------------------------------
 // Live index
 
-/** keys[s] = the key of slot s (fingerprints interleaved in fp) under kept masks (mh, ml). */
-function fillKeys(fp: Uint32Array, mh: number, ml: number, keys: Uint32Array, m: number): void {
-  for (let s = 0; s < m; s++) keys[s] = mixKey(fp[2 * s] & mh, fp[2 * s + 1] & ml);
+/**
+ * A query table: slots sorted by the key of their fingerprint (fp[2s], fp[2s+1]) under the
+ * table's kept masks (mh, ml), 4 bytes per entry, and a directory: dir[h] = the first position
+ * whose key's top `bits` bits are ≥ h (2^bits + 1 entries, about one per 2–4 entries). A lookup
+ * reads the directory, then the few entries of its bucket, instead of the log2(n) scattered
+ * probes of a binary search (cache misses, with dozens of tables). Keys are not stored: they are
+ * recomputed from the fingerprints where needed, which costs less than the memory.
+ */
+
+/** Memory of a query table per item: the slot (4 bytes) and its share of the directory (≤ 2). */
+const TABLE_BYTES_PER_ENTRY = 5;
+
+/** Directory bits for a table of m entries: 2–4 entries per bucket. */
+function dirBitsFor(m: number): number {
+  return Math.max(1, Math.min(22, 30 - Math.clz32(Math.max(1, m))));
+}
+
+/** Fills dir (2^bits + 1 entries) from the sorted keys of a table of len entries. */
+function fillDirFromKeys(dir: Uint32Array, bits: number, keys: Uint32Array, len: number): void {
+  const shift = 32 - bits;
+  let h = 0;
+  for (let i = 0; i < len; i++) {
+    const top = keys[i] >>> shift;
+    while (h <= top) dir[h++] = i;
+  }
+  while (h < dir.length) dir[h++] = len;
+}
+
+/** Fills dir from a table's slots, recomputing the keys from the fingerprints. */
+function fillDir(dir: Uint32Array, bits: number, slots: Uint32Array, fp: Uint32Array, mh: number, ml: number, len: number): void {
+  const shift = 32 - bits;
+  let h = 0;
+  for (let i = 0; i < len; i++) {
+    const s = slots[i];
+    const top = mixKey(fp[2 * s] & mh, fp[2 * s + 1] & ml) >>> shift;
+    while (h <= top) dir[h++] = i;
+  }
+  while (h < dir.length) dir[h++] = len;
+}
+
+/** keys[i] = the key of slot vals[i] under kept masks (mh, ml). */
+function fillKeys(fp: Uint32Array, mh: number, ml: number, vals: Uint32Array, keys: Uint32Array, m: number): void {
+  for (let i = 0; i < m; i++) {
+    const s = vals[i];
+    keys[i] = mixKey(fp[2 * s] & mh, fp[2 * s + 1] & ml);
+  }
 }
 
 export interface SimHashIndexOptions {
@@ -694,33 +882,23 @@ export interface SimHashIndexOptions {
   maxDistance: number;
   /** Expected number of items: chooses the query tables' layout (default: the size at the first query). */
   expectedSize?: number;
-  /** Cap on the number of query tables (default 64; 8 bytes per item per table). */
+  /** Cap on the number of query tables (default 64; about 5 bytes per item per table). */
   maxTables?: number;
+  /**
+   * Cap on the memory of the query tables, in bytes (default: none). The layout is chosen, when
+   * the tables are built, among those whose tables fit (about 5 bytes per item per table); the
+   * smallest layout (maxDistance + 1 tables) is always allowed.
+   */
+  maxTableBytes?: number;
   /** Forces the number of blocks of the query tables (maxDistance < blocks ≤ 30); for tests and tuning. */
   blocks?: number;
 }
 
-/**
- * A mutable set of (id, fingerprint) items answering "which items are within distance k of this
- * fingerprint" (`query`) and "which pairs of items are within distance k" (`allPairs`).
- *
- * Storage: fingerprints interleaved by slot (8 bytes per item), the id of each slot (4) and a Map
- * from id to slot. The query tables (sorted keys + slots, 8 bytes per item per table) are built
- * on the first `query`, not before: a caller that only wants `allPairs` never pays for them.
- *
- * Updates: an added item goes to a pending range of slots that every query scans linearly;
- * when that range grows past max(64, √(items × tables)), its items are sorted per table and
- * merged into the sorted tables from the back, in place: O(items) per table per merge, hence
- * O(√(items × tables)) amortised per add, and never more than that many extra comparisons per
- * query. When the pending items are over half of the tabled ones, or the item count has doubled
- * since the layout was chosen, the tables are rebuilt from scratch (re-choosing b). Removed items
- * are tombstones, skipped by queries; a compaction drops them once they are a quarter of all
- * slots.
- */
 export class SimHashIndex {
   readonly maxDistance: number;
   private readonly expectedSize: number;
   private readonly maxTables: number;
+  private readonly maxTableBytes: number;
   private readonly forcedBlocks: number | undefined;
 
   // Fingerprint store by slot: fp[2s] = hi, fp[2s+1] = lo; slotId[s] = -1 for a removed item.
@@ -735,8 +913,9 @@ export class SimHashIndex {
   private built = false;
   private plannedFor = 0;
   private layout: Layout | null = null; // null: linear scan
-  private tKeys: Uint32Array[] = [];
   private tSlots: Uint32Array[] = [];
+  private tDirs: Uint32Array[] = [];
+  private dirBits = 1;
   private tLen = 0;
   private tabledSlots = 0;
 
@@ -753,12 +932,23 @@ export class SimHashIndex {
       throw new RangeError(`maxTables must be a positive integer, got ${maxTables}`);
     }
     this.maxTables = maxTables;
+    const maxTableBytes = options.maxTableBytes ?? Infinity;
+    if (!(maxTableBytes > 0)) throw new RangeError(`maxTableBytes must be positive, got ${maxTableBytes}`);
+    this.maxTableBytes = maxTableBytes;
     this.forcedBlocks = options.blocks === undefined ? undefined : checkBlocks(options.blocks, options.maxDistance);
   }
 
   /** Number of items. */
   get size(): number {
     return this.live;
+  }
+
+  /**
+   * The layout of the query tables (blocks, tables), as chosen when they were last built; null
+   * before the first query (or `prepare`), or when a linear scan is cheaper.
+   */
+  get queryLayout(): { blocks: number; tables: number } | null {
+    return this.layout === null ? null : { blocks: this.layout.blocks, tables: this.layout.tables };
   }
 
   /** Whether an item with this id is stored. */
@@ -800,17 +990,42 @@ export class SimHashIndex {
   }
 
   /**
+   * Builds the query tables now (or brings them up to date), so that the next query does not pay
+   * for it: e.g. after loading many items, before the first interactive query.
+   */
+  prepare(): void {
+    if (this.live > 0) this.maintain();
+  }
+
+  /**
    * Every item within Hamming distance k (0..maxDistance) of (hi, lo), each once, sorted by
    * distance then id.
    */
   query(hi: number, lo: number, k: number = this.maxDistance): Array<{ id: number; distance: number }> {
+    return this.queryMany([hi, lo], k)[0];
+  }
+
+  /**
+   * `query` for several fingerprints at once, `fps` interleaved (hi, lo, hi, lo, …): one result
+   * list per fingerprint. The tables are visited one at a time for all the fingerprints, so each
+   * table's memory is brought into the cache once, not once per fingerprint (a document's dozens
+   * of sections against tens of tables).
+   */
+  queryMany(fps: ArrayLike<number>, k: number = this.maxDistance): Array<Array<{ id: number; distance: number }>> {
     checkRadius(k, this.maxDistance);
-    hi >>>= 0;
-    lo >>>= 0;
-    const out: Array<{ id: number; distance: number }> = [];
-    if (this.live === 0) return out;
+    if (fps.length % 2 !== 0) throw new RangeError('fps must hold (hi, lo) pairs');
+    const m = fps.length >>> 1;
+    const outs: Array<Array<{ id: number; distance: number }>> = [];
+    for (let q = 0; q < m; q++) outs.push([]);
+    if (this.live === 0 || m === 0) return outs;
     this.maintain();
     const { fp, slotId } = this;
+    const his = new Uint32Array(m);
+    const los = new Uint32Array(m);
+    for (let q = 0; q < m; q++) {
+      his[q] = fps[2 * q];
+      los[q] = fps[2 * q + 1];
+    }
     const layout = this.layout;
     let from = 0;
     if (layout !== null) {
@@ -819,40 +1034,71 @@ export class SimHashIndex {
       const K = this.maxDistance;
       const fixed = K - k;
       const F = fixed === 0 ? 0 : ((1 << fixed) - 1) << (layout.blocks - fixed);
-      const len = this.tLen;
       for (let t = 0; t < layout.tables; t++) {
-        const drop = layout.dropMasks[t];
-        if ((drop & F) !== F) continue;
-        const key = layout.key(t, hi, lo);
-        const keys = this.tKeys[t];
-        const slots = this.tSlots[t];
-        let a = 0;
-        let b = len;
-        while (a < b) {
-          const mid = (a + b) >>> 1;
-          if (keys[mid] < key) a = mid + 1;
-          else b = mid;
-        }
-        for (let i = a; i < len && keys[i] === key; i++) {
-          const s = slots[i];
-          const id = slotId[s];
-          if (id < 0) continue;
-          const dh = hi ^ fp[2 * s];
-          const dl = lo ^ fp[2 * s + 1];
-          const d = popcount32(dh) + popcount32(dl);
-          if (d <= k && canonicalTable(layout.diffMask(dh, dl) | F, K) === drop) out.push({ id, distance: d });
-        }
+        if ((layout.dropMasks[t] & F) !== F) continue;
+        for (let q = 0; q < m; q++) this.scanTable(layout, t, his[q], los[q], k, F, outs[q]);
       }
       from = this.tabledSlots;
     }
     for (let s = from; s < this.slots; s++) {
       const id = slotId[s];
       if (id < 0) continue;
-      const d = popcount32(hi ^ fp[2 * s]) + popcount32(lo ^ fp[2 * s + 1]);
-      if (d <= k) out.push({ id, distance: d });
+      const h = fp[2 * s];
+      const l = fp[2 * s + 1];
+      for (let q = 0; q < m; q++) {
+        const d = popcount32(his[q] ^ h) + popcount32(los[q] ^ l);
+        if (d <= k) outs[q].push({ id, distance: d });
+      }
     }
-    out.sort((x, y) => x.distance - y.distance || x.id - y.id);
-    return out;
+    for (const out of outs) if (out.length > 1) out.sort((x, y) => x.distance - y.distance || x.id - y.id);
+    return outs;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  /** The items of table t within distance k of (hi, lo) that t is canonical for, into `out`. */
+  private scanTable(layout: Layout, t: number, hi: number, lo: number, k: number, F: number, out: Array<{ id: number; distance: number }>): void {
+    const { fp, slotId } = this;
+    const K = this.maxDistance;
+    const drop = layout.dropMasks[t];
+    const mh = layout.keptHi[t];
+    const ml = layout.keptLo[t];
+    const key = mixKey(hi & mh, lo & ml);
+    const slots = this.tSlots[t];
+    const dir = this.tDirs[t];
+    const top = key >>> (32 - this.dirBits);
+    let i = dir[top];
+    const end = dir[top + 1];
+    if (end - i > 16) {
+      // A crowded bucket (many copies of one fingerprint): binary search for the key.
+      let b = end;
+      while (i < b) {
+        const mid = (i + b) >>> 1;
+        const s = slots[mid];
+        if (mixKey(fp[2 * s] & mh, fp[2 * s + 1] & ml) < key) i = mid + 1;
+        else b = mid;
+      }
+    }
+    // The bucket's entries up to the end of the run with the query's key: those that agree on
+    // the kept bits are candidates; the others (smaller keys, or different kept bits hashing to
+    // the same key) are skipped.
+    for (; i < end; i++) {
+      const s = slots[i];
+      const h = fp[2 * s];
+      const l = fp[2 * s + 1];
+      const dh = hi ^ h;
+      const dl = lo ^ l;
+      if (((dh & mh) | (dl & ml)) !== 0) {
+        if (mixKey(h & mh, l & ml) > key) break; // past the run
+        continue;
+      }
+      const d1 = popcount32(dh);
+      if (d1 > k) continue;
+      const d = d1 + popcount32(dl);
+      if (d > k || canonicalTable(layout.diffMask(dh, dl) | F, K) !== drop) continue;
+      const id = slotId[s];
+      if (id >= 0) out.push({ id, distance: d });
+    }
   }
 
   /**
@@ -884,8 +1130,8 @@ export class SimHashIndex {
     this.dead = 0;
     this.built = false;
     this.layout = null;
-    this.tKeys = [];
     this.tSlots = [];
+    this.tDirs = [];
     this.tLen = 0;
     this.tabledSlots = 0;
   }
@@ -938,19 +1184,17 @@ export class SimHashIndex {
       remap[s] = w++;
       if (s < this.tabledSlots) tabled++;
     }
-    for (let t = 0; t < this.tKeys.length; t++) {
-      const keys = this.tKeys[t];
+    for (let t = 0; t < this.tSlots.length; t++) {
       const slots = this.tSlots[t];
       let c = 0;
       for (let i = 0; i < this.tLen; i++) {
         const ns = remap[slots[i]];
-        if (ns < 0) continue;
-        keys[c] = keys[i];
-        slots[c] = ns;
-        c++;
+        if (ns >= 0) slots[c++] = ns;
       }
+      const layout = this.layout!;
+      fillDir(this.tDirs[t], this.dirBits, slots, fp, layout.keptHi[t], layout.keptLo[t], c);
     }
-    if (this.tKeys.length > 0) this.tLen = tabled;
+    if (this.tSlots.length > 0) this.tLen = tabled;
     this.slots = w;
     this.tabledSlots = tabled;
     this.dead = 0;
@@ -961,10 +1205,14 @@ export class SimHashIndex {
     this.compact();
     this.built = true;
     this.plannedFor = Math.max(this.expectedSize, this.live);
-    const blocks =
-      this.forcedBlocks ?? planBlocks(this.maxDistance, this.plannedFor, { maxTables: this.maxTables }).blocks;
-    this.tKeys = [];
+    let maxTables = this.maxTables;
+    if (this.maxTableBytes !== Infinity) {
+      const affordable = Math.floor(this.maxTableBytes / (TABLE_BYTES_PER_ENTRY * Math.max(1, this.plannedFor)));
+      maxTables = Math.min(maxTables, Math.max(this.maxDistance + 1, affordable));
+    }
+    const blocks = this.forcedBlocks ?? planBlocks(this.maxDistance, this.plannedFor, { maxTables }).blocks;
     this.tSlots = [];
+    this.tDirs = [];
     this.tLen = 0;
     this.tabledSlots = 0;
     if (blocks === 0) {
@@ -977,14 +1225,20 @@ export class SimHashIndex {
     const cap = m + (m >>> 2) + 16;
     const keys = new Uint32Array(m);
     const vals = new Uint32Array(m);
+    const sortedKeys = new Uint32Array(m); // scratch: the tables keep only the slots
     for (let s = 0; s < m; s++) vals[s] = s;
+    this.dirBits = dirBitsFor(m);
+    const fp = this.fp;
     for (let t = 0; t < layout.tables; t++) {
-      fillKeys(this.fp, layout.keptHi[t], layout.keptLo[t], keys, m);
-      const tk = new Uint32Array(cap);
+      const mh = layout.keptHi[t];
+      const ml = layout.keptLo[t];
+      for (let s = 0; s < m; s++) keys[s] = mixKey(fp[2 * s] & mh, fp[2 * s + 1] & ml);
       const tv = new Uint32Array(cap);
-      sortByKey(keys, vals, tk, tv, m);
-      this.tKeys.push(tk);
+      sortByKey(keys, vals, sortedKeys, tv, m);
+      const dir = new Uint32Array((1 << this.dirBits) + 1);
+      fillDirFromKeys(dir, this.dirBits, sortedKeys, m);
       this.tSlots.push(tv);
+      this.tDirs.push(dir);
     }
     this.tLen = m;
     this.tabledSlots = m;
@@ -993,48 +1247,47 @@ export class SimHashIndex {
   /** Sorts the pending items per table and merges them into the tables from the back. */
   private mergePending(): void {
     const layout = this.layout!;
+    const fp = this.fp;
     const pending: number[] = [];
     for (let s = this.tabledSlots; s < this.slots; s++) if (this.slotId[s] >= 0) pending.push(s);
     const p = pending.length;
     const len = this.tLen;
     const newLen = len + p;
     const pk = new Uint32Array(p);
-    const pv = new Uint32Array(p);
+    const pv = Uint32Array.from(pending);
     const sk = new Uint32Array(p);
     const sv = new Uint32Array(p);
     for (let t = 0; t < layout.tables; t++) {
-      for (let i = 0; i < p; i++) {
-        const s = pending[i];
-        pk[i] = layout.key(t, this.fp[2 * s], this.fp[2 * s + 1]);
-        pv[i] = s;
-      }
+      const mh = layout.keptHi[t];
+      const ml = layout.keptLo[t];
+      fillKeys(fp, mh, ml, pv, pk, p);
       sortByKey(pk, pv, sk, sv, p);
-      let keys = this.tKeys[t];
       let slots = this.tSlots[t];
-      if (keys.length < newLen) {
-        const cap = newLen + (newLen >>> 2) + 16;
-        const nk = new Uint32Array(cap);
-        nk.set(keys.subarray(0, len));
-        const ns = new Uint32Array(cap);
+      if (slots.length < newLen) {
+        const ns = new Uint32Array(newLen + (newLen >>> 2) + 16);
         ns.set(slots.subarray(0, len));
-        this.tKeys[t] = keys = nk;
         this.tSlots[t] = slots = ns;
       }
       let i = len - 1;
       let j = p - 1;
       let w = newLen - 1;
+      let si = i >= 0 ? slots[i] : 0;
+      let ki = i >= 0 ? mixKey(fp[2 * si] & mh, fp[2 * si + 1] & ml) : 0;
       while (j >= 0) {
-        if (i >= 0 && keys[i] > sk[j]) {
-          keys[w] = keys[i];
-          slots[w] = slots[i];
+        if (i >= 0 && ki > sk[j]) {
+          slots[w] = si;
           i--;
+          if (i >= 0) {
+            si = slots[i];
+            ki = mixKey(fp[2 * si] & mh, fp[2 * si + 1] & ml);
+          }
         } else {
-          keys[w] = sk[j];
           slots[w] = sv[j];
           j--;
         }
         w--;
       }
+      fillDir(this.tDirs[t], this.dirBits, slots, fp, mh, ml, newLen);
     }
     this.tLen = newLen;
     this.tabledSlots = this.slots;

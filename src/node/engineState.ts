@@ -32,6 +32,7 @@ import type { EngineSettings } from './engineSettings';
 import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
 import { GitignoreChecker } from './ignoreRules';
 import { IncrementalReport } from './incrementalReport';
+import { DocumentEntries } from './documentEntries';
 import type { FileOutcome, FileToFingerprint } from './messages';
 import { ReportViewBuilder } from './reportView';
 import { findTwins } from './twins';
@@ -93,7 +94,7 @@ function isAbort(e: unknown, signal: AbortSignal): boolean {
 export class EngineState {
   private config: EngineConfig | null = null;
   private rules: RootRules[] = [];
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new DocumentEntries<Entry>();
   private cachePath: string | null = null;
   private thresholds: Thresholds = { maxDistance: 0, sectionMaxDistance: 0, minSimilarity: 0 };
   private report: ViewReport | null = null;
@@ -242,7 +243,9 @@ export class EngineState {
     if (!doc.file && doc.sections.length === 0) {
       return { status: 'tooSmall', reason: `fewer than ${settings.minTokens} tokens`, matches: [] };
     }
-    const matches = findTwins(abs, doc, this.documents(), { ...this.thresholds, sections: settings.sections });
+    // The matcher's live index (the documents of the last report) when it has these thresholds.
+    const options = { ...this.thresholds, sections: settings.sections };
+    const matches = this.matcher.twins(abs, doc, options) ?? findTwins(abs, doc, this.documents(), options);
     return { status: 'ok', matches };
   }
 
@@ -325,9 +328,7 @@ export class EngineState {
   }
 
   private documents(): Array<[string, DocumentFingerprint]> {
-    const out: Array<[string, DocumentFingerprint]> = [];
-    for (const [p, e] of this.entries) if (e.doc) out.push([p, e.doc]);
-    return out;
+    return [...this.entries.docs];
   }
 
   /**
@@ -336,13 +337,8 @@ export class EngineState {
    */
   private computeReport(lastJob: IndexStats | null, post = true, changed?: Set<string>): ViewReport {
     const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true };
-    const docs = new Map<string, DocumentFingerprint>();
-    let sections = 0;
-    for (const [p, e] of this.entries) {
-      if (!e.doc) continue;
-      docs.set(p, e.doc);
-      sections += e.doc.sections.length;
-    }
+    const docs = this.entries.docs; // live: not kept beyond this call
+    const sections = this.entries.sections;
     const t0 = performance.now();
     let report;
     // Incremental matching compares each changed document with all others: cheaper than a full
@@ -722,7 +718,7 @@ export class EngineState {
     }
     this.flushSkips();
     const stats: UpdateResult = {
-      files: this.documents().length,
+      files: this.entries.docs.size,
       reread,
       cacheHits: upserts.size - toRead.length,
       removed,

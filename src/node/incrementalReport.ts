@@ -4,17 +4,32 @@
  * distance and sketch checks, "no section pairs between files that pair as files", "no
  * overlapping sections of one file", "only the outermost of nested section pairs"), so the
  * pairs of untouched documents stay valid: drop the pairs of the changed documents and match
- * each of them against all others ({@link findTwins}, the same rules as a linear scan). Groups
- * are then re-clustered from all pairs (cheap). A full {@link buildReport} is the reference; a
- * unit test checks both agree.
+ * each of them against all others ({@link findTwinsIn}, the same rules as a linear scan).
+ *
+ * What an update costs is proportional to what changed, not to the workspace:
+ * - the candidates come from a live {@link DocumentIndex} (permuted tables over every file and
+ *   section fingerprint, updated as documents change), so matching one document costs its
+ *   candidates, not a scan of all documents and sections;
+ * - groups (connected components of the pairs, per kind) are kept too: only the components that
+ *   lost or gained a pair are recomputed, from their own pairs. The others keep their
+ *   ReportGroup objects (same identity), which ReportViewBuilder uses to keep their views.
+ *
+ * A full {@link buildReport} is the reference; unit tests check both agree after random changes.
  */
-import { clusterPairs } from '../core/clusters';
+import { UnionFind } from '../core/clusters';
+import { DocumentIndex } from '../core/documentIndex';
 import { buildReport, type FingerprintedDocument, type Location, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../core/report';
 import type { DocumentFingerprint } from '../core/types';
-import { findTwins } from './twins';
+import type { QueryMatch } from './engineProtocol';
+import { findTwinsIn, type TwinOptions } from './twins';
 
 function locKey(l: Location): string {
   return l.startLine === undefined ? l.path : `${l.path}#${l.startLine}-${l.endLine}`;
+}
+
+/** Key of a location in the groups of its kind (file and section keys never collide). */
+function nodeKey(kind: 'file' | 'section', l: Location): string {
+  return `${kind === 'file' ? 'f' : 's'}|${locKey(l)}`;
 }
 
 function pairKey(p: ReportPair): string {
@@ -26,10 +41,43 @@ function ordered(x: Location, y: Location): [Location, Location] {
   return x.path > y.path || (x.path === y.path && (x.startLine ?? 0) > (y.startLine ?? 0)) ? [y, x] : [x, y];
 }
 
+function compareLocations(a: Location, b: Location): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : (a.startLine ?? 0) - (b.startLine ?? 0);
+}
+
+/** A connected component of the pairs of one kind: a group. */
+interface Component {
+  /** Node keys of its members, parallel to `locations`. */
+  nodes: string[];
+  locations: readonly Location[];
+  group: ReportGroup;
+}
+
+function makeComponent(kind: 'file' | 'section', locations: Location[], maxDistance: number): Component {
+  const locs = [...locations].sort(compareLocations);
+  const group: ReportGroup =
+    kind === 'file'
+      ? { kind, members: locs.map((l) => l.path), maxDistance }
+      : { kind, members: locs.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance, locations: locs };
+  return { nodes: locs.map((l) => nodeKey(kind, l)), locations: locs, group };
+}
+
 export class IncrementalReport {
-  private readonly pairs = new Map<string, ReportPair>();
+  /** The pairs in a dense array (report() copies it), each key's position in it, and the keys. */
+  private readonly pairList: ReportPair[] = [];
+  private readonly pairKeys: string[] = [];
+  private readonly pairAt = new Map<string, number>();
+  /** Keys of the pairs of each path. */
   private readonly byPath = new Map<string, Set<string>>();
   private options: ReportOptions | null = null;
+  private index: DocumentIndex | null = null;
+  /** The component of each location that is in a pair, by node key. */
+  private readonly componentOf = new Map<string, Component>();
+  private readonly components = new Set<Component>();
+  /** During an update: node keys whose pairs changed, keys of the pairs added, pairs dropped. */
+  private dirtyNodes: Set<string> | null = null;
+  private addedPairs: string[] = [];
+  private readonly droppedPairs = new Map<string, ReportPair>();
   /**
    * Paths whose pairs changed in the last rebuild/update (null: the last call was a rebuild, so
    * any path may have changed). The items of other paths are unchanged.
@@ -39,11 +87,28 @@ export class IncrementalReport {
   /** Matches everything (buildReport). `docs` sorted by path. */
   rebuild(docs: readonly FingerprintedDocument[], options: ReportOptions): Report {
     this.options = { ...options };
-    this.pairs.clear();
+    this.pairList.length = 0;
+    this.pairKeys.length = 0;
+    this.pairAt.clear();
     this.byPath.clear();
+    this.componentOf.clear();
+    this.components.clear();
+    this.dirtyNodes = null;
+    this.addedPairs = [];
+    this.droppedPairs.clear();
     this.touched = null;
     const report = buildReport(docs, options);
     for (const p of report.pairs) this.add(p);
+    // buildReport's groups are the components of its pairs (kept as they are: the views built
+    // from this report then stay valid for the components that later updates leave alone).
+    for (const g of report.groups) {
+      const locations: readonly Location[] = g.locations ?? g.members.map((path) => ({ path }));
+      this.register({ nodes: locations.map((l) => nodeKey(g.kind, l)), locations, group: g });
+    }
+    const index = new DocumentIndex({ fileRadius: options.maxDistance, sectionRadius: options.sectionMaxDistance, sections: options.sections });
+    for (const d of docs) index.set(d.path, d.doc);
+    index.prepare();
+    this.index = index;
     return report;
   }
 
@@ -55,79 +120,102 @@ export class IncrementalReport {
 
   /**
    * `changed`: paths that were added, re-read or removed since the last rebuild/update; `docs`:
-   * every current document.
+   * every current document (only the changed paths are looked up).
    */
   update(changed: Iterable<string>, docs: ReadonlyMap<string, DocumentFingerprint>): Report {
     const options = this.options;
-    if (!options) throw new Error('IncrementalReport.update before rebuild');
+    const index = this.index;
+    if (!options || !index) throw new Error('IncrementalReport.update before rebuild');
     const paths = [...new Set(changed)].sort();
-    const touched = new Set<string>(paths);
-    this.touched = touched;
-    for (const p of paths) this.dropPath(p);
+    const dirty = new Set<string>();
+    this.dirtyNodes = dirty;
+    this.addedPairs = [];
+    this.droppedPairs.clear();
+    for (const p of paths) {
+      this.dropPath(p);
+      const doc = docs.get(p);
+      if (doc) index.set(p, doc);
+      else index.delete(p);
+    }
     const done = new Set<string>();
+    const exclude = (q: string) => done.has(q);
     for (const p of paths) {
       const doc = docs.get(p);
       if (!doc) continue;
-      const others = (function* () {
-        for (const entry of docs) if (!done.has(entry[0])) yield entry;
-      })();
-      for (const m of findTwins(p, doc, others, options)) {
+      for (const m of findTwinsIn(p, doc, index, options, exclude)) {
         const self: Location = m.kind === 'file' ? { path: p } : { path: p, startLine: m.self!.startLine, endLine: m.self!.endLine };
         const other: Location = m.kind === 'file' ? { path: m.other.path } : { path: m.other.path, startLine: m.other.startLine, endLine: m.other.endLine };
         const [a, b] = ordered(self, other);
         this.add({ kind: m.kind, a, b, distance: m.distance, similarity: m.similarity });
-        touched.add(other.path);
       }
       done.add(p);
     }
+    this.dirtyNodes = null;
+    // Touched: the changed paths, and the other files of the pairs that really changed (a pair
+    // dropped and found again alike changes nothing for the other file's items).
+    const touched = new Set<string>(paths);
+    const dropped = this.droppedPairs;
+    for (const key of this.addedPairs) {
+      const p = this.pairList[this.pairAt.get(key)!];
+      const before = dropped.get(key);
+      if (before && before.distance === p.distance && before.similarity === p.similarity) {
+        dropped.delete(key);
+        continue;
+      }
+      touched.add(p.a.path).add(p.b.path);
+    }
+    for (const [key, p] of dropped) if (!this.pairAt.has(key)) touched.add(p.a.path).add(p.b.path);
+    dropped.clear();
+    this.touched = touched;
+    this.regroup(dirty);
     return this.report();
   }
 
-  /** Pairs (closest first) and groups from the current pairs. */
+  /**
+   * The twins of one document (e.g. unsaved text) among the indexed ones, when the index was
+   * built with these thresholds; null otherwise (the caller then scans, see findTwins).
+   */
+  twins(selfPath: string, doc: DocumentFingerprint, options: TwinOptions): QueryMatch[] | null {
+    if (!this.index || !this.canUpdate(options)) return null;
+    return findTwinsIn(selfPath, doc, this.index, options);
+  }
+
+  /** Pairs and groups from the current pairs (both unordered: the views sort what they show). */
   report(): Report {
-    // Unordered (the views sort what they show): sorting 10^4 pairs per keystroke-save is waste.
-    const pairs = [...this.pairs.values()];
     const groups: ReportGroup[] = [];
-    for (const kind of ['file', 'section'] as const) {
-      const ids = new Map<string, number>();
-      const locs: Location[] = [];
-      const id = (l: Location) => {
-        const k = locKey(l);
-        let i = ids.get(k);
-        if (i === undefined) {
-          i = locs.length;
-          ids.set(k, i);
-          locs.push(l);
-        }
-        return i;
-      };
-      const edges = pairs.filter((p) => p.kind === kind).map((p) => ({ a: id(p.a), b: id(p.b), distance: p.distance }));
-      for (const c of clusterPairs(edges)) {
-        const members = c.members.map((m) => locs[m]);
-        if (kind === 'file') groups.push({ kind, members: members.map((m) => m.path), maxDistance: c.maxDistance });
-        else groups.push({ kind, members: members.map((m) => `${m.path}:${m.startLine}-${m.endLine}`), maxDistance: c.maxDistance, locations: members });
-      }
-    }
-    return { pairs, groups };
+    for (const c of this.components) groups.push(c.group);
+    return { pairs: this.pairList.slice(), groups };
   }
 
   /** The current pairs of one file. */
   pairsOf(path: string): ReportPair[] {
     const out: ReportPair[] = [];
     for (const key of this.byPath.get(path) ?? []) {
-      const p = this.pairs.get(key);
-      if (p) out.push(p);
+      const at = this.pairAt.get(key);
+      if (at !== undefined) out.push(this.pairList[at]);
     }
     return out;
   }
 
   private add(p: ReportPair): void {
     const key = pairKey(p);
-    this.pairs.set(key, p);
-    for (const path of [p.a.path, p.b.path]) {
-      let set = this.byPath.get(path);
-      if (!set) this.byPath.set(path, (set = new Set()));
+    const at = this.pairAt.get(key);
+    if (at === undefined) {
+      this.pairAt.set(key, this.pairList.length);
+      this.pairList.push(p);
+      this.pairKeys.push(key);
+    } else this.pairList[at] = p;
+    let set = this.byPath.get(p.a.path);
+    if (!set) this.byPath.set(p.a.path, (set = new Set()));
+    set.add(key);
+    if (p.b.path !== p.a.path) {
+      set = this.byPath.get(p.b.path);
+      if (!set) this.byPath.set(p.b.path, (set = new Set()));
       set.add(key);
+    }
+    if (this.dirtyNodes) {
+      this.addedPairs.push(key);
+      this.dirtyNodes.add(nodeKey(p.kind, p.a)).add(nodeKey(p.kind, p.b));
     }
   }
 
@@ -136,12 +224,102 @@ export class IncrementalReport {
     if (!keys) return;
     this.byPath.delete(path);
     for (const key of keys) {
-      const p = this.pairs.get(key);
-      if (!p) continue;
-      this.pairs.delete(key);
+      const at = this.pairAt.get(key);
+      if (at === undefined) continue;
+      const p = this.pairList[at];
+      this.removePair(key, at);
       const other = p.a.path === path ? p.b.path : p.a.path;
       this.byPath.get(other)?.delete(key);
-      this.touched?.add(other);
+      if (this.dirtyNodes) {
+        this.droppedPairs.set(key, p);
+        this.dirtyNodes.add(nodeKey(p.kind, p.a)).add(nodeKey(p.kind, p.b));
+      }
+    }
+  }
+
+  /** Deletes the pair at position `at` from the dense list (the last one takes its place). */
+  private removePair(key: string, at: number): void {
+    this.pairAt.delete(key);
+    const last = this.pairList.length - 1;
+    if (at !== last) {
+      const movedKey = this.pairKeys[last];
+      this.pairList[at] = this.pairList[last];
+      this.pairKeys[at] = movedKey;
+      this.pairAt.set(movedKey, at);
+    }
+    this.pairList.pop();
+    this.pairKeys.pop();
+  }
+
+  private register(c: Component): void {
+    this.components.add(c);
+    for (const n of c.nodes) this.componentOf.set(n, c);
+  }
+
+  /**
+   * Recomputes the components around `dirty` (locations that lost or gained a pair): those
+   * components are dissolved and their locations, with the dirty ones, regrouped by the current
+   * pairs between them. (Every component of a changed document is among them: its fingerprints,
+   * hence its view, changed.) A pair touching the region has both ends in it: an old pair joins
+   * two locations of one old component, a new one two dirty locations.
+   */
+  private regroup(dirty: ReadonlySet<string>): void {
+    const region = new Set<string>(dirty);
+    const paths = new Set<string>();
+    for (const node of dirty) {
+      const c = this.componentOf.get(node);
+      if (!c || !this.components.delete(c)) continue;
+      for (let i = 0; i < c.nodes.length; i++) {
+        if (this.componentOf.get(c.nodes[i]) === c) this.componentOf.delete(c.nodes[i]);
+        region.add(c.nodes[i]);
+        paths.add(c.locations[i].path);
+      }
+    }
+    if (region.size === 0) return;
+    // The current pairs of the region: those of its paths with an end in it. (A dirty location
+    // outside every old component has only new pairs, whose paths are the changed ones or
+    // their twins: reached through the other end, or through the changed path itself.)
+    for (const node of dirty) paths.add(node.slice(2, node.startsWith('s|') ? node.lastIndexOf('#') : undefined));
+    const uf = new UnionFind();
+    const ids = new Map<string, number>();
+    const nodes: string[] = [];
+    const locations: Location[] = [];
+    const kinds: Array<'file' | 'section'> = [];
+    const id = (kind: 'file' | 'section', node: string, l: Location): number => {
+      let i = ids.get(node);
+      if (i === undefined) {
+        i = nodes.length;
+        ids.set(node, i);
+        nodes.push(node);
+        locations.push(l);
+        kinds.push(kind);
+      }
+      return i;
+    };
+    const seen = new Set<string>();
+    const maxAt = new Map<number, number>(); // a pair's first end → largest distance (merged below)
+    const edges: Array<[number, number, number]> = [];
+    for (const path of paths) {
+      for (const key of this.byPath.get(path) ?? []) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const p = this.pairList[this.pairAt.get(key)!];
+        const na = nodeKey(p.kind, p.a);
+        const nb = nodeKey(p.kind, p.b);
+        if (!region.has(na) && !region.has(nb)) continue;
+        const a = id(p.kind, na, p.a);
+        const b = id(p.kind, nb, p.b);
+        uf.union(a, b);
+        edges.push([a, b, p.distance]);
+      }
+    }
+    for (const [a, , d] of edges) {
+      const r = uf.find(a);
+      if ((maxAt.get(r) ?? -1) < d) maxAt.set(r, d);
+    }
+    for (const members of uf.components()) {
+      const r = uf.find(members[0]);
+      this.register(makeComponent(kinds[members[0]], members.map((m) => locations[m]), maxAt.get(r) ?? 0));
     }
   }
 }

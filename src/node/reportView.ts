@@ -4,7 +4,7 @@
  * Pure (no fs, no threads); runs in the engine worker so the extension host only renders.
  */
 import { hammingDistance, similarity } from '../core/hamming';
-import type { Location, Report, ReportPair } from '../core/report';
+import type { Location, Report, ReportGroup, ReportPair } from '../core/report';
 import type { DocumentFingerprint, Fp64 } from '../core/types';
 import type { IndexStats, Thresholds, ViewGroup, ViewItem, ViewLocation, ViewMember, ViewReport, ViewTwin } from './engineProtocol';
 
@@ -91,20 +91,32 @@ export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem
   return items;
 }
 
-function sortGroups(groups: ViewGroup[]): void {
-  groups.sort(
-    (a, b) =>
-      a.maxDistance - b.maxDistance || b.members.length - a.members.length || (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) || compareLoc(a.members[0], b.members[0]),
-  );
+function compareGroups(a: ViewGroup, b: ViewGroup): number {
+  return a.maxDistance - b.maxDistance || b.members.length - a.members.length || (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) || compareLoc(a.members[0], b.members[0]);
+}
+
+/** Merges two lists sorted by compareGroups. */
+function mergeGroups(a: ViewGroup[], b: ViewGroup[]): ViewGroup[] {
+  if (b.length === 0) return a;
+  const out: ViewGroup[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let w = 0;
+  while (i < a.length && j < b.length) out[w++] = compareGroups(b[j], a[i]) < 0 ? b[j++] : a[i++];
+  while (i < a.length) out[w++] = a[i++];
+  while (j < b.length) out[w++] = b[j++];
+  return out;
 }
 
 /**
- * Builds views of successive reports, reusing what did not change: a group with the same members
- * and largest distance keeps its view (no new medoid search); after an incremental update only
- * the items of the touched files are rebuilt.
+ * Builds views of successive reports, reusing what did not change: after an incremental update,
+ * a group that is the same ReportGroup object as before keeps its view (no new medoid search),
+ * and only the items of the touched files are rebuilt.
  */
 export class ReportViewBuilder {
-  private groupCache = new Map<string, ViewGroup>();
+  private groupCache = new Map<ReportGroup, ViewGroup>();
+  /** The groups of the last build, sorted. */
+  private sortedGroups: ViewGroup[] = [];
   private readonly itemsByPath = new Map<string, ViewItem[]>();
 
   /**
@@ -118,19 +130,25 @@ export class ReportViewBuilder {
     touched: ReadonlySet<string> | null,
     pairsOf?: (path: string) => Iterable<ReportPair>,
   ): { groups: ViewGroup[]; rebuilt: ReadonlySet<string> | null } {
-    const cache = new Map<string, ViewGroup>();
-    const groups: ViewGroup[] = [];
+    // After an incremental update, a group that is the very same object as in the last build
+    // is unchanged, and so are its documents (IncrementalReport makes a new group object for
+    // every component that lost or gained a pair, which every changed document's do): its view
+    // is kept, and so is its place in the sorted list, where the new views are merged.
+    const cache = new Map<ReportGroup, ViewGroup>();
+    const fresh: ViewGroup[] = [];
+    const kept = new Set<ViewGroup>();
     for (const g of report.groups) {
-      const locations = g.locations ?? g.members.map((p) => ({ path: p }));
-      const key = `${g.kind}|${g.maxDistance}|${locations.map((l) => locationKey(toView(l))).sort().join('|')}`;
-      // Reuse a view only when none of its files changed (their distances would differ).
-      const reusable = touched !== null && !locations.some((l) => touched.has(l.path));
-      const view = (reusable ? this.groupCache.get(key) : undefined) ?? cache.get(key) ?? viewGroup(g.kind, locations, g.maxDistance, docs);
-      cache.set(key, view);
-      groups.push(view);
+      let view = touched !== null ? this.groupCache.get(g) : undefined;
+      if (view === undefined) {
+        view = viewGroup(g.kind, g.locations ?? g.members.map((p) => ({ path: p })), g.maxDistance, docs);
+        fresh.push(view);
+      } else kept.add(view);
+      cache.set(g, view);
     }
+    fresh.sort(compareGroups);
+    const groups = kept.size === 0 ? fresh : mergeGroups(this.sortedGroups.filter((v) => kept.has(v)), fresh);
     this.groupCache = cache;
-    sortGroups(groups);
+    this.sortedGroups = groups;
 
     if (!touched || !pairsOf) {
       this.itemsByPath.clear();

@@ -1,30 +1,65 @@
 /**
  * The near duplicates of ONE document among many (the "find near duplicates of this file"
- * command, also for an unsaved editor's text). A linear scan with the same rules as buildReport:
- * files within maxDistance, sections within sectionMaxDistance, both confirmed by the sketches'
- * Jaccard estimate; no section pairs between files that already pair as files; no overlapping
- * sections of one file; of nested section pairs only the outermost. Pure; runs in the engine worker.
+ * command, also for an unsaved editor's text, and each changed document of an incremental
+ * update). The same rules as buildReport: files within maxDistance, sections within
+ * sectionMaxDistance, both confirmed by the sketches' Jaccard estimate; no section pairs between
+ * files that already pair as files; no overlapping sections of one file; of nested section pairs
+ * only the outermost.
+ *
+ * The candidates come from a {@link TwinSource}: a live {@link DocumentIndex} (permuted tables:
+ * time ∝ candidates) or, when there is none, a linear scan of the documents ({@link findTwins}).
+ * Both give the same matches, in the same (total) order. Pure; runs in the engine worker.
  */
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../core/fingerprint';
 import { hammingDistance, similarity } from '../core/hamming';
 import { estimateJaccard } from '../core/simhash';
-import type { DocumentFingerprint, ItemFingerprint } from '../core/types';
+import { allPairsBatch } from '../core/simhashIndex';
+import type { DocumentFingerprint, Fp64, ItemFingerprint, SectionFingerprint } from '../core/types';
 import type { QueryMatch, Thresholds } from './engineProtocol';
 
 export interface TwinOptions extends Thresholds {
   sections: boolean;
 }
 
-function close(a: ItemFingerprint, b: ItemFingerprint, max: number, minSimilarity: number, sketchSize: number): number {
-  const d = hammingDistance(a.hi, a.lo, b.hi, b.lo);
-  if (d > max) return -1;
-  if (minSimilarity > 0 && estimateJaccard(a.sketch, b.sketch, sketchSize) < minSimilarity) return -1;
-  return d;
+/**
+ * Where the other documents' fingerprints come from: every item within k, in any order (for
+ * sections, one list per fingerprint asked). A {@link import('../core/documentIndex').DocumentIndex}
+ * is one.
+ */
+export interface TwinSource {
+  fileNeighbours(fp: Fp64, k: number): Iterable<{ path: string; file: ItemFingerprint; distance: number }>;
+  sectionNeighbours(fps: readonly Fp64[], k: number): Array<Iterable<{ path: string; section: SectionFingerprint; distance: number }>>;
+}
+
+/** A linear scan of `docs` (each call looks at every document). */
+export function linearSource(docs: Iterable<[string, DocumentFingerprint]>): TwinSource {
+  const list = [...docs];
+  return {
+    *fileNeighbours(fp, k) {
+      for (const [path, doc] of list) {
+        if (!doc.file) continue;
+        const distance = hammingDistance(fp.hi, fp.lo, doc.file.hi, doc.file.lo);
+        if (distance <= k) yield { path, file: doc.file, distance };
+      }
+    },
+    sectionNeighbours(fps, k) {
+      return fps.map((fp) => {
+        const out: Array<{ path: string; section: SectionFingerprint; distance: number }> = [];
+        for (const [path, doc] of list) {
+          for (const section of doc.sections) {
+            const distance = hammingDistance(fp.hi, fp.lo, section.hi, section.lo);
+            if (distance <= k) out.push({ path, section, distance });
+          }
+        }
+        return out;
+      });
+    },
+  };
 }
 
 /**
- * `selfPath`: the queried document's key in `docs` (its stored fingerprint is ignored in favour
- * of `doc`, which may come from unsaved text).
+ * The twins of `doc` by a linear scan of `docs`. `selfPath`: the queried document's key in `docs`
+ * (its stored fingerprint is ignored in favour of `doc`, which may come from unsaved text).
  */
 export function findTwins(
   selfPath: string,
@@ -32,57 +67,107 @@ export function findTwins(
   docs: Iterable<[string, DocumentFingerprint]>,
   options: TwinOptions,
 ): QueryMatch[] {
+  return findTwinsIn(selfPath, doc, linearSource(docs), options);
+}
+
+/**
+ * The twins of `doc` among the documents of `source` other than `selfPath` and those `exclude`
+ * rejects. Section pairs inside `doc` itself come from `doc.sections`, never from the source.
+ */
+export function findTwinsIn(
+  selfPath: string,
+  doc: DocumentFingerprint,
+  source: TwinSource,
+  options: TwinOptions,
+  exclude?: (path: string) => boolean,
+): QueryMatch[] {
+  const { maxDistance, sectionMaxDistance, minSimilarity } = options;
   const fileMatches: QueryMatch[] = [];
-  const others: Array<[string, DocumentFingerprint]> = [];
-  for (const [p, other] of docs) {
-    if (p === selfPath) continue;
-    others.push([p, other]);
-    if (!doc.file || !other.file) continue;
-    const d = close(doc.file, other.file, options.maxDistance, options.minSimilarity, FILE_SKETCH_SIZE);
-    if (d >= 0) fileMatches.push({ kind: 'file', other: { path: p }, distance: d, similarity: similarity(d) });
+  const paired = new Set<string>();
+  if (doc.file) {
+    for (const n of source.fileNeighbours(doc.file, maxDistance)) {
+      if (n.path === selfPath || (exclude && exclude(n.path))) continue;
+      if (!confirmed(doc.file, n.file, minSimilarity, FILE_SKETCH_SIZE)) continue;
+      paired.add(n.path);
+      fileMatches.push({ kind: 'file', other: { path: n.path }, distance: n.distance, similarity: similarity(n.distance) });
+    }
   }
-  const paired = new Set(fileMatches.map((m) => m.other.path));
 
   const sectionMatches: QueryMatch[] = [];
   if (options.sections && doc.sections.length > 0) {
-    const candidates: Array<[string, DocumentFingerprint]> = [[selfPath, doc], ...others.filter(([p]) => !paired.has(p))];
     const perDoc = new Map<string, QueryMatch[]>();
-    for (const [p, other] of candidates) {
-      for (const s of doc.sections) {
-        for (const t of other.sections) {
-          if (p === selfPath && !(s.endLine < t.startLine || t.endLine < s.startLine)) continue;
-          // Within one file, report each pair once (the earlier section as `self`).
-          if (p === selfPath && t.startLine < s.startLine) continue;
-          const d = close(s, t, options.sectionMaxDistance, options.minSimilarity, SECTION_SKETCH_SIZE);
-          if (d < 0) continue;
-          const m: QueryMatch = {
-            kind: 'section',
-            self: { startLine: s.startLine, endLine: s.endLine },
-            other: { path: p, startLine: t.startLine, endLine: t.endLine },
-            distance: d,
-            similarity: similarity(d),
-          };
-          const list = perDoc.get(p);
-          if (list) list.push(m);
-          else perDoc.set(p, [m]);
-        }
+    const push = (p: string, s: SectionFingerprint, t: SectionFingerprint, d: number) => {
+      const m: QueryMatch = {
+        kind: 'section',
+        self: { startLine: s.startLine, endLine: s.endLine },
+        other: { path: p, startLine: t.startLine, endLine: t.endLine },
+        distance: d,
+        similarity: similarity(d),
+      };
+      const list = perDoc.get(p);
+      if (list) list.push(m);
+      else perDoc.set(p, [m]);
+    };
+    // Within the document: non-overlapping sections, each pair once (the earlier one as `self`).
+    const own = doc.sections;
+    if (own.length > 1) {
+      const fp = new Uint32Array(own.length * 2);
+      for (let i = 0; i < own.length; i++) {
+        fp[2 * i] = own[i].hi;
+        fp[2 * i + 1] = own[i].lo;
+      }
+      const pairs = allPairsBatch(fp, sectionMaxDistance, {
+        accept: (a, b) => {
+          const s = own[a];
+          const t = own[b];
+          if (!(s.endLine < t.startLine || t.endLine < s.startLine)) return false;
+          return confirmed(s, t, minSimilarity, SECTION_SKETCH_SIZE);
+        },
+      });
+      for (let i = 0; i < pairs.length; i++) {
+        const s = own[pairs.a[i]];
+        const t = own[pairs.b[i]];
+        if (s.startLine < t.startLine) push(selfPath, s, t, pairs.distance[i]);
+        else push(selfPath, t, s, pairs.distance[i]);
+      }
+    }
+    const neighbours = source.sectionNeighbours(own, sectionMaxDistance);
+    for (let i = 0; i < own.length; i++) {
+      const s = own[i];
+      for (const n of neighbours[i]) {
+        const p = n.path;
+        if (p === selfPath || paired.has(p) || (exclude && exclude(p))) continue;
+        if (!confirmed(s, n.section, minSimilarity, SECTION_SKETCH_SIZE)) continue;
+        push(p, s, n.section, n.distance);
       }
     }
     for (const list of perDoc.values()) sectionMatches.push(...dropNested(list));
   }
-  const all = [...fileMatches, ...sectionMatches];
-  all.sort(
-    (a, b) =>
-      a.distance - b.distance ||
-      (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) ||
-      (a.other.path < b.other.path ? -1 : a.other.path > b.other.path ? 1 : 0) ||
-      (a.other.startLine ?? 0) - (b.other.startLine ?? 0),
-  );
+  const all = fileMatches.concat(sectionMatches);
+  all.sort(compareMatches);
   return all;
+}
+
+function confirmed(a: ItemFingerprint, b: ItemFingerprint, minSimilarity: number, sketchSize: number): boolean {
+  return minSimilarity <= 0 || estimateJaccard(a.sketch, b.sketch, sketchSize) >= minSimilarity;
+}
+
+/** Closest first; files before sections; then by the other location, then by the own one: a total order. */
+function compareMatches(a: QueryMatch, b: QueryMatch): number {
+  return (
+    a.distance - b.distance ||
+    (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) ||
+    (a.other.path < b.other.path ? -1 : a.other.path > b.other.path ? 1 : 0) ||
+    (a.other.startLine ?? 0) - (b.other.startLine ?? 0) ||
+    (a.other.endLine ?? 0) - (b.other.endLine ?? 0) ||
+    (a.self?.startLine ?? 0) - (b.self?.startLine ?? 0) ||
+    (a.self?.endLine ?? 0) - (b.self?.endLine ?? 0)
+  );
 }
 
 /** Of section pairs between the same two files, keep only those not nested in a larger pair. */
 function dropNested(list: QueryMatch[]): QueryMatch[] {
+  if (list.length < 2) return list;
   const span = (m: QueryMatch) => m.self!.endLine - m.self!.startLine + m.other.endLine! - m.other.startLine!;
   const inside = (a: { startLine: number; endLine: number }, b: { startLine: number; endLine: number }) =>
     b.startLine <= a.startLine && a.endLine <= b.endLine;

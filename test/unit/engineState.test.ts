@@ -338,6 +338,50 @@ describe('EngineState', function () {
     assert.deepEqual([m.other.startLine, m.other.endLine], [other.startLine, other.endLine]);
   });
 
+  it('queryFile (live index) agrees with the report through a series of updates', async () => {
+    const rnd2 = mulberry32(17);
+    const shared = codeFile(rnd2, 1);
+    const made: string[] = [];
+    for (let i = 0; i < 12; i++) made.push(write(root, `gen/g${i}.ts`, codeFile(rnd2, 2) + (i % 3 === 0 ? '\n' + shared : '')));
+    const { engine } = makeEngine();
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    /** The pairs of one file: from the report's items, and from a query. */
+    const pairKey = (kind: string, a: string, b: string, d: number) => `${kind} ${a < b ? a : b} ${a < b ? b : a} ${d}`;
+    const loc = (p: string, l: { startLine?: number; endLine?: number }) => (l.startLine === undefined ? p : `${p}:${l.startLine}-${l.endLine}`);
+    const fromReport = (file: string) => {
+      const out = new Set<string>();
+      for (const item of engine.getReport().items) {
+        if (item.loc.path !== file) continue;
+        assert.equal(item.moreTwins, 0);
+        for (const t of item.twins) out.add(pairKey(item.kind, loc(file, item.loc), loc(t.path, t), t.distance));
+      }
+      return [...out].sort();
+    };
+    const fromQuery = async (file: string) => {
+      const q = await engine.query(file);
+      assert.equal(q.status, 'ok');
+      return q.matches.map((m) => pairKey(m.kind, loc(file, m.kind === 'section' ? m.self! : {}), loc(m.other.path, m.other), m.distance)).sort();
+    };
+    for (let round = 0; round < 8; round++) {
+      // Edit one generated file into a near copy of another (or of a.ts), create or delete one.
+      const target = made[Math.floor(rnd2() * made.length)];
+      const src = round % 2 === 0 ? codeA : fs.readFileSync(made[(made.indexOf(target) + 1) % made.length], 'utf8');
+      fs.writeFileSync(target, edited(src) + '\n' + codeFile(rnd2, 1));
+      const created = write(root, `gen/new${round}.ts`, round % 3 === 0 ? shared + '\n' + codeFile(rnd2, 1) : edited(src));
+      const gone = round > 0 ? path.join(root, `gen/new${round - 1}.ts`) : null;
+      if (gone) fs.rmSync(gone);
+      await engine.update({ upserts: [target, created], removes: gone ? [gone] : [], renames: [] });
+      let nonEmpty = 0;
+      for (const file of [path.join(root, 'src/a.ts'), path.join(root, 'src/a-copy.ts'), target, created, ...made.slice(0, 4)]) {
+        const expected = fromReport(file);
+        if (expected.length > 0) nonEmpty++;
+        assert.deepEqual(await fromQuery(file), expected, `round ${round}: ${path.relative(root, file)}`);
+      }
+      assert.ok(nonEmpty >= 2, `round ${round}: some files have twins`);
+    }
+  });
+
   it('multi-root: pairs across folders; a file in two nested roots counts once', async () => {
     write(root2, 'copy-of-a.ts', edited(codeA));
     const { engine } = makeEngine();

@@ -2,8 +2,10 @@ import { strict as assert } from 'node:assert';
 import { fingerprintText } from '../../src/core/fingerprint';
 import { buildReport, type Report, type ReportOptions } from '../../src/core/report';
 import type { DocumentFingerprint } from '../../src/core/types';
+import type { QueryMatch } from '../../src/node/engineProtocol';
 import { IncrementalReport } from '../../src/node/incrementalReport';
 import { buildViewReport, ReportViewBuilder } from '../../src/node/reportView';
+import { findTwins } from '../../src/node/twins';
 import { codeFile, codeFunction, mulberry32, proseText } from './helpers/corpus';
 
 function canonical(r: Report) {
@@ -11,6 +13,24 @@ function canonical(r: Report) {
   const pairs = r.pairs.map((p) => `${p.kind} ${loc(p.a)} ${loc(p.b)} ${p.distance}`).sort();
   const groups = r.groups.map((g) => `${g.kind} ${[...g.members].sort().join(',')} ${g.maxDistance}`).sort();
   return { pairs, groups };
+}
+
+/** The pairs of `path` in a report, canonical (as `canonical` prints them). */
+function pairsOfPath(r: Report, path: string): string[] {
+  return canonical({ pairs: r.pairs.filter((p) => p.a.path === path || p.b.path === path), groups: [] }).pairs;
+}
+
+/** Twins of `path` as report pairs (canonical), to compare with `pairsOfPath`. */
+function twinsAsPairs(path: string, matches: QueryMatch[]): string[] {
+  const loc = (p: string, l?: { startLine?: number; endLine?: number }) => (l?.startLine === undefined ? p : `${p}:${l.startLine}-${l.endLine}`);
+  return matches
+    .map((m) => {
+      const self = loc(path, m.kind === 'section' ? m.self : undefined);
+      const other = loc(m.other.path, m.kind === 'section' ? m.other : undefined);
+      const selfFirst = path < m.other.path || (path === m.other.path && (m.self?.startLine ?? 0) < (m.other.startLine ?? 0));
+      return `${m.kind} ${selfFirst ? self : other} ${selfFirst ? other : self} ${m.distance}`;
+    })
+    .sort();
 }
 
 /** Light edits: change a few tokens of some lines. */
@@ -90,6 +110,131 @@ describe('IncrementalReport', function () {
       assert.deepEqual(asSet(groups), asSet(fresh.groups), `groups, round ${round}`);
     }
   });
+
+  // Random sequences of adds, edits, copies, renames and removals, in batches of 1–8 (a path
+  // may be listed twice, or listed without a change): after each batch the incremental report
+  // equals a from-scratch buildReport, its views equal views built from scratch, and the twins of
+  // a few documents (the live index's query) equal their pairs in the report and a linear scan.
+  const variants: Array<[string, ReportOptions]> = [
+    ['defaults', options],
+    ['small radii, no sketch check', { maxDistance: 5, sectionMaxDistance: 4, minSimilarity: 0, sections: true }],
+    ['files only', { maxDistance: 12, sectionMaxDistance: 10, minSimilarity: 0.75, sections: false }],
+  ];
+  for (const [label, opts] of variants) {
+    it(`random change sequences equal a rebuild (${label}); twins equal the report`, () => {
+      const rnd = mulberry32(label.length * 7919);
+      const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)];
+      const shared = Array.from({ length: 5 }, () => codeFunction(rnd, 12));
+      const texts = new Map<string, string>();
+      const fresh = (p: string): string => {
+        if (p.endsWith('.md')) return proseText(rnd, 2 + Math.floor(rnd() * 4));
+        let t = codeFile(rnd, 1 + Math.floor(rnd() * 4));
+        if (rnd() < 0.5) t += '\n' + pick(shared); // a shared section
+        if (rnd() < 0.3) t = `export class K${Math.floor(rnd() * 1e6)} {\n${t}\n}\n`; // nested sections
+        if (rnd() < 0.08) t = 'const tiny = 1;\n'; // no fingerprint at all
+        return t;
+      };
+      let serial = 0;
+      const newPath = () => `/w/${pick(['a', 'b', 'c'])}/n${serial++}.${rnd() < 0.2 ? 'md' : 'ts'}`;
+      for (let i = 0; i < 40; i++) {
+        const p = newPath();
+        texts.set(p, fresh(p));
+      }
+      // Identical copies (a group of four) and near copies.
+      const base = [...texts.keys()].find((p) => p.endsWith('.ts'))!;
+      for (let c = 0; c < 4; c++) texts.set(`/w/same/s${c}.ts`, texts.get(base)!);
+      const fp = (p: string, t: string) => fingerprintText(t, p, { minTokens: 50 });
+      const docs = new Map<string, DocumentFingerprint>();
+      for (const [p, t] of texts) docs.set(p, fp(p, t));
+      const sorted = () => [...docs].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([p, doc]) => ({ path: p, doc }));
+      const twinOptions = { maxDistance: opts.maxDistance, sectionMaxDistance: opts.sectionMaxDistance, minSimilarity: opts.minSimilarity, sections: opts.sections };
+
+      const inc = new IncrementalReport();
+      const views = new ReportViewBuilder();
+      let before = views.build(inc.rebuild(sorted(), opts), docs, null).groups;
+      let sawGroups = 0;
+      let reused = 0;
+      for (let round = 0; round < 40; round++) {
+        const changed: string[] = [];
+        const n = 1 + Math.floor(rnd() * (round % 10 === 9 ? 8 : 3));
+        for (let k = 0; k < n; k++) {
+          const all = [...texts.keys()];
+          const action = rnd();
+          const set = (p: string, t: string) => {
+            texts.set(p, t);
+            docs.set(p, fp(p, t));
+            changed.push(p);
+          };
+          if (action < 0.3) {
+            const p = pick(all);
+            set(p, mutate(texts.get(p)!, rnd, 0.1 + rnd() * 0.3)); // edit
+          } else if (action < 0.45) {
+            const p = pick(all);
+            const src = pick(all);
+            set(p, rnd() < 0.5 ? texts.get(src)! : mutate(texts.get(src)!, rnd, 0.05)); // becomes a (near) copy
+          } else if (action < 0.6) {
+            const p = newPath();
+            set(p, rnd() < 0.5 ? mutate(texts.get(pick(all))!, rnd, 0.05) : fresh(p)); // create
+          } else if (action < 0.72) {
+            const p = pick(all); // rename
+            const q = newPath().replace(/\.\w+$/, p.slice(p.lastIndexOf('.')));
+            const t = texts.get(p)!;
+            texts.delete(p);
+            docs.delete(p);
+            changed.push(p);
+            set(q, t);
+          } else if (action < 0.87) {
+            const p = pick(all); // delete
+            texts.delete(p);
+            docs.delete(p);
+            changed.push(p);
+          } else if (action < 0.94) {
+            changed.push(pick(all)); // listed, unchanged
+          } else if (changed.length > 0) {
+            changed.push(changed[0]); // listed twice
+          }
+        }
+        const incremental = inc.update(changed, docs);
+        const full = buildReport(sorted(), opts);
+        assert.deepEqual(canonical(incremental), canonical(full), `round ${round}`);
+        sawGroups += full.groups.length;
+
+        const { groups } = views.build(incremental, docs, inc.touched, (p) => inc.pairsOf(p));
+        const fresh2 = buildViewReport(full, docs, 0, { ...opts }, null);
+        assert.deepEqual(views.allItems(), fresh2.items, `items, round ${round}`);
+        assert.deepEqual(groups, fresh2.groups, `groups (in order), round ${round}`);
+        // A group none of whose files changed keeps its view object (no new medoid search),
+        // from the first update after the rebuild on.
+        const changedSet = new Set(changed);
+        const previous = new Set(before);
+        for (const g of groups) {
+          if (g.members.some((m) => changedSet.has(m.path))) continue;
+          const same = before.find((b) => JSON.stringify(b) === JSON.stringify(g));
+          if (same && inc.touched && !g.members.some((m) => inc.touched!.has(m.path))) {
+            assert.ok(previous.has(g), `round ${round}: the view of an untouched group is kept`);
+            reused++;
+          }
+        }
+        before = groups;
+
+        const paths = [...docs.keys()];
+        for (let q = 0; q < 3; q++) {
+          const p = q === 0 && changed.length > 0 && docs.has(changed[0]) ? changed[0] : pick(paths);
+          const doc = docs.get(p)!;
+          const indexed = inc.twins(p, doc, twinOptions)!;
+          assert.deepEqual(twinsAsPairs(p, indexed), pairsOfPath(full, p), `twins of ${p}, round ${round}`);
+          assert.deepEqual(indexed, findTwins(p, doc, docs, twinOptions), `twins = linear scan, ${p}, round ${round}`);
+          // Unsaved text: a near copy of another document, queried under p's path.
+          const other = pick(paths);
+          const unsaved = fp(p, mutate(texts.get(other)!, rnd, 0.05));
+          assert.deepEqual(inc.twins(p, unsaved, twinOptions), findTwins(p, unsaved, docs, twinOptions), `unsaved text at ${p}, round ${round}`);
+        }
+      }
+      assert.ok(sawGroups > 0, 'the material has groups');
+      assert.ok(reused > 0, 'some views were kept');
+      assert.equal(inc.twins(base, docs.get(base) ?? fp(base, texts.get(base) ?? ''), { ...twinOptions, maxDistance: opts.maxDistance + 1 }), null, 'other thresholds: no index');
+    });
+  }
 
   it('canUpdate only for the options of the last rebuild', () => {
     const inc = new IncrementalReport();

@@ -161,6 +161,21 @@ describe('allPairsBatch', () => {
     });
   }
 
+  it('splits large groups by a second block (tables sharing two kept blocks): same pairs as other layouts', () => {
+    // 40,000 items at k = 6 with 9 blocks (7 bits each): level-1 groups of ~300 items, above the
+    // split threshold, so tables sharing their first two kept blocks hash the parts (scanFamily);
+    // 7 blocks (one kept block per table) never split. Copies and near copies included.
+    const k = 6;
+    const { fps, plantedPairs } = dataset(77, 40000, k, 40);
+    const rnd = mulberry32(78);
+    for (let c = 0; c < 30; c++) fps.push({ ...fps[rnd() % 1000] }); // copies
+    const split = sortedBatch(fps, k, { blocks: 9 });
+    assert.deepEqual(split, sortedBatch(fps, k, { blocks: 7 }));
+    for (const p of split) assert.equal(dist(fps[p.a], fps[p.b]), p.distance);
+    for (const p of plantedPairs) assert.equal(hasPair(split, p.i, p.j), dist(fps[p.i], fps[p.j]) <= k, `planted at ${p.d}`);
+    assert.ok(split.length >= 40 * 2 + 30);
+  });
+
   it('reports hundreds of identical fingerprints and their near neighbours once each', () => {
     const rnd = mulberry32(5);
     const x = { hi: rnd(), lo: rnd() };
@@ -331,6 +346,70 @@ describe('SimHashIndex', () => {
       { id: 5, distance: 0 },
       { id: 6, distance: 1 },
     ]);
+  });
+
+  it('queryMany equals one query per fingerprint, with items pending, merged and removed', () => {
+    const k = 6;
+    const rnd = mulberry32(77);
+    const { fps } = dataset(5, 3000, k, 30);
+    const index = new SimHashIndex({ maxDistance: k });
+    const model = new Map<number, Fp>();
+    fps.forEach((f, i) => {
+      index.add(i, f.hi, f.lo);
+      model.set(i, f);
+    });
+    index.prepare();
+    assert.ok(index.queryLayout && index.queryLayout.tables > 1);
+    for (let round = 0; round < 8; round++) {
+      // Some changes (they stay pending, or get merged / compacted by the next call).
+      for (let c = 0; c < 40 * round; c++) {
+        const id = rnd() % (fps.length + 500);
+        if (rnd() % 3 === 0) {
+          index.remove(id);
+          model.delete(id);
+        } else {
+          const f = flip(rnd, fps[rnd() % fps.length], rnd() % (k + 2));
+          index.add(id, f.hi, f.lo);
+          model.set(id, f);
+        }
+      }
+      const probes: Fp[] = [];
+      for (let q = 0; q < 25; q++) probes.push(q % 5 === 0 ? { hi: rnd(), lo: rnd() } : flip(rnd, fps[rnd() % fps.length], rnd() % (k + 2)));
+      for (const kq of [k, 2]) {
+        const many = index.queryMany(interleave(probes), kq);
+        assert.equal(many.length, probes.length);
+        probes.forEach((p, q) => {
+          assert.deepEqual(many[q], index.query(p.hi, p.lo, kq), `round ${round}, probe ${q}`);
+          assert.deepEqual(many[q], bruteQuery(model, p, kq), `round ${round}, probe ${q}, brute force`);
+        });
+      }
+    }
+    assert.deepEqual(index.queryMany([]), []);
+    assert.throws(() => index.queryMany([1]), RangeError);
+  });
+
+  it('maxTableBytes caps the layout (down to maxDistance + 1 tables); results stay exact', () => {
+    const k = 10;
+    const { fps } = dataset(8, 4000, k, 20);
+    const items = new Map(fps.map((f, i) => [i, f] as [number, Fp]));
+    const free = new SimHashIndex({ maxDistance: k, maxTables: 128 });
+    const capped = new SimHashIndex({ maxDistance: k, maxTables: 128, maxTableBytes: 1 });
+    fps.forEach((f, i) => {
+      free.add(i, f.hi, f.lo);
+      capped.add(i, f.hi, f.lo);
+    });
+    free.prepare();
+    capped.prepare();
+    assert.ok(free.queryLayout!.tables > k + 1, `unconstrained: ${JSON.stringify(free.queryLayout)}`);
+    assert.deepEqual(capped.queryLayout, { blocks: k + 1, tables: k + 1 });
+    const rnd = mulberry32(4);
+    for (let q = 0; q < 100; q++) {
+      const probe = flip(rnd, fps[rnd() % fps.length], rnd() % (k + 2));
+      const expected = bruteQuery(items, probe, k);
+      assert.deepEqual(free.query(probe.hi, probe.lo), expected);
+      assert.deepEqual(capped.query(probe.hi, probe.lo), expected);
+    }
+    assert.throws(() => new SimHashIndex({ maxDistance: 3, maxTableBytes: 0 }), RangeError);
   });
 
   it('finds identical fingerprints, each pair once', () => {
