@@ -114,9 +114,9 @@ export class EngineState {
   private readonly saveDelayMs: number;
   private readonly progressIntervalMs: number;
   private readonly incrementalLimit: number;
-  /** Time of the last full match (ms), and of an incremental one per changed × indexed document. */
+  /** Time of the last full match (ms), and of an incremental one per changed document. */
   private rebuildMs = Infinity;
-  private incrementalMsPerPair = 0.003;
+  private incrementalMsPerDoc = 1;
   private readonly checkpointMs: number;
   private readonly cacheIo: CacheIo;
   /** How long the last cache write took (a checkpoint waits at least ten times that). */
@@ -341,18 +341,19 @@ export class EngineState {
     const sections = this.entries.sections;
     const t0 = performance.now();
     let report;
-    // Incremental matching compares each changed document with all others: cheaper than a full
-    // match for a few changes, far dearer for a branch switch. Choose by the measured costs.
+    // Incremental matching queries the live index once per changed document (its cost grows with
+    // the changes and their candidates): cheaper than a full match for a few changes, dearer for a
+    // branch switch. Choose by the measured costs.
     const incremental =
       !!changed &&
       changed.size <= this.incrementalLimit &&
       this.matcher.canUpdate(options) &&
-      (changed.size <= 2 || changed.size * docs.size * this.incrementalMsPerPair <= this.rebuildMs);
+      (changed.size <= 2 || changed.size * this.incrementalMsPerDoc <= this.rebuildMs);
     if (incremental) {
       report = this.matcher.update(changed, docs);
-      if (changed.size > 0 && docs.size > 0) {
-        const perPair = (performance.now() - t0) / (changed.size * docs.size);
-        this.incrementalMsPerPair = 0.7 * this.incrementalMsPerPair + 0.3 * perPair;
+      if (changed.size > 0) {
+        const perDoc = (performance.now() - t0) / changed.size;
+        this.incrementalMsPerDoc = 0.7 * this.incrementalMsPerDoc + 0.3 * perDoc;
       }
     } else {
       const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
