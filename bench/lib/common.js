@@ -177,12 +177,14 @@ function walk(dir, base = dir, out = []) {
 
 /**
  * Bundles bench/lib/engine.ts (re-exports of src/) with the product's esbuild settings into
- * bench/.cache/build/engine.js and requires it: the benchmarks run the product's code, built the
- * way dist/ is built (bundled, CommonJS, node20), rebuilt on every run so src edits are measured.
+ * bench/.cache/build/engine-<checkout folder>.js and requires it: the benchmarks run the
+ * product's code, built the way dist/ is built (bundled, CommonJS, node20), rebuilt on every run
+ * so src edits are measured. The file is named after the checkout because bench/.cache may be
+ * shared by several git worktrees: one checkout's run must not load another's bundle.
  */
 function loadEngine() {
   const esbuild = require(path.join(REPO, 'node_modules', 'esbuild'));
-  const outfile = path.join(BUILD, 'engine.js');
+  const outfile = path.join(BUILD, `engine-${path.basename(REPO)}.js`);
   fs.mkdirSync(BUILD, { recursive: true });
   esbuild.buildSync({
     entryPoints: [path.join(REPO, 'bench', 'lib', 'engine.ts')],
