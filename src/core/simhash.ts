@@ -1,9 +1,13 @@
 /**
  * SimHash over token k-gram shingles, with a bottom-k MinHash sketch of the same shingle set.
  *
- * Hot path: shingle hashes are combined from the tokens' 64-bit hashes and finalised with mix64;
- * distinct shingles are found with an open-addressing table reused across calls; the 64 bit
- * counters are packed four to a 32-bit word (8-bit lanes), flushed before they can overflow.
+ * Hot path: a file's shingles are hashed once, into a ShingleSequence: one finalised 64-bit hash
+ * per position (combined from the tokens' hashes, then mix64), and for each position the previous
+ * position holding the same shingle (found with an open-addressing table reused across calls).
+ * Any token range of the file — the whole file, each of its sections — is then fingerprinted
+ * from that sequence without hashing again: a shingle is new in the range when its previous
+ * occurrence lies before the range. The 64 bit counters are packed four to a 32-bit word
+ * (8-bit lanes), flushed before they can overflow.
  */
 import { fmix32 } from './hash';
 import type { TokenBuffer } from './tokenize';
@@ -20,88 +24,195 @@ export interface SimHashOptions {
   idf?: (hi: number, lo: number) => number;
 }
 
-/* Reused scratch: the distinct-shingle table (keys + counts), stamped per call. */
-let tableBits = 0;
-let keysHi = new Uint32Array(0);
-let keysLo = new Uint32Array(0);
-let counts = new Uint32Array(0);
-let stamps = new Uint32Array(0);
-let stamp = 0;
-/** Mask of the table as sized by the last collectDistinct call. */
-let tableMask = 0;
-let distinctHi = new Uint32Array(1024);
-let distinctLo = new Uint32Array(1024);
-const counters = new Float64Array(64);
-
-/**
- * Makes the scratch table big enough for `items` shingles and starts a new stamp. Returns the
- * mask to use: sized to this call (not to the largest file seen), so small files stay in cache.
- */
-function ensureTable(items: number): number {
-  let bits = 8;
-  while (1 << bits < items * 2) bits++;
-  if (bits > tableBits) {
-    tableBits = bits;
-    const size = 1 << bits;
-    keysHi = new Uint32Array(size);
-    keysLo = new Uint32Array(size);
-    counts = new Uint32Array(size);
-    stamps = new Uint32Array(size);
-    stamp = 0;
-  }
-  if (distinctHi.length < items) {
-    distinctHi = new Uint32Array(items);
-    distinctLo = new Uint32Array(items);
-  }
-  stamp = (stamp + 1) >>> 0;
-  if (stamp === 0) {
-    stamps.fill(0);
-    stamp = 1;
-  }
-  return (1 << bits) - 1;
+/** The shingle size used for a range of `tokens` tokens: a range shorter than k is one shingle. */
+export function effectiveShingleSize(shingleSize: number | undefined, tokens: number): number {
+  return Math.max(1, Math.min(shingleSize ?? 3, tokens));
 }
 
 /**
- * Finds the distinct shingles of tokens [from, to) into the scratch table; returns their number.
- * Their hashes are then in distinctHi/distinctLo[0 … n) and their counts in the table.
+ * The shingles of tokens [from, to) of a TokenBuffer, shingle size k: the shingle at position p
+ * covers tokens from + p … from + p + k − 1. Built once per file, reused for every range inside.
  */
-function collectDistinct(buf: TokenBuffer, from: number, to: number, k: number): number {
-  const mask = ensureTable(to - from - k + 1);
-  tableMask = mask;
+export class ShingleSequence {
+  /** Finalised 64-bit hash of each shingle (two halves). */
+  hi = new Uint32Array(1024);
+  lo = new Uint32Array(1024);
+  /** Position of the previous shingle equal to this one, or −1. */
+  prev = new Int32Array(1024);
+  /** Number of shingles (positions). */
+  length = 0;
+  /** First token covered, and tokens per shingle. */
+  from = 0;
+  k = 1;
+
+  /** Hashes the shingles of tokens [from, to) (to − from ≥ k ≥ 1) and links the repeats. */
+  build(buf: TokenBuffer, from: number, to: number, k: number): void {
+    const count = to - from - k + 1;
+    if (this.hi.length < count) {
+      const cap = Math.max(count, this.hi.length * 2);
+      this.hi = new Uint32Array(cap);
+      this.lo = new Uint32Array(cap);
+      this.prev = new Int32Array(cap);
+    }
+    this.length = count;
+    this.from = from;
+    this.k = k;
+    hashShingles(buf, from, count, k, this.hi, this.lo);
+    linkRepeats(this.hi, this.lo, this.prev, count);
+  }
+
+  /** Shingle positions of tokens [from, to): [first, end). */
+  first(from: number): number {
+    return from - this.from;
+  }
+  end(to: number): number {
+    return to - this.from - this.k + 1;
+  }
+}
+
+/**
+ * Shingle hashes of `count` positions starting at token `from`: the k token hashes folded with a
+ * rotate-xor-multiply per half, then mix64 (inlined: the hot loop's only finaliser).
+ */
+function hashShingles(buf: TokenBuffer, from: number, count: number, k: number, outHi: Uint32Array, outLo: Uint32Array): void {
   const thi = buf.hi;
   const tlo = buf.lo;
-  let distinct = 0;
-  for (let i = from; i + k <= to; i++) {
+  for (let p = 0; p < count; p++) {
+    const i = from + p;
     let a = tlo[i];
     let b = thi[i];
     for (let j = 1; j < k; j++) {
       a = Math.imul(((a << 5) | (a >>> 27)) ^ tlo[i + j], 0x9e3779b1);
       b = Math.imul(((b << 7) | (b >>> 25)) ^ thi[i + j], 0x85ebca77);
     }
-    // mix64(b, a), inlined: the hot loop's only finaliser.
     const m = fmix32((a ^ Math.imul(b, 0x9e3779b1) ^ (b >>> 15)) >>> 0);
     const hi = fmix32((b ^ Math.imul(m, 0x27d4eb2f) ^ 0x165667b1) >>> 0);
-    const lo = fmix32((m ^ Math.imul(hi, 0x85ebca77)) >>> 0);
-    let slot = (lo ^ (hi >>> 7)) & mask;
+    outHi[p] = hi;
+    outLo[p] = fmix32((m ^ Math.imul(hi, 0x85ebca77)) >>> 0);
+  }
+}
+
+/*
+ * Reused scratch: the open-addressing table of linkRepeats, four int32 words per slot (hash
+ * high half, low half, last position seen, stamp) so that a probe touches one cache line. A slot
+ * is in use when its stamp is the current call's: nothing is cleared between calls.
+ */
+let table = new Int32Array(0);
+let tableBits = 0;
+let stamp = 0;
+
+/** Makes the table big enough for `items` keys (at most half full); returns its slot mask. */
+function ensureTable(items: number): number {
+  let bits = 8;
+  while (1 << bits < items * 2) bits++;
+  if (bits > tableBits) {
+    tableBits = bits;
+    table = new Int32Array(4 << bits);
+    stamp = 0;
+  }
+  stamp = (stamp + 1) | 0;
+  if (stamp === 0) {
+    table.fill(0);
+    stamp = 1;
+  }
+  // Sized to this call, not to the largest file seen, so that small files stay in cache.
+  return (1 << bits) - 1;
+}
+
+/** prev[p] = the last position before p with the same 64-bit hash, or −1. */
+function linkRepeats(hi: Uint32Array, lo: Uint32Array, prev: Int32Array, count: number): void {
+  const mask = ensureTable(count);
+  const t = table;
+  const st = stamp;
+  for (let p = 0; p < count; p++) {
+    const h = hi[p] | 0;
+    const l = lo[p] | 0;
+    let slot = (l ^ (h >>> 7)) & mask;
     for (;;) {
-      if (stamps[slot] !== stamp) {
-        stamps[slot] = stamp;
-        keysHi[slot] = hi;
-        keysLo[slot] = lo;
-        counts[slot] = 1;
-        distinctHi[distinct] = hi;
-        distinctLo[distinct] = lo;
-        distinct++;
+      const w = slot << 2;
+      if (t[w + 3] !== st) {
+        t[w] = h;
+        t[w + 1] = l;
+        t[w + 2] = p;
+        t[w + 3] = st;
+        prev[p] = -1;
         break;
       }
-      if (keysHi[slot] === hi && keysLo[slot] === lo) {
-        counts[slot]++;
+      if (t[w] === h && t[w + 1] === l) {
+        prev[p] = t[w + 2];
+        t[w + 2] = p;
         break;
       }
       slot = (slot + 1) & mask;
     }
   }
+}
+
+/* Reused scratch of one item: its distinct shingles in order of first occurrence (and counts). */
+let distinctHi = new Uint32Array(1024);
+let distinctLo = new Uint32Array(1024);
+let distinctCount = new Uint32Array(1024);
+/** For each position of the item: the index of its shingle among the distinct ones (tf only). */
+let distinctIndex = new Int32Array(1024);
+const counters = new Float64Array(64);
+
+function ensureItemScratch(positions: number): void {
+  if (distinctHi.length < positions) {
+    const cap = Math.max(positions, distinctHi.length * 2);
+    distinctHi = new Uint32Array(cap);
+    distinctLo = new Uint32Array(cap);
+    distinctCount = new Uint32Array(cap);
+    distinctIndex = new Int32Array(cap);
+  }
+}
+
+/**
+ * The distinct shingles of positions [first, end) into distinctHi/Lo, in order of first
+ * occurrence; returns their number. A position is a first occurrence in the range exactly when
+ * the previous equal shingle lies before `first` (or there is none).
+ */
+function gatherDistinct(seq: ShingleSequence, first: number, end: number): number {
+  ensureItemScratch(end - first);
+  const { hi, lo, prev } = seq;
+  let distinct = 0;
+  for (let p = first; p < end; p++) {
+    if (prev[p] < first) {
+      distinctHi[distinct] = hi[p];
+      distinctLo[distinct] = lo[p];
+      distinct++;
+    }
+  }
   return distinct;
+}
+
+/**
+ * gatherDistinct, also counting each distinct shingle's occurrences in the range (for tf
+ * weighting): a repeat takes the index of its previous occurrence, which is in the range.
+ */
+function gatherDistinctCounted(seq: ShingleSequence, first: number, end: number): number {
+  ensureItemScratch(end - first);
+  const { hi, lo, prev } = seq;
+  let distinct = 0;
+  for (let p = first; p < end; p++) {
+    const q = prev[p];
+    if (q < first) {
+      distinctHi[distinct] = hi[p];
+      distinctLo[distinct] = lo[p];
+      distinctCount[distinct] = 1;
+      distinctIndex[p - first] = distinct++;
+    } else {
+      const d = distinctIndex[q - first];
+      distinctCount[d]++;
+      distinctIndex[p - first] = d;
+    }
+  }
+  return distinct;
+}
+
+/** Calls `visit` once for each distinct shingle of a built sequence (for document frequencies). */
+export function forEachDistinct(seq: ShingleSequence, visit: (hi: number, lo: number) => void): void {
+  const { hi, lo, prev } = seq;
+  for (let p = 0; p < seq.length; p++) if (prev[p] < 0) visit(hi[p], lo[p]);
 }
 
 /** Calls `visit` once for each distinct shingle of tokens [from, to) (for document frequencies). */
@@ -114,10 +225,12 @@ export function forEachDistinctShingle(
 ): void {
   const tokens = to - from;
   if (tokens <= 0) return;
-  const k = Math.max(1, Math.min(shingleSize, tokens));
-  const distinct = collectDistinct(buf, from, to, k);
-  for (let s = 0; s < distinct; s++) visit(distinctHi[s], distinctLo[s]);
+  spare.build(buf, from, to, effectiveShingleSize(shingleSize, tokens));
+  forEachDistinct(spare, visit);
 }
+
+/** The sequence simhashTokens builds for a single range. */
+const spare = new ShingleSequence();
 
 /**
  * Fingerprints tokens [from, to) of a buffer. Returns null when the range has no tokens.
@@ -125,30 +238,37 @@ export function forEachDistinctShingle(
 export function simhashTokens(buf: TokenBuffer, from: number, to: number, options: SimHashOptions = {}): ItemFingerprint | null {
   const tokens = to - from;
   if (tokens <= 0) return null;
-  const k = Math.max(1, Math.min(options.shingleSize ?? 3, tokens));
-  const sketchSize = options.sketchSize ?? 128;
-  const distinct = collectDistinct(buf, from, to, k);
-  const mask = tableMask;
+  spare.build(buf, from, to, effectiveShingleSize(options.shingleSize, tokens));
+  return simhashRange(spare, from, to, options);
+}
 
-  // 2. Weighted bit sums.
+/**
+ * Fingerprints tokens [from, to) from a sequence built over them or over a longer range around
+ * them with the same shingle size (to − from ≥ seq.k).
+ */
+export function simhashRange(seq: ShingleSequence, from: number, to: number, options: SimHashOptions): ItemFingerprint {
+  const first = seq.first(from);
+  const end = seq.end(to);
+  const sketchSize = options.sketchSize ?? 128;
+  const weighting = options.weighting ?? 'none';
   let hiBits = 0;
   let loBits = 0;
-  const weighting = options.weighting ?? 'none';
+  let distinct: number;
   if (weighting === 'none') {
+    distinct = gatherDistinct(seq, first, end);
     const c = packedBitCounts(distinct);
     for (let bit = 0; bit < 32; bit++) {
       if (c[bit] * 2 > distinct) loBits |= 1 << bit;
       if (c[32 + bit] * 2 > distinct) hiBits |= 1 << bit;
     }
   } else {
+    distinct = gatherDistinctCounted(seq, first, end);
     counters.fill(0);
     const idf = options.idf;
     for (let s = 0; s < distinct; s++) {
       const hi = distinctHi[s];
       const lo = distinctLo[s];
-      let slot = (lo ^ (hi >>> 7)) & mask;
-      while (keysHi[slot] !== hi || keysLo[slot] !== lo) slot = (slot + 1) & mask;
-      let w = 1 + Math.log(counts[slot]);
+      let w = 1 + Math.log(distinctCount[s]);
       if (weighting === 'tfidf' && idf) w *= idf(hi, lo);
       for (let bit = 0; bit < 32; bit++) {
         counters[bit] += (lo >>> bit) & 1 ? w : -w;
@@ -164,7 +284,7 @@ export function simhashTokens(buf: TokenBuffer, from: number, to: number, option
   return {
     hi: hiBits >>> 0,
     lo: loBits >>> 0,
-    tokens,
+    tokens: to - from,
     features: distinct,
     sketch: bottomK(distinct, sketchSize),
   };
