@@ -74,7 +74,10 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
       // A section holding (nearly) every token of the file would only repeat the file's pair.
       if (to - from < minTokens || to - from >= total * 0.95) continue;
       const fp = to - from >= k ? simhashRange(fileShingles, from, to, sectionOptions) : simhashTokens(buffer, from, to, sectionOptions);
-      if (fp) sections.push({ ...fp, startLine: r.startLine, endLine: r.endLine });
+      if (!fp) continue;
+      // Spelt out rather than spread ({ ...fp }): same fields in the same order, much cheaper.
+      const { hi, lo, tokens, features, sketch } = fp;
+      sections.push({ hi, lo, tokens, features, sketch, startLine: r.startLine, endLine: r.endLine });
     }
   }
   return { kind: lang.kind, file, sections };

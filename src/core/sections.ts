@@ -150,12 +150,35 @@ function isIdentChar(ch: number): boolean {
   );
 }
 
+/** A 128-entry flag table of the given ASCII characters (looked up instead of a Set). */
+function asciiFlags(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let k = 0; k < chars.length; k++) t[chars.charCodeAt(k)] = 1;
+  return t;
+}
+const hasFlag = (t: Uint8Array, c: number): boolean => c < 128 && t[c] === 1;
+
 /** Significant characters after which a new physical line continues the same statement. */
-const CONT_END = new Set('=+-*/%&|^!~?.<>,([\\'.split('').map((c) => c.charCodeAt(0)));
+const CONT_END = asciiFlags('=+-*/%&|^!~?.<>,([\\');
 /** Characters that, first on a line, mark it as continuing the previous statement. */
-const CONT_START = new Set('.?:)],&|=>'.split('').map((c) => c.charCodeAt(0)));
+const CONT_START = asciiFlags('.?:)],&|=>');
 /** Characters after which a `/` starts a regular-expression literal rather than a division. */
-const REGEX_AFTER = new Set('(,=:[!&|?{};'.split('').map((c) => c.charCodeAt(0)));
+const REGEX_AFTER = asciiFlags('(,=:[!&|?{};');
+
+/**
+ * What scanBraces does with an ASCII character: B_LF ends a line; B_WS (other controls, space) is
+ * skipped; B_SPECIAL may open a comment, string or regex, or is a bracket or separator;
+ * B_PLAIN (letters, digits, most operators) only becomes the last significant character, so a
+ * run of them is passed over at once.
+ */
+const B_PLAIN = 0;
+const B_WS = 1;
+const B_LF = 2;
+const B_SPECIAL = 3;
+const BRACE_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  BRACE_CLASS[c] = c === CH_LF ? B_LF : c <= 32 ? B_WS : '/#\'"`()[];,{}'.includes(String.fromCharCode(c)) ? B_SPECIAL : B_PLAIN;
+}
 
 const REGEX_KEYWORDS = new Set([
   'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'delete', 'void', 'throw', 'yield', 'await', 'new',
@@ -225,11 +248,9 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
   /** Moves i to `to`, counting the newlines passed and marking the lines begun (IN_STRING / IN_COMMENT). */
   const advance = (to: number, mark: number): boolean => {
     const l0 = line;
-    for (let k = i; k < to; k++) {
-      if (text.charCodeAt(k) === CH_LF) {
-        line++;
-        inside[line] = mark;
-      }
+    for (let k = text.indexOf('\n', i); k >= 0 && k < to; k = text.indexOf('\n', k + 1)) {
+      line++;
+      inside[line] = mark;
     }
     i = to;
     if (line !== l0) lineFail = 0;
@@ -296,14 +317,15 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
 
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === CH_LF) {
-      line++;
-      lineHasTok = false;
-      lineFail = 0;
+    const cls = c < 128 ? BRACE_CLASS[c] : isWs(c) ? B_WS : B_PLAIN;
+    if (cls === B_WS) {
       i++;
       continue;
     }
-    if (isWs(c)) {
+    if (cls === B_LF) {
+      line++;
+      lineHasTok = false;
+      lineFail = 0;
       i++;
       continue;
     }
@@ -336,13 +358,25 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
       if (
         parenSaved.length - parenBase() === 0 &&
         c !== CH_LBRACE &&
-        !CONT_END.has(lastSig) &&
-        !CONT_START.has(c)
+        !hasFlag(CONT_END, lastSig) &&
+        !hasFlag(CONT_START, c)
       ) {
         segStart = line;
       }
     }
     if (segStart < 0) segStart = line;
+
+    if (cls === B_PLAIN) {
+      // The rest of a run of plain ASCII characters changes nothing but lastSig: skip it.
+      let last = c;
+      while (++i < n) {
+        const d = text.charCodeAt(i);
+        if (d >= 128 || BRACE_CLASS[d] !== B_PLAIN) break;
+        last = d;
+      }
+      lastSig = last;
+      continue;
+    }
 
     switch (c) {
       case CH_SQUOTE:
@@ -389,7 +423,7 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         break;
       }
       case CH_SLASH: {
-        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || REGEX_AFTER.has(lastSig) || afterKeyword())) {
+        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || hasFlag(REGEX_AFTER, lastSig) || afterKeyword())) {
           const j = regexEnd();
           if (j >= 0) {
             i = j;

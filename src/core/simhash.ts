@@ -32,33 +32,43 @@ export function effectiveShingleSize(shingleSize: number | undefined, tokens: nu
 /**
  * The shingles of tokens [from, to) of a TokenBuffer, shingle size k: the shingle at position p
  * covers tokens from + p … from + p + k − 1. Built once per file, reused for every range inside.
+ *
+ * Equal shingles get one id (0, 1, 2 … in order of first occurrence) and are finalised once:
+ * `hi[id]`, `lo[id]` is the shingle's 64-bit hash. Which shingles are equal can be told before
+ * the finaliser, because mix64 is a bijection of 64-bit values (each of its steps can be undone):
+ * two shingles have equal final hashes exactly when their folded token hashes are equal. About
+ * half the positions of real code repeat an earlier shingle and skip the finaliser.
  */
 export class ShingleSequence {
-  /** Finalised 64-bit hash of each shingle (two halves). */
-  hi = new Uint32Array(1024);
-  lo = new Uint32Array(1024);
-  /** Position of the previous shingle equal to this one, or −1. */
-  prev = new Int32Array(1024);
-  /** Number of shingles (positions). */
+  /** Number of shingles (positions) and of distinct shingles. */
   length = 0;
+  distinct = 0;
   /** First token covered, and tokens per shingle. */
   from = 0;
   k = 1;
+  /** Per position: the shingle's id, and the previous position with the same shingle (or −1). */
+  id = new Int32Array(1024);
+  prev = new Int32Array(1024);
+  /** Per id: the finalised hash (two halves), and occurrences in the whole sequence. */
+  hi = new Uint32Array(1024);
+  lo = new Uint32Array(1024);
+  count = new Uint32Array(1024);
 
-  /** Hashes the shingles of tokens [from, to) (to − from ≥ k ≥ 1) and links the repeats. */
+  /** Hashes the shingles of tokens [from, to) (to − from ≥ k ≥ 1), numbers and links them. */
   build(buf: TokenBuffer, from: number, to: number, k: number): void {
-    const count = to - from - k + 1;
-    if (this.hi.length < count) {
-      const cap = Math.max(count, this.hi.length * 2);
+    const positions = to - from - k + 1;
+    if (this.id.length < positions) {
+      const cap = Math.max(positions, this.id.length * 2);
+      this.id = new Int32Array(cap);
+      this.prev = new Int32Array(cap);
       this.hi = new Uint32Array(cap);
       this.lo = new Uint32Array(cap);
-      this.prev = new Int32Array(cap);
+      this.count = new Uint32Array(cap);
     }
-    this.length = count;
+    this.length = positions;
     this.from = from;
     this.k = k;
-    hashShingles(buf, from, count, k, this.hi, this.lo);
-    linkRepeats(this.hi, this.lo, this.prev, count);
+    this.distinct = numberShingles(buf, from, positions, k, this);
   }
 
   /** Shingle positions of tokens [from, to): [first, end). */
@@ -70,38 +80,18 @@ export class ShingleSequence {
   }
 }
 
-/**
- * Shingle hashes of `count` positions starting at token `from`: the k token hashes folded with a
- * rotate-xor-multiply per half, then mix64 (inlined: the hot loop's only finaliser).
- */
-function hashShingles(buf: TokenBuffer, from: number, count: number, k: number, outHi: Uint32Array, outLo: Uint32Array): void {
-  const thi = buf.hi;
-  const tlo = buf.lo;
-  for (let p = 0; p < count; p++) {
-    const i = from + p;
-    let a = tlo[i];
-    let b = thi[i];
-    for (let j = 1; j < k; j++) {
-      a = Math.imul(((a << 5) | (a >>> 27)) ^ tlo[i + j], 0x9e3779b1);
-      b = Math.imul(((b << 7) | (b >>> 25)) ^ thi[i + j], 0x85ebca77);
-    }
-    const m = fmix32((a ^ Math.imul(b, 0x9e3779b1) ^ (b >>> 15)) >>> 0);
-    const hi = fmix32((b ^ Math.imul(m, 0x27d4eb2f) ^ 0x165667b1) >>> 0);
-    outHi[p] = hi;
-    outLo[p] = fmix32((m ^ Math.imul(hi, 0x85ebca77)) >>> 0);
-  }
-}
-
 /*
- * Reused scratch: the open-addressing table of linkRepeats, four int32 words per slot (hash
- * high half, low half, last position seen, stamp) so that a probe touches one cache line. A slot
- * is in use when its stamp is the current call's: nothing is cleared between calls.
+ * Reused scratch: the open-addressing table of numberShingles, four int32 words per slot (folded
+ * hash a, folded hash b, shingle id, stamp) so that a probe touches one cache line. A slot is in
+ * use when its stamp is the current call's: nothing is cleared between calls.
  */
 let table = new Int32Array(0);
 let tableBits = 0;
 let stamp = 0;
+/** Per id: the last position seen (to link the next occurrence to it). */
+let lastSeen = new Int32Array(1024);
 
-/** Makes the table big enough for `items` keys (at most half full); returns its slot mask. */
+/** Makes the table big enough for `items` keys (at most half full); returns its size in bits. */
 function ensureTable(items: number): number {
   let bits = 8;
   while (1 << bits < items * 2) bits++;
@@ -110,42 +100,73 @@ function ensureTable(items: number): number {
     table = new Int32Array(4 << bits);
     stamp = 0;
   }
+  if (lastSeen.length < items) lastSeen = new Int32Array(Math.max(items, lastSeen.length * 2));
   stamp = (stamp + 1) | 0;
   if (stamp === 0) {
     table.fill(0);
     stamp = 1;
   }
   // Sized to this call, not to the largest file seen, so that small files stay in cache.
-  return (1 << bits) - 1;
+  return bits;
 }
 
-/** prev[p] = the last position before p with the same 64-bit hash, or −1. */
-function linkRepeats(hi: Uint32Array, lo: Uint32Array, prev: Int32Array, count: number): void {
-  const mask = ensureTable(count);
+/**
+ * For each of `positions` shingles from token `from`: folds its k token hashes (a rotate-xor-
+ * multiply per half), looks the folded pair up in the table, and either links it to the previous
+ * occurrence or gives it the next id and finalises it (mix64, inlined). Returns the number of ids.
+ */
+function numberShingles(buf: TokenBuffer, from: number, positions: number, k: number, seq: ShingleSequence): number {
+  const bits = ensureTable(positions);
+  const mask = (1 << bits) - 1;
+  const shift = 32 - bits;
   const t = table;
   const st = stamp;
-  for (let p = 0; p < count; p++) {
-    const h = hi[p] | 0;
-    const l = lo[p] | 0;
-    let slot = (l ^ (h >>> 7)) & mask;
+  const last = lastSeen;
+  const { id, prev, hi: outHi, lo: outLo, count } = seq;
+  const thi = buf.hi;
+  const tlo = buf.lo;
+  let ids = 0;
+  for (let p = 0; p < positions; p++) {
+    const i = from + p;
+    let a = tlo[i] | 0;
+    let b = thi[i] | 0;
+    for (let j = 1; j < k; j++) {
+      a = Math.imul(((a << 5) | (a >>> 27)) ^ tlo[i + j], 0x9e3779b1);
+      b = Math.imul(((b << 7) | (b >>> 25)) ^ thi[i + j], 0x85ebca77);
+    }
+    // Multiplicative hashing: the top bits of the product select the slot.
+    let slot = Math.imul(a ^ Math.imul(b, 0x27d4eb2f), 0x9e3779b1) >>> shift;
     for (;;) {
       const w = slot << 2;
       if (t[w + 3] !== st) {
-        t[w] = h;
-        t[w + 1] = l;
-        t[w + 2] = p;
+        t[w] = a;
+        t[w + 1] = b;
+        t[w + 2] = ids;
         t[w + 3] = st;
+        id[p] = ids;
         prev[p] = -1;
+        last[ids] = p;
+        count[ids] = 1;
+        // mix64(b, a): the shingle's final hash.
+        const m = fmix32((a ^ Math.imul(b, 0x9e3779b1) ^ (b >>> 15)) >>> 0);
+        const h = fmix32((b ^ Math.imul(m, 0x27d4eb2f) ^ 0x165667b1) >>> 0);
+        outHi[ids] = h;
+        outLo[ids] = fmix32((m ^ Math.imul(h, 0x85ebca77)) >>> 0);
+        ids++;
         break;
       }
-      if (t[w] === h && t[w + 1] === l) {
-        prev[p] = t[w + 2];
-        t[w + 2] = p;
+      if (t[w] === a && t[w + 1] === b) {
+        const d = t[w + 2];
+        id[p] = d;
+        prev[p] = last[d];
+        last[d] = p;
+        count[d]++;
         break;
       }
       slot = (slot + 1) & mask;
     }
   }
+  return ids;
 }
 
 /* Reused scratch of one item: its distinct shingles in order of first occurrence (and counts). */
@@ -173,12 +194,13 @@ function ensureItemScratch(positions: number): void {
  */
 function gatherDistinct(seq: ShingleSequence, first: number, end: number): number {
   ensureItemScratch(end - first);
-  const { hi, lo, prev } = seq;
+  const { id, prev, hi, lo } = seq;
   let distinct = 0;
   for (let p = first; p < end; p++) {
     if (prev[p] < first) {
-      distinctHi[distinct] = hi[p];
-      distinctLo[distinct] = lo[p];
+      const d = id[p];
+      distinctHi[distinct] = hi[d];
+      distinctLo[distinct] = lo[d];
       distinct++;
     }
   }
@@ -191,13 +213,14 @@ function gatherDistinct(seq: ShingleSequence, first: number, end: number): numbe
  */
 function gatherDistinctCounted(seq: ShingleSequence, first: number, end: number): number {
   ensureItemScratch(end - first);
-  const { hi, lo, prev } = seq;
+  const { id, prev, hi, lo } = seq;
   let distinct = 0;
   for (let p = first; p < end; p++) {
     const q = prev[p];
     if (q < first) {
-      distinctHi[distinct] = hi[p];
-      distinctLo[distinct] = lo[p];
+      const d = id[p];
+      distinctHi[distinct] = hi[d];
+      distinctLo[distinct] = lo[d];
       distinctCount[distinct] = 1;
       distinctIndex[p - first] = distinct++;
     } else {
@@ -211,8 +234,7 @@ function gatherDistinctCounted(seq: ShingleSequence, first: number, end: number)
 
 /** Calls `visit` once for each distinct shingle of a built sequence (for document frequencies). */
 export function forEachDistinct(seq: ShingleSequence, visit: (hi: number, lo: number) => void): void {
-  const { hi, lo, prev } = seq;
-  for (let p = 0; p < seq.length; p++) if (prev[p] < 0) visit(hi[p], lo[p]);
+  for (let d = 0; d < seq.distinct; d++) visit(seq.hi[d], seq.lo[d]);
 }
 
 /** Calls `visit` once for each distinct shingle of tokens [from, to) (for document frequencies). */
@@ -244,31 +266,39 @@ export function simhashTokens(buf: TokenBuffer, from: number, to: number, option
 
 /**
  * Fingerprints tokens [from, to) from a sequence built over them or over a longer range around
- * them with the same shingle size (to − from ≥ seq.k).
+ * them with the same shingle size (to − from ≥ seq.k). The whole sequence needs no gathering: its
+ * distinct shingles are the ids, already in order of first occurrence, with their counts.
  */
 export function simhashRange(seq: ShingleSequence, from: number, to: number, options: SimHashOptions): ItemFingerprint {
   const first = seq.first(from);
   const end = seq.end(to);
-  const sketchSize = options.sketchSize ?? 128;
+  const whole = first === 0 && end === seq.length;
   const weighting = options.weighting ?? 'none';
+  let hiArr: Uint32Array;
+  let loArr: Uint32Array;
+  let countArr: Uint32Array;
+  let distinct: number;
+  if (whole) {
+    [hiArr, loArr, countArr, distinct] = [seq.hi, seq.lo, seq.count, seq.distinct];
+  } else {
+    distinct = weighting === 'none' ? gatherDistinct(seq, first, end) : gatherDistinctCounted(seq, first, end);
+    [hiArr, loArr, countArr] = [distinctHi, distinctLo, distinctCount];
+  }
   let hiBits = 0;
   let loBits = 0;
-  let distinct: number;
   if (weighting === 'none') {
-    distinct = gatherDistinct(seq, first, end);
-    const c = packedBitCounts(distinct);
+    const c = packedBitCounts(hiArr, loArr, distinct);
     for (let bit = 0; bit < 32; bit++) {
       if (c[bit] * 2 > distinct) loBits |= 1 << bit;
       if (c[32 + bit] * 2 > distinct) hiBits |= 1 << bit;
     }
   } else {
-    distinct = gatherDistinctCounted(seq, first, end);
     counters.fill(0);
     const idf = options.idf;
     for (let s = 0; s < distinct; s++) {
-      const hi = distinctHi[s];
-      const lo = distinctLo[s];
-      let w = 1 + Math.log(distinctCount[s]);
+      const hi = hiArr[s];
+      const lo = loArr[s];
+      let w = 1 + Math.log(countArr[s]);
       if (weighting === 'tfidf' && idf) w *= idf(hi, lo);
       for (let bit = 0; bit < 32; bit++) {
         counters[bit] += (lo >>> bit) & 1 ? w : -w;
@@ -286,43 +316,44 @@ export function simhashRange(seq: ShingleSequence, from: number, to: number, opt
     lo: loBits >>> 0,
     tokens: to - from,
     features: distinct,
-    sketch: bottomK(distinct, sketchSize),
+    sketch: bottomK(hiArr, distinct, options.sketchSize ?? 128),
   };
 }
 
 const bitCounts = new Int32Array(64);
 
 /**
- * Per-bit counts of ones over the distinct shingles, with packed counters: the word
+ * Per-bit counts of ones over `count` 64-bit values, with packed counters: the word
  * (x >>> j) & 0x01010101 adds one to four 8-bit lanes at once (bits j, j+8, j+16, j+24);
- * sixteen such accumulators cover all 64 bits and are flushed every 255 shingles.
+ * sixteen such accumulators cover all 64 bits and are flushed every 255 values. (`| 0` keeps
+ * them int32: a full top lane wraps the sign, which the unsigned shifts of flushLanes undo.)
  */
-function packedBitCounts(distinct: number): Int32Array {
+function packedBitCounts(hiArr: Uint32Array, loArr: Uint32Array, count: number): Int32Array {
   bitCounts.fill(0);
   let s = 0;
-  while (s < distinct) {
-    const end = Math.min(distinct, s + 255);
+  while (s < count) {
+    const end = Math.min(count, s + 255);
     let l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0;
     let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0;
     for (; s < end; s++) {
-      const lo = distinctLo[s];
-      const hi = distinctHi[s];
-      l0 += lo & 0x01010101;
-      l1 += (lo >>> 1) & 0x01010101;
-      l2 += (lo >>> 2) & 0x01010101;
-      l3 += (lo >>> 3) & 0x01010101;
-      l4 += (lo >>> 4) & 0x01010101;
-      l5 += (lo >>> 5) & 0x01010101;
-      l6 += (lo >>> 6) & 0x01010101;
-      l7 += (lo >>> 7) & 0x01010101;
-      h0 += hi & 0x01010101;
-      h1 += (hi >>> 1) & 0x01010101;
-      h2 += (hi >>> 2) & 0x01010101;
-      h3 += (hi >>> 3) & 0x01010101;
-      h4 += (hi >>> 4) & 0x01010101;
-      h5 += (hi >>> 5) & 0x01010101;
-      h6 += (hi >>> 6) & 0x01010101;
-      h7 += (hi >>> 7) & 0x01010101;
+      const lo = loArr[s];
+      const hi = hiArr[s];
+      l0 = (l0 + (lo & 0x01010101)) | 0;
+      l1 = (l1 + ((lo >>> 1) & 0x01010101)) | 0;
+      l2 = (l2 + ((lo >>> 2) & 0x01010101)) | 0;
+      l3 = (l3 + ((lo >>> 3) & 0x01010101)) | 0;
+      l4 = (l4 + ((lo >>> 4) & 0x01010101)) | 0;
+      l5 = (l5 + ((lo >>> 5) & 0x01010101)) | 0;
+      l6 = (l6 + ((lo >>> 6) & 0x01010101)) | 0;
+      l7 = (l7 + ((lo >>> 7) & 0x01010101)) | 0;
+      h0 = (h0 + (hi & 0x01010101)) | 0;
+      h1 = (h1 + ((hi >>> 1) & 0x01010101)) | 0;
+      h2 = (h2 + ((hi >>> 2) & 0x01010101)) | 0;
+      h3 = (h3 + ((hi >>> 3) & 0x01010101)) | 0;
+      h4 = (h4 + ((hi >>> 4) & 0x01010101)) | 0;
+      h5 = (h5 + ((hi >>> 5) & 0x01010101)) | 0;
+      h6 = (h6 + ((hi >>> 6) & 0x01010101)) | 0;
+      h7 = (h7 + ((hi >>> 7) & 0x01010101)) | 0;
     }
     flushLanes(l0, 0); flushLanes(l1, 1); flushLanes(l2, 2); flushLanes(l3, 3);
     flushLanes(l4, 4); flushLanes(l5, 5); flushLanes(l6, 6); flushLanes(l7, 7);
@@ -340,53 +371,78 @@ function flushLanes(acc: number, j: number): void {
   bitCounts[j + 24] += acc >>> 24;
 }
 
-/** The k smallest distinct shingle values (their high halves), ascending. */
-function bottomK(distinct: number, k: number): Uint32Array {
+/** Scratch of bottomK: the values under its threshold, and the same sorted. */
+let candidates = new Uint32Array(256);
+let sorted = new Uint32Array(256);
+const TWO_32 = 4294967296;
+
+/**
+ * The k smallest of `count` values (high halves of distinct shingles), ascending, without
+ * repeats. The values are uniform hashes, so the k-th smallest lies near k / count of their
+ * range: only the values under a threshold a little above that (about 1.25 k + 8 of them) are
+ * kept and sorted; in the rare case fewer than k fall under it, the threshold doubles and they are
+ * taken again. The k smallest of those are the k smallest of all.
+ */
+function bottomK(values: Uint32Array, count: number, k: number): Uint32Array {
   if (k <= 0) return new Uint32Array(0);
-  if (distinct <= k) {
-    const all = distinctHi.slice(0, distinct);
-    all.sort();
-    return dedupeSorted(all);
-  }
-  // Max-heap of size k over the high halves.
-  const heap = new Uint32Array(k);
-  for (let i = 0; i < k; i++) heapPush(heap, i, distinctHi[i]);
-  for (let i = k; i < distinct; i++) {
-    const v = distinctHi[i];
-    if (v < heap[0]) {
-      heap[0] = v;
-      siftDown(heap, k);
-    }
-  }
-  heap.sort();
-  return dedupeSorted(heap);
-}
-
-function heapPush(heap: Uint32Array, n: number, v: number): void {
-  let i = n;
-  heap[i] = v;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (heap[p] >= heap[i]) break;
-    const t = heap[p];
-    heap[p] = heap[i];
-    heap[i] = t;
-    i = p;
-  }
-}
-
-function siftDown(heap: Uint32Array, n: number): void {
-  let i = 0;
+  let limit = count <= k ? TWO_32 : Math.min(TWO_32, Math.ceil(((k * 1.25 + 8) / count) * TWO_32));
+  let m: number;
   for (;;) {
-    const l = 2 * i + 1;
-    if (l >= n) return;
-    const r = l + 1;
-    const m = r < n && heap[r] > heap[l] ? r : l;
-    if (heap[m] <= heap[i]) return;
-    const t = heap[m];
-    heap[m] = heap[i];
-    heap[i] = t;
-    i = m;
+    m = valuesBelow(values, count, limit);
+    if (m >= k || m === count) break;
+    limit = Math.min(TWO_32, limit * 2);
+  }
+  sortBelow(m, limit);
+  return dedupeSorted(sorted.slice(0, Math.min(k, m)));
+}
+
+/** Copies the values under `limit` into `candidates`; returns how many. */
+function valuesBelow(values: Uint32Array, count: number, limit: number): number {
+  if (candidates.length < count) {
+    candidates = new Uint32Array(Math.max(count, candidates.length * 2));
+    sorted = new Uint32Array(candidates.length);
+  }
+  const out = candidates;
+  let m = 0;
+  for (let s = 0; s < count; s++) {
+    const v = values[s];
+    if (v < limit) out[m++] = v;
+  }
+  return m;
+}
+
+/** Bucket start offsets of sortBelow (one spare entry). */
+let buckets = new Int32Array(257);
+
+/**
+ * Sorts candidates[0, m), all uniform in [0, limit), into `sorted`: a counting sort on the value's
+ * position in [0, limit) (about one value per bucket), then an insertion sort that only has to
+ * swap the few neighbours that shared a bucket. Linear time on hash values, where a comparison
+ * sort of a typed array costs far more for these small arrays.
+ */
+function sortBelow(m: number, limit: number): void {
+  let nb = 16;
+  while (nb < m) nb *= 2;
+  if (buckets.length < nb + 1) buckets = new Int32Array(nb + 1);
+  const start = buckets;
+  start.fill(0, 0, nb + 1);
+  const scale = nb / limit;
+  const from = candidates;
+  for (let s = 0; s < m; s++) start[Math.floor(from[s] * scale) + 1]++;
+  for (let b = 1; b <= nb; b++) start[b] += start[b - 1];
+  const to = sorted;
+  for (let s = 0; s < m; s++) {
+    const v = from[s];
+    to[start[Math.floor(v * scale)]++] = v;
+  }
+  for (let s = 1; s < m; s++) {
+    const v = to[s];
+    let j = s - 1;
+    while (j >= 0 && to[j] > v) {
+      to[j + 1] = to[j];
+      j--;
+    }
+    to[j + 1] = v;
   }
 }
 

@@ -34,7 +34,8 @@ export class TokenBuffer {
     this.start[n] = start;
   }
 
-  private grow(): void {
+  /** Doubles the capacity, keeping the tokens. */
+  grow(): void {
     const cap = this.hi.length * 2;
     const hi = new Uint32Array(cap);
     const lo = new Uint32Array(cap);
@@ -325,6 +326,11 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
   const commentFirst = commentFirstChars(comments);
   const singleQuote = lang.singleQuoteStrings;
   const n = text.length;
+  // The buffer's arrays and length, held in locals while tokenising (one store site below).
+  let hiArr = buf.hi;
+  let loArr = buf.lo;
+  let startArr = buf.start;
+  let len = buf.length;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -350,28 +356,49 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
       cls = isUnicodeWordChar(c) ? CODE_IDENT : CODE_PUNCT;
     }
     const start = i;
+    let hi: number;
+    let lo: number;
     if (cls === CODE_PUNCT) {
       // One character: a table entry below 128, one hash step above.
-      if (c < 128) buf.push(PUNCT_HI[c], PUNCT_LO[c], start);
-      else {
+      if (c < 128) {
+        hi = PUNCT_HI[c];
+        lo = PUNCT_LO[c];
+      } else {
         fnv1a64Step(FNV64_OFFSET_HI, FNV64_OFFSET_LO, c);
-        buf.push(out.hi, out.lo, start);
+        hi = out.hi;
+        lo = out.lo;
       }
       i++;
     } else if (cls === CODE_IDENT) {
       i = scanIdentifier(text, i, n);
-      if (normalize && !KEYWORDS.has(out.hi >>> 0, out.lo >>> 0)) buf.push(ID_HI, ID_LO, start);
-      else buf.push(out.hi, out.lo, start);
+      hi = out.hi;
+      lo = out.lo;
+      if (normalize && !KEYWORDS.has(hi >>> 0, lo >>> 0)) {
+        hi = ID_HI;
+        lo = ID_LO;
+      }
     } else if (cls === CODE_DIGIT) {
       i = scanNumber(text, i, n);
-      if (normalize) buf.push(NUM_HI, NUM_LO, start);
-      else buf.push(out.hi, out.lo, start);
+      hi = normalize ? NUM_HI : out.hi;
+      lo = normalize ? NUM_LO : out.lo;
     } else {
       i = scanString(text, i, n, c);
-      if (normalize) buf.push(STR_HI, STR_LO, start);
-      else buf.push(out.hi, out.lo, start);
+      hi = normalize ? STR_HI : out.hi;
+      lo = normalize ? STR_LO : out.lo;
     }
+    if (len === hiArr.length) {
+      buf.length = len;
+      buf.grow();
+      hiArr = buf.hi;
+      loArr = buf.lo;
+      startArr = buf.start;
+    }
+    hiArr[len] = hi;
+    loArr[len] = lo;
+    startArr[len] = start;
+    len++;
   }
+  buf.length = len;
 }
 
 /**
