@@ -27,25 +27,60 @@ export interface ProseSectionOptions {
 // Lines
 
 interface Lines {
-  /** Offset of the first character of each line. */
-  starts: number[];
+  /** Offset of the first character of each line (entries 0 … count − 1 are valid). */
+  starts: Int32Array;
   /** Offset just past the last character of each line, line terminator (\n or \r\n) excluded. */
-  ends: number[];
+  ends: Int32Array;
+  count: number;
 }
 
+/*
+ * Reused scratch, grown as needed: the line table and the per-line arrays of one call. Only the
+ * entries of the current text are meaningful (nothing here is read past `count`), and nothing
+ * is kept between calls: the results are plain objects built at the end.
+ */
+let lineStarts = new Int32Array(1024);
+let lineEnds = new Int32Array(1024);
+let structuralScratch = new Uint8Array(1024);
+let insideScratch = new Uint8Array(1024);
+let diffScratch = new Int32Array(1024);
+let coveredScratch = [new Int32Array(1024), new Int32Array(1024)];
+
 function buildLines(text: string): Lines {
-  const starts = [0];
-  const ends: number[] = [];
+  let count = 0;
   let pos = 0;
-  let nl = text.indexOf('\n');
-  while (nl >= 0) {
-    ends.push(nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+  for (;;) {
+    if (count === lineStarts.length) growLines();
+    const nl = text.indexOf('\n', pos);
+    lineStarts[count] = pos;
+    if (nl < 0) {
+      lineEnds[count++] = text.length;
+      break;
+    }
+    lineEnds[count++] = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     pos = nl + 1;
-    starts.push(pos);
-    nl = text.indexOf('\n', pos);
   }
-  ends.push(text.length);
-  return { starts, ends };
+  return { starts: lineStarts, ends: lineEnds, count };
+}
+
+function growLines(): void {
+  const starts = new Int32Array(lineStarts.length * 2);
+  const ends = new Int32Array(lineStarts.length * 2);
+  starts.set(lineStarts);
+  ends.set(lineEnds);
+  lineStarts = starts;
+  lineEnds = ends;
+}
+
+/** A zeroed per-line flag array of `count` entries (the reused scratch when `which` is given). */
+function zeroedFlags(count: number, which: 'structural' | 'inside'): Uint8Array {
+  if (structuralScratch.length < count) {
+    structuralScratch = new Uint8Array(Math.max(count, structuralScratch.length * 2));
+    insideScratch = new Uint8Array(structuralScratch.length);
+  }
+  const a = which === 'structural' ? structuralScratch : insideScratch;
+  a.fill(0, 0, count);
+  return a;
 }
 
 function isWs(ch: number): boolean {
@@ -225,9 +260,9 @@ interface BraceEntry {
  */
 function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: number): Scan {
   const n = text.length;
-  const lineCount = lines.starts.length;
-  const structural = new Uint8Array(lineCount);
-  const inside = new Uint8Array(lineCount);
+  const lineCount = lines.count;
+  const structural = zeroedFlags(lineCount, 'structural');
+  const inside = zeroedFlags(lineCount, 'inside');
   const blocks: Block[] = [];
   const stack: BraceEntry[] = [];
   /** For each open ( or [: the statement start to restore when it closes. */
@@ -513,16 +548,20 @@ function bodyIndented(text: string, lines: Lines, open: number, close: number, i
 function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, minLines: number): Block[] {
   const { structural, inside } = scan;
   const blocks: Block[] = [];
-  const stack: { line: number; indent: number; body: boolean }[] = [];
-  /** Comment-only lines since the last line of code: kept by a block only when indented deeper. */
-  const comments: { line: number; indent: number }[] = [];
-  const lineCount = lines.starts.length;
+  const stack = indentStack(lines.count);
+  let depth = 0;
+  /**
+   * Comment-only lines since the last line of code (`comments` of them): kept by a block only
+   * when indented deeper. Only the last 64 are ever looked at, so a ring of 64 holds them.
+   */
+  let comments = 0;
+  const lineCount = lines.count;
   let lastContent = -1;
-  const endOf = (e: { line: number; indent: number }): number => {
+  const endOf = (indent: number): number => {
     let end = lastContent;
-    for (let k = comments.length - 1; k >= 0 && k >= comments.length - 64; k--) {
-      if (comments[k].indent > e.indent) {
-        end = Math.max(end, comments[k].line);
+    for (let k = comments - 1; k >= 0 && k >= comments - 64; k--) {
+      if (commentIndent[k & 63] > indent) {
+        end = Math.max(end, commentLine[k & 63]);
         break;
       }
     }
@@ -539,39 +578,68 @@ function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, mi
     if (!structural[l]) {
       if (inside[l] === IN_STRING) {
         lastContent = l;
-        comments.length = 0;
-      } else comments.push({ line: l, indent: d });
+        comments = 0;
+      } else {
+        commentLine[comments & 63] = l;
+        commentIndent[comments & 63] = d;
+        comments++;
+      }
       continue;
     }
-    while (stack.length && stack[stack.length - 1].indent >= d) {
-      const e = stack.pop()!;
-      let end = endOf(e);
-      if (e.indent === d && end > e.line) {
+    while (depth > 0 && stack.indent[depth - 1] >= d) {
+      depth--;
+      const line = stack.line[depth];
+      const indent = stack.indent[depth];
+      let end = endOf(indent);
+      if (indent === d && end > line) {
         CLOSER.lastIndex = firstNonWs(text, lines, l);
         if (CLOSER.test(text)) end = l;
       }
-      if (e.body) emit(e.line, end, stack.length);
+      if (stack.body[depth]) emit(line, end, depth);
     }
-    if (stack.length) stack[stack.length - 1].body = true;
-    stack.push({ line: l, indent: d, body: false });
+    if (depth > 0) stack.body[depth - 1] = 1;
+    stack.line[depth] = l;
+    stack.indent[depth] = d;
+    stack.body[depth] = 0;
+    depth++;
     lastContent = l;
-    comments.length = 0;
+    comments = 0;
   }
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.body) emit(e.line, endOf(e), stack.length);
+  while (depth > 0) {
+    depth--;
+    if (stack.body[depth]) emit(stack.line[depth], endOf(stack.indent[depth]), depth);
   }
   return blocks;
 }
 
+/** Ring of the last 64 comment-only lines of scanIndent: line and indentation. */
+const commentLine = new Int32Array(64);
+const commentIndent = new Int32Array(64);
+
+/** scanIndent's stack of open headers (line, indentation, whether a body line followed), reused. */
+let indentStackScratch = { line: new Int32Array(256), indent: new Int32Array(256), body: new Uint8Array(256) };
+function indentStack(lineCount: number): typeof indentStackScratch {
+  if (indentStackScratch.line.length < lineCount) {
+    const n = Math.max(lineCount, indentStackScratch.line.length * 2);
+    indentStackScratch = { line: new Int32Array(n), indent: new Int32Array(n), body: new Uint8Array(n) };
+  }
+  return indentStackScratch;
+}
+
 /** covered[l] = how many of lines 0..l-1 lie in at least one block. */
-function coveredPrefix(blocks: Block[], lineCount: number): Int32Array {
-  const diff = new Int32Array(lineCount + 1);
+function coveredPrefix(blocks: Block[], lineCount: number, which: 0 | 1): Int32Array {
+  if (diffScratch.length < lineCount + 1) {
+    diffScratch = new Int32Array(Math.max(lineCount + 1, diffScratch.length * 2));
+    coveredScratch = [new Int32Array(diffScratch.length), new Int32Array(diffScratch.length)];
+  }
+  const diff = diffScratch;
+  diff.fill(0, 0, lineCount + 1);
   for (const b of blocks) {
     diff[b.start]++;
     diff[b.end + 1]--;
   }
-  const covered = new Int32Array(lineCount + 1);
+  const covered = coveredScratch[which];
+  covered[0] = 0;
   let run = 0;
   for (let l = 0; l < lineCount; l++) {
     run += diff[l];
@@ -612,11 +680,11 @@ export function codeSections(text: string, options: CodeSectionOptions = {}): Te
   // Braces win when they explain a fair part of the structure indentation shows; a Python file
   // whose only braces are a few dict literals goes by indentation. Top-level blocks of the other
   // kind that overlap nothing chosen (defs beside a big dict, say) are added, with their children.
-  const lineCount = lines.starts.length;
+  const lineCount = lines.count;
   const byBrace = scan.blocks.sort(byStart);
   byIndent.sort(byStart);
-  const braceCov = coveredPrefix(byBrace, lineCount);
-  const indentCov = coveredPrefix(byIndent, lineCount);
+  const braceCov = coveredPrefix(byBrace, lineCount, 0);
+  const indentCov = coveredPrefix(byIndent, lineCount, 1);
   const braceFirst = braceCov[lineCount] * 2 >= indentCov[lineCount] && byBrace.length > 0;
   const [primary, secondary, cov] = braceFirst ? [byBrace, byIndent, braceCov] : [byIndent, byBrace, indentCov];
   const blocks = primary.slice();
@@ -668,7 +736,7 @@ export function proseSections(text: string, options: ProseSectionOptions = {}): 
   const maxLines = Math.max(1, Math.floor(options.maxLines ?? 30));
   const maxChars = Math.max(1, Math.floor(options.maxChars ?? maxLines * 80));
   const lines = buildLines(text);
-  const lineCount = lines.starts.length;
+  const lineCount = lines.count;
   const lineText = (l: number): string => text.slice(lines.starts[l], lines.ends[l]);
   const blank = new Uint8Array(lineCount);
   for (let l = 0; l < lineCount; l++) if (firstNonWs(text, lines, l) < 0) blank[l] = 1;
