@@ -323,42 +323,62 @@ export function simhashRange(seq: ShingleSequence, from: number, to: number, opt
 const bitCounts = new Int32Array(64);
 
 /**
- * Per-bit counts of ones over `count` 64-bit values, with packed counters: the word
- * (x >>> j) & 0x01010101 adds one to four 8-bit lanes at once (bits j, j+8, j+16, j+24);
- * sixteen such accumulators cover all 64 bits and are flushed every 255 values. (`| 0` keeps
- * them int32: a full top lane wraps the sign, which the unsigned shifts of flushLanes undo.)
+ * Per-bit counts of ones over `count` 64-bit values, with packed counters in two levels:
+ *
+ * - (v >>> j) & 0x11111111 adds one to eight 4-bit lanes at once (bits j, j+4, …, j+28 of v);
+ *   four such accumulators per half (j = 0…3) count all 32 bits, for up to 15 values;
+ * - every 15 values each is split into its even and odd lanes (& 0x0F0F0F0F, >>> 4 & 0x0F0F0F0F),
+ *   which add into 8-bit lanes (bits j, j+8, j+16, j+24 and j+4, j+12, …), for up to 255
+ *   values, then flushed into the 64 counters.
+ *
+ * About 3 operations per bit-quadruple instead of one per bit. (`| 0` keeps the accumulators
+ * int32: a full top lane wraps the sign, which the unsigned shifts of the flushes undo.)
  */
 function packedBitCounts(hiArr: Uint32Array, loArr: Uint32Array, count: number): Int32Array {
   bitCounts.fill(0);
   let s = 0;
   while (s < count) {
-    const end = Math.min(count, s + 255);
-    let l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0;
-    let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0;
-    for (; s < end; s++) {
-      const lo = loArr[s];
-      const hi = hiArr[s];
-      l0 = (l0 + (lo & 0x01010101)) | 0;
-      l1 = (l1 + ((lo >>> 1) & 0x01010101)) | 0;
-      l2 = (l2 + ((lo >>> 2) & 0x01010101)) | 0;
-      l3 = (l3 + ((lo >>> 3) & 0x01010101)) | 0;
-      l4 = (l4 + ((lo >>> 4) & 0x01010101)) | 0;
-      l5 = (l5 + ((lo >>> 5) & 0x01010101)) | 0;
-      l6 = (l6 + ((lo >>> 6) & 0x01010101)) | 0;
-      l7 = (l7 + ((lo >>> 7) & 0x01010101)) | 0;
-      h0 = (h0 + (hi & 0x01010101)) | 0;
-      h1 = (h1 + ((hi >>> 1) & 0x01010101)) | 0;
-      h2 = (h2 + ((hi >>> 2) & 0x01010101)) | 0;
-      h3 = (h3 + ((hi >>> 3) & 0x01010101)) | 0;
-      h4 = (h4 + ((hi >>> 4) & 0x01010101)) | 0;
-      h5 = (h5 + ((hi >>> 5) & 0x01010101)) | 0;
-      h6 = (h6 + ((hi >>> 6) & 0x01010101)) | 0;
-      h7 = (h7 + ((hi >>> 7) & 0x01010101)) | 0;
+    const end255 = Math.min(count, s + 255);
+    // 8-bit lanes: l/h = low/high half, digit = j, e/o = even/odd 4-bit lanes.
+    let l0e = 0, l1e = 0, l2e = 0, l3e = 0, l0o = 0, l1o = 0, l2o = 0, l3o = 0;
+    let h0e = 0, h1e = 0, h2e = 0, h3e = 0, h0o = 0, h1o = 0, h2o = 0, h3o = 0;
+    while (s < end255) {
+      const end15 = Math.min(end255, s + 15);
+      // 4-bit lanes.
+      let l0 = 0, l1 = 0, l2 = 0, l3 = 0, h0 = 0, h1 = 0, h2 = 0, h3 = 0;
+      for (; s < end15; s++) {
+        const lo = loArr[s];
+        const hi = hiArr[s];
+        l0 = (l0 + (lo & 0x11111111)) | 0;
+        l1 = (l1 + ((lo >>> 1) & 0x11111111)) | 0;
+        l2 = (l2 + ((lo >>> 2) & 0x11111111)) | 0;
+        l3 = (l3 + ((lo >>> 3) & 0x11111111)) | 0;
+        h0 = (h0 + (hi & 0x11111111)) | 0;
+        h1 = (h1 + ((hi >>> 1) & 0x11111111)) | 0;
+        h2 = (h2 + ((hi >>> 2) & 0x11111111)) | 0;
+        h3 = (h3 + ((hi >>> 3) & 0x11111111)) | 0;
+      }
+      l0e = (l0e + (l0 & 0x0f0f0f0f)) | 0;
+      l0o = (l0o + ((l0 >>> 4) & 0x0f0f0f0f)) | 0;
+      l1e = (l1e + (l1 & 0x0f0f0f0f)) | 0;
+      l1o = (l1o + ((l1 >>> 4) & 0x0f0f0f0f)) | 0;
+      l2e = (l2e + (l2 & 0x0f0f0f0f)) | 0;
+      l2o = (l2o + ((l2 >>> 4) & 0x0f0f0f0f)) | 0;
+      l3e = (l3e + (l3 & 0x0f0f0f0f)) | 0;
+      l3o = (l3o + ((l3 >>> 4) & 0x0f0f0f0f)) | 0;
+      h0e = (h0e + (h0 & 0x0f0f0f0f)) | 0;
+      h0o = (h0o + ((h0 >>> 4) & 0x0f0f0f0f)) | 0;
+      h1e = (h1e + (h1 & 0x0f0f0f0f)) | 0;
+      h1o = (h1o + ((h1 >>> 4) & 0x0f0f0f0f)) | 0;
+      h2e = (h2e + (h2 & 0x0f0f0f0f)) | 0;
+      h2o = (h2o + ((h2 >>> 4) & 0x0f0f0f0f)) | 0;
+      h3e = (h3e + (h3 & 0x0f0f0f0f)) | 0;
+      h3o = (h3o + ((h3 >>> 4) & 0x0f0f0f0f)) | 0;
     }
-    flushLanes(l0, 0); flushLanes(l1, 1); flushLanes(l2, 2); flushLanes(l3, 3);
-    flushLanes(l4, 4); flushLanes(l5, 5); flushLanes(l6, 6); flushLanes(l7, 7);
-    flushLanes(h0, 32); flushLanes(h1, 33); flushLanes(h2, 34); flushLanes(h3, 35);
-    flushLanes(h4, 36); flushLanes(h5, 37); flushLanes(h6, 38); flushLanes(h7, 39);
+    flushLanes(l0e, 0); flushLanes(l1e, 1); flushLanes(l2e, 2); flushLanes(l3e, 3);
+    flushLanes(l0o, 4); flushLanes(l1o, 5); flushLanes(l2o, 6); flushLanes(l3o, 7);
+    flushLanes(h0e, 32); flushLanes(h1e, 33); flushLanes(h2e, 34); flushLanes(h3e, 35);
+    flushLanes(h0o, 36); flushLanes(h1o, 37); flushLanes(h2o, 38); flushLanes(h3o, 39);
   }
   return bitCounts;
 }
