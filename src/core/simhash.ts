@@ -81,30 +81,24 @@ export class ShingleSequence {
 }
 
 /*
- * Reused scratch: the open-addressing table of numberShingles, four int32 words per slot (folded
- * hash a, folded hash b, shingle id, stamp) so that a probe touches one cache line. A slot is in
- * use when its stamp is the current call's: nothing is cleared between calls.
+ * Reused scratch: the open-addressing table of numberShingles, two int32 words per slot (folded
+ * hash a, shingle id + 1; 0 = empty slot), cleared for each call over the part in use; the other
+ * folded half b of each id is in foldedB, compared only when a matches.
  */
 let table = new Int32Array(0);
-let tableBits = 0;
-let stamp = 0;
-/** Per id: the last position seen (to link the next occurrence to it). */
+/** Per id: the folded half b, and the last position seen (to link the next occurrence to it). */
+let foldedB = new Int32Array(1024);
 let lastSeen = new Int32Array(1024);
 
-/** Makes the table big enough for `items` keys (at most half full); returns its size in bits. */
+/** Makes the table big enough for `items` keys (at most half full), cleared; returns its size in bits. */
 function ensureTable(items: number): number {
   let bits = 8;
   while (1 << bits < items * 2) bits++;
-  if (bits > tableBits) {
-    tableBits = bits;
-    table = new Int32Array(4 << bits);
-    stamp = 0;
-  }
-  if (lastSeen.length < items) lastSeen = new Int32Array(Math.max(items, lastSeen.length * 2));
-  stamp = (stamp + 1) | 0;
-  if (stamp === 0) {
-    table.fill(0);
-    stamp = 1;
+  if (table.length < 2 << bits) table = new Int32Array(2 << bits);
+  else table.fill(0, 0, 2 << bits);
+  if (lastSeen.length < items) {
+    lastSeen = new Int32Array(Math.max(items, lastSeen.length * 2));
+    foldedB = new Int32Array(lastSeen.length);
   }
   // Sized to this call, not to the largest file seen, so that small files stay in cache.
   return bits;
@@ -120,8 +114,8 @@ function numberShingles(buf: TokenBuffer, from: number, positions: number, k: nu
   const mask = (1 << bits) - 1;
   const shift = 32 - bits;
   const t = table;
-  const st = stamp;
   const last = lastSeen;
+  const keyB = foldedB;
   const { id, prev, hi: outHi, lo: outLo, count } = seq;
   const thi = buf.hi;
   const tlo = buf.lo;
@@ -137,12 +131,12 @@ function numberShingles(buf: TokenBuffer, from: number, positions: number, k: nu
     // Multiplicative hashing: the top bits of the product select the slot.
     let slot = Math.imul(a ^ Math.imul(b, 0x27d4eb2f), 0x9e3779b1) >>> shift;
     for (;;) {
-      const w = slot << 2;
-      if (t[w + 3] !== st) {
+      const w = slot << 1;
+      const entry = t[w + 1];
+      if (entry === 0) {
         t[w] = a;
-        t[w + 1] = b;
-        t[w + 2] = ids;
-        t[w + 3] = st;
+        t[w + 1] = ids + 1;
+        keyB[ids] = b;
         id[p] = ids;
         prev[p] = -1;
         last[ids] = p;
@@ -155,8 +149,8 @@ function numberShingles(buf: TokenBuffer, from: number, positions: number, k: nu
         ids++;
         break;
       }
-      if (t[w] === a && t[w + 1] === b) {
-        const d = t[w + 2];
+      if (t[w] === a && keyB[entry - 1] === b) {
+        const d = entry - 1;
         id[p] = d;
         prev[p] = last[d];
         last[d] = p;
