@@ -253,6 +253,90 @@ interface BraceEntry {
   wrapper: boolean;
 }
 
+/*
+ * Helpers of scanBraces, top-level functions rather than closures over its state: a variable
+ * that a closure captures lives in a heap context, and the hot loop's position and line would
+ * then be read and written through memory on every character.
+ */
+
+/**
+ * Marks the lines begun between offsets `from` and `to` as IN_STRING / IN_COMMENT (`mark`);
+ * returns the line reached, from `line`, the line at `from`.
+ */
+function markLines(text: string, from: number, to: number, line: number, inside: Uint8Array, mark: number): number {
+  // A loop up to `to`, not indexOf: that would look past `to` for the next newline, to the end
+  // of a one-line (minified) text each time.
+  for (let k = from; k < to; k++) {
+    if (text.charCodeAt(k) === CH_LF) {
+      line++;
+      inside[line] = mark;
+    }
+  }
+  return line;
+}
+
+/** Offset of the end of the line holding `from` (its \n, or the end of the text). */
+function eol(text: string, from: number): number {
+  const j = text.indexOf('\n', from);
+  return j < 0 ? text.length : j;
+}
+
+/** End (exclusive) of a one-line string opened by quote q at i, or -1 when not closed on this line. */
+function oneLineString(text: string, i: number, q: number): number {
+  const n = text.length;
+  for (let k = i + 1; k < n; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === CH_BACKSLASH) {
+      const d = text.charCodeAt(k + 1);
+      if (d === CH_LF || d === 13) return -1;
+      k++;
+    } else if (ch === q) return k + 1;
+    else if (ch === CH_LF) return -1;
+  }
+  return -1;
+}
+
+/** End (exclusive) of a regular-expression literal opened by the / at i, or -1 when none. */
+function regexEnd(text: string, i: number): number {
+  const n = text.length;
+  let inClass = false;
+  for (let k = i + 1; k < n; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === CH_BACKSLASH) {
+      const d = text.charCodeAt(k + 1);
+      if (d === CH_LF || d === 13) return -1;
+      k++;
+    } else if (ch === CH_LF) return -1;
+    else if (ch === CH_LBRACKET) inClass = true;
+    else if (ch === CH_RBRACKET) inClass = false;
+    else if (ch === CH_SLASH && !inClass) return k + 1 === i + 2 ? -1 : k + 1;
+  }
+  return -1;
+}
+
+/** Whether the # at i starts a comment (not a#b, this.#x, or a C preprocessor line's first token). */
+function isHashComment(text: string, i: number, lineHasTok: boolean): boolean {
+  const n = text.length;
+  const p = i > 0 ? text.charCodeAt(i - 1) : CH_LF;
+  if (!isWs(p)) return false; // a#b, $#, this.#x
+  const d = text.charCodeAt(i + 1);
+  if (!isIdentChar(d) && d !== CH_LBRACE) return true; // "# x", "#!", "##", "#[", end of text
+  if (lineHasTok || !isIdentChar(d)) return false;
+  let k = i + 1;
+  while (k < n && isIdentChar(text.charCodeAt(k))) k++;
+  return PREPROCESSOR.has(text.slice(i + 1, k));
+}
+
+/** Whether the token before i (last significant character lastSig) is a keyword after which `/` starts a regex (`return /x/`). */
+function afterKeyword(text: string, i: number, lastSig: number): boolean {
+  if (!isIdentChar(lastSig)) return false;
+  let k = i - 1;
+  while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
+  const end = k + 1;
+  while (k >= 0 && end - k <= 10 && isIdentChar(text.charCodeAt(k))) k--;
+  return REGEX_KEYWORDS.has(text.slice(k + 1, end));
+}
+
 /**
  * One pass of a small lexer over the text: skips strings, comments and regex literals, tracks
  * `{ }` blocks and, for each block, the line where its header (the statement the `{` belongs to)
@@ -280,74 +364,7 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
   let noTripleS = false;
   let noTripleD = false;
 
-  /** Moves i to `to`, counting the newlines passed and marking the lines begun (IN_STRING / IN_COMMENT). */
-  const advance = (to: number, mark: number): boolean => {
-    const l0 = line;
-    for (let k = text.indexOf('\n', i); k >= 0 && k < to; k = text.indexOf('\n', k + 1)) {
-      line++;
-      inside[line] = mark;
-    }
-    i = to;
-    if (line !== l0) lineFail = 0;
-    return line !== l0;
-  };
-
-  const eol = (from: number): number => {
-    const j = text.indexOf('\n', from);
-    return j < 0 ? n : j;
-  };
-
-  /** End (exclusive) of a one-line string starting at i, or -1 when not closed on this line. */
-  const oneLineString = (q: number): number => {
-    for (let k = i + 1; k < n; k++) {
-      const ch = text.charCodeAt(k);
-      if (ch === CH_BACKSLASH) {
-        const d = text.charCodeAt(k + 1);
-        if (d === CH_LF || d === 13) return -1;
-        k++;
-      } else if (ch === q) return k + 1;
-      else if (ch === CH_LF) return -1;
-    }
-    return -1;
-  };
-
-  const regexEnd = (): number => {
-    let inClass = false;
-    for (let k = i + 1; k < n; k++) {
-      const ch = text.charCodeAt(k);
-      if (ch === CH_BACKSLASH) {
-        const d = text.charCodeAt(k + 1);
-        if (d === CH_LF || d === 13) return -1;
-        k++;
-      } else if (ch === CH_LF) return -1;
-      else if (ch === CH_LBRACKET) inClass = true;
-      else if (ch === CH_RBRACKET) inClass = false;
-      else if (ch === CH_SLASH && !inClass) return k + 1 === i + 2 ? -1 : k + 1;
-    }
-    return -1;
-  };
-
-  const isHashComment = (): boolean => {
-    const p = i > 0 ? text.charCodeAt(i - 1) : CH_LF;
-    if (!isWs(p)) return false; // a#b, $#, this.#x
-    const d = text.charCodeAt(i + 1);
-    if (!isIdentChar(d) && d !== CH_LBRACE) return true; // "# x", "#!", "##", "#[", end of text
-    if (lineHasTok || !isIdentChar(d)) return false;
-    let k = i + 1;
-    while (k < n && isIdentChar(text.charCodeAt(k))) k++;
-    return PREPROCESSOR.has(text.slice(i + 1, k));
-  };
-
-  /** Whether the previous token is a keyword after which `/` starts a regex (`return /x/`). */
-  const afterKeyword = (): boolean => {
-    if (!isIdentChar(lastSig)) return false;
-    let k = i - 1;
-    while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
-    const end = k + 1;
-    while (k >= 0 && end - k <= 10 && isIdentChar(text.charCodeAt(k))) k--;
-    return REGEX_KEYWORDS.has(text.slice(k + 1, end));
-  };
-
+  /** The position of the current statement's start to restore at a closing ) or ]. */
   const parenBase = (): number => (stack.length ? stack[stack.length - 1].parenBase : 0);
 
   while (i < n) {
@@ -368,19 +385,25 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
     if (c === CH_SLASH) {
       const d = text.charCodeAt(i + 1);
       if (d === CH_SLASH) {
-        i = eol(i);
+        i = eol(text, i);
         continue;
       }
       if (d === CH_STAR && !noBlockComment) {
         const j = text.indexOf('*/', i + 2);
         if (j >= 0) {
-          if (advance(j + 2, IN_COMMENT)) lineHasTok = false;
+          const l0 = line;
+          line = markLines(text, i, j + 2, line, inside, IN_COMMENT);
+          i = j + 2;
+          if (line !== l0) {
+            lineFail = 0;
+            lineHasTok = false;
+          }
           continue;
         }
         noBlockComment = true;
       }
-    } else if (c === CH_HASH && isHashComment()) {
-      i = eol(i);
+    } else if (c === CH_HASH && isHashComment(text, i, lineHasTok)) {
+      i = eol(text, i);
       continue;
     }
 
@@ -420,7 +443,10 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         if (triple && !(c === CH_SQUOTE ? noTripleS : noTripleD)) {
           const j = text.indexOf(c === CH_SQUOTE ? "'''" : '"""', i + 3);
           if (j >= 0) {
-            advance(j + 3, IN_STRING);
+            const l0 = line;
+            line = markLines(text, i, j + 3, line, inside, IN_STRING);
+            if (line !== l0) lineFail = 0;
+            i = j + 3;
             lastSig = c;
             continue;
           }
@@ -429,7 +455,7 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         }
         const bit = c === CH_SQUOTE ? FAIL_SQUOTE : FAIL_DQUOTE;
         if (!(lineFail & bit)) {
-          const j = oneLineString(c);
+          const j = oneLineString(text, i, c);
           if (j >= 0) {
             i = j;
             lastSig = c;
@@ -450,7 +476,10 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
           else if (ch === CH_BACKTICK) break;
         }
         if (k < n) {
-          advance(k + 1, IN_STRING);
+          const l0 = line;
+          line = markLines(text, i, k + 1, line, inside, IN_STRING);
+          if (line !== l0) lineFail = 0;
+          i = k + 1;
           lastSig = c;
           continue;
         }
@@ -458,8 +487,8 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         break;
       }
       case CH_SLASH: {
-        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || hasFlag(REGEX_AFTER, lastSig) || afterKeyword())) {
-          const j = regexEnd();
+        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || hasFlag(REGEX_AFTER, lastSig) || afterKeyword(text, i, lastSig))) {
+          const j = regexEnd(text, i);
           if (j >= 0) {
             i = j;
             lastSig = 65; // like an identifier: what follows is not a regex
@@ -557,21 +586,6 @@ function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, mi
   let comments = 0;
   const lineCount = lines.count;
   let lastContent = -1;
-  const endOf = (indent: number): number => {
-    let end = lastContent;
-    for (let k = comments - 1; k >= 0 && k >= comments - 64; k--) {
-      if (commentIndent[k & 63] > indent) {
-        end = Math.max(end, commentLine[k & 63]);
-        break;
-      }
-    }
-    return end;
-  };
-  const emit = (header: number, end: number, level: number): void => {
-    if (level < maxDepth && end > header && end - header + 1 >= minLines) {
-      blocks.push({ start: header, end, level });
-    }
-  };
   for (let l = 0; l < lineCount; l++) {
     const d = indentWidth(text, lines, l);
     if (d < 0) continue;
@@ -590,12 +604,12 @@ function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, mi
       depth--;
       const line = stack.line[depth];
       const indent = stack.indent[depth];
-      let end = endOf(indent);
+      let end = blockEnd(lastContent, comments, indent);
       if (indent === d && end > line) {
         CLOSER.lastIndex = firstNonWs(text, lines, l);
         if (CLOSER.test(text)) end = l;
       }
-      if (stack.body[depth]) emit(line, end, depth);
+      if (stack.body[depth]) emitBlock(blocks, line, end, depth, maxDepth, minLines);
     }
     if (depth > 0) stack.body[depth - 1] = 1;
     stack.line[depth] = l;
@@ -607,9 +621,31 @@ function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, mi
   }
   while (depth > 0) {
     depth--;
-    if (stack.body[depth]) emit(stack.line[depth], endOf(stack.indent[depth]), depth);
+    if (stack.body[depth]) emitBlock(blocks, stack.line[depth], blockEnd(lastContent, comments, stack.indent[depth]), depth, maxDepth, minLines);
   }
   return blocks;
+}
+
+/**
+ * Last line of an indented block whose header is indented `indent`: the last line of code, or a
+ * later comment-only line indented deeper than the header (the last of the ring that is).
+ * (Top-level helpers of scanIndent rather than closures: see the note above scanBraces's helpers.)
+ */
+function blockEnd(lastContent: number, comments: number, indent: number): number {
+  let end = lastContent;
+  for (let k = comments - 1; k >= 0 && k >= comments - 64; k--) {
+    if (commentIndent[k & 63] > indent) {
+      end = Math.max(end, commentLine[k & 63]);
+      break;
+    }
+  }
+  return end;
+}
+
+function emitBlock(blocks: Block[], header: number, end: number, level: number, maxDepth: number, minLines: number): void {
+  if (level < maxDepth && end > header && end - header + 1 >= minLines) {
+    blocks.push({ start: header, end, level });
+  }
 }
 
 /** Ring of the last 64 comment-only lines of scanIndent: line and indentation. */

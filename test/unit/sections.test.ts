@@ -452,10 +452,12 @@ describe('sections', () => {
       const pyMs = performance.now() - t0;
       assert.equal(rp.length, py.length / 5);
 
-      // Pathological shapes: a 100k-deep brace nest, and 300k braces on one (minified) line.
+      // Pathological shapes: a 100k-deep brace nest, 300k braces on one (minified) line, and
+      // 100k block comments and template strings on one line.
       t0 = performance.now();
       codeSections('{\n'.repeat(100_000) + '}\n'.repeat(100_000));
       codeSections('function a(){'.repeat(100_000) + '}'.repeat(100_000));
+      codeSections('f(a/*x*/, `s`);'.repeat(100_000));
       const pathoMs = performance.now() - t0;
 
       assert.ok(jsMs < 1000, `js took ${jsMs} ms`);
