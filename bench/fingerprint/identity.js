@@ -7,8 +7,8 @@
 //
 //   node bench/fingerprint/identity.js [--ref <git rev>] [--quick] [--show 5] [--cache=false]
 //
-// The reference's `src/` is extracted with `git archive` into bench/results/identity/ref-<sha>/
-// and bundled there with the same esbuild settings as the working tree's; its digests are cached
+// The reference's `src/` is extracted with `git archive` into bench/results/ref-<sha>/ and
+// bundled with the same esbuild settings as the working tree's; its digests are cached
 // in bench/results/identity/ref-<sha>.json (keyed by the material and this script's version), so
 // later runs compute only the working tree's side. `--quick` uses every 8th file of each set.
 //
@@ -24,8 +24,7 @@
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
-const { execFileSync } = require('child_process');
-const { REPO, CACHE, parseArgs, walk, log } = require('../lib/common');
+const { REPO, CACHE, parseArgs, walk, log, checkoutSrc } = require('../lib/common');
 const { ensureTree, treeFiles } = require('../lib/trees');
 
 /** Bump when the material or the configurations change: invalidates cached reference digests. */
@@ -69,17 +68,6 @@ function bundle(root, name) {
   });
   delete require.cache[outfile];
   return require(outfile);
-}
-
-function referenceRoot(ref) {
-  const sha = execFileSync('git', ['rev-parse', ref], { cwd: REPO, encoding: 'utf8' }).trim();
-  const root = path.join(WORK, `ref-${sha.slice(0, 12)}`);
-  if (!fs.existsSync(path.join(root, 'src'))) {
-    fs.mkdirSync(root, { recursive: true });
-    const tar = execFileSync('git', ['archive', '--format=tar', sha, 'src'], { cwd: REPO, maxBuffer: 1 << 28 });
-    execFileSync('tar', ['-x', '-C', root], { input: tar });
-  }
-  return { sha, root };
 }
 
 // ------------------------------------------------------------------------------ material
@@ -278,7 +266,7 @@ function main(argv) {
   log('identity', `material: ${counts} (${(chars / 1e6).toFixed(1)} M chars)`);
   const key = materialKey(M);
 
-  const { sha, root } = referenceRoot(o.ref);
+  const { sha, root } = checkoutSrc(o.ref);
   const cacheFile = path.join(WORK, `ref-${sha.slice(0, 12)}-${key}.json`);
   let ref;
   if (o.cache && fs.existsSync(cacheFile)) {

@@ -183,11 +183,39 @@ function walk(dir, base = dir, out = []) {
  * shared by several git worktrees: one checkout's run must not load another's bundle.
  */
 function loadEngine() {
+  return bundleEngine(path.join(REPO, 'bench', 'lib', 'engine.ts'), path.join(BUILD, `engine-${path.basename(REPO)}.js`));
+}
+
+/**
+ * The same engine entry points built from the `src/` of another commit (`git archive` of it into
+ * bench/results/ref-<sha>/, kept for later runs): to measure a reference in the same run.
+ * Returns the engine and the commit's full hash.
+ */
+function loadEngineAt(rev) {
+  const { sha, root } = checkoutSrc(rev);
+  const entry = path.join(root, 'engine.ts');
+  const ours = fs.readFileSync(path.join(REPO, 'bench', 'lib', 'engine.ts'), 'utf8');
+  fs.writeFileSync(entry, ours.replaceAll("'../../src/", "'./src/"));
+  return { engine: bundleEngine(entry, path.join(root, 'engine.js')), sha };
+}
+
+/** The `src/` of commit `rev`, extracted once into bench/results/ref-<sha>/. */
+function checkoutSrc(rev) {
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { cwd: REPO, encoding: 'utf8' }).trim();
+  const root = path.join(RESULTS, `ref-${sha.slice(0, 12)}`);
+  if (!fs.existsSync(path.join(root, 'src'))) {
+    fs.mkdirSync(root, { recursive: true });
+    const tar = execFileSync('git', ['archive', '--format=tar', sha, 'src'], { cwd: REPO, maxBuffer: 1 << 28 });
+    execFileSync('tar', ['-x', '-C', root], { input: tar });
+  }
+  return { sha, root };
+}
+
+function bundleEngine(entry, outfile) {
   const esbuild = require(path.join(REPO, 'node_modules', 'esbuild'));
-  const outfile = path.join(BUILD, `engine-${path.basename(REPO)}.js`);
-  fs.mkdirSync(BUILD, { recursive: true });
+  fs.mkdirSync(path.dirname(outfile), { recursive: true });
   esbuild.buildSync({
-    entryPoints: [path.join(REPO, 'bench', 'lib', 'engine.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'cjs',
@@ -200,6 +228,7 @@ function loadEngine() {
     absWorkingDir: REPO,
     nodePaths: [path.join(REPO, 'node_modules')],
   });
+  delete require.cache[outfile];
   return require(outfile);
 }
 
@@ -304,6 +333,8 @@ module.exports = {
   extract,
   walk,
   loadEngine,
+  loadEngineAt,
+  checkoutSrc,
   ensureDist,
   measure,
   maxRss,
