@@ -4,7 +4,7 @@
 // sections) over a real code tree and a real prose corpus, against a straightforward
 // implementation measured in the same run.
 //
-//   node bench/fingerprint [--passes 5] [--naive-mb 2] [--code-tree small|large] [--json]
+//   node bench/fingerprint [--passes 5] [--naive-mb 2] [--code-tree small|large] [--ref <git rev>] [--json]
 //
 // Material (built on first use, see bench/lib/trees.js): code = every non-Markdown file of
 // bench/.cache/trees/small (JS/TS of real npm packages, ~29 MB); prose = the real English files of
@@ -18,9 +18,12 @@
 //   worker     decodeBuffer + isMinified + fingerprintText      what a scan worker does per file
 //   naive      the straightforward implementation below, on a ~`--naive-mb` MB sample (every n-th
 //              file) with `sections`/`file only` re-measured on the same sample for the ratio.
+//   … ref      with --ref: `sections` and `file only` of the engine built from that commit's src/
+//              (bench/lib/common.js loadEngineAt), for a before/after ratio in the same run.
+// Each figure is given from wall time and from the process's CPU time (user + system).
 const fs = require('fs');
 const path = require('path');
-const { CACHE, loadEngine, median, spread, fmt, mb, table, verdict, log, environment, writeResult, parseArgs, walk } = require('../lib/common');
+const { CACHE, loadEngine, loadEngineAt, median, spread, fmt, mb, table, verdict, log, environment, writeResult, parseArgs, walk } = require('../lib/common');
 const { ensureTree, treeFiles } = require('../lib/trees');
 
 const TARGET_MBPS = 100; // per core, on code (a plain C implementation reaches ~160 MB/s here)
@@ -118,16 +121,21 @@ function sample(files, targetBytes) {
 
 // ------------------------------------------------------------------------------ runs
 
+/** Wall seconds and CPU seconds (user + system of the process) of one call. */
 function timeIt(fn) {
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   fn();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1e6 };
 }
 
 function main(argv) {
-  const o = parseArgs(argv, { passes: 5, naiveMb: 2, codeTree: 'small', json: false });
+  const o = parseArgs(argv, { passes: 5, naiveMb: 2, codeTree: 'small', json: false, ref: '' });
   const E = loadEngine();
-  console.log(`bench/fingerprint — ${environment()}`);
+  const ref = o.ref ? loadEngineAt(o.ref) : null;
+  console.log(`bench/fingerprint — ${environment()}${ref ? `; reference ${o.ref} = ${ref.sha.slice(0, 10)}` : ''}`);
   const { code, prose } = loadCorpora(o.codeTree);
   const naiveCode = sample(code, o.naiveMb * 1e6);
   const naiveProse = sample(prose, o.naiveMb * 1e6);
@@ -169,15 +177,35 @@ function main(argv) {
       }
     },
   };
+  if (ref) {
+    // The reference commit's engine, on the same files in the same rounds.
+    modes['sections ref'] = (files) => {
+      for (const f of files) {
+        const d = ref.engine.fingerprintText(f.text, f.path);
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    };
+    modes['file only ref'] = (files) => {
+      for (const f of files) {
+        const d = ref.engine.fingerprintText(f.text, f.path, { sections: false });
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    };
+  }
   const plan = [];
   for (const s of sets) {
     const names = s.naive ? ['sections', 'file only', 'naive'] : ['sections', 'file only', 'worker'];
-    for (const m of names) plan.push({ set: s, mode: m, times: [] });
+    if (ref && !s.naive) names.push('sections ref', 'file only ref');
+    for (const m of names) plan.push({ set: s, mode: m, times: [], cpuTimes: [] });
   }
   for (let round = 0; round <= o.passes; round++) {
     for (const p of plan) {
       const t = timeIt(() => modes[p.mode](p.set.files));
-      if (round > 0) p.times.push(t); // round 0 warms up
+      if (round > 0) {
+        // round 0 warms up
+        p.times.push(t.wall);
+        p.cpuTimes.push(t.cpu);
+      }
     }
     log('fingerprint', `round ${round}/${o.passes} done`);
   }
@@ -186,12 +214,17 @@ function main(argv) {
   const results = [];
   for (const p of plan) {
     const s = median(p.times);
-    const r = { corpus: p.set.name, mode: p.mode, files: p.set.files.length, mb: mb(p.set.bytes), seconds: s, mbPerS: mb(p.set.bytes) / s, filesPerS: p.set.files.length / s, spreadPct: spread(p.times) };
+    const cpu = median(p.cpuTimes);
+    const r = {
+      corpus: p.set.name, mode: p.mode, files: p.set.files.length, mb: mb(p.set.bytes), seconds: s, mbPerS: mb(p.set.bytes) / s,
+      filesPerS: p.set.files.length / s, spreadPct: spread(p.times), cpuSeconds: cpu, cpuMbPerS: mb(p.set.bytes) / cpu, cpuSpreadPct: spread(p.cpuTimes),
+    };
     results.push(r);
-    rows.push([r.corpus, r.mode, r.files, fmt(r.mb, 1), fmt(r.seconds, 3), fmt(r.mbPerS, 1), Math.round(r.filesPerS), `${fmt(r.spreadPct, 0)}%`]);
+    rows.push([r.corpus, r.mode, r.files, fmt(r.mb, 1), fmt(r.seconds, 3), fmt(r.mbPerS, 1), Math.round(r.filesPerS), `${fmt(r.spreadPct, 0)}%`, fmt(r.cpuMbPerS, 1), `${fmt(r.cpuSpreadPct, 0)}%`]);
   }
-  console.log(`\nSingle thread, median of ${o.passes} passes (after 1 warm-up); MB = 10^6 bytes of file content.\n`);
-  console.log(table(rows, ['corpus', 'mode', 'files', 'MB', 'median s', 'MB/s', 'files/s', 'spread']));
+  console.log(`\nSingle thread, median of ${o.passes} passes (after 1 warm-up); MB = 10^6 bytes of file content.`);
+  console.log('MB/s from wall time; CPU MB/s from the process\'s CPU time (user + system), less sensitive to other load.\n');
+  console.log(table(rows, ['corpus', 'mode', 'files', 'MB', 'median s', 'MB/s', 'files/s', 'spread', 'CPU MB/s', 'CPU spread']));
 
   const get = (corpus, mode) => results.find((r) => r.corpus === corpus && r.mode === mode);
   console.log('\nRatio against the straightforward implementation (same sample, same run):');
@@ -203,9 +236,23 @@ function main(argv) {
     ratios[c] = { sections: n.seconds / a.seconds, fileOnly: n.seconds / b.seconds };
     console.log(`  ${c.padEnd(5)}: product ${fmt(ratios[c].fileOnly, 1)}x faster (file only), ${fmt(ratios[c].sections, 1)}x faster (with sections); naive ${fmt(n.mbPerS, 2)} MB/s`);
   }
+  if (ref) {
+    console.log(`\nSpeed-up against the reference ${o.ref} (${ref.sha.slice(0, 10)}), same files, same run (wall / CPU time):`);
+    ratios.ref = {};
+    for (const c of ['code', 'prose']) {
+      for (const m of ['sections', 'file only']) {
+        const now = get(c, m);
+        const then = get(c, `${m} ref`);
+        const r = { wall: then.seconds / now.seconds, cpu: then.cpuSeconds / now.cpuSeconds };
+        ratios.ref[`${c} ${m}`] = r;
+        console.log(`  ${c.padEnd(5)} ${m.padEnd(9)}: ${fmt(r.wall, 2)}x / ${fmt(r.cpu, 2)}x  (${fmt(then.cpuMbPerS, 1)} → ${fmt(now.cpuMbPerS, 1)} CPU MB/s)`);
+      }
+    }
+  }
   const codeSec = get('code', 'sections');
   const codeFile = get('code', 'file only');
   console.log(`\nTarget ≥ ${TARGET_MBPS} MB/s per core on code: with sections ${fmt(codeSec.mbPerS, 1)} MB/s → ${verdict(codeSec.mbPerS, TARGET_MBPS, false)}; file only ${fmt(codeFile.mbPerS, 1)} MB/s → ${verdict(codeFile.mbPerS, TARGET_MBPS, false)}`);
+  console.log(`  by CPU time: with sections ${fmt(codeSec.cpuMbPerS, 1)} MB/s → ${verdict(codeSec.cpuMbPerS, TARGET_MBPS, false)}; file only ${fmt(codeFile.cpuMbPerS, 1)} MB/s → ${verdict(codeFile.cpuMbPerS, TARGET_MBPS, false)}`);
   const file = writeResult('fingerprint', { passes: o.passes, results, ratios, sink });
   log('fingerprint', `results in ${path.relative(process.cwd(), file)}`);
 }

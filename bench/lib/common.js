@@ -183,12 +183,41 @@ function walk(dir, base = dir, out = []) {
  * way dist/ is built (bundled, CommonJS, node20), rebuilt on every run so src edits are measured.
  */
 function loadEngine() {
-  const esbuild = require(path.join(REPO, 'node_modules', 'esbuild'));
   const outfile = path.join(BUILD, `engine-${process.pid}.js`);
-  fs.mkdirSync(BUILD, { recursive: true });
   process.once('exit', () => fs.rmSync(outfile, { force: true }));
+  return bundleEngine(path.join(REPO, 'bench', 'lib', 'engine.ts'), outfile);
+}
+
+/**
+ * The same engine entry points built from the `src/` of another commit (`git archive` of it into
+ * bench/results/ref-<sha>/, kept for later runs): to measure a reference in the same run.
+ * Returns the engine and the commit's full hash.
+ */
+function loadEngineAt(rev) {
+  const { sha, root } = checkoutSrc(rev);
+  const entry = path.join(root, 'engine.ts');
+  const ours = fs.readFileSync(path.join(REPO, 'bench', 'lib', 'engine.ts'), 'utf8');
+  fs.writeFileSync(entry, ours.replaceAll("'../../src/", "'./src/"));
+  return { engine: bundleEngine(entry, path.join(root, 'engine.js')), sha };
+}
+
+/** The `src/` of commit `rev`, extracted once into bench/results/ref-<sha>/. */
+function checkoutSrc(rev) {
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${rev}^{commit}`], { cwd: REPO, encoding: 'utf8' }).trim();
+  const root = path.join(RESULTS, `ref-${sha.slice(0, 12)}`);
+  if (!fs.existsSync(path.join(root, 'src'))) {
+    fs.mkdirSync(root, { recursive: true });
+    const tar = execFileSync('git', ['archive', '--format=tar', sha, 'src'], { cwd: REPO, maxBuffer: 1 << 28 });
+    execFileSync('tar', ['-x', '-C', root], { input: tar });
+  }
+  return { sha, root };
+}
+
+function bundleEngine(entry, outfile) {
+  const esbuild = require(path.join(REPO, 'node_modules', 'esbuild'));
+  fs.mkdirSync(path.dirname(outfile), { recursive: true });
   esbuild.buildSync({
-    entryPoints: [path.join(REPO, 'bench', 'lib', 'engine.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format: 'cjs',
@@ -201,6 +230,7 @@ function loadEngine() {
     absWorkingDir: REPO,
     nodePaths: [path.join(REPO, 'node_modules')],
   });
+  delete require.cache[outfile];
   return require(outfile);
 }
 
@@ -305,6 +335,8 @@ module.exports = {
   extract,
   walk,
   loadEngine,
+  loadEngineAt,
+  checkoutSrc,
   ensureDist,
   measure,
   maxRss,

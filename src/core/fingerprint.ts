@@ -4,7 +4,7 @@
 import { languageOf, type LanguageInfo } from './languages';
 import { codeSections, proseSections } from './sections';
 import type { DocumentFrequencyTable } from './documentFrequency';
-import { forEachDistinctShingle, simhashTokens } from './simhash';
+import { effectiveShingleSize, forEachDistinct, ShingleSequence, simhashRange, simhashTokens } from './simhash';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from './tokenize';
 import type { CjkSegmenter, DocumentFingerprint, SectionFingerprint, Weighting } from './types';
 
@@ -31,6 +31,8 @@ export const FILE_SKETCH_SIZE = 128;
 export const SECTION_SKETCH_SIZE = 64;
 
 const buffer = new TokenBuffer();
+/** The shingles of the whole file, shared by the file's fingerprint and its sections'. */
+const fileShingles = new ShingleSequence();
 
 function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions): void {
   buffer.reset();
@@ -38,7 +40,13 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
   else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
 }
 
-/** Fingerprints a whole text and its sections. `path` decides code versus prose. */
+/**
+ * Fingerprints a whole text and its sections. `path` decides code versus prose.
+ *
+ * The text is tokenised once and its shingles hashed once (fileShingles); the file and every
+ * section are fingerprinted from ranges of that sequence. A section shorter than the shingle size
+ * (possible only when minTokens is below it) has shorter shingles of its own and is hashed apart.
+ */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
   const lang = languageOf(path);
   const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
@@ -51,10 +59,13 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
     idf: options.idf,
   };
   const total = buffer.length;
-  const file = total >= minTokens ? simhashTokens(buffer, 0, total, simOptions) : null;
+  if (total < minTokens) return { kind: lang.kind, file: null, sections: [] };
+  const k = effectiveShingleSize(options.shingleSize, total);
+  fileShingles.build(buffer, 0, total, k);
+  const file = simhashRange(fileShingles, 0, total, simOptions);
 
   const sections: SectionFingerprint[] = [];
-  if (options.sections !== false && total >= minTokens) {
+  if (options.sections !== false) {
     const ranges = lang.kind === 'code' ? codeSections(text) : proseSections(text);
     const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
     for (const r of ranges) {
@@ -62,8 +73,11 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
       const to = buffer.lowerBound(r.endOffset);
       // A section holding (nearly) every token of the file would only repeat the file's pair.
       if (to - from < minTokens || to - from >= total * 0.95) continue;
-      const fp = simhashTokens(buffer, from, to, sectionOptions);
-      if (fp) sections.push({ ...fp, startLine: r.startLine, endLine: r.endLine });
+      const fp = to - from >= k ? simhashRange(fileShingles, from, to, sectionOptions) : simhashTokens(buffer, from, to, sectionOptions);
+      if (!fp) continue;
+      // Spelt out rather than spread ({ ...fp }): same fields in the same order, much cheaper.
+      const { hi, lo, tokens, features, sketch } = fp;
+      sections.push({ hi, lo, tokens, features, sketch, startLine: r.startLine, endLine: r.endLine });
     }
   }
   return { kind: lang.kind, file, sections };
@@ -80,8 +94,10 @@ export function countDocumentShingles(
   table: DocumentFrequencyTable,
 ): boolean {
   tokenizeInto(text, languageOf(path), options);
-  if (buffer.length < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;
-  forEachDistinctShingle(buffer, 0, buffer.length, options.shingleSize ?? 3, (_hi, lo) => table.add(lo));
+  const total = buffer.length;
+  if (total < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;
+  fileShingles.build(buffer, 0, total, effectiveShingleSize(options.shingleSize, total));
+  forEachDistinct(fileShingles, (_hi, lo) => table.add(lo));
   table.documents++;
   return true;
 }

@@ -1,15 +1,13 @@
 /**
  * 64-bit hashing with two unsigned 32-bit halves: FNV-1a for tokens, then a murmur3-style
- * finaliser so that every output bit is unbiased. No BigInt: Math.imul and float arithmetic that
- * stays below 2^53.
+ * finaliser so that every output bit is unbiased. No BigInt: 32-bit integer arithmetic only.
  */
 
 /** FNV-1a 64-bit offset basis, high and low halves. */
 export const FNV64_OFFSET_HI = 0xcbf29ce4;
 export const FNV64_OFFSET_LO = 0x84222325;
 /** FNV-1a 64-bit prime is 2^40 + 0x1b3. */
-const FNV64_PRIME_LO = 0x1b3;
-const TWO_32 = 4294967296;
+export const FNV64_PRIME_LO = 0x1b3;
 
 /**
  * Scratch output of the 64-bit helpers; callers read `out.hi` / `out.lo` right after a call.
@@ -18,28 +16,38 @@ const TWO_32 = 4294967296;
 export const out = { hi: 0, lo: 0 };
 
 /**
- * One FNV-1a step: h = (h ^ c) * prime (mod 2^64), with the prime 2^40 + 435.
- * lo * 435 < 2^41 is exact in a double; lo << 8 is the 2^40 term's contribution to the high half.
+ * High half of one FNV-1a step, h = (h ^ c) * prime (mod 2^64), prime = 2^40 + 435: given the
+ * old high half `hi` and x = lo ^ c (the low half after the xor), returns the new high half; the
+ * new low half is Math.imul(x, 435). The high half gains hi * 435, x * 2^40 (x << 8, mod 2^32)
+ * and the carry out of the low half, floor(x * 435 / 2^32). That carry is computed from x's
+ * 16-bit halves in integer arithmetic (every term below 2^26): x * 435 =
+ * 2^16 * (xh * 435 + (xl * 435 >>> 16)) + (xl * 435 & 0xffff), and the last term cannot carry.
+ * Integer-only, so V8 keeps the whole step in int32 registers (no float multiply and floor).
+ * The result is a signed int32 with the same 32 bits; `>>> 0` gives the unsigned half.
  */
+export function fnvHi(hi: number, x: number): number {
+  const carry = (Math.imul(x >>> 16, FNV64_PRIME_LO) + (Math.imul(x & 0xffff, FNV64_PRIME_LO) >>> 16)) >>> 16;
+  return (Math.imul(hi, FNV64_PRIME_LO) + (x << 8) + carry) | 0;
+}
+
+/** One FNV-1a step: h = (h ^ c) * prime (mod 2^64); the new halves in `out` (unsigned). */
 export function fnv1a64Step(hi: number, lo: number, c: number): void {
-  lo = (lo ^ c) >>> 0;
-  const p = lo * FNV64_PRIME_LO;
-  out.lo = p >>> 0;
-  out.hi = (Math.imul(hi, FNV64_PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
+  const x = lo ^ c;
+  out.hi = fnvHi(hi, x) >>> 0;
+  out.lo = Math.imul(x, FNV64_PRIME_LO) >>> 0;
 }
 
 /** FNV-1a 64 of a string's UTF-16 code units, without the finaliser. */
 export function fnv1a64(s: string): void {
-  let hi = FNV64_OFFSET_HI;
-  let lo = FNV64_OFFSET_LO;
+  let hi = FNV64_OFFSET_HI | 0;
+  let lo = FNV64_OFFSET_LO | 0;
   for (let i = 0; i < s.length; i++) {
-    lo = (lo ^ s.charCodeAt(i)) >>> 0;
-    const p = lo * FNV64_PRIME_LO;
-    hi = (Math.imul(hi, FNV64_PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-    lo = p >>> 0;
+    const x = lo ^ s.charCodeAt(i);
+    hi = fnvHi(hi, x);
+    lo = Math.imul(x, FNV64_PRIME_LO);
   }
-  out.hi = hi;
-  out.lo = lo;
+  out.hi = hi >>> 0;
+  out.lo = lo >>> 0;
 }
 
 /** murmur3's 32-bit finaliser. */

@@ -27,25 +27,60 @@ export interface ProseSectionOptions {
 // Lines
 
 interface Lines {
-  /** Offset of the first character of each line. */
-  starts: number[];
+  /** Offset of the first character of each line (entries 0 … count − 1 are valid). */
+  starts: Int32Array;
   /** Offset just past the last character of each line, line terminator (\n or \r\n) excluded. */
-  ends: number[];
+  ends: Int32Array;
+  count: number;
 }
 
+/*
+ * Reused scratch, grown as needed: the line table and the per-line arrays of one call. Only the
+ * entries of the current text are meaningful (nothing here is read past `count`), and nothing
+ * is kept between calls: the results are plain objects built at the end.
+ */
+let lineStarts = new Int32Array(1024);
+let lineEnds = new Int32Array(1024);
+let structuralScratch = new Uint8Array(1024);
+let insideScratch = new Uint8Array(1024);
+let diffScratch = new Int32Array(1024);
+let coveredScratch = [new Int32Array(1024), new Int32Array(1024)];
+
 function buildLines(text: string): Lines {
-  const starts = [0];
-  const ends: number[] = [];
+  let count = 0;
   let pos = 0;
-  let nl = text.indexOf('\n');
-  while (nl >= 0) {
-    ends.push(nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+  for (;;) {
+    if (count === lineStarts.length) growLines();
+    const nl = text.indexOf('\n', pos);
+    lineStarts[count] = pos;
+    if (nl < 0) {
+      lineEnds[count++] = text.length;
+      break;
+    }
+    lineEnds[count++] = nl > pos && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
     pos = nl + 1;
-    starts.push(pos);
-    nl = text.indexOf('\n', pos);
   }
-  ends.push(text.length);
-  return { starts, ends };
+  return { starts: lineStarts, ends: lineEnds, count };
+}
+
+function growLines(): void {
+  const starts = new Int32Array(lineStarts.length * 2);
+  const ends = new Int32Array(lineStarts.length * 2);
+  starts.set(lineStarts);
+  ends.set(lineEnds);
+  lineStarts = starts;
+  lineEnds = ends;
+}
+
+/** A zeroed per-line flag array of `count` entries (the reused scratch when `which` is given). */
+function zeroedFlags(count: number, which: 'structural' | 'inside'): Uint8Array {
+  if (structuralScratch.length < count) {
+    structuralScratch = new Uint8Array(Math.max(count, structuralScratch.length * 2));
+    insideScratch = new Uint8Array(structuralScratch.length);
+  }
+  const a = which === 'structural' ? structuralScratch : insideScratch;
+  a.fill(0, 0, count);
+  return a;
 }
 
 function isWs(ch: number): boolean {
@@ -150,12 +185,35 @@ function isIdentChar(ch: number): boolean {
   );
 }
 
+/** A 128-entry flag table of the given ASCII characters (looked up instead of a Set). */
+function asciiFlags(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let k = 0; k < chars.length; k++) t[chars.charCodeAt(k)] = 1;
+  return t;
+}
+const hasFlag = (t: Uint8Array, c: number): boolean => c < 128 && t[c] === 1;
+
 /** Significant characters after which a new physical line continues the same statement. */
-const CONT_END = new Set('=+-*/%&|^!~?.<>,([\\'.split('').map((c) => c.charCodeAt(0)));
+const CONT_END = asciiFlags('=+-*/%&|^!~?.<>,([\\');
 /** Characters that, first on a line, mark it as continuing the previous statement. */
-const CONT_START = new Set('.?:)],&|=>'.split('').map((c) => c.charCodeAt(0)));
+const CONT_START = asciiFlags('.?:)],&|=>');
 /** Characters after which a `/` starts a regular-expression literal rather than a division. */
-const REGEX_AFTER = new Set('(,=:[!&|?{};'.split('').map((c) => c.charCodeAt(0)));
+const REGEX_AFTER = asciiFlags('(,=:[!&|?{};');
+
+/**
+ * What scanBraces does with an ASCII character: B_LF ends a line; B_WS (other controls, space) is
+ * skipped; B_SPECIAL may open a comment, string or regex, or is a bracket or separator;
+ * B_PLAIN (letters, digits, most operators) only becomes the last significant character, so a
+ * run of them is passed over at once.
+ */
+const B_PLAIN = 0;
+const B_WS = 1;
+const B_LF = 2;
+const B_SPECIAL = 3;
+const BRACE_CLASS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  BRACE_CLASS[c] = c === CH_LF ? B_LF : c <= 32 ? B_WS : '/#\'"`()[];,{}'.includes(String.fromCharCode(c)) ? B_SPECIAL : B_PLAIN;
+}
 
 const REGEX_KEYWORDS = new Set([
   'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'delete', 'void', 'throw', 'yield', 'await', 'new',
@@ -195,6 +253,90 @@ interface BraceEntry {
   wrapper: boolean;
 }
 
+/*
+ * Helpers of scanBraces, top-level functions rather than closures over its state: a variable
+ * that a closure captures lives in a heap context, and the hot loop's position and line would
+ * then be read and written through memory on every character.
+ */
+
+/**
+ * Marks the lines begun between offsets `from` and `to` as IN_STRING / IN_COMMENT (`mark`);
+ * returns the line reached, from `line`, the line at `from`.
+ */
+function markLines(text: string, from: number, to: number, line: number, inside: Uint8Array, mark: number): number {
+  // A loop up to `to`, not indexOf: that would look past `to` for the next newline, to the end
+  // of a one-line (minified) text each time.
+  for (let k = from; k < to; k++) {
+    if (text.charCodeAt(k) === CH_LF) {
+      line++;
+      inside[line] = mark;
+    }
+  }
+  return line;
+}
+
+/** Offset of the end of the line holding `from` (its \n, or the end of the text). */
+function eol(text: string, from: number): number {
+  const j = text.indexOf('\n', from);
+  return j < 0 ? text.length : j;
+}
+
+/** End (exclusive) of a one-line string opened by quote q at i, or -1 when not closed on this line. */
+function oneLineString(text: string, i: number, q: number): number {
+  const n = text.length;
+  for (let k = i + 1; k < n; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === CH_BACKSLASH) {
+      const d = text.charCodeAt(k + 1);
+      if (d === CH_LF || d === 13) return -1;
+      k++;
+    } else if (ch === q) return k + 1;
+    else if (ch === CH_LF) return -1;
+  }
+  return -1;
+}
+
+/** End (exclusive) of a regular-expression literal opened by the / at i, or -1 when none. */
+function regexEnd(text: string, i: number): number {
+  const n = text.length;
+  let inClass = false;
+  for (let k = i + 1; k < n; k++) {
+    const ch = text.charCodeAt(k);
+    if (ch === CH_BACKSLASH) {
+      const d = text.charCodeAt(k + 1);
+      if (d === CH_LF || d === 13) return -1;
+      k++;
+    } else if (ch === CH_LF) return -1;
+    else if (ch === CH_LBRACKET) inClass = true;
+    else if (ch === CH_RBRACKET) inClass = false;
+    else if (ch === CH_SLASH && !inClass) return k + 1 === i + 2 ? -1 : k + 1;
+  }
+  return -1;
+}
+
+/** Whether the # at i starts a comment (not a#b, this.#x, or a C preprocessor line's first token). */
+function isHashComment(text: string, i: number, lineHasTok: boolean): boolean {
+  const n = text.length;
+  const p = i > 0 ? text.charCodeAt(i - 1) : CH_LF;
+  if (!isWs(p)) return false; // a#b, $#, this.#x
+  const d = text.charCodeAt(i + 1);
+  if (!isIdentChar(d) && d !== CH_LBRACE) return true; // "# x", "#!", "##", "#[", end of text
+  if (lineHasTok || !isIdentChar(d)) return false;
+  let k = i + 1;
+  while (k < n && isIdentChar(text.charCodeAt(k))) k++;
+  return PREPROCESSOR.has(text.slice(i + 1, k));
+}
+
+/** Whether the token before i (last significant character lastSig) is a keyword after which `/` starts a regex (`return /x/`). */
+function afterKeyword(text: string, i: number, lastSig: number): boolean {
+  if (!isIdentChar(lastSig)) return false;
+  let k = i - 1;
+  while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
+  const end = k + 1;
+  while (k >= 0 && end - k <= 10 && isIdentChar(text.charCodeAt(k))) k--;
+  return REGEX_KEYWORDS.has(text.slice(k + 1, end));
+}
+
 /**
  * One pass of a small lexer over the text: skips strings, comments and regex literals, tracks
  * `{ }` blocks and, for each block, the line where its header (the statement the `{` belongs to)
@@ -202,9 +344,9 @@ interface BraceEntry {
  */
 function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: number): Scan {
   const n = text.length;
-  const lineCount = lines.starts.length;
-  const structural = new Uint8Array(lineCount);
-  const inside = new Uint8Array(lineCount);
+  const lineCount = lines.count;
+  const structural = zeroedFlags(lineCount, 'structural');
+  const inside = zeroedFlags(lineCount, 'inside');
   const blocks: Block[] = [];
   const stack: BraceEntry[] = [];
   /** For each open ( or [: the statement start to restore when it closes. */
@@ -222,88 +364,20 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
   let noTripleS = false;
   let noTripleD = false;
 
-  /** Moves i to `to`, counting the newlines passed and marking the lines begun (IN_STRING / IN_COMMENT). */
-  const advance = (to: number, mark: number): boolean => {
-    const l0 = line;
-    for (let k = i; k < to; k++) {
-      if (text.charCodeAt(k) === CH_LF) {
-        line++;
-        inside[line] = mark;
-      }
-    }
-    i = to;
-    if (line !== l0) lineFail = 0;
-    return line !== l0;
-  };
-
-  const eol = (from: number): number => {
-    const j = text.indexOf('\n', from);
-    return j < 0 ? n : j;
-  };
-
-  /** End (exclusive) of a one-line string starting at i, or -1 when not closed on this line. */
-  const oneLineString = (q: number): number => {
-    for (let k = i + 1; k < n; k++) {
-      const ch = text.charCodeAt(k);
-      if (ch === CH_BACKSLASH) {
-        const d = text.charCodeAt(k + 1);
-        if (d === CH_LF || d === 13) return -1;
-        k++;
-      } else if (ch === q) return k + 1;
-      else if (ch === CH_LF) return -1;
-    }
-    return -1;
-  };
-
-  const regexEnd = (): number => {
-    let inClass = false;
-    for (let k = i + 1; k < n; k++) {
-      const ch = text.charCodeAt(k);
-      if (ch === CH_BACKSLASH) {
-        const d = text.charCodeAt(k + 1);
-        if (d === CH_LF || d === 13) return -1;
-        k++;
-      } else if (ch === CH_LF) return -1;
-      else if (ch === CH_LBRACKET) inClass = true;
-      else if (ch === CH_RBRACKET) inClass = false;
-      else if (ch === CH_SLASH && !inClass) return k + 1 === i + 2 ? -1 : k + 1;
-    }
-    return -1;
-  };
-
-  const isHashComment = (): boolean => {
-    const p = i > 0 ? text.charCodeAt(i - 1) : CH_LF;
-    if (!isWs(p)) return false; // a#b, $#, this.#x
-    const d = text.charCodeAt(i + 1);
-    if (!isIdentChar(d) && d !== CH_LBRACE) return true; // "# x", "#!", "##", "#[", end of text
-    if (lineHasTok || !isIdentChar(d)) return false;
-    let k = i + 1;
-    while (k < n && isIdentChar(text.charCodeAt(k))) k++;
-    return PREPROCESSOR.has(text.slice(i + 1, k));
-  };
-
-  /** Whether the previous token is a keyword after which `/` starts a regex (`return /x/`). */
-  const afterKeyword = (): boolean => {
-    if (!isIdentChar(lastSig)) return false;
-    let k = i - 1;
-    while (k >= 0 && (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9)) k--;
-    const end = k + 1;
-    while (k >= 0 && end - k <= 10 && isIdentChar(text.charCodeAt(k))) k--;
-    return REGEX_KEYWORDS.has(text.slice(k + 1, end));
-  };
-
+  /** The position of the current statement's start to restore at a closing ) or ]. */
   const parenBase = (): number => (stack.length ? stack[stack.length - 1].parenBase : 0);
 
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c === CH_LF) {
-      line++;
-      lineHasTok = false;
-      lineFail = 0;
+    const cls = c < 128 ? BRACE_CLASS[c] : isWs(c) ? B_WS : B_PLAIN;
+    if (cls === B_WS) {
       i++;
       continue;
     }
-    if (isWs(c)) {
+    if (cls === B_LF) {
+      line++;
+      lineHasTok = false;
+      lineFail = 0;
       i++;
       continue;
     }
@@ -311,19 +385,25 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
     if (c === CH_SLASH) {
       const d = text.charCodeAt(i + 1);
       if (d === CH_SLASH) {
-        i = eol(i);
+        i = eol(text, i);
         continue;
       }
       if (d === CH_STAR && !noBlockComment) {
         const j = text.indexOf('*/', i + 2);
         if (j >= 0) {
-          if (advance(j + 2, IN_COMMENT)) lineHasTok = false;
+          const l0 = line;
+          line = markLines(text, i, j + 2, line, inside, IN_COMMENT);
+          i = j + 2;
+          if (line !== l0) {
+            lineFail = 0;
+            lineHasTok = false;
+          }
           continue;
         }
         noBlockComment = true;
       }
-    } else if (c === CH_HASH && isHashComment()) {
-      i = eol(i);
+    } else if (c === CH_HASH && isHashComment(text, i, lineHasTok)) {
+      i = eol(text, i);
       continue;
     }
 
@@ -336,13 +416,25 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
       if (
         parenSaved.length - parenBase() === 0 &&
         c !== CH_LBRACE &&
-        !CONT_END.has(lastSig) &&
-        !CONT_START.has(c)
+        !hasFlag(CONT_END, lastSig) &&
+        !hasFlag(CONT_START, c)
       ) {
         segStart = line;
       }
     }
     if (segStart < 0) segStart = line;
+
+    if (cls === B_PLAIN) {
+      // The rest of a run of plain ASCII characters changes nothing but lastSig: skip it.
+      let last = c;
+      while (++i < n) {
+        const d = text.charCodeAt(i);
+        if (d >= 128 || BRACE_CLASS[d] !== B_PLAIN) break;
+        last = d;
+      }
+      lastSig = last;
+      continue;
+    }
 
     switch (c) {
       case CH_SQUOTE:
@@ -351,7 +443,10 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         if (triple && !(c === CH_SQUOTE ? noTripleS : noTripleD)) {
           const j = text.indexOf(c === CH_SQUOTE ? "'''" : '"""', i + 3);
           if (j >= 0) {
-            advance(j + 3, IN_STRING);
+            const l0 = line;
+            line = markLines(text, i, j + 3, line, inside, IN_STRING);
+            if (line !== l0) lineFail = 0;
+            i = j + 3;
             lastSig = c;
             continue;
           }
@@ -360,7 +455,7 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         }
         const bit = c === CH_SQUOTE ? FAIL_SQUOTE : FAIL_DQUOTE;
         if (!(lineFail & bit)) {
-          const j = oneLineString(c);
+          const j = oneLineString(text, i, c);
           if (j >= 0) {
             i = j;
             lastSig = c;
@@ -381,7 +476,10 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
           else if (ch === CH_BACKTICK) break;
         }
         if (k < n) {
-          advance(k + 1, IN_STRING);
+          const l0 = line;
+          line = markLines(text, i, k + 1, line, inside, IN_STRING);
+          if (line !== l0) lineFail = 0;
+          i = k + 1;
           lastSig = c;
           continue;
         }
@@ -389,8 +487,8 @@ function scanBraces(text: string, lines: Lines, maxDepth: number, minLines: numb
         break;
       }
       case CH_SLASH: {
-        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || REGEX_AFTER.has(lastSig) || afterKeyword())) {
-          const j = regexEnd();
+        if (!(lineFail & FAIL_REGEX) && (lastSig === 0 || hasFlag(REGEX_AFTER, lastSig) || afterKeyword(text, i, lastSig))) {
+          const j = regexEnd(text, i);
           if (j >= 0) {
             i = j;
             lastSig = 65; // like an identifier: what follows is not a regex
@@ -479,65 +577,105 @@ function bodyIndented(text: string, lines: Lines, open: number, close: number, i
 function scanIndent(text: string, lines: Lines, scan: Scan, maxDepth: number, minLines: number): Block[] {
   const { structural, inside } = scan;
   const blocks: Block[] = [];
-  const stack: { line: number; indent: number; body: boolean }[] = [];
-  /** Comment-only lines since the last line of code: kept by a block only when indented deeper. */
-  const comments: { line: number; indent: number }[] = [];
-  const lineCount = lines.starts.length;
+  const stack = indentStack(lines.count);
+  let depth = 0;
+  /**
+   * Comment-only lines since the last line of code (`comments` of them): kept by a block only
+   * when indented deeper. Only the last 64 are ever looked at, so a ring of 64 holds them.
+   */
+  let comments = 0;
+  const lineCount = lines.count;
   let lastContent = -1;
-  const endOf = (e: { line: number; indent: number }): number => {
-    let end = lastContent;
-    for (let k = comments.length - 1; k >= 0 && k >= comments.length - 64; k--) {
-      if (comments[k].indent > e.indent) {
-        end = Math.max(end, comments[k].line);
-        break;
-      }
-    }
-    return end;
-  };
-  const emit = (header: number, end: number, level: number): void => {
-    if (level < maxDepth && end > header && end - header + 1 >= minLines) {
-      blocks.push({ start: header, end, level });
-    }
-  };
   for (let l = 0; l < lineCount; l++) {
     const d = indentWidth(text, lines, l);
     if (d < 0) continue;
     if (!structural[l]) {
       if (inside[l] === IN_STRING) {
         lastContent = l;
-        comments.length = 0;
-      } else comments.push({ line: l, indent: d });
+        comments = 0;
+      } else {
+        commentLine[comments & 63] = l;
+        commentIndent[comments & 63] = d;
+        comments++;
+      }
       continue;
     }
-    while (stack.length && stack[stack.length - 1].indent >= d) {
-      const e = stack.pop()!;
-      let end = endOf(e);
-      if (e.indent === d && end > e.line) {
+    while (depth > 0 && stack.indent[depth - 1] >= d) {
+      depth--;
+      const line = stack.line[depth];
+      const indent = stack.indent[depth];
+      let end = blockEnd(lastContent, comments, indent);
+      if (indent === d && end > line) {
         CLOSER.lastIndex = firstNonWs(text, lines, l);
         if (CLOSER.test(text)) end = l;
       }
-      if (e.body) emit(e.line, end, stack.length);
+      if (stack.body[depth]) emitBlock(blocks, line, end, depth, maxDepth, minLines);
     }
-    if (stack.length) stack[stack.length - 1].body = true;
-    stack.push({ line: l, indent: d, body: false });
+    if (depth > 0) stack.body[depth - 1] = 1;
+    stack.line[depth] = l;
+    stack.indent[depth] = d;
+    stack.body[depth] = 0;
+    depth++;
     lastContent = l;
-    comments.length = 0;
+    comments = 0;
   }
-  while (stack.length) {
-    const e = stack.pop()!;
-    if (e.body) emit(e.line, endOf(e), stack.length);
+  while (depth > 0) {
+    depth--;
+    if (stack.body[depth]) emitBlock(blocks, stack.line[depth], blockEnd(lastContent, comments, stack.indent[depth]), depth, maxDepth, minLines);
   }
   return blocks;
 }
 
+/**
+ * Last line of an indented block whose header is indented `indent`: the last line of code, or a
+ * later comment-only line indented deeper than the header (the last of the ring that is).
+ * (Top-level helpers of scanIndent rather than closures: see the note above scanBraces's helpers.)
+ */
+function blockEnd(lastContent: number, comments: number, indent: number): number {
+  let end = lastContent;
+  for (let k = comments - 1; k >= 0 && k >= comments - 64; k--) {
+    if (commentIndent[k & 63] > indent) {
+      end = Math.max(end, commentLine[k & 63]);
+      break;
+    }
+  }
+  return end;
+}
+
+function emitBlock(blocks: Block[], header: number, end: number, level: number, maxDepth: number, minLines: number): void {
+  if (level < maxDepth && end > header && end - header + 1 >= minLines) {
+    blocks.push({ start: header, end, level });
+  }
+}
+
+/** Ring of the last 64 comment-only lines of scanIndent: line and indentation. */
+const commentLine = new Int32Array(64);
+const commentIndent = new Int32Array(64);
+
+/** scanIndent's stack of open headers (line, indentation, whether a body line followed), reused. */
+let indentStackScratch = { line: new Int32Array(256), indent: new Int32Array(256), body: new Uint8Array(256) };
+function indentStack(lineCount: number): typeof indentStackScratch {
+  if (indentStackScratch.line.length < lineCount) {
+    const n = Math.max(lineCount, indentStackScratch.line.length * 2);
+    indentStackScratch = { line: new Int32Array(n), indent: new Int32Array(n), body: new Uint8Array(n) };
+  }
+  return indentStackScratch;
+}
+
 /** covered[l] = how many of lines 0..l-1 lie in at least one block. */
-function coveredPrefix(blocks: Block[], lineCount: number): Int32Array {
-  const diff = new Int32Array(lineCount + 1);
+function coveredPrefix(blocks: Block[], lineCount: number, which: 0 | 1): Int32Array {
+  if (diffScratch.length < lineCount + 1) {
+    diffScratch = new Int32Array(Math.max(lineCount + 1, diffScratch.length * 2));
+    coveredScratch = [new Int32Array(diffScratch.length), new Int32Array(diffScratch.length)];
+  }
+  const diff = diffScratch;
+  diff.fill(0, 0, lineCount + 1);
   for (const b of blocks) {
     diff[b.start]++;
     diff[b.end + 1]--;
   }
-  const covered = new Int32Array(lineCount + 1);
+  const covered = coveredScratch[which];
+  covered[0] = 0;
   let run = 0;
   for (let l = 0; l < lineCount; l++) {
     run += diff[l];
@@ -578,11 +716,11 @@ export function codeSections(text: string, options: CodeSectionOptions = {}): Te
   // Braces win when they explain a fair part of the structure indentation shows; a Python file
   // whose only braces are a few dict literals goes by indentation. Top-level blocks of the other
   // kind that overlap nothing chosen (defs beside a big dict, say) are added, with their children.
-  const lineCount = lines.starts.length;
+  const lineCount = lines.count;
   const byBrace = scan.blocks.sort(byStart);
   byIndent.sort(byStart);
-  const braceCov = coveredPrefix(byBrace, lineCount);
-  const indentCov = coveredPrefix(byIndent, lineCount);
+  const braceCov = coveredPrefix(byBrace, lineCount, 0);
+  const indentCov = coveredPrefix(byIndent, lineCount, 1);
   const braceFirst = braceCov[lineCount] * 2 >= indentCov[lineCount] && byBrace.length > 0;
   const [primary, secondary, cov] = braceFirst ? [byBrace, byIndent, braceCov] : [byIndent, byBrace, indentCov];
   const blocks = primary.slice();
@@ -634,7 +772,7 @@ export function proseSections(text: string, options: ProseSectionOptions = {}): 
   const maxLines = Math.max(1, Math.floor(options.maxLines ?? 30));
   const maxChars = Math.max(1, Math.floor(options.maxChars ?? maxLines * 80));
   const lines = buildLines(text);
-  const lineCount = lines.starts.length;
+  const lineCount = lines.count;
   const lineText = (l: number): string => text.slice(lines.starts[l], lines.ends[l]);
   const blank = new Uint8Array(lineCount);
   for (let l = 0; l < lineCount; l++) if (firstNonWs(text, lines, l) < 0) blank[l] = 1;

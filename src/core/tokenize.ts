@@ -4,13 +4,10 @@
  * Tokens are never materialised as strings in the hot path: each token's 64-bit FNV-1a hash is
  * computed while its characters are scanned, and stored with its start offset in a TokenBuffer.
  */
-import { FNV64_OFFSET_HI, FNV64_OFFSET_LO, fnv1a64, out } from './hash';
+import { FNV64_OFFSET_HI, FNV64_OFFSET_LO, FNV64_PRIME_LO, fnv1a64, fnv1a64Step, fnvHi, out } from './hash';
 import type { CommentSyntax, LanguageInfo } from './languages';
 import type { CjkSegmenter } from './types';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopWords';
-
-const TWO_32 = 4294967296;
-const PRIME_LO = 0x1b3;
 
 /** Growable parallel arrays of token hashes (two halves) and start offsets. */
 export class TokenBuffer {
@@ -37,7 +34,8 @@ export class TokenBuffer {
     this.start[n] = start;
   }
 
-  private grow(): void {
+  /** Doubles the capacity, keeping the tokens. */
+  grow(): void {
     const cap = this.hi.length * 2;
     const hi = new Uint32Array(cap);
     const lo = new Uint32Array(cap);
@@ -114,23 +112,48 @@ export interface ProseTokenizeOptions {
   segmenter?: CjkSegmenter;
 }
 
-/** Character classes of ASCII, looked up instead of compared in the hot loops. */
-const IDENT_START = 1;
-const IDENT_PART = 2;
-const ASCII_CLASS = new Uint8Array(128);
+/**
+ * Classes of ASCII characters for the code tokeniser, looked up instead of compared: one load
+ * decides what a character starts. (Comment openers depend on the language and are checked
+ * separately, with `commentFirstChars`.)
+ */
+const CODE_SPACE = 0; // controls and space: skipped
+const CODE_IDENT = 1; // letters, _ and $: start an identifier
+const CODE_DIGIT = 2; // 0-9: start a number
+const CODE_QUOTE = 3; // " and `: always start a string
+const CODE_SQUOTE = 4; // ': starts a string where the language says so
+const CODE_PUNCT = 5; // anything else: a one-character token
+const CODE_CLASS = new Uint8Array(128);
+/** Flag table: the ASCII characters that continue an identifier or number (letters, digits, _, $). */
+const ASCII_WORD = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
   const digit = c >= 48 && c <= 57;
-  ASCII_CLASS[c] = (letter ? IDENT_START | IDENT_PART : 0) | (digit ? IDENT_PART : 0);
+  ASCII_WORD[c] = letter || digit ? 1 : 0;
+  CODE_CLASS[c] =
+    c <= 32 ? CODE_SPACE
+    : letter ? CODE_IDENT
+    : digit ? CODE_DIGIT
+    : c === 34 || c === 96 ? CODE_QUOTE
+    : c === 39 ? CODE_SQUOTE
+    : CODE_PUNCT;
 }
 
-function isAsciiIdentStart(c: number): boolean {
-  return c < 128 && (ASCII_CLASS[c] & IDENT_START) !== 0;
+/**
+ * FNV-1a 64 of each one-character token below 128 (punctuation), precomputed: the commonest
+ * tokens of code cost one load each instead of a hash step.
+ */
+const PUNCT_HI = new Uint32Array(128);
+const PUNCT_LO = new Uint32Array(128);
+for (let c = 0; c < 128; c++) {
+  fnv1a64(String.fromCharCode(c));
+  PUNCT_HI[c] = out.hi;
+  PUNCT_LO[c] = out.lo;
 }
 
 /** An identifier character: ASCII letters, digits, _ and $, or any Unicode word character. */
 function isIdentPart(c: number): boolean {
-  return c < 128 ? (ASCII_CLASS[c] & IDENT_PART) !== 0 : isUnicodeWordChar(c);
+  return c < 128 ? ASCII_WORD[c] === 1 : isUnicodeWordChar(c);
 }
 
 /** First characters of a language's comment openers, as a 128-entry flag table (cached). */
@@ -148,9 +171,24 @@ function commentFirstChars(comments: CommentSyntax): Uint8Array {
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
 
+/**
+ * Answers of isUnicodeWordChar per UTF-16 code unit, filled on first use (0 = not asked yet,
+ * 1 = word, 2 = not): the Unicode property test is a regular expression, too slow to run on every
+ * character of non-English text.
+ */
+const unicodeWord = new Uint8Array(65536);
+
 /** A non-ASCII code unit that belongs to a word (letters, marks, digits; surrogates too). */
 function isUnicodeWordChar(c: number): boolean {
   if (c < 0x80) return false;
+  const known = unicodeWord[c];
+  if (known !== 0) return known === 1;
+  const word = classifyUnicode(c);
+  unicodeWord[c] = word ? 1 : 2;
+  return word;
+}
+
+function classifyUnicode(c: number): boolean {
   if (c >= 0xd800 && c <= 0xdfff) return true;
   if (c === 0x00a0 || c === 0xfeff || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xff0f)) {
     return false;
@@ -170,6 +208,7 @@ export function isCjk(c: number): boolean {
   );
 }
 
+/** White space beyond ASCII (ASCII controls and space are class CODE_SPACE). */
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x3000 || c === 0x2028 || c === 0x2029;
 }
@@ -198,6 +237,85 @@ function skipComment(text: string, i: number, comments: CommentSyntax): number {
   return -1;
 }
 
+/*
+ * The scanners below hash each token's characters as they pass (FNV-1a 64 in two int32 halves:
+ * lo' = imul(lo ^ c, 435), hi' = fnvHi(hi, lo ^ c)) and return the token's end; the halves are
+ * left in `out` (as int32: the buffer's Uint32Array stores take the same 32 bits).
+ */
+
+/** An identifier (or keyword) from i: word characters. */
+function scanIdentifier(text: string, i: number, n: number): number {
+  let hi = FNV64_OFFSET_HI | 0;
+  let lo = FNV64_OFFSET_LO | 0;
+  let c = text.charCodeAt(i);
+  for (;;) {
+    const x = lo ^ c;
+    hi = fnvHi(hi, x);
+    lo = Math.imul(x, FNV64_PRIME_LO);
+    if (++i >= n) break;
+    c = text.charCodeAt(i);
+    if (c < 128 ? ASCII_WORD[c] === 0 : !isUnicodeWordChar(c)) break;
+  }
+  out.hi = hi;
+  out.lo = lo;
+  return i;
+}
+
+/** A number from i: digits, letters (hex, exponents, suffixes), underscores, and dots before a digit. */
+function scanNumber(text: string, i: number, n: number): number {
+  let hi = FNV64_OFFSET_HI | 0;
+  let lo = FNV64_OFFSET_LO | 0;
+  let c = text.charCodeAt(i);
+  for (;;) {
+    const x = lo ^ c;
+    hi = fnvHi(hi, x);
+    lo = Math.imul(x, FNV64_PRIME_LO);
+    if (++i >= n) break;
+    c = text.charCodeAt(i);
+    if (!isIdentPart(c) && !(c === 46 && i + 1 < n && isDigit(text.charCodeAt(i + 1)))) break;
+  }
+  out.hi = hi;
+  out.lo = lo;
+  return i;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * A string literal from its opening quote q at i: up to the matching unescaped quote (a
+ * backslash takes the next character with it); '…' and "…" also end before a newline.
+ */
+function scanString(text: string, i: number, n: number, q: number): number {
+  const multiline = q === 96;
+  let x = (FNV64_OFFSET_LO | 0) ^ q;
+  let hi = fnvHi(FNV64_OFFSET_HI | 0, x);
+  let lo = Math.imul(x, FNV64_PRIME_LO);
+  i++;
+  while (i < n) {
+    const d = text.charCodeAt(i);
+    if (d === 10 && !multiline) break;
+    x = lo ^ d;
+    hi = fnvHi(hi, x);
+    lo = Math.imul(x, FNV64_PRIME_LO);
+    i++;
+    if (d === 92) {
+      if (i < n) {
+        x = lo ^ text.charCodeAt(i);
+        hi = fnvHi(hi, x);
+        lo = Math.imul(x, FNV64_PRIME_LO);
+        i++;
+      }
+    } else if (d === q) {
+      break;
+    }
+  }
+  out.hi = hi;
+  out.lo = lo;
+  return i;
+}
+
 /**
  * Code tokens: identifiers, numbers, string literals (one token each) and single punctuation
  * characters. Comments and whitespace are dropped.
@@ -208,90 +326,79 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
   const commentFirst = commentFirstChars(comments);
   const singleQuote = lang.singleQuoteStrings;
   const n = text.length;
+  // The buffer's arrays and length, held in locals while tokenising (one store site below).
+  let hiArr = buf.hi;
+  let loArr = buf.lo;
+  let startArr = buf.start;
+  let len = buf.length;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
-    if (c <= 32 || isSpace(c)) {
-      i++;
-      continue;
-    }
-    if (c < 128 && commentFirst[c] === 1) {
-      const e = skipComment(text, i, comments);
-      if (e >= 0) {
-        i = e;
+    let cls: number;
+    if (c < 128) {
+      cls = CODE_CLASS[c];
+      if (cls === CODE_SPACE) {
+        i++;
         continue;
       }
-    }
-    const start = i;
-    let hi = FNV64_OFFSET_HI;
-    let lo = FNV64_OFFSET_LO;
-    if (isAsciiIdentStart(c) || isUnicodeWordChar(c)) {
-      // Identifier or keyword.
-      do {
-        const d = text.charCodeAt(i);
-        lo = (lo ^ d) >>> 0;
-        const p = lo * PRIME_LO;
-        hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-        lo = p >>> 0;
-        i++;
-      } while (i < n && isIdentPart(text.charCodeAt(i)));
-      if (normalize && !KEYWORDS.has(hi, lo)) buf.push(ID_HI, ID_LO, start);
-      else buf.push(hi, lo, start);
-      continue;
-    }
-    if (c >= 48 && c <= 57) {
-      // Number: digits, letters (hex, exponents, suffixes), dots and underscores.
-      do {
-        const d = text.charCodeAt(i);
-        lo = (lo ^ d) >>> 0;
-        const p = lo * PRIME_LO;
-        hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-        lo = p >>> 0;
-        i++;
-      } while (i < n && (isIdentPart(text.charCodeAt(i)) || (text.charCodeAt(i) === 46 && i + 1 < n && text.charCodeAt(i + 1) >= 48 && text.charCodeAt(i + 1) <= 57)));
-      if (normalize) buf.push(NUM_HI, NUM_LO, start);
-      else buf.push(hi, lo, start);
-      continue;
-    }
-    if (c === 34 || c === 96 || (c === 39 && singleQuote)) {
-      // String literal: up to the matching unescaped quote; '…' and "…" end at a newline too.
-      const multiline = c === 96;
-      i++;
-      lo = (lo ^ c) >>> 0;
-      let p = lo * PRIME_LO;
-      hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-      lo = p >>> 0;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 10 && !multiline) break;
-        lo = (lo ^ d) >>> 0;
-        p = lo * PRIME_LO;
-        hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-        lo = p >>> 0;
-        i++;
-        if (d === 92 && i < n) {
-          const e = text.charCodeAt(i);
-          lo = (lo ^ e) >>> 0;
-          p = lo * PRIME_LO;
-          hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-          lo = p >>> 0;
-          i++;
-        } else if (d === c) {
-          break;
+      if (commentFirst[c] === 1) {
+        const e = skipComment(text, i, comments);
+        if (e >= 0) {
+          i = e;
+          continue;
         }
       }
-      if (normalize) buf.push(STR_HI, STR_LO, start);
-      else buf.push(hi, lo, start);
+      if (cls === CODE_SQUOTE) cls = singleQuote ? CODE_QUOTE : CODE_PUNCT;
+    } else if (isSpace(c)) {
+      i++;
       continue;
+    } else {
+      cls = isUnicodeWordChar(c) ? CODE_IDENT : CODE_PUNCT;
     }
-    // Punctuation / operator: one character.
-    lo = (lo ^ c) >>> 0;
-    const p = lo * PRIME_LO;
-    hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-    lo = p >>> 0;
-    buf.push(hi, lo, start);
-    i++;
+    const start = i;
+    let hi: number;
+    let lo: number;
+    if (cls === CODE_PUNCT) {
+      // One character: a table entry below 128, one hash step above.
+      if (c < 128) {
+        hi = PUNCT_HI[c];
+        lo = PUNCT_LO[c];
+      } else {
+        fnv1a64Step(FNV64_OFFSET_HI, FNV64_OFFSET_LO, c);
+        hi = out.hi;
+        lo = out.lo;
+      }
+      i++;
+    } else if (cls === CODE_IDENT) {
+      i = scanIdentifier(text, i, n);
+      hi = out.hi;
+      lo = out.lo;
+      if (normalize && !KEYWORDS.has(hi >>> 0, lo >>> 0)) {
+        hi = ID_HI;
+        lo = ID_LO;
+      }
+    } else if (cls === CODE_DIGIT) {
+      i = scanNumber(text, i, n);
+      hi = normalize ? NUM_HI : out.hi;
+      lo = normalize ? NUM_LO : out.lo;
+    } else {
+      i = scanString(text, i, n, c);
+      hi = normalize ? STR_HI : out.hi;
+      lo = normalize ? STR_LO : out.lo;
+    }
+    if (len === hiArr.length) {
+      buf.length = len;
+      buf.grow();
+      hiArr = buf.hi;
+      loArr = buf.lo;
+      startArr = buf.start;
+    }
+    hiArr[len] = hi;
+    loArr[len] = lo;
+    startArr[len] = start;
+    len++;
   }
+  buf.length = len;
 }
 
 /**
@@ -323,8 +430,8 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
     }
     // A word: ASCII letters are lower-cased on the fly; other letters through toLowerCase.
     const start = i;
-    let hi = FNV64_OFFSET_HI;
-    let lo = FNV64_OFFSET_LO;
+    let hi = FNV64_OFFSET_HI | 0;
+    let lo = FNV64_OFFSET_LO | 0;
     let ascii = true;
     while (i < n) {
       let d = text.charCodeAt(i);
@@ -343,10 +450,9 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
       } else {
         ascii = false;
       }
-      lo = (lo ^ d) >>> 0;
-      const p = lo * PRIME_LO;
-      hi = (Math.imul(hi, PRIME_LO) + (lo << 8) + Math.floor(p / TWO_32)) >>> 0;
-      lo = p >>> 0;
+      const x = lo ^ d;
+      hi = fnvHi(hi, x);
+      lo = Math.imul(x, FNV64_PRIME_LO);
       i++;
     }
     if (!ascii) {
@@ -354,7 +460,7 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
       hi = out.hi;
       lo = out.lo;
     }
-    if (stop && STOP_WORDS.has(hi, lo)) continue;
+    if (stop && STOP_WORDS.has(hi >>> 0, lo >>> 0)) continue;
     buf.push(hi, lo, start);
   }
 }

@@ -454,7 +454,10 @@ describe('sections', () => {
       // Pathological shapes: a deep brace nest, and braces on one (minified) line.
       const nest = (n: number) => '{\n'.repeat(n) + '}\n'.repeat(n);
       const oneLine = (n: number) => 'function a(){'.repeat(n) + '}'.repeat(n);
-      for (const [name, make] of [['js', jsLines], ['python', pyLines], ['brace nest', nest], ['one line', oneLine]] as const) {
+      // Block comments and template strings on one line (a scan for their end must stop at the line's).
+      const commentsOneLine = (n: number) => 'f(a/*x*/, `s`);'.repeat(n);
+      const shapes = [['js', jsLines], ['python', pyLines], ['brace nest', nest], ['one line', oneLine], ['comments on one line', commentsOneLine]] as const;
+      for (const [name, make] of shapes) {
         const g = growth((n) => {
           const text = make(n);
           return () => codeSections(text);
