@@ -13,7 +13,21 @@ export interface FileToFingerprint {
 
 export type FileOutcome =
   | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
-  | { relPath: string; ok: false; reason: string };
+  | {
+      relPath: string;
+      ok: false;
+      reason: string;
+      /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
+      retry?: 'cjk';
+    };
+
+/**
+ * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
+ * `defer` does not, and returns such a file with `retry: 'cjk'` unless this worker has loaded
+ * jieba already. Loading jieba's dictionary costs ~0.3 s of CPU per thread, so a scan lets one
+ * worker load it and sends it every such file.
+ */
+export type CjkMode = 'load' | 'defer';
 
 /** Shingle document frequencies for TF-IDF: a table shared by all workers, and the corpus size. */
 export interface SharedFrequencies {
@@ -32,7 +46,7 @@ export interface FingerprintWorkerData {
 }
 
 export type WorkerRequest =
-  | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings; df?: SharedFrequencies }
+  | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings; df?: SharedFrequencies; cjk?: CjkMode }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
   | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer };
 

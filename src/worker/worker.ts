@@ -4,7 +4,7 @@
 import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/hash';
-import { countFileShingles, fingerprintDecoded, fingerprintFile, setEngineLog } from '../node/fingerprintFile';
+import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/fingerprintFile';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
 import { serveWorker } from '../node/workerPool';
 
@@ -20,11 +20,11 @@ if (data?.logged instanceof SharedArrayBuffer) {
   });
 }
 
-async function handle(req: WorkerRequest): Promise<WorkerResponse> {
+function handle(req: WorkerRequest): WorkerResponse {
   switch (req.type) {
     case 'fingerprintFiles': {
       const results = [];
-      for (const f of req.files) results.push(await fingerprintFile(f, req.settings, req.df));
+      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk));
       return results;
     }
     case 'fingerprintText':
@@ -32,7 +32,7 @@ async function handle(req: WorkerRequest): Promise<WorkerResponse> {
     case 'countShingles': {
       const table = new DocumentFrequencyTable(req.table);
       let counted = 0;
-      for (const f of req.files) if (await countFileShingles(f, req.settings, table)) counted++;
+      for (const f of req.files) if (countFileShinglesSync(f, req.settings, table)) counted++;
       return counted;
     }
   }
