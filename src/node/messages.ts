@@ -1,8 +1,10 @@
 /**
  * Typed messages between the main thread (CLI or extension host) and the fingerprinting worker.
  */
+import type { MatchOptions } from '../core/compare';
 import type { DocumentFingerprint } from '../core/types';
 import type { EngineSettings } from './engineSettings';
+import type { PackedItems, PackedOutcomes, PackedPairs } from './packing';
 
 export interface FileToFingerprint {
   /** Absolute path to read. */
@@ -46,15 +48,26 @@ export interface FingerprintWorkerData {
 }
 
 export type WorkerRequest =
-  | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings; df?: SharedFrequencies; cjk?: CjkMode }
+  | {
+      type: 'fingerprintFiles';
+      files: FileToFingerprint[];
+      settings: EngineSettings;
+      df?: SharedFrequencies;
+      cjk?: CjkMode;
+      /** Answer with {@link PackedOutcomes} (transferred) instead of FileOutcome[]. */
+      pack?: boolean;
+    }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
-  | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer };
+  | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }
+  /** `matchPairs` over packed items (without `accept`), e.g. a report's files while the caller matches its sections. */
+  | { type: 'matchPairs'; items: PackedItems; options: MatchOptions };
 
 export interface WorkerResponseMap {
-  fingerprintFiles: FileOutcome[];
+  fingerprintFiles: FileOutcome[] | PackedOutcomes;
   fingerprintText: FileOutcome;
   /** Number of documents counted. */
   countShingles: number;
+  matchPairs: PackedPairs;
 }
 
 export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];

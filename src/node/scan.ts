@@ -9,7 +9,16 @@
  * file that changes after the listing is always seen changed by the reading worker).
  */
 import * as path from 'node:path';
-import { buildReport, type Report } from '../core/report';
+import {
+  fileMatchOptions,
+  finishReport,
+  matchFileItems,
+  matchSectionItems,
+  planReport,
+  type MatchedItems,
+  type Report,
+  type ReportOptions,
+} from '../core/report';
 import type { EngineSettings } from './engineSettings';
 import { DF_TABLE_BITS } from '../core/documentFrequency';
 import type {
@@ -21,6 +30,7 @@ import type {
   WorkerRequest,
   WorkerResponse,
 } from './messages';
+import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from './packing';
 import { walkFilesSync, type WalkEntry } from './walk';
 import { WorkerPool } from './workerPool';
 import type { FingerprintedDocument } from '../core/report';
@@ -71,6 +81,11 @@ export const DEFAULT_BATCH_BYTES = 256 * 1024;
 export const PIPELINE = 2;
 /** Longest synchronous slice of the walk before this thread looks at the workers' answers. */
 const WALK_SLICE_MS = 4;
+/**
+ * With at least this many file fingerprints (and sections on), a worker matches the files while
+ * this thread matches the sections; below, both here (a message costs more than it saves).
+ */
+export const PARALLEL_MATCH_MIN_FILES = 500;
 
 interface Batch {
   index: number;
@@ -114,6 +129,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const results: FileOutcome[][] = [];
   let found = 0;
   let done = 0;
+  let documents: FingerprintedDocument[] = [];
+  let bytes = 0;
+  let report: Report;
 
   try {
     // ---- batching of the walk's entries
@@ -160,7 +178,10 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     // ---- fingerprinting
     let failure: { error: unknown } | null = null;
     const fingerprint = async (files: FileToFingerprint[], mode: CjkMode): Promise<FileOutcome[]> => {
-      const run = (list: FileToFingerprint[]) => pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode }) as Promise<FileOutcome[]>;
+      const run = (list: FileToFingerprint[], slot?: number) =>
+        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true }, undefined, { slot }).then((res) =>
+          unpackOutcomes(res as PackedOutcomes, list.map((f) => f.relPath)),
+        );
       try {
         return await run(files);
       } catch {
@@ -184,7 +205,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
         let redone: FileOutcome[];
         try {
-          redone = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load' }, undefined, { slot: 0 }) as FileOutcome[];
+          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true }, undefined, { slot: 0 });
+          redone = unpackOutcomes(res as PackedOutcomes, again.map((f) => f.relPath));
         } catch {
           redone = await fingerprint(again, 'load');
         }
@@ -245,29 +267,25 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       dispatch();
     }
     if (failure) throw (failure as { error: unknown }).error;
+    signal?.throwIfAborted();
+
+    documents = [];
+    for (const outcomes of results) {
+      for (const o of outcomes) {
+        if (o.ok) {
+          bytes += o.bytes;
+          documents.push({ path: o.relPath, doc: o.doc });
+        }
+      }
+    }
+    // The walk's order is already by path; this keeps the contract whatever the walk does.
+    documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    report = await matchDocuments(documents, settings, pool);
   } finally {
     await pool.close();
   }
   signal?.throwIfAborted();
 
-  const documents: FingerprintedDocument[] = [];
-  let bytes = 0;
-  for (const outcomes of results) {
-    for (const o of outcomes) {
-      if (o.ok) {
-        bytes += o.bytes;
-        documents.push({ path: o.relPath, doc: o.doc });
-      }
-    }
-  }
-  // The walk's order is already by path; this keeps the contract whatever the walk does.
-  documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const report = buildReport(documents, {
-    maxDistance: settings.maxDistance,
-    sectionMaxDistance: settings.sectionMaxDistance,
-    minSimilarity: settings.minSimilarity,
-    sections: settings.sections,
-  });
   let sections = 0;
   for (const d of documents) sections += d.doc.sections.length;
   return {
@@ -282,6 +300,34 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       skipped,
     },
   };
+}
+
+/**
+ * The report of the documents: with sections and enough files, the files are matched in a worker
+ * while this thread matches the sections (without their rule on paired files, applied after: see
+ * matchSectionItems); the same report as buildReport.
+ */
+async function matchDocuments(documents: FingerprintedDocument[], settings: EngineSettings, pool: WorkerPool<WorkerRequest, WorkerResponse>): Promise<Report> {
+  const options: ReportOptions = {
+    maxDistance: settings.maxDistance,
+    sectionMaxDistance: settings.sectionMaxDistance,
+    minSimilarity: settings.minSimilarity,
+    sections: settings.sections,
+  };
+  const plan = planReport(documents);
+  if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
+    return finishReport(plan, options, matchFileItems(plan, options), null);
+  }
+  const items = packItems(plan.fileItems.map((i) => i.fp));
+  const filesJob = pool
+    .run({ type: 'matchPairs', items, options: fileMatchOptions(options) }, [items.fp.buffer, items.offsets.buffer, items.sketches.buffer] as ArrayBuffer[])
+    .then(
+      (res) => unpackPairs(res as PackedPairs) as MatchedItems,
+      () => null, // the worker failed: match them here
+    );
+  const sections = matchSectionItems(plan, options, null);
+  const files = (await filesJob) ?? matchFileItems(plan, options);
+  return finishReport(plan, options, files, sections);
 }
 
 /** Runs `fn` over the items with at most `limit` calls under way; results in input order. */

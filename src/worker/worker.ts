@@ -5,7 +5,9 @@ import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/hash';
 import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/fingerprintFile';
+import { matchPairs } from '../core/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
+import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/packing';
 import { serveWorker } from '../node/workerPool';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
@@ -25,7 +27,7 @@ function handle(req: WorkerRequest): WorkerResponse {
     case 'fingerprintFiles': {
       const results = [];
       for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk));
-      return results;
+      return req.pack ? packOutcomes(results) : results;
     }
     case 'fingerprintText':
       return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings, req.df);
@@ -35,7 +37,12 @@ function handle(req: WorkerRequest): WorkerResponse {
       for (const f of req.files) if (countFileShinglesSync(f, req.settings, table)) counted++;
       return counted;
     }
+    case 'matchPairs': {
+      const info = { truncated: false };
+      const pairs = matchPairs(unpackItems(req.items), req.options, undefined, info);
+      return packPairs(pairs, info.truncated);
+    }
   }
 }
 
-serveWorker<WorkerRequest, WorkerResponse>(handle);
+serveWorker<WorkerRequest, WorkerResponse>(handle, { transfer: transferablesOf });
