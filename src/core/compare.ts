@@ -38,9 +38,80 @@ export interface MatchedPair extends Candidate {
   jaccard: number;
 }
 
+/** Pairs as parallel arrays: pair p is (a[p], b[p]) at distance[p], with a < b. */
+export interface PairArrays {
+  length: number;
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+}
+
+/** The pairs of {@link matchPairList}, and whether the cap was reached. */
+export interface MatchedList extends PairArrays {
+  truncated: boolean;
+}
+
 /**
- * All pairs of items within `maxDistance` that pass verification, each once with a < b.
- * `accept` may veto a pair (e.g. overlapping sections of one file) before verification.
+ * All pairs of items within `maxDistance` that pass verification, each once with a < b, ordered
+ * by distance, then a, then b. `accept` may veto a pair (e.g. overlapping sections of one file)
+ * before verification. As arrays: no object per pair.
+ */
+export function matchPairList(
+  items: readonly ItemFingerprint[],
+  options: MatchOptions,
+  accept?: (a: number, b: number) => boolean,
+): MatchedList {
+  const n = items.length;
+  if (n < 2) return { length: 0, a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), truncated: false };
+  // Batch all-pairs over the permuted block tables; fingerprints interleaved as (hi, lo).
+  const fp = new Uint32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    fp[2 * i] = items[i].hi;
+    fp[2 * i + 1] = items[i].lo;
+  }
+  // Candidates are vetted and verified as the tables find them, so the pair cap counts only
+  // pairs that will be reported.
+  const { minSimilarity, sketchSize } = options;
+  const found = allPairsBatch(fp, options.maxDistance, {
+    maxPairs: options.maxPairs,
+    accept: (a, b) => {
+      if (accept && !accept(a, b)) return false;
+      return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;
+    },
+  });
+  const count = found.length;
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  if (n <= 10_000_000) {
+    // One numeric key per pair, sorted natively: (distance · n + a) · n + b < 65 · n² stays exact
+    // in a double for n up to ~10⁷.
+    const keys = new Float64Array(count);
+    for (let p = 0; p < count; p++) keys[p] = (found.distance[p] * n + found.a[p]) * n + found.b[p];
+    keys.sort();
+    for (let p = 0; p < count; p++) {
+      const key = keys[p];
+      const y = key % n;
+      const rest = (key - y) / n;
+      const x = rest % n;
+      a[p] = x;
+      b[p] = y;
+      distance[p] = (rest - x) / n;
+    }
+  } else {
+    const order = Array.from({ length: count }, (_, p) => p);
+    order.sort((x, y) => found.distance[x] - found.distance[y] || found.a[x] - found.a[y] || found.b[x] - found.b[y]);
+    for (let p = 0; p < count; p++) {
+      a[p] = found.a[order[p]];
+      b[p] = found.b[order[p]];
+      distance[p] = found.distance[order[p]];
+    }
+  }
+  return { length: count, a, b, distance, truncated: found.truncated };
+}
+
+/**
+ * {@link matchPairList} as objects, with each pair's similarity and estimated Jaccard similarity.
  */
 export function matchPairs(
   items: readonly ItemFingerprint[],
@@ -48,69 +119,54 @@ export function matchPairs(
   accept?: (a: number, b: number) => boolean,
   info?: { truncated: boolean },
 ): MatchedPair[] {
-  if (items.length < 2) return [];
-  // Batch all-pairs over the permuted block tables; fingerprints interleaved as (hi, lo).
-  const fp = new Uint32Array(items.length * 2);
-  for (let i = 0; i < items.length; i++) {
-    fp[2 * i] = items[i].hi;
-    fp[2 * i + 1] = items[i].lo;
+  const list = matchPairList(items, options, accept);
+  if (info && list.truncated) info.truncated = true;
+  const result: MatchedPair[] = new Array(list.length);
+  for (let p = 0; p < list.length; p++) {
+    const a = list.a[p];
+    const b = list.b[p];
+    const distance = list.distance[p];
+    const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize);
+    result[p] = { a, b, distance, similarity: similarity(distance), jaccard };
   }
-  // Candidates are vetted and verified as the tables find them, so the pair cap counts only
-  // pairs that will be reported.
-  const { minSimilarity, sketchSize } = options;
-  const candidates = allPairsBatch(fp, options.maxDistance, {
-    maxPairs: options.maxPairs,
-    accept: (a, b) => {
-      if (accept && !accept(a, b)) return false;
-      return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;
-    },
-  });
-  if (info && candidates.truncated) info.truncated = true;
-  // Ordered by distance, then a, then b: one numeric key per pair, sorted natively
-  // ((distance · n + a) · n + b < 65 · n² stays exact in a double for n up to ~10⁷).
-  const n = items.length;
-  const count = candidates.length;
-  const result: MatchedPair[] = new Array(count);
-  if (n <= 10_000_000) {
-    const keys = new Float64Array(count);
-    for (let p = 0; p < count; p++) keys[p] = (candidates.distance[p] * n + candidates.a[p]) * n + candidates.b[p];
-    keys.sort();
-    for (let p = 0; p < count; p++) {
-      const key = keys[p];
-      const b = key % n;
-      const rest = (key - b) / n;
-      const a = rest % n;
-      const distance = (rest - a) / n;
-      result[p] = matched(items, a, b, distance, sketchSize);
-    }
-    return result;
-  }
-  for (let p = 0; p < count; p++) result[p] = matched(items, candidates.a[p], candidates.b[p], candidates.distance[p], sketchSize);
-  result.sort((x, y) => x.distance - y.distance || x.a - y.a || x.b - y.b);
   return result;
-}
-
-function matched(items: readonly ItemFingerprint[], a: number, b: number, distance: number, sketchSize: number): MatchedPair {
-  // The estimate is computed again (the same value) rather than kept from `accept`: cheaper
-  // than a map from pairs to estimates.
-  const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, sketchSize);
-  return { a, b, distance, similarity: similarity(distance), jaccard };
 }
 
 /**
  * Connected components of matched pairs, as groups of item numbers: the same groups, in the same
  * order, as {@link clusterPairs} (members ascending; by largest distance, then larger groups
- * first, then first member), with a union–find over dense arrays when the item numbers allow.
+ * first, then first member).
  */
 export function groupPairs(pairs: readonly Candidate[]): Array<{ members: number[]; maxDistance: number }> {
-  let n = 0;
-  for (const p of pairs) {
-    if (p.a === p.b) continue;
-    if (!(Number.isInteger(p.a) && Number.isInteger(p.b) && p.a >= 0 && p.b >= 0)) return clusterPairs(pairs);
-    if (p.a >= n) n = p.a + 1;
-    if (p.b >= n) n = p.b + 1;
+  const n = pairs.length;
+  const list: PairArrays = { length: n, a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n) };
+  for (let p = 0; p < n; p++) {
+    const { a, b, distance } = pairs[p];
+    if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && b >= 0 && a <= 0xffffffff && b <= 0xffffffff && Number.isInteger(distance) && distance >= 0 && distance <= 255)) {
+      return clusterPairs(pairs);
+    }
+    list.a[p] = a;
+    list.b[p] = b;
+    list.distance[p] = distance;
   }
-  if (n > 4 * pairs.length + 1024) return clusterPairs(pairs); // sparse numbers
+  return groupPairList(list);
+}
+
+/** {@link groupPairs} of pairs as arrays, with a union–find over dense arrays when the item numbers allow. */
+export function groupPairList(list: PairArrays): Array<{ members: number[]; maxDistance: number }> {
+  const { a: as, b: bs, distance: ds, length } = list;
+  let n = 0;
+  for (let p = 0; p < length; p++) {
+    if (as[p] === bs[p]) continue;
+    if (as[p] >= n) n = as[p] + 1;
+    if (bs[p] >= n) n = bs[p] + 1;
+  }
+  if (n > 4 * length + 1024) {
+    // Sparse numbers: the map-based union–find.
+    const pairs: Candidate[] = [];
+    for (let p = 0; p < length; p++) pairs.push({ a: as[p], b: bs[p], distance: ds[p] });
+    return clusterPairs(pairs);
+  }
   const parent = new Int32Array(n).fill(-1); // -1: not in any pair
   const size = new Int32Array(n);
   const root = (i: number): number => {
@@ -121,8 +177,9 @@ export function groupPairs(pairs: readonly Candidate[]): Array<{ members: number
     }
     return i;
   };
-  for (const p of pairs) {
-    const { a, b } = p;
+  for (let p = 0; p < length; p++) {
+    const a = as[p];
+    const b = bs[p];
     if (a === b) continue;
     if (parent[a] < 0) {
       parent[a] = a;
@@ -144,10 +201,10 @@ export function groupPairs(pairs: readonly Candidate[]): Array<{ members: number
     size[ra] += size[rb];
   }
   const maxAt = new Int32Array(n);
-  for (const p of pairs) {
-    if (p.a === p.b) continue;
-    const r = root(p.a);
-    if (p.distance > maxAt[r]) maxAt[r] = p.distance;
+  for (let p = 0; p < length; p++) {
+    if (as[p] === bs[p]) continue;
+    const r = root(as[p]);
+    if (ds[p] > maxAt[r]) maxAt[r] = ds[p];
   }
   // Members ascending, groups in order of their smallest member: visit the numbers in order.
   const groupOf = new Int32Array(n).fill(-1);

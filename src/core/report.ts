@@ -2,7 +2,8 @@
  * Turns the fingerprints of many documents into the report users see: file pairs, section pairs
  * and groups, in the shape of the CLI's JSON contract (DESIGN.md).
  */
-import { groupPairs, matchPairs, type MatchedPair, type MatchOptions } from './compare';
+import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
+import { similarity } from './hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from './fingerprint';
 import type { DocumentFingerprint, ItemFingerprint } from './types';
 
@@ -93,11 +94,8 @@ export interface ReportPlan {
   sectionItems: Item[];
 }
 
-/** Pairs found by `matchPairs`, and whether it stopped at the cap. */
-export interface MatchedItems {
-  pairs: MatchedPair[];
-  truncated: boolean;
-}
+/** Pairs found by `matchPairList` (item numbers, ordered by distance, a, b), and whether it stopped at the cap. */
+export type MatchedItems = MatchedList;
 
 export function planReport(docs: readonly FingerprintedDocument[]): ReportPlan {
   const fileItems: Item[] = [];
@@ -121,14 +119,10 @@ function sectionMatchOptions(options: ReportOptions): MatchOptions {
 
 /** Whole-file pairs (item numbers of `plan.fileItems`). */
 export function matchFileItems(plan: ReportPlan, options: ReportOptions): MatchedItems {
-  const info = { truncated: false };
-  const pairs = matchPairs(
+  return matchPairList(
     plan.fileItems.map((i) => i.fp),
     fileMatchOptions(options),
-    undefined,
-    info,
   );
-  return { pairs, truncated: info.truncated };
 }
 
 /**
@@ -165,14 +159,11 @@ export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pair
     if (copyOf !== null && copyOf[a] >= 0 && copyOf[a] === copyOf[b]) return false;
     return !checkFiles || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a);
   };
-  const info = { truncated: false };
-  const pairs = matchPairs(
+  return matchPairList(
     items.map((i) => i.fp),
     sectionMatchOptions(options),
     accept,
-    info,
   );
-  return { pairs, truncated: info.truncated };
 }
 
 /**
@@ -214,9 +205,9 @@ function sameSketch(a: Uint32Array, b: Uint32Array): boolean {
 export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): Set<number> {
   const nDocs = plan.docs.length;
   const paired = new Set<number>();
-  for (const p of files.pairs) {
-    const a = plan.fileItems[p.a].doc;
-    const b = plan.fileItems[p.b].doc;
+  for (let p = 0; p < files.length; p++) {
+    const a = plan.fileItems[files.a[p]].doc;
+    const b = plan.fileItems[files.b[p]].doc;
     paired.add(a < b ? a * nDocs + b : b * nDocs + a);
   }
   return paired;
@@ -230,8 +221,8 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
   const { docs, fileItems, sectionItems } = plan;
   const nDocs = docs.length;
   const pairs: ReportPair[] = [];
-  for (const p of files.pairs) pairs.push(toPair('file', docs, fileItems[p.a], fileItems[p.b], p));
-  const groups: ReportGroup[] = groupPairs(files.pairs).map((g) => ({
+  for (let p = 0; p < files.length; p++) pairs.push(toPair('file', docs, fileItems[files.a[p]], fileItems[files.b[p]], files.distance[p]));
+  const groups: ReportGroup[] = groupPairList(files).map((g) => ({
     kind: 'file',
     members: g.members.map((m) => docs[fileItems[m].doc].path),
     maxDistance: g.maxDistance,
@@ -248,17 +239,20 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
     } else if (pairedFiles.size === 0) {
       matched = sections;
     } else {
-      const kept = sections.pairs.filter((p) => {
-        const a = sectionItems[p.a].doc;
-        const b = sectionItems[p.b].doc;
-        return a === b || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a);
-      });
-      matched = { pairs: kept, truncated: false };
+      const keep = new Uint8Array(sections.length);
+      for (let p = 0; p < sections.length; p++) {
+        const a = sectionItems[sections.a[p]].doc;
+        const b = sectionItems[sections.b[p]].doc;
+        keep[p] = a === b || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) ? 1 : 0;
+      }
+      matched = { ...subset(sections, keep), truncated: false };
     }
     sectionsTruncated = matched.truncated;
-    const sectionPairs = dropNestedPairs(matched.pairs, sectionItems);
-    for (const p of sectionPairs) pairs.push(toPair('section', docs, sectionItems[p.a], sectionItems[p.b], p));
-    for (const g of groupPairs(sectionPairs)) {
+    const sectionPairs = dropNestedPairs(matched, sectionItems);
+    for (let p = 0; p < sectionPairs.length; p++) {
+      pairs.push(toPair('section', docs, sectionItems[sectionPairs.a[p]], sectionItems[sectionPairs.b[p]], sectionPairs.distance[p]));
+    }
+    for (const g of groupPairList(sectionPairs)) {
       const locations = g.members.map((m) => locationOf(docs, sectionItems[m], 'section'));
       groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
     }
@@ -268,14 +262,33 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
   return report;
 }
 
+/** The pairs p with keep[p] = 1, in their order. */
+function subset(list: PairArrays, keep: Uint8Array): PairArrays {
+  let count = 0;
+  for (let p = 0; p < list.length; p++) count += keep[p];
+  if (count === list.length) return list;
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  let q = 0;
+  for (let p = 0; p < list.length; p++) {
+    if (keep[p] === 0) continue;
+    a[q] = list.a[p];
+    b[q] = list.b[p];
+    distance[q++] = list.distance[p];
+  }
+  return { length: count, a, b, distance };
+}
+
 /**
  * When two enclosing sections pair up (class ~ class), their nested sections (method ~ method)
  * would repeat the same finding; keep only the outermost pair.
  */
-function dropNestedPairs(pairs: MatchedPair[], items: readonly Item[]): MatchedPair[] {
-  if (pairs.length === 0) return pairs;
-  const span = (p: MatchedPair): number =>
-    items[p.a].endLine - items[p.a].startLine + items[p.b].endLine - items[p.b].startLine;
+function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays {
+  const count = pairs.length;
+  if (count === 0) return pairs;
+  const { a: as, b: bs } = pairs;
+  const span = (p: number): number => items[as[p]].endLine - items[as[p]].startLine + items[bs[p]].endLine - items[bs[p]].startLine;
   // The items of the same document whose line range contains an item's range, the item itself
   // included; only items that occur in a pair are looked at. A pair (a, b) is nested when some
   // already accepted pair joins a container of a with a container of b. Sections are rarely
@@ -285,40 +298,41 @@ function dropNestedPairs(pairs: MatchedPair[], items: readonly Item[]): MatchedP
   // documents can nest: each such group is decided alone, and a group of one pair is kept.
   let nDocs = 0;
   for (const it of items) if (it.doc >= nDocs) nDocs = it.doc + 1;
-  const byDocs = new Map<number, number[]>(); // pair indices by (doc a, doc b)
-  for (let k = 0; k < pairs.length; k++) {
-    const p = pairs[k];
-    const da = items[p.a].doc;
-    const db = items[p.b].doc;
+  const keyOf = new Float64Array(count);
+  const seen = new Map<number, number>(); // doc pair → its first pair, or −1 once it has several
+  for (let p = 0; p < count; p++) {
+    const da = items[as[p]].doc;
+    const db = items[bs[p]].doc;
     const key = da < db ? da * nDocs + db : db * nDocs + da;
-    const list = byDocs.get(key);
-    if (list) list.push(k);
-    else byDocs.set(key, [k]);
+    keyOf[p] = key;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, p);
+    else if (first >= 0) seen.set(key, -1);
   }
-  const kept = new Uint8Array(pairs.length);
-  const groups: number[][] = [];
+  const keep = new Uint8Array(count);
+  const groups = new Map<number, number[]>(); // pairs of doc pairs that have several, in order
   const wanted = new Set<number>();
-  for (const list of byDocs.values()) {
-    if (list.length === 1) {
-      kept[list[0]] = 1;
+  for (let p = 0; p < count; p++) {
+    const key = keyOf[p];
+    if (seen.get(key)! >= 0) {
+      keep[p] = 1;
       continue;
     }
-    groups.push(list);
-    for (const k of list) {
-      wanted.add(pairs[k].a);
-      wanted.add(pairs[k].b);
-    }
+    const list = groups.get(key);
+    if (list) list.push(p);
+    else groups.set(key, [p]);
+    wanted.add(as[p]);
+    wanted.add(bs[p]);
   }
-  if (groups.length > 0) {
+  if (groups.size > 0) {
     const containers = containersOf(wanted, items);
     const n = items.length;
-    for (const list of groups) {
-      list.sort((x, y) => span(pairs[y]) - span(pairs[x]) || x - y);
+    for (const list of groups.values()) {
+      list.sort((x, y) => span(y) - span(x) || x - y);
       const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
-      for (const k of list) {
-        const p = pairs[k];
-        const ca = containers.get(p.a)!;
-        const cb = containers.get(p.b)!;
+      for (const p of list) {
+        const ca = containers.get(as[p])!;
+        const cb = containers.get(bs[p])!;
         let nested = false;
         for (let i = 0; i < ca.length && !nested; i++) {
           for (let j = 0; j < cb.length; j++) {
@@ -331,13 +345,13 @@ function dropNestedPairs(pairs: MatchedPair[], items: readonly Item[]): MatchedP
           }
         }
         if (!nested) {
-          accepted.add(p.a < p.b ? p.a * n + p.b : p.b * n + p.a);
-          kept[k] = 1;
+          accepted.add(as[p] < bs[p] ? as[p] * n + bs[p] : bs[p] * n + as[p]);
+          keep[p] = 1;
         }
       }
     }
   }
-  return pairs.filter((_, k) => kept[k] === 1);
+  return subset(pairs, keep);
 }
 
 /** For each wanted item: the items of its document whose range contains its range (itself too). */
@@ -388,10 +402,10 @@ function toPair(
   docs: readonly FingerprintedDocument[],
   x: Item,
   y: Item,
-  p: MatchedPair,
+  distance: number,
 ): ReportPair {
   let a = locationOf(docs, x, kind);
   let b = locationOf(docs, y, kind);
   if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
-  return { kind, a, b, distance: p.distance, similarity: p.similarity };
+  return { kind, a, b, distance, similarity: similarity(distance) };
 }

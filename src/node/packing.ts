@@ -3,8 +3,7 @@
  * transfer (no copy) instead of the structured clone of thousands of small objects, each sketch
  * an ArrayBuffer of its own. The unpacked sketches are views into the received buffer.
  */
-import type { MatchedPair } from '../core/compare';
-import { similarity } from '../core/hamming';
+import type { MatchedList } from '../core/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../core/types';
 import type { FileOutcome } from './messages';
 
@@ -172,39 +171,26 @@ export function unpackItems(p: PackedItems): ItemFingerprint[] {
   return out;
 }
 
-/** Matched pairs, in their order. */
-export interface PackedPairs {
+/** Matched pairs (as matchPairList gives them), in their order. */
+export interface PackedPairs extends MatchedList {
   packed: 'pairs';
-  a: Uint32Array;
-  b: Uint32Array;
-  distance: Uint8Array;
-  jaccard: Float64Array;
-  truncated: boolean;
 }
 
-export function packPairs(pairs: readonly MatchedPair[], truncated: boolean): PackedPairs {
-  const n = pairs.length;
-  const a = new Uint32Array(n);
-  const b = new Uint32Array(n);
-  const distance = new Uint8Array(n);
-  const jaccard = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = pairs[i];
-    a[i] = p.a;
-    b[i] = p.b;
-    distance[i] = p.distance;
-    jaccard[i] = p.jaccard;
-  }
-  return { packed: 'pairs', a, b, distance, jaccard, truncated };
+export function packPairs(list: MatchedList): PackedPairs {
+  const n = list.length;
+  // Own buffers of exactly the pairs (the list's arrays may be views into larger ones).
+  return {
+    packed: 'pairs',
+    length: n,
+    a: list.a.slice(0, n),
+    b: list.b.slice(0, n),
+    distance: list.distance.slice(0, n),
+    truncated: list.truncated,
+  };
 }
 
-export function unpackPairs(p: PackedPairs): { pairs: MatchedPair[]; truncated: boolean } {
-  const pairs: MatchedPair[] = new Array(p.a.length);
-  for (let i = 0; i < pairs.length; i++) {
-    const distance = p.distance[i];
-    pairs[i] = { a: p.a[i], b: p.b[i], distance, similarity: similarity(distance), jaccard: p.jaccard[i] };
-  }
-  return { pairs, truncated: p.truncated };
+export function unpackPairs(p: PackedPairs): MatchedList {
+  return { length: p.length, a: p.a, b: p.b, distance: p.distance, truncated: p.truncated };
 }
 
 /** The buffers to transfer with a packed message (none for anything else). */
@@ -217,7 +203,7 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
     case 'items':
       return [r.fp.buffer, r.offsets.buffer, r.sketches.buffer] as ArrayBuffer[];
     case 'pairs':
-      return [r.a.buffer, r.b.buffer, r.distance.buffer, r.jaccard.buffer] as ArrayBuffer[];
+      return [r.a.buffer, r.b.buffer, r.distance.buffer] as ArrayBuffer[];
   }
   return [];
 }

@@ -58,6 +58,12 @@ export interface ScanOptions {
   /** Drop the workers' one-time notices (printed once per scan on stderr otherwise). */
   quiet?: boolean;
   signal?: AbortSignal;
+  /**
+   * Called as each phase ends, with the time since the process started (performance.now()):
+   * 'workers started', 'walked', 'first result', 'fingerprinted', 'files matched' (when in a
+   * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
+   */
+  onPhase?: (phase: string, atMs: number) => void;
 }
 
 export interface ScanStats {
@@ -123,6 +129,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     pipeline: PIPELINE,
   });
   pool.warm();
+  const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
+  phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode).
   const cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
 
@@ -217,6 +225,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         }
       }
       if (failure) return; // the scan is over: nothing more to report
+      if (done === 0) phase('first result');
       results[b.index] = outcomes;
       for (const o of outcomes) {
         done++;
@@ -262,12 +271,14 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     }
     flush();
     dispatch();
+    phase('walked');
     while ((inFlight > 0 || ready.length > 0) && !failure) {
       await new Promise<void>((resolve) => (wake = resolve));
       dispatch();
     }
     if (failure) throw (failure as { error: unknown }).error;
     signal?.throwIfAborted();
+    phase('fingerprinted');
 
     documents = [];
     for (const outcomes of results) {
@@ -280,7 +291,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     }
     // The walk's order is already by path; this keeps the contract whatever the walk does.
     documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    report = await matchDocuments(documents, settings, pool);
+    report = await matchDocuments(documents, settings, pool, phase);
+    phase('reported');
   } finally {
     await pool.close();
   }
@@ -307,7 +319,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
  * while this thread matches the sections (without their rule on paired files, applied after: see
  * matchSectionItems); the same report as buildReport.
  */
-async function matchDocuments(documents: FingerprintedDocument[], settings: EngineSettings, pool: WorkerPool<WorkerRequest, WorkerResponse>): Promise<Report> {
+async function matchDocuments(
+  documents: FingerprintedDocument[],
+  settings: EngineSettings,
+  pool: WorkerPool<WorkerRequest, WorkerResponse>,
+  phase: (name: string) => void,
+): Promise<Report> {
   const options: ReportOptions = {
     maxDistance: settings.maxDistance,
     sectionMaxDistance: settings.sectionMaxDistance,
@@ -322,10 +339,14 @@ async function matchDocuments(documents: FingerprintedDocument[], settings: Engi
   const filesJob = pool
     .run({ type: 'matchPairs', items, options: fileMatchOptions(options) }, [items.fp.buffer, items.offsets.buffer, items.sketches.buffer] as ArrayBuffer[])
     .then(
-      (res) => unpackPairs(res as PackedPairs) as MatchedItems,
+      (res) => {
+        phase('files matched');
+        return unpackPairs(res as PackedPairs) satisfies MatchedItems;
+      },
       () => null, // the worker failed: match them here
     );
   const sections = matchSectionItems(plan, options, null);
+  phase('sections matched');
   const files = (await filesJob) ?? matchFileItems(plan, options);
   return finishReport(plan, options, files, sections);
 }

@@ -5,7 +5,7 @@ import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/hash';
 import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/fingerprintFile';
-import { matchPairs } from '../core/compare';
+import { matchPairList } from '../core/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/packing';
 import { serveWorker } from '../node/workerPool';
@@ -38,9 +38,7 @@ function handle(req: WorkerRequest): WorkerResponse {
       return counted;
     }
     case 'matchPairs': {
-      const info = { truncated: false };
-      const pairs = matchPairs(unpackItems(req.items), req.options, undefined, info);
-      return packPairs(pairs, info.truncated);
+      return packPairs(matchPairList(unpackItems(req.items), req.options));
     }
   }
 }
