@@ -193,7 +193,9 @@ function sniffUtf16(buf: Uint8Array): 'le' | 'be' | null {
 }
 
 /** The characters {@link checkText} counts (C0 controls but TAB, LF, VT, FF, CR, ESC; DEL) or refuses (NUL). */
-const CONTROL_CHAR = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
+// Written as the complement of what is allowed (TAB–CR, ESC, printable ASCII, everything from
+// U+0080 on): V8 scans a negated class faster.
+const CONTROL_CHAR = /[^\x09-\x0d\x1b\x20-\x7e\x80-\uffff]/;
 
 /** Rejects decoded texts that are mostly control characters (or contain NUL characters). */
 function checkText(text: string, encoding: string): DecodeResult {

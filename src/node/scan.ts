@@ -261,20 +261,24 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       }
     };
 
-    let walked = step.done === true;
-    while (!walked && !failure) {
-      walked = walkSlice(WALK_SLICE_MS);
-      // A partial batch goes too when a worker would otherwise wait for it.
-      if (walked || (ready.length === 0 && inFlight < limit)) flush();
+    try {
+      let walked = step.done === true;
+      while (!walked && !failure) {
+        walked = walkSlice(WALK_SLICE_MS);
+        // A partial batch goes too when a worker would otherwise wait for it.
+        if (walked || (ready.length === 0 && inFlight < limit)) flush();
+        dispatch();
+        if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      flush();
       dispatch();
-      if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    flush();
-    dispatch();
-    phase('walked');
-    while ((inFlight > 0 || ready.length > 0) && !failure) {
-      await new Promise<void>((resolve) => (wake = resolve));
-      dispatch();
+      phase('walked');
+      while ((inFlight > 0 || ready.length > 0) && !failure) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        dispatch();
+      }
+    } catch (error) {
+      failure ??= { error }; // batches still under way report nothing more
     }
     if (failure) throw (failure as { error: unknown }).error;
     signal?.throwIfAborted();

@@ -171,6 +171,40 @@ describe('neardup scan (CLI)', function () {
     assert.deepEqual(await report(3), one);
   });
 
+  it('scanDirectory stops with the abort reason, and reports nothing afterwards', async () => {
+    const tree = path.join(dir, 'abort');
+    const rnd = mulberry32(8);
+    for (let i = 0; i < 120; i++) {
+      const f = path.join(tree, `d${i % 6}`, `f${i}.ts`);
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, codeFile(rnd, 2));
+    }
+    const ac = new AbortController();
+    let over = false;
+    let late = 0;
+    await assert.rejects(
+      scanDirectory({
+        root: tree,
+        settings: DEFAULT_ENGINE_SETTINGS,
+        workers: 2,
+        batchSize: 3,
+        workerScript: WORKER,
+        signal: ac.signal,
+        onProgress: () => {
+          if (over) late++;
+          ac.abort(new Error('stop the scan'));
+        },
+        onSkip: () => {
+          if (over) late++;
+        },
+      }),
+      /stop the scan/,
+    );
+    over = true;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(late, 0);
+  });
+
   it('file names with terminal escape sequences are printed escaped', () => {
     const evil = path.join(dir, 'evil');
     fs.mkdirSync(evil, { recursive: true });
