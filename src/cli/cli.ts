@@ -87,6 +87,10 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   };
   const progress = new ProgressBar();
   const showProgress = flags.progress && !flags.quiet;
+  // NEARDUP_TRACE=1: the time of each phase since the process started, on stderr (profiling).
+  const trace = process.env.NEARDUP_TRACE === '1';
+  const onPhase = trace ? (phase: string, atMs: number) => process.stderr.write(`neardup: trace ${atMs.toFixed(1)} ms ${phase}\n`) : undefined;
+  onPhase?.('scan called', performance.now());
   const result = await scanDirectory({
     root,
     settings,
@@ -95,6 +99,7 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     gitignore: flags.gitignore,
     workers: flags.workers,
     quiet: flags.quiet,
+    onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
     onSkip: flags.quiet
       ? undefined
@@ -113,7 +118,9 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   }
   const output =
     flags.format === 'json' ? formatJson(result, dir) : flags.format === 'sarif' ? formatSarif(result, VERSION) : formatText(result);
+  onPhase?.('formatted', performance.now());
   await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
+  onPhase?.('written', performance.now());
   if (flags.failOnPairs !== undefined && result.pairs.length >= flags.failOnPairs) {
     if (!flags.quiet) {
       process.stderr.write(`neardup: ${result.pairs.length} near-duplicate pairs (fail threshold ${flags.failOnPairs}).\n`);

@@ -2,11 +2,14 @@
  * The JSON report, exactly as DESIGN.md's contract gives it.
  */
 import type { ScanResult } from '../node/scan';
-import { escapeJsonControls } from './sanitize';
+import { escapeJsonControls, hasJsonControls } from './sanitize';
 
 export function formatJson(result: ScanResult, rootArg: string): string {
   const { files, sections, bytes, elapsedMs } = result.stats;
-  return escapeJsonControls(
+  // Paths and the root are the only strings of the report that are not ours: when none has a
+  // character to escape, the whole text is not scanned for them (tens of MB on a large tree).
+  const escape = hasJsonControls(rootArg) || result.documents.some((d) => hasJsonControls(d.path));
+  const json =
     JSON.stringify(
       {
         version: 1,
@@ -17,6 +20,6 @@ export function formatJson(result: ScanResult, rootArg: string): string {
       },
       null,
       2,
-    ) + '\n',
-  );
+    ) + '\n';
+  return escape ? escapeJsonControls(json) : json;
 }

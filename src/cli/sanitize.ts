@@ -17,5 +17,13 @@ export function sanitizeForTerminal(s: string): string {
  * JSON still parses to the very same strings (these characters only occur inside strings).
  */
 export function escapeJsonControls(json: string): string {
-  return json.replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(JSON_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const JSON_CONTROLS = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const JSON_CONTROL = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** Whether {@link escapeJsonControls} would change a JSON text holding this string. */
+export function hasJsonControls(s: string): boolean {
+  return JSON_CONTROL.test(s);
 }

@@ -2,7 +2,8 @@
  * Turns the fingerprints of many documents into the report users see: file pairs, section pairs
  * and groups, in the shape of the CLI's JSON contract (DESIGN.md).
  */
-import { groupPairs, matchPairs, type MatchedPair } from './compare';
+import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
+import { similarity } from './hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from './fingerprint';
 import type { DocumentFingerprint, ItemFingerprint } from './types';
 
@@ -64,7 +65,8 @@ export interface Report {
   truncated?: { files: boolean; sections: boolean };
 }
 
-interface Item {
+/** A file or section fingerprint of a report, with its document's number. */
+export interface Item {
   doc: number;
   fp: ItemFingerprint;
   startLine: number;
@@ -77,137 +79,297 @@ function sectionLabel(loc: Location): string {
 
 /** Pairs and groups of near-duplicate files and sections. */
 export function buildReport(docs: readonly FingerprintedDocument[], options: ReportOptions): Report {
-  // Files.
+  const plan = planReport(docs);
+  const files = matchFileItems(plan, options);
+  return finishReport(plan, options, files, null);
+}
+
+/**
+ * The items of a report: the documents' file and section fingerprints, numbered as the pairs
+ * of {@link matchFileItems} and {@link matchSectionItems} refer to them.
+ */
+export interface ReportPlan {
+  docs: readonly FingerprintedDocument[];
+  fileItems: Item[];
+  sectionItems: Item[];
+}
+
+/** Pairs found by `matchPairList` (item numbers, ordered by distance, a, b), and whether it stopped at the cap. */
+export type MatchedItems = MatchedList;
+
+export function planReport(docs: readonly FingerprintedDocument[]): ReportPlan {
   const fileItems: Item[] = [];
+  const sectionItems: Item[] = [];
   for (let d = 0; d < docs.length; d++) {
-    const fp = docs[d].doc.file;
-    if (fp) fileItems.push({ doc: d, fp, startLine: 0, endLine: 0 });
+    const doc = docs[d].doc;
+    if (doc.file) fileItems.push({ doc: d, fp: doc.file, startLine: 0, endLine: 0 });
+    for (const s of doc.sections) sectionItems.push({ doc: d, fp: s, startLine: s.startLine, endLine: s.endLine });
   }
-  const maxPairs = options.maxPairs ?? MAX_REPORT_PAIRS;
-  const fileInfo = { truncated: false };
-  const sectionInfo = { truncated: false };
-  const filePairs = matchPairs(
-    fileItems.map((i) => i.fp),
-    { maxDistance: options.maxDistance, minSimilarity: options.minSimilarity, sketchSize: FILE_SKETCH_SIZE, maxPairs },
-    undefined,
-    fileInfo,
+  return { docs, fileItems, sectionItems };
+}
+
+/** The options of the whole-file `matchPairs` of a report (for running it elsewhere). */
+export function fileMatchOptions(options: ReportOptions): MatchOptions {
+  return { maxDistance: options.maxDistance, minSimilarity: options.minSimilarity, sketchSize: FILE_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS };
+}
+
+function sectionMatchOptions(options: ReportOptions): MatchOptions {
+  return { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS };
+}
+
+/** Whole-file pairs (item numbers of `plan.fileItems`). */
+export function matchFileItems(plan: ReportPlan, options: ReportOptions): MatchedItems {
+  return matchPairList(
+    plan.fileItems.map((i) => i.fp),
+    fileMatchOptions(options),
   );
-  const pairs: ReportPair[] = [];
-  const pairedFiles = new Set<string>();
-  for (const p of filePairs) {
-    const a = fileItems[p.a].doc;
-    const b = fileItems[p.b].doc;
-    pairedFiles.add(`${Math.min(a, b)}:${Math.max(a, b)}`);
-    pairs.push(toPair('file', docs, fileItems[p.a], fileItems[p.b], p));
+}
+
+/**
+ * Section pairs (item numbers of `plan.sectionItems`), before nested pairs are dropped. Pairs of
+ * overlapping sections of one file are never candidates; with `pairedFiles` (see
+ * {@link pairedFilesOf}), neither are sections of two files that pair as whole files. Without it
+ * (so that it can run while the files are matched elsewhere), only sections of files that are
+ * copies (same fingerprint and sketch) are left out, and the result holds the other pairs of
+ * paired files too: {@link finishReport} removes them, which gives the same pairs unless a cap
+ * was reached (then it matches again, with the file pairs).
+ */
+export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pairedFiles: Set<number> | null): MatchedItems {
+  const items = plan.sectionItems;
+  const nDocs = plan.docs.length;
+  const n = items.length;
+  const docOf = new Int32Array(n);
+  const startOf = new Int32Array(n);
+  const endOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    docOf[i] = items[i].doc;
+    startOf[i] = items[i].startLine;
+    endOf[i] = items[i].endLine;
   }
-  const groups: ReportGroup[] = groupPairs(filePairs).map((g) => ({
+  // Sections of two files already reported as a file pair add nothing; nor do overlapping
+  // sections of one file (a method and its class). Without the file pairs, files with the very
+  // same fingerprint and sketch are known to pair (distance 0, estimate 1), so their sections
+  // are left out at once: copies would otherwise fill the cap with candidates dropped later.
+  const checkFiles = pairedFiles !== null && pairedFiles.size > 0;
+  const copyOf = pairedFiles === null ? copyClasses(plan) : null;
+  const accept = (x: number, y: number): boolean => {
+    const a = docOf[x];
+    const b = docOf[y];
+    if (a === b) return endOf[x] < startOf[y] || endOf[y] < startOf[x];
+    if (copyOf !== null && copyOf[a] >= 0 && copyOf[a] === copyOf[b]) return false;
+    return !checkFiles || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a);
+  };
+  return matchPairList(
+    items.map((i) => i.fp),
+    sectionMatchOptions(options),
+    accept,
+  );
+}
+
+/**
+ * Per document, a number shared with the other documents whose file fingerprint and sketch are
+ * the same as its own (such files always pair: distance 0, estimated similarity 1), or -1.
+ */
+function copyClasses(plan: ReportPlan): Int32Array | null {
+  const byFp = new Map<string, Item[]>();
+  for (const it of plan.fileItems) {
+    const key = `${it.fp.hi},${it.fp.lo}`;
+    const list = byFp.get(key);
+    if (list) list.push(it);
+    else byFp.set(key, [it]);
+  }
+  let classes: Int32Array | null = null;
+  let next = 0;
+  for (const list of byFp.values()) {
+    if (list.length < 2) continue;
+    classes ??= new Int32Array(plan.docs.length).fill(-1);
+    for (let i = 0; i < list.length; i++) {
+      if (classes[list[i].doc] >= 0) continue;
+      const c = next++;
+      classes[list[i].doc] = c;
+      for (let j = i + 1; j < list.length; j++) {
+        if (classes[list[j].doc] < 0 && sameSketch(list[i].fp.sketch, list[j].fp.sketch)) classes[list[j].doc] = c;
+      }
+    }
+  }
+  return classes;
+}
+
+function sameSketch(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The documents (da < db) that pair as whole files, as da · docs + db. */
+export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): Set<number> {
+  const nDocs = plan.docs.length;
+  const paired = new Set<number>();
+  for (let p = 0; p < files.length; p++) {
+    const a = plan.fileItems[files.a[p]].doc;
+    const b = plan.fileItems[files.b[p]].doc;
+    paired.add(a < b ? a * nDocs + b : b * nDocs + a);
+  }
+  return paired;
+}
+
+/**
+ * The report from the file pairs and (when `options.sections`) the section pairs: `sections` from
+ * {@link matchSectionItems} without `pairedFiles`, or null to match them here.
+ */
+export function finishReport(plan: ReportPlan, options: ReportOptions, files: MatchedItems, sections: MatchedItems | null): Report {
+  const { docs, fileItems, sectionItems } = plan;
+  const nDocs = docs.length;
+  const pairs: ReportPair[] = [];
+  for (let p = 0; p < files.length; p++) pairs.push(toPair('file', docs, fileItems[files.a[p]], fileItems[files.b[p]], files.distance[p]));
+  const groups: ReportGroup[] = groupPairList(files).map((g) => ({
     kind: 'file',
     members: g.members.map((m) => docs[fileItems[m].doc].path),
     maxDistance: g.maxDistance,
   }));
 
+  let sectionsTruncated = false;
   if (options.sections) {
-    const sectionItems: Item[] = [];
-    for (let d = 0; d < docs.length; d++) {
-      for (const s of docs[d].doc.sections) sectionItems.push({ doc: d, fp: s, startLine: s.startLine, endLine: s.endLine });
+    const pairedFiles = pairedFilesOf(plan, files);
+    let matched: MatchedItems;
+    // Matched without the file pairs: the same pairs once those are removed, unless a cap was
+    // reached (then some file pairs, or some section pairs, may be missing): match again.
+    if (sections === null || sections.truncated || files.truncated) {
+      matched = matchSectionItems(plan, options, pairedFiles);
+    } else if (pairedFiles.size === 0) {
+      matched = sections;
+    } else {
+      const keep = new Uint8Array(sections.length);
+      for (let p = 0; p < sections.length; p++) {
+        const a = sectionItems[sections.a[p]].doc;
+        const b = sectionItems[sections.b[p]].doc;
+        keep[p] = a === b || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) ? 1 : 0;
+      }
+      matched = { ...subset(sections, keep), truncated: false };
     }
-    // Sections of two files already reported as a file pair add nothing; nor do overlapping
-    // sections of one file (a method and its class).
-    const accept = (x: number, y: number): boolean => {
-      const a = sectionItems[x];
-      const b = sectionItems[y];
-      if (a.doc === b.doc) return a.endLine < b.startLine || b.endLine < a.startLine;
-      return !pairedFiles.has(`${Math.min(a.doc, b.doc)}:${Math.max(a.doc, b.doc)}`);
-    };
-    const sectionPairs = dropNestedPairs(
-      matchPairs(
-        sectionItems.map((i) => i.fp),
-        { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs },
-        accept,
-        sectionInfo,
-      ),
-      sectionItems,
-    );
-    for (const p of sectionPairs) pairs.push(toPair('section', docs, sectionItems[p.a], sectionItems[p.b], p));
-    for (const g of groupPairs(sectionPairs)) {
+    sectionsTruncated = matched.truncated;
+    const sectionPairs = dropNestedPairs(matched, sectionItems);
+    for (let p = 0; p < sectionPairs.length; p++) {
+      pairs.push(toPair('section', docs, sectionItems[sectionPairs.a[p]], sectionItems[sectionPairs.b[p]], sectionPairs.distance[p]));
+    }
+    for (const g of groupPairList(sectionPairs)) {
       const locations = g.members.map((m) => locationOf(docs, sectionItems[m], 'section'));
       groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
     }
   }
   const report: Report = { pairs, groups };
-  if (fileInfo.truncated || sectionInfo.truncated) report.truncated = { files: fileInfo.truncated, sections: sectionInfo.truncated };
+  if (files.truncated || sectionsTruncated) report.truncated = { files: files.truncated, sections: sectionsTruncated };
   return report;
+}
+
+/** The pairs p with keep[p] = 1, in their order. */
+function subset(list: PairArrays, keep: Uint8Array): PairArrays {
+  let count = 0;
+  for (let p = 0; p < list.length; p++) count += keep[p];
+  if (count === list.length) return list;
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  let q = 0;
+  for (let p = 0; p < list.length; p++) {
+    if (keep[p] === 0) continue;
+    a[q] = list.a[p];
+    b[q] = list.b[p];
+    distance[q++] = list.distance[p];
+  }
+  return { length: count, a, b, distance };
 }
 
 /**
  * When two enclosing sections pair up (class ~ class), their nested sections (method ~ method)
  * would repeat the same finding; keep only the outermost pair.
  */
-function dropNestedPairs(pairs: MatchedPair[], items: readonly Item[]): MatchedPair[] {
-  if (pairs.length === 0) return pairs;
-  const span = (p: MatchedPair): number =>
-    items[p.a].endLine - items[p.a].startLine + items[p.b].endLine - items[p.b].startLine;
+function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays {
+  const count = pairs.length;
+  if (count === 0) return pairs;
+  const { a: as, b: bs } = pairs;
+  const span = (p: number): number => items[as[p]].endLine - items[as[p]].startLine + items[bs[p]].endLine - items[bs[p]].startLine;
   // The items of the same document whose line range contains an item's range, the item itself
   // included; only items that occur in a pair are looked at. A pair (a, b) is nested when some
   // already accepted pair joins a container of a with a container of b. Sections are rarely
   // nested more than a few levels deep, so this is linear in the pairs (comparing each pair with
   // every accepted one was quadratic: a file of one repeated line took minutes).
-  const containers = containersOf(pairs, items);
-  const byDocs = new Map<string, MatchedPair[]>();
-  for (const p of pairs) {
-    const da = items[p.a].doc;
-    const db = items[p.b].doc;
-    const key = `${Math.min(da, db)}:${Math.max(da, db)}`;
-    const list = byDocs.get(key);
-    if (list) list.push(p);
-    else byDocs.set(key, [p]);
+  // Containers of a lie in a's document and those of b in b's, so only pairs of the same two
+  // documents can nest: each such group is decided alone, and a group of one pair is kept.
+  let nDocs = 0;
+  for (const it of items) if (it.doc >= nDocs) nDocs = it.doc + 1;
+  const keyOf = new Float64Array(count);
+  const seen = new Map<number, number>(); // doc pair → its first pair, or −1 once it has several
+  for (let p = 0; p < count; p++) {
+    const da = items[as[p]].doc;
+    const db = items[bs[p]].doc;
+    const key = da < db ? da * nDocs + db : db * nDocs + da;
+    keyOf[p] = key;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, p);
+    else if (first >= 0) seen.set(key, -1);
   }
-  const kept = new Set<MatchedPair>();
-  const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
-  const n = items.length;
-  for (const list of byDocs.values()) {
-    list.sort((x, y) => span(y) - span(x));
-    for (const p of list) {
-      const ca = containers.get(p.a)!;
-      const cb = containers.get(p.b)!;
-      let nested = false;
-      for (let i = 0; i < ca.length && !nested; i++) {
-        for (let j = 0; j < cb.length; j++) {
-          const x = ca[i];
-          const y = cb[j];
-          if (accepted.has(x < y ? x * n + y : y * n + x)) {
-            nested = true;
-            break;
+  const keep = new Uint8Array(count);
+  const groups = new Map<number, number[]>(); // pairs of doc pairs that have several, in order
+  const wanted = new Set<number>();
+  for (let p = 0; p < count; p++) {
+    const key = keyOf[p];
+    if (seen.get(key)! >= 0) {
+      keep[p] = 1;
+      continue;
+    }
+    const list = groups.get(key);
+    if (list) list.push(p);
+    else groups.set(key, [p]);
+    wanted.add(as[p]);
+    wanted.add(bs[p]);
+  }
+  if (groups.size > 0) {
+    const containers = containersOf(wanted, items);
+    const n = items.length;
+    for (const list of groups.values()) {
+      list.sort((x, y) => span(y) - span(x) || x - y);
+      const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
+      for (const p of list) {
+        const ca = containers.get(as[p])!;
+        const cb = containers.get(bs[p])!;
+        let nested = false;
+        for (let i = 0; i < ca.length && !nested; i++) {
+          for (let j = 0; j < cb.length; j++) {
+            const x = ca[i];
+            const y = cb[j];
+            if (accepted.has(x < y ? x * n + y : y * n + x)) {
+              nested = true;
+              break;
+            }
           }
         }
-      }
-      if (!nested) {
-        accepted.add(p.a < p.b ? p.a * n + p.b : p.b * n + p.a);
-        kept.add(p);
+        if (!nested) {
+          accepted.add(as[p] < bs[p] ? as[p] * n + bs[p] : bs[p] * n + as[p]);
+          keep[p] = 1;
+        }
       }
     }
   }
-  return pairs.filter((p) => kept.has(p));
+  return subset(pairs, keep);
 }
 
-/** For each item of a pair: the items of its document whose range contains its range (itself too). */
-function containersOf(pairs: readonly MatchedPair[], items: readonly Item[]): Map<number, number[]> {
-  const wanted = new Set<number>();
-  for (const p of pairs) {
-    wanted.add(p.a);
-    wanted.add(p.b);
-  }
-  // Items are grouped by document (sectionItems are built document by document); within one,
-  // sweep by start line (longer first) keeping the items that still cover the current line.
+/** For each wanted item: the items of its document whose range contains its range (itself too). */
+function containersOf(wanted: ReadonlySet<number>, items: readonly Item[]): Map<number, number[]> {
+  const docs = new Set<number>();
+  for (const i of wanted) docs.add(items[i].doc);
+  // Within each document, sweep by start line (longer first) keeping the items that still cover
+  // the current line.
   const byDoc = new Map<number, number[]>();
   for (let i = 0; i < items.length; i++) {
-    const list = byDoc.get(items[i].doc);
+    const d = items[i].doc;
+    if (!docs.has(d)) continue;
+    const list = byDoc.get(d);
     if (list) list.push(i);
-    else byDoc.set(items[i].doc, [i]);
+    else byDoc.set(d, [i]);
   }
   const out = new Map<number, number[]>();
   for (const list of byDoc.values()) {
-    if (!list.some((i) => wanted.has(i))) continue;
     list.sort((x, y) => items[x].startLine - items[y].startLine || items[y].endLine - items[x].endLine || x - y);
     let active: number[] = [];
     for (let k = 0; k < list.length; ) {
@@ -240,10 +402,10 @@ function toPair(
   docs: readonly FingerprintedDocument[],
   x: Item,
   y: Item,
-  p: MatchedPair,
+  distance: number,
 ): ReportPair {
   let a = locationOf(docs, x, kind);
   let b = locationOf(docs, y, kind);
   if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
-  return { kind, a, b, distance: p.distance, similarity: p.similarity };
+  return { kind, a, b, distance, similarity: similarity(distance) };
 }

@@ -18,7 +18,14 @@
  * control characters other than TAB, LF, VT, FF, CR and ESC (or DEL) is reported as binary.
  * A leading BOM is always removed from the text. UTF-32 is not supported (reported as binary).
  */
-import * as iconv from 'iconv-lite';
+import type * as Iconv from 'iconv-lite';
+
+/** iconv-lite, loaded on first use: its code tables cost a worker's start-up ~20 ms otherwise. */
+let iconvLib: typeof Iconv | undefined;
+function iconv(): typeof Iconv {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (iconvLib ??= require('iconv-lite') as typeof Iconv);
+}
 
 export type DecodeResult =
   | { ok: true; text: string; encoding: string }
@@ -91,7 +98,7 @@ export function decodeBuffer(buf: Uint8Array): DecodeResult {
   if (text !== undefined) return checkText(text, 'utf-8');
 
   // 4. GB18030 when plausible, else UTF-8 with replacement characters.
-  const gb = iconv.decode(toBuffer(buf), 'gb18030');
+  const gb = iconv().decode(toBuffer(buf), 'gb18030');
   if (isPlausibleCjk(gb)) return checkText(gb, 'gb18030');
   return checkText(utf8Lenient.decode(buf), ENCODING_UTF8_REPLACED);
 }
@@ -185,9 +192,16 @@ function sniffUtf16(buf: Uint8Array): 'le' | 'be' | null {
   return null;
 }
 
+/** The characters {@link checkText} counts (C0 controls but TAB, LF, VT, FF, CR, ESC; DEL) or refuses (NUL). */
+// Written as the complement of what is allowed (TAB–CR, ESC, printable ASCII, everything from
+// U+0080 on): V8 scans a negated class faster.
+const CONTROL_CHAR = /[^\x09-\x0d\x1b\x20-\x7e\x80-\uffff]/;
+
 /** Rejects decoded texts that are mostly control characters (or contain NUL characters). */
 function checkText(text: string, encoding: string): DecodeResult {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  // Most texts have none: one regular-expression scan (native) instead of a loop in JS.
+  if (!CONTROL_CHAR.test(text)) return { ok: true, text, encoding };
   let control = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -3,13 +3,14 @@
  * outcome with a reason; nothing here throws for bad input.
  */
 import { constants as bufferConstants } from 'node:buffer';
-import { constants as fsConstants, promises as fsp } from 'node:fs';
+import * as fs from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
 import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../core/fingerprint';
 import { decodeBuffer, isMinified, isRepetitive } from './decode';
 import type { EngineSettings } from './engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
-import type { FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
+import type { CjkMode, FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
 
 let logOnce: (msg: string) => void = (msg) => console.error(msg);
 
@@ -25,20 +26,31 @@ export function setEngineLog(log: (msg: string) => void): void {
 }
 
 /** jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. */
-const lazyJieba = (run: string): string[] => loadCjkSegmenter(logOnce).segmenter(run);
+let cjkLoaded = false;
+const lazyJieba = (run: string): string[] => {
+  cjkLoaded = true;
+  return loadCjkSegmenter(logOnce).segmenter(run);
+};
 
-function segmenterFor(settings: EngineSettings) {
-  return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : lazyJieba;
+/** Thrown by the segmenter of `cjk: 'defer'` when this thread has not loaded jieba yet. */
+const CJK_DEFERRED = new Error('CJK text: left to the worker that loads jieba');
+const deferredJieba = (run: string): string[] => {
+  if (!cjkLoaded) throw CJK_DEFERRED;
+  return lazyJieba(run);
+};
+
+function segmenterFor(settings: EngineSettings, cjk: CjkMode = 'load') {
+  return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : cjk === 'defer' ? deferredJieba : lazyJieba;
 }
 
-function fingerprintOptions(settings: EngineSettings, df?: SharedFrequencies): FingerprintOptions {
+function fingerprintOptions(settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FingerprintOptions {
   return {
     minTokens: settings.minTokens,
     sections: settings.sections,
     normalizeIdentifiers: settings.normalizeIdentifiers,
     stopWords: settings.stopWords,
     weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
-    segmenter: segmenterFor(settings),
+    segmenter: segmenterFor(settings, cjk),
     idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
   };
 }
@@ -51,42 +63,93 @@ export function fingerprintDecoded(
   encoding: string,
   settings: EngineSettings,
   df?: SharedFrequencies,
+  cjk?: CjkMode,
 ): FileOutcome {
   if (isMinified(text)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
   if (isRepetitive(text)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
-  const doc = fingerprintText(text, relPath, fingerprintOptions(settings, df));
+  let doc;
+  try {
+    doc = fingerprintText(text, relPath, fingerprintOptions(settings, df, cjk));
+  } catch (e) {
+    if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
+    throw e;
+  }
   return { relPath, ok: true, bytes, encoding, doc };
 }
 
-/** Reads and decodes a file, or says why it cannot be used. */
-async function readText(file: FileToFingerprint, settings: EngineSettings): Promise<{ text: string; bytes: number; encoding: string } | { reason: string }> {
+/** Files are read into this buffer (grown as needed, dropped when it grows big). */
+let scratch = Buffer.allocUnsafeSlow(256 * 1024);
+const SCRATCH_KEEP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads a whole file from `fd` (at most `limit` + 1 bytes: enough to tell it is over the limit)
+ * into the scratch buffer; the bytes are valid until the next call.
+ */
+function readAllSync(fd: number, sizeHint: number, limit: number): Buffer {
+  const want = Math.min(sizeHint, limit) + 1; // one more byte: a file that grew since fstat
+  if (scratch.length < want) scratch = Buffer.allocUnsafeSlow(Math.max(want, scratch.length * 2));
+  let buf = scratch;
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > limit) break;
+      const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, limit + 1));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    const r = fs.readSync(fd, buf, n, buf.length - n, null);
+    if (r === 0) break;
+    n += r;
+  }
+  if (buf.length <= SCRATCH_KEEP_BYTES) scratch = buf;
+  else if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(256 * 1024);
+  return buf.subarray(0, n);
+}
+
+function readFailure(e: unknown): { reason: string } {
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT'
+      ? 'deleted before it could be read'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'ELOOP'
+          ? 'symbolic link (not followed)'
+          : `cannot be read (${code ?? (e as Error).message})`;
+  return { reason };
+}
+
+/**
+ * Reads and decodes a file, or says why it cannot be used. Synchronous: it runs in a worker
+ * thread that has nothing else to do meanwhile, and one call costs far less than the four
+ * thread-pool round trips of the promise API.
+ */
+function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text: string; bytes: number; encoding: string } | { reason: string } {
   let buf: Buffer;
+  let fd: number;
   try {
     // The walk saw a regular file, but it may have been replaced since. O_NOFOLLOW: a symbolic
     // link is not followed (out of the tree); O_NONBLOCK: opening a FIFO does not wait for a
     // writer (forever). Neither changes how a regular file is read.
-    const handle = await fsp.open(file.path, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) return { reason: 'not a regular file' };
-      if (stat.size > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
-      // Its text could not be held in one string: refuse before reading it.
-      if (stat.size > MAX_TEXT_BYTES) return { reason: `too large to handle as text (${stat.size} bytes)` };
-      buf = await handle.readFile();
-    } finally {
-      await handle.close();
-    }
+    fd = fs.openSync(file.path, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'deleted before it could be read'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code === 'ELOOP'
-            ? 'symbolic link (not followed)'
-            : `cannot be read (${code ?? (e as Error).message})`;
-    return { reason };
+    return readFailure(e);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { reason: 'not a regular file' };
+    if (stat.size > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
+    // Its text could not be held in one string: refuse before reading it.
+    if (stat.size > MAX_TEXT_BYTES) return { reason: `too large to handle as text (${stat.size} bytes)` };
+    buf = readAllSync(fd, stat.size, settings.maxFileSizeBytes);
+  } catch (e) {
+    return readFailure(e);
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // nothing to do
+    }
   }
   if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
   const decoded = decodeBuffer(buf);
@@ -95,14 +158,26 @@ async function readText(file: FileToFingerprint, settings: EngineSettings): Prom
 }
 
 /** First pass of TF-IDF: counts the file's distinct shingles into the shared table. */
-export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {
-  const read = await readText(file, settings);
+export function countFileShinglesSync(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): boolean {
+  const read = readTextSync(file, settings);
   if ('reason' in read || isMinified(read.text) || isRepetitive(read.text)) return false;
   return countDocumentShingles(read.text, file.relPath, fingerprintOptions(settings), table);
 }
 
-export async function fingerprintFile(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies): Promise<FileOutcome> {
-  const read = await readText(file, settings);
+export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {
+  return countFileShinglesSync(file, settings, table);
+}
+
+/**
+ * Reads, decodes and fingerprints one file. With `cjk: 'defer'`, a file whose text needs jieba
+ * while this thread has not loaded it comes back with `retry: 'cjk'` (see {@link CjkMode}).
+ */
+export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FileOutcome {
+  const read = readTextSync(file, settings);
   if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
-  return fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df);
+  return fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk);
+}
+
+export async function fingerprintFile(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies): Promise<FileOutcome> {
+  return fingerprintFileSync(file, settings, df);
 }

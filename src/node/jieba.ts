@@ -2,6 +2,7 @@
  * Chinese (CJK) word segmentation with @node-rs/jieba, loaded lazily and once per process, with a
  * character-bigram fallback when the native module cannot be loaded (never a crash).
  */
+import * as fs from 'node:fs';
 import type { CjkSegmenter } from '../core/types';
 
 export interface LoadedCjkSegmenter {
@@ -21,8 +22,8 @@ export type JiebaLoader = () => JiebaLike;
 export const defaultJiebaLoader: JiebaLoader = () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { Jieba } = require('@node-rs/jieba') as { Jieba: { withDict(dict: Uint8Array): JiebaLike } };
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+  // The dictionary file itself: '@node-rs/jieba/dict' would also read idf.txt (6 MB, unused).
+  const dict = fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
   return Jieba.withDict(dict);
 };
 

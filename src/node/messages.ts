@@ -1,8 +1,10 @@
 /**
  * Typed messages between the main thread (CLI or extension host) and the fingerprinting worker.
  */
+import type { MatchOptions } from '../core/compare';
 import type { DocumentFingerprint } from '../core/types';
 import type { EngineSettings } from './engineSettings';
+import type { PackedItems, PackedOutcomes, PackedPairs } from './packing';
 
 export interface FileToFingerprint {
   /** Absolute path to read. */
@@ -13,7 +15,21 @@ export interface FileToFingerprint {
 
 export type FileOutcome =
   | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
-  | { relPath: string; ok: false; reason: string };
+  | {
+      relPath: string;
+      ok: false;
+      reason: string;
+      /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
+      retry?: 'cjk';
+    };
+
+/**
+ * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
+ * `defer` does not, and returns such a file with `retry: 'cjk'` unless this worker has loaded
+ * jieba already. Loading jieba's dictionary costs ~0.3 s of CPU per thread, so a scan lets one
+ * worker load it and sends it every such file.
+ */
+export type CjkMode = 'load' | 'defer';
 
 /** Shingle document frequencies for TF-IDF: a table shared by all workers, and the corpus size. */
 export interface SharedFrequencies {
@@ -32,15 +48,26 @@ export interface FingerprintWorkerData {
 }
 
 export type WorkerRequest =
-  | { type: 'fingerprintFiles'; files: FileToFingerprint[]; settings: EngineSettings; df?: SharedFrequencies }
+  | {
+      type: 'fingerprintFiles';
+      files: FileToFingerprint[];
+      settings: EngineSettings;
+      df?: SharedFrequencies;
+      cjk?: CjkMode;
+      /** Answer with {@link PackedOutcomes} (transferred) instead of FileOutcome[]. */
+      pack?: boolean;
+    }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
-  | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer };
+  | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }
+  /** `matchPairs` over packed items (without `accept`), e.g. a report's files while the caller matches its sections. */
+  | { type: 'matchPairs'; items: PackedItems; options: MatchOptions };
 
 export interface WorkerResponseMap {
-  fingerprintFiles: FileOutcome[];
+  fingerprintFiles: FileOutcome[] | PackedOutcomes;
   fingerprintText: FileOutcome;
   /** Number of documents counted. */
   countShingles: number;
+  matchPairs: PackedPairs;
 }
 
 export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];

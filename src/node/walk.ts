@@ -24,7 +24,12 @@
  *   reason.
  * - File-system calls run with a bounded concurrency ({@link WALK_CONCURRENCY}); memory is
  *   bounded by the largest directory, not by the size of the tree.
+ * - {@link walkFilesSync} is the same walk with synchronous calls (same entries, same skips, same
+ *   order): several times cheaper in CPU (no promise per call), for a thread that has nothing
+ *   else to do meanwhile or that walks in slices (the CLI scan). It lists and stats a whole
+ *   directory before yielding its first entry.
  */
+import * as fs from 'node:fs';
 import { promises as fsp, constants as fsConstants, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
@@ -92,7 +97,38 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
   const rootStat = await fsp.stat(absRoot);
   if (!rootStat.isDirectory()) throw new Error(`Not a directory: ${absRoot}`);
 
-  const ctx: Ctx = {
+  const ctx = makeCtx(options);
+  const levels: Level[] = [];
+  if (ctx.gitignore) {
+    const info = await readTextIfExists(path.join(absRoot, '.git', 'info', 'exclude'));
+    if (info) levels.push({ base: '', ig: ignore().add(info) });
+  }
+  ctx.signal?.throwIfAborted();
+  const listing = await listDir(ctx, absRoot);
+  yield* walkDir(ctx, absRoot, '', levels, listing);
+}
+
+/**
+ * {@link walkFiles} with synchronous file-system calls: the same entries, skips and order. Each
+ * directory is listed and all its files are stat'ed before the first of them is yielded.
+ */
+export function* walkFilesSync(root: string, options: WalkOptions = {}): Generator<WalkEntry> {
+  const absRoot = path.resolve(root);
+  const rootStat = fs.statSync(absRoot);
+  if (!rootStat.isDirectory()) throw new Error(`Not a directory: ${absRoot}`);
+
+  const ctx = makeCtx(options);
+  const levels: Level[] = [];
+  if (ctx.gitignore) {
+    const info = readTextIfExistsSync(path.join(absRoot, '.git', 'info', 'exclude'));
+    if (info) levels.push({ base: '', ig: ignore().add(info) });
+  }
+  ctx.signal?.throwIfAborted();
+  yield* walkDirSync(ctx, absRoot, '', levels, listDirSync(ctx, absRoot));
+}
+
+function makeCtx(options: WalkOptions): Ctx {
+  return {
     maxSize: options.maxFileSizeBytes ?? DEFAULT_MAX_FILE_SIZE_BYTES,
     gitignore: options.gitignore ?? true,
     defaultExcludes: options.defaultExcludes ?? true,
@@ -102,15 +138,6 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     signal: options.signal,
     limit: new Limiter(WALK_CONCURRENCY),
   };
-
-  const levels: Level[] = [];
-  if (ctx.gitignore) {
-    const info = await readTextIfExists(path.join(absRoot, '.git', 'info', 'exclude'));
-    if (info) levels.push({ base: '', ig: ignore().add(info) });
-  }
-  ctx.signal?.throwIfAborted();
-  const listing = await listDir(ctx, absRoot);
-  yield* walkDir(ctx, absRoot, '', levels, listing);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,10 +185,7 @@ async function* walkDir(
     ctx.onSkip(relDir === '' ? '.' : relDir, describeError(listing.error, 'directory'));
     return;
   }
-  let levels = parentLevels;
-  if (listing.gitignore !== null) {
-    levels = [...parentLevels, { base: relDir === '' ? '' : relDir + '/', ig: ignore().add(listing.gitignore) }];
-  }
+  const levels = levelsOf(parentLevels, listing, relDir);
 
   // Classify; entries of unknown type (some file systems) need an lstat.
   const children: Child[] = [];
@@ -172,21 +196,15 @@ async function* walkDir(
     let kind: Kind | null = direntKind(d);
     if (kind === null) {
       try {
-        const st = await ctx.limit.run(() => fsp.lstat(abs));
-        kind = st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+        kind = statKind(await ctx.limit.run(() => fsp.lstat(abs)));
       } catch (e) {
         ctx.onSkip(rel, describeError(e as NodeJS.ErrnoException, 'file'));
         continue;
       }
     }
-    if (ctx.defaultExcludes && DEFAULT_EXCLUDED_NAMES.includes(name)) continue;
-    const isDir = kind === 'dir';
-    if (ctx.gitignore && levels.length > 0 && isIgnored(levels, rel, isDir)) continue;
-    if (ctx.excluded && ctx.excluded(rel)) continue;
-    if (!isDir && !ctx.included(rel)) continue;
-    children.push({ name, rel, abs, kind, key: isDir ? name + '/' : name });
+    admit(ctx, levels, children, name, rel, abs, kind);
   }
-  children.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  children.sort(byKey);
 
   // Visit in order; look ahead so that stats and sub-directory listings overlap.
   const pending: Array<Promise<FileResult | Listing | null>> = [];
@@ -202,34 +220,105 @@ async function* walkDir(
     const result = await pending[i];
     pending[i] = DONE; // release memory of finished look-ups
     ctx.signal?.throwIfAborted();
-    if (c.kind === 'symlink') {
-      ctx.onSkip(c.rel, SKIP_SYMLINK);
-    } else if (c.kind === 'other') {
-      ctx.onSkip(c.rel, 'not a regular file');
-    } else if (c.kind === 'dir') {
+    if (c.kind === 'dir') {
       yield* walkDir(ctx, c.abs, c.rel, levels, result as Listing);
     } else {
-      const r = result as FileResult;
-      if ('error' in r) {
-        ctx.onSkip(c.rel, describeError(r.error, 'file'));
-      } else if ('unreadable' in r) {
-        ctx.onSkip(c.rel, 'permission denied (EACCES)');
-      } else {
-        const st = r.stat;
-        if (st.isSymbolicLink()) {
-          ctx.onSkip(c.rel, SKIP_SYMLINK); // replaced by a link since the listing
-        } else if (st.isDirectory()) {
-          ctx.onSkip(c.rel, 'changed from file to directory during the scan');
-        } else if (!st.isFile()) {
-          ctx.onSkip(c.rel, 'not a regular file');
-        } else if (st.size > ctx.maxSize) {
-          ctx.onSkip(c.rel, `file too large (${st.size} bytes > limit ${ctx.maxSize} bytes)`);
-        } else {
-          yield { path: c.abs, relPath: c.rel, size: st.size, mtimeMs: st.mtimeMs };
-        }
-      }
+      const entry = visitNonDir(ctx, c, result as FileResult | null);
+      if (entry) yield entry;
     }
   }
+}
+
+function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Level[], listing: Listing): Generator<WalkEntry> {
+  ctx.signal?.throwIfAborted();
+  if ('error' in listing) {
+    ctx.onSkip(relDir === '' ? '.' : relDir, describeError(listing.error, 'directory'));
+    return;
+  }
+  const levels = levelsOf(parentLevels, listing, relDir);
+  const children: Child[] = [];
+  for (const d of listing.dirents) {
+    const name = d.name;
+    const rel = relDir === '' ? name : `${relDir}/${name}`;
+    const abs = path.join(absDir, name);
+    let kind: Kind | null = direntKind(d);
+    if (kind === null) {
+      try {
+        kind = statKind(fs.lstatSync(abs));
+      } catch (e) {
+        ctx.onSkip(rel, describeError(e as NodeJS.ErrnoException, 'file'));
+        continue;
+      }
+    }
+    admit(ctx, levels, children, name, rel, abs, kind);
+  }
+  children.sort(byKey);
+  // Stat every file of the directory first (as the asynchronous walk looks ahead), then visit.
+  const stats: Array<FileResult | null> = children.map((c) => (c.kind === 'file' ? statFileSync(c.abs) : null));
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
+    ctx.signal?.throwIfAborted();
+    if (c.kind === 'dir') {
+      yield* walkDirSync(ctx, c.abs, c.rel, levels, listDirSync(ctx, c.abs));
+    } else {
+      const entry = visitNonDir(ctx, c, stats[i]);
+      stats[i] = null;
+      if (entry) yield entry;
+    }
+  }
+}
+
+/** The rule levels that apply inside a directory: its parent's, plus its own .gitignore. */
+function levelsOf(parentLevels: Level[], listing: { gitignore: string | null }, relDir: string): Level[] {
+  if (listing.gitignore === null) return parentLevels;
+  return [...parentLevels, { base: relDir === '' ? '' : relDir + '/', ig: ignore().add(listing.gitignore) }];
+}
+
+/** Adds the entry to `children` unless a rule (default excludes, .gitignore, globs) leaves it out. */
+function admit(ctx: Ctx, levels: Level[], children: Child[], name: string, rel: string, abs: string, kind: Kind): void {
+  if (ctx.defaultExcludes && DEFAULT_EXCLUDED_NAMES.includes(name)) return;
+  const isDir = kind === 'dir';
+  if (ctx.gitignore && levels.length > 0 && isIgnored(levels, rel, isDir)) return;
+  if (ctx.excluded && ctx.excluded(rel)) return;
+  if (!isDir && !ctx.included(rel)) return;
+  children.push({ name, rel, abs, kind, key: isDir ? name + '/' : name });
+}
+
+function byKey(a: Child, b: Child): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+function statKind(st: Stats): Kind {
+  return st.isSymbolicLink() ? 'symlink' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+}
+
+/** The entry of a child that is not a directory, or undefined after reporting why it is skipped. */
+function visitNonDir(ctx: Ctx, c: Child, r: FileResult | null): WalkEntry | undefined {
+  if (c.kind === 'symlink') {
+    ctx.onSkip(c.rel, SKIP_SYMLINK);
+  } else if (c.kind === 'other') {
+    ctx.onSkip(c.rel, 'not a regular file');
+  } else if (r === null) {
+    // not reached: files always have a stat result
+  } else if ('error' in r) {
+    ctx.onSkip(c.rel, describeError(r.error, 'file'));
+  } else if ('unreadable' in r) {
+    ctx.onSkip(c.rel, 'permission denied (EACCES)');
+  } else {
+    const st = r.stat;
+    if (st.isSymbolicLink()) {
+      ctx.onSkip(c.rel, SKIP_SYMLINK); // replaced by a link since the listing
+    } else if (st.isDirectory()) {
+      ctx.onSkip(c.rel, 'changed from file to directory during the scan');
+    } else if (!st.isFile()) {
+      ctx.onSkip(c.rel, 'not a regular file');
+    } else if (st.size > ctx.maxSize) {
+      ctx.onSkip(c.rel, `file too large (${st.size} bytes > limit ${ctx.maxSize} bytes)`);
+    } else {
+      return { path: c.abs, relPath: c.rel, size: st.size, mtimeMs: st.mtimeMs };
+    }
+  }
+  return undefined;
 }
 
 const DONE: Promise<null> = Promise.resolve(null);
@@ -289,6 +378,56 @@ async function readTextIfExists(file: string): Promise<string | null> {
     }
   } catch {
     return null; // missing or unreadable ignore file: no rules from it
+  }
+}
+
+function listDirSync(ctx: Ctx, absDir: string): Listing {
+  let dirents: Dirent[];
+  try {
+    dirents = fs.readdirSync(absDir, { withFileTypes: true });
+  } catch (e) {
+    return { error: e as NodeJS.ErrnoException };
+  }
+  let gitignore: string | null = null;
+  if (ctx.gitignore) {
+    const gi = dirents.find((d) => d.name === '.gitignore' && d.isFile());
+    if (gi) gitignore = readTextIfExistsSync(path.join(absDir, '.gitignore'));
+  }
+  return { dirents, gitignore };
+}
+
+function statFileSync(abs: string): FileResult {
+  try {
+    const st = fs.lstatSync(abs);
+    if (st.isFile() && (st.mode & 0o444) !== 0o444) {
+      try {
+        fs.accessSync(abs, fsConstants.R_OK);
+      } catch (e) {
+        const err = e as NodeJS.ErrnoException;
+        if (err.code === 'EACCES' || err.code === 'EPERM') return { unreadable: true };
+        return { error: err };
+      }
+    }
+    return { stat: st };
+  } catch (e) {
+    return { error: e as NodeJS.ErrnoException };
+  }
+}
+
+function readTextIfExistsSync(file: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return null;
+    return fs.readFileSync(fd, 'utf8');
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -15,6 +15,14 @@
  *   buffers are not retried (the buffers are gone).
  * - A slot that crashes more than `maxRestarts` times in a row (no task completed in between) is
  *   given up; when every slot is given up, queued and future tasks are rejected.
+ * - `pipeline` > 1 sends up to that many tasks to a worker before the first one is answered, so a
+ *   worker never waits for the main thread between tasks. The worker must handle its requests one
+ *   at a time, in order (as {@link serveWorker} does): when it dies, the oldest of its tasks is the
+ *   one that was running (retried or rejected as above); the others had not started and go back
+ *   to the front of the queue.
+ * - A task may be pinned to one slot (`run(req, transfer, { slot })`), e.g. to the one worker
+ *   that has loaded an expensive resource.
+ * - `warm()` starts every worker at once (otherwise they start with the first tasks).
  */
 import * as os from 'node:os';
 import { Worker, parentPort, type ResourceLimits, type Transferable } from 'node:worker_threads';
@@ -40,6 +48,13 @@ export interface WorkerPoolOptions {
   maxRestarts?: number;
   resourceLimits?: ResourceLimits;
   execArgv?: string[];
+  /** Tasks sent to one worker before its first is answered. Default 1. */
+  pipeline?: number;
+}
+
+export interface RunOptions {
+  /** Run on this slot only (0 … size − 1). */
+  slot?: number;
 }
 
 /** The error of a task that crashed its worker twice (or once, when it cannot be retried). */
@@ -69,6 +84,8 @@ interface Task<Req, Res> {
   req: Req;
   transfer: Transferable[] | undefined;
   attempts: number;
+  /** The slot it must run on, or -1. */
+  slot: number;
   resolve: (res: Res) => void;
   reject: (err: Error) => void;
 }
@@ -76,7 +93,8 @@ interface Task<Req, Res> {
 interface Slot<Req, Res> {
   index: number;
   worker: Worker | null;
-  task: Task<Req, Res> | null;
+  /** Tasks sent to the worker and not answered yet, oldest first (the first one is running). */
+  tasks: Task<Req, Res>[];
   /** Consecutive crashes without a completed task. */
   crashes: number;
   /** Earliest time a new worker may be started (back-off). */
@@ -90,6 +108,7 @@ export class WorkerPool<Req, Res> {
   private readonly queue: Task<Req, Res>[] = [];
   private readonly opts: WorkerPoolOptions;
   private readonly maxRestarts: number;
+  private readonly pipeline: number;
   private nextId = 1;
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
@@ -99,8 +118,9 @@ export class WorkerPool<Req, Res> {
     this.opts = options;
     const size = Math.max(1, Math.floor(options.size ?? defaultSize()));
     this.maxRestarts = Math.max(0, options.maxRestarts ?? 8);
+    this.pipeline = Math.max(1, Math.floor(options.pipeline ?? 1));
     for (let i = 0; i < size; i++) {
-      this.slots.push({ index: i, worker: null, task: null, crashes: 0, notBefore: 0, dead: false, lastError: null });
+      this.slots.push({ index: i, worker: null, tasks: [], crashes: 0, notBefore: 0, dead: false, lastError: null });
     }
   }
 
@@ -108,11 +128,16 @@ export class WorkerPool<Req, Res> {
     return this.slots.length;
   }
 
-  run(req: Req, transfer?: Transferable[]): Promise<Res> {
+  run(req: Req, transfer?: Transferable[], options: RunOptions = {}): Promise<Res> {
     if (this.closed) return Promise.reject(new Error('WorkerPool is closed'));
     if (this.slots.every((s) => s.dead)) return Promise.reject(this.allDeadError());
+    const slot = options.slot ?? -1;
+    if (slot !== -1 && !(Number.isInteger(slot) && slot >= 0 && slot < this.slots.length)) {
+      return Promise.reject(new RangeError(`no slot ${slot} in a pool of ${this.slots.length}`));
+    }
+    if (slot !== -1 && this.slots[slot].dead) return Promise.reject(this.slotDeadError(this.slots[slot]));
     return new Promise<Res>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, req, transfer, attempts: 0, resolve, reject });
+      this.queue.push({ id: this.nextId++, req, transfer, attempts: 0, slot, resolve, reject });
       this.pump();
     });
   }
@@ -122,11 +147,23 @@ export class WorkerPool<Req, Res> {
    * it had died; the pool restarts it and retries its task. False when no worker is running.
    */
   terminateWorker(): boolean {
-    const slot = this.slots.find((s) => s.worker && s.task) ?? this.slots.find((s) => s.worker);
+    const slot = this.slots.find((s) => s.worker && s.tasks.length > 0) ?? this.slots.find((s) => s.worker);
     if (!slot?.worker) return false;
     slot.lastError = 'terminated (fault injection)';
     void slot.worker.terminate().catch(() => undefined);
     return true;
+  }
+
+  /** Starts the workers now (idle: they do not keep the process alive). */
+  warm(): void {
+    if (this.closed) return;
+    const now = Date.now();
+    for (const slot of this.slots) {
+      if (!slot.dead && !slot.worker && slot.notBefore <= now) {
+        this.spawn(slot);
+        slot.worker!.unref();
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -138,8 +175,7 @@ export class WorkerPool<Req, Res> {
     for (const t of this.queue.splice(0)) t.reject(err);
     const exits: Promise<unknown>[] = [];
     for (const s of this.slots) {
-      if (s.task) s.task.reject(err);
-      s.task = null;
+      for (const t of s.tasks.splice(0)) t.reject(err);
       if (s.worker) {
         const w = s.worker;
         s.worker = null;
@@ -157,7 +193,8 @@ export class WorkerPool<Req, Res> {
     let wakeAt = Infinity;
     for (const slot of this.slots) {
       if (this.queue.length === 0) break;
-      if (slot.dead || slot.task) continue;
+      if (slot.dead || slot.tasks.length >= this.pipeline) continue;
+      if (!this.queue.some((t) => t.slot === -1 || t.slot === slot.index)) continue;
       if (!slot.worker) {
         if (slot.notBefore > now) {
           wakeAt = Math.min(wakeAt, slot.notBefore);
@@ -165,9 +202,21 @@ export class WorkerPool<Req, Res> {
         }
         this.spawn(slot);
       }
-      this.dispatch(slot, this.queue.shift()!);
+      while (slot.worker && slot.tasks.length < this.pipeline) {
+        const i = this.queue.findIndex((t) => t.slot === -1 || t.slot === slot.index);
+        if (i < 0) break;
+        this.dispatch(slot, this.queue.splice(i, 1)[0]);
+      }
     }
     if (this.queue.length > 0) {
+      // Tasks pinned to a slot that was given up can never run.
+      for (let i = this.queue.length - 1; i >= 0; i--) {
+        const t = this.queue[i];
+        if (t.slot !== -1 && this.slots[t.slot].dead) {
+          this.queue.splice(i, 1);
+          t.reject(this.slotDeadError(this.slots[t.slot]));
+        }
+      }
       if (this.slots.every((s) => s.dead)) {
         const err = this.allDeadError();
         for (const t of this.queue.splice(0)) t.reject(err);
@@ -202,9 +251,8 @@ export class WorkerPool<Req, Res> {
     });
     w.on('messageerror', (err: Error) => {
       // A response that could not be deserialised: fail the running task, keep the worker.
-      if (slot.worker !== w || !slot.task) return;
-      const t = slot.task;
-      slot.task = null;
+      if (slot.worker !== w || slot.tasks.length === 0) return;
+      const t = slot.tasks.shift()!;
       t.reject(new WorkerTaskError(`could not receive the worker's response: ${describe(err)}`));
       this.idle(slot);
     });
@@ -213,7 +261,7 @@ export class WorkerPool<Req, Res> {
 
   private dispatch(slot: Slot<Req, Res>, task: Task<Req, Res>): void {
     const w = slot.worker!;
-    slot.task = task;
+    slot.tasks.push(task);
     task.attempts++;
     w.ref();
     try {
@@ -221,16 +269,17 @@ export class WorkerPool<Req, Res> {
       w.postMessage(msg, task.transfer);
     } catch (e) {
       // Not cloneable: the request itself is at fault.
-      slot.task = null;
+      slot.tasks.pop();
       task.reject(new WorkerTaskError(`could not send the request to the worker: ${describe(e)}`));
       this.idle(slot);
     }
   }
 
   private onMessage(slot: Slot<Req, Res>, w: Worker, msg: WorkerResponseMessage<Res>): void {
-    if (slot.worker !== w || !slot.task || !msg || msg.id !== slot.task.id) return;
-    const t = slot.task;
-    slot.task = null;
+    if (slot.worker !== w || !msg) return;
+    const i = slot.tasks.findIndex((t) => t.id === msg.id);
+    if (i < 0) return;
+    const t = slot.tasks.splice(i, 1)[0];
     slot.crashes = 0;
     if (msg.ok) t.resolve(msg.res);
     else t.reject(new WorkerTaskError(msg.error, msg.stack));
@@ -239,7 +288,7 @@ export class WorkerPool<Req, Res> {
 
   private idle(slot: Slot<Req, Res>): void {
     if (this.queue.length > 0) this.pump();
-    if (!slot.task && slot.worker) slot.worker.unref();
+    if (slot.tasks.length === 0 && slot.worker) slot.worker.unref();
   }
 
   private onExit(slot: Slot<Req, Res>, w: Worker, code: number): void {
@@ -252,8 +301,17 @@ export class WorkerPool<Req, Res> {
     slot.notBefore = Date.now() + delay;
     if (slot.crashes > this.maxRestarts) slot.dead = true;
 
-    const t = slot.task;
-    slot.task = null;
+    // The oldest task was running; the others had not started: they go back, first in line.
+    const [t, ...waiting] = slot.tasks.splice(0);
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const x = waiting[i];
+      if (x.transfer && x.transfer.length > 0) {
+        x.reject(new WorkerCrashError(`worker crashed before this task started (${reason}); not retried because its buffers were transferred`));
+      } else {
+        x.attempts--;
+        this.queue.unshift(x);
+      }
+    }
     if (t) {
       if (t.attempts >= 2) {
         t.reject(new WorkerCrashError(`worker crashed twice while processing this task (${reason})`));
@@ -264,6 +322,12 @@ export class WorkerPool<Req, Res> {
       }
     }
     this.pump();
+  }
+
+  private slotDeadError(slot: Slot<Req, Res>): Error {
+    return new WorkerCrashError(
+      `worker ${slot.index} crashed more than ${this.maxRestarts} times in a row; giving up (${this.opts.script})`,
+    );
   }
 
   private allDeadError(): Error {
@@ -284,7 +348,10 @@ export function serveWorker<Req, Res>(
 ): void {
   const port = parentPort;
   if (!port) throw new Error('serveWorker() must be called inside a worker thread');
-  port.on('message', async (msg: WorkerRequestMessage<Req>) => {
+  // One request at a time, in the order they came (the pool relies on it when it pipelines).
+  const waiting: Array<WorkerRequestMessage<Req>> = [];
+  let busy = false;
+  const serve = async (msg: WorkerRequestMessage<Req>): Promise<void> => {
     const id = msg?.id;
     try {
       const res = await handler(msg.req);
@@ -298,6 +365,16 @@ export function serveWorker<Req, Res>(
         stack: e instanceof Error ? e.stack : undefined,
       };
       port.postMessage(reply);
+    }
+  };
+  port.on('message', async (msg: WorkerRequestMessage<Req>) => {
+    waiting.push(msg);
+    if (busy) return;
+    busy = true;
+    try {
+      for (let next = waiting.shift(); next !== undefined; next = waiting.shift()) await serve(next);
+    } finally {
+      busy = false;
     }
   });
 }

@@ -4,8 +4,10 @@
 import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/hash';
-import { countFileShingles, fingerprintDecoded, fingerprintFile, setEngineLog } from '../node/fingerprintFile';
+import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/fingerprintFile';
+import { matchPairList } from '../core/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
+import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/packing';
 import { serveWorker } from '../node/workerPool';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
@@ -20,22 +22,25 @@ if (data?.logged instanceof SharedArrayBuffer) {
   });
 }
 
-async function handle(req: WorkerRequest): Promise<WorkerResponse> {
+function handle(req: WorkerRequest): WorkerResponse {
   switch (req.type) {
     case 'fingerprintFiles': {
       const results = [];
-      for (const f of req.files) results.push(await fingerprintFile(f, req.settings, req.df));
-      return results;
+      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk));
+      return req.pack ? packOutcomes(results) : results;
     }
     case 'fingerprintText':
       return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings, req.df);
     case 'countShingles': {
       const table = new DocumentFrequencyTable(req.table);
       let counted = 0;
-      for (const f of req.files) if (await countFileShingles(f, req.settings, table)) counted++;
+      for (const f of req.files) if (countFileShinglesSync(f, req.settings, table)) counted++;
       return counted;
+    }
+    case 'matchPairs': {
+      return packPairs(matchPairList(unpackItems(req.items), req.options));
     }
   }
 }
 
-serveWorker<WorkerRequest, WorkerResponse>(handle);
+serveWorker<WorkerRequest, WorkerResponse>(handle, { transfer: transferablesOf });

@@ -5,9 +5,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/node/engineSettings';
+import { scanDirectory } from '../../src/node/scan';
 import { chineseText, codeFile, codeFunction, editLines, mulberry32, proseText } from './helpers/corpus';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
+const WORKER = path.join(__dirname, '..', '..', 'dist', 'worker.js');
 
 function run(args: string[]): { code: number; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000 });
@@ -142,6 +145,64 @@ describe('neardup scan (CLI)', function () {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--max-distance takes a whole number from 0 to 20/);
     assert.equal(run(['scan', dir, '--format', 'xml']).code, 2);
+  });
+
+  it('the report does not depend on the number of workers, nor on which one segments Chinese text', async () => {
+    // Several workers: one loads jieba and gets every file with Chinese text; the others send
+    // such files back to it. Batches of a few files, so that every worker sees Chinese text.
+    const tree = path.join(dir, 'workers');
+    const rnd = mulberry32(77);
+    const zh = chineseText(rnd, 5);
+    const code = codeFile(rnd, 6);
+    for (let i = 0; i < 40; i++) {
+      const f = path.join(tree, `d${i % 4}`, `f${String(i).padStart(2, '0')}`);
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      if (i % 3 === 0) fs.writeFileSync(f + '.md', i % 2 ? zh : editLines(zh, mulberry32(i), 0.05));
+      else if (i % 3 === 1) fs.writeFileSync(f + '.ts', editLines(code, mulberry32(i), 0.04));
+      else fs.writeFileSync(f + '.md', proseText(mulberry32(100 + i), 4) + chineseText(mulberry32(200 + i), 1));
+    }
+    const report = async (workers: number) => {
+      const r = await scanDirectory({ root: tree, settings: DEFAULT_ENGINE_SETTINGS, workers, batchSize: 2, workerScript: WORKER, quiet: true });
+      return { pairs: r.pairs, groups: r.groups, files: r.stats.files, sections: r.stats.sections, bytes: r.stats.bytes };
+    };
+    const one = await report(1);
+    assert.ok(one.pairs.some((p) => p.kind === 'file' && p.a.path.endsWith('.md')), 'Chinese twins found');
+    assert.deepEqual(await report(2), one);
+    assert.deepEqual(await report(3), one);
+  });
+
+  it('scanDirectory stops with the abort reason, and reports nothing afterwards', async () => {
+    const tree = path.join(dir, 'abort');
+    const rnd = mulberry32(8);
+    for (let i = 0; i < 120; i++) {
+      const f = path.join(tree, `d${i % 6}`, `f${i}.ts`);
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, codeFile(rnd, 2));
+    }
+    const ac = new AbortController();
+    let over = false;
+    let late = 0;
+    await assert.rejects(
+      scanDirectory({
+        root: tree,
+        settings: DEFAULT_ENGINE_SETTINGS,
+        workers: 2,
+        batchSize: 3,
+        workerScript: WORKER,
+        signal: ac.signal,
+        onProgress: () => {
+          if (over) late++;
+          ac.abort(new Error('stop the scan'));
+        },
+        onSkip: () => {
+          if (over) late++;
+        },
+      }),
+      /stop the scan/,
+    );
+    over = true;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(late, 0);
   });
 
   it('file names with terminal escape sequences are printed escaped', () => {

@@ -2,7 +2,19 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { walkFiles, fileMatcher, isDefaultExcluded, type WalkOptions, type WalkEntry, DEFAULT_MAX_FILE_SIZE_BYTES } from '../../src/node/walk';
+import { walkFiles as walkFilesAsync, walkFilesSync, fileMatcher, isDefaultExcluded, type WalkOptions, type WalkEntry, DEFAULT_MAX_FILE_SIZE_BYTES } from '../../src/node/walk';
+
+type Walker = (root: string, options?: WalkOptions) => AsyncGenerator<WalkEntry>;
+
+/** The synchronous walk behind the asynchronous interface, so every test runs on both. */
+async function* viaSync(root: string, options?: WalkOptions): AsyncGenerator<WalkEntry> {
+  yield* walkFilesSync(root, options);
+}
+
+const WALKERS: Array<[string, Walker]> = [
+  ['walkFiles', walkFilesAsync],
+  ['walkFilesSync', viaSync],
+];
 
 interface Result {
   entries: WalkEntry[];
@@ -10,6 +22,7 @@ interface Result {
   skipped: Map<string, string>;
 }
 
+for (const [walkerName, walkFiles] of WALKERS) {
 async function walk(root: string, options: WalkOptions = {}): Promise<Result> {
   const skipped = new Map<string, string>();
   const entries: WalkEntry[] = [];
@@ -29,7 +42,7 @@ function byCodeUnits(a: string, b: string): number {
 
 const WEIRD = ['with space.txt', 'hash#1.txt', 'pct%20.txt', 'ünïcödé 中文.txt', 'dir with space/inner #%.txt'];
 
-describe('walkFiles', () => {
+describe(walkerName, () => {
   let root: string;
   let canTestPermissions = false;
 
@@ -238,9 +251,27 @@ describe('walkFiles', () => {
       for (const n of names) write(dir, n);
       const skipped = new Map<string, string>();
       const seen: string[] = [];
-      for await (const e of walkFiles(dir, { onSkip: (rel, reason) => skipped.set(rel, reason) })) {
-        if (seen.length === 0) fs.unlinkSync(path.join(dir, 'f250.txt')); // listed, not yet stat'ed
-        seen.push(e.relPath);
+      if (walkFiles === viaSync) {
+        // The synchronous walk stats a whole directory before yielding: delete at the first lstat.
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const nodeFs = require('node:fs') as { lstatSync: typeof fs.lstatSync };
+        const lstatSync = nodeFs.lstatSync;
+        let first = true;
+        nodeFs.lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
+          if (first) fs.unlinkSync(path.join(dir, 'f250.txt')); // listed, not yet stat'ed
+          first = false;
+          return lstatSync(...args);
+        }) as typeof fs.lstatSync;
+        try {
+          for await (const e of walkFiles(dir, { onSkip: (rel, reason) => skipped.set(rel, reason) })) seen.push(e.relPath);
+        } finally {
+          nodeFs.lstatSync = lstatSync;
+        }
+      } else {
+        for await (const e of walkFiles(dir, { onSkip: (rel, reason) => skipped.set(rel, reason) })) {
+          if (seen.length === 0) fs.unlinkSync(path.join(dir, 'f250.txt')); // listed, not yet stat'ed
+          seen.push(e.relPath);
+        }
       }
       assert.deepEqual(seen, names.filter((n) => n !== 'f250.txt'));
       assert.match(skipped.get('f250.txt') ?? '', /vanished/);
@@ -273,6 +304,8 @@ describe('walkFiles', () => {
     }
   });
 });
+
+}
 
 describe('fileMatcher', () => {
   it('matches everything without globs', () => {

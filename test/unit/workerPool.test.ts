@@ -204,6 +204,49 @@ describe('WorkerPool', function () {
     }
   });
 
+  it('pipelines tasks to a worker (pipeline > 1) and still returns each result to its task', async () => {
+    const p = pool({ size: 2, pipeline: 3 });
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => p.run({ op: 'echo', value: i })));
+    assert.deepEqual(results, Array.from({ length: 30 }, (_, i) => i));
+    // Out-of-order answers (a slow task first) are matched by id.
+    const slow = p.run({ op: 'sleep', ms: 100 });
+    const fast = p.run({ op: 'echo', value: 'fast' });
+    assert.equal(await fast, 'fast');
+    assert.equal(await slow, 'slept');
+  });
+
+  it('with a pipeline, a crash retries the running task and requeues the ones that had not started', async () => {
+    const p = pool({ size: 1, pipeline: 4 });
+    const marker = path.join(dir, 'pipeline-exit-once-marker');
+    const tasks = [p.run({ op: 'exitOnce', marker }), p.run({ op: 'echo', value: 1 }), p.run({ op: 'echo', value: 2 })];
+    assert.deepEqual(await Promise.all(tasks), ['survived', 1, 2]);
+    const poison = p.run({ op: 'exit' });
+    const after = [p.run({ op: 'echo', value: 3 }), p.run({ op: 'echo', value: 4 })];
+    await assert.rejects(poison, /crashed twice/);
+    assert.deepEqual(await Promise.all(after), [3, 4], 'tasks queued behind the poison are not charged with its crashes');
+  });
+
+  it('runs a task pinned to a slot on that slot only', async () => {
+    const p = pool({ size: 2 });
+    p.warm();
+    const threads = new Set<unknown>();
+    for (let i = 0; i < 6; i++) threads.add(await p.run({ op: 'thread' }, undefined, { slot: 1 }));
+    assert.equal(threads.size, 1);
+    const other = await p.run({ op: 'thread' }, undefined, { slot: 0 });
+    assert.ok(!threads.has(other));
+    await assert.rejects(p.run({ op: 'thread' }, undefined, { slot: 2 }), RangeError);
+  });
+
+  it('warm() starts the workers before any task', async () => {
+    const p = pool({ size: 2 });
+    p.warm();
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 300));
+    const t1 = Date.now();
+    await Promise.all([p.run({ op: 'echo', value: 1 }), p.run({ op: 'echo', value: 2 })]);
+    assert.ok(Date.now() - t1 < Math.max(250, t1 - t0), 'already started');
+  });
+
   it('idle workers do not keep the process alive', async () => {
     const prog = path.join(dir, 'idle.js');
     fs.writeFileSync(
