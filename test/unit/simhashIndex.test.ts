@@ -128,7 +128,13 @@ describe('planBlocks', () => {
 });
 
 describe('allPairsBatch', () => {
-  for (const k of [0, 3, 6, 10]) {
+  it('equals brute force at k = 12 with many tables (b = 15: 455, b = 16: 1820)', () => {
+    const { fps } = dataset(1012, 1500, 12);
+    const expected = brutePairs(fps.map((_, i) => i), fps, 12);
+    for (const blocks of [15, 16]) assert.deepEqual(sortedBatch(fps, 12, { blocks }), expected, `b = ${blocks}`);
+  });
+
+  for (const k of [0, 3, 6, 10, 12]) {
     it(`equals brute force at k = ${k}, including pairs at exactly k and not at k + 1`, () => {
       const { fps, plantedPairs } = dataset(1000 + k, 1500, k);
       const ids = fps.map((_, i) => i);
