@@ -103,43 +103,56 @@ export function decodeBuffer(buf: Uint8Array): DecodeResult {
   return checkText(utf8Lenient.decode(buf), ENCODING_UTF8_REPLACED);
 }
 
-/**
- * A file is treated as minified/generated when
- *   - its average line length is above 500 characters (blank lines count as lines), or
- *   - it has a line longer than 5,000 characters and at most 20 lines.
- * An empty text is not minified.
- */
-export function isMinified(text: string): boolean {
+/** Number of line feeds of a text and the length of its longest line (without the line feed). */
+export interface LineShape {
+  newlines: number;
+  longest: number;
+}
+
+export function lineShape(text: string): LineShape {
   const len = text.length;
-  if (len === 0) return false;
-  let lines = 0;
+  let newlines = 0;
   let longest = 0;
   let start = 0;
   for (;;) {
     const nl = text.indexOf('\n', start);
     const end = nl < 0 ? len : nl;
-    const l = end - start;
-    if (l > longest) longest = l;
-    lines++;
+    if (end - start > longest) longest = end - start;
     if (nl < 0) break;
+    newlines++;
     start = nl + 1;
   }
+  return { newlines, longest };
+}
+
+/**
+ * A file is treated as minified/generated when
+ *   - its average line length is above 500 characters (blank lines count as lines), or
+ *   - it has a line longer than 5,000 characters and at most 20 lines.
+ * An empty text is not minified. `shape` is the text's {@link lineShape}, when known.
+ */
+export function isMinified(text: string, shape: LineShape = lineShape(text)): boolean {
+  const len = text.length;
+  if (len === 0) return false;
+  let lines = shape.newlines + 1;
   // A trailing newline does not start another line.
   if (text.charCodeAt(len - 1) === 10) lines--;
   if (lines < 1) lines = 1;
   if (len / lines > LIMITS.minifiedAvgLineLength) return true;
-  return longest > LIMITS.minifiedLongLine && lines <= LIMITS.minifiedFewLines;
+  return shape.longest > LIMITS.minifiedLongLine && lines <= LIMITS.minifiedFewLines;
 }
 
 /**
  * A file is treated as degenerate when it has at least 50 non-blank lines and at most 2 % of them
  * are distinct (after trimming): one line, or a handful of lines, repeated. Such a file has a
  * few features only, and each of its sections is a copy of every other one, so its section pairs
- * grow with the square of its length while saying nothing.
+ * grow with the square of its length while saying nothing. `shape` is the text's
+ * {@link lineShape}, when known.
  */
-export function isRepetitive(text: string): boolean {
+export function isRepetitive(text: string, shape?: LineShape): boolean {
   let newlines = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;
+  if (shape) newlines = shape.newlines;
+  else for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;
   if (newlines + 1 < LIMITS.repetitiveMinLines) return false;
   // Lines (blank ones included) bound the non-blank ones: stop once too many distinct are seen.
   const maxDistinct = Math.floor((newlines + 1) * LIMITS.repetitiveMaxDistinctShare);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../core/fingerprint';
-import { decodeBuffer, isMinified, isRepetitive } from './decode';
+import { decodeBuffer, isMinified, isRepetitive, lineShape } from './decode';
 import type { EngineSettings } from './engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
 import type { CjkMode, FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
@@ -65,8 +65,9 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
 ): FileOutcome {
-  if (isMinified(text)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
-  if (isRepetitive(text)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
+  const shape = lineShape(text);
+  if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
+  if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
   let doc;
   try {
     doc = fingerprintText(text, relPath, fingerprintOptions(settings, df, cjk));

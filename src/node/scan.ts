@@ -140,6 +140,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   let documents: FingerprintedDocument[] = [];
   let bytes = 0;
   let report: Report;
+  let closing: Promise<void> | undefined;
 
   try {
     // ---- batching of the walk's entries
@@ -295,10 +296,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     }
     // The walk's order is already by path; this keeps the contract whatever the walk does.
     documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    report = await matchDocuments(documents, settings, pool, phase);
+    // The workers are let go as soon as the matching no longer needs them (their ends overlap the
+    // rest of the report); the scan resolves once they are gone.
+    report = await matchDocuments(documents, settings, pool, phase, () => (closing ??= pool.close()));
     phase('reported');
   } finally {
-    await pool.close();
+    await (closing ?? pool.close());
   }
   signal?.throwIfAborted();
 
@@ -328,6 +331,7 @@ async function matchDocuments(
   settings: EngineSettings,
   pool: WorkerPool<WorkerRequest, WorkerResponse>,
   phase: (name: string) => void,
+  release: () => void,
 ): Promise<Report> {
   const options: ReportOptions = {
     maxDistance: settings.maxDistance,
@@ -337,6 +341,7 @@ async function matchDocuments(
   };
   const plan = planReport(documents);
   if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
+    release();
     return finishReport(plan, options, matchFileItems(plan, options), null);
   }
   const items = packItems(plan.fileItems.map((i) => i.fp));
@@ -352,6 +357,7 @@ async function matchDocuments(
   const sections = matchSectionItems(plan, options, null);
   phase('sections matched');
   const files = (await filesJob) ?? matchFileItems(plan, options);
+  release();
   return finishReport(plan, options, files, sections);
 }
 

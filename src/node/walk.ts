@@ -237,10 +237,12 @@ function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Le
   }
   const levels = levelsOf(parentLevels, listing, relDir);
   const children: Child[] = [];
+  // absDir is normalised and a listed name holds no separator: what path.join gives, without its work.
+  const prefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
   for (const d of listing.dirents) {
     const name = d.name;
     const rel = relDir === '' ? name : `${relDir}/${name}`;
-    const abs = path.join(absDir, name);
+    const abs = prefix + name;
     let kind: Kind | null = direntKind(d);
     if (kind === null) {
       try {

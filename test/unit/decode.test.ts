@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as iconv from 'iconv-lite';
-import { decodeBuffer, isMinified, ENCODING_UTF8_REPLACED } from '../../src/node/decode';
+import { decodeBuffer, isMinified, isRepetitive, lineShape, ENCODING_UTF8_REPLACED } from '../../src/node/decode';
+import { mulberry32 } from './helpers/corpus';
 
 function ok(r: ReturnType<typeof decodeBuffer>): { text: string; encoding: string } {
   assert.equal(r.ok, true, `expected text, got ${JSON.stringify(r)}`);
@@ -114,5 +115,25 @@ describe('isMinified', () => {
   it('is false for a long line among many normal lines', () => {
     const text = 'let x = 1;\n'.repeat(2000) + 'y'.repeat(6000) + '\n';
     assert.equal(isMinified(text), false);
+  });
+});
+
+describe('lineShape', () => {
+  it('counts line feeds and measures the longest line; isMinified and isRepetitive give the same answers with it', () => {
+    assert.deepEqual(lineShape(''), { newlines: 0, longest: 0 });
+    assert.deepEqual(lineShape('ab\ncde\n'), { newlines: 2, longest: 3 });
+    assert.deepEqual(lineShape('\n\nxyzw'), { newlines: 2, longest: 4 });
+    const rnd = mulberry32(3);
+    const lines = ['', 'x', 'let a = 1;', '  return b;', 'y'.repeat(700), 'z'.repeat(6000)];
+    for (let t = 0; t < 400; t++) {
+      const n = Math.floor(rnd() * 120);
+      const few = 1 + Math.floor(rnd() * 3);
+      let text = '';
+      for (let i = 0; i < n; i++) text += lines[Math.floor(rnd() * (rnd() < 0.5 ? few : lines.length))] + (rnd() < 0.95 ? '\n' : '\r\n');
+      if (rnd() < 0.5) text = text.slice(0, Math.floor(rnd() * text.length));
+      const shape = lineShape(text);
+      assert.equal(isMinified(text, shape), isMinified(text));
+      assert.equal(isRepetitive(text, shape), isRepetitive(text));
+    }
   });
 });
