@@ -1,13 +1,14 @@
 /**
  * SimHash over token k-gram shingles, with a bottom-k MinHash sketch of the same shingle set.
  *
- * Hot path: a file's shingles are hashed once, into a ShingleSequence: one finalised 64-bit hash
- * per position (combined from the tokens' hashes, then mix64), and for each position the previous
- * position holding the same shingle (found with an open-addressing table reused across calls).
+ * Hot path: a file's shingles are hashed once, into a ShingleSequence: equal shingles are found
+ * with an open-addressing table reused across calls and numbered, each distinct one is finalised
+ * once (mix64), and each position is linked to the previous position holding the same shingle.
  * Any token range of the file — the whole file, each of its sections — is then fingerprinted
  * from that sequence without hashing again: a shingle is new in the range when its previous
- * occurrence lies before the range. The 64 bit counters are packed four to a 32-bit word
- * (8-bit lanes), flushed before they can overflow.
+ * occurrence lies before the range. The 64 bit counters are packed eight to a 32-bit word (4-bit
+ * lanes), then four (8-bit lanes), flushed before they can overflow; the sketch keeps the values
+ * under a threshold and sorts them by buckets.
  */
 import { fmix32 } from './hash';
 import type { TokenBuffer } from './tokenize';
