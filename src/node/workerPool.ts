@@ -143,11 +143,15 @@ export class WorkerPool<Req, Res> {
   }
 
   /**
-   * Fault injection (tests): terminates one worker — a busy one if there is one — exactly as if
-   * it had died; the pool restarts it and retries its task. False when no worker is running.
+   * Fault injection (tests): terminates one worker exactly as if it had died; the pool restarts it
+   * and retries its task. It picks a worker running a task on its first attempt (a random crash
+   * hits a task once; a task that crashes its worker twice is rejected as poisonous), else an idle
+   * one. False when there is no such worker.
    */
   terminateWorker(): boolean {
-    const slot = this.slots.find((s) => s.worker && s.tasks.length > 0) ?? this.slots.find((s) => s.worker);
+    const slot =
+      this.slots.find((s) => s.worker && s.tasks.length > 0 && s.tasks[0].attempts < 2) ??
+      this.slots.find((s) => s.worker && s.tasks.length === 0);
     if (!slot?.worker) return false;
     slot.lastError = 'terminated (fault injection)';
     void slot.worker.terminate().catch(() => undefined);

@@ -2,7 +2,7 @@
 // event loop all along, with a cancel half-way.
 //   default:                 4,000 files (part of the normal run); prints SCALE {…}
 //   NEARDUP_SCALE_FILES=N:   another count: 100000 for the figures of the 100,000-file workspace
-//                            (~2 min on a quiet machine), 4000 for a quick run while developing
+//                            (~2 min on a quiet machine)
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
