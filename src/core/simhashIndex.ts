@@ -688,13 +688,8 @@ class TableScan {
     }
     const rh = this.restHi[t];
     const rl = this.restLo[t];
-    const bits = 32 - Math.clz32(size - 1);
-    const low = 32 - bits;
-    const buckets = 1 << bits;
-    if (this.head.length < buckets) this.head = new Int32Array(buckets);
-    if (this.link.length < size) this.link = new Int32Array(Math.max(size, this.link.length * 2));
+    const low = this.resetChains(size);
     const { head, link } = this;
-    head.fill(-1, 0, buckets);
     for (let y = 0; y < size; y++) {
       const iy = start + y;
       const hy = fhi[iy];
@@ -744,6 +739,19 @@ class TableScan {
   }
 
   /**
+   * Sizes and empties the chained-hash scratch for a group of `size` items: 2^bits buckets
+   * (bits = ⌈log2 size⌉) in `head`, one link per item. Returns the shift that keeps a hash's top bits.
+   */
+  private resetChains(size: number): number {
+    const bits = 32 - Math.clz32(size - 1);
+    const buckets = 1 << bits;
+    if (this.head.length < buckets) this.head = new Int32Array(buckets);
+    if (this.link.length < size) this.link = new Int32Array(Math.max(size, this.link.length * 2));
+    this.head.fill(-1, 0, buckets);
+    return 32 - bits;
+  }
+
+  /**
    * Level 2: the pairs of level-1 group [start, end) that table t is canonical for. Small groups
    * are compared pairwise; larger ones go through a chained hash on the table's key (one pass:
    * each item is compared with the earlier items of its chain, then joins it).
@@ -776,13 +784,8 @@ class TableScan {
       }
       return;
     }
-    const bits = 32 - Math.clz32(size - 1);
-    const low = 32 - bits;
-    const buckets = 1 << bits;
-    if (this.head.length < buckets) this.head = new Int32Array(buckets);
-    if (this.link.length < size) this.link = new Int32Array(Math.max(size, this.link.length * 2));
+    const low = this.resetChains(size);
     const { head, link } = this;
-    head.fill(-1, 0, buckets);
     for (let y = 0; y < size; y++) {
       const iy = start + y;
       const hy = fhi[iy];

@@ -173,6 +173,12 @@ interface Child {
 
 type FileResult = { stat: Stats } | { error: NodeJS.ErrnoException } | { unreadable: true };
 
+/** A failed read-access check: unreadable (permissions) or another error. */
+function accessFailure(e: unknown): FileResult {
+  const err = e as NodeJS.ErrnoException;
+  return err.code === 'EACCES' || err.code === 'EPERM' ? { unreadable: true } : { error: err };
+}
+
 async function* walkDir(
   ctx: Ctx,
   absDir: string,
@@ -357,9 +363,7 @@ async function statFile(ctx: Ctx, abs: string): Promise<FileResult> {
       try {
         await ctx.limit.run(() => fsp.access(abs, fsConstants.R_OK));
       } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        if (err.code === 'EACCES' || err.code === 'EPERM') return { unreadable: true };
-        return { error: err };
+        return accessFailure(e);
       }
     }
     return { stat: st };
@@ -405,9 +409,7 @@ function statFileSync(abs: string): FileResult {
       try {
         fs.accessSync(abs, fsConstants.R_OK);
       } catch (e) {
-        const err = e as NodeJS.ErrnoException;
-        if (err.code === 'EACCES' || err.code === 'EPERM') return { unreadable: true };
-        return { error: err };
+        return accessFailure(e);
       }
     }
     return { stat: st };
