@@ -16,6 +16,9 @@
 //   sections   fingerprintText(text, path)                     the product's default
 //   file only  fingerprintText(text, path, { sections: false })
 //   worker     decodeBuffer + isMinified + fingerprintText      what a scan worker does per file
+//   … TS       the same in TypeScript alone: the product uses the native kernel (native/kernel.c,
+//              src/node/nativeKernel.ts) for code where it is built; its results are identical
+//              (bench/fingerprint/identity.js), so the two are compared in the same run
 //   naive      the straightforward implementation below, on a ~`--naive-mb` MB sample (every n-th
 //              file) with `sections`/`file only` re-measured on the same sample for the ratio.
 //   … ref      with --ref: `sections` and `file only` of the engine built from that commit's src/
@@ -134,6 +137,8 @@ function timeIt(fn) {
 function main(argv) {
   const o = parseArgs(argv, { passes: 5, naiveMb: 2, codeTree: 'small', json: false, ref: '' });
   const E = loadEngine();
+  const kernel = E.nativeKernel();
+  if (!kernel) console.log(`(native kernel ${E.nativeKernelProblem()}: every mode is TypeScript)`);
   const ref = o.ref ? loadEngineAt(o.ref) : null;
   console.log(`bench/fingerprint — ${environment()}${ref ? `; reference ${o.ref} = ${ref.sha.slice(0, 10)}` : ''}`);
   const { code, prose } = loadCorpora(o.codeTree);
@@ -152,13 +157,13 @@ function main(argv) {
   const modes = {
     sections: (files) => {
       for (const f of files) {
-        const d = E.fingerprintText(f.text, f.path);
+        const d = E.fingerprintText(f.text, f.path, { kernel });
         sink ^= d.file ? d.file.lo : 0;
       }
     },
     'file only': (files) => {
       for (const f of files) {
-        const d = E.fingerprintText(f.text, f.path, { sections: false });
+        const d = E.fingerprintText(f.text, f.path, { sections: false, kernel });
         sink ^= d.file ? d.file.lo : 0;
       }
     },
@@ -166,7 +171,19 @@ function main(argv) {
       for (const f of files) {
         const dec = E.decodeBuffer(f.buf);
         if (!dec.ok || E.isMinified(dec.text)) continue;
-        const d = E.fingerprintText(dec.text, f.path);
+        const d = E.fingerprintText(dec.text, f.path, { kernel });
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
+    'sections TS': (files) => {
+      for (const f of files) {
+        const d = E.fingerprintText(f.text, f.path);
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
+    'file only TS': (files) => {
+      for (const f of files) {
+        const d = E.fingerprintText(f.text, f.path, { sections: false });
         sink ^= d.file ? d.file.lo : 0;
       }
     },
@@ -195,6 +212,7 @@ function main(argv) {
   const plan = [];
   for (const s of sets) {
     const names = s.naive ? ['sections', 'file only', 'naive'] : ['sections', 'file only', 'worker'];
+    if (kernel && s.name === 'code') names.push('sections TS', 'file only TS');
     if (ref && !s.naive) names.push('sections ref', 'file only ref');
     for (const m of names) plan.push({ set: s, mode: m, times: [], cpuTimes: [] });
   }
@@ -247,6 +265,17 @@ function main(argv) {
         ratios.ref[`${c} ${m}`] = r;
         console.log(`  ${c.padEnd(5)} ${m.padEnd(9)}: ${fmt(r.wall, 2)}x / ${fmt(r.cpu, 2)}x  (${fmt(then.cpuMbPerS, 1)} → ${fmt(now.cpuMbPerS, 1)} CPU MB/s)`);
       }
+    }
+  }
+  if (kernel) {
+    console.log('\nNative kernel against the TypeScript alone (code, same files, same run; wall / CPU time):');
+    ratios.native = {};
+    for (const m of ['sections', 'file only']) {
+      const nat = get('code', m);
+      const ts = get('code', `${m} TS`);
+      const r = { wall: ts.seconds / nat.seconds, cpu: ts.cpuSeconds / nat.cpuSeconds };
+      ratios.native[m] = r;
+      console.log(`  ${m.padEnd(9)}: ${fmt(r.wall, 2)}x / ${fmt(r.cpu, 2)}x  (${fmt(ts.cpuMbPerS, 1)} → ${fmt(nat.cpuMbPerS, 1)} CPU MB/s)`);
     }
   }
   const codeSec = get('code', 'sections');

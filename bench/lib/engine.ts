@@ -12,3 +12,4 @@ export { findTwins } from '../../src/node/twins';
 export { EngineState } from '../../src/node/engineState';
 export { PoolFingerprinter } from '../../src/node/poolFingerprinter';
 export { DEFAULT_ENGINE_SETTINGS } from '../../src/node/engineSettings';
+export { nativeKernel, nativeKernelProblem } from '../../src/node/nativeKernel';

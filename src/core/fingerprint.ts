@@ -6,7 +6,7 @@ import { codeSections, proseSections } from './sections';
 import type { DocumentFrequencyTable } from './documentFrequency';
 import { effectiveShingleSize, forEachDistinct, ShingleSequence, simhashRange, simhashTokens } from './simhash';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from './tokenize';
-import type { CjkSegmenter, DocumentFingerprint, SectionFingerprint, Weighting } from './types';
+import type { CjkSegmenter, CodeKernel, DocumentFingerprint, ItemFingerprint, SectionFingerprint, TextRange, Weighting } from './types';
 
 export interface FingerprintOptions {
   /** Items (files and sections) with fewer tokens are not fingerprinted. Default 50. */
@@ -23,6 +23,11 @@ export interface FingerprintOptions {
   /** Segments CJK runs into words; character bigrams when absent. */
   segmenter?: CjkSegmenter;
   idf?: (hi: number, lo: number) => number;
+  /**
+   * A compiled code path giving the same results (see CodeKernel): used for code with weighting
+   * 'none' or 'tf'; prose, tfidf and languages it cannot take stay here.
+   */
+  kernel?: CodeKernel;
 }
 
 export const DEFAULT_MIN_TOKENS = 50;
@@ -50,6 +55,11 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
   const lang = languageOf(path);
   const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
+  const kernel = options.kernel;
+  if (kernel && lang.kind === 'code' && options.weighting !== 'tfidf') {
+    const id = kernelLanguage(kernel, lang);
+    if (id >= 0) return fingerprintWithKernel(kernel, id, text, options, minTokens);
+  }
   tokenizeInto(text, lang, options);
 
   const simOptions = {
@@ -81,6 +91,64 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
     }
   }
   return { kind: lang.kind, file, sections };
+}
+
+/** Language ids of a kernel, by comment syntax (shared constants) and quote rule. */
+const kernelLanguages = new WeakMap<CodeKernel, Map<LanguageInfo['comments'], [number, number]>>();
+
+function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
+  let byComments = kernelLanguages.get(kernel);
+  if (!byComments) kernelLanguages.set(kernel, (byComments = new Map()));
+  let ids = byComments.get(lang.comments);
+  if (!ids) byComments.set(lang.comments, (ids = [-2, -2]));
+  const q = lang.singleQuoteStrings ? 1 : 0;
+  if (ids[q] === -2) {
+    const { line, block } = lang.comments;
+    ids[q] = kernel.defineLanguage(line, block.map((b) => b[0]), block.map((b) => b[1]), lang.singleQuoteStrings);
+  }
+  return ids[q];
+}
+
+/** Scratch of fingerprintWithKernel: section offsets in, fingerprints out (grown on demand). */
+let kernelRanges = new Int32Array(256);
+let kernelOut = new Uint32Array(8192);
+
+/** fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. */
+function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string, options: FingerprintOptions, minTokens: number): DocumentFingerprint {
+  const total = kernel.tokenize(text, langId, options.normalizeIdentifiers === true);
+  if (total < minTokens) return { kind: 'code', file: null, sections: [] };
+  const k = effectiveShingleSize(options.shingleSize, total);
+  const ranges: TextRange[] = options.sections !== false ? codeSections(text) : [];
+  if (kernelRanges.length < ranges.length * 2) kernelRanges = new Int32Array(ranges.length * 4);
+  for (let r = 0; r < ranges.length; r++) {
+    kernelRanges[2 * r] = ranges[r].startOffset;
+    kernelRanges[2 * r + 1] = ranges[r].endOffset;
+  }
+  const tf = options.weighting === 'tf';
+  let words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, kernelRanges, ranges.length, kernelOut);
+  if (words < 0) {
+    kernelOut = new Uint32Array(-words);
+    words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, kernelRanges, ranges.length, kernelOut);
+  }
+  const out = kernelOut;
+  const n = out[4];
+  const file: ItemFingerprint = { hi: out[0], lo: out[1], tokens: out[2], features: out[3], sketch: out.slice(5, 5 + n) };
+  const sections: SectionFingerprint[] = [];
+  for (let w = 5 + n; w < words; ) {
+    const r = ranges[out[w]];
+    const m = out[w + 5];
+    sections.push({
+      hi: out[w + 1],
+      lo: out[w + 2],
+      tokens: out[w + 3],
+      features: out[w + 4],
+      sketch: out.slice(w + 6, w + 6 + m),
+      startLine: r.startLine,
+      endLine: r.endLine,
+    });
+    w += 6 + m;
+  }
+  return { kind: 'code', file, sections };
 }
 
 /**

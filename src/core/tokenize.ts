@@ -196,6 +196,16 @@ function classifyUnicode(c: number): boolean {
   return LETTER_OR_DIGIT.test(String.fromCharCode(c));
 }
 
+/**
+ * isUnicodeWordChar for every UTF-16 code unit (1 = word character; ASCII entries 0): what a
+ * compiled tokeniser needs to split words exactly as this one does.
+ */
+export function unicodeWordTable(): Uint8Array {
+  const t = new Uint8Array(65536);
+  for (let c = 0x80; c < 65536; c++) t[c] = isUnicodeWordChar(c) ? 1 : 0;
+  return t;
+}
+
 /** CJK ideographs, kana and Hangul: scripts written without spaces between words. */
 export function isCjk(c: number): boolean {
   return (

@@ -50,3 +50,32 @@ export interface DocumentFingerprint {
   file: ItemFingerprint | null;
   sections: SectionFingerprint[];
 }
+
+/**
+ * A compiled implementation of the code path of fingerprintText (tokeniser, shingles, SimHash and
+ * sketches) that gives exactly its results; injected by the Node layer (src/node/nativeKernel.ts).
+ * Per thread: it holds the tokens of the last `tokenize` for the next `fingerprint`.
+ */
+export interface CodeKernel {
+  /** Registers a language's comments and quotes; its id, or −1 when the kernel cannot take it. */
+  defineLanguage(lineOpeners: string[], blockOpeners: string[], blockClosers: string[], singleQuoteStrings: boolean): number;
+  /** Tokenises a code text; returns the number of tokens. */
+  tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number;
+  /**
+   * Fingerprints the tokens of the last tokenize with shingle size k: the whole file, then each
+   * of `rangeCount` ranges (start/end UTF-16 offset pairs in `ranges`) holding at least
+   * `minTokens` tokens and under 95 % of the file's, into `out`: hi lo tokens features n sketch[n],
+   * then per kept range: rangeIndex hi lo tokens features n sketch[n]. Returns the words written,
+   * or minus the words needed when `out` is too small.
+   */
+  fingerprint(
+    k: number,
+    tf: boolean,
+    fileSketch: number,
+    sectionSketch: number,
+    minTokens: number,
+    ranges: Int32Array,
+    rangeCount: number,
+    out: Uint32Array,
+  ): number;
+}
