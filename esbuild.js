@@ -3,6 +3,8 @@
 //   node esbuild.js --production minified, no sourcemaps
 //   node esbuild.js --watch      rebuild on change, with problem-matcher friendly output
 const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -43,7 +45,20 @@ const entries = [
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
+/**
+ * The native kernel (scripts/build-native.js) goes beside the bundles, where the workers look for
+ * it first; a stale copy is removed when there is no build.
+ */
+function copyNativeKernel() {
+  const from = path.join(__dirname, 'build', 'Release', 'neardup_kernel.node');
+  const to = path.join(__dirname, 'dist', 'neardup_kernel.node');
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  if (fs.existsSync(from)) fs.copyFileSync(from, to);
+  else fs.rmSync(to, { force: true });
+}
+
 async function main() {
+  copyNativeKernel();
   const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

@@ -7,9 +7,11 @@ import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import { DocumentFrequencyTable } from '../core/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../core/fingerprint';
+import { languageOf } from '../core/languages';
 import { decodeBuffer, isMinified, isRepetitive, lineShape } from './decode';
 import type { EngineSettings } from './engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
+import { nativeKernel, nativeKernelProblem } from './nativeKernel';
 import type { CjkMode, FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
 
 let logOnce: (msg: string) => void = (msg) => console.error(msg);
@@ -43,8 +45,22 @@ function segmenterFor(settings: EngineSettings, cjk: CjkMode = 'load') {
   return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : cjk === 'defer' ? deferredJieba : lazyJieba;
 }
 
-function fingerprintOptions(settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FingerprintOptions {
+/** This thread's native kernel for a file; when a code file meets none, why is logged once. */
+let kernelChecked = false;
+function codeKernel(relPath: string) {
+  const kernel = nativeKernel();
+  if (!kernelChecked && languageOf(relPath).kind === 'code') {
+    kernelChecked = true;
+    if (!kernel) {
+      logOnce(`NearDup: the native fingerprinting kernel is ${nativeKernelProblem()}; fingerprinting in JavaScript (same results, slower).`);
+    }
+  }
+  return kernel;
+}
+
+function fingerprintOptions(relPath: string, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FingerprintOptions {
   return {
+    kernel: codeKernel(relPath),
     minTokens: settings.minTokens,
     sections: settings.sections,
     normalizeIdentifiers: settings.normalizeIdentifiers,
@@ -70,7 +86,7 @@ export function fingerprintDecoded(
   if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
   let doc;
   try {
-    doc = fingerprintText(text, relPath, fingerprintOptions(settings, df, cjk));
+    doc = fingerprintText(text, relPath, fingerprintOptions(relPath, settings, df, cjk));
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
@@ -162,7 +178,7 @@ function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text
 export function countFileShinglesSync(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): boolean {
   const read = readTextSync(file, settings);
   if ('reason' in read || isMinified(read.text) || isRepetitive(read.text)) return false;
-  return countDocumentShingles(read.text, file.relPath, fingerprintOptions(settings), table);
+  return countDocumentShingles(read.text, file.relPath, fingerprintOptions(file.relPath, settings), table);
 }
 
 export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {

@@ -74,6 +74,6 @@ function load(): { kernel: CodeKernel | undefined; problem: string | undefined }
     mod.init(unicodeWordTable(), logs);
     return { kernel: mod, problem: undefined };
   } catch (e) {
-    return { kernel: undefined, problem: `cannot be loaded (${(e as Error).message.split('\n')[0]})` };
+    return { kernel: undefined, problem: `not loadable (${(e as Error).message.split('\n')[0]})` };
   }
 }

@@ -272,6 +272,36 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     assert.equal(real.stderr, '');
     assert.deepEqual(filePairs(JSON.parse(real.stdout) as JsonReport), ['base.md ~ edited.md']);
   });
+
+  it('code gives the same report when the native kernel cannot load, with one notice per run (none with -q)', () => {
+    // The bundles copied without neardup_kernel.node beside them (and outside the checkout):
+    // an install on a platform it was not built for. jieba stays resolvable (prose only needs it).
+    const iso = path.join(dir, 'iso-kernel');
+    fs.mkdirSync(iso);
+    for (const f of ['cli.js', 'worker.js']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(iso, f));
+    const tree = path.join(dir, 'code-tree');
+    const base = codeFile(mulberry32(41), 10);
+    write(tree, 'src/base.ts', base);
+    write(tree, 'src/edited.ts', editLines(base, mulberry32(42), 0.03));
+    for (let i = 0; i < 60; i++) write(tree, `other/f${i}.js`, codeFile(mulberry32(100 + i), 4));
+    openToAll(dir);
+    const args = ['scan', tree, '--format', 'json', '--workers', '3', '--no-progress'];
+    const env = { ...process.env, NODE_PATH: path.join(__dirname, '..', '..', 'node_modules') };
+    const without = runCli(args, { cli: path.join(iso, 'cli.js'), env });
+    assert.equal(without.code, 0, without.stderr);
+    assert.equal(lines(without.stderr).length, 1, without.stderr);
+    assert.match(lines(without.stderr)[0], /^NearDup: the native fingerprinting kernel is not built for this platform \([a-z0-9]+-[a-z0-9]+\); fingerprinting in JavaScript \(same results, slower\)\.$/);
+    const quiet = runCli([...args.slice(0, -1), '-q'], { cli: path.join(iso, 'cli.js'), env });
+    assert.equal(quiet.stderr, '');
+    const withKernel = runCli(args, { env: { ...process.env, NEARDUP_NATIVE: '1' } });
+    assert.equal(withKernel.stderr, '');
+    const report = JSON.parse(withKernel.stdout) as JsonReport;
+    assert.ok(filePairs(report).includes('src/base.ts ~ src/edited.ts'), filePairs(report).join(', '));
+    // Same pairs, groups, distances and similarities with and without the kernel.
+    const strip = (j: JsonReport) => ({ ...j, stats: { ...j.stats, elapsedMs: 0 } }) as unknown;
+    assert.deepEqual(strip(JSON.parse(without.stdout) as JsonReport), strip(report));
+    assert.deepEqual(strip(JSON.parse(quiet.stdout) as JsonReport), strip(report));
+  });
 });
 
 describe('bad inputs: unreadable files (as user nobody)', function () {

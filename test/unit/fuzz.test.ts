@@ -18,9 +18,10 @@ import { fingerprintText, type FingerprintOptions } from '../../src/core/fingerp
 import { buildReport, type FingerprintedDocument } from '../../src/core/report';
 import { hammingDistance } from '../../src/core/hamming';
 import { SimHashIndex, allPairsBatch } from '../../src/core/simhashIndex';
-import type { DocumentFingerprint, ItemFingerprint, Weighting } from '../../src/core/types';
+import type { CodeKernel, DocumentFingerprint, ItemFingerprint, Weighting } from '../../src/core/types';
 import { decodeBuffer, isMinified, isRepetitive } from '../../src/node/decode';
 import { loadCjkSegmenter } from '../../src/node/jieba';
+import { nativeKernel } from '../../src/node/nativeKernel';
 import { mulberry32 } from './helpers/corpus';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20240606);
@@ -317,7 +318,7 @@ function checkItem(what: string, fp: ItemFingerprint, options: FingerprintOption
   for (let i = 1; i < fp.sketch.length; i++) assert.ok(fp.sketch[i - 1] < fp.sketch[i], `${what}: sketch ascending and distinct`);
 }
 
-function runOne(input: Input): Outcome {
+function runOne(input: Input, kernel?: CodeKernel): Outcome {
   const h = createHash('sha256');
   let text: string;
   if (input.bytes) {
@@ -334,7 +335,7 @@ function runOne(input: Input): Outcome {
     text = input.text!;
   }
   h.update(`min:${isMinified(text)} rep:${isRepetitive(text)}\0`);
-  const doc: DocumentFingerprint = fingerprintText(text, input.path, { ...input.options, segmenter });
+  const doc: DocumentFingerprint = fingerprintText(text, input.path, { ...input.options, segmenter, kernel });
   assert.ok(doc.kind === 'code' || doc.kind === 'prose');
   const items: ItemFingerprint[] = [];
   if (doc.file) {
@@ -517,13 +518,13 @@ describe('fuzz: decode → tokenise → fingerprint → index', function () {
     for (const x of inputs) bytes += x.bytes ? x.bytes.length : x.text!.length;
 
     const crashes: string[] = [];
-    const pass = (order: number[]): { digests: string[]; items: ItemFingerprint[][]; docs: Array<DocumentFingerprint | null> } => {
+    const pass = (order: number[], kernel?: CodeKernel): { digests: string[]; items: ItemFingerprint[][]; docs: Array<DocumentFingerprint | null> } => {
       const digests = new Array<string>(inputs.length);
       const items = new Array<ItemFingerprint[]>(inputs.length);
       const docs = new Array<DocumentFingerprint | null>(inputs.length).fill(null);
       for (const i of order) {
         try {
-          const o = runOne(inputs[i]);
+          const o = runOne(inputs[i], kernel);
           digests[i] = o.digest;
           items[i] = o.items;
           docs[i] = o.doc;
@@ -537,7 +538,8 @@ describe('fuzz: decode → tokenise → fingerprint → index', function () {
     };
 
     // Run 1 in order; run 2 in another order, so state carried from one input to the next
-    // (shared token buffers, caches) would show as a difference.
+    // (shared token buffers, caches) would show as a difference. Run 1 is the TypeScript alone,
+    // run 2 goes through the native kernel where it is built (code inputs): both must agree.
     const t1 = performance.now();
     const run1 = pass(inputs.map((_, i) => i));
     const ms1 = performance.now() - t1;
@@ -547,7 +549,7 @@ describe('fuzz: decode → tokenise → fingerprint → index', function () {
       const j = Math.floor(shuffle() * (i + 1));
       [order2[i], order2[j]] = [order2[j], order2[i]];
     }
-    const run2 = pass(order2);
+    const run2 = pass(order2, nativeKernel());
     assert.deepEqual(crashes, [], 'no crashes');
     let differing = 0;
     for (let i = 0; i < inputs.length; i++) if (run1.digests[i] !== run2.digests[i]) differing++;
