@@ -5,7 +5,10 @@
 // material, for every option. Any difference in a file fingerprint, sketch, token or feature
 // count, section line range or section fingerprint is reported and makes the script exit 1.
 //
-//   node bench/fingerprint/identity.js [--ref <git rev>] [--quick] [--show 5] [--cache=false]
+//   node bench/fingerprint/identity.js [--ref <git rev>] [--quick] [--show 5] [--cache=false] [--native=false]
+//
+// The working tree's side fingerprints code through the native kernel (native/kernel.c) where it
+// is built, as the product does; --native=false measures its TypeScript alone.
 //
 // The reference's `src/` is extracted with `git archive` into bench/results/ref-<sha>/ and
 // bundled with the same esbuild settings as the working tree's; its digests are cached
@@ -44,6 +47,7 @@ function entrySource(root) {
     `export { codeSections, proseSections } from ${core('sections')};`,
     `export { DocumentFrequencyTable } from ${core('documentFrequency')};`,
     `export { loadCjkSegmenter, bigramSegmenter } from ${node('jieba')};`,
+    ...(fs.existsSync(path.join(root, 'src', 'node', 'nativeKernel.ts')) ? [`export { nativeKernel, nativeKernelProblem } from ${node('nativeKernel')};`] : []),
     '',
   ].join('\n');
 }
@@ -171,7 +175,7 @@ function oddSegmenter(run) {
   return words;
 }
 
-function configurations(E, M) {
+function configurations(E, M, kernel) {
   const jieba = E.loadCjkSegmenter(() => {}).segmenter;
   const allCode = [...M.code, ...M.other];
   const tfidf = (files, base) => {
@@ -179,7 +183,7 @@ function configurations(E, M) {
     for (const f of files) E.countDocumentShingles(f.text, f.path, base, table);
     return { table, options: { ...base, weighting: 'tfidf', idf: table.idf } };
   };
-  const fp = (files, options) => ({ files, run: (f) => E.fingerprintText(f.text, f.path, options) });
+  const fp = (files, options) => ({ files, run: (f) => E.fingerprintText(f.text, f.path, { ...options, kernel }) });
   const configs = {
     'code default': fp(allCode, {}),
     'code file only': fp(allCode, { sections: false }),
@@ -215,7 +219,7 @@ function configurations(E, M) {
         return { documents: state.table.documents, counts: crypto.createHash('sha1').update(state.table.counts).digest('hex') };
       },
     };
-    configs[name] = { files, run: (f) => E.fingerprintText(f.text, f.path, state.options) };
+    configs[name] = { files, run: (f) => E.fingerprintText(f.text, f.path, { ...state.options, kernel }) };
   }
   const sectionsOnly = (files, fn) => ({ files, run: (f) => fn(f.text) });
   configs['codeSections depth 1 lines 2'] = sectionsOnly(every(allCode, 2), (t) => E.codeSections(t, { maxDepth: 1, minLines: 2 }));
@@ -236,9 +240,9 @@ function canonical(v) {
 const digest = (s) => crypto.createHash('sha1').update(s).digest('base64').slice(0, 16);
 
 /** { config: { file: digest } } for one engine. */
-function digestAll(E, M, only) {
+function digestAll(E, M, only, kernel) {
   const result = {};
-  for (const [name, c] of Object.entries(configurations(E, M))) {
+  for (const [name, c] of Object.entries(configurations(E, M, kernel))) {
     if (only && !only(name)) continue;
     const per = {};
     for (const f of c.files) per[f.path] = digest(canonical(c.run(f)));
@@ -259,7 +263,7 @@ function materialKey(M) {
 // ------------------------------------------------------------------------------ main
 
 function main(argv) {
-  const o = parseArgs(argv, { ref: DEFAULT_REF, quick: false, show: 5, cache: true });
+  const o = parseArgs(argv, { ref: DEFAULT_REF, quick: false, show: 5, cache: true, native: true });
   const M = loadMaterial(o.quick);
   const counts = Object.entries(M).map(([k, v]) => `${k} ${v.length}`).join(', ');
   const chars = Object.values(M).flat().reduce((s, f) => s + f.text.length, 0);
@@ -279,8 +283,10 @@ function main(argv) {
   }
   log('identity', 'working tree: fingerprinting…');
   const Ecur = bundle(REPO, 'current');
+  const kernel = o.native && Ecur.nativeKernel ? Ecur.nativeKernel() : undefined;
+  log('identity', kernel ? 'working tree: code through the native kernel' : `working tree: TypeScript alone${o.native && Ecur.nativeKernelProblem ? ` (native kernel ${Ecur.nativeKernelProblem()})` : ''}`);
   const t0 = Date.now();
-  const cur = digestAll(Ecur, M);
+  const cur = digestAll(Ecur, M, undefined, kernel);
   log('identity', `working tree done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
   let bad = 0;
@@ -303,7 +309,7 @@ function main(argv) {
     const Eref = bundle(root, 'ref');
     const M2 = Object.fromEntries(Object.entries(M).map(([k, v]) => [k, v]));
     const cfgRef = configurations(Eref, M2);
-    const cfgCur = configurations(Ecur, M2);
+    const cfgCur = configurations(Ecur, M2, kernel);
     for (const { name, file } of mismatches) {
       const f = cfgRef[name].files.find((x) => x.path === file);
       if (name.endsWith('tfidf')) {
