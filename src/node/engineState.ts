@@ -10,6 +10,7 @@
  * - Documents are keyed by absolute path. An entry keeps size and mtime, so a warm start (from
  *   the cache) or a re-walk re-reads only files whose size or mtime changed.
  */
+import { nativeKernel, nativeKernelProblem } from './nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { FingerprintedDocument, ReportOptions } from '../core/report';
@@ -205,7 +206,8 @@ export class EngineState {
       documents++;
       sections += e.doc.sections.length;
     }
-    return { documents, sections, indexing: this.indexJob !== null, heapUsed: process.memoryUsage().heapUsed, poolSize: this.fingerprinter.size };
+    const fingerprinting = nativeKernel() ? 'native' : (`typescript: ${nativeKernelProblem()}` as const);
+    return { documents, sections, indexing: this.indexJob !== null, heapUsed: process.memoryUsage().heapUsed, poolSize: this.fingerprinter.size, fingerprinting };
   }
 
   async query(file: string, text?: string): Promise<QueryResult> {

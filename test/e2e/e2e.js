@@ -162,6 +162,8 @@ async function main() {
       const dir = fs.readdirSync(extensionsDir).find((d) => d.toLowerCase().startsWith(`${id}-`));
       assert(dir, `no ${id}-* folder in ${extensionsDir}`);
       manifest = JSON.parse(fs.readFileSync(path.join(extensionsDir, dir, 'package.json'), 'utf8'));
+      // The native fingerprinting kernel ships beside the bundles (the TypeScript is the fallback).
+      assert(fs.existsSync(path.join(extensionsDir, dir, 'dist', 'neardup_kernel.node')), 'dist/neardup_kernel.node not in the installed extension');
       const nlsFile = path.join(extensionsDir, dir, 'package.nls.json');
       nls = fs.existsSync(nlsFile) ? JSON.parse(fs.readFileSync(nlsFile, 'utf8')) : {};
       console.log(`      installed ${list.trim().split('\n').join(', ')}`);

@@ -29,6 +29,12 @@ describe('indexing and the Near Duplicates view', () => {
     assert.strictEqual(api.index.state(), 'ready');
   });
 
+  it("fingerprints code with the native kernel in the extension host's runtime", async function () {
+    if (process.env.NEARDUP_NATIVE === '0') this.skip();
+    const stats = await api.index.engineStats();
+    assert.strictEqual(stats?.fingerprinting, 'native', `engine: ${stats?.fingerprinting} (node ${process.versions.node})`);
+  });
+
   it('the status bar shows the number of groups and opens the view', () => {
     assert.strictEqual(api.status().text, '$(copy) NearDup 4');
     assert.match(api.status().tooltip, /4 groups of near duplicates \(3 of files, 1 of sections\) in 9 files/);
