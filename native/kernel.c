@@ -23,6 +23,7 @@
  */
 #define NAPI_VERSION 8
 #include <node_api.h>
+#include "allpairs.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -831,6 +832,52 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   return number(env, (double)w);
 }
 
+/* allPairs(fp: Uint32Array, k, maxCandidates) -> { a, b, distance } or null (see allpairs.c). */
+static napi_value jsAllPairs(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 3) return throwError(env, "allPairs(fp, k, maxCandidates)");
+  void *data;
+  size_t len;
+  if (!typedArray(env, argv[0], napi_uint32_array, &data, &len) || len % 2 != 0) return throwError(env, "fp: Uint32Array of (hi, lo) pairs");
+  int32_t k;
+  double maxCandidates;
+  CALL(napi_get_value_int32(env, argv[1], &k));
+  CALL(napi_get_value_double(env, argv[2], &maxCandidates));
+  if (k < 0 || k > 63 || !(maxCandidates >= 0)) return throwError(env, "bad k or maxCandidates");
+  AllPairsResult r;
+  const int status = allPairsSearch(data, (uint32_t)(len / 2), k, maxCandidates > 1e12 ? (size_t)1e12 : (size_t)maxCandidates, &r);
+  if (status < 0) return throwError(env, "out of memory");
+  napi_value result;
+  if (status == 0) {
+    CALL(napi_get_null(env, &result));
+    return result;
+  }
+  napi_value abA, abB, abD, a, b, d;
+  void *pa, *pb, *pd;
+  const size_t n = r.length;
+  int ok = napi_create_arraybuffer(env, n * 4, &pa, &abA) == napi_ok && napi_create_arraybuffer(env, n * 4, &pb, &abB) == napi_ok &&
+           napi_create_arraybuffer(env, n, &pd, &abD) == napi_ok;
+  if (ok && n) {
+    memcpy(pa, r.a, n * 4);
+    memcpy(pb, r.b, n * 4);
+    memcpy(pd, r.distance, n);
+  }
+  free(r.a);
+  free(r.b);
+  free(r.distance);
+  if (!ok) return throwError(env, "out of memory");
+  CALL(napi_create_typedarray(env, napi_uint32_array, n, abA, 0, &a));
+  CALL(napi_create_typedarray(env, napi_uint32_array, n, abB, 0, &b));
+  CALL(napi_create_typedarray(env, napi_uint8_array, n, abD, 0, &d));
+  CALL(napi_create_object(env, &result));
+  CALL(napi_set_named_property(env, result, "a", a));
+  CALL(napi_set_named_property(env, result, "b", b));
+  CALL(napi_set_named_property(env, result, "distance", d));
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   initTables();
   Kernel *K = calloc(1, sizeof(Kernel));
@@ -844,6 +891,7 @@ NAPI_MODULE_INIT() {
       {"defineLanguage", NULL, jsDefineLanguage, NULL, NULL, NULL, napi_default, NULL},
       {"tokenize", NULL, jsTokenize, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprint", NULL, jsFingerprint, NULL, NULL, NULL, napi_default, NULL},
+      {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

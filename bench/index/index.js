@@ -8,7 +8,10 @@
 //   3. the worst case: 1,000 (and 2,000) identical fingerprints, alone and among 100k others —
 //      time must follow the output size (ns per pair about constant).
 //
-//   node bench/index [--runs 5] [--sizes 100000,1000000] [--radii 3,6] [--planted 1000] [--quick]
+//   node bench/index [--runs 5] [--sizes 100000,1000000] [--radii 3,6] [--planted 1000] [--quick] [--native=false]
+//
+// Parts 1 and 3 run twice per configuration: with the native kernel's search (native/allpairs.c,
+// what the product uses where it is built) and with the TypeScript alone, for the ratio.
 //
 // Each configuration runs in a fresh child process, so that its peak RSS is its own.
 const path = require('path');
@@ -99,13 +102,16 @@ function timed(fn) {
 }
 
 /** allPairsBatch on n items at radius k: times, memory, check against the planted pairs. */
-function jobAllPairs(E, { n, k, runs, planted }) {
+function jobAllPairs(E, { n, k, runs, planted, impl }) {
+  const kernel = impl === 'native' ? E.nativeKernel() : undefined;
+  if (impl === 'native' && !kernel) return { n, k, impl, skipped: E.nativeKernelProblem() };
+  const search = (x, r) => E.allPairsBatch(x, r, { kernel });
   const dists = [k - 1, k, k + 1].filter((d) => d >= 0);
   const { fp, pairs } = makeData(n, dists, planted, 0x5eed0000 + n + k);
   if (global.gc) global.gc();
   const rssBefore = process.memoryUsage().rss;
   const maxBefore = process.resourceUsage().maxRSS * 1024;
-  const [firstT, list] = timed(() => E.allPairsBatch(fp, k));
+  const [firstT, list] = timed(() => search(fp, k));
   const maxAfter = process.resourceUsage().maxRSS * 1024;
   const peakGrowth = Math.max(0, maxAfter - Math.max(rssBefore, 0));
   // Check: every planted pair within k found with its distance, none beyond k, extras verified.
@@ -139,7 +145,7 @@ function jobAllPairs(E, { n, k, runs, planted }) {
   const ok = missing === 0 && wrong === 0 && bad === 0 && list.length === plantedWithin + chance;
   const times = [];
   for (let r = 0; r < runs; r++) {
-    const [t, l] = timed(() => E.allPairsBatch(fp, k));
+    const [t, l] = timed(() => search(fp, k));
     if (l.length !== list.length) throw new Error('allPairsBatch is not deterministic');
     times.push(t);
   }
@@ -147,7 +153,8 @@ function jobAllPairs(E, { n, k, runs, planted }) {
   return {
     n,
     k,
-    blocks: plan.blocks,
+    impl,
+    blocks: impl === 'native' ? 'C' : plan.blocks,
     tables: plan.tables,
     firstSeconds: firstT,
     times,
@@ -229,7 +236,9 @@ function jobQuery(E, { n, k, queries }) {
 }
 
 /** `copies` identical fingerprints (optionally among `background` random ones). */
-function jobIdentical(E, { copies, background, k, runs }) {
+function jobIdentical(E, { copies, background, k, runs, impl }) {
+  const kernel = impl === 'native' ? E.nativeKernel() : undefined;
+  const search = (x, r) => E.allPairsBatch(x, r, { kernel });
   const rand = mulberry32(99 + copies + background);
   const n = copies + background;
   const fp = new Uint32Array(2 * n);
@@ -248,17 +257,17 @@ function jobIdentical(E, { copies, background, k, runs }) {
     base[2 * i] = rand();
     base[2 * i + 1] = rand();
   }
-  E.allPairsBatch(fp, k); // warm-up
+  search(fp, k); // warm-up
   const times = [];
   const baseTimes = [];
   let pairs = 0;
   let basePairs = 0;
   for (let r = 0; r < runs; r++) {
-    const [t, l] = timed(() => E.allPairsBatch(fp, k));
+    const [t, l] = timed(() => search(fp, k));
     times.push(t);
     pairs = l.length;
     if (background > 0) {
-      const [tb, lb] = timed(() => E.allPairsBatch(base, k));
+      const [tb, lb] = timed(() => search(base, k));
       baseTimes.push(tb);
       basePairs = lb.length;
     }
@@ -287,7 +296,8 @@ function runChild(spec) {
 
 function main(argv) {
   if (argv[0] === '--child') return child(JSON.parse(argv[1]));
-  const o = parseArgs(argv, { runs: 5, sizes: '100000,1000000', radii: '3,6', planted: 1000, queries: 2000, queryRadii: '3,6,12', quick: false });
+  const o = parseArgs(argv, { runs: 5, sizes: '100000,1000000', radii: '3,6', planted: 1000, queries: 2000, queryRadii: '3,6,12', quick: false, native: true });
+  const impls = o.native ? ['native', 'ts'] : ['ts'];
   if (o.quick) {
     o.sizes = '100000';
     o.runs = 3;
@@ -300,8 +310,12 @@ function main(argv) {
   const ap = [];
   for (const n of sizes) {
     for (const k of radii) {
-      log('index', `allPairsBatch n=${n} k=${k}`);
-      ap.push(runChild({ job: 'allPairs', n, k, runs: o.runs, planted: o.planted }));
+      for (const impl of impls) {
+        log('index', `allPairsBatch n=${n} k=${k} ${impl}`);
+        const r = runChild({ job: 'allPairs', n, k, runs: o.runs, planted: o.planted, impl });
+        if (r.skipped) log('index', `native kernel ${r.skipped}: skipped`);
+        else ap.push(r);
+      }
     }
   }
   const rows = ap.map((r) => {
@@ -310,7 +324,8 @@ function main(argv) {
     return [
       r.n.toLocaleString('en'),
       r.k,
-      `${r.blocks}/${r.tables}`,
+      r.impl === 'native' ? 'native' : 'TS',
+      r.impl === 'native' ? '-' : `${r.blocks}/${r.tables}`,
       fmt(s, 3),
       `${fmt(spread(r.times), 0)}%`,
       target === undefined ? '-' : `≤ ${target}`,
@@ -323,8 +338,16 @@ function main(argv) {
     ];
   });
   console.log(`\n1. allPairsBatch, ${o.planted} pairs planted at each of k−1, k, k+1; median of ${o.runs} runs after one (untimed) first run\n`);
-  console.log(table(rows, ['n', 'k', 'b/tables', 'median s', 'spread', 'target s', 'verdict', 'pairs', 'expected (planted ≤ k)', 'check', 'B/fp (RSS)', 'B/fp (arrays)']));
-  const k3 = ap.filter((r) => r.k === 3).sort((a, b) => b.n - a.n)[0];
+  console.log(table(rows, ['n', 'k', 'impl', 'b/tables', 'median s', 'spread', 'target s', 'verdict', 'pairs', 'expected (planted ≤ k)', 'check', 'B/fp (RSS)', 'B/fp (arrays)']));
+  const nat = ap.filter((r) => r.impl === 'native');
+  if (nat.length) {
+    console.log('\nNative against TypeScript (same data, same run, median wall time):');
+    for (const r of nat) {
+      const t = ap.find((x) => x.impl === 'ts' && x.n === r.n && x.k === r.k);
+      if (t) console.log(`  n = ${r.n.toLocaleString('en')}, k = ${r.k}: ${fmt(median(t.times), 3)} s → ${fmt(median(r.times), 3)} s (${fmt(median(t.times) / median(r.times), 2)}x)`);
+    }
+  }
+  const k3 = ap.filter((r) => r.k === 3 && r.impl === (nat.length ? 'native' : 'ts')).sort((a, b) => b.n - a.n)[0];
   if (k3) console.log(`\nBytes per fingerprint at k = 3, n = ${k3.n.toLocaleString('en')} (8 B input + peak RSS growth during the call): ${fmt(k3.bytesPerFp, 1)} → target ≤ ${TARGET_BYTES_K3}: ${verdict(k3.bytesPerFp, TARGET_BYTES_K3)}`);
 
   // 2. query latency
@@ -346,10 +369,10 @@ function main(argv) {
   for (const [copies, background] of [[1000, 0], [2000, 0], [1000, 100000]]) {
     for (const k of radii) {
       log('index', `identical copies=${copies} background=${background} k=${k}`);
-      wc.push(runChild({ job: 'identical', copies, background, k, runs: Math.max(3, o.runs) }));
+      wc.push(runChild({ job: 'identical', copies, background, k, runs: Math.max(3, o.runs), impl: impls[0] }));
     }
   }
-  console.log('\n3. Worst case: identical fingerprints (time should follow the output: ns/pair about constant;');
+  console.log(`\n3. Worst case (${impls[0] === 'native' ? 'native search' : 'TypeScript'}): identical fingerprints (time should follow the output: ns/pair about constant;`);
   console.log('   among 100k: the time of the same 100k items without the copies is subtracted)\n');
   console.log(
     table(

@@ -2,6 +2,7 @@
  * From fingerprints to reported pairs and groups: candidates within a Hamming radius through the
  * permuted-table index, confirmed by the sketches' Jaccard estimate, then clustered.
  */
+import type { CodeKernel } from './types';
 import { clusterPairs } from './clusters';
 import { similarity } from './hamming';
 import { allPairsBatch } from './simhashIndex';
@@ -23,6 +24,8 @@ export interface MatchOptions {
    * `info` is set and the result holds only some of the pairs.
    */
   maxPairs?: number;
+  /** The native kernel's pair search (same pairs); not sent between threads. */
+  kernel?: Pick<CodeKernel, 'allPairs'>;
 }
 
 export interface Candidate {
@@ -74,6 +77,7 @@ export function matchPairList(
   const { minSimilarity, sketchSize } = options;
   const found = allPairsBatch(fp, options.maxDistance, {
     maxPairs: options.maxPairs,
+    kernel: options.kernel,
     accept: (a, b) => {
       if (accept && !accept(a, b)) return false;
       return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;

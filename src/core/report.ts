@@ -2,6 +2,7 @@
  * Turns the fingerprints of many documents into the report users see: file pairs, section pairs
  * and groups, in the shape of the CLI's JSON contract (DESIGN.md).
  */
+import type { CodeKernel } from './types';
 import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
 import { similarity } from './hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from './fingerprint';
@@ -27,6 +28,8 @@ export interface ReportOptions {
    * Beyond it the report is incomplete and says so (`truncated`).
    */
   maxPairs?: number;
+  /** The native kernel's pair search (same pairs), where this thread has it. */
+  kernel?: Pick<CodeKernel, 'allPairs'>;
 }
 
 /**
@@ -108,20 +111,20 @@ export function planReport(docs: readonly FingerprintedDocument[]): ReportPlan {
   return { docs, fileItems, sectionItems };
 }
 
-/** The options of the whole-file `matchPairs` of a report (for running it elsewhere). */
+/** The options of the whole-file `matchPairs` of a report (for running it elsewhere: no kernel). */
 export function fileMatchOptions(options: ReportOptions): MatchOptions {
   return { maxDistance: options.maxDistance, minSimilarity: options.minSimilarity, sketchSize: FILE_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS };
 }
 
 function sectionMatchOptions(options: ReportOptions): MatchOptions {
-  return { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS };
+  return { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS, kernel: options.kernel };
 }
 
 /** Whole-file pairs (item numbers of `plan.fileItems`). */
 export function matchFileItems(plan: ReportPlan, options: ReportOptions): MatchedItems {
   return matchPairList(
     plan.fileItems.map((i) => i.fp),
-    fileMatchOptions(options),
+    { ...fileMatchOptions(options), kernel: options.kernel },
   );
 }
 

@@ -35,6 +35,7 @@
  *
  * Pure: no Node or VS Code APIs, no BigInt; fingerprints are (hi, lo) unsigned 32-bit halves.
  */
+import type { CodeKernel } from './types';
 import { popcount32 } from './hamming';
 
 /** Largest supported Hamming radius. */
@@ -378,6 +379,12 @@ export interface PairList {
 /** Thrown by a full PairSink to stop the search; caught by allPairsBatch. */
 const PAIR_LIMIT_REACHED = new Error('pair limit reached');
 
+/**
+ * Above this many candidate pairs the native search gives up (it holds them all, 9 bytes each,
+ * before accept and maxPairs filter them) and the TypeScript search, which filters as it goes, runs.
+ */
+const NATIVE_MAX_CANDIDATES = 4_000_000;
+
 class PairSink {
   length = 0;
   a: Uint32Array;
@@ -464,6 +471,8 @@ export function allPairsBatch(
     blocks?: number;
     maxPairs?: number;
     accept?: (a: number, b: number, distance: number) => boolean;
+    /** The native kernel: its search gives the candidates (the same pairs), then accept and maxPairs apply as here. */
+    kernel?: Pick<CodeKernel, 'allPairs'>;
   } = {},
 ): PairList {
   checkRadius(k, MAX_INDEX_DISTANCE);
@@ -474,8 +483,14 @@ export function allPairsBatch(
   }
   const n = fp.length >>> 1;
   const sink = new PairSink(maxPairs, options.accept);
+  const native = options.kernel && options.blocks === undefined && n >= 2 ? options.kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES) : null;
   try {
-    findPairs(fp, n, k, options, sink);
+    if (native) {
+      const { a, b, distance } = native;
+      for (let p = 0; p < a.length; p++) sink.push(a[p], b[p], distance[p]);
+    } else {
+      findPairs(fp, n, k, options, sink);
+    }
   } catch (e) {
     if (e !== PAIR_LIMIT_REACHED) throw e;
   }

@@ -68,6 +68,12 @@ export interface CodeKernel {
    * then per kept range: rangeIndex hi lo tokens features n sketch[n]. Returns the words written,
    * or minus the words needed when `out` is too small.
    */
+  /**
+   * Every pair i < j of the fingerprints `fp` (interleaved hi, lo) within Hamming distance k, in
+   * no particular order; null when there are more than `maxCandidates` (the caller then searches
+   * itself). The same pairs as allPairsBatch without a cap.
+   */
+  allPairs(fp: Uint32Array, k: number, maxCandidates: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
   fingerprint(
     k: number,
     tf: boolean,

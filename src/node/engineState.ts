@@ -338,7 +338,7 @@ export class EngineState {
    * documents that changed since the last report, when few: matched incrementally.
    */
   private computeReport(lastJob: IndexStats | null, post = true, changed?: Set<string>): ViewReport {
-    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true };
+    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true, kernel: nativeKernel() };
     const docs = this.entries.docs; // live: not kept beyond this call
     const sections = this.entries.sections;
     const t0 = performance.now();

@@ -8,6 +8,7 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
+import { nativeKernel } from './nativeKernel';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -338,6 +339,7 @@ async function matchDocuments(
     sectionMaxDistance: settings.sectionMaxDistance,
     minSimilarity: settings.minSimilarity,
     sections: settings.sections,
+    kernel: nativeKernel(),
   };
   const plan = planReport(documents);
   if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {

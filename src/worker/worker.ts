@@ -9,6 +9,7 @@ import { matchPairList } from '../core/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/packing';
 import { serveWorker } from '../node/workerPool';
+import { nativeKernel } from '../node/nativeKernel';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
 if (data?.logged instanceof SharedArrayBuffer) {
@@ -38,7 +39,7 @@ function handle(req: WorkerRequest): WorkerResponse {
       return counted;
     }
     case 'matchPairs': {
-      return packPairs(matchPairList(unpackItems(req.items), req.options));
+      return packPairs(matchPairList(unpackItems(req.items), { ...req.options, kernel: nativeKernel() }));
     }
   }
 }

@@ -6,6 +6,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fingerprintText, type FingerprintOptions } from '../../src/core/fingerprint';
+import { popcount32 } from '../../src/core/hamming';
+import { allPairsBatch } from '../../src/core/simhashIndex';
 import type { DocumentFingerprint } from '../../src/core/types';
 import { KERNEL_FILE, kernelCandidates, nativeKernel, nativeKernelProblem } from '../../src/node/nativeKernel';
 import { mulberry32 } from './helpers/corpus';
@@ -148,6 +150,100 @@ describe('native kernel', () => {
         visit(path.join(REPO, dir));
       }
       assert.ok(compared >= 100, `${compared} files`);
+    });
+  });
+
+  describe('all pairs within distance k: the same pairs as brute force and as the TypeScript', function () {
+    before(function () {
+      if (!kernel) this.skip();
+    });
+
+    /** n fingerprints: random ones, near copies (up to k + 1 bits flipped) and exact copies. */
+    function fingerprints(n: number, k: number, seed: number): Uint32Array {
+      const rnd = mulberry32(seed);
+      const word = () => Math.floor(rnd() * 2 ** 32) >>> 0;
+      const fp = new Uint32Array(2 * n);
+      for (let i = 0; i < n; i++) {
+        const r = rnd();
+        if (i > 0 && r < 0.3) {
+          const j = Math.floor(rnd() * i);
+          let hi = fp[2 * j];
+          let lo = fp[2 * j + 1];
+          if (r >= 0.05) {
+            const flips = Math.floor(rnd() * (k + 2));
+            for (let f = 0; f < flips; f++) {
+              const bit = Math.floor(rnd() * 64);
+              if (bit < 32) hi ^= 1 << bit;
+              else lo ^= 1 << (bit - 32);
+            }
+          }
+          fp[2 * i] = hi >>> 0;
+          fp[2 * i + 1] = lo >>> 0;
+        } else {
+          fp[2 * i] = word();
+          fp[2 * i + 1] = word();
+        }
+      }
+      return fp;
+    }
+
+    const canonPairs = (a: ArrayLike<number>, b: ArrayLike<number>, d: ArrayLike<number>): string[] =>
+      Array.from({ length: a.length }, (_, i) => `${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}:${d[i]}`).sort();
+
+    function brute(fp: Uint32Array, k: number): string[] {
+      const n = fp.length / 2;
+      const out: string[] = [];
+      for (let x = 0; x < n; x++)
+        for (let y = x + 1; y < n; y++) {
+          const d = popcount32(fp[2 * x] ^ fp[2 * y]) + popcount32(fp[2 * x + 1] ^ fp[2 * y + 1]);
+          if (d <= k) out.push(`${x}-${y}:${d}`);
+        }
+      return out.sort();
+    }
+
+    it('k = 0 … 20 on 2 to 2,500 fingerprints with near and exact copies', () => {
+      let checked = 0;
+      for (const k of [0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20]) {
+        for (const n of [2, 3, 17, 400, 2500]) {
+          const fp = fingerprints(n, k, k * 7919 + n);
+          const native = kernel!.allPairs(fp, k, 1e9)!;
+          const expected = brute(fp, k);
+          assert.deepEqual(canonPairs(native.a, native.b, native.distance), expected, `k=${k} n=${n}`);
+          const ts = allPairsBatch(fp, k);
+          assert.deepEqual(canonPairs(ts.a, ts.b, ts.distance), expected, `TypeScript k=${k} n=${n}`);
+          checked += expected.length;
+        }
+      }
+      assert.ok(checked > 1000, `${checked} pairs checked`);
+    });
+
+    it('hundreds of identical copies: every pair once; null beyond maxCandidates', () => {
+      const fp = new Uint32Array(2 * 600);
+      for (let i = 0; i < 600; i++) {
+        fp[2 * i] = i < 500 ? 0xdeadbeef : i * 2654435761;
+        fp[2 * i + 1] = i < 500 ? 0x12345678 : i * 40503;
+      }
+      const native = kernel!.allPairs(fp, 3, 1e9)!;
+      assert.deepEqual(canonPairs(native.a, native.b, native.distance), brute(fp, 3));
+      assert.equal(kernel!.allPairs(fp, 3, 1000), null);
+    });
+
+    it('allPairsBatch with the kernel: accept and maxPairs apply as without it; the fallback past the candidate cap', () => {
+      const fp = fingerprints(3000, 10, 99);
+      const accept = (a: number, b: number) => (a * 31 + b) % 3 !== 0;
+      const ts = allPairsBatch(fp, 10, { accept });
+      const nat = allPairsBatch(fp, 10, { accept, kernel: kernel! });
+      assert.deepEqual(canonPairs(nat.a, nat.b, nat.distance), canonPairs(ts.a, ts.b, ts.distance));
+      assert.ok(ts.length > 100 && !ts.truncated && !nat.truncated);
+      const capped = allPairsBatch(fp, 10, { accept, kernel: kernel!, maxPairs: 50 });
+      assert.equal(capped.length, 50);
+      assert.ok(capped.truncated);
+      const all = new Set(canonPairs(ts.a, ts.b, ts.distance));
+      for (const p of canonPairs(capped.a, capped.b, capped.distance)) assert.ok(all.has(p), p);
+      // A kernel that declines (too many candidates): the TypeScript search answers.
+      const declining = { allPairs: () => null };
+      const fallback = allPairsBatch(fp, 10, { accept, kernel: declining });
+      assert.deepEqual(canonPairs(fallback.a, fallback.b, fallback.distance), canonPairs(ts.a, ts.b, ts.distance));
     });
   });
 });

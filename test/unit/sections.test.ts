@@ -462,7 +462,9 @@ describe('sections', () => {
           const text = make(n);
           return () => codeSections(text);
         }, 10_000);
-        assert.ok(g.ratio < 30, `${name}: ${g.smallMs.toFixed(1)} ms for 10k, ${g.largeMs.toFixed(1)} ms for 100k (×${g.ratio.toFixed(1)})`);
+        // Linear work gives ×10, quadratic ×100; ×50 splits them with room for a loaded machine
+        // (the GC of 100k nested entries under load has measured ×31).
+        assert.ok(g.ratio < 50, `${name}: ${g.smallMs.toFixed(1)} ms for 10k, ${g.largeMs.toFixed(1)} ms for 100k (×${g.ratio.toFixed(1)})`);
       }
     });
   });
@@ -603,7 +605,9 @@ describe('sections', () => {
           const text = make(n);
           return () => proseSections(text);
         }, 10_000);
-        assert.ok(g.ratio < 30, `${name}: ${g.smallMs.toFixed(1)} ms for 10k, ${g.largeMs.toFixed(1)} ms for 100k (×${g.ratio.toFixed(1)})`);
+        // Linear work gives ×10, quadratic ×100; ×50 splits them with room for a loaded machine
+        // (the GC of 100k nested entries under load has measured ×31).
+        assert.ok(g.ratio < 50, `${name}: ${g.smallMs.toFixed(1)} ms for 10k, ${g.largeMs.toFixed(1)} ms for 100k (×${g.ratio.toFixed(1)})`);
       }
     });
   });

@@ -1,0 +1,359 @@
+/*
+ * All pairs of 64-bit fingerprints within Hamming distance k, by permuted block tables (Manku,
+ * Jain and Das Sarma 2007), in C: the batch search of src/core/simhashIndex.ts (allPairsBatch)
+ * for the native kernel. The TypeScript stays the reference (the tests compare both against
+ * brute force) and the fallback.
+ *
+ * The 64 bits are cut into b = k + t blocks; any two fingerprints within distance k agree on at
+ * least t whole blocks, so they meet in the table keyed by those t blocks. Each of the C(b, t)
+ * tables is a counting sort of the items by (a hash of) its key, after which items with the same
+ * key are compared. A pair is reported by one table only: the one keyed by the first t blocks on
+ * which the two agree. Identical fingerprints are merged first, so that hundreds of copies cost
+ * their output, not tables × copies²; t is chosen per call from n and k by a cost estimate.
+ *
+ * Called from JavaScript (see kernel.c): allPairs(fp: Uint32Array of (hi, lo) pairs, k,
+ * maxCandidates) -> { a: Uint32Array, b: Uint32Array, distance: Uint8Array } (a < b), or null
+ * when more than maxCandidates pairs exist (the caller then falls back to the TypeScript).
+ */
+#include "allpairs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Cost model of the layout choice: per item and table (sort passes), per key-equal pair compared. */
+#define ITEM_COST 24.0
+#define PAIR_COST 4.0
+
+typedef struct {
+  uint32_t *a, *b;
+  uint8_t *d;
+  size_t n, cap, max;
+  int over;
+} Out;
+
+static int push(Out *o, uint32_t a, uint32_t b, uint8_t d) {
+  if (o->n >= o->max) {
+    o->over = 1;
+    return 0;
+  }
+  if (o->n == o->cap) {
+    size_t cap = o->cap ? o->cap * 2 : 4096;
+    if (cap > o->max) cap = o->max;
+    uint32_t *na = realloc(o->a, cap * 4), *nb;
+    if (!na) return -1;
+    o->a = na;
+    if (!(nb = realloc(o->b, cap * 4))) return -1;
+    o->b = nb;
+    uint8_t *nd = realloc(o->d, cap);
+    if (!nd) return -1;
+    o->d = nd;
+    o->cap = cap;
+  }
+  if (a < b) {
+    o->a[o->n] = a;
+    o->b[o->n] = b;
+  } else {
+    o->a[o->n] = b;
+    o->b[o->n] = a;
+  }
+  o->d[o->n] = d;
+  o->n++;
+  return 1;
+}
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
+#else
+static inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+#endif
+
+/* On x86-64 with GCC: a copy of the search compiled with the POPCNT instruction, chosen at load
+ * time on processors that have it (all since about 2008); the default copy counts bits in software. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define SEARCH_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define SEARCH_CLONES
+#endif
+
+/* Binomial coefficient, saturating. */
+static double choose(int n, int r) {
+  double c = 1;
+  for (int i = 1; i <= r; i++) c = c * (n - r + i) / i;
+  return c;
+}
+
+/*
+ * The distinct fingerprints: without copies (the usual case) the input itself, item u being
+ * value u; with copies, uniq[u] with first[u] its first item and next[] chaining the others.
+ */
+typedef struct {
+  const uint32_t *fp; /* input, (hi, lo) pairs */
+  uint64_t *uniq;     /* NULL: no copies */
+  uint32_t *first;
+  int32_t *next;
+} Distinct;
+
+static inline uint64_t valueOf(const Distinct *D, uint32_t u) {
+  return D->uniq ? D->uniq[u] : ((uint64_t)D->fp[2 * u] << 32) | D->fp[2 * u + 1];
+}
+
+/* Pairs (expanded to every copy) of distinct values u, v at distance d. */
+static int emitCopies(Out *o, const Distinct *D, uint32_t u, uint32_t v, uint8_t d) {
+  if (!D->uniq) return push(o, u, v, d);
+  for (int32_t x = (int32_t)D->first[u]; x >= 0; x = D->next[x])
+    for (int32_t y = (int32_t)D->first[v]; y >= 0; y = D->next[y]) {
+      int r = push(o, (uint32_t)x, (uint32_t)y, d);
+      if (r <= 0) return r;
+    }
+  return 1;
+}
+
+/*
+ * Finds the copies: a hash of the values (4 bytes per slot, at most half full, freed at once).
+ * Returns the number of distinct values, or -1 when out of memory.
+ */
+static int64_t findCopies(const uint32_t *fp, uint32_t n, Distinct *D) {
+  D->fp = fp;
+  int bits = 4;
+  while ((1u << bits) < n * 2u) bits++;
+  const uint32_t mask = (1u << bits) - 1;
+  int32_t *slots = malloc(sizeof(int32_t) << bits);
+  if (!slots) return -1;
+  memset(slots, 0xff, sizeof(int32_t) << bits);
+  int32_t *next = NULL;
+  uint32_t copies = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const uint64_t v = ((uint64_t)fp[2 * i] << 32) | fp[2 * i + 1];
+    uint32_t s = (uint32_t)((v * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+    for (;;) {
+      const int32_t f = slots[s];
+      if (f < 0) {
+        slots[s] = (int32_t)i;
+        break;
+      }
+      if ((((uint64_t)fp[2 * f] << 32) | fp[2 * f + 1]) == v) {
+        if (!next) {
+          if (!(next = malloc(sizeof(int32_t) * n))) {
+            free(slots);
+            return -1;
+          }
+          memset(next, 0xff, sizeof(int32_t) * n);
+        }
+        /* A copy: chained right after the first item of its value; marked by next[i] != -2 below. */
+        next[i] = next[f];
+        next[f] = (int32_t)i;
+        copies++;
+        break;
+      }
+      s = (s + 1) & mask;
+    }
+  }
+  if (!next) {
+    free(slots);
+    D->uniq = NULL;
+    return n;
+  }
+  /* First items are those the hash holds. */
+  const uint32_t m = n - copies;
+  D->uniq = malloc(sizeof(uint64_t) * (m ? m : 1));
+  D->first = malloc(sizeof(uint32_t) * (m ? m : 1));
+  if (!D->uniq || !D->first) {
+    free(slots);
+    free(next);
+    return -1;
+  }
+  uint32_t u = 0;
+  for (uint32_t s = 0; s <= mask; s++) {
+    const int32_t f = slots[s];
+    if (f >= 0) {
+      D->first[u] = (uint32_t)f;
+      D->uniq[u] = ((uint64_t)fp[2 * f] << 32) | fp[2 * f + 1];
+      u++;
+    }
+  }
+  free(slots);
+  D->next = next;
+  return m;
+}
+
+SEARCH_CLONES int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsResult *res) {
+  memset(res, 0, sizeof *res);
+  Out o = {0};
+  o.max = maxCandidates;
+  int status = 1;
+  Distinct D = {0};
+  uint64_t *sortedFp = NULL;
+  uint32_t *sortedIdx = NULL, *counts = NULL, *keys = NULL;
+  int32_t *head = NULL, *link = NULL;
+  if (n < 2) goto done;
+
+  /* 1. Identical fingerprints: all pairs among the copies of a value, at distance 0. */
+  const int64_t distinct = findCopies(fp, n, &D);
+  if (distinct < 0) {
+    status = -1;
+    goto done;
+  }
+  const uint32_t m = (uint32_t)distinct;
+  if (D.uniq)
+    for (uint32_t u = 0; u < m && status > 0; u++)
+      for (int32_t x = (int32_t)D.first[u]; x >= 0 && status > 0; x = D.next[x])
+        for (int32_t y = D.next[x]; y >= 0; y = D.next[y])
+          if ((status = push(&o, (uint32_t)x, (uint32_t)y, 0)) <= 0) break;
+  if (status <= 0 || m < 2) goto done;
+
+  /* 2. Brute force when that is cheaper than any table layout. */
+  const double pairsAll = (double)m * (m - 1) / 2;
+  int bestT = 0;
+  double bestCost = pairsAll * 1.0;
+  for (int t = 1; t <= 4 && k + t <= 64; t++) {
+    const int b = k + t;
+    const double tables = choose(b, t);
+    if (tables > 4096) break;
+    const double keyBits = 64.0 * t / b;
+    const double cost = tables * ((double)m * ITEM_COST + pairsAll / pow(2.0, keyBits) * PAIR_COST);
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestT = t;
+    }
+  }
+  if (bestT == 0) {
+    for (uint32_t x = 0; x < m && status > 0; x++) {
+      const uint64_t vx = valueOf(&D, x);
+      for (uint32_t y = x + 1; y < m; y++) {
+        const int d = popcount64(vx ^ valueOf(&D, y));
+        if (d <= k && (status = emitCopies(&o, &D, x, y, (uint8_t)d)) <= 0) break;
+      }
+    }
+    goto done;
+  }
+
+  /* 3. The tables. Blocks: b nearly equal runs of bits, from bit 63 down. */
+  const int t = bestT, b = k + t;
+  uint64_t blockMask[64];
+  {
+    int pos = 64;
+    for (int j = 0; j < b; j++) {
+      const int w = 64 / b + (j < 64 % b ? 1 : 0);
+      pos -= w;
+      blockMask[j] = (w == 64 ? ~0ULL : ((1ULL << w) - 1)) << pos;
+    }
+  }
+  /* Two levels per table, so that no pass scatters items over the whole of memory: a counting
+   * sort into at most 2^11 coarse buckets by the top bits of a hash of the key (2^11 write streams
+   * stay in cache), then within each coarse bucket (about m / 2^11 items, in cache) a chained hash
+   * by the whole key hash, each item compared with the earlier ones of its chain. Memory: the
+   * sorted copy, 12 bytes per distinct value, and scratch for the largest bucket. */
+  int rbits = 1;
+  while (rbits < 11 && (1u << rbits) * 64u < m) rbits++;
+  const uint32_t buckets = 1u << rbits;
+  sortedFp = malloc(sizeof(uint64_t) * m);
+  sortedIdx = malloc(sizeof(uint32_t) * m);
+  counts = malloc(sizeof(uint32_t) * (buckets + 1));
+  if (!sortedFp || !sortedIdx || !counts) {
+    status = -1;
+    goto done;
+  }
+  size_t scratchCap = 0;
+  int comb[4];
+  for (int j = 0; j < t; j++) comb[j] = j;
+  for (;;) {
+    uint64_t keyMask = 0;
+    for (int j = 0; j < t; j++) keyMask |= blockMask[comb[j]];
+#define KEY_OF(v) ((uint32_t)((((v) & keyMask) * 0x9e3779b97f4a7c15ULL) >> 32))
+    memset(counts, 0, sizeof(uint32_t) * (buckets + 1));
+    for (uint32_t u = 0; u < m; u++) counts[(KEY_OF(valueOf(&D, u)) >> (32 - rbits)) + 1]++;
+    for (uint32_t c = 1; c <= buckets; c++) counts[c] += counts[c - 1];
+    for (uint32_t u = 0; u < m; u++) {
+      const uint64_t v = valueOf(&D, u);
+      const uint32_t pos = counts[KEY_OF(v) >> (32 - rbits)]++;
+      sortedFp[pos] = v;
+      sortedIdx[pos] = u;
+    }
+    uint32_t start = 0;
+    for (uint32_t c = 0; c < buckets && status > 0; c++) {
+      const uint32_t end = counts[c], size = end - start;
+      if (size >= 2) {
+        uint32_t hbits = 1;
+        while ((1u << hbits) < size * 2) hbits++;
+        const uint32_t hsize = 1u << hbits;
+        if (scratchCap < hsize) {
+          free(head);
+          free(link);
+          free(keys);
+          head = malloc(sizeof(int32_t) * hsize);
+          link = malloc(sizeof(int32_t) * hsize);
+          keys = malloc(sizeof(uint32_t) * hsize);
+          scratchCap = hsize;
+          if (!head || !link || !keys) {
+            status = -1;
+            break;
+          }
+        }
+        memset(head, 0xff, sizeof(int32_t) * hsize);
+        const uint64_t *e = sortedFp + start;
+        const uint32_t *ids = sortedIdx + start;
+        for (uint32_t p = 0; p < size && status > 0; p++) {
+          const uint64_t fx = e[p];
+          const uint32_t key = KEY_OF(fx);
+          keys[p] = key;
+          const uint32_t slot = (key * 0x85ebca6bu) >> (32 - hbits);
+          for (int32_t q = head[slot]; q >= 0; q = link[q]) {
+            if (keys[q] != key) continue;
+            const uint64_t diff = fx ^ e[q];
+            if (diff & keyMask) continue; /* hash collision */
+            const int d = popcount64(diff);
+            if (d > k) continue;
+            /* Reported here only if this table's blocks are the first t blocks the two agree on. */
+            int seen = 0, mine = 1;
+            for (int j = 0; j < b && seen < t; j++) {
+              if ((diff & blockMask[j]) == 0) {
+                if (comb[seen] != j) {
+                  mine = 0;
+                  break;
+                }
+                seen++;
+              }
+            }
+            if (!mine) continue;
+            if ((status = emitCopies(&o, &D, ids[q], ids[p], (uint8_t)d)) <= 0) break;
+          }
+          link[p] = head[slot];
+          head[slot] = (int32_t)p;
+        }
+      }
+      start = end;
+    }
+#undef KEY_OF
+    if (status <= 0) break;
+    /* Next combination of t of the b blocks, in lexicographic order. */
+    int j = t - 1;
+    while (j >= 0 && comb[j] == b - t + j) j--;
+    if (j < 0) break;
+    comb[j]++;
+    for (int i = j + 1; i < t; i++) comb[i] = comb[i - 1] + 1;
+  }
+
+done:
+  free(D.uniq);
+  free(D.first);
+  free(D.next);
+  free(sortedFp);
+  free(sortedIdx);
+  free(counts);
+  free(head);
+  free(link);
+  free(keys);
+  if (status < 0 || o.over) {
+    free(o.a);
+    free(o.b);
+    free(o.d);
+    return status < 0 ? -1 : 0;
+  }
+  res->a = o.a;
+  res->b = o.b;
+  res->distance = o.d;
+  res->length = o.n;
+  return 1;
+}
