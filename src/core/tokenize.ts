@@ -198,7 +198,7 @@ function classifyUnicode(c: number): boolean {
 
 /**
  * isUnicodeWordChar for every UTF-16 code unit (1 = word character; ASCII entries 0): what a
- * compiled tokeniser needs to split words exactly as this one does.
+ * compiled tokeniser needs to split words exactly as this one does (≈ 10 ms, once per thread).
  */
 export function unicodeWordTable(): Uint8Array {
   const t = new Uint8Array(65536);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { fnv1a64, out } from '../../src/core/hash';
 import { languageOf } from '../../src/core/languages';
-import { bigrams, TokenBuffer, tokenizeCode, tokenizeProse } from '../../src/core/tokenize';
+import { bigrams, TokenBuffer, tokenizeCode, tokenizeProse, unicodeWordTable } from '../../src/core/tokenize';
 
 /** Token texts recovered from the buffer: each token's hash matched against candidate strings. */
 function hashes(buf: TokenBuffer): string[] {
@@ -102,5 +102,26 @@ describe('tokenize', () => {
     assert.equal(languageOf('src/x.ts').kind, 'code');
     assert.equal(languageOf('Makefile').kind, 'code');
     assert.deepEqual(languageOf('Makefile').comments.line, ['#']);
+  });
+});
+
+describe('unicodeWordTable (what the native kernel splits words by)', () => {
+  it('agrees with the code tokeniser on every UTF-16 code unit', () => {
+    const t0 = performance.now();
+    const table = unicodeWordTable();
+    const ms = performance.now() - t0;
+    const buf = new TokenBuffer();
+    const lang = languageOf('x.js');
+    let words = 0;
+    for (let c = 0; c < 65536; c++) {
+      // "a" + c + "a": one identifier token when c continues a word, else two or three tokens.
+      buf.reset();
+      tokenizeCode(`a${String.fromCharCode(c)}a`, lang, {}, buf);
+      const word = c >= 0x80 && buf.length === 1;
+      if (word) words++;
+      assert.equal(table[c], word ? 1 : 0, `U+${c.toString(16).padStart(4, '0')}`);
+    }
+    assert.ok(words > 40000, `${words} word units`);
+    console.log(`      table of 65,536 units in ${ms.toFixed(1)} ms; ${words} word units`);
   });
 });
