@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DebugCrashRequest, EngineEvent, IndexStats, InitResult, QueryResult, UpdateResult, ViewItem, ViewReport } from '../node/engineProtocol';
 import { FileEventQueue, type FileEventBatch } from '../node/fileEventQueue';
+import { ReportAssembler } from '../node/reportParts';
 import { isDefaultExcluded } from '../node/walk';
 import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
 import type { OutputLog } from './outputLog';
@@ -78,6 +79,7 @@ export class IndexService implements vscode.Disposable {
   lastReportTiming: ReportTiming | undefined;
 
   private readonly itemsByPath = new Map<string, ViewItem[]>();
+  private readonly parts = new ReportAssembler();
   private readonly updateEmitter = new vscode.EventEmitter<ViewReport>();
   private readonly itemsEmitter = new vscode.EventEmitter<ItemsChange>();
   private readonly stateEmitter = new vscode.EventEmitter<void>();
@@ -256,6 +258,7 @@ export class IndexService implements vscode.Disposable {
 
   private createClient(): EngineClient {
     const client = new EngineClient(this.engineScript);
+    this.parts.reset();
     client.onEvent((e) => this.onEngineEvent(e));
     client.onDidCrash((c) => this.onCrash(client, c));
     client.onDidRecover((r) => this.onRecovered(client, r));
@@ -384,28 +387,17 @@ export class IndexService implements vscode.Disposable {
 
   private onEngineEvent(e: EngineEvent): void {
     switch (e.type) {
+      case 'reportPart':
       case 'report': {
-        const received = Date.now();
-        const t0 = performance.now();
-        const change = this.applyItems(e.report);
-        this._report = { ...e.report, items: [...this.itemsByPath.values()].flat(), clearedPaths: [], full: true };
-        const t1 = performance.now();
-        this.itemsEmitter.fire(change);
-        const t2 = performance.now();
-        this.updateEmitter.fire(this._report);
-        const t3 = performance.now();
-        this.lastReportTiming = {
-          handoverMs: received - e.report.createdAt,
-          applyMs: +(t3 - t0).toFixed(1),
-          mergeMs: +(t1 - t0).toFixed(1),
-          diagnosticsMs: +(t2 - t1).toFixed(1),
-          viewsMs: +(t3 - t2).toFixed(1),
-          changedFiles: change.paths.length,
-        };
-        this.log.channel.trace(
-          `report ${e.report.generation}: ${e.report.groups.length} groups, ${e.report.items.length} changed items; ` +
-            `handed over in ${this.lastReportTiming.handoverMs} ms, applied in ${this.lastReportTiming.applyMs} ms`,
-        );
+        const whole = this.parts.add(e);
+        if (whole === 'lost') {
+          // Cannot happen while the engine lives (its messages arrive in order); be safe anyway.
+          this.log.warn('a report arrived incomplete from the engine: asking it for the whole report');
+          this.track(this.client.request({ type: 'getReport' })).then(
+            (r) => this.receive(r),
+            (err) => this.onFailure(err),
+          );
+        } else if (whole) this.receive(whole);
         break;
       }
       case 'progress':
@@ -430,6 +422,31 @@ export class IndexService implements vscode.Disposable {
         else this.log.info(e.message);
         break;
     }
+  }
+
+  /** A whole report from the engine (put together from its parts). */
+  private receive(report: ViewReport): void {
+    const received = Date.now();
+    const t0 = performance.now();
+    const change = this.applyItems(report);
+    this._report = { ...report, items: [...this.itemsByPath.values()].flat(), clearedPaths: [], full: true };
+    const t1 = performance.now();
+    this.itemsEmitter.fire(change);
+    const t2 = performance.now();
+    this.updateEmitter.fire(this._report);
+    const t3 = performance.now();
+    this.lastReportTiming = {
+      handoverMs: received - report.createdAt,
+      applyMs: +(t3 - t0).toFixed(1),
+      mergeMs: +(t1 - t0).toFixed(1),
+      diagnosticsMs: +(t2 - t1).toFixed(1),
+      viewsMs: +(t3 - t2).toFixed(1),
+      changedFiles: change.paths.length,
+    };
+    this.log.channel.trace(
+      `report ${report.generation}: ${report.groups.length} groups, ${report.items.length} changed items; ` +
+        `handed over in ${this.lastReportTiming.handoverMs} ms, applied in ${this.lastReportTiming.applyMs} ms`,
+    );
   }
 
   /** Merges a report event's items (all, or those of changed files) into itemsByPath. */
@@ -461,6 +478,7 @@ export class IndexService implements vscode.Disposable {
     if (this.disposed || client !== this.client) return;
     this.engineIndexing = false;
     this._progress = undefined;
+    this.parts.reset(); // parts of a report that will never end
     if (c.restartInMs === null) return; // onGiveUp says it
     this.log.warn(`the engine worker stopped unexpectedly (${c.reason}); restarting it in ${c.restartInMs} ms`);
     // Not idle until the new worker has caught up (or was given up).
