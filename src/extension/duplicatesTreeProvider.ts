@@ -3,10 +3,13 @@
  * each member with its line range and its Hamming distance (and similarity) to the group's
  * representative; closest groups first. Shows files, sections or both (a toggle in the title).
  * Sets the context keys `neardup.state` (for the welcome content) and `neardup.viewMode`.
+ * The nodes of a new report are built by a sliced job ({@link HostTasks}) and shown at once when
+ * complete; a newer report makes the build of an older one stop.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ViewGroup, ViewMember, ViewReport } from '../node/engineProtocol';
+import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
 
 export type ViewMode = 'both' | 'files' | 'sections';
@@ -64,10 +67,14 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   private categories: CategoryNode[] = [];
   private view: vscode.TreeView<DuplicateNode> | undefined;
   private lastState: ViewState | undefined;
+  /** Bumped by every new report: the build of an older one stops. */
+  private builds = 0;
+  private disposed = false;
 
   constructor(
     private readonly index: IndexService,
     private readonly memento: vscode.Memento,
+    private readonly tasks: HostTasks,
   ) {
     const saved = memento.get<ViewMode>(MODE_KEY);
     this._mode = saved === 'files' || saved === 'sections' ? saved : 'both';
@@ -109,6 +116,11 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   }
 
   getChildren(element?: DuplicateNode): DuplicateNode[] {
+    // VS Code asks for the children, then for each child's tree item, and converts them all in
+    // one task: time that task (until the event loop is free again).
+    const t0 = performance.now();
+    const c0 = threadCpuMs();
+    setImmediate(() => this.tasks.record('tree.fetch', performance.now() - t0, threadCpuMs() - c0));
     if (!element) return this.roots();
     if (element.type === 'category') return element.groups;
     if (element.type === 'group') return element.members;
@@ -207,6 +219,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const d of this.disposables) d.dispose();
   }
 
@@ -219,15 +232,27 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   }
 
   private setReport(report: ViewReport): void {
+    const build = ++this.builds;
+    void this.tasks.run('tree', async (s) => {
+      const fileCat: CategoryNode = { type: 'category', kind: 'file', groups: [] };
+      const sectionCat: CategoryNode = { type: 'category', kind: 'section', groups: [] };
+      for (const g of report.groups) {
+        const cat = g.kind === 'file' ? fileCat : sectionCat;
+        const node: GroupNode = { type: 'group', group: g, parent: cat, members: [] };
+        node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
+        cat.groups.push(node);
+        if (s.due) {
+          await s.yield();
+          if (build !== this.builds || this.disposed) return;
+        }
+      }
+      if (build !== this.builds || this.disposed) return;
+      this.show(report, fileCat, sectionCat);
+    });
+  }
+
+  private show(report: ViewReport, fileCat: CategoryNode, sectionCat: CategoryNode): void {
     this.report = report;
-    const fileCat: CategoryNode = { type: 'category', kind: 'file', groups: [] };
-    const sectionCat: CategoryNode = { type: 'category', kind: 'section', groups: [] };
-    for (const g of report.groups) {
-      const cat = g.kind === 'file' ? fileCat : sectionCat;
-      const node: GroupNode = { type: 'group', group: g, parent: cat, members: [] };
-      node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
-      cat.groups.push(node);
-    }
     this.fileGroups = fileCat.groups;
     this.sectionGroups = sectionCat.groups;
     this.categories = [fileCat, sectionCat].filter((c) => c.groups.length > 0);
