@@ -9,7 +9,7 @@ import { registerCompare } from './commands/compare';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
-import { DuplicatesTreeProvider, type DuplicateNode } from './duplicatesTreeProvider';
+import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
 import { OutputLog } from './outputLog';
@@ -116,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     vscode.commands.registerCommand('neardup.viewMode.sections', () => tree.setMode('sections')),
     vscode.commands.registerCommand('neardup.viewMode.both', () => tree.setMode('both')),
     vscode.commands.registerCommand('neardup.showLog', () => log.show()),
+    vscode.commands.registerCommand(SHOW_MORE_COMMAND, (kind: unknown) => tree.showMore(kind === 'section' ? 'section' : 'file')),
   );
 
   // The first index runs after activation has returned.
