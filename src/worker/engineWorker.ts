@@ -10,9 +10,13 @@ import type { EngineEvent, EngineMessage, EngineRequest, EngineRequestEnvelope }
 import { EngineState } from '../node/engineState';
 import { PoolFingerprinter } from '../node/poolFingerprinter';
 import { REPORT_PART_WEIGHT, splitReport } from '../node/reportParts';
+import { lowerThreadPriority } from '../node/threadPriority';
 
 const port = parentPort;
 if (!port) throw new Error('engineWorker must run in a worker thread');
+// Indexing is background work: on Linux this thread and the fingerprint workers it starts run at
+// a lower priority than the editor (see threadPriority.ts).
+lowerThreadPriority();
 
 const post = (msg: EngineMessage) => port.postMessage(msg);
 let reportPartWeight = REPORT_PART_WEIGHT;
