@@ -225,11 +225,24 @@ export function hostTaskSummary(f: HostTaskFigures): {
   cpuMaxMs?: number;
   cpuP99Ms?: number;
   maxByKind: Record<string, number>;
+  cpuMaxByKind?: Record<string, number>;
 } {
-  const maxByKind: Record<string, number> = {};
-  for (const [k, v] of Object.entries(f.byKind)) maxByKind[k] = +v.maxMs.toFixed(1);
   const r = (x: number) => +x.toFixed(1);
-  return { count: f.count, maxMs: r(f.maxMs), p99Ms: r(f.p99Ms), over50: f.over50, ...(f.cpu ? { cpuMaxMs: r(f.cpu.maxMs), cpuP99Ms: r(f.cpu.p99Ms) } : {}), maxByKind };
+  const maxByKind: Record<string, number> = {};
+  const cpuMaxByKind: Record<string, number> = {};
+  for (const [k, v] of Object.entries(f.byKind)) {
+    maxByKind[k] = r(v.maxMs);
+    if (v.cpu) cpuMaxByKind[k] = r(v.cpu.maxMs);
+  }
+  return {
+    count: f.count,
+    maxMs: r(f.maxMs),
+    p99Ms: r(f.p99Ms),
+    over50: f.over50,
+    ...(f.cpu ? { cpuMaxMs: r(f.cpu.maxMs), cpuP99Ms: r(f.cpu.p99Ms) } : {}),
+    maxByKind,
+    ...(f.cpu ? { cpuMaxByKind } : {}),
+  };
 }
 
 /**
