@@ -4,6 +4,7 @@
 //
 //   node scripts/run-vscode-tests.js [--host offline|electron] [--timeout SECONDS]
 //                                    [--grep REGEX] [--workspace DIR] [--keep]
+//                                    [--scale-files N]
 //
 // Hosts (also NEARDUP_TEST_HOST=offline|electron; offline is the default):
 //   offline   code-server (scripts/setup-vscode-offline.sh) started with the smoke-test driver,
@@ -13,12 +14,17 @@
 //   electron  @vscode/test-electron's runTests (downloads a desktop VS Code: needs internet).
 //
 // The fixture workspace (test/fixtures/workspace) is copied to a temp folder first, so tests may
-// edit files. The extension host's console output is printed; the exit code is the tests' result
+// edit files. --scale-files N also writes N generated files into its scale/ folder before VS Code
+// starts (scripts/lib/scale-workspace.js; ~13 s for 100,000 files) and tells the extension host
+// (NEARDUP_SCALE_WORKSPACE_FILES=N): the "large workspace" test runs only then, e.g.
+//   node scripts/run-vscode-tests.js --scale-files 100000 --grep '^large workspace'
+// The extension host's console output is printed; the exit code is the tests' result
 // (0 passed, 1 failed, 2 harness error, 124 timeout).
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const lib = require('./lib/vscode-offline');
+const scaleWorkspace = require('./lib/scale-workspace');
 
 const ROOT = lib.ROOT;
 
@@ -29,6 +35,7 @@ function parseArgs(argv) {
     grep: process.env.NEARDUP_TEST_GREP || '',
     workspace: path.join(ROOT, 'test', 'fixtures', 'workspace'),
     keep: false,
+    scaleFiles: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -42,6 +49,7 @@ function parseArgs(argv) {
     else if (a === '--grep') opts.grep = val();
     else if (a === '--workspace') opts.workspace = path.resolve(val());
     else if (a === '--keep') opts.keep = true;
+    else if (a === '--scale-files') opts.scaleFiles = Number(val());
     else if (a === '-h' || a === '--help') {
       const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
       const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
@@ -51,6 +59,7 @@ function parseArgs(argv) {
   }
   if (!['offline', 'electron'].includes(opts.host)) throw new Error(`--host must be offline or electron, not ${opts.host}`);
   if (!(opts.timeoutSec > 0)) throw new Error('--timeout must be a positive number of seconds');
+  if (!(Number.isInteger(opts.scaleFiles) && opts.scaleFiles >= 0)) throw new Error('--scale-files must be a whole number of files');
   return opts;
 }
 
@@ -62,8 +71,19 @@ function checkBuilt() {
   return testsIndex;
 }
 
+/** Copies the workspace into `dest`, with the generated files of --scale-files. */
+function prepareWorkspace(opts, dest) {
+  const workspace = lib.copyDir(opts.workspace, dest);
+  if (opts.scaleFiles > 0) {
+    const ms = scaleWorkspace.generate(workspace, opts.scaleFiles);
+    console.log(`[runner] wrote ${opts.scaleFiles} generated files into ${scaleWorkspace.SCALE_DIR}/ of the workspace in ${(ms / 1000).toFixed(1)} s`);
+  }
+  return workspace;
+}
+
 function testEnv(opts, fixtureCopy) {
   const env = { NEARDUP_FIXTURE_WORKSPACE: fixtureCopy };
+  if (opts.scaleFiles > 0) env.NEARDUP_SCALE_WORKSPACE_FILES = String(opts.scaleFiles);
   if (opts.grep) env.NEARDUP_TEST_GREP = opts.grep;
   if (process.env.NEARDUP_TEST_TIMEOUT) env.NEARDUP_TEST_TIMEOUT = process.env.NEARDUP_TEST_TIMEOUT;
   return env;
@@ -73,12 +93,14 @@ function testEnv(opts, fixtureCopy) {
 async function runOffline(opts, testsIndex) {
   const install = lib.resolveInstall();
   const tmp = lib.makeTempDir('neardup-itest-');
-  const workspace = lib.copyDir(opts.workspace, path.join(tmp, 'workspace'));
+  const workspace = prepareWorkspace(opts, path.join(tmp, 'workspace'));
   const resultsDir = path.join(ROOT, 'test-results');
   fs.mkdirSync(resultsDir, { recursive: true });
-  const logFile = path.join(resultsDir, 'integration-code-server.log');
+  // A --scale-files session keeps its logs apart from the normal run's.
+  const prefix = opts.scaleFiles > 0 ? 'scale' : 'integration';
+  const logFile = path.join(resultsDir, `${prefix}-code-server.log`);
   fs.rmSync(logFile, { force: true });
-  fs.rmSync(path.join(resultsDir, 'integration-failure.png'), { force: true });
+  fs.rmSync(path.join(resultsDir, `${prefix}-failure.png`), { force: true });
 
   let server;
   let browser;
@@ -91,7 +113,7 @@ async function runOffline(opts, testsIndex) {
     if (browser) await browser.close().catch(() => {});
     if (server) await server.stop().catch(() => {});
     // Keep VS Code's logs (extension host, output channels) for debugging a failure.
-    const logsDir = path.join(resultsDir, 'integration-logs');
+    const logsDir = path.join(resultsDir, `${prefix}-logs`);
     fs.rmSync(logsDir, { recursive: true, force: true });
     if (server && fs.existsSync(path.join(server.userDataDir, 'logs'))) {
       fs.cpSync(path.join(server.userDataDir, 'logs'), logsDir, { recursive: true });
@@ -150,7 +172,7 @@ async function runOffline(opts, testsIndex) {
     const result = await Promise.race([exitCode, timeout]);
     if (result.reason) {
       console.error(`[runner] ${result.reason}`);
-      await page.screenshot({ path: path.join(resultsDir, 'integration-failure.png') }).catch(() => {});
+      await page.screenshot({ path: path.join(resultsDir, `${prefix}-failure.png`) }).catch(() => {});
       console.error(`[runner] code-server log (${path.relative(ROOT, logFile)}):\n${lib.tail(logFile)}`);
     }
     console.log(`[runner] tests exited with code ${result.code} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -166,7 +188,7 @@ async function runOffline(opts, testsIndex) {
 async function runElectron(opts, testsIndex) {
   const { runTests } = require('@vscode/test-electron');
   const tmp = lib.makeTempDir('neardup-itest-');
-  const workspace = lib.copyDir(opts.workspace, path.join(tmp, 'workspace'));
+  const workspace = prepareWorkspace(opts, path.join(tmp, 'workspace'));
   try {
     return await runTests({
       version: process.env.NEARDUP_VSCODE_VERSION || 'stable',

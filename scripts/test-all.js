@@ -3,11 +3,14 @@
 //   unit         mocha + tsx over test/unit (counts from scripts/lib/mocha-counting-reporter.cjs)
 //   integration  scripts/run-vscode-tests.js (tests inside a real VS Code; needs
 //                `node scripts/build-tests.js` and `bash scripts/setup-vscode-offline.sh`)
+//   scale        the same runner on a workspace of 100,000 generated files present before VS Code
+//                starts (--scale-files; NEARDUP_SCALE_FILES=N for another count), running only
+//                the "large workspace" test (~1.5–2.5 min, most of it generating and indexing)
 //   e2e          test/e2e/e2e.js on neardup.vsix (needs `npm run package`)
 // Ends with the line `N passed, N failed`; the exit code is non-zero if anything failed or a
 // level could not run.
 //
-//   node scripts/test-all.js [--package] [--only unit,integration,e2e] [--vsix FILE]
+//   node scripts/test-all.js [--package] [--only unit,integration,scale,e2e] [--vsix FILE]
 //
 // --package first runs `npm run package` (typecheck + production build + vsce) into a fresh
 // neardup.vsix. If that fails, the run goes on (unit and integration results still count), the
@@ -19,6 +22,8 @@ const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
 const RESULTS = path.join(ROOT, 'test-results');
+/** Files of the workspace of the `scale` level. */
+const SCALE_FILES = Number(process.env.NEARDUP_SCALE_FILES) || 100_000;
 
 function parseArgs(argv) {
   const opts = { only: null, vsix: path.join(ROOT, 'neardup.vsix'), package: false };
@@ -73,6 +78,14 @@ const levels = {
   },
   async integration() {
     const { code, out } = await run(process.execPath, [path.join(__dirname, 'run-vscode-tests.js')]);
+    return { code, counts: parseSummary('integration', out) };
+  },
+  async scale() {
+    const { code, out } = await run(process.execPath, [
+      path.join(__dirname, 'run-vscode-tests.js'),
+      '--scale-files', String(SCALE_FILES),
+      '--grep', '^large workspace',
+    ]);
     return { code, counts: parseSummary('integration', out) };
   },
   async e2e(opts) {

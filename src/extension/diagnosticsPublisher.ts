@@ -4,12 +4,14 @@
  * information pointing at every twin. Severity from `neardup.diagnostics.severity`. Only files
  * whose items changed are re-published (the engine sends just those); files that no longer have
  * near duplicates (deleted, edited, excluded) are cleared. A large change (the first index of a
- * big workspace, a branch switch) is published in chunks, one per event-loop turn, so that no
- * single extension-host task takes long.
+ * big workspace, a branch switch) is published by a sliced job ({@link HostTasks}), some files per
+ * slice: each file goes from its old diagnostics straight to its new ones (never cleared all at
+ * once and filled again).
  */
 import * as vscode from 'vscode';
 import type { ViewItem } from '../node/engineProtocol';
 import { percent } from './duplicatesTreeProvider';
+import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
 import type { IndexService, ItemsChange } from './indexService';
 import type { Severity } from '../node/settingsSchema';
 import type { Settings } from './settings';
@@ -22,7 +24,7 @@ export const SECTION_CODE = 'near-duplicate-section';
 const FIRST_LINE = new vscode.Range(0, 0, 0, Number.MAX_SAFE_INTEGER);
 /** Related information per diagnostic (the message counts the rest). */
 const MAX_RELATED = 20;
-/** Files published per event-loop turn (a few ms of work each). */
+/** Files published per call to the collection (and slice) at most. */
 export const PUBLISH_CHUNK = 200;
 
 function severityOf(s: Severity): vscode.DiagnosticSeverity | undefined {
@@ -45,55 +47,114 @@ function twinRange(loc: { startLine?: number; endLine?: number }): vscode.Range 
 export class DiagnosticsPublisher implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection(DIAGNOSTIC_SOURCE);
   private readonly disposables: vscode.Disposable[] = [];
-  /** Files whose diagnostics are still to be published (their current items are read then). */
+  /** Files whose diagnostics are to be published (their current items are read then). */
   private readonly pending = new Set<string>();
-  private timer: NodeJS.Timeout | undefined;
+  /** Lists of files still to be added to `pending` (added in slices: they may be long). */
+  private readonly queued: Array<Iterable<string>> = [];
+  /** Files that have diagnostics now. */
+  private readonly published = new Set<string>();
+  private running = false;
+  /** Bumped when everything is cleared: a job of an older epoch stops. */
+  private epoch = 0;
+  private disposed = false;
+  /**
+   * What one file costs, in ms: making its diagnostics and the collection's own work on them
+   * (converting and sending them to the workbench, measured at ~0.05–0.2 ms). Learnt as it goes:
+   * a slice publishes as many files as fit in it.
+   */
+  private msPerFile = 0.1;
 
   constructor(
     private readonly index: IndexService,
     private readonly settings: Settings,
+    private readonly tasks: HostTasks,
   ) {
     this.disposables.push(
       this.collection,
       index.onDidChangeItems((c) => this.publish(c)),
       settings.onDidChange((e) => {
-        if (e.change.severity) this.publish({ full: true, paths: this.index.pathsWithItems() });
+        if (e.change.severity) this.republish();
       }),
     );
-    this.publish({ full: true, paths: index.pathsWithItems() });
+    this.republish();
   }
 
-  /** Re-publishes the diagnostics of the given files (of all files when `full`). */
+  /** Re-publishes the diagnostics of the given files (when `full`, of every file too). */
   publish(change: ItemsChange): void {
-    const severity = severityOf(this.settings.current.severity);
-    if (change.full || severity === undefined) {
-      this.collection.clear();
-      this.pending.clear();
-    }
-    if (severity === undefined) return;
-    for (const p of change.paths) this.pending.add(p);
-    this.publishChunk();
+    if (this.disposed) return;
+    if (severityOf(this.settings.current.severity) === undefined) return this.clearAll();
+    // A full change: files shown now that are not in it lose their diagnostics.
+    if (change.full) this.queued.push(this.published);
+    this.queued.push(change.paths);
+    this.start();
   }
 
-  /** True while a large change is still being published. */
+  /** True while a change is still being published. */
   get publishing(): boolean {
-    return this.pending.size > 0;
+    return this.running || this.pending.size > 0 || this.queued.length > 0;
   }
 
-  private publishChunk(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const severity = severityOf(this.settings.current.severity);
-    if (severity === undefined) return this.pending.clear();
-    const entries: Array<[vscode.Uri, vscode.Diagnostic[] | undefined]> = [];
-    for (const p of this.pending) {
-      this.pending.delete(p);
-      const items = this.index.itemsOf(p);
-      entries.push([vscode.Uri.file(p), items.length ? items.map((i) => this.toDiagnostic(i, severity)) : undefined]);
-      if (entries.length >= PUBLISH_CHUNK) break;
+  /** Publishes every file again (the severity changed). */
+  private republish(): void {
+    if (severityOf(this.settings.current.severity) === undefined) return this.clearAll();
+    this.queued.push(this.published, this.index.pathsWithItems());
+    this.start();
+  }
+
+  private clearAll(): void {
+    this.epoch++;
+    this.collection.clear();
+    this.published.clear();
+    this.pending.clear();
+    this.queued.length = 0;
+  }
+
+  private start(): void {
+    if (this.running) return;
+    this.running = true;
+    void this.tasks.run('diagnostics', (s) => this.drain(s)).finally(() => {
+      this.running = false;
+      // A clearAll() may have ended the job while new work was queued.
+      if (this.queued.length > 0 || this.pending.size > 0) this.start();
+    });
+  }
+
+  private async drain(s: Slice): Promise<void> {
+    const epoch = this.epoch;
+    const stopped = () => this.disposed || epoch !== this.epoch;
+    while (!stopped() && (this.queued.length > 0 || this.pending.size > 0)) {
+      while (this.queued.length > 0) {
+        const list = this.queued.shift()!;
+        for (const p of list) {
+          this.pending.add(p);
+          if (s.due) {
+            await s.yield();
+            if (stopped()) return;
+          }
+        }
+      }
+      const severity = severityOf(this.settings.current.severity);
+      if (severity === undefined) return this.clearAll();
+      if (this.pending.size === 0) continue;
+      if (s.due) await s.yield();
+      if (stopped()) return;
+      const fit = Math.max(1, Math.min(PUBLISH_CHUNK, Math.floor((SLICE_MS - s.elapsedMs) / this.msPerFile)));
+      const t0 = s.elapsedMs;
+      const entries: Array<[vscode.Uri, vscode.Diagnostic[] | undefined]> = [];
+      for (const p of this.pending) {
+        this.pending.delete(p);
+        const items = this.index.itemsOf(p);
+        if (items.length > 0) {
+          entries.push([vscode.Uri.file(p), items.map((i) => this.toDiagnostic(i, severity))]);
+          this.published.add(p);
+        } else if (this.published.delete(p)) entries.push([vscode.Uri.file(p), undefined]);
+        if (entries.length >= fit) break;
+      }
+      if (entries.length === 0) continue;
+      this.collection.set(entries);
+      this.msPerFile = Math.min(5, 0.5 * this.msPerFile + (0.5 * (s.elapsedMs - t0)) / entries.length);
+      await s.yield();
     }
-    if (entries.length > 0) this.collection.set(entries);
-    if (this.pending.size > 0) this.timer = setTimeout(() => this.publishChunk(), 0);
   }
 
   private toDiagnostic(item: ViewItem, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {
@@ -121,8 +182,9 @@ export class DiagnosticsPublisher implements vscode.Disposable {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.disposed = true;
     this.pending.clear();
+    this.queued.length = 0;
     for (const d of this.disposables) d.dispose();
   }
 }

@@ -3,10 +3,15 @@
  * each member with its line range and its Hamming distance (and similarity) to the group's
  * representative; closest groups first. Shows files, sections or both (a toggle in the title).
  * Sets the context keys `neardup.state` (for the welcome content) and `neardup.viewMode`.
+ * The nodes of a new report are built by a sliced job ({@link HostTasks}) and shown at once when
+ * complete; a newer report makes the build of an older one stop. A category lists its first
+ * {@link GROUP_PAGE} groups, then a "Show more" node: VS Code converts all the children of a node
+ * in one task of the extension host (~17 µs a group: 3,000 groups would take ~50 ms).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ViewGroup, ViewMember, ViewReport } from '../node/engineProtocol';
+import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
 
 export type ViewMode = 'both' | 'files' | 'sections';
@@ -31,7 +36,20 @@ export interface MemberNode {
   representative: boolean;
 }
 
-export type DuplicateNode = CategoryNode | GroupNode | MemberNode;
+/** "Show N more groups": the groups of a kind after the first `shown`. */
+export interface MoreNode {
+  type: 'more';
+  kind: 'file' | 'section';
+  parent: CategoryNode | undefined;
+  shown: number;
+  total: number;
+}
+
+export type DuplicateNode = CategoryNode | GroupNode | MemberNode | MoreNode;
+
+/** Groups of a kind listed at first, and added by each "Show more". */
+export const GROUP_PAGE = 250;
+export const SHOW_MORE_COMMAND = 'neardup.showMoreGroups';
 
 /** The state shown by the view's welcome content (`neardup.state`). */
 export type ViewState = 'indexing' | 'empty' | 'filtered' | 'ready' | 'noFolder' | 'error';
@@ -64,10 +82,16 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   private categories: CategoryNode[] = [];
   private view: vscode.TreeView<DuplicateNode> | undefined;
   private lastState: ViewState | undefined;
+  /** Bumped by every new report: the build of an older one stops. */
+  private builds = 0;
+  private disposed = false;
+  /** Groups of each kind listed (the rest behind a "Show more" node). */
+  private readonly limits = { file: GROUP_PAGE, section: GROUP_PAGE };
 
   constructor(
     private readonly index: IndexService,
     private readonly memento: vscode.Memento,
+    private readonly tasks: HostTasks,
   ) {
     const saved = memento.get<ViewMode>(MODE_KEY);
     this._mode = saved === 'files' || saved === 'sections' ? saved : 'both';
@@ -103,25 +127,45 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
 
   /** The top-level nodes in the current mode. */
   roots(): DuplicateNode[] {
-    if (this._mode === 'files') return this.fileGroups;
-    if (this._mode === 'sections') return this.sectionGroups;
+    if (this._mode === 'files') return this.page('file', this.fileGroups, undefined);
+    if (this._mode === 'sections') return this.page('section', this.sectionGroups, undefined);
     return this.categories;
   }
 
+  /** Lists `limit` more groups of a kind (the "Show more" node's command). */
+  showMore(kind: 'file' | 'section'): void {
+    this.limits[kind] += GROUP_PAGE;
+    this.changeEmitter.fire(this._mode === 'both' ? this.categories.find((c) => c.kind === kind) : undefined);
+  }
+
   getChildren(element?: DuplicateNode): DuplicateNode[] {
+    // VS Code asks for the children, then for each child's tree item, and converts them all in
+    // one task: time that task (until the event loop is free again).
+    const t0 = performance.now();
+    const c0 = threadCpuMs();
+    setImmediate(() => this.tasks.record('tree.fetch', performance.now() - t0, threadCpuMs() - c0));
     if (!element) return this.roots();
-    if (element.type === 'category') return element.groups;
+    if (element.type === 'category') return this.page(element.kind, element.groups, element);
     if (element.type === 'group') return element.members;
     return [];
   }
 
   getParent(element: DuplicateNode): DuplicateNode | undefined {
     if (element.type === 'member') return element.parent;
-    if (element.type === 'group') return this._mode === 'both' ? element.parent : undefined;
+    if (element.type === 'group' || element.type === 'more') return this._mode === 'both' ? element.parent : undefined;
     return undefined;
   }
 
   getTreeItem(element: DuplicateNode): vscode.TreeItem {
+    if (element.type === 'more') {
+      const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more groups', Math.min(GROUP_PAGE, element.total - element.shown)), vscode.TreeItemCollapsibleState.None);
+      item.id = `more:${element.kind}`;
+      item.description = vscode.l10n.t('{0} of {1} shown', element.shown, element.total);
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.contextValue = 'neardup.more';
+      item.command = { command: SHOW_MORE_COMMAND, title: vscode.l10n.t('Show more'), arguments: [element.kind] };
+      return item;
+    }
     if (element.type === 'category') {
       const item = new vscode.TreeItem(
         element.kind === 'file' ? vscode.l10n.t('Files') : vscode.l10n.t('Sections'),
@@ -198,6 +242,13 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   async reveal(fsPath: string): Promise<boolean> {
     const [first] = this.findMembers(fsPath);
     if (!first || !this.view) return false;
+    // A group behind "Show more" is listed first.
+    const kind = first.parent.group.kind;
+    const at = (kind === 'file' ? this.fileGroups : this.sectionGroups).indexOf(first.parent);
+    if (at >= this.limits[kind]) {
+      this.limits[kind] = Math.ceil((at + 1) / GROUP_PAGE) * GROUP_PAGE;
+      this.changeEmitter.fire(this._mode === 'both' ? first.parent.parent : undefined);
+    }
     try {
       await this.view.reveal(first, { select: true, focus: false, expand: true });
       return true;
@@ -207,10 +258,19 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const d of this.disposables) d.dispose();
   }
 
   // ---------------------------------------------------------------------------------- internals
+
+  /** The first groups of a kind, then a "Show more" node if there are more. */
+  private page(kind: 'file' | 'section', groups: GroupNode[], parent: CategoryNode | undefined): DuplicateNode[] {
+    const limit = this.limits[kind];
+    if (groups.length <= limit) return groups;
+    const more: MoreNode = { type: 'more', kind, parent, shown: limit, total: groups.length };
+    return [...groups.slice(0, limit), more];
+  }
 
   private visibleGroups(): GroupNode[] {
     if (this._mode === 'files') return this.fileGroups;
@@ -219,15 +279,27 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   }
 
   private setReport(report: ViewReport): void {
+    const build = ++this.builds;
+    void this.tasks.run('tree', async (s) => {
+      const fileCat: CategoryNode = { type: 'category', kind: 'file', groups: [] };
+      const sectionCat: CategoryNode = { type: 'category', kind: 'section', groups: [] };
+      for (const g of report.groups) {
+        const cat = g.kind === 'file' ? fileCat : sectionCat;
+        const node: GroupNode = { type: 'group', group: g, parent: cat, members: [] };
+        node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
+        cat.groups.push(node);
+        if (s.due) {
+          await s.yield();
+          if (build !== this.builds || this.disposed) return;
+        }
+      }
+      if (build !== this.builds || this.disposed) return;
+      this.show(report, fileCat, sectionCat);
+    });
+  }
+
+  private show(report: ViewReport, fileCat: CategoryNode, sectionCat: CategoryNode): void {
     this.report = report;
-    const fileCat: CategoryNode = { type: 'category', kind: 'file', groups: [] };
-    const sectionCat: CategoryNode = { type: 'category', kind: 'section', groups: [] };
-    for (const g of report.groups) {
-      const cat = g.kind === 'file' ? fileCat : sectionCat;
-      const node: GroupNode = { type: 'group', group: g, parent: cat, members: [] };
-      node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
-      cat.groups.push(node);
-    }
     this.fileGroups = fileCat.groups;
     this.sectionGroups = sectionCat.groups;
     this.categories = [fileCat, sectionCat].filter((c) => c.groups.length > 0);

@@ -9,7 +9,8 @@ import { registerCompare } from './commands/compare';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
-import { DuplicatesTreeProvider, type DuplicateNode } from './duplicatesTreeProvider';
+import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
+import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
 import { OutputLog } from './outputLog';
 import { registerProgressNotification } from './progressNotification';
@@ -68,6 +69,13 @@ export interface NearDupApi {
     firstIndexMs(): number | undefined;
     /** Of the last report: engine → host hand-over and the time the views took to apply it. */
     lastReport(): ReportTiming | undefined;
+    /**
+     * Durations of NearDup's own tasks on the extension host's thread since activation (or the
+     * last reset): slices of report application, diagnostics, tree building and file-event
+     * resolution, engine messages, file-event flushes — overall and per kind.
+     */
+    hostTasks(): HostTaskFigures;
+    resetHostTasks(): void;
   };
   /** The extension host process's memory. */
   memoryUsage(): NodeJS.MemoryUsage;
@@ -81,12 +89,13 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const log = new OutputLog();
   const settings = new Settings(log);
   const cachePath = context.storageUri ? path.join(context.storageUri.fsPath, 'fingerprints.bin') : null;
-  const index = new IndexService(path.join(context.extensionPath, 'dist', 'engineWorker.js'), cachePath, settings, log);
+  const tasks = new HostTasks();
+  const index = new IndexService(path.join(context.extensionPath, 'dist', 'engineWorker.js'), cachePath, settings, log, tasks);
   service = index;
-  const tree = new DuplicatesTreeProvider(index, context.workspaceState);
+  const tree = new DuplicatesTreeProvider(index, context.workspaceState, tasks);
   const view = vscode.window.createTreeView<DuplicateNode>('neardup.duplicates', { treeDataProvider: tree, showCollapseAll: true });
   tree.attach(view);
-  const diagnostics = new DiagnosticsPublisher(index, settings);
+  const diagnostics = new DiagnosticsPublisher(index, settings, tasks);
   const statusBar = new StatusBar(index);
   const find = new FindNearDuplicatesCommand(index, tree);
 
@@ -107,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     vscode.commands.registerCommand('neardup.viewMode.sections', () => tree.setMode('sections')),
     vscode.commands.registerCommand('neardup.viewMode.both', () => tree.setMode('both')),
     vscode.commands.registerCommand('neardup.showLog', () => log.show()),
+    vscode.commands.registerCommand(SHOW_MORE_COMMAND, (kind: unknown) => tree.showMore(kind === 'section' ? 'section' : 'file')),
   );
 
   // The first index runs after activation has returned.
@@ -141,7 +151,14 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     tree,
     diagnostics,
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
-    timings: { activateMs, memoryAtActivation, firstIndexMs: () => index.firstIndexMs, lastReport: () => index.lastReportTiming },
+    timings: {
+      activateMs,
+      memoryAtActivation,
+      firstIndexMs: () => index.firstIndexMs,
+      lastReport: () => index.lastReportTiming,
+      hostTasks: () => tasks.figures(),
+      resetHostTasks: () => tasks.reset(),
+    },
     memoryUsage: () => process.memoryUsage(),
   };
 }

@@ -2,28 +2,38 @@
  * Owns the engine worker and keeps its index in step with the workspace: the first index, file
  * events (coalesced), settings and folder changes. Holds the latest report for the views. Runs
  * nothing heavy itself: walking, reading, hashing and matching all happen in the engine worker.
+ * What it does with large data — a report of many files, a flood of file events — runs in short
+ * slices ({@link HostTasks}), and a report is applied whole or not at all: the views see the
+ * previous report until the new one (or a newer one that arrived meanwhile) is complete.
  * A crashed engine is restarted by its supervisor (see EngineClient); this logs one line per
  * crash and one when it is given up, never a popup.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DebugCrashRequest, EngineEvent, IndexStats, InitResult, QueryResult, UpdateResult, ViewItem, ViewReport } from '../node/engineProtocol';
-import { FileEventQueue, type FileEventBatch } from '../node/fileEventQueue';
+import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/fileEventQueue';
+import { ReportAssembler } from '../node/reportParts';
 import { isDefaultExcluded } from '../node/walk';
 import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
+import type { HostTasks, Slice } from './hostTasks';
 import type { OutputLog } from './outputLog';
 import type { Settings, SettingsChangeEvent } from './settings';
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
 export interface ReportTiming {
-  /** From the engine finishing the report to the host receiving it. */
+  /** From the engine finishing the report to the host receiving its last part. */
   handoverMs: number;
-  /** Applying it on the host: merging items, diagnostics, views. */
+  /** From receiving it to the views being told (wall time, yields between slices included). */
   applyMs: number;
-  mergeMs: number;
+  /** Slices (tasks) the merge took, and the longest. */
+  slices: number;
+  maxSliceMs: number;
+  /** Time of the listeners of the new items (diagnostics) and of the new report (views). */
   diagnosticsMs: number;
   viewsMs: number;
+  /** Reports merged into this one (more than 1: newer reports arrived while it was applied). */
+  reports: number;
   changedFiles: number;
 }
 
@@ -31,8 +41,8 @@ export interface ReportTiming {
 export interface ItemsChange {
   /** All files: forget everything and take {@link IndexService.itemsOf} for each of `paths`. */
   full: boolean;
-  /** Files whose items changed (possibly to none). */
-  paths: string[];
+  /** Files whose items changed (possibly to none). Not to be modified. */
+  paths: readonly string[];
 }
 
 export interface IndexProgress {
@@ -50,6 +60,8 @@ const MAX_WAIT_MS = 2000;
  * the workspace is walked again: watchers lose events in such bursts.
  */
 const BURST_PATHS = 200;
+/** Paths per batch to the engine at most (posting 10,000 paths takes ~1 ms). */
+const MAX_BATCH_PATHS = 10_000;
 
 export class IndexService implements vscode.Disposable {
   private client: EngineClient;
@@ -77,7 +89,16 @@ export class IndexService implements vscode.Disposable {
   /** Of the last report: engine → host hand-over, and the time the views took to apply it. */
   lastReportTiming: ReportTiming | undefined;
 
-  private readonly itemsByPath = new Map<string, ViewItem[]>();
+  /** Items of the current report by file. Replaced, never modified, when a report is applied. */
+  private itemsByPath = new Map<string, ViewItem[]>();
+  /** Reports received and not applied yet (oldest first), and whether a job is applying them. */
+  private readonly incoming: Array<{ report: ViewReport; received: number; at: number }> = [];
+  private applying = false;
+  private appliedWaiters: Array<() => void> = [];
+  private readonly parts = new ReportAssembler();
+  /** Raw file events (uri, op) waiting to be resolved to workspace paths, and whether a job is on it. */
+  private readonly rawEvents: Array<{ uri: vscode.Uri; op: FileOp }> = [];
+  private resolvingEvents = false;
   private readonly updateEmitter = new vscode.EventEmitter<ViewReport>();
   private readonly itemsEmitter = new vscode.EventEmitter<ItemsChange>();
   private readonly stateEmitter = new vscode.EventEmitter<void>();
@@ -96,12 +117,15 @@ export class IndexService implements vscode.Disposable {
     private readonly cachePath: string | null,
     private readonly settings: Settings,
     private readonly log: OutputLog,
+    private readonly tasks: HostTasks,
   ) {
     this.client = this.createClient();
     this.events = new FileEventQueue((batch) => this.sendBatch(batch), {
       debounceMs: DEBOUNCE_MS,
       maxWaitMs: MAX_WAIT_MS,
       burstPaths: BURST_PATHS,
+      maxBatchPaths: MAX_BATCH_PATHS,
+      runTask: (task) => this.tasks.time('fileEvents.flush', task),
       onBurstEnd: (n) => {
         if (this.paused || this.disposed) return;
         this.log.info(`${n} file events in a burst (or a new folder): walking the workspace again for changes the file watcher may have missed`);
@@ -109,7 +133,9 @@ export class IndexService implements vscode.Disposable {
       },
       onIdle: () => this.checkIdle(),
     });
+    const offIdle = tasks.onIdle(() => this.checkIdle());
     this.disposables.push(
+      { dispose: offIdle },
       this.updateEmitter,
       this.itemsEmitter,
       this.stateEmitter,
@@ -132,9 +158,12 @@ export class IndexService implements vscode.Disposable {
     return this.itemsByPath.get(fsPath) ?? [];
   }
 
-  /** Files that have near duplicates. */
-  pathsWithItems(): string[] {
-    return [...this.itemsByPath.keys()];
+  /**
+   * Files that have near duplicates, in the current state (whose map is replaced, never modified:
+   * the iterator stays valid across yields, and goes on listing that state).
+   */
+  pathsWithItems(): Iterable<string> {
+    return this.itemsByPath.keys();
   }
 
   get progress(): IndexProgress | undefined {
@@ -250,13 +279,15 @@ export class IndexService implements vscode.Disposable {
     this.client.dispose();
     for (const d of this.disposables) d.dispose();
     for (const w of this.idleWaiters.splice(0)) w();
+    for (const w of this.appliedWaiters.splice(0)) w();
   }
 
   // ---------------------------------------------------------------------------------- internals
 
   private createClient(): EngineClient {
     const client = new EngineClient(this.engineScript);
-    client.onEvent((e) => this.onEngineEvent(e));
+    this.parts.reset();
+    client.onEvent((e) => this.tasks.time(`engine.${e.type}`, () => this.onEngineEvent(e)));
     client.onDidCrash((c) => this.onCrash(client, c));
     client.onDidRecover((r) => this.onRecovered(client, r));
     client.onDidGiveUp((m) => this.onGiveUp(client, m));
@@ -269,8 +300,18 @@ export class IndexService implements vscode.Disposable {
     this.stateEmitter.fire();
   }
 
+  /** Nothing to do: no request, no event waiting, no job in the engine, no slice of ours pending. */
   private isIdle(): boolean {
-    return this.busy === 0 && this.events.idle && !this.engineIndexing && this.started;
+    return (
+      this.busy === 0 &&
+      this.events.idle &&
+      this.rawEvents.length === 0 &&
+      !this.resolvingEvents &&
+      !this.applying &&
+      this.tasks.idle &&
+      !this.engineIndexing &&
+      this.started
+    );
   }
 
   private checkIdle(): void {
@@ -329,6 +370,8 @@ export class IndexService implements vscode.Disposable {
       if (!(await this.ensureEngine())) return;
       this.setState('indexing');
       const stats = await this.client.request({ type: 'reindex', config: withConfig ? this.settings.engineConfig() : undefined });
+      // Its report came before the answer: the job ends when the views show it.
+      await this.whenApplied();
       this.lastIndexStats = stats;
       this.log.info(
         `indexed ${stats.files} files in ${stats.elapsedMs} ms: ${stats.reread} read, ${stats.cacheHits} from the cache, ` +
@@ -356,13 +399,36 @@ export class IndexService implements vscode.Disposable {
     }
   }
 
-  private enqueue(uri: vscode.Uri, op: 'upsert' | 'remove'): void {
+  /**
+   * A file event. VS Code delivers a flood of them (a branch switch, a generator) in one task of
+   * its own, calling this once per file: keep it O(1) — the folder lookup and the exclusion
+   * test run later, in slices.
+   */
+  private enqueue(uri: vscode.Uri, op: FileOp): void {
     if (this.disposed || uri.scheme !== 'file') return;
-    const folder = vscode.workspace.getWorkspaceFolder(uri);
-    if (!folder) return;
-    const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    if (rel === '' || (isDefaultExcluded(rel) && rel !== '.git/info/exclude')) return;
-    this.events.add(uri.fsPath, op);
+    this.rawEvents.push({ uri, op });
+    if (this.resolvingEvents) return;
+    this.resolvingEvents = true;
+    void this.tasks.run('fileEvents', (s) => this.resolveEvents(s)).finally(() => {
+      this.resolvingEvents = false;
+      this.checkIdle();
+    });
+  }
+
+  /** Resolves the raw file events to workspace paths and queues them (in arrival order). */
+  private async resolveEvents(s: Slice): Promise<void> {
+    let i = 0;
+    while (i < this.rawEvents.length) {
+      if (this.disposed) break;
+      const { uri, op } = this.rawEvents[i++];
+      const folder = vscode.workspace.getWorkspaceFolder(uri);
+      if (folder) {
+        const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.events.add(uri.fsPath, op);
+      }
+      if (s.due) await s.yield(); // events that arrive meanwhile are appended: this loop takes them
+    }
+    this.rawEvents.length = 0;
   }
 
   /** One coalesced batch of file events to the engine (the queue sends one at a time). */
@@ -384,28 +450,17 @@ export class IndexService implements vscode.Disposable {
 
   private onEngineEvent(e: EngineEvent): void {
     switch (e.type) {
+      case 'reportPart':
       case 'report': {
-        const received = Date.now();
-        const t0 = performance.now();
-        const change = this.applyItems(e.report);
-        this._report = { ...e.report, items: [...this.itemsByPath.values()].flat(), clearedPaths: [], full: true };
-        const t1 = performance.now();
-        this.itemsEmitter.fire(change);
-        const t2 = performance.now();
-        this.updateEmitter.fire(this._report);
-        const t3 = performance.now();
-        this.lastReportTiming = {
-          handoverMs: received - e.report.createdAt,
-          applyMs: +(t3 - t0).toFixed(1),
-          mergeMs: +(t1 - t0).toFixed(1),
-          diagnosticsMs: +(t2 - t1).toFixed(1),
-          viewsMs: +(t3 - t2).toFixed(1),
-          changedFiles: change.paths.length,
-        };
-        this.log.channel.trace(
-          `report ${e.report.generation}: ${e.report.groups.length} groups, ${e.report.items.length} changed items; ` +
-            `handed over in ${this.lastReportTiming.handoverMs} ms, applied in ${this.lastReportTiming.applyMs} ms`,
-        );
+        const whole = this.parts.add(e);
+        if (whole === 'lost') {
+          // Cannot happen while the engine lives (its messages arrive in order); be safe anyway.
+          this.log.warn('a report arrived incomplete from the engine: asking it for the whole report');
+          this.track(this.client.request({ type: 'getReport' })).then(
+            (r) => this.receive(r),
+            (err) => this.onFailure(err),
+          );
+        } else if (whole) this.receive(whole);
         break;
       }
       case 'progress':
@@ -432,22 +487,106 @@ export class IndexService implements vscode.Disposable {
     }
   }
 
-  /** Merges a report event's items (all, or those of changed files) into itemsByPath. */
-  private applyItems(r: ViewReport): ItemsChange {
-    if (r.full) this.itemsByPath.clear();
-    const paths = new Set<string>(r.clearedPaths);
-    for (const p of r.clearedPaths) this.itemsByPath.delete(p);
-    const fresh = new Map<string, ViewItem[]>();
-    for (const item of r.items) {
-      const list = fresh.get(item.loc.path);
-      if (list) list.push(item);
-      else fresh.set(item.loc.path, [item]);
+  /** A whole report from the engine: applied by a sliced job, after those received before it. */
+  private receive(report: ViewReport): void {
+    this.incoming.push({ report, received: Date.now(), at: performance.now() });
+    if (this.applying) return;
+    this.applying = true;
+    void this.tasks
+      .run('report', (s) => this.applyReports(s))
+      .catch((e) => {
+        this.incoming.length = 0;
+        this.log.error(`cannot apply a report: ${(e as Error)?.message ?? String(e)}`);
+      })
+      .finally(() => {
+        this.applying = false;
+        for (const w of this.appliedWaiters.splice(0)) w();
+        this.checkIdle();
+      });
+  }
+
+  /** Resolves when every report received so far is applied. */
+  private whenApplied(): Promise<void> {
+    if (!this.applying) return Promise.resolve();
+    return new Promise((resolve) => this.appliedWaiters.push(resolve));
+  }
+
+  /**
+   * Applies the received reports in slices. The items of the next state are staged in a new map
+   * (a copy of the current one, for a report of changes) while the views keep the current one;
+   * the new state replaces it in one step. Reports that arrive meanwhile are merged into the
+   * staged state first: the views go straight to the newest report.
+   */
+  private async applyReports(s: Slice): Promise<void> {
+    while (this.incoming.length > 0 && !this.disposed) {
+      const first = this.incoming[0];
+      let latest = first;
+      let staged: Map<string, ViewItem[]> | undefined;
+      let full = false;
+      let changed = new Set<string>();
+      let merged = 0;
+      while (this.incoming.length > 0) {
+        const next = this.incoming.shift()!;
+        const r = next.report;
+        latest = next;
+        merged++;
+        if (r.full) {
+          staged = new Map();
+          full = true;
+          changed = new Set();
+        } else if (!staged) {
+          staged = new Map();
+          // The current map changes only here (below, once staged): a stable source across yields.
+          for (const [p, list] of this.itemsByPath) {
+            staged.set(p, list);
+            if (s.due) await s.yield();
+          }
+        }
+        for (const p of r.clearedPaths) {
+          staged.delete(p);
+          changed.add(p);
+          if (s.due) await s.yield();
+        }
+        // All items of a changed file come in the report: they replace that file's items.
+        const fresh = new Set<string>();
+        for (const item of r.items) {
+          const p = item.loc.path;
+          if (fresh.has(p)) staged.get(p)!.push(item);
+          else {
+            fresh.add(p);
+            staged.set(p, [item]);
+            changed.add(p);
+          }
+          if (s.due) await s.yield();
+        }
+        if (this.disposed) return;
+      }
+      if (!staged) continue;
+      this.itemsByPath = staged;
+      this._report = viewReport(latest.report, staged);
+      const paths = [...changed];
+      const t1 = performance.now();
+      this.itemsEmitter.fire({ full, paths });
+      const t2 = performance.now();
+      this.updateEmitter.fire(this._report);
+      const t3 = performance.now();
+      this.lastReportTiming = {
+        handoverMs: latest.received - latest.report.createdAt,
+        applyMs: +(t3 - first.at).toFixed(1),
+        slices: s.tasks,
+        maxSliceMs: +Math.max(s.maxMs, s.elapsedMs).toFixed(1),
+        diagnosticsMs: +(t2 - t1).toFixed(1),
+        viewsMs: +(t3 - t2).toFixed(1),
+        reports: merged,
+        changedFiles: paths.length,
+      };
+      this.log.channel.trace(
+        `report ${latest.report.generation}: ${latest.report.groups.length} groups, ${changed.size} files changed` +
+          (merged > 1 ? ` (${merged} reports merged)` : '') +
+          `; handed over in ${this.lastReportTiming.handoverMs} ms, applied in ${this.lastReportTiming.applyMs} ms`,
+      );
+      if (s.due) await s.yield();
     }
-    for (const [p, list] of fresh) {
-      this.itemsByPath.set(p, list);
-      paths.add(p);
-    }
-    return { full: r.full, paths: r.full ? [...this.itemsByPath.keys()] : [...paths] };
   }
 
   private onFailure(e: unknown): void {
@@ -461,6 +600,7 @@ export class IndexService implements vscode.Disposable {
     if (this.disposed || client !== this.client) return;
     this.engineIndexing = false;
     this._progress = undefined;
+    this.parts.reset(); // parts of a report that will never end
     if (c.restartInMs === null) return; // onGiveUp says it
     this.log.warn(`the engine worker stopped unexpectedly (${c.reason}); restarting it in ${c.restartInMs} ms`);
     // Not idle until the new worker has caught up (or was given up).
@@ -488,4 +628,16 @@ export class IndexService implements vscode.Disposable {
     this.setState('error');
     this.checkIdle();
   }
+}
+
+/**
+ * The report the views get: the engine's, with every item (the engine sends only those that
+ * changed). The flat list of items is made when first read (the API's getReport), from the map of
+ * that state, which is never modified.
+ */
+function viewReport(r: ViewReport, byPath: ReadonlyMap<string, ViewItem[]>): ViewReport {
+  let items: ViewItem[] | undefined;
+  const report: ViewReport = { ...r, clearedPaths: [], full: true };
+  Object.defineProperty(report, 'items', { enumerable: true, configurable: true, get: () => (items ??= [...byPath.values()].flat()) });
+  return report;
 }

@@ -58,6 +58,11 @@ export interface EngineTuning {
    * per ten times the last write took), so a crash loses little work. Default 10 000 ms; 0: never.
    */
   checkpointMs?: number;
+  /**
+   * A report larger than this many entries goes to the host in parts (see reportParts.ts).
+   * Default REPORT_PART_WEIGHT (2000).
+   */
+  reportPartWeight?: number;
 }
 
 export interface InitRequest {
@@ -258,7 +263,12 @@ export type EngineEvent =
   | { type: 'indexing'; active: boolean }
   | { type: 'skipped'; items: Array<{ path: string; reason: string }> }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
-  | { type: 'report'; report: ViewReport };
+  /**
+   * A report. A large one comes as `reportPart` events first (see reportParts.ts): its groups,
+   * items and cleared paths are those of the parts, in order, then its own; `parts` counts them.
+   */
+  | { type: 'report'; report: ViewReport; parts?: number }
+  | { type: 'reportPart'; generation: number; index: number; groups: ViewGroup[]; items: ViewItem[]; clearedPaths: string[] };
 
 export interface EngineRequestEnvelope {
   id: number;

@@ -12,6 +12,9 @@
  * - After a burst (at least `burstPaths` paths between two idle moments) `onBurstEnd` is called
  *   once the queue is idle: file watchers lose events in bursts (a folder created and filled at
  *   once may never be watched), so the owner re-walks the workspace to catch what was missed.
+ * - A batch holds at most `maxBatchPaths` paths (the oldest first): building it and posting it to
+ *   the engine are one task of the owner's thread, which must stay short. The rest goes out as
+ *   the next batch as soon as the engine has answered.
  */
 
 export type FileOp = 'upsert' | 'remove';
@@ -47,6 +50,10 @@ export interface FileEventQueueOptions {
   burstPaths?: number;
   /** Called (before onIdle) when the queue becomes idle after a burst, with its size. */
   onBurstEnd?: (paths: number) => void;
+  /** Paths (and renames) per batch at most. Default 10,000. */
+  maxBatchPaths?: number;
+  /** Runs each of the queue's own tasks (a timer, a batch after an answer): the owner times them. */
+  runTask?: (task: () => void) => void;
 }
 
 export class FileEventQueue {
@@ -62,6 +69,8 @@ export class FileEventQueue {
   private readonly debounceMs: number;
   private readonly maxWaitMs: number;
   private readonly clock: QueueClock;
+  private readonly maxBatchPaths: number;
+  private readonly runTask: (task: () => void) => void;
   /** Batches sent so far. */
   batches = 0;
 
@@ -72,6 +81,8 @@ export class FileEventQueue {
     this.debounceMs = options.debounceMs ?? 300;
     this.maxWaitMs = options.maxWaitMs ?? 2000;
     this.clock = options.clock ?? realClock;
+    this.maxBatchPaths = Math.max(1, options.maxBatchPaths ?? 10_000);
+    this.runTask = options.runTask ?? ((task) => task());
   }
 
   /** Paths and renames waiting (not counting a batch in flight). */
@@ -119,7 +130,7 @@ export class FileEventQueue {
     if (this.timer === undefined) this.firstEventAt = now;
     else this.clock.clearTimeout(this.timer);
     const wait = Math.max(0, Math.min(this.debounceMs, this.firstEventAt + this.maxWaitMs - now));
-    this.timer = this.clock.setTimeout(() => this.fire(), wait);
+    this.timer = this.clock.setTimeout(() => this.runTask(() => this.fire()), wait);
   }
 
   private fire(): void {
@@ -135,18 +146,23 @@ export class FileEventQueue {
       this.options.onIdle?.();
       return;
     }
-    const batch: FileEventBatch = { upserts: [], removes: [], renames: this.renames };
-    for (const [p, op] of this.ops) (op === 'upsert' ? batch.upserts : batch.removes).push(p);
-    this.ops.clear();
-    this.renames = [];
+    const renames = this.renames.splice(0, this.maxBatchPaths);
+    const batch: FileEventBatch = { upserts: [], removes: [], renames };
+    let room = this.maxBatchPaths - renames.length;
+    for (const [p, op] of this.ops) {
+      if (room-- <= 0) break;
+      (op === 'upsert' ? batch.upserts : batch.removes).push(p);
+      this.ops.delete(p); // deleting the entry being visited does not disturb a Map's iteration
+    }
     this.inFlight = true;
     this.batches++;
     this.sentSinceIdle += batch.upserts.length + batch.removes.length + batch.renames.length;
     const done = () => {
       this.inFlight = false;
       if (this.disposed) return;
-      // Events that came meanwhile and whose wait is over go out now; the rest wait for their timer.
-      if (this.timer === undefined) this.fire();
+      // Events that came meanwhile and whose wait is over (or the rest of a full batch) go out
+      // now; the rest wait for their timer.
+      if (this.timer === undefined) this.runTask(() => this.fire());
     };
     let sent: Promise<unknown>;
     try {

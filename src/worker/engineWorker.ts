@@ -9,12 +9,22 @@ import { parentPort } from 'node:worker_threads';
 import type { EngineEvent, EngineMessage, EngineRequest, EngineRequestEnvelope } from '../node/engineProtocol';
 import { EngineState } from '../node/engineState';
 import { PoolFingerprinter } from '../node/poolFingerprinter';
+import { REPORT_PART_WEIGHT, splitReport } from '../node/reportParts';
+import { lowerThreadPriority } from '../node/threadPriority';
 
 const port = parentPort;
 if (!port) throw new Error('engineWorker must run in a worker thread');
+// Indexing is background work: on Linux this thread and the fingerprint workers it starts run at
+// a lower priority than the editor (see threadPriority.ts).
+lowerThreadPriority();
 
 const post = (msg: EngineMessage) => port.postMessage(msg);
-const emit = (event: EngineEvent) => post({ kind: 'event', event });
+let reportPartWeight = REPORT_PART_WEIGHT;
+/** Events to the host; a large report goes in parts (each message is one task on the host). */
+const emit = (event: EngineEvent) => {
+  if (event.type !== 'report') return post({ kind: 'event', event });
+  for (const e of splitReport(event.report, reportPartWeight)) post({ kind: 'event', event: e });
+};
 
 let state: EngineState | null = null;
 let pool: PoolFingerprinter | null = null;
@@ -40,6 +50,7 @@ async function handle(req: EngineRequest): Promise<unknown> {
         size: req.poolSize ?? defaultPoolSize(),
         resourceLimits: { maxOldGenerationSizeMb: POOL_HEAP_MB },
       });
+      reportPartWeight = Math.max(1, req.tuning?.reportPartWeight ?? REPORT_PART_WEIGHT);
       state = new EngineState(pool, emit, req.tuning);
       return state.init(req);
     }

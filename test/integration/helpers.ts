@@ -6,6 +6,7 @@ import * as path from 'path';
 import { monitorEventLoopDelay } from 'perf_hooks';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
+import type { HostTaskFigures } from '../../src/extension/hostTasks';
 import type { DuplicateNode, GroupNode, MemberNode } from '../../src/extension/duplicatesTreeProvider';
 import type { ViewReport } from '../../src/node/engineProtocol';
 
@@ -171,22 +172,31 @@ export function snapshotTree(root: string): Map<string, string> {
 
 /**
  * Samples the extension host's event loop while it runs: a histogram (perf_hooks) and a 10 ms
- * interval whose drift counts the stalls. Any task of any extension shows up here.
+ * interval whose drift counts the stalls (and keeps the five longest, with when they happened,
+ * in ms since the start). Any task of any extension shows up here.
  */
-export function monitorEventLoop(): { stop(): { maxMs: number; p99Ms: number; p50Ms: number; stallsOver50: number; samples: number } } {
+export function monitorEventLoop(): {
+  stop(): { maxMs: number; p99Ms: number; p50Ms: number; stallsOver50: number; samples: number; worst: Array<{ atMs: number; ms: number }> };
+} {
   const h = monitorEventLoopDelay({ resolution: 10 });
   h.enable();
-  let last = performance.now();
+  const start = performance.now();
+  let last = start;
   let stalls = 0;
   let maxDrift = 0;
   let samples = 0;
+  let worst: Array<{ atMs: number; ms: number }> = [];
   const timer = setInterval(() => {
     const now = performance.now();
     const drift = now - last - 10;
     last = now;
     samples++;
     if (drift > maxDrift) maxDrift = drift;
-    if (drift > 50) stalls++;
+    if (drift > 50) {
+      stalls++;
+      worst.push({ atMs: Math.round(now - drift - start), ms: Math.round(drift) });
+      if (worst.length > 5) worst = worst.sort((a, b) => b.ms - a.ms).slice(0, 5);
+    }
   }, 10);
   return {
     stop() {
@@ -194,7 +204,55 @@ export function monitorEventLoop(): { stop(): { maxMs: number; p99Ms: number; p5
       h.disable();
       // The histogram records whole timer intervals: the delay is what exceeds the resolution.
       const ms = (ns: number) => +Math.max(0, ns / 1e6 - 10).toFixed(1);
-      return { maxMs: Math.max(ms(h.max), +maxDrift.toFixed(1)), p99Ms: ms(h.percentile(99)), p50Ms: ms(h.percentile(50)), stallsOver50: stalls, samples };
+      return {
+        maxMs: Math.max(ms(h.max), +maxDrift.toFixed(1)),
+        p99Ms: ms(h.percentile(99)),
+        p50Ms: ms(h.percentile(50)),
+        stallsOver50: stalls,
+        samples,
+        worst: worst.sort((a, b) => b.ms - a.ms),
+      };
     },
   };
+}
+
+/** NearDup's host tasks as printed by the scale tests: overall, and the longest of each kind. */
+export function hostTaskSummary(f: HostTaskFigures): {
+  count: number;
+  maxMs: number;
+  p99Ms: number;
+  over50: number;
+  cpuMaxMs?: number;
+  cpuP99Ms?: number;
+  maxByKind: Record<string, number>;
+  cpuMaxByKind?: Record<string, number>;
+} {
+  const r = (x: number) => +x.toFixed(1);
+  const maxByKind: Record<string, number> = {};
+  const cpuMaxByKind: Record<string, number> = {};
+  for (const [k, v] of Object.entries(f.byKind)) {
+    maxByKind[k] = r(v.maxMs);
+    if (v.cpu) cpuMaxByKind[k] = r(v.cpu.maxMs);
+  }
+  return {
+    count: f.count,
+    maxMs: r(f.maxMs),
+    p99Ms: r(f.p99Ms),
+    over50: f.over50,
+    ...(f.cpu ? { cpuMaxMs: r(f.cpu.maxMs), cpuP99Ms: r(f.cpu.p99Ms) } : {}),
+    maxByKind,
+    ...(f.cpu ? { cpuMaxByKind } : {}),
+  };
+}
+
+/**
+ * Asserts that no task of NearDup's on the extension host did over 50 ms of work: its CPU time
+ * where Node tells it (Node >= 23.9: code-server's extension host), else its wall time. The wall
+ * times are figures only: on a loaded machine the operating system suspends the thread in the
+ * middle of any task (a CPU profile of the longest ones shows the thread idle, not working).
+ */
+export function assertHostTasksShort(f: HostTaskFigures, what: string): void {
+  assert.ok(f.count > 0, `no host task measured during ${what}`);
+  const work = f.cpu ?? f;
+  assert.ok(work.maxMs < 50, `longest NearDup host task during ${what}: ${work.maxMs} ms${f.cpu ? ' of CPU' : ''} (${JSON.stringify(hostTaskSummary(f))})`);
 }

@@ -1,42 +1,18 @@
-// Scale: indexing thousands of generated files inside the real extension host, sampling its
-// event loop all along, with a cancel half-way.
-//   default:                 4,000 files (part of the normal run); prints SCALE {…}
-//   NEARDUP_SCALE_FILES=N:   another count: 100000 for the figures of the 100,000-file workspace
-//                            (~2 min on a quiet machine)
+// Scale, while VS Code runs: thousands of generated files written into the workspace at once (a
+// flood of file events through the extension host), then indexed with a cancel a quarter in,
+// sampling the host's event loop all along. Prints FLOOD {…}.
+//   default:                 4,000 files (part of the normal run)
+//   NEARDUP_FLOOD_FILES=N:   another count
+// A workspace whose files exist before VS Code starts (100,000 in npm test) is
+// largeWorkspace.test.ts.
 import * as assert from 'assert';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { Worker } from 'worker_threads';
 import type { NearDupApi } from '../../src/extension/extension';
-import { canonReport, getApi, monitorEventLoop, setSetting, waitForReport, waitUntil, workspaceRoot } from './helpers';
+import { assertHostTasksShort, canonReport, EXTENSION_ID, getApi, hostTaskSummary, monitorEventLoop, setSetting, waitForReport, waitUntil, workspaceRoot } from './helpers';
 
 const MB = 1024 * 1024;
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** File i of a generated workspace: ~1 KB of prose or Python-like code; 3% are edited copies. */
-function generated(i: number): { rel: string; text: string } {
-  const copyOf = i % 33 === 32 ? i - 1 - (i % 7) : -1;
-  const rnd = rng(copyOf >= 0 ? copyOf : i);
-  const syl = ['ka', 'lo', 'mi', 'ren', 'tas', 'vor', 'quin', 'dex', 'pal', 'zu', 'bre', 'nok', 'sil', 'tar', 'ume', 'gri', 'hol', 'fen', 'jad', 'wix'];
-  const word = () => syl[Math.floor(rnd() * 20)] + syl[Math.floor(rnd() * 20)] + syl[Math.floor(rnd() * 20)];
-  const code = (copyOf >= 0 ? copyOf : i) % 2 === 1;
-  const lines: string[] = [];
-  for (let l = 0; l < 24; l++) {
-    if (code) lines.push(`    ${word()}_${l} = ${word()}(${word()}, ${Math.floor(rnd() * 999)}) + ${word()}.${word()}`);
-    else lines.push(Array.from({ length: 8 }, word).join(' ') + '.');
-  }
-  if (copyOf >= 0) lines[5] += ' edited';
-  const text = code ? `def ${word()}(${word()}):\n${lines.join('\n')}\n    return None\n` : `# ${word()}\n\n${lines.join('\n')}\n`;
-  return { rel: `scale/d${i % 50}/${Math.floor(i / 50) % 40}/f${i}.${code ? 'py' : 'md'}`, text };
-}
 
 /** Sets neardup.exclude and waits for the re-index that it causes to end. */
 async function setExclude(api: NearDupApi, value: string[] | undefined): Promise<void> {
@@ -55,10 +31,6 @@ async function setExclude(api: NearDupApi, value: string[] | undefined): Promise
   await api.index.whenIdle();
 }
 
-/**
- * Writes the files from a worker thread, so that what the extension host's event loop shows is
- * the handling of the flood of file events, not the test's own writing.
- */
 /** Deletes a folder from a worker thread (the host only sees the flood of deletion events). */
 function removeTree(dir: string): Promise<void> {
   const code = `require('fs').rmSync(require('worker_threads').workerData, { recursive: true, force: true });`;
@@ -69,28 +41,22 @@ function removeTree(dir: string): Promise<void> {
   });
 }
 
+/**
+ * Writes the files (scripts/lib/scale-workspace.js) from a worker thread, so that what the
+ * extension host's event loop shows is the handling of the flood of file events, not the test's
+ * own writing.
+ */
 function generate(root: string, n: number): Promise<void> {
-  const code = `
-    const fs = require('fs');
-    const path = require('path');
-    const { workerData } = require('worker_threads');
-    const rng = ${rng.toString()};
-    const generated = ${generated.toString()};
-    for (let i = 0; i < workerData.n; i++) {
-      const g = generated(i);
-      const file = path.join(workerData.root, g.rel);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, g.text);
-    }`;
+  const script = path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'scripts', 'lib', 'scale-workspace.js');
   return new Promise((resolve, reject) => {
-    const w = new Worker(code, { eval: true, workerData: { root, n } });
+    const w = new Worker(script, { workerData: { root, n } });
     w.on('error', reject);
     w.on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`generator exited with ${c}`))));
   });
 }
 
-describe('scale', function () {
-  const N = Number(process.env.NEARDUP_SCALE_FILES) || 4000;
+describe('scale: a flood of file events', function () {
+  const N = Number(process.env.NEARDUP_FLOOD_FILES) || 4000;
   const full = N >= 20_000;
   this.timeout(full ? 20 * 60_000 : 240_000);
   let api: NearDupApi;
@@ -105,28 +71,38 @@ describe('scale', function () {
     defaults = vscode.workspace.getConfiguration('neardup').inspect<string[]>('exclude')!.defaultValue!;
   });
 
-  it(`${N} files: indexed with bounded memory; the extension host never stalls; cancel stops the work`, async () => {
+  it(`${N} files written while VS Code runs: indexed with bounded memory; no NearDup host task over 50 ms; cancel stops the work`, async () => {
     const root = workspaceRoot().fsPath;
     const results: Record<string, unknown> = { files: N };
     try {
+      api.timings.resetHostTasks();
       // Generated while excluded, then let in at once: one big index job.
       await setExclude(api, [...defaults, 'scale/**']);
-      // The files appear at once: the watcher's flood of events goes through the host (and the
-      // test's own writes run there too).
+      // The files appear at once: the watcher's flood of events goes through the host (written
+      // from a worker thread). VS Code delivers the events in bursts, late on a loaded machine:
+      // count them (a watcher of the test's own) until all came or none came for 3 s.
       const flood = monitorEventLoop();
+      let created = 0;
+      let lastEventAt = performance.now();
+      const counter = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(workspaceRoot(), 'scale/**/*.{md,py}'), false, true, true);
+      counter.onDidCreate(() => {
+        created++;
+        lastEventAt = performance.now();
+      });
       let t = performance.now();
       await generate(root, N);
       results.generateMs = Math.round(performance.now() - t);
+      while (created < N && performance.now() - lastEventAt < 3000) await new Promise((r) => setTimeout(r, 100));
+      counter.dispose();
+      results.fileEvents = created;
       await api.index.whenIdle();
       results.loopDuringFileEvents = flood.stop();
+      results.hostTasksDuringFileEvents = hostTaskSummary(api.timings.hostTasks());
 
       const hostBefore = api.memoryUsage();
       const engineBefore = (await api.index.engineStats())!;
       const loop = monitorEventLoop();
       let progress = 0;
-      // Files read by every job from here on (late watcher events of the generation may read a few).
-      let read = 0;
-      const reads = api.index.onDidUpdate((r) => (read += r.lastJob?.reread ?? 0));
       let cancelled: Promise<boolean> | undefined;
       const cancelAt = Math.floor(N / 4);
       const sub = api.index.onDidChangeState(() => {
@@ -144,11 +120,14 @@ describe('scale', function () {
       const partial = api.index.lastIndexStats()!;
       results.cancelled = { afterMs: Math.round(performance.now() - t), reread: partial.reread };
       assert.strictEqual(partial.cancelled, true);
-      assert.ok(partial.reread > 0 && read < N, `read ${read} of ${N} before stopping`);
-      // Stopped: no job in the engine, no progress since the job ended.
+      assert.ok(partial.reread > 0 && partial.reread < N, `read ${partial.reread} of ${N} before stopping`);
+      // Stopped: no job in the engine, and nothing more happens (no progress, no new document).
+      const engineAtStop = (await api.index.engineStats())!;
+      assert.strictEqual(engineAtStop.indexing, false);
       const progressAtStop = progress;
-      assert.strictEqual((await api.index.engineStats())!.indexing, false);
-      assert.strictEqual(progress, progressAtStop);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.strictEqual(progress, progressAtStop, 'no progress after the cancel');
+      assert.strictEqual((await api.index.engineStats())!.documents, engineAtStop.documents, 'no document added after the cancel');
 
       // The rest: a Refresh reads exactly the files not read yet — every file once in all.
       t = performance.now();
@@ -157,9 +136,9 @@ describe('scale', function () {
       results.resumeMs = Math.round(performance.now() - t);
       results.totalIndexMs = (results.cancelled as { afterMs: number }).afterMs + (results.resumeMs as number);
       assert.strictEqual(rest.cancelled, false);
-      reads.dispose();
       assert.ok(rest.reread > 0);
-      assert.strictEqual(read, N, `files read (cancelled job ${partial.reread}, refresh ${rest.reread})`);
+      assert.strictEqual(partial.reread + rest.reread, N, `files read (cancelled job ${partial.reread}, refresh ${rest.reread})`);
+      assert.strictEqual(api.index.lastUpdateStats()?.reread ?? 0, 0, 'no file read by a batch of file events');
       const report = api.index.getReport()!;
       results.loop = loop.stop();
       sub.dispose();
@@ -177,21 +156,24 @@ describe('scale', function () {
         hostHeapMB: +(host.heapUsed / MB).toFixed(1),
         hostHeapGrowthMB: +((host.heapUsed - hostBefore.heapUsed) / MB).toFixed(1),
         processRssMB: +(host.rss / MB).toFixed(1),
+        hostTasks: hostTaskSummary(api.timings.hostTasks()),
       });
-      console.log(`      SCALE ${JSON.stringify(results)}`);
+      console.log(`      FLOOD ${JSON.stringify(results)}`);
       assert.ok(report.files >= N, `${report.files} files indexed`);
       assert.ok(report.groups.length >= N / 40, `${report.groups.length} groups of the planted copies`);
       // Memory: the engine holds the fingerprints (a few KB per file); the host holds only views.
       assert.ok(engine.heapUsed / MB < 64 + (N * 6) / 1024, `engine heap ${(engine.heapUsed / MB).toFixed(0)} MB`);
       assert.ok((host.heapUsed - hostBefore.heapUsed) / MB < 32 + (N * 1) / 1024, `host heap grew ${results.hostHeapGrowthMB} MB`);
-      // Responsiveness of the extension host (all of it: VS Code's own work included).
-      // (Asserted on the p99 and the count of stalls over 50 ms, which machine noise cannot make
-      // flaky the way a single maximum can; the raw maximum is printed.)
-      // During the flood VS Code's own dispatch of the watcher events runs in this thread too.
-      for (const [what, l, allowed] of [['indexing', results.loop, 1000], ['the flood of file events', results.loopDuringFileEvents, 200]] as const) {
-        const { maxMs, p99Ms, stallsOver50, samples } = l as { maxMs: number; p99Ms: number; stallsOver50: number; samples: number };
+      // Our own tasks on the extension host, from the first file event to the end of the index:
+      // each file event O(1), the rest in slices of ~5 ms (50 ms: room for a loaded machine).
+      const tasks = api.timings.hostTasks();
+      assert.ok(tasks.byKind.fileEvents?.count > 0 && tasks.byKind.report?.count > 0, 'the host tasks were measured');
+      assertHostTasksShort(tasks, 'the flood and the index');
+      // The whole extension host (VS Code's own work included: during the flood, its dispatch of
+      // the watcher events runs in this thread too), loosely: the p99; the rest are figures.
+      for (const [what, l] of [['indexing', results.loop], ['the flood of file events', results.loopDuringFileEvents]] as const) {
+        const { p99Ms } = l as { p99Ms: number };
         assert.ok(p99Ms < 50, `p99 event-loop delay ${p99Ms} ms during ${what}`);
-        assert.ok(stallsOver50 <= Math.max(3, samples / allowed), `${stallsOver50} stalls over 50 ms in ${samples} samples during ${what} (max ${maxMs} ms)`);
       }
     } finally {
       await setExclude(api, [...defaults, 'scale/**']);

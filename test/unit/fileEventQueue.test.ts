@@ -135,4 +135,29 @@ describe('FileEventQueue (coalescing file events)', () => {
     assert.deepEqual(sent[1], { upserts: ['/z'], removes: [], renames: [] });
     assert.ok(q.idle);
   });
+
+  it('a flood larger than maxBatchPaths goes out in batches of at most that many, oldest first, each once; the queue times its own tasks', async () => {
+    const sent: FileEventBatch[] = [];
+    let tasks = 0;
+    const q = new FileEventQueue(
+      (b) => {
+        sent.push(b);
+        return new Promise((r) => clock.setTimeout(() => r(undefined), 50));
+      },
+      { clock, debounceMs: 10, maxBatchPaths: 1000, runTask: (t) => (tasks++, t()) },
+    );
+    q.rename('/r0', '/r1');
+    for (let i = 0; i < 2500; i++) q.add(`/w/f${i}`, i % 10 === 9 ? 'remove' : 'upsert');
+    await clock.advance(20);
+    assert.equal(sent.length, 1, 'one batch in flight at a time');
+    await clock.advance(1000);
+    assert.deepEqual(sent.map((b) => b.upserts.length + b.removes.length + b.renames.length), [1000, 1000, 501]);
+    assert.deepEqual(sent[0].renames, [{ from: '/r0', to: '/r1' }]);
+    const paths = sent.flatMap((b) => [...b.upserts, ...b.removes]);
+    assert.equal(new Set(paths).size, 2500);
+    assert.equal(sent[0].upserts[0], '/w/f0');
+    assert.equal(sent[2].removes[sent[2].removes.length - 1], '/w/f2499');
+    assert.ok(q.idle);
+    assert.ok(tasks >= 3, `${tasks} tasks run through runTask`);
+  });
 });

@@ -1,0 +1,230 @@
+/**
+ * Our own work on the extension host's thread: measured, and cut into short tasks.
+ *
+ * The extension host runs every extension and VS Code's side of the API on one thread, so a long
+ * task of ours delays everything else. Work over large data — applying a report of 100,000 files,
+ * publishing its diagnostics, building the tree, resolving a flood of file events — runs as a
+ * sliced job ({@link HostTasks.run}): slices of about {@link SLICE_MS}, with a yield to the event
+ * loop (setImmediate: pending I/O such as the workbench's messages goes first) between them.
+ * Every task of ours — a slice, the handling of an engine message, a timer — is timed here, and
+ * the test API exposes the figures (count, p99, maximum, per kind): in wall time, and in the
+ * thread's CPU time where Node tells it (process.threadCpuUsage, Node ≥ 23.9). On a busy machine
+ * the operating system may suspend the thread in the middle of a task: its wall time then grows
+ * by time during which it did no work at all; its CPU time is the work it did.
+ *
+ * No vscode import: unit-tested in plain Node.
+ */
+
+/** Target length of one slice of a sliced job. */
+export const SLICE_MS = 5;
+
+/** Durations are kept in a histogram of 0.1 ms bins up to this, and counted above it. */
+const HISTOGRAM_MS = 200;
+const BIN_MS = 0.1;
+const BINS = HISTOGRAM_MS / BIN_MS;
+
+export interface DurationFigures {
+  totalMs: number;
+  maxMs: number;
+  /** 99th percentile (to the 0.1 ms bin). */
+  p99Ms: number;
+  /** Tasks that took longer than 50 ms. */
+  over50: number;
+}
+
+export interface TaskFigures extends DurationFigures {
+  /** Tasks measured. */
+  count: number;
+  /** The same in the thread's CPU time (absent where Node cannot tell it). */
+  cpu?: DurationFigures;
+}
+
+export interface HostTaskFigures extends TaskFigures {
+  /** Per kind of task (`report`, `diagnostics`, `tree`, `fileEvents`, `engineEvent`…). */
+  byKind: Record<string, TaskFigures>;
+  /** Sliced jobs run (each is one or more tasks). */
+  jobs: number;
+}
+
+class Histogram {
+  count = 0;
+  totalMs = 0;
+  maxMs = 0;
+  over50 = 0;
+  private readonly bins = new Uint32Array(BINS + 1);
+
+  add(ms: number): void {
+    this.count++;
+    this.totalMs += ms;
+    if (ms > this.maxMs) this.maxMs = ms;
+    if (ms > 50) this.over50++;
+    this.bins[Math.min(BINS, Math.floor(ms / BIN_MS))]++;
+  }
+
+  figures(): DurationFigures {
+    let p99 = 0;
+    if (this.count > 0) {
+      const rank = Math.ceil(this.count * 0.99);
+      let seen = 0;
+      for (let i = 0; i <= BINS; i++) {
+        seen += this.bins[i];
+        if (seen >= rank) {
+          p99 = i === BINS ? this.maxMs : Math.min(this.maxMs, (i + 1) * BIN_MS);
+          break;
+        }
+      }
+    }
+    const r = (x: number) => +x.toFixed(2);
+    return { totalMs: r(this.totalMs), maxMs: r(this.maxMs), p99Ms: r(p99), over50: this.over50 };
+  }
+}
+
+class Durations {
+  private readonly wall = new Histogram();
+  private readonly cpu = new Histogram();
+
+  add(wallMs: number, cpuMs: number): void {
+    this.wall.add(wallMs);
+    if (cpuMs >= 0) this.cpu.add(cpuMs);
+  }
+
+  figures(): TaskFigures {
+    return { count: this.wall.count, ...this.wall.figures(), ...(this.cpu.count > 0 ? { cpu: this.cpu.figures() } : {}) };
+  }
+}
+
+type ThreadCpuUsage = () => { user: number; system: number };
+const threadCpuUsage = (process as unknown as { threadCpuUsage?: ThreadCpuUsage }).threadCpuUsage;
+/** CPU time of this thread in ms; NaN where Node cannot tell it. */
+export const threadCpuMs: () => number =
+  typeof threadCpuUsage === 'function'
+    ? () => {
+        const u = threadCpuUsage.call(process);
+        return (u.user + u.system) / 1000;
+      }
+    : () => NaN;
+
+/** Lets the event loop run (I/O first, then timers of 0 ms). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** One sliced job's view of the clock: work while not {@link due}, then {@link yield}. */
+export class Slice {
+  private start = performance.now();
+  private cpuStart = threadCpuMs();
+  /** Tasks of this job so far, and the longest that ended. */
+  tasks = 1;
+  maxMs = 0;
+
+  constructor(
+    private readonly owner: HostTasks,
+    readonly kind: string,
+    private readonly budgetMs: number,
+  ) {}
+
+  /** Time spent in the current task so far. */
+  get elapsedMs(): number {
+    return performance.now() - this.start;
+  }
+
+  /** The current task has used its budget: call {@link yield} at the next consistent point. */
+  get due(): boolean {
+    return performance.now() - this.start >= this.budgetMs;
+  }
+
+  /** Ends the current task, lets the event loop run, and starts the next one. */
+  async yield(): Promise<void> {
+    this.end();
+    await yieldToEventLoop();
+    this.tasks++;
+    this.start = performance.now();
+    this.cpuStart = threadCpuMs();
+  }
+
+  /** Ends the job's last task (called by {@link HostTasks.run}). */
+  finish(): void {
+    this.end();
+  }
+
+  private end(): void {
+    const ms = performance.now() - this.start;
+    if (ms > this.maxMs) this.maxMs = ms;
+    this.owner.record(this.kind, ms, threadCpuMs() - this.cpuStart);
+  }
+}
+
+export class HostTasks {
+  private all = new Durations();
+  private byKind = new Map<string, Durations>();
+  private running = 0;
+  private jobs = 0;
+  private readonly idleListeners = new Set<() => void>();
+
+  constructor(private readonly budgetMs = SLICE_MS) {}
+
+  /** No sliced job is running or waiting to start. */
+  get idle(): boolean {
+    return this.running === 0;
+  }
+
+  /** Called whenever the last running job ends. Returns a function that removes the listener. */
+  onIdle(listener: () => void): () => void {
+    this.idleListeners.add(listener);
+    return () => this.idleListeners.delete(listener);
+  }
+
+  /** Records one task of ours: its wall time, and its CPU time (NaN: unknown). */
+  record(kind: string, ms: number, cpuMs = NaN): void {
+    this.all.add(ms, cpuMs);
+    let d = this.byKind.get(kind);
+    if (!d) this.byKind.set(kind, (d = new Durations()));
+    d.add(ms, cpuMs);
+  }
+
+  /** Runs `fn` now as (part of) one task of ours, timed. */
+  time<T>(kind: string, fn: () => T): T {
+    const t0 = performance.now();
+    const c0 = threadCpuMs();
+    try {
+      return fn();
+    } finally {
+      this.record(kind, performance.now() - t0, threadCpuMs() - c0);
+    }
+  }
+
+  /**
+   * Runs a sliced job: `job` starts in a task of its own (never inside the caller's) and must
+   * await nothing but `slice.yield()`, which it calls whenever `slice.due` at a point where it may
+   * stop. The job counts as running (not {@link idle}) from this call until it settles.
+   */
+  run(kind: string, job: (slice: Slice) => Promise<void> | void): Promise<void> {
+    this.running++;
+    this.jobs++;
+    return yieldToEventLoop()
+      .then(async () => {
+        const slice = new Slice(this, kind, this.budgetMs);
+        try {
+          await job(slice);
+        } finally {
+          slice.finish();
+        }
+      })
+      .finally(() => {
+        if (--this.running === 0) for (const l of [...this.idleListeners]) l();
+      });
+  }
+
+  figures(): HostTaskFigures {
+    const byKind: Record<string, TaskFigures> = {};
+    for (const [k, d] of [...this.byKind].sort(([a], [b]) => (a < b ? -1 : 1))) byKind[k] = d.figures();
+    return { ...this.all.figures(), byKind, jobs: this.jobs };
+  }
+
+  /** Forgets the figures so far (not the running jobs). */
+  reset(): void {
+    this.all = new Durations();
+    this.byKind = new Map();
+    this.jobs = 0;
+  }
+}
