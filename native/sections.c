@@ -25,6 +25,14 @@
 
 #include "sections.h"
 
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+#endif
+#if defined(_MSC_VER)
+#include <intrin.h>
+#endif
+
 /* ------------------------------------------------------------------------------- helpers */
 
 static int growArray(void **p, size_t *cap, size_t need, size_t elem) {
@@ -89,6 +97,7 @@ void freeSections(Sections *S) {
   free(S->sortTmp.data);
   free(S->stack);
   free(S->paren);
+  free(S->stops);
   free(S->ranges);
   memset(S, 0, sizeof *S);
 }
@@ -374,6 +383,102 @@ static int headerPrefix(const uint16_t *t, int from, int to) {
   return 0;
 }
 
+/* ------------------------------------------------------------------------------- stops */
+
+/*
+ * Between the units scanBraces must look at one by one (\n, non-ASCII units and its special
+ * characters / # ' " ` ( ) [ ] ; , { }), the text is ASCII white space and plain characters, and a
+ * run of those changes only three things: whether the line has a token yet (its first plain
+ * character), the statement start, and the last significant character. So scanBraces jumps from
+ * one such unit (a "stop") to the next, and looks at a run only at its ends. The stops are found
+ * up front, 16 units at a time where SSE2 is there, into a bitmap; a few other units are stops too
+ * ($ % &, between " and ( in ASCII), which costs nothing but a turn of the main loop: a stop is
+ * handled exactly as the TypeScript handles every unit.
+ */
+static uint8_t STOP[128];
+
+static inline int ctz64(uint64_t x) {
+#if defined(_MSC_VER)
+  unsigned long r;
+  _BitScanForward64(&r, x);
+  return (int)r;
+#else
+  return __builtin_ctzll(x);
+#endif
+}
+
+#ifdef HAVE_SSE2
+/* Stops among 8 units, as 0xffff lanes. */
+static inline __m128i stopLanes(__m128i v) {
+  const __m128i ascii = _mm_cmpeq_epi16(_mm_and_si128(v, _mm_set1_epi16((short)0xff80)), _mm_setzero_si128());
+  /* 0x22 <= v <= 0x29, as a signed compare of v - 0x22 - 0x8000 against 8 - 0x8000 */
+  const __m128i range = _mm_cmplt_epi16(_mm_add_epi16(v, _mm_set1_epi16(0x7fde)), _mm_set1_epi16((short)0x8008));
+  const __m128i lower = _mm_or_si128(v, _mm_set1_epi16(0x20)); /* [ ] as { } */
+  __m128i m = _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16(10)), range);
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(v, _mm_set1_epi16(',')));
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(v, _mm_set1_epi16('/')));
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(v, _mm_set1_epi16(';')));
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(v, _mm_set1_epi16('`')));
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(v, _mm_set1_epi16('\\')));
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(lower, _mm_set1_epi16('{')));
+  m = _mm_or_si128(m, _mm_cmpeq_epi16(lower, _mm_set1_epi16('}')));
+  return _mm_or_si128(_mm_andnot_si128(ascii, _mm_set1_epi16(-1)), m);
+}
+
+/* Stop bits of t[p, p + 16). */
+static inline uint64_t stopBits16(const uint16_t *t, int p) {
+  const __m128i a = stopLanes(_mm_loadu_si128((const __m128i *)(t + p)));
+  const __m128i b = stopLanes(_mm_loadu_si128((const __m128i *)(t + p + 8)));
+  return (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_packs_epi16(a, b));
+}
+#endif
+
+static inline int isStop(int c) { return c >= 128 || STOP[c]; }
+
+/* The stop bitmap of t[0, n), with a stop at n so that every search ends. */
+static int stopBits(Sections *S, const uint16_t *t, int n) {
+  const size_t words = (size_t)n / 64 + 1;
+  if (!growArray((void **)&S->stops, &S->stopCap, words, sizeof(uint64_t))) return 0;
+  uint64_t *bits = S->stops;
+  int p = 0;
+#ifdef HAVE_SSE2
+  for (; p + 64 <= n; p += 64) {
+    bits[p >> 6] = stopBits16(t, p) | stopBits16(t, p + 16) << 16 | stopBits16(t, p + 32) << 32 | stopBits16(t, p + 48) << 48;
+  }
+#endif
+  for (; p < n; p += 64) {
+    uint64_t w = 0;
+    const int end = p + 64 < n ? p + 64 : n;
+    for (int k = p; k < end; k++) w |= (uint64_t)isStop(t[k]) << (k - p);
+    bits[p >> 6] = w;
+  }
+  if ((n & 63) == 0) bits[n >> 6] = 0;
+  bits[n >> 6] |= 1ULL << (n & 63);
+  return 1;
+}
+
+/* The first unit of t[from, to) that is not a space, or to. */
+static inline int skipSpaces(const uint16_t *t, int from, int to) {
+  int f = from;
+#ifdef HAVE_SSE2
+  const __m128i space = _mm_set1_epi16(32);
+  for (; f + 8 <= to; f += 8) {
+    const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(t + f)), space));
+    if (m != 0xffff) return f + ctz64(~m) / 2;
+  }
+#endif
+  while (f < to && t[f] == 32) f++;
+  return f;
+}
+
+/* The first stop at or after i (n when none before the end). */
+static inline int nextStop(const uint64_t *bits, int i) {
+  size_t w = (size_t)i >> 6;
+  uint64_t word = bits[w] & (~0ULL << (i & 63));
+  while (!word) word = bits[++w];
+  return (int)(w * 64 + (size_t)ctz64(word));
+}
+
 /* ------------------------------------------------------------------------------- scanBraces */
 
 enum { IN_STRING = 1, IN_COMMENT = 2 };
@@ -398,14 +503,21 @@ static void initTablesOnce(void) {
   flags(CONT_END, "=+-*/%&|^!~?.<>,([\\");
   flags(CONT_START, ".?:)],&|=>");
   flags(REGEX_AFTER, "(,=:[!&|?{};");
+  for (int c = 0; c < 128; c++) STOP[c] = c == 10 || (c >= 0x22 && c <= 0x29) || (c && strchr(",/;`[]{}\\", c));
   done = 1;
 }
 
 static inline int hasFlag(const uint8_t *table, int c) { return c >= 0 && c < 128 && table[c]; }
 
+/*
+ * The scans below look only at stops (nextStop): every unit they test for (\n, quotes, / * [ ]
+ * and the backslash) is one, so the units between are passed over without a look.
+ */
+
 /* markLines: marks the lines begun in t[from, to) as `mark`; returns the line reached (-1: no memory). */
 static int markLines(Sections *S, const uint16_t *t, int from, int to, int line, int mark) {
-  for (int k = from; k < to; k++) {
+  const uint64_t *stops = S->stops;
+  for (int k = nextStop(stops, from); k < to; k = nextStop(stops, k + 1)) {
     if (t[k] == 10) {
       if ((line = nextLine(S, t, k, line)) < 0) return -1;
       S->inside[line] = (uint8_t)mark;
@@ -415,54 +527,80 @@ static int markLines(Sections *S, const uint16_t *t, int from, int to, int line,
 }
 
 /* eol: offset of the \n ending the line holding `from`, or n. */
-static inline int eol(const uint16_t *t, int n, int from) {
-  while (from < n && t[from] != 10) from++;
-  return from;
+static inline int eol(const uint64_t *stops, const uint16_t *t, int n, int from) {
+  int k = nextStop(stops, from);
+  while (k < n && t[k] != 10) k = nextStop(stops, k + 1);
+  return k;
 }
 
-/* text.indexOf(a b, from) */
-static int indexOf2(const uint16_t *t, int n, int a, int b, int from) {
-  for (int k = from; k + 1 < n; k++)
-    if (t[k] == a && t[k + 1] == b) return k;
+/* text.indexOf('*' '/', from): the first / at from + 1 or after with a * before it. */
+static int commentEnd(const uint64_t *stops, const uint16_t *t, int n, int from) {
+  if (from + 1 >= n) return -1;
+  for (int m = nextStop(stops, from + 1); m < n; m = nextStop(stops, m + 1))
+    if (t[m] == '/' && t[m - 1] == '*') return m - 1;
   return -1;
 }
 
-/* text.indexOf(q q q, from) */
-static int indexOf3(const uint16_t *t, int n, int q, int from) {
-  for (int k = from; k + 2 < n; k++)
+/* text.indexOf(q q q, from), q a quote (a stop) */
+static int indexOf3(const uint64_t *stops, const uint16_t *t, int n, int q, int from) {
+  for (int k = nextStop(stops, from); k + 2 < n; k = nextStop(stops, k + 1))
     if (t[k] == q && t[k + 1] == q && t[k + 2] == q) return k;
   return -1;
 }
 
 /* oneLineString: end (exclusive) of a one-line string opened by q at i, or -1. */
-static int oneLineString(const uint16_t *t, int n, int i, int q) {
-  for (int k = i + 1; k < n; k++) {
+static int oneLineString(const uint64_t *stops, const uint16_t *t, int n, int i, int q) {
+  int k = i + 1;
+  while (k < n) {
+    k = nextStop(stops, k);
+    if (k >= n) break;
     const int ch = t[k];
     if (ch == '\\') {
       const int d = at(t, n, k + 1);
       if (d == 10 || d == 13) return -1;
-      k++;
+      k += 2;
     } else if (ch == q) return k + 1;
     else if (ch == 10) return -1;
+    else k++;
   }
   return -1;
 }
 
 /* regexEnd: end (exclusive) of a regex literal opened by the / at i, or -1. */
-static int regexEnd(const uint16_t *t, int n, int i) {
+static int regexEnd(const uint64_t *stops, const uint16_t *t, int n, int i) {
   int inClass = 0;
-  for (int k = i + 1; k < n; k++) {
+  int k = i + 1;
+  while (k < n) {
+    k = nextStop(stops, k);
+    if (k >= n) break;
     const int ch = t[k];
     if (ch == '\\') {
       const int d = at(t, n, k + 1);
       if (d == 10 || d == 13) return -1;
-      k++;
-    } else if (ch == 10) return -1;
-    else if (ch == '[') inClass = 1;
+      k += 2;
+      continue;
+    }
+    if (ch == 10) return -1;
+    if (ch == '[') inClass = 1;
     else if (ch == ']') inClass = 0;
     else if (ch == '/' && !inClass) return k + 1 == i + 2 ? -1 : k + 1;
+    k++;
   }
   return -1;
+}
+
+/* The backtick loop of scanBraces: the closing ` of a template opened at i (backslashes escape), or >= n. */
+static int templateEnd(const uint64_t *stops, const uint16_t *t, int n, int i) {
+  int k = i + 1;
+  while (k < n) {
+    k = nextStop(stops, k);
+    if (k >= n) break;
+    const int ch = t[k];
+    if (ch == '\\') k += 2;
+    else if (ch == '`') return k;
+    else k++;
+  }
+  return n;
 }
 
 /* isHashComment: whether the # at i starts a comment (not a#b, this.#x, or a preprocessor line). */
@@ -522,7 +660,7 @@ static int wrapperOfLine(Sections *S, const uint16_t *t, int n, int l) {
  * (S->inside).
  */
 static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int minLines) {
-  if (!ensureLines(S, 1)) return 0;
+  if (!ensureLines(S, 1) || !stopBits(S, t, n)) return 0;
   S->starts[0] = 0;
   clearLine(S, 0);
   S->brace.len = 0;
@@ -533,7 +671,46 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
   int lastSig = 0;
   int noBlockComment = 0, noBacktick = 0, noTripleS = 0, noTripleD = 0;
 
+  const uint64_t *stops = S->stops;
   while (i < n) {
+    /* A run of ASCII white space (not \n) and plain characters up to the next stop, in one go. */
+    const int s = nextStop(stops, i);
+    if (s > i) {
+      int f = -1; /* the run's first significant unit, once known (s: none) */
+      if (i == S->starts[line] && S->indent[line] == INDENT_UNKNOWN) {
+        /* At a line start: its indentation and first non-white-space unit (indentOf), here. */
+        f = skipSpaces(t, i, s);
+        int w = f - i;
+        for (; f < s && BRACE_CLASS[t[f]] == B_WS; f++) w = t[f] == 9 ? w + 4 - (w % 4) : w + 1;
+        if (f < s || (s < n && t[s] < 128 && t[s] != 10)) {
+          S->firstNonWs[line] = f; /* s itself when the stop is the first */
+          S->indent[line] = w;
+        } else if (s >= n || t[s] == 10) {
+          S->firstNonWs[line] = -1;
+          S->indent[line] = -1;
+        } /* else a non-ASCII stop, white space or not: indentOf will tell */
+      }
+      int e = s - 1;
+      while (e >= i && BRACE_CLASS[t[e]] == B_WS) e--;
+      if (e >= i) {
+        /* The significant units of the run: the first may start the line's first token. */
+        if (!lineHasTok) {
+          if (f < 0) {
+            f = i;
+            while (BRACE_CLASS[t[f]] == B_WS) f++;
+          }
+          lineHasTok = 1;
+          if (!S->inside[line]) S->structural[line] = 1;
+          const int parenBase = nStack ? S->stack[nStack - 1].parenBase : 0;
+          if (nParen - parenBase == 0 && !hasFlag(CONT_END, lastSig) && !hasFlag(CONT_START, t[f])) segStart = line;
+        }
+        if (segStart < 0) segStart = line;
+        lastSig = t[e];
+      }
+      i = s;
+      if (i >= n) break;
+    }
+    /* A stop: handled as scanBraces handles every unit. */
     const int c = t[i];
     const int cls = c < 128 ? BRACE_CLASS[c] : isWs(c) ? B_WS : B_PLAIN;
     if (cls == B_WS) {
@@ -551,11 +728,11 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
     if (c == '/') {
       const int d = at(t, n, i + 1);
       if (d == '/') {
-        i = eol(t, n, i);
+        i = eol(stops, t, n, i);
         continue;
       }
       if (d == '*' && !noBlockComment) {
-        const int j = indexOf2(t, n, '*', '/', i + 2);
+        const int j = commentEnd(stops, t, n, i + 2);
         if (j >= 0) {
           const int l0 = line;
           if ((line = markLines(S, t, i, j + 2, line, IN_COMMENT)) < 0) return 0;
@@ -569,7 +746,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
         noBlockComment = 1;
       }
     } else if (c == '#' && isHashComment(t, n, i, lineHasTok)) {
-      i = eol(t, n, i);
+      i = eol(stops, t, n, i);
       continue;
     }
 
@@ -585,18 +762,9 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
     if (segStart < 0) segStart = line;
 
     if (cls == B_PLAIN) {
-      /* The rest of a run of plain ASCII characters changes nothing but lastSig: skip it. White
-       * space other than \n inside the run changes nothing at all (the main loop would skip it),
-       * so the run goes on over it, which saves a turn of the main loop per word. */
-      int last = c;
-      while (++i < n) {
-        const int d = t[i];
-        if (d >= 128) break;
-        const int k = BRACE_CLASS[d];
-        if (k >= B_LF) break;
-        last = k == B_PLAIN ? d : last;
-      }
-      lastSig = last;
+      /* (a plain stop: $ % & or a non-ASCII character; the run after it is the next turn's) */
+      lastSig = c;
+      i++;
       continue;
     }
 
@@ -605,7 +773,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
       case '"': {
         const int triple = at(t, n, i + 1) == c && at(t, n, i + 2) == c;
         if (triple && !(c == '\'' ? noTripleS : noTripleD)) {
-          const int j = indexOf3(t, n, c, i + 3);
+          const int j = indexOf3(stops, t, n, c, i + 3);
           if (j >= 0) {
             const int l0 = line;
             if ((line = markLines(S, t, i, j + 3, line, IN_STRING)) < 0) return 0;
@@ -619,7 +787,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
         }
         const int bit = c == '\'' ? FAIL_SQUOTE : FAIL_DQUOTE;
         if (!(lineFail & bit)) {
-          const int j = oneLineString(t, n, i, c);
+          const int j = oneLineString(stops, t, n, i, c);
           if (j >= 0) {
             i = j;
             lastSig = c;
@@ -632,12 +800,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
       }
       case '`': {
         if (noBacktick) break;
-        int k = i + 1;
-        for (; k < n; k++) {
-          const int ch = t[k];
-          if (ch == '\\') k++;
-          else if (ch == '`') break;
-        }
+        const int k = templateEnd(stops, t, n, i);
         if (k < n) {
           const int l0 = line;
           if ((line = markLines(S, t, i, k + 1, line, IN_STRING)) < 0) return 0;
@@ -651,7 +814,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
       }
       case '/': {
         if (!(lineFail & FAIL_REGEX) && (lastSig == 0 || hasFlag(REGEX_AFTER, lastSig) || afterKeyword(t, i, lastSig))) {
-          const int j = regexEnd(t, n, i);
+          const int j = regexEnd(stops, t, n, i);
           if (j >= 0) {
             i = j;
             lastSig = 65; /* like an identifier: what follows is not a regex */

@@ -44,6 +44,9 @@ typedef struct {
   size_t stackCap;
   int32_t *paren;
   size_t parenCap;
+  /* one bit per unit of the text: where scanBraces must look (see stopBits) */
+  uint64_t *stops;
+  size_t stopCap;
   /* the result of the last call */
   SectionRange *ranges;
   size_t rangeCap;
