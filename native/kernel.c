@@ -541,9 +541,11 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
   uint32_t *cand = K->cand;
   for (;;) {
     m = 0;
+    /* limit is a whole number up to 2^32: the same test in integers */
+    const uint64_t below = (uint64_t)limit;
     for (int s = 0; s < count; s++) {
       const uint32_t v = values[s];
-      if ((double)v < limit) cand[m++] = v;
+      if (v < below) cand[m++] = v;
     }
     if (m >= k || m == count) break;
     limit = fmin(TWO_32, limit * 2);
@@ -555,12 +557,13 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
   int32_t *start = K->buckets;
   memset(start, 0, ((size_t)nb + 2) * 4);
   const double scale = nb / limit;
-  for (int s = 0; s < m; s++) start[(int)floor(cand[s] * scale) + 1]++;
+  /* (int) of a non-negative product is its floor */
+  for (int s = 0; s < m; s++) start[(int)(cand[s] * scale) + 1]++;
   for (int b = 1; b <= nb; b++) start[b] += start[b - 1];
   uint32_t *to = K->sorted;
   for (int s = 0; s < m; s++) {
     const uint32_t v = cand[s];
-    to[start[(int)floor(v * scale)]++] = v;
+    to[start[(int)(v * scale)]++] = v;
   }
   for (int s = 1; s < m; s++) {
     const uint32_t v = to[s];
