@@ -137,9 +137,11 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
     kernelOut = new Uint32Array(-words);
     words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, kernelRanges, rangeCount, kernelOut);
   }
-  const out = kernelOut;
+  // One copy of what the kernel wrote; the sketches are views into it (one allocation per text,
+  // not one per section, as the unpacked fingerprints of packing.ts are).
+  const out = kernelOut.slice(0, words);
   const n = out[4];
-  const file: ItemFingerprint = { hi: out[0], lo: out[1], tokens: out[2], features: out[3], sketch: out.slice(5, 5 + n) };
+  const file: ItemFingerprint = { hi: out[0], lo: out[1], tokens: out[2], features: out[3], sketch: out.subarray(5, 5 + n) };
   const sections: SectionFingerprint[] = [];
   for (let w = 5 + n; w < words; ) {
     // own: order startLine endLine hi lo …; else: rangeIndex hi lo …
@@ -159,7 +161,7 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
       lo: out[w + 2],
       tokens: out[w + 3],
       features: out[w + 4],
-      sketch: out.slice(w + 6, w + 6 + m),
+      sketch: out.subarray(w + 6, w + 6 + m),
       startLine,
       endLine,
     });
