@@ -367,6 +367,24 @@ describe('native codeSections', () => {
       assert.ok(ranges > 1000, `only ${ranges} ranges`);
     });
 
+    it('leaves a kernel built before native/sections.c to the TypeScript codeSections', () => {
+      const k = kernel!;
+      const older = {
+        defineLanguage: k.defineLanguage.bind(k),
+        tokenize: k.tokenize.bind(k),
+        fingerprint: k.fingerprint.bind(k),
+      };
+      const rnd = mulberry32(5);
+      for (let i = 0; i < 40; i++) {
+        const text = generated(rnd, 5 + Math.floor(rnd() * 30));
+        const file = FP_FILES[i % FP_FILES.length];
+        const ts = canon(fingerprintText(text, file, {}));
+        assert.equal(canon(fingerprintText(text, file, { kernel: older })), ts, `older kernel, generated ${i}`);
+        assert.equal(canon(fingerprintText(text, file, { kernel })), ts, `kernel, generated ${i}`);
+        assert.deepEqual(codeSections(text, { kernel: older }), codeSections(text));
+      }
+    });
+
     it('on large and pathological shapes', function () {
       this.timeout(120000);
       const shapes: [string, string][] = [
