@@ -545,7 +545,8 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
     const uint64_t below = (uint64_t)limit;
     for (int s = 0; s < count; s++) {
       const uint32_t v = values[s];
-      if (v < below) cand[m++] = v;
+      cand[m] = v; /* kept when below (branch-free: which values are is a coin toss) */
+      m += v < below;
     }
     if (m >= k || m == count) break;
     limit = fmin(TWO_32, limit * 2);
@@ -618,13 +619,12 @@ static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, i
     int32_t *dindex = K->dindex;
     distinct = 0;
     if (!tf) {
+      /* Each position's shingle is written, and kept when its first in the range (branch-free). */
       for (int p = first; p < end; p++) {
-        if (prev[p] < first) {
-          const int d = id[p];
-          dhi[distinct] = s->hi[d];
-          dlo[distinct] = s->lo[d];
-          distinct++;
-        }
+        const int d = id[p];
+        dhi[distinct] = s->hi[d];
+        dlo[distinct] = s->lo[d];
+        distinct += prev[p] < first;
       }
     } else {
       for (int p = first; p < end; p++) {
