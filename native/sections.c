@@ -390,18 +390,26 @@ static int headerPrefix(const uint16_t *t, int from, int to) {
  * characters / # ' " ` ( ) [ ] ; , { }), the text is ASCII white space and plain characters, and a
  * run of those changes only three things: whether the line has a token yet (its first plain
  * character), the statement start, and the last significant character. So scanBraces jumps from
- * one such unit (a "stop") to the next, and looks at a run only at its ends. The stops are found
- * up front, 16 units at a time where SSE2 is there, into a bitmap; a few other units are stops too
- * ($ % &, between " and ( in ASCII), which costs nothing but a turn of the main loop: a stop is
- * handled exactly as the TypeScript handles every unit.
+ * one such unit (a "stop") to the next, and looks at a run only at its ends. The backslash is a
+ * stop too, so that the scans of strings, comments and regex literals (which look for quotes, \n,
+ * / [ ] and escapes) jump as well. The stops are found up front, 16 units at a time where SSE2 is
+ * there, into a bitmap; a few other units are stops as well ($ % &, between " and ( in ASCII),
+ * which costs nothing but a turn of the main loop: a stop is handled exactly as the TypeScript
+ * handles every unit.
  */
 static uint8_t STOP[128];
 
+/* The index of the lowest set bit of x (x != 0). */
 static inline int ctz64(uint64_t x) {
-#if defined(_MSC_VER)
+#if defined(_MSC_VER) && (defined(_M_X64) || defined(_M_ARM64))
   unsigned long r;
   _BitScanForward64(&r, x);
   return (int)r;
+#elif defined(_MSC_VER)
+  unsigned long r;
+  if (_BitScanForward(&r, (unsigned long)x)) return (int)r;
+  _BitScanForward(&r, (unsigned long)(x >> 32));
+  return 32 + (int)r;
 #else
   return __builtin_ctzll(x);
 #endif
