@@ -443,12 +443,54 @@ static inline uint64_t stopBits16(const uint16_t *t, int p) {
 
 static inline int isStop(int c) { return c >= 128 || STOP[c]; }
 
+#if defined(HAVE_SSE2) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#include <immintrin.h>
+#define HAVE_AVX2_DISPATCH 1
+/* stopLanes with AVX2, 16 units at a time (used when the CPU has AVX2). */
+__attribute__((target("avx2"))) static inline __m256i stopLanes256(__m256i v) {
+  const __m256i ascii = _mm256_cmpeq_epi16(_mm256_and_si256(v, _mm256_set1_epi16((short)0xff80)), _mm256_setzero_si256());
+  const __m256i range = _mm256_cmpgt_epi16(_mm256_set1_epi16((short)0x8008), _mm256_add_epi16(v, _mm256_set1_epi16(0x7fde)));
+  const __m256i lower = _mm256_or_si256(v, _mm256_set1_epi16(0x20));
+  __m256i m = _mm256_or_si256(_mm256_cmpeq_epi16(v, _mm256_set1_epi16(10)), range);
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(v, _mm256_set1_epi16(',')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(v, _mm256_set1_epi16('/')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(v, _mm256_set1_epi16(';')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(v, _mm256_set1_epi16('`')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(v, _mm256_set1_epi16('\\')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(lower, _mm256_set1_epi16('{')));
+  m = _mm256_or_si256(m, _mm256_cmpeq_epi16(lower, _mm256_set1_epi16('}')));
+  return _mm256_or_si256(_mm256_andnot_si256(ascii, _mm256_set1_epi16(-1)), m);
+}
+
+/* Stop bits of t[p, p + 32): the lanes of two vectors packed to bytes, back in order. */
+__attribute__((target("avx2"))) static inline uint64_t stopBits32(const uint16_t *t, int p) {
+  const __m256i a = stopLanes256(_mm256_loadu_si256((const __m256i *)(t + p)));
+  const __m256i b = stopLanes256(_mm256_loadu_si256((const __m256i *)(t + p + 16)));
+  const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi16(a, b), 0xd8);
+  return (uint32_t)_mm256_movemask_epi8(packed);
+}
+
+__attribute__((target("avx2"))) static int stopWordsAvx2(uint64_t *bits, const uint16_t *t, int n) {
+  int p = 0;
+  for (; p + 64 <= n; p += 64) bits[p >> 6] = stopBits32(t, p) | stopBits32(t, p + 32) << 32;
+  return p;
+}
+#endif
+
 /* The stop bitmap of t[0, n), with a stop at n so that every search ends. */
 static int stopBits(Sections *S, const uint16_t *t, int n) {
   const size_t words = (size_t)n / 64 + 1;
   if (!growArray((void **)&S->stops, &S->stopCap, words, sizeof(uint64_t))) return 0;
   uint64_t *bits = S->stops;
   int p = 0;
+#ifdef HAVE_AVX2_DISPATCH
+  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+  }
+  if (avx2) p = stopWordsAvx2(bits, t, n);
+#endif
 #ifdef HAVE_SSE2
   for (; p + 64 <= n; p += 64) {
     bits[p >> 6] = stopBits16(t, p) | stopBits16(t, p + 16) << 16 | stopBits16(t, p + 32) << 32 | stopBits16(t, p + 48) << 48;
@@ -678,14 +720,18 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
   int segStart = -1; /* line where the current statement started; -1 = not yet */
   int lastSig = 0;
   int noBlockComment = 0, noBacktick = 0, noTripleS = 0, noTripleD = 0;
+  int parenBase = 0;   /* parenBase() of scanBraces: the innermost open block's, or 0 */
+  int atLineStart = 1; /* i is where the line begins (after a \n the main loop passed) */
 
   const uint64_t *stops = S->stops;
   while (i < n) {
     /* A run of ASCII white space (not \n) and plain characters up to the next stop, in one go. */
     const int s = nextStop(stops, i);
+    const int lineStart = atLineStart;
+    atLineStart = 0;
     if (s > i) {
       int f = -1; /* the run's first significant unit, once known (s: none) */
-      if (i == S->starts[line] && S->indent[line] == INDENT_UNKNOWN) {
+      if (lineStart) {
         /* At a line start: its indentation and first non-white-space unit (indentOf), here. */
         f = skipSpaces(t, i, s);
         int w = f - i;
@@ -709,7 +755,6 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
           }
           lineHasTok = 1;
           if (!S->inside[line]) S->structural[line] = 1;
-          const int parenBase = nStack ? S->stack[nStack - 1].parenBase : 0;
           if (nParen - parenBase == 0 && !hasFlag(CONT_END, lastSig) && !hasFlag(CONT_START, t[f])) segStart = line;
         }
         if (segStart < 0) segStart = line;
@@ -730,6 +775,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
       lineHasTok = 0;
       lineFail = 0;
       i++;
+      atLineStart = 1;
       continue;
     }
     /* Comments. */
@@ -764,7 +810,6 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
       lineHasTok = 1;
       if (!S->inside[line]) S->structural[line] = 1;
       /* A new physical line starts a new statement unless it visibly continues the last one. */
-      const int parenBase = nStack ? S->stack[nStack - 1].parenBase : 0;
       if (nParen - parenBase == 0 && c != '{' && !hasFlag(CONT_END, lastSig) && !hasFlag(CONT_START, c)) segStart = line;
     }
     if (segStart < 0) segStart = line;
@@ -840,7 +885,6 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
         break;
       case ')':
       case ']': {
-        const int parenBase = nStack ? S->stack[nStack - 1].parenBase : 0;
         if (nParen > parenBase) segStart = S->paren[--nParen];
         break;
       }
@@ -856,7 +900,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
         e->open = line;
         const int hw = indentOf(S, t, n, segStart);
         e->headerIndent = hw > 0 ? hw : 0;
-        e->parenBase = nParen;
+        e->parenBase = parenBase = nParen;
         e->level = parent ? parent->level + (parent->wrapper ? 0 : 1) : 0;
         e->wrapper = wrapperOfLine(S, t, n, segStart);
         nStack++;
@@ -879,6 +923,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
         }
         const SecBrace e = S->stack[--nStack];
         nParen = e.parenBase;
+        parenBase = nStack ? S->stack[nStack - 1].parenBase : 0;
         if (e.level < maxDepth && line - e.header + 1 >= minLines) {
           if (!pushBlock(&S->brace, e.header, line, e.level)) return 0;
         }
@@ -886,6 +931,7 @@ static int scanBraces(Sections *S, const uint16_t *t, int n, int maxDepth, int m
           /* Back at column 0 after an indented body: the top level again. */
           nStack = 0;
           nParen = 0;
+          parenBase = 0;
         }
         break;
       }
