@@ -15,10 +15,17 @@
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean) -> token count
  *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, ranges: Int32Array,
  *               rangeCount, out: Uint32Array) -> words written to out (or -(words needed))
+ *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
+ *               -(words needed)): codeSections of src/core/sections.ts (native/sections.c), as
+ *               startLine endLine startOffset endOffset per section
  * fingerprint works on the tokens of the last tokenize: the whole file, then each range
  * [startOffset, endOffset) (UTF-16 offsets of a section), written to `out` as
  *   file:    hi lo tokens features sketchLength sketch…
  *   section: rangeIndex hi lo tokens features sketchLength sketch…   (only sections kept)
+ * With rangeCount = -1 the ranges are the code sections of the last tokenize's text, found here
+ * (codeSections with its defaults, maxDepth 2 and minLines 3; `ranges` is not read), and each
+ * section kept is written with its lines:
+ *   section: order startLine endLine hi lo tokens features sketchLength sketch…
  * A section is kept when it holds at least minTokens tokens and less than 95 % of the file's.
  */
 #define NAPI_VERSION 8
@@ -28,6 +35,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sections.h"
 
 /* ------------------------------------------------------------------------------- state */
 
@@ -86,6 +95,11 @@ typedef struct {
   size_t candCap;
   int32_t *buckets;
   size_t bucketCap;
+  /* code sections: of the last tokenize's text when sectionsReady, else of codeSections' text */
+  Sections sections;
+  int sectionsReady;
+  uint16_t *secText;
+  size_t secTextCap;
 } Kernel;
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
@@ -149,6 +163,8 @@ static void finalizeKernel(napi_env env, void *data, void *hint) {
   free(k->cand);
   free(k->sorted);
   free(k->buckets);
+  freeSections(&k->sections);
+  free(k->secText);
   free(k);
 }
 
@@ -526,9 +542,12 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
   uint32_t *cand = K->cand;
   for (;;) {
     m = 0;
+    /* limit is a whole number up to 2^32: the same test in integers */
+    const uint64_t below = (uint64_t)limit;
     for (int s = 0; s < count; s++) {
       const uint32_t v = values[s];
-      if ((double)v < limit) cand[m++] = v;
+      cand[m] = v; /* kept when below (branch-free: which values are is a coin toss) */
+      m += v < below;
     }
     if (m >= k || m == count) break;
     limit = fmin(TWO_32, limit * 2);
@@ -540,12 +559,13 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
   int32_t *start = K->buckets;
   memset(start, 0, ((size_t)nb + 2) * 4);
   const double scale = nb / limit;
-  for (int s = 0; s < m; s++) start[(int)floor(cand[s] * scale) + 1]++;
+  /* (int) of a non-negative product is its floor */
+  for (int s = 0; s < m; s++) start[(int)(cand[s] * scale) + 1]++;
   for (int b = 1; b <= nb; b++) start[b] += start[b - 1];
   uint32_t *to = K->sorted;
   for (int s = 0; s < m; s++) {
     const uint32_t v = cand[s];
-    to[start[(int)floor(v * scale)]++] = v;
+    to[start[(int)(v * scale)]++] = v;
   }
   for (int s = 1; s < m; s++) {
     const uint32_t v = to[s];
@@ -600,13 +620,12 @@ static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, i
     int32_t *dindex = K->dindex;
     distinct = 0;
     if (!tf) {
+      /* Each position's shingle is written, and kept when its first in the range (branch-free). */
       for (int p = first; p < end; p++) {
-        if (prev[p] < first) {
-          const int d = id[p];
-          dhi[distinct] = s->hi[d];
-          dlo[distinct] = s->lo[d];
-          distinct++;
-        }
+        const int d = id[p];
+        dhi[distinct] = s->hi[d];
+        dlo[distinct] = s->lo[d];
+        distinct += prev[p] < first;
       }
     } else {
       for (int p = first; p < end; p++) {
@@ -767,10 +786,15 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)K->text, len + 1, &got));
   K->textLen = (int)got;
   K->ntok = 0;
+  K->sectionsReady = 0;
   const int n = tokenizeCode(K, &K->langs[langId], normalize);
   if (n < 0) return throwError(env, "out of memory");
   return number(env, n);
 }
+
+/* Default options of codeSections (src/core/sections.ts), for fingerprint's rangeCount = -1. */
+#define SECTIONS_MAX_DEPTH 2
+#define SECTIONS_MIN_LINES 3
 
 static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   size_t argc = 8;
@@ -788,15 +812,27 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   CALL(napi_get_value_int32(env, argv[6], &rangeCount));
   void *rangesData, *outData;
   size_t rangesLen, outLen;
-  if (!typedArray(env, argv[5], napi_int32_array, &rangesData, &rangesLen) || (size_t)rangeCount * 2 > rangesLen || rangeCount < 0)
+  /* rangeCount -1: the code sections of the text, found here. */
+  const int own = rangeCount == -1;
+  if (!typedArray(env, argv[5], napi_int32_array, &rangesData, &rangesLen) || (!own && ((size_t)rangeCount * 2 > rangesLen || rangeCount < 0)))
     return throwError(env, "ranges: Int32Array of start/end offset pairs");
   if (!typedArray(env, argv[7], napi_uint32_array, &outData, &outLen)) return throwError(env, "out: Uint32Array");
   const int total = K->ntok;
   if (total <= 0 || k < 1 || k > total || fileSketch < 0 || sectionSketch < 0) return throwError(env, "bad fingerprint arguments");
   const int32_t *ranges = rangesData;
+  const SectionRange *sections = NULL;
+  if (own) {
+    if (!K->sectionsReady) {
+      if (computeCodeSections(&K->sections, K->text, K->textLen, SECTIONS_MAX_DEPTH, SECTIONS_MIN_LINES) < 0) return throwError(env, "out of memory");
+      K->sectionsReady = 1;
+    }
+    sections = K->sections.ranges;
+    rangeCount = K->sections.count;
+  }
+  const size_t head = own ? 8 : 6; /* words before a section's sketch */
   uint32_t *out = outData;
   /* Room check up front: the worst case of every range kept with a full sketch. */
-  const size_t need = 5 + (size_t)fileSketch + (size_t)rangeCount * (6 + (size_t)sectionSketch);
+  const size_t need = 5 + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
   if (outLen < need) return number(env, -(double)need);
   if (!buildSeq(K, &K->file, 0, total, k)) return throwError(env, "out of memory");
   size_t w = 0;
@@ -809,8 +845,8 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   out[4] = (uint32_t)it.sketchLen;
   w = 5 + (size_t)it.sketchLen;
   for (int r = 0; r < rangeCount; r++) {
-    const int from = lowerBound(K, ranges[2 * r]);
-    const int to = lowerBound(K, ranges[2 * r + 1]);
+    const int from = lowerBound(K, own ? sections[r].startOffset : ranges[2 * r]);
+    const int to = lowerBound(K, own ? sections[r].endOffset : ranges[2 * r + 1]);
     if (to - from < minTokens || (double)(to - from) >= total * 0.95) continue;
     const Seq *s = &K->file;
     if (to - from < k) {
@@ -820,14 +856,19 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
       if (!buildSeq(K, &K->spare, from, to, tokens)) return throwError(env, "out of memory");
       s = &K->spare;
     }
-    if (!fingerprintRange(K, s, from, to, tf, sectionSketch, out + w + 6, &it)) return throwError(env, "out of memory");
+    if (!fingerprintRange(K, s, from, to, tf, sectionSketch, out + w + head, &it)) return throwError(env, "out of memory");
     out[w] = (uint32_t)r;
-    out[w + 1] = (uint32_t)(it.bits >> 32);
-    out[w + 2] = (uint32_t)it.bits;
-    out[w + 3] = (uint32_t)(to - from);
-    out[w + 4] = (uint32_t)it.features;
-    out[w + 5] = (uint32_t)it.sketchLen;
-    w += 6 + (size_t)it.sketchLen;
+    if (own) {
+      out[w + 1] = (uint32_t)sections[r].startLine;
+      out[w + 2] = (uint32_t)sections[r].endLine;
+    }
+    uint32_t *o = out + w + head - 5;
+    o[0] = (uint32_t)(it.bits >> 32);
+    o[1] = (uint32_t)it.bits;
+    o[2] = (uint32_t)(to - from);
+    o[3] = (uint32_t)it.features;
+    o[4] = (uint32_t)it.sketchLen;
+    w += head + (size_t)it.sketchLen;
   }
   return number(env, (double)w);
 }
@@ -878,6 +919,43 @@ static napi_value jsAllPairs(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* codeSections(text, maxDepth, minLines, out: Int32Array): the sections of `text` as
+ * startLine endLine startOffset endOffset quadruples; their count, or -(words needed). */
+static napi_value jsCodeSections(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || argc < 4) return throwError(env, "codeSections(text, maxDepth, minLines, out)");
+  int32_t maxDepth, minLines;
+  CALL(napi_get_value_int32(env, argv[1], &maxDepth));
+  CALL(napi_get_value_int32(env, argv[2], &minLines));
+  void *outData;
+  size_t outLen;
+  if (!typedArray(env, argv[3], napi_int32_array, &outData, &outLen)) return throwError(env, "out: Int32Array");
+  if (maxDepth < 1 || minLines < 2) return throwError(env, "codeSections: maxDepth >= 1, minLines >= 2");
+  size_t len = 0;
+  CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
+  if (len > 0x7ffffff0u) return throwError(env, "text too long");
+  if (!grow((void **)&K->secText, &K->secTextCap, len + 1, 2)) return throwError(env, "out of memory");
+  size_t got = 0;
+  CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)K->secText, len + 1, &got));
+  /* The scratch now holds these sections, not the last tokenize's. */
+  K->sectionsReady = 0;
+  const int count = computeCodeSections(&K->sections, K->secText, (int)got, maxDepth, minLines);
+  if (count < 0) return throwError(env, "out of memory");
+  if (outLen < (size_t)count * 4) return number(env, -(double)count * 4);
+  int32_t *out = outData;
+  for (int r = 0; r < count; r++) {
+    const SectionRange *x = &K->sections.ranges[r];
+    out[4 * r] = x->startLine;
+    out[4 * r + 1] = x->endLine;
+    out[4 * r + 2] = x->startOffset;
+    out[4 * r + 3] = x->endOffset;
+  }
+  return number(env, count);
+}
+
 NAPI_MODULE_INIT() {
   initTables();
   Kernel *K = calloc(1, sizeof(Kernel));
@@ -892,6 +970,7 @@ NAPI_MODULE_INIT() {
       {"tokenize", NULL, jsTokenize, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprint", NULL, jsFingerprint, NULL, NULL, NULL, napi_default, NULL},
       {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
+      {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

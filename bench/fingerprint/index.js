@@ -16,9 +16,10 @@
 //   sections   fingerprintText(text, path)                     the product's default
 //   file only  fingerprintText(text, path, { sections: false })
 //   worker     decodeBuffer + isMinified + fingerprintText      what a scan worker does per file
-//   … TS       the same in TypeScript alone: the product uses the native kernel (native/kernel.c,
-//              src/node/nativeKernel.ts) for code where it is built; its results are identical
-//              (bench/fingerprint/identity.js), so the two are compared in the same run
+//   … TS       the same in TypeScript alone: the product uses the native kernel (native/kernel.c and
+//              native/sections.c, src/node/nativeKernel.ts) for code where it is built, code sections
+//              included; its results are identical (bench/fingerprint/identity.js,
+//              test/unit/nativeSections.test.ts), so the two are compared in the same run
 //   naive      the straightforward implementation below, on a ~`--naive-mb` MB sample (every n-th
 //              file) with `sections`/`file only` re-measured on the same sample for the ratio.
 //   … ref      with --ref: `sections` and `file only` of the engine built from that commit's src/

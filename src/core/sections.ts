@@ -7,13 +7,15 @@
  * Lines are 1-based and inclusive; offsets are 0-based, half-open UTF-16 code unit offsets, a
  * section runs from the start of its first line to the end of its last line (newline excluded).
  */
-import type { TextRange } from './types';
+import type { CodeKernel, TextRange } from './types';
 
 export interface CodeSectionOptions {
   /** How many levels of nesting to report: 1 = top-level blocks only, 2 = also methods in classes. */
   maxDepth?: number;
   /** Blocks spanning fewer lines are not reported (default 3). */
   minLines?: number;
+  /** A kernel with `codeSections` (native/sections.c) finds the same sections faster. */
+  kernel?: CodeKernel;
 }
 
 export interface ProseSectionOptions {
@@ -710,6 +712,8 @@ export function codeSections(text: string, options: CodeSectionOptions = {}): Te
   const maxDepth = Math.floor(options.maxDepth ?? 2);
   const minLines = Math.max(2, Math.floor(options.minLines ?? 3));
   if (!(maxDepth >= 1)) return [];
+  const kernel = options.kernel;
+  if (kernel?.codeSections) return kernelCodeSections(kernel, text, maxDepth, minLines);
   const lines = buildLines(text);
   const scan = scanBraces(text, lines, maxDepth, minLines);
   const byIndent = scanIndent(text, lines, scan, maxDepth, minLines);
@@ -740,6 +744,28 @@ export function codeSections(text: string, options: CodeSectionOptions = {}): Te
     kept.push(b);
   }
   return toRanges(kept, lines);
+}
+
+/** The kernel's out scratch: four words per section (grown on demand). */
+let kernelSections = new Int32Array(1024);
+
+/** codeSections through a kernel's copy of it: the same ranges. */
+function kernelCodeSections(kernel: CodeKernel, text: string, maxDepth: number, minLines: number): TextRange[] {
+  // int32 arguments: no level or line span reaches 2^31 − 1, so larger limits (and a NaN
+  // minLines, which no block passes) mean the same there.
+  const depth = Math.min(maxDepth, 0x7fffffff);
+  const span = minLines <= 0x7fffffff ? minLines : 0x7fffffff;
+  let count = kernel.codeSections!(text, depth, span, kernelSections);
+  if (count < 0) {
+    kernelSections = new Int32Array(-count * 2);
+    count = kernel.codeSections!(text, depth, span, kernelSections);
+  }
+  const out: TextRange[] = new Array<TextRange>(count);
+  const s = kernelSections;
+  for (let r = 0; r < count; r++) {
+    out[r] = { startLine: s[4 * r], endLine: s[4 * r + 1], startOffset: s[4 * r + 2], endOffset: s[4 * r + 3] };
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -67,6 +67,11 @@ export interface CodeKernel {
    * `minTokens` tokens and under 95 % of the file's, into `out`: hi lo tokens features n sketch[n],
    * then per kept range: rangeIndex hi lo tokens features n sketch[n]. Returns the words written,
    * or minus the words needed when `out` is too small.
+   *
+   * With rangeCount −1 (only a kernel that has `codeSections`) the ranges are the code sections
+   * of the last tokenize's text, found by the kernel as codeSections(text) finds them (default
+   * options), and each kept one is written as: order startLine endLine hi lo tokens features n
+   * sketch[n], `order` being its index in codeSections' list; `ranges` is not read.
    */
   /**
    * Every pair i < j of the fingerprints `fp` (interleaved hi, lo) within Hamming distance k, in
@@ -84,4 +89,11 @@ export interface CodeKernel {
     rangeCount: number,
     out: Uint32Array,
   ): number;
+  /**
+   * codeSections of src/core/sections.ts, same ranges in the same order, into `out` as
+   * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2
+   * already normalised (integers); returns the number of sections, or minus the words needed when
+   * `out` is too small. Absent from kernels built before it (then rangeCount −1 is not taken).
+   */
+  codeSections?(text: string, maxDepth: number, minLines: number, out: Int32Array): number;
 }
