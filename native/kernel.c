@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "sections.h"
+#include "grow.h"
 
 /* ------------------------------------------------------------------------------- state */
 
@@ -102,34 +103,17 @@ typedef struct {
   size_t secTextCap;
 } Kernel;
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem) {
-  if (*cap >= need) return 1;
-  size_t n = *cap ? *cap : 1024;
-  while (n < need) n *= 2;
-  void *q = realloc(*p, n * elem);
-  if (!q) return 0;
-  *p = q;
-  *cap = n;
-  return 1;
-}
-
 /* Grows several parallel arrays sharing one capacity. */
 static int growSeq(Seq *s, size_t need) {
   if (s->cap >= need) return 1;
   size_t n = s->cap ? s->cap : 1024;
   while (n < need) n *= 2;
-  int32_t *id = realloc(s->id, n * 4), *prev;
-  if (!id) return 0;
-  s->id = id;
-  if (!(prev = realloc(s->prev, n * 4))) return 0;
-  s->prev = prev;
-  uint32_t *a;
-  if (!(a = realloc(s->hi, n * 4))) return 0;
-  s->hi = a;
-  if (!(a = realloc(s->lo, n * 4))) return 0;
-  s->lo = a;
-  if (!(a = realloc(s->count, n * 4))) return 0;
-  s->count = a;
+  void **arrays[] = {(void **)&s->id, (void **)&s->prev, (void **)&s->hi, (void **)&s->lo, (void **)&s->count};
+  for (size_t j = 0; j < sizeof arrays / sizeof arrays[0]; j++) {
+    void *q = realloc(*arrays[j], n * 4);
+    if (!q) return 0;
+    *arrays[j] = q;
+  }
   s->cap = n;
   return 1;
 }
@@ -377,8 +361,8 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
     }
     if ((size_t)len == K->tokCap) {
       size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap;
-      if (!grow((void **)&K->thi, &cap, len + 1, 4) || !grow((void **)&K->tlo, &cap2, len + 1, 4) ||
-          !grow((void **)&K->tstart, &cap3, len + 1, 4))
+      if (!growArray((void **)&K->thi, &cap, len + 1, 4) || !growArray((void **)&K->tlo, &cap2, len + 1, 4) ||
+          !growArray((void **)&K->tstart, &cap3, len + 1, 4))
         return -1;
       K->tokCap = cap;
     }
@@ -402,11 +386,11 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   s->k = k;
   int bits = 8;
   while ((1 << bits) < positions * 2) bits++;
-  if (!grow((void **)&K->table, &K->tableCap, (size_t)2 << bits, 4)) return 0;
+  if (!growArray((void **)&K->table, &K->tableCap, (size_t)2 << bits, 4)) return 0;
   memset(K->table, 0, ((size_t)2 << bits) * 4);
   if (K->idCap < (size_t)positions) {
     size_t cap = K->idCap, cap2 = K->idCap;
-    if (!grow((void **)&K->foldedB, &cap, positions, 4) || !grow((void **)&K->lastSeen, &cap2, positions, 4)) return 0;
+    if (!growArray((void **)&K->foldedB, &cap, positions, 4) || !growArray((void **)&K->lastSeen, &cap2, positions, 4)) return 0;
     K->idCap = cap;
   }
   const uint32_t mask = (1u << bits) - 1;
@@ -534,7 +518,7 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
   if (k <= 0) return 0;
   if (K->candCap < (size_t)count) {
     size_t cap = K->candCap, cap2 = K->candCap;
-    if (!grow((void **)&K->cand, &cap, count, 4) || !grow((void **)&K->sorted, &cap2, count, 4)) return -1;
+    if (!growArray((void **)&K->cand, &cap, count, 4) || !growArray((void **)&K->sorted, &cap2, count, 4)) return -1;
     K->candCap = cap;
   }
   double limit = count <= k ? TWO_32 : fmin(TWO_32, ceil(((k * 1.25 + 8) / count) * TWO_32));
@@ -555,7 +539,7 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
   int nb = 16;
   while (nb < m) nb *= 2;
   /* nb + 2 entries: a value whose bucket rounds up to nb counts into start[nb + 1], never read. */
-  if (!grow((void **)&K->buckets, &K->bucketCap, (size_t)nb + 2, 4)) return -1;
+  if (!growArray((void **)&K->buckets, &K->bucketCap, (size_t)nb + 2, 4)) return -1;
   int32_t *start = K->buckets;
   memset(start, 0, ((size_t)nb + 2) * 4);
   const double scale = nb / limit;
@@ -588,8 +572,8 @@ static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t
 static int ensureItem(Kernel *K, size_t n) {
   if (K->itemCap >= n) return 1;
   size_t c1 = K->itemCap, c2 = K->itemCap, c3 = K->itemCap, c4 = K->itemCap;
-  if (!grow((void **)&K->dhi, &c1, n, 4) || !grow((void **)&K->dlo, &c2, n, 4) || !grow((void **)&K->dcount, &c3, n, 4) ||
-      !grow((void **)&K->dindex, &c4, n, 4))
+  if (!growArray((void **)&K->dhi, &c1, n, 4) || !growArray((void **)&K->dlo, &c2, n, 4) || !growArray((void **)&K->dcount, &c3, n, 4) ||
+      !growArray((void **)&K->dindex, &c4, n, 4))
     return 0;
   K->itemCap = c1;
   return 1;
@@ -781,7 +765,7 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   size_t len = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
   if (len > 0x7ffffff0u) return throwError(env, "text too long");
-  if (!grow((void **)&K->text, &K->textCap, len + 1, 2)) return throwError(env, "out of memory");
+  if (!growArray((void **)&K->text, &K->textCap, len + 1, 2)) return throwError(env, "out of memory");
   size_t got = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)K->text, len + 1, &got));
   K->textLen = (int)got;
@@ -937,7 +921,7 @@ static napi_value jsCodeSections(napi_env env, napi_callback_info info) {
   size_t len = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
   if (len > 0x7ffffff0u) return throwError(env, "text too long");
-  if (!grow((void **)&K->secText, &K->secTextCap, len + 1, 2)) return throwError(env, "out of memory");
+  if (!growArray((void **)&K->secText, &K->secTextCap, len + 1, 2)) return throwError(env, "out of memory");
   size_t got = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)K->secText, len + 1, &got));
   /* The scratch now holds these sections, not the last tokenize's. */

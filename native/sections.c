@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "sections.h"
+#include "grow.h"
 
 #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
 #include <emmintrin.h>
@@ -34,17 +35,6 @@
 #endif
 
 /* ------------------------------------------------------------------------------- helpers */
-
-static int growArray(void **p, size_t *cap, size_t need, size_t elem) {
-  if (*cap >= need) return 1;
-  size_t n = *cap ? *cap : 256;
-  while (n < need) n *= 2;
-  void *q = realloc(*p, n * elem);
-  if (!q) return 0;
-  *p = q;
-  *cap = n;
-  return 1;
-}
 
 static int pushBlock(SecBlocks *b, int start, int end, int level) {
   if (b->len == b->cap && !growArray((void **)&b->data, &b->cap, b->len + 1, sizeof(SecBlock))) return 0;
