@@ -26,6 +26,12 @@ const FIRST_LINE = new vscode.Range(0, 0, 0, Number.MAX_SAFE_INTEGER);
 const MAX_RELATED = 20;
 /** Files published per call to the collection (and slice) at most. */
 export const PUBLISH_CHUNK = 200;
+/**
+ * Files per millisecond handed to VS Code at most when many change at once (after a full index of
+ * a big workspace): the workbench converts and stores every file's markers too, and on a small
+ * machine a burst of thousands takes the cores the extension host needs.
+ */
+export const PUBLISH_FILES_PER_MS = 2;
 
 function severityOf(s: Severity): vscode.DiagnosticSeverity | undefined {
   switch (s) {
@@ -153,7 +159,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
       if (entries.length === 0) continue;
       this.collection.set(entries);
       this.msPerFile = Math.min(5, 0.5 * this.msPerFile + (0.5 * (s.elapsedMs - t0)) / entries.length);
-      await s.yield();
+      await s.yield(this.pending.size > 0 || this.queued.length > 0 ? entries.length / PUBLISH_FILES_PER_MS : 0);
     }
   }
 

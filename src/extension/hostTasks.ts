@@ -133,10 +133,14 @@ export class Slice {
     return performance.now() - this.start >= this.budgetMs;
   }
 
-  /** Ends the current task, lets the event loop run, and starts the next one. */
-  async yield(): Promise<void> {
+  /**
+   * Ends the current task, lets the event loop run, and starts the next one; with `pauseMs`, not
+   * before that long (a job that paces what it hands to VS Code).
+   */
+  async yield(pauseMs = 0): Promise<void> {
     this.end();
-    await yieldToEventLoop();
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    else await yieldToEventLoop();
     this.tasks++;
     this.start = performance.now();
     this.cpuStart = threadCpuMs();
