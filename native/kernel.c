@@ -13,19 +13,17 @@
  *   defineLanguage(lineOpeners: string[], blockOpeners: string[], blockClosers: string[],
  *                  singleQuoteStrings: boolean) -> language id
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean) -> token count
- *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, ranges: Int32Array,
- *               rangeCount, out: Uint32Array) -> words written to out (or -(words needed))
+ *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, sections: boolean,
+ *               out: Uint32Array) -> words written to out (or -(words needed))
  *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
  *               -(words needed)): codeSections of src/core/sections.ts (native/sections.c), as
  *               startLine endLine startOffset endOffset per section
- * fingerprint works on the tokens of the last tokenize: the whole file, then each range
- * [startOffset, endOffset) (UTF-16 offsets of a section), written to `out` as
+ *   allPairs(fp: Uint32Array, k, maxCandidates) -> pairs within distance k (native/allpairs.c)
+ * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
+ * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
+ * written to `out` as
  *   file:    hi lo tokens features sketchLength sketch…
- *   section: rangeIndex hi lo tokens features sketchLength sketch…   (only sections kept)
- * With rangeCount = -1 the ranges are the code sections of the last tokenize's text, found here
- * (codeSections with its defaults, maxDepth 2 and minLines 3; `ranges` is not read), and each
- * section kept is written with its lines:
- *   section: order startLine endLine hi lo tokens features sketchLength sketch…
+ *   section: startLine endLine hi lo tokens features sketchLength sketch…   (only sections kept)
  * A section is kept when it holds at least minTokens tokens and less than 95 % of the file's.
  */
 #define NAPI_VERSION 8
@@ -776,50 +774,45 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   return number(env, n);
 }
 
-/* Default options of codeSections (src/core/sections.ts), for fingerprint's rangeCount = -1. */
+/* Default options of codeSections (src/core/sections.ts), for fingerprint's sections. */
 #define SECTIONS_MAX_DEPTH 2
 #define SECTIONS_MIN_LINES 3
 
 static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
-  size_t argc = 8;
-  napi_value argv[8];
+  size_t argc = 7;
+  napi_value argv[7];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
-  if (!K || !K->ready || argc < 8) return throwError(env, "fingerprint(k, tf, fileSketch, sectionSketch, minTokens, ranges, rangeCount, out)");
-  int32_t k, fileSketch, sectionSketch, minTokens, rangeCount;
-  bool tf;
+  if (!K || !K->ready || argc < 7) return throwError(env, "fingerprint(k, tf, fileSketch, sectionSketch, minTokens, sections, out)");
+  int32_t k, fileSketch, sectionSketch, minTokens;
+  bool tf, withSections;
   CALL(napi_get_value_int32(env, argv[0], &k));
   CALL(napi_get_value_bool(env, argv[1], &tf));
   CALL(napi_get_value_int32(env, argv[2], &fileSketch));
   CALL(napi_get_value_int32(env, argv[3], &sectionSketch));
   CALL(napi_get_value_int32(env, argv[4], &minTokens));
-  CALL(napi_get_value_int32(env, argv[6], &rangeCount));
-  void *rangesData, *outData;
-  size_t rangesLen, outLen;
-  /* rangeCount -1: the code sections of the text, found here. */
-  const int own = rangeCount == -1;
-  if (!typedArray(env, argv[5], napi_int32_array, &rangesData, &rangesLen) || (!own && ((size_t)rangeCount * 2 > rangesLen || rangeCount < 0)))
-    return throwError(env, "ranges: Int32Array of start/end offset pairs");
-  if (!typedArray(env, argv[7], napi_uint32_array, &outData, &outLen)) return throwError(env, "out: Uint32Array");
+  CALL(napi_get_value_bool(env, argv[5], &withSections));
+  void *outData;
+  size_t outLen;
+  if (!typedArray(env, argv[6], napi_uint32_array, &outData, &outLen)) return throwError(env, "out: Uint32Array");
   const int total = K->ntok;
   if (total <= 0 || k < 1 || k > total || fileSketch < 0 || sectionSketch < 0) return throwError(env, "bad fingerprint arguments");
-  const int32_t *ranges = rangesData;
-  const SectionRange *sections = NULL;
-  if (own) {
+  int rangeCount = 0;
+  if (withSections) {
+    /* Found once per text: a retry with a bigger `out` reuses them. */
     if (!K->sectionsReady) {
       if (computeCodeSections(&K->sections, K->text, K->textLen, SECTIONS_MAX_DEPTH, SECTIONS_MIN_LINES) < 0) return throwError(env, "out of memory");
       K->sectionsReady = 1;
     }
-    sections = K->sections.ranges;
     rangeCount = K->sections.count;
   }
-  const size_t head = own ? 8 : 6; /* words before a section's sketch */
+  const SectionRange *sections = K->sections.ranges;
+  const size_t head = 7; /* words before a section's sketch: startLine endLine hi lo tokens features n */
   uint32_t *out = outData;
-  /* Room check up front: the worst case of every range kept with a full sketch. */
+  /* Room check up front: the worst case of every section kept with a full sketch. */
   const size_t need = 5 + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
   if (outLen < need) return number(env, -(double)need);
   if (!buildSeq(K, &K->file, 0, total, k)) return throwError(env, "out of memory");
-  size_t w = 0;
   Item it;
   if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + 5, &it)) return throwError(env, "out of memory");
   out[0] = (uint32_t)(it.bits >> 32);
@@ -827,10 +820,10 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   out[2] = (uint32_t)total;
   out[3] = (uint32_t)it.features;
   out[4] = (uint32_t)it.sketchLen;
-  w = 5 + (size_t)it.sketchLen;
+  size_t w = 5 + (size_t)it.sketchLen;
   for (int r = 0; r < rangeCount; r++) {
-    const int from = lowerBound(K, own ? sections[r].startOffset : ranges[2 * r]);
-    const int to = lowerBound(K, own ? sections[r].endOffset : ranges[2 * r + 1]);
+    const int from = lowerBound(K, sections[r].startOffset);
+    const int to = lowerBound(K, sections[r].endOffset);
     if (to - from < minTokens || (double)(to - from) >= total * 0.95) continue;
     const Seq *s = &K->file;
     if (to - from < k) {
@@ -841,17 +834,13 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
       s = &K->spare;
     }
     if (!fingerprintRange(K, s, from, to, tf, sectionSketch, out + w + head, &it)) return throwError(env, "out of memory");
-    out[w] = (uint32_t)r;
-    if (own) {
-      out[w + 1] = (uint32_t)sections[r].startLine;
-      out[w + 2] = (uint32_t)sections[r].endLine;
-    }
-    uint32_t *o = out + w + head - 5;
-    o[0] = (uint32_t)(it.bits >> 32);
-    o[1] = (uint32_t)it.bits;
-    o[2] = (uint32_t)(to - from);
-    o[3] = (uint32_t)it.features;
-    o[4] = (uint32_t)it.sketchLen;
+    out[w] = (uint32_t)sections[r].startLine;
+    out[w + 1] = (uint32_t)sections[r].endLine;
+    out[w + 2] = (uint32_t)(it.bits >> 32);
+    out[w + 3] = (uint32_t)it.bits;
+    out[w + 4] = (uint32_t)(to - from);
+    out[w + 5] = (uint32_t)it.features;
+    out[w + 6] = (uint32_t)it.sketchLen;
     w += head + (size_t)it.sketchLen;
   }
   return number(env, (double)w);

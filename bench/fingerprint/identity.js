@@ -27,7 +27,7 @@
 const fs = require('fs');
 const path = require('path');
 const crypto = require('crypto');
-const { REPO, CACHE, parseArgs, walk, log, checkoutSrc } = require('../lib/common');
+const { REPO, CACHE, parseArgs, walk, log, checkoutSrc, bundleEngine } = require('../lib/common');
 const { ensureTree, treeFiles } = require('../lib/trees');
 
 /** Bump when the material or the configurations change: invalidates cached reference digests. */
@@ -53,25 +53,10 @@ function entrySource(root) {
 }
 
 function bundle(root, name) {
-  const esbuild = require(path.join(REPO, 'node_modules', 'esbuild'));
   fs.mkdirSync(WORK, { recursive: true });
   const entry = path.join(WORK, `${name}-entry.ts`);
   fs.writeFileSync(entry, entrySource(root));
-  const outfile = path.join(WORK, `${name}-engine.js`);
-  esbuild.buildSync({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    external: ['vscode', '@node-rs/jieba', '@node-rs/jieba-*'],
-    logLevel: 'warning',
-    absWorkingDir: REPO,
-    nodePaths: [path.join(REPO, 'node_modules')],
-  });
-  delete require.cache[outfile];
-  return require(outfile);
+  return bundleEngine(entry, path.join(WORK, `${name}-engine.js`));
 }
 
 // ------------------------------------------------------------------------------ material

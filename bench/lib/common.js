@@ -313,6 +313,7 @@ function maxRss() {
 }
 
 module.exports = {
+  bundleEngine,
   REPO,
   CACHE,
   TARBALLS,

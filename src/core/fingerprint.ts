@@ -109,33 +109,20 @@ function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
   return ids[q];
 }
 
-/** Scratch of fingerprintWithKernel: section offsets in, fingerprints out (grown on demand). */
-let kernelRanges = new Int32Array(256);
+/** Scratch of fingerprintWithKernel: the kernel's fingerprints (grown on demand). */
 let kernelOut = new Uint32Array(8192);
 
-/**
- * fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. A
- * kernel that has codeSections finds the sections itself (rangeCount −1); an older one is given
- * those of the TypeScript codeSections.
- */
+/** fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. */
 function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string, options: FingerprintOptions, minTokens: number): DocumentFingerprint {
   const total = kernel.tokenize(text, langId, options.normalizeIdentifiers === true);
   if (total < minTokens) return { kind: 'code', file: null, sections: [] };
   const k = effectiveShingleSize(options.shingleSize, total);
-  const wanted = options.sections !== false;
-  const own = wanted && kernel.codeSections !== undefined;
-  const ranges: TextRange[] = wanted && !own ? codeSections(text) : [];
-  if (kernelRanges.length < ranges.length * 2) kernelRanges = new Int32Array(ranges.length * 4);
-  for (let r = 0; r < ranges.length; r++) {
-    kernelRanges[2 * r] = ranges[r].startOffset;
-    kernelRanges[2 * r + 1] = ranges[r].endOffset;
-  }
   const tf = options.weighting === 'tf';
-  const rangeCount = own ? -1 : ranges.length;
-  let words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, kernelRanges, rangeCount, kernelOut);
+  const withSections = options.sections !== false;
+  let words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, kernelOut);
   if (words < 0) {
     kernelOut = new Uint32Array(-words);
-    words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, kernelRanges, rangeCount, kernelOut);
+    words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, kernelOut);
   }
   // One copy of what the kernel wrote; the sketches are views into it (one allocation per text,
   // not one per section, as the unpacked fingerprints of packing.ts are).
@@ -144,28 +131,18 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
   const file: ItemFingerprint = { hi: out[0], lo: out[1], tokens: out[2], features: out[3], sketch: out.subarray(5, 5 + n) };
   const sections: SectionFingerprint[] = [];
   for (let w = 5 + n; w < words; ) {
-    // own: order startLine endLine hi lo …; else: rangeIndex hi lo …
-    let startLine: number, endLine: number;
-    if (own) {
-      startLine = out[w + 1];
-      endLine = out[w + 2];
-      w += 2;
-    } else {
-      const r = ranges[out[w]];
-      startLine = r.startLine;
-      endLine = r.endLine;
-    }
-    const m = out[w + 5];
+    // startLine endLine hi lo tokens features n sketch[n]
+    const m = out[w + 6];
     sections.push({
-      hi: out[w + 1],
-      lo: out[w + 2],
-      tokens: out[w + 3],
-      features: out[w + 4],
-      sketch: out.subarray(w + 6, w + 6 + m),
-      startLine,
-      endLine,
+      hi: out[w + 2],
+      lo: out[w + 3],
+      tokens: out[w + 4],
+      features: out[w + 5],
+      sketch: out.subarray(w + 7, w + 7 + m),
+      startLine: out[w],
+      endLine: out[w + 1],
     });
-    w += 6 + m;
+    w += 7 + m;
   }
   return { kind: 'code', file, sections };
 }

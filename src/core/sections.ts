@@ -713,7 +713,7 @@ export function codeSections(text: string, options: CodeSectionOptions = {}): Te
   const minLines = Math.max(2, Math.floor(options.minLines ?? 3));
   if (!(maxDepth >= 1)) return [];
   const kernel = options.kernel;
-  if (kernel?.codeSections) return kernelCodeSections(kernel, text, maxDepth, minLines);
+  if (kernel) return kernelCodeSections(kernel, text, maxDepth, minLines);
   const lines = buildLines(text);
   const scan = scanBraces(text, lines, maxDepth, minLines);
   const byIndent = scanIndent(text, lines, scan, maxDepth, minLines);
@@ -755,10 +755,10 @@ function kernelCodeSections(kernel: CodeKernel, text: string, maxDepth: number, 
   // minLines, which no block passes) mean the same there.
   const depth = Math.min(maxDepth, 0x7fffffff);
   const span = minLines <= 0x7fffffff ? minLines : 0x7fffffff;
-  let count = kernel.codeSections!(text, depth, span, kernelSections);
+  let count = kernel.codeSections(text, depth, span, kernelSections);
   if (count < 0) {
     kernelSections = new Int32Array(-count * 2);
-    count = kernel.codeSections!(text, depth, span, kernelSections);
+    count = kernel.codeSections(text, depth, span, kernelSections);
   }
   const out: TextRange[] = new Array<TextRange>(count);
   const s = kernelSections;

@@ -62,38 +62,24 @@ export interface CodeKernel {
   /** Tokenises a code text; returns the number of tokens. */
   tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number;
   /**
-   * Fingerprints the tokens of the last tokenize with shingle size k: the whole file, then each
-   * of `rangeCount` ranges (start/end UTF-16 offset pairs in `ranges`) holding at least
-   * `minTokens` tokens and under 95 % of the file's, into `out`: hi lo tokens features n sketch[n],
-   * then per kept range: rangeIndex hi lo tokens features n sketch[n]. Returns the words written,
-   * or minus the words needed when `out` is too small.
-   *
-   * With rangeCount −1 (only a kernel that has `codeSections`) the ranges are the code sections
-   * of the last tokenize's text, found by the kernel as codeSections(text) finds them (default
-   * options), and each kept one is written as: order startLine endLine hi lo tokens features n
-   * sketch[n], `order` being its index in codeSections' list; `ranges` is not read.
+   * Fingerprints the tokens of the last tokenize with shingle size k into `out`: the whole file
+   * (hi lo tokens features n sketch[n]), then, with `sections`, each code section of the last
+   * tokenize's text (found as codeSections(text) finds them, default options) that holds at least
+   * `minTokens` tokens and under 95 % of the file's: startLine endLine hi lo tokens features n
+   * sketch[n]. Returns the words written, or minus the words needed when `out` is too small.
    */
+  fingerprint(k: number, tf: boolean, fileSketch: number, sectionSketch: number, minTokens: number, sections: boolean, out: Uint32Array): number;
   /**
    * Every pair i < j of the fingerprints `fp` (interleaved hi, lo) within Hamming distance k, in
    * no particular order; null when there are more than `maxCandidates` (the caller then searches
    * itself). The same pairs as allPairsBatch without a cap.
    */
   allPairs(fp: Uint32Array, k: number, maxCandidates: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
-  fingerprint(
-    k: number,
-    tf: boolean,
-    fileSketch: number,
-    sectionSketch: number,
-    minTokens: number,
-    ranges: Int32Array,
-    rangeCount: number,
-    out: Uint32Array,
-  ): number;
   /**
    * codeSections of src/core/sections.ts, same ranges in the same order, into `out` as
    * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2
    * already normalised (integers); returns the number of sections, or minus the words needed when
-   * `out` is too small. Absent from kernels built before it (then rangeCount −1 is not taken).
+   * `out` is too small.
    */
-  codeSections?(text: string, maxDepth: number, minLines: number, out: Int32Array): number;
+  codeSections(text: string, maxDepth: number, minLines: number, out: Int32Array): number;
 }

@@ -308,7 +308,6 @@ describe('native codeSections', () => {
   it('is in the native kernel here (set NEARDUP_NATIVE=0 to test the TypeScript alone)', function () {
     if (process.env.NEARDUP_NATIVE === '0') this.skip();
     assert.ok(kernel, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
-    assert.equal(typeof kernel.codeSections, 'function', 'the kernel is older than native/sections.c: rebuild it');
   });
 
   describe('gives what the TypeScript gives', function () {
@@ -365,25 +364,6 @@ describe('native codeSections', () => {
         assertSameSections(text.replace(/\n/g, '\r\n'), {}, `${path.relative(REPO, f)} (CRLF)`);
       }
       assert.ok(ranges > 1000, `only ${ranges} ranges`);
-    });
-
-    it('leaves a kernel built before native/sections.c to the TypeScript codeSections', () => {
-      const k = kernel!;
-      const older = {
-        defineLanguage: k.defineLanguage.bind(k),
-        tokenize: k.tokenize.bind(k),
-        fingerprint: k.fingerprint.bind(k),
-        allPairs: k.allPairs.bind(k),
-      };
-      const rnd = mulberry32(5);
-      for (let i = 0; i < 40; i++) {
-        const text = generated(rnd, 5 + Math.floor(rnd() * 30));
-        const file = FP_FILES[i % FP_FILES.length];
-        const ts = canon(fingerprintText(text, file, {}));
-        assert.equal(canon(fingerprintText(text, file, { kernel: older })), ts, `older kernel, generated ${i}`);
-        assert.equal(canon(fingerprintText(text, file, { kernel })), ts, `kernel, generated ${i}`);
-        assert.deepEqual(codeSections(text, { kernel: older }), codeSections(text));
-      }
     });
 
     it('on large and pathological shapes', function () {
