@@ -141,16 +141,29 @@ describe('reliability: rapid saves and a branch switch', () => {
     const hostBefore = api.memoryUsage().heapUsed;
     const engineBefore = (await api.index.engineStats())!.heapUsed;
     const t0 = performance.now();
+    let lastWritten = '';
     for (let i = 0; i < 200; i++) {
-      await vscode.workspace.fs.writeFile(uri, Buffer.from(i % 2 ? `${original}\n// save ${i}\n` : `${unique}\n${i}\n`));
+      lastWritten = i % 2 ? `${original}\n// save ${i}\n` : `${unique}\n${i}\n`;
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(lastWritten));
     }
     const writesMs = Math.round(performance.now() - t0);
     const editor = await vscode.window.showTextDocument(uri);
+    // VS Code may still be reloading the document from disk after the burst of writes; an edit
+    // made meanwhile is refused (edit() resolves false). Edit only once it shows the last write.
+    await waitUntil(() => editor.document.getText() === lastWritten || undefined, [vscode.workspace.onDidChangeTextDocument], 'the editor showing the last write', 20_000);
+    /** Applies an edit; retried if a reload from disk raced it (edit() resolves false then). */
+    const edit = async (apply: (b: vscode.TextEditorEdit) => void, what: string) => {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        if (await editor.edit(apply)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.fail(`${what}: refused 5 times`);
+    };
     for (let i = 0; i < 10; i++) {
-      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), `// edit ${i}\n`)));
+      await edit((b) => b.insert(new vscode.Position(0, 0), `// edit ${i}\n`), `edit ${i}`);
       assert.ok(await editor.document.save(), `editor save ${i}`);
     }
-    assert.ok(await editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), original)));
+    await edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), original), 'restoring the original');
     assert.ok(await editor.document.save());
     await waitForReport(api, (r) => canonReport(r) === baseline, 'the report as before the saves', 30_000);
     const batches = api.index.eventBatches() - batchesBefore;
