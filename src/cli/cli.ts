@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/engineSettings';
 import { scanDirectory } from '../node/scan';
 import { formatJson } from './formatJson';
-import { formatSarif } from './formatSarif';
+import { formatSarif, truncationMessage } from './formatSarif';
 import { formatText } from './formatText';
 import { ProgressBar } from './progress';
 import { sanitizeForTerminal } from './sanitize';
@@ -109,13 +109,7 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
         },
   });
   progress.clear();
-  if (result.truncated && !flags.quiet) {
-    const kinds = [result.truncated.files ? 'file' : '', result.truncated.sections ? 'section' : ''].filter(Boolean).join(' and ');
-    process.stderr.write(
-      `neardup: too many near-duplicate ${kinds} pairs; the report holds only some of them ` +
-        '(exclude generated files with --exclude, or raise --min-tokens).\n',
-    );
-  }
+  if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
   const output =
     flags.format === 'json' ? formatJson(result, dir) : flags.format === 'sarif' ? formatSarif(result, VERSION) : formatText(result);
   onPhase?.('formatted', performance.now());

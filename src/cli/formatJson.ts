@@ -1,5 +1,6 @@
 /**
- * The JSON report, exactly as DESIGN.md's contract gives it.
+ * The JSON report, exactly as DESIGN.md's contract gives it (plus `truncated` when the pair cap
+ * was reached).
  */
 import type { ScanResult } from '../node/scan';
 import { escapeJsonControls, hasJsonControls } from './sanitize';
@@ -17,6 +18,9 @@ export function formatJson(result: ScanResult, rootArg: string): string {
         stats: { files, sections, bytes, elapsedMs },
         pairs: result.pairs,
         groups: result.groups.map((g) => ({ kind: g.kind, members: g.members, maxDistance: g.maxDistance })),
+        // Beyond DESIGN.md's contract, present only when the pairs of a kind reached the cap: the
+        // report holds only some of them (a consumer that ignores it still reads a valid report).
+        ...(result.truncated ? { truncated: { files: result.truncated.files, sections: result.truncated.sections } } : {}),
       },
       null,
       2,

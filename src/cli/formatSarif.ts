@@ -40,6 +40,12 @@ function result(pair: ReportPair): sarif.Result {
   };
 }
 
+/** The run's notification when the pairs of a kind reached the cap (what the CLI also prints). */
+export function truncationMessage(truncated: { files: boolean; sections: boolean }): string {
+  const kinds = [truncated.files ? 'file' : '', truncated.sections ? 'section' : ''].filter(Boolean).join(' and ');
+  return `too many near-duplicate ${kinds} pairs; the report holds only some of them (exclude generated files with --exclude, or raise --min-tokens).`;
+}
+
 export function formatSarif(result_: ScanResult, version: string): string {
   const rootUri = 'file://' + result_.root.split('/').map(encodeURIComponent).join('/').replace(/\/?$/, '/');
   const log: sarif.Log = {
@@ -72,6 +78,16 @@ export function formatSarif(result_: ScanResult, version: string): string {
         },
         originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
         results: result_.pairs.map(result),
+        ...(result_.truncated
+          ? {
+              invocations: [
+                {
+                  executionSuccessful: true,
+                  toolExecutionNotifications: [{ level: 'warning', descriptor: { id: 'neardup/truncated' }, message: { text: truncationMessage(result_.truncated) } }],
+                },
+              ],
+            }
+          : {}),
       },
     ],
   };

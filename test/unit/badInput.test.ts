@@ -614,8 +614,9 @@ describe('engine limits on degenerate input', function () {
       assert.deepEqual(lines(r.stderr), [
         'neardup: too many near-duplicate section pairs; the report holds only some of them (exclude generated files with --exclude, or raise --min-tokens).',
       ]);
-      const j = JSON.parse(r.stdout) as JsonReport;
+      const j = JSON.parse(r.stdout) as JsonReport & { truncated?: { files: boolean; sections: boolean } };
       assert.equal(j.pairs.length, 250000);
+      assert.deepEqual(j.truncated, { files: false, sections: true }, 'the JSON says the report is incomplete');
       console.log(`      [900 near-identical functions] ${Math.round(r.ms)} ms, peak RSS ${Math.round(r.maxRssKb! / 1024)} MB`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

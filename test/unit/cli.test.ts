@@ -7,6 +7,8 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { DEFAULT_ENGINE_SETTINGS } from '../../src/node/engineSettings';
 import { scanDirectory } from '../../src/node/scan';
+import { formatJson } from '../../src/cli/formatJson';
+import { formatSarif } from '../../src/cli/formatSarif';
 import { chineseText, codeFile, codeFunction, editLines, mulberry32, proseText } from './helpers/corpus';
 
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -122,6 +124,25 @@ describe('neardup scan (CLI)', function () {
     assert.ok(results.length >= 4);
     const uris = results.map((x) => x.locations[0].physicalLocation.artifactLocation.uri);
     assert.ok(uris.includes('src/alpha%20copy%20%231.ts'), 'spaces and # are percent-encoded');
+  });
+
+  it('a report cut at the pair cap says so: JSON `truncated`, a SARIF tool notification (still schema-valid); a complete one carries neither', async () => {
+    const result = await scanDirectory({ root: dir, settings: DEFAULT_ENGINE_SETTINGS, workers: 1, workerScript: WORKER, quiet: true });
+    assert.equal(result.truncated, undefined);
+    assert.ok(!('truncated' in JSON.parse(formatJson(result, dir))));
+    assert.ok(!('invocations' in JSON.parse(formatSarif(result, '0.0.0')).runs[0]));
+    // buildReport's cap itself is tested in badInput.test.ts (and by a CLI run of 250,000 pairs).
+    const cut = { ...result, truncated: { files: true, sections: false } };
+    assert.deepEqual(JSON.parse(formatJson(cut, dir)).truncated, { files: true, sections: false });
+    const log = JSON.parse(formatSarif(cut, '0.0.0')) as { runs: Array<{ invocations: Array<{ toolExecutionNotifications: Array<{ level: string; message: { text: string } }> }> }> };
+    const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+    addFormats(ajv);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
+    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
+    const note = log.runs[0].invocations[0].toolExecutionNotifications[0];
+    assert.equal(note.level, 'warning');
+    assert.match(note.message.text, /^too many near-duplicate file pairs; the report holds only some of them/);
   });
 
   it('text output lists groups with distances and line ranges', () => {
