@@ -324,13 +324,25 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
       this.lastState = state;
       void vscode.commands.executeCommand('setContext', 'neardup.state', state);
     }
-    if (this.view) {
-      const p = this.index.progress;
-      this.view.message =
-        this.index.state === 'indexing' && this.roots().length > 0 && p && p.total > 0
-          ? vscode.l10n.t('Indexing: {0}/{1} files…', p.done, p.total)
-          : undefined;
+    if (this.view) this.view.message = this.message();
+  }
+
+  /** The line above the tree: indexing progress, or that the report holds only some pairs. */
+  private message(): string | undefined {
+    const p = this.index.progress;
+    if (this.index.state === 'indexing' && this.roots().length > 0 && p && p.total > 0) return vscode.l10n.t('Indexing: {0}/{1} files…', p.done, p.total);
+    const cut = this.report?.truncated;
+    if (cut && (cut.files || cut.sections)) {
+      return cut.files && !cut.sections
+        ? vscode.l10n.t('Too many near-duplicate file pairs: only some are shown. Exclude generated files with the neardup.exclude setting.')
+        : vscode.l10n.t('Too many near-duplicate section pairs: only some are shown. Exclude generated files with the neardup.exclude setting.');
     }
+    return undefined;
+  }
+
+  /** The message above the tree (exposed for tests). */
+  get viewMessage(): string | undefined {
+    return this.view?.message;
   }
 
   /** The state of the welcome content (exposed for tests). */

@@ -563,6 +563,7 @@ export class IndexService implements vscode.Disposable {
       }
       if (!staged) continue;
       this.itemsByPath = staged;
+      this.noteTruncation(this._report?.truncated, latest.report.truncated);
       this._report = viewReport(latest.report, staged);
       const paths = [...changed];
       const t1 = performance.now();
@@ -587,6 +588,18 @@ export class IndexService implements vscode.Disposable {
       );
       if (s.due) await s.yield();
     }
+  }
+
+  /** One line in the output when a report starts or stops holding only some of its pairs. */
+  private noteTruncation(before: ViewReport['truncated'], now: ViewReport['truncated']): void {
+    const kinds = (t: ViewReport['truncated']) => [t?.files ? 'file' : '', t?.sections ? 'section' : ''].filter(Boolean).join(' and ');
+    if (kinds(before) === kinds(now)) return;
+    if (now && kinds(now)) {
+      this.log.warn(
+        `too many near-duplicate ${kinds(now)} pairs: the results hold only some of them. ` +
+          'Exclude generated files with the neardup.exclude setting.',
+      );
+    } else this.log.info('the results hold every near-duplicate pair again');
   }
 
   private onFailure(e: unknown): void {

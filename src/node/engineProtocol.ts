@@ -63,6 +63,8 @@ export interface EngineTuning {
    * Default REPORT_PART_WEIGHT (2000).
    */
   reportPartWeight?: number;
+  /** Pairs of each kind a report holds at most (beyond: `truncated`). Default MAX_REPORT_PAIRS (250,000). */
+  maxPairs?: number;
 }
 
 export interface InitRequest {
@@ -186,9 +188,17 @@ export interface QueryMatch {
 export interface QueryResult {
   status: QueryStatus;
   reason?: string;
-  /** Closest first. */
+  /** Closest first; at most MAX_QUERY_MATCHES. */
   matches: QueryMatch[];
+  /**
+   * Set when there were more matches than `matches` holds: how many were found (at least; the
+   * search itself stops at MAX_REPORT_PAIRS section matches, see TwinLimit).
+   */
+  total?: number;
 }
+
+/** A query answers with this many matches at most (a generated file can match its sections by the hundred thousand). */
+export const MAX_QUERY_MATCHES = 1000;
 
 /** A member of a group, with its distance to the group's representative (members[0]). */
 export interface ViewMember extends ViewLocation {
@@ -241,6 +251,8 @@ export interface ViewReport {
   thresholds: Thresholds;
   /** The job that produced this report (null for a pure re-query). */
   lastJob: IndexStats | null;
+  /** Set when the pairs of a kind reached the cap: the report holds only some of them. */
+  truncated?: { files: boolean; sections: boolean };
 }
 
 export interface EngineResponseMap {

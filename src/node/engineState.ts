@@ -13,7 +13,7 @@
 import { nativeKernel, nativeKernelProblem } from './nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { FingerprintedDocument, ReportOptions } from '../core/report';
+import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions } from '../core/report';
 import type { DocumentFingerprint } from '../core/types';
 import type {
   EngineConfig,
@@ -29,6 +29,7 @@ import type {
   ViewItem,
   ViewReport,
 } from './engineProtocol';
+import { MAX_QUERY_MATCHES } from './engineProtocol';
 import type { EngineSettings } from './engineSettings';
 import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
 import { GitignoreChecker } from './ignoreRules';
@@ -36,7 +37,7 @@ import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries } from './documentEntries';
 import type { FileOutcome, FileToFingerprint } from './messages';
 import { ReportViewBuilder } from './reportView';
-import { findTwins } from './twins';
+import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from './walk';
 
 /** Reads and fingerprints files, off the engine's thread. */
@@ -115,6 +116,7 @@ export class EngineState {
   private readonly saveDelayMs: number;
   private readonly progressIntervalMs: number;
   private readonly incrementalLimit: number;
+  private readonly maxPairs: number | undefined;
   /** Time of the last full match (ms), and of an incremental one per changed document. */
   private rebuildMs = Infinity;
   private incrementalMsPerDoc = 1;
@@ -134,6 +136,7 @@ export class EngineState {
     this.saveDelayMs = options.saveDelayMs ?? 1500;
     this.progressIntervalMs = options.progressIntervalMs ?? 100;
     this.incrementalLimit = options.incrementalLimit ?? 500;
+    this.maxPairs = options.maxPairs;
     this.checkpointMs = options.checkpointMs ?? 10_000;
     this.cacheIo = options.cacheIo ?? nodeCacheIo;
   }
@@ -247,8 +250,10 @@ export class EngineState {
     }
     // The matcher's live index (the documents of the last report) when it has these thresholds.
     const options = { ...this.thresholds, sections: settings.sections };
-    const matches = this.matcher.twins(abs, doc, options) ?? findTwins(abs, doc, this.documents(), options);
-    return { status: 'ok', matches };
+    const limit: TwinLimit = { maxPairs: this.maxPairs ?? MAX_REPORT_PAIRS, truncated: false };
+    const matches = this.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
+    if (matches.length <= MAX_QUERY_MATCHES && !limit.truncated) return { status: 'ok', matches };
+    return { status: 'ok', matches: matches.slice(0, MAX_QUERY_MATCHES), total: matches.length };
   }
 
   async shutdown(): Promise<void> {
@@ -338,11 +343,11 @@ export class EngineState {
    * documents that changed since the last report, when few: matched incrementally.
    */
   private computeReport(lastJob: IndexStats | null, post = true, changed?: Set<string>): ViewReport {
-    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true, kernel: nativeKernel() };
+    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true, kernel: nativeKernel(), maxPairs: this.maxPairs };
     const docs = this.entries.docs; // live: not kept beyond this call
     const sections = this.entries.sections;
     const t0 = performance.now();
-    let report;
+    let report: Report | null = null;
     // Incremental matching queries the live index once per changed document (its cost grows with
     // the changes and their candidates): cheaper than a full match for a few changes, dearer for a
     // branch switch. Choose by the measured costs.
@@ -352,18 +357,21 @@ export class EngineState {
       this.matcher.canUpdate(options) &&
       (changed.size <= 2 || changed.size * this.incrementalMsPerDoc <= this.rebuildMs);
     if (incremental) {
+      // Null when a kind would go over the pair cap: matched from scratch below, which cuts.
       report = this.matcher.update(changed, docs);
       if (changed.size > 0) {
         const perDoc = (performance.now() - t0) / changed.size;
         this.incrementalMsPerDoc = 0.7 * this.incrementalMsPerDoc + 0.3 * perDoc;
       }
-    } else {
+    }
+    const rebuilt = !report;
+    if (!report) {
       const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
       list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       report = this.matcher.rebuild(list, options);
       this.rebuildMs = performance.now() - t0;
     }
-    const { groups, rebuilt } = this.views.build(report, docs, incremental ? this.matcher.touched : null, (p) => this.matcher.pairsOf(p));
+    const { groups, rebuilt: rebuiltPaths } = this.views.build(report, docs, rebuilt ? null : this.matcher.touched, (p) => this.matcher.pairsOf(p));
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
     const view: ViewReport = {
@@ -379,8 +387,9 @@ export class EngineState {
       thresholds: { ...this.thresholds },
       lastJob: lastJob ? { ...lastJob } : null,
     };
+    if (report.truncated) view.truncated = { ...report.truncated };
     this.report = view;
-    if (post) this.emit({ type: 'report', report: this.delta(view, rebuilt) });
+    if (post) this.emit({ type: 'report', report: this.delta(view, rebuiltPaths) });
     return view;
   }
 

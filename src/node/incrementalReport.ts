@@ -15,13 +15,17 @@
  *   ReportGroup objects (same identity), which ReportViewBuilder uses to keep their views.
  *
  * A full {@link buildReport} is the reference; unit tests check both agree after random changes.
+ *
+ * The pair cap of buildReport (`maxPairs` per kind) holds here too: a report that the rebuild cut
+ * at the cap is not updated (which pairs a cut report keeps is the rebuild's choice), and an
+ * update that would take a kind over the cap answers null: the caller rebuilds, which cuts.
  */
 import { UnionFind } from '../core/clusters';
 import { DocumentIndex } from '../core/documentIndex';
-import { buildReport, type FingerprintedDocument, type Location, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../core/report';
+import { buildReport, MAX_REPORT_PAIRS, type FingerprintedDocument, type Location, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../core/report';
 import type { DocumentFingerprint } from '../core/types';
 import type { QueryMatch } from './engineProtocol';
-import { findTwinsIn, type TwinOptions } from './twins';
+import { findTwinsIn, type TwinLimit, type TwinOptions } from './twins';
 
 function locKey(l: Location): string {
   return l.startLine === undefined ? l.path : `${l.path}#${l.startLine}-${l.endLine}`;
@@ -69,6 +73,11 @@ export class IncrementalReport {
   private readonly pairAt = new Map<string, number>();
   /** Keys of the pairs of each path. */
   private readonly byPath = new Map<string, Set<string>>();
+  /** Pairs of each kind in pairList. */
+  private fileCount = 0;
+  private sectionCount = 0;
+  /** The last rebuild's report was cut at the pair cap. */
+  private truncated = false;
   private options: ReportOptions | null = null;
   private index: DocumentIndex | null = null;
   /** The component of each location that is in a pair, by node key. */
@@ -91,6 +100,8 @@ export class IncrementalReport {
     this.pairKeys.length = 0;
     this.pairAt.clear();
     this.byPath.clear();
+    this.fileCount = 0;
+    this.sectionCount = 0;
     this.componentOf.clear();
     this.components.clear();
     this.dirtyNodes = null;
@@ -98,6 +109,7 @@ export class IncrementalReport {
     this.droppedPairs.clear();
     this.touched = null;
     const report = buildReport(docs, options);
+    this.truncated = !!report.truncated;
     for (const p of report.pairs) this.add(p);
     // buildReport's groups are the components of its pairs (kept as they are: the views built
     // from this report then stay valid for the components that later updates leave alone).
@@ -112,17 +124,22 @@ export class IncrementalReport {
     return report;
   }
 
-  /** True when {@link update} can be used (a rebuild happened with these options). */
+  /** True when {@link update} can be used (a rebuild happened with these options, and kept every pair). */
   canUpdate(options: ReportOptions): boolean {
+    return !this.truncated && this.sameOptions(options);
+  }
+
+  private sameOptions(options: TwinOptions | ReportOptions): boolean {
     const o = this.options;
     return !!o && o.maxDistance === options.maxDistance && o.sectionMaxDistance === options.sectionMaxDistance && o.minSimilarity === options.minSimilarity && o.sections === options.sections;
   }
 
   /**
    * `changed`: paths that were added, re-read or removed since the last rebuild/update; `docs`:
-   * every current document (only the changed paths are looked up).
+   * every current document (only the changed paths are looked up). Null when the pairs of a kind
+   * would exceed the cap: the state is then undefined until the next {@link rebuild}.
    */
-  update(changed: Iterable<string>, docs: ReadonlyMap<string, DocumentFingerprint>): Report {
+  update(changed: Iterable<string>, docs: ReadonlyMap<string, DocumentFingerprint>): Report | null {
     const options = this.options;
     const index = this.index;
     if (!options || !index) throw new Error('IncrementalReport.update before rebuild');
@@ -139,10 +156,22 @@ export class IncrementalReport {
     }
     const done = new Set<string>();
     const exclude = (q: string) => done.has(q);
+    const cap = options.maxPairs ?? MAX_REPORT_PAIRS;
     for (const p of paths) {
       const doc = docs.get(p);
       if (!doc) continue;
-      for (const m of findTwinsIn(p, doc, index, options, exclude)) {
+      // Collects the section matches up to the cap's room only (a generated file can pair its
+      // sections by the hundred thousand): more means over the cap.
+      const limit: TwinLimit = { maxPairs: cap - this.sectionCount, truncated: false };
+      const matches = limit.maxPairs < 0 ? [] : findTwinsIn(p, doc, index, options, exclude, limit);
+      let files = 0;
+      for (const m of matches) if (m.kind === 'file') files++;
+      if (limit.maxPairs < 0 || limit.truncated || this.fileCount + files > cap || this.sectionCount + matches.length - files > cap) {
+        this.dirtyNodes = null;
+        this.options = null; // no update before the rebuild
+        return null;
+      }
+      for (const m of matches) {
         const self: Location = m.kind === 'file' ? { path: p } : { path: p, startLine: m.self!.startLine, endLine: m.self!.endLine };
         const other: Location = m.kind === 'file' ? { path: m.other.path } : { path: m.other.path, startLine: m.other.startLine, endLine: m.other.endLine };
         const [a, b] = ordered(self, other);
@@ -167,6 +196,10 @@ export class IncrementalReport {
     for (const [key, p] of dropped) if (!this.pairAt.has(key)) touched.add(p.a.path).add(p.b.path);
     dropped.clear();
     this.touched = touched;
+    if (this.fileCount > cap || this.sectionCount > cap) {
+      this.options = null;
+      return null;
+    }
     this.regroup(dirty);
     return this.report();
   }
@@ -175,9 +208,9 @@ export class IncrementalReport {
    * The twins of one document (e.g. unsaved text) among the indexed ones, when the index was
    * built with these thresholds; null otherwise (the caller then scans, see findTwins).
    */
-  twins(selfPath: string, doc: DocumentFingerprint, options: TwinOptions): QueryMatch[] | null {
-    if (!this.index || !this.canUpdate(options)) return null;
-    return findTwinsIn(selfPath, doc, this.index, options);
+  twins(selfPath: string, doc: DocumentFingerprint, options: TwinOptions, limit?: TwinLimit): QueryMatch[] | null {
+    if (!this.index || !this.sameOptions(options)) return null;
+    return findTwinsIn(selfPath, doc, this.index, options, undefined, limit);
   }
 
   /** Pairs and groups from the current pairs (both unordered: the views sort what they show). */
@@ -201,6 +234,8 @@ export class IncrementalReport {
     const key = pairKey(p);
     const at = this.pairAt.get(key);
     if (at === undefined) {
+      if (p.kind === 'file') this.fileCount++;
+      else this.sectionCount++;
       this.pairAt.set(key, this.pairList.length);
       this.pairList.push(p);
       this.pairKeys.push(key);
@@ -240,6 +275,8 @@ export class IncrementalReport {
   /** Deletes the pair at position `at` from the dense list (the last one takes its place). */
   private removePair(key: string, at: number): void {
     this.pairAt.delete(key);
+    if (this.pairList[at].kind === 'file') this.fileCount--;
+    else this.sectionCount--;
     const last = this.pairList.length - 1;
     if (at !== last) {
       const movedKey = this.pairKeys[last];

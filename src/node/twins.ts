@@ -22,6 +22,16 @@ export interface TwinOptions extends Thresholds {
 }
 
 /**
+ * A bound on the section matches a query collects (before nested ones are dropped): a generated
+ * file of hundreds of near-identical functions pairs each with every other. Beyond `maxPairs`
+ * the answer is cut and `truncated` set.
+ */
+export interface TwinLimit {
+  maxPairs: number;
+  truncated: boolean;
+}
+
+/**
  * Where the other documents' fingerprints come from: every item within k, in any order (for
  * sections, one list per fingerprint asked). A {@link import('../core/documentIndex').DocumentIndex}
  * is one.
@@ -66,8 +76,9 @@ export function findTwins(
   doc: DocumentFingerprint,
   docs: Iterable<[string, DocumentFingerprint]>,
   options: TwinOptions,
+  limit?: TwinLimit,
 ): QueryMatch[] {
-  return findTwinsIn(selfPath, doc, linearSource(docs), options);
+  return findTwinsIn(selfPath, doc, linearSource(docs), options, undefined, limit);
 }
 
 /**
@@ -80,6 +91,7 @@ export function findTwinsIn(
   source: TwinSource,
   options: TwinOptions,
   exclude?: (path: string) => boolean,
+  limit?: TwinLimit,
 ): QueryMatch[] {
   const { maxDistance, sectionMaxDistance, minSimilarity } = options;
   const fileMatches: QueryMatch[] = [];
@@ -96,7 +108,9 @@ export function findTwinsIn(
   const sectionMatches: QueryMatch[] = [];
   if (options.sections && doc.sections.length > 0) {
     const perDoc = new Map<string, QueryMatch[]>();
+    let room = limit ? Math.max(0, limit.maxPairs) : Infinity;
     const push = (p: string, s: SectionFingerprint, t: SectionFingerprint, d: number) => {
+      room--;
       const m: QueryMatch = {
         kind: 'section',
         self: { startLine: s.startLine, endLine: s.endLine },
@@ -123,7 +137,9 @@ export function findTwinsIn(
           if (!(s.endLine < t.startLine || t.endLine < s.startLine)) return false;
           return confirmed(s, t, minSimilarity, SECTION_SKETCH_SIZE);
         },
+        maxPairs: limit ? room : undefined,
       });
+      if (pairs.truncated) limit!.truncated = true;
       for (let i = 0; i < pairs.length; i++) {
         const s = own[pairs.a[i]];
         const t = own[pairs.b[i]];
@@ -138,10 +154,14 @@ export function findTwinsIn(
         const p = n.path;
         if (p === selfPath || paired.has(p) || (exclude && exclude(p))) continue;
         if (!confirmed(s, n.section, minSimilarity, SECTION_SKETCH_SIZE)) continue;
+        if (room <= 0) {
+          limit!.truncated = true;
+          break;
+        }
         push(p, s, n.section, n.distance);
       }
     }
-    for (const list of perDoc.values()) sectionMatches.push(...dropNested(list));
+    for (const list of perDoc.values()) for (const m of dropNested(list)) sectionMatches.push(m);
   }
   const all = fileMatches.concat(sectionMatches);
   all.sort(compareMatches);
@@ -165,18 +185,87 @@ function compareMatches(a: QueryMatch, b: QueryMatch): number {
   );
 }
 
-/** Of section pairs between the same two files, keep only those not nested in a larger pair. */
+/**
+ * Of section pairs between the same two files, keep only those not nested in a larger pair: a
+ * pair is dropped when an accepted pair (larger ones are decided first) joins a range holding its
+ * own range with a range holding its twin's. Only ranges that occur in the list can be in an
+ * accepted pair, so the containers of each range are looked up among those (a sweep), and each
+ * pair is checked against its few containers' pairs: linear in the pairs, as sections nest a few
+ * levels at most (checking every accepted pair was quadratic: 400,000 pairs of one generated file
+ * took minutes).
+ */
 function dropNested(list: QueryMatch[]): QueryMatch[] {
   if (list.length < 2) return list;
   const span = (m: QueryMatch) => m.self!.endLine - m.self!.startLine + m.other.endLine! - m.other.startLine!;
-  const inside = (a: { startLine: number; endLine: number }, b: { startLine: number; endLine: number }) =>
-    b.startLine <= a.startLine && a.endLine <= b.endLine;
   const sorted = [...list].sort((a, b) => span(b) - span(a));
+  const selfRanges = new RangeSet();
+  const otherRanges = new RangeSet();
+  const selfOf = sorted.map((m) => selfRanges.add(m.self!.startLine, m.self!.endLine));
+  const otherOf = sorted.map((m) => otherRanges.add(m.other.startLine!, m.other.endLine!));
+  const selfContainers = selfRanges.containers();
+  const otherContainers = otherRanges.containers();
+  const n = otherRanges.size;
+  const accepted = new Set<number>(); // self range * n + other range
   const kept: QueryMatch[] = [];
-  for (const m of sorted) {
-    const o = { startLine: m.other.startLine!, endLine: m.other.endLine! };
-    const nested = kept.some((k) => inside(m.self!, k.self!) && inside(o, { startLine: k.other.startLine!, endLine: k.other.endLine! }));
-    if (!nested) kept.push(m);
+  for (let i = 0; i < sorted.length; i++) {
+    const cs = selfContainers[selfOf[i]];
+    const co = otherContainers[otherOf[i]];
+    let nested = false;
+    for (let x = 0; x < cs.length && !nested; x++) {
+      for (let y = 0; y < co.length; y++) {
+        if (accepted.has(cs[x] * n + co[y])) {
+          nested = true;
+          break;
+        }
+      }
+    }
+    if (!nested) {
+      accepted.add(selfOf[i] * n + otherOf[i]);
+      kept.push(sorted[i]);
+    }
   }
   return kept;
+}
+
+/** Distinct line ranges, numbered as added. */
+class RangeSet {
+  private readonly ids = new Map<number, number>();
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+
+  get size(): number {
+    return this.starts.length;
+  }
+
+  add(startLine: number, endLine: number): number {
+    const key = startLine * 0x100000000 + endLine;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.starts.length;
+      this.ids.set(key, id);
+      this.starts.push(startLine);
+      this.ends.push(endLine);
+    }
+    return id;
+  }
+
+  /** For each range, the ranges of the set that hold it (itself included): a sweep by start line. */
+  containers(): number[][] {
+    const { starts, ends } = this;
+    const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y] || ends[y] - ends[x] || x - y);
+    const out: number[][] = new Array(starts.length);
+    let active: number[] = [];
+    for (let k = 0; k < order.length; ) {
+      // Ranges starting on the same line are all active together (one may hold another).
+      const start = starts[order[k]];
+      active = active.filter((j) => ends[j] >= start);
+      let end = k;
+      while (end < order.length && starts[order[end]] === start) active.push(order[end++]);
+      for (; k < end; k++) {
+        const i = order[k];
+        out[i] = active.filter((j) => starts[j] <= starts[i] && ends[i] <= ends[j]);
+      }
+    }
+    return out;
+  }
 }

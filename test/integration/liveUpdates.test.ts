@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
+import type { FindResult } from '../../src/extension/commands/findNearDuplicates';
 import type { ViewReport } from '../../src/node/engineProtocol';
 import { closeAllEditors, fileGroups, fixture, getApi, waitForDiagnostics, waitForReport } from './helpers';
 
@@ -71,6 +72,53 @@ describe('live updates', () => {
     await waitForDiagnostics(uri, (ds) => ds.length === 0, 'the deleted file’s diagnostics to disappear');
     const [twin] = await waitForDiagnostics(fixture('code/orderService.ts'), (ds) => ds.length === 1 && ds[0].relatedInformation?.length === 1, 'the twin pointing at one file again');
     assert.ok(twin);
+  });
+
+  it('a generated file of 900 near-identical functions: the results are cut at the pair cap and say so (tree message, one log line); saving it again keeps the cap; deleting it restores everything', async function () {
+    this.timeout(120_000);
+    const uri = fixture('code/generatedHandlers.ts');
+    let text = '';
+    for (let i = 0; i < 900; i++) {
+      text += `export function getValue${i}(input: number, table: number[]): number {\n  const base = table[7] + input * 3;\n  if (base > 10) {\n    return base - 1;\n  }\n  const next = helper(base, 5);\n  return next + table.length * 2;\n}\n\n`;
+    }
+    const mark = api.log.count();
+    const before = api.index.getReport()!;
+    const t0 = Date.now();
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
+    try {
+      const cut = await waitForReport(api, (r) => !!r.truncated?.sections, 'a report cut at the pair cap', 90_000);
+      const createdMs = Date.now() - t0;
+      assert.ok(cut.pairs <= 2 * 250_000, `${cut.pairs} pairs`);
+      assert.match(api.tree.viewMessage ?? '', /Too many near-duplicate section pairs: only some are shown/);
+      const warned = api.log.since(mark).filter((l) => /too many near-duplicate/.test(l));
+      assert.deepStrictEqual(warned.length, 1, warned.join('\n'));
+      assert.match(warned[0], /^warn: too many near-duplicate section pairs: the results hold only some of them/);
+      // Another version of it (a save): still cut, still one line.
+      const t1 = Date.now();
+      const generation = cut.generation;
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(text.replace('getValue0(', 'getValueZero(')));
+      const again = await waitForReport(api, (r) => r.generation > generation && api.index.state() === 'ready', 'the report after the change', 90_000);
+      assert.ok(again.truncated?.sections, 'still cut');
+      assert.ok(again.pairs <= 2 * 250_000, `${again.pairs} pairs`);
+      assert.strictEqual(api.log.since(mark).filter((l) => /too many near-duplicate/.test(l)).length, 1, 'no second line');
+      // "Find near duplicates of this file" on it: the closest 1,000, and how many there are.
+      const t2 = Date.now();
+      const found = await vscode.commands.executeCommand<FindResult>('neardup.findNearDuplicates', uri);
+      const findMs = Date.now() - t2;
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.strictEqual(found.status, 'ok');
+      assert.strictEqual(found.items.length, 1000);
+      assert.ok((found.total ?? 0) > 1000, `total ${found.total}`);
+      assert.ok(found.matches.every((m, i) => i === 0 || found.matches[i - 1].distance <= m.distance), 'closest first');
+      console.log(`      find on it: ${found.items.length} of ${found.total} shown in ${findMs} ms`);
+      console.log(`      generated file: cut report (${cut.pairs} pairs, ${cut.groups.length} groups) ${createdMs} ms after the write; changed again: ${Date.now() - t1} ms`);
+    } finally {
+      await vscode.workspace.fs.delete(uri);
+    }
+    const after = await waitForReport(api, (r) => !r.truncated && r.pairs === before.pairs, 'the report as before', 90_000);
+    assert.strictEqual(after.groups.length, before.groups.length);
+    assert.strictEqual(api.tree.viewMessage, undefined);
+    assert.ok(api.log.since(mark).some((l) => /the results hold every near-duplicate pair again/.test(l)));
   });
 
   it('renaming a file (workspace edit) moves it in the report without re-reading it', async () => {

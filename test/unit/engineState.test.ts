@@ -123,6 +123,42 @@ describe('EngineState', function () {
     assert.deepEqual(events.filter((e) => e.type === 'indexing').map((e) => (e as { active: boolean }).active), [true, false]);
   });
 
+  it('holds the pair cap (maxPairs) through live updates: a report over it is cut and says so, and is rebuilt, not updated', async () => {
+    const events: EngineEvent[] = [];
+    const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, maxPairs: 4 });
+    await engine.init({ config: config(), cachePath });
+    await engine.reindex();
+    assert.equal(engine.getReport().pairs, 2);
+    assert.equal(engine.getReport().truncated, undefined);
+    // Three more copies of a.ts: 10 file pairs among the five, over the cap of 4.
+    // One at a time: each change is matched incrementally; the second goes over the cap (null),
+    // and the engine matches from scratch, which cuts.
+    const copies = [1, 2, 3].map((i) => path.join(root, `src/a-copy${i}.ts`));
+    for (const c of copies) {
+      write(root, path.relative(root, c).split(path.sep).join('/'), edited(codeA));
+      await engine.update({ upserts: [c], removes: [], renames: [] });
+    }
+    let r = engine.getReport();
+    // File pairs cut at 4; section pairs (4 at most) where files no longer pair as files.
+    assert.ok(r.pairs >= 4 && r.pairs <= 8, `${r.pairs} pairs`);
+    const fileTwins = r.items.filter((i) => i.kind === 'file').reduce((n, i) => n + i.twins.length, 0);
+    assert.equal(fileTwins, 2 * 4, 'file pairs cut at 4 (each pair is a twin of both ends)');
+    assert.equal(r.truncated?.files, true);
+    const last = events.filter((e): e is Extract<EngineEvent, { type: 'report' }> => e.type === 'report').at(-1)!;
+    assert.deepEqual(last.report.truncated, r.truncated, 'the report event carries it');
+    // A change while cut: matched from scratch, still cut.
+    write(root, 'src/b.ts', codeB + '\n// edited\n');
+    await engine.update({ upserts: [path.join(root, 'src/b.ts')], removes: [], renames: [] });
+    assert.equal(engine.getReport().truncated?.files, true);
+    // Copies gone: complete again.
+    for (const c of copies) fs.rmSync(c);
+    await engine.update({ upserts: [], removes: copies, renames: [] });
+    r = engine.getReport();
+    assert.equal(r.pairs, 2);
+    assert.equal(r.truncated, undefined);
+    await engine.shutdown();
+  });
+
   it('a warm start from the cache re-reads nothing; changed files only', async () => {
     const first = makeEngine();
     await first.engine.init({ config: config(), cachePath });

@@ -99,7 +99,8 @@ describe('IncrementalReport', function () {
           changed.push(p);
         }
       }
-      const incremental = inc.update(changed, docs);
+      const incremental = inc.update(changed, docs)!;
+      assert.ok(incremental, `round ${round}: under the cap`);
       const full = buildReport(sorted(), options);
       assert.deepEqual(canonical(incremental), canonical(full), `round ${round}`);
       // The views built incrementally equal views built from scratch.
@@ -194,7 +195,8 @@ describe('IncrementalReport', function () {
             changed.push(changed[0]); // listed twice
           }
         }
-        const incremental = inc.update(changed, docs);
+        const incremental = inc.update(changed, docs)!;
+      assert.ok(incremental, `round ${round}: under the cap`);
         const full = buildReport(sorted(), opts);
         assert.deepEqual(canonical(incremental), canonical(full), `round ${round}`);
         sawGroups += full.groups.length;
@@ -235,6 +237,62 @@ describe('IncrementalReport', function () {
       assert.equal(inc.twins(base, docs.get(base) ?? fp(base, texts.get(base) ?? ''), { ...twinOptions, maxDistance: opts.maxDistance + 1 }), null, 'other thresholds: no index');
     });
   }
+
+  it('holds the pair cap: an update that would exceed it answers null (rebuild); a cut rebuild is not updated', () => {
+    const item = { hi: 1, lo: 2, tokens: 60, features: 60, sketch: new Uint32Array(0) };
+    const doc: DocumentFingerprint = { kind: 'code', file: item, sections: [] };
+    const name = (i: number) => `f${String(i).padStart(3, '0')}.ts`;
+    const docs = new Map<string, DocumentFingerprint>();
+    for (let i = 0; i < 30; i++) docs.set(name(i), doc); // 435 pairs of identical files
+    const capped = { ...options, maxPairs: 500 };
+    const inc = new IncrementalReport();
+    const list = () => [...docs].map(([path, d]) => ({ path, doc: d })).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const first = inc.rebuild(list(), capped);
+    assert.equal(first.pairs.length, 435);
+    assert.equal(first.truncated, undefined);
+    assert.ok(inc.canUpdate(capped));
+    // One more: 465 pairs, under the cap, updated.
+    docs.set(name(30), doc);
+    const second = inc.update([name(30)], docs);
+    assert.ok(second);
+    assert.equal(second.pairs.length, 465);
+    // Two more: 528 pairs, over it: null, and no update until a rebuild.
+    docs.set(name(31), doc).set(name(32), doc);
+    assert.equal(inc.update([name(31), name(32)], docs), null);
+    assert.equal(inc.canUpdate(capped), false);
+    const cut = inc.rebuild(list(), capped);
+    assert.equal(cut.pairs.length, 500);
+    assert.deepEqual(cut.truncated, { files: true, sections: false });
+    assert.equal(inc.canUpdate(capped), false, 'a cut report is rebuilt, not updated');
+    // Back under the cap: updatable again.
+    for (let i = 25; i < 33; i++) docs.delete(name(i));
+    assert.equal(inc.rebuild(list(), capped).pairs.length, 300);
+    assert.ok(inc.canUpdate(capped));
+  });
+
+  it('a generated file of 300 near-identical functions: twins = the report (~45,000 section pairs, nested ones dropped in linear time); a TwinLimit cuts the query', () => {
+    let text = '';
+    for (let i = 0; i < 300; i++) {
+      text += `export function getValue${i}(input: number, table: number[]): number {\n  const base = table[7] + input * 3;\n  if (base > 10) {\n    return base - 1;\n  }\n  const next = helper(base, 5);\n  return next + table.length * 2;\n}\n\n`;
+    }
+    const doc = fingerprintText(text, 'generated.ts');
+    assert.equal(doc.sections.length, 300);
+    const docs = new Map<string, DocumentFingerprint>([['generated.ts', doc]]);
+    const report = buildReport([{ path: 'generated.ts', doc }], options);
+    assert.ok(report.pairs.length > 40_000, `${report.pairs.length} pairs`);
+    const t0 = performance.now();
+    const twins = findTwins('generated.ts', doc, docs, options);
+    const ms = performance.now() - t0;
+    assert.deepEqual(twinsAsPairs('generated.ts', twins), pairsOfPath(report, 'generated.ts'));
+    console.log(`      ${twins.length} twins in ${ms.toFixed(0)} ms`);
+    const limit = { maxPairs: 1000, truncated: false };
+    const cut = findTwins('generated.ts', doc, docs, options, limit);
+    assert.ok(limit.truncated);
+    assert.ok(cut.length <= 1000 && cut.length > 0, `${cut.length}`);
+    const roomy = { maxPairs: 100_000, truncated: false };
+    assert.equal(findTwins('generated.ts', doc, docs, options, roomy).length, twins.length);
+    assert.equal(roomy.truncated, false);
+  });
 
   it('canUpdate only for the options of the last rebuild', () => {
     const inc = new IncrementalReport();

@@ -92,7 +92,7 @@ export class FindNearDuplicatesCommand {
     }
     await this.tree.reveal(uri.fsPath);
     const items = result.matches.map((m) => this.toItem(m));
-    this.show(uri, name, items, !!text);
+    this.show(uri, name, items, !!text, result.total);
     return { ...result, uri: uri.toString(), items: items.map((i) => i.label) };
   }
 
@@ -119,14 +119,18 @@ export class FindNearDuplicatesCommand {
     };
   }
 
-  private show(uri: vscode.Uri, name: string, items: MatchItem[], unsaved: boolean): void {
+  /** `total`: how many were found when more than `items` (the engine sends the closest only). */
+  private show(uri: vscode.Uri, name: string, items: MatchItem[], unsaved: boolean, total?: number): void {
     this.picker?.dispose();
     const qp = vscode.window.createQuickPick<MatchItem>();
     this.picker = qp;
     qp.title = unsaved
       ? vscode.l10n.t('Near duplicates of {0} (unsaved changes)', name)
       : vscode.l10n.t('Near duplicates of {0}', name);
-    qp.placeholder = vscode.l10n.t('{0} found, closest first. Enter opens; the button compares.', items.length);
+    qp.placeholder =
+      total !== undefined && total > items.length
+        ? vscode.l10n.t('{0} of {1} found shown, closest first. Enter opens; the button compares.', items.length, total)
+        : vscode.l10n.t('{0} found, closest first. Enter opens; the button compares.', items.length);
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     qp.items = items;
