@@ -24,6 +24,17 @@ export const SECTION_CODE = 'near-duplicate-section';
 const FIRST_LINE = new vscode.Range(0, 0, 0, Number.MAX_SAFE_INTEGER);
 /** Related information per diagnostic (the message counts the rest). */
 const MAX_RELATED = 20;
+/**
+ * Diagnostics of one file at most, and related entries over all of them: a generated file of 900
+ * near-identical functions would otherwise get 900 diagnostics with 18,000 related entries, which
+ * cost the extension host (and the workbench) a quarter of a second in one piece. The rest is
+ * counted by one more diagnostic on the first line; the NearDup panel lists them. A file's
+ * diagnostics are made across slices; only handing them to VS Code is one piece.
+ */
+export const MAX_DIAGNOSTICS_PER_FILE = 250;
+const MAX_RELATED_PER_FILE = 1000;
+/** The code of the diagnostic that counts those not shown (no quick fix). */
+export const MORE_CODE = 'near-duplicate-more';
 /** Files published per call to the collection (and slice) at most. */
 export const PUBLISH_CHUNK = 200;
 /**
@@ -146,24 +157,49 @@ export class DiagnosticsPublisher implements vscode.Disposable {
       if (stopped()) return;
       const fit = Math.max(1, Math.min(PUBLISH_CHUNK, Math.floor((SLICE_MS - s.elapsedMs) / this.msPerFile)));
       const t0 = s.elapsedMs;
+      const tasks0 = s.tasks;
       const entries: Array<[vscode.Uri, vscode.Diagnostic[] | undefined]> = [];
       for (const p of this.pending) {
         this.pending.delete(p);
         const items = this.index.itemsOf(p);
         if (items.length > 0) {
-          entries.push([vscode.Uri.file(p), items.map((i) => this.toDiagnostic(i, severity))]);
+          entries.push([vscode.Uri.file(p), await this.diagnosticsOf(items, severity, s)]);
+          if (stopped()) return;
           this.published.add(p);
         } else if (this.published.delete(p)) entries.push([vscode.Uri.file(p), undefined]);
         if (entries.length >= fit) break;
       }
       if (entries.length === 0) continue;
       this.collection.set(entries);
-      this.msPerFile = Math.min(5, 0.5 * this.msPerFile + (0.5 * (s.elapsedMs - t0)) / entries.length);
+      // Learnt from batches made within one slice (a big file's diagnostics span several).
+      if (s.tasks === tasks0) this.msPerFile = Math.min(5, 0.5 * this.msPerFile + (0.5 * (s.elapsedMs - t0)) / entries.length);
       await s.yield(this.pending.size > 0 || this.queued.length > 0 ? entries.length / PUBLISH_FILES_PER_MS : 0);
     }
   }
 
-  private toDiagnostic(item: ViewItem, severity: vscode.DiagnosticSeverity): vscode.Diagnostic {
+  /** A file's diagnostics: its items (in order) up to the caps, and a count of the rest. */
+  private async diagnosticsOf(items: readonly ViewItem[], severity: vscode.DiagnosticSeverity, s: Slice): Promise<vscode.Diagnostic[]> {
+    const shown = Math.min(items.length, MAX_DIAGNOSTICS_PER_FILE);
+    const related = Math.max(1, Math.min(MAX_RELATED, Math.floor(MAX_RELATED_PER_FILE / shown)));
+    const out: vscode.Diagnostic[] = [];
+    for (let i = 0; i < shown; i++) {
+      out.push(this.toDiagnostic(items[i], severity, related));
+      if (s.due) await s.yield();
+    }
+    if (items.length > shown) {
+      const more = new vscode.Diagnostic(
+        FIRST_LINE,
+        vscode.l10n.t('{0} more near duplicates in this file are not shown here; the NearDup panel lists them.', items.length - shown),
+        severity,
+      );
+      more.source = DIAGNOSTIC_SOURCE;
+      more.code = MORE_CODE;
+      out.push(more);
+    }
+    return out;
+  }
+
+  private toDiagnostic(item: ViewItem, severity: vscode.DiagnosticSeverity, maxRelated = MAX_RELATED): vscode.Diagnostic {
     const closest = item.twins[0];
     const others = item.twins.length - 1 + item.moreTwins;
     const twinPath = vscode.workspace.asRelativePath(closest.path);
@@ -177,7 +213,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     const d = new vscode.Diagnostic(range, message, severity);
     d.source = DIAGNOSTIC_SOURCE;
     d.code = item.kind === 'file' ? FILE_CODE : SECTION_CODE;
-    d.relatedInformation = item.twins.slice(0, MAX_RELATED).map(
+    d.relatedInformation = item.twins.slice(0, maxRelated).map(
       (t) =>
         new vscode.DiagnosticRelatedInformation(
           new vscode.Location(vscode.Uri.file(t.path), twinRange(t)),

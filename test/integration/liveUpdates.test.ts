@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { FindResult } from '../../src/extension/commands/findNearDuplicates';
 import type { ViewReport } from '../../src/node/engineProtocol';
-import { closeAllEditors, fileGroups, fixture, getApi, waitForDiagnostics, waitForReport } from './helpers';
+import { assertHostTasksShort, closeAllEditors, fileGroups, fixture, getApi, hostTaskSummary, waitForDiagnostics, waitForReport } from './helpers';
 
 const read = async (rel: string) => Buffer.from(await vscode.workspace.fs.readFile(fixture(rel))).toString('utf8');
 const groupOf = (r: ViewReport, rel: string) => fileGroups(r).find((g) => g.includes(rel));
@@ -83,6 +83,7 @@ describe('live updates', () => {
     }
     const mark = api.log.count();
     const before = api.index.getReport()!;
+    api.timings.resetHostTasks();
     const t0 = Date.now();
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text));
     try {
@@ -101,6 +102,12 @@ describe('live updates', () => {
       assert.ok(again.truncated?.sections, 'still cut');
       assert.ok(again.pairs <= 2 * 250_000, `${again.pairs} pairs`);
       assert.strictEqual(api.log.since(mark).filter((l) => /too many near-duplicate/.test(l)).length, 1, 'no second line');
+      // Its diagnostics: the first 250 sections, and one that counts the rest.
+      const diags = await waitForDiagnostics(uri, (ds) => ds.length === 251, 'capped diagnostics on the generated file', 30_000);
+      const more = diags.find((d) => d.code === 'near-duplicate-more');
+      assert.ok(more, 'a diagnostic counts those not shown');
+      assert.match(more.message, /^650 more near duplicates in this file are not shown here/);
+      assert.ok(diags.every((d) => (d.relatedInformation?.length ?? 0) <= 8), 'related entries shared out (2,000 per file)');
       // "Find near duplicates of this file" on it: the closest 1,000, and how many there are.
       const t2 = Date.now();
       const found = await vscode.commands.executeCommand<FindResult>('neardup.findNearDuplicates', uri);
@@ -111,6 +118,9 @@ describe('live updates', () => {
       assert.ok((found.total ?? 0) > 1000, `total ${found.total}`);
       assert.ok(found.matches.every((m, i) => i === 0 || found.matches[i - 1].distance <= m.distance), 'closest first');
       console.log(`      find on it: ${found.items.length} of ${found.total} shown in ${findMs} ms`);
+      // 250,000 pairs on 900 sections of one file: the extension host still works in short slices.
+      assertHostTasksShort(api.timings.hostTasks(), 'the generated file');
+      console.log(`      host tasks: ${JSON.stringify(hostTaskSummary(api.timings.hostTasks()))}`);
       console.log(`      generated file: cut report (${cut.pairs} pairs, ${cut.groups.length} groups) ${createdMs} ms after the write; changed again: ${Date.now() - t1} ms`);
     } finally {
       await vscode.workspace.fs.delete(uri);
