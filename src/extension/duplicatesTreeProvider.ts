@@ -6,7 +6,9 @@
  * The nodes of a new report are built by a sliced job ({@link HostTasks}) and shown at once when
  * complete; a newer report makes the build of an older one stop. A category lists its first
  * {@link GROUP_PAGE} groups, then a "Show more" node: VS Code converts all the children of a node
- * in one task of the extension host (~17 µs a group: 3,000 groups would take ~50 ms).
+ * in one task of the extension host (~17 µs a group: 3,000 groups would take ~50 ms). A group
+ * lists its first {@link MEMBER_PAGE} members the same way (a generated file's sections, or
+ * thousands of copies of one file, make groups of thousands).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -45,10 +47,22 @@ export interface MoreNode {
   total: number;
 }
 
-export type DuplicateNode = CategoryNode | GroupNode | MemberNode | MoreNode;
+/** "Show N more members": the members of a group after the first `shown`. */
+export interface MoreMembersNode {
+  type: 'moreMembers';
+  parent: GroupNode;
+  shown: number;
+  total: number;
+}
+
+export type DuplicateNode = CategoryNode | GroupNode | MemberNode | MoreNode | MoreMembersNode;
 
 /** Groups of a kind listed at first, and added by each "Show more". */
 export const GROUP_PAGE = 250;
+/** Members of a group listed at first, and added by each "Show more". */
+export const MEMBER_PAGE = 250;
+/** Members a group's tooltip names at most. */
+const TOOLTIP_MEMBERS = 50;
 export const SHOW_MORE_COMMAND = 'neardup.showMoreGroups';
 
 /** The state shown by the view's welcome content (`neardup.state`). */
@@ -87,6 +101,8 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   private disposed = false;
   /** Groups of each kind listed (the rest behind a "Show more" node). */
   private readonly limits = { file: GROUP_PAGE, section: GROUP_PAGE };
+  /** Members listed of the groups whose "Show more" was used, by group key. */
+  private readonly memberLimits = new Map<string, number>();
 
   constructor(
     private readonly index: IndexService,
@@ -132,8 +148,15 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     return this.categories;
   }
 
-  /** Lists `limit` more groups of a kind (the "Show more" node's command). */
-  showMore(kind: 'file' | 'section'): void {
+  /** Lists more groups of a kind, or more members of the group `groupKey` (the "Show more" nodes' command). */
+  showMore(kind: 'file' | 'section', groupKey?: string): void {
+    if (groupKey !== undefined) {
+      const node = this.visibleGroups().find((g) => g.group.key === groupKey);
+      if (!node) return;
+      this.memberLimits.set(groupKey, this.memberLimit(node) + MEMBER_PAGE);
+      this.changeEmitter.fire(node);
+      return;
+    }
     this.limits[kind] += GROUP_PAGE;
     this.changeEmitter.fire(this._mode === 'both' ? this.categories.find((c) => c.kind === kind) : undefined);
   }
@@ -146,17 +169,26 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     setImmediate(() => this.tasks.record('tree.fetch', performance.now() - t0, threadCpuMs() - c0));
     if (!element) return this.roots();
     if (element.type === 'category') return this.page(element.kind, element.groups, element);
-    if (element.type === 'group') return element.members;
+    if (element.type === 'group') return this.memberPage(element);
     return [];
   }
 
   getParent(element: DuplicateNode): DuplicateNode | undefined {
-    if (element.type === 'member') return element.parent;
+    if (element.type === 'member' || element.type === 'moreMembers') return element.parent;
     if (element.type === 'group' || element.type === 'more') return this._mode === 'both' ? element.parent : undefined;
     return undefined;
   }
 
   getTreeItem(element: DuplicateNode): vscode.TreeItem {
+    if (element.type === 'moreMembers') {
+      const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more members', Math.min(MEMBER_PAGE, element.total - element.shown)), vscode.TreeItemCollapsibleState.None);
+      item.id = `more:${element.parent.group.key}`;
+      item.description = vscode.l10n.t('{0} of {1} shown', element.shown, element.total);
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.contextValue = 'neardup.more';
+      item.command = { command: SHOW_MORE_COMMAND, title: vscode.l10n.t('Show more'), arguments: [element.parent.group.kind, element.parent.group.key] };
+      return item;
+    }
     if (element.type === 'more') {
       const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more groups', Math.min(GROUP_PAGE, element.total - element.shown)), vscode.TreeItemCollapsibleState.None);
       item.id = `more:${element.kind}`;
@@ -212,14 +244,17 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
    */
   resolveTreeItem(item: vscode.TreeItem, element: DuplicateNode): vscode.TreeItem {
     if (element.type === 'group') {
+      const members = element.group.members;
+      const more = members.length - TOOLTIP_MEMBERS;
       item.tooltip = new vscode.MarkdownString(
-        element.group.members
+        members
+          .slice(0, TOOLTIP_MEMBERS)
           .map(
             (m, i) =>
               `- \`${vscode.workspace.asRelativePath(m.path)}${m.startLine ? `:${m.startLine}-${m.endLine}` : ''}\`` +
               (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}`),
           )
-          .join('\n'),
+          .join('\n') + (more > 0 ? `\n- ${vscode.l10n.t('and {0} more', more)}` : ''),
       );
     } else if (element.type === 'member') {
       const m = element.member;
@@ -249,6 +284,12 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
       this.limits[kind] = Math.ceil((at + 1) / GROUP_PAGE) * GROUP_PAGE;
       this.changeEmitter.fire(this._mode === 'both' ? first.parent.parent : undefined);
     }
+    // So is a member behind its group's "Show more".
+    const index = first.parent.members.indexOf(first);
+    if (index >= this.memberLimit(first.parent)) {
+      this.memberLimits.set(first.parent.group.key, Math.ceil((index + 1) / MEMBER_PAGE) * MEMBER_PAGE);
+      this.changeEmitter.fire(first.parent);
+    }
     try {
       await this.view.reveal(first, { select: true, focus: false, expand: true });
       return true;
@@ -270,6 +311,18 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     if (groups.length <= limit) return groups;
     const more: MoreNode = { type: 'more', kind, parent, shown: limit, total: groups.length };
     return [...groups.slice(0, limit), more];
+  }
+
+  private memberLimit(group: GroupNode): number {
+    return this.memberLimits.get(group.group.key) ?? MEMBER_PAGE;
+  }
+
+  /** The first members of a group, then a "Show more" node if there are more. */
+  private memberPage(group: GroupNode): DuplicateNode[] {
+    const limit = this.memberLimit(group);
+    if (group.members.length <= limit) return group.members;
+    const more: MoreMembersNode = { type: 'moreMembers', parent: group, shown: limit, total: group.members.length };
+    return [...group.members.slice(0, limit), more];
   }
 
   private visibleGroups(): GroupNode[] {

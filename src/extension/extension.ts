@@ -116,7 +116,9 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     vscode.commands.registerCommand('neardup.viewMode.sections', () => tree.setMode('sections')),
     vscode.commands.registerCommand('neardup.viewMode.both', () => tree.setMode('both')),
     vscode.commands.registerCommand('neardup.showLog', () => log.show()),
-    vscode.commands.registerCommand(SHOW_MORE_COMMAND, (kind: unknown) => tree.showMore(kind === 'section' ? 'section' : 'file')),
+    vscode.commands.registerCommand(SHOW_MORE_COMMAND, (kind: unknown, groupKey: unknown) =>
+      tree.showMore(kind === 'section' ? 'section' : 'file', typeof groupKey === 'string' ? groupKey : undefined),
+    ),
   );
 
   // The first index runs after activation has returned.

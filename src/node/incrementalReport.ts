@@ -16,10 +16,15 @@
  *
  * A full {@link buildReport} is the reference; unit tests check both agree after random changes.
  *
- * The pair cap of buildReport (`maxPairs` per kind) holds here too: a report that the rebuild cut
- * at the cap is not updated (which pairs a cut report keeps is the rebuild's choice), and an
- * update that would take a kind over the cap answers null: the caller rebuilds, which cuts.
+ * The pair cap of buildReport (`maxPairs` per kind) holds here too: an update that would take a
+ * kind over the cap answers null, and the caller rebuilds, which cuts. A cut report is updated
+ * like any other (its pairs stay "some of the pairs": those of the changed documents are replaced
+ * by their new ones), so a workspace with a generated file does not match everything again at
+ * every save; when a cut kind falls below 90 % of the cap the update answers null too, and the
+ * rebuild tells whether pairs are still left out.
  */
+/** Share of the cap below which a cut kind is matched again from scratch. */
+const UNCUT_SHARE = 0.9;
 import { UnionFind } from '../core/clusters';
 import { DocumentIndex } from '../core/documentIndex';
 import { buildReport, MAX_REPORT_PAIRS, type FingerprintedDocument, type Location, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../core/report';
@@ -76,8 +81,8 @@ export class IncrementalReport {
   /** Pairs of each kind in pairList. */
   private fileCount = 0;
   private sectionCount = 0;
-  /** The last rebuild's report was cut at the pair cap. */
-  private truncated = false;
+  /** The kinds the last rebuild cut at the pair cap (null: none). */
+  private truncated: { files: boolean; sections: boolean } | null = null;
   private options: ReportOptions | null = null;
   private index: DocumentIndex | null = null;
   /** The component of each location that is in a pair, by node key. */
@@ -109,7 +114,7 @@ export class IncrementalReport {
     this.droppedPairs.clear();
     this.touched = null;
     const report = buildReport(docs, options);
-    this.truncated = !!report.truncated;
+    this.truncated = report.truncated ? { ...report.truncated } : null;
     for (const p of report.pairs) this.add(p);
     // buildReport's groups are the components of its pairs (kept as they are: the views built
     // from this report then stay valid for the components that later updates leave alone).
@@ -124,9 +129,9 @@ export class IncrementalReport {
     return report;
   }
 
-  /** True when {@link update} can be used (a rebuild happened with these options, and kept every pair). */
+  /** True when {@link update} can be used (a rebuild happened with these options). */
   canUpdate(options: ReportOptions): boolean {
-    return !this.truncated && this.sameOptions(options);
+    return this.sameOptions(options);
   }
 
   private sameOptions(options: TwinOptions | ReportOptions): boolean {
@@ -196,7 +201,9 @@ export class IncrementalReport {
     for (const [key, p] of dropped) if (!this.pairAt.has(key)) touched.add(p.a.path).add(p.b.path);
     dropped.clear();
     this.touched = touched;
-    if (this.fileCount > cap || this.sectionCount > cap) {
+    const cut = this.truncated;
+    const uncut = (count: number) => count < cap * UNCUT_SHARE;
+    if (this.fileCount > cap || this.sectionCount > cap || (cut && ((cut.files && uncut(this.fileCount)) || (cut.sections && uncut(this.sectionCount))))) {
       this.options = null;
       return null;
     }
@@ -217,7 +224,9 @@ export class IncrementalReport {
   report(): Report {
     const groups: ReportGroup[] = [];
     for (const c of this.components) groups.push(c.group);
-    return { pairs: this.pairList.slice(), groups };
+    const report: Report = { pairs: this.pairList.slice(), groups };
+    if (this.truncated) report.truncated = { ...this.truncated };
+    return report;
   }
 
   /** The current pairs of one file. */

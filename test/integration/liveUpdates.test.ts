@@ -118,6 +118,20 @@ describe('live updates', () => {
       assert.ok((found.total ?? 0) > 1000, `total ${found.total}`);
       assert.ok(found.matches.every((m, i) => i === 0 || found.matches[i - 1].distance <= m.distance), 'closest first');
       console.log(`      find on it: ${found.items.length} of ${found.total} shown in ${findMs} ms`);
+      // The panel: the group of its 900 sections lists 250, then "Show 250 more members".
+      const [member] = api.tree.findMembers(uri.fsPath);
+      assert.ok(member, 'the generated file is in the panel');
+      const group = member.parent;
+      assert.ok(group.members.length >= 800, `${group.members.length} members`);
+      let children = api.tree.getChildren(group);
+      assert.strictEqual(children.length, 251);
+      const moreNode = children[250];
+      assert.strictEqual(moreNode.type, 'moreMembers');
+      const moreItem = api.tree.getTreeItem(moreNode);
+      assert.strictEqual(moreItem.label, 'Show 250 more members');
+      await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
+      children = api.tree.getChildren(group);
+      assert.strictEqual(children.length, Math.min(group.members.length, 500) + (group.members.length > 500 ? 1 : 0));
       // 250,000 pairs on 900 sections of one file: the extension host still works in short slices.
       assertHostTasksShort(api.timings.hostTasks(), 'the generated file');
       console.log(`      host tasks: ${JSON.stringify(hostTaskSummary(api.timings.hostTasks()))}`);

@@ -123,7 +123,7 @@ describe('EngineState', function () {
     assert.deepEqual(events.filter((e) => e.type === 'indexing').map((e) => (e as { active: boolean }).active), [true, false]);
   });
 
-  it('holds the pair cap (maxPairs) through live updates: a report over it is cut and says so, and is rebuilt, not updated', async () => {
+  it('holds the pair cap (maxPairs) through live updates: a report over it is cut and says so, through later changes, until it is complete again', async () => {
     const events: EngineEvent[] = [];
     const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, maxPairs: 4 });
     await engine.init({ config: config(), cachePath });

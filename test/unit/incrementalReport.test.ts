@@ -238,7 +238,7 @@ describe('IncrementalReport', function () {
     });
   }
 
-  it('holds the pair cap: an update that would exceed it answers null (rebuild); a cut rebuild is not updated', () => {
+  it('holds the pair cap: an update that would exceed it answers null (rebuild); a cut report is updated while it stays near the cap', () => {
     const item = { hi: 1, lo: 2, tokens: 60, features: 60, sketch: new Uint32Array(0) };
     const doc: DocumentFingerprint = { kind: 'code', file: item, sections: [] };
     const name = (i: number) => `f${String(i).padStart(3, '0')}.ts`;
@@ -263,10 +263,33 @@ describe('IncrementalReport', function () {
     const cut = inc.rebuild(list(), capped);
     assert.equal(cut.pairs.length, 500);
     assert.deepEqual(cut.truncated, { files: true, sections: false });
-    assert.equal(inc.canUpdate(capped), false, 'a cut report is rebuilt, not updated');
-    // Back under the cap: updatable again.
-    for (let i = 25; i < 33; i++) docs.delete(name(i));
-    assert.equal(inc.rebuild(list(), capped).pairs.length, 300);
+    // A cut report is updated too: f000 becomes unique; its kept pairs go, the rest stay (cut).
+    assert.ok(inc.canUpdate(capped));
+    const involved = (r: Report, p: string) => r.pairs.filter((x) => x.a.path === p || x.b.path === p).length;
+    const rnd = mulberry32(7);
+    const unique = (): DocumentFingerprint => ({ kind: 'code', file: { ...item, hi: (rnd() * 2 ** 32) >>> 0, lo: (rnd() * 2 ** 32) >>> 0 }, sections: [] });
+    let current = cut;
+    let updated = 0;
+    for (let i = 0; ; i++) {
+      const expected = current.pairs.length - involved(current, name(i));
+      docs.set(name(i), unique()); // far from everything (random 64 bits: ~32 apart)
+      const next = inc.update([name(i)], docs);
+      if (expected >= 450) {
+        assert.ok(next, `update ${i}: ${expected} pairs, still at least 90 % of the cap`);
+        assert.equal(next.pairs.length, expected);
+        assert.deepEqual(next.truncated, { files: true, sections: false }, 'still says it is cut');
+        current = next;
+        updated++;
+      } else {
+        // Below 90 % of the cap: matched from scratch, which tells whether pairs were left out.
+        assert.equal(next, null, `update ${i}: ${expected} pairs`);
+        const fresh = inc.rebuild(list(), capped);
+        assert.equal(fresh.pairs.length, ((33 - i - 1) * (33 - i - 2)) / 2);
+        assert.equal(fresh.truncated, undefined, 'complete again');
+        break;
+      }
+    }
+    assert.ok(updated >= 1, 'the cut report was updated before it fell below 90 %');
     assert.ok(inc.canUpdate(capped));
   });
 
