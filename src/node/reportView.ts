@@ -67,25 +67,63 @@ export function viewGroup(kind: 'file' | 'section', locations: Location[], maxDi
   return { kind, key: `${kind}:${locationKey(representative)}`, maxDistance, members };
 }
 
-/** The items of one file (its whole-file item and its sections' items) from the pairs touching it. */
+/** A twin of a location: the other end of one of its pairs. */
+function twinOf(other: Location, distance: number, sim: number): ViewTwin {
+  return other.startLine === undefined
+    ? { path: other.path, distance, similarity: sim }
+    : { path: other.path, startLine: other.startLine, endLine: other.endLine, distance, similarity: sim };
+}
+
+/** The twins of one location while they are collected: the other ends and their pairs' figures. */
+interface TwinList {
+  kind: 'file' | 'section';
+  loc: ViewLocation;
+  others: Location[];
+  distances: number[];
+  similarities: number[];
+}
+
+/**
+ * The items of one file (its whole-file item and its sections' items) from the pairs touching it.
+ * Each item lists its {@link MAX_TWINS_PER_ITEM} closest twins (by distance, then location) and
+ * counts the rest. Only the twins listed are made and sorted: the others are told apart by their
+ * distance alone (a location of a generated file or of one of thousands of identical files has
+ * hundreds of twins).
+ */
 export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem[] {
-  const byKey = new Map<string, { kind: 'file' | 'section'; loc: ViewLocation; twins: ViewTwin[] }>();
+  const byKey = new Map<string, TwinList>();
   const add = (kind: 'file' | 'section', self: Location, other: Location, distance: number, sim: number) => {
-    const loc = toView(self);
-    const key = locationKey(loc);
-    let item = byKey.get(key);
-    if (!item) byKey.set(key, (item = { kind, loc, twins: [] }));
-    item.twins.push({ ...toView(other), distance, similarity: sim });
+    const key = self.startLine === undefined ? self.path : `${self.path}#${self.startLine}-${self.endLine}`;
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = { kind, loc: toView(self), others: [], distances: [], similarities: [] }));
+    list.others.push(other);
+    list.distances.push(distance);
+    list.similarities.push(sim);
   };
   for (const p of pairs) {
     if (p.a.path === path) add(p.kind, p.a, p.b, p.distance, p.similarity);
     if (p.b.path === path) add(p.kind, p.b, p.a, p.distance, p.similarity);
   }
   const items: ViewItem[] = [];
-  for (const it of byKey.values()) {
-    it.twins.sort((a, b) => a.distance - b.distance || compareLoc(a, b));
-    const moreTwins = Math.max(0, it.twins.length - MAX_TWINS_PER_ITEM);
-    items.push({ kind: it.kind, loc: it.loc, twins: moreTwins ? it.twins.slice(0, MAX_TWINS_PER_ITEM) : it.twins, moreTwins });
+  for (const list of byKey.values()) {
+    const { others, distances, similarities } = list;
+    const n = others.length;
+    let chosen: number[];
+    if (n <= MAX_TWINS_PER_ITEM) chosen = Array.from({ length: n }, (_, i) => i);
+    else {
+      // The distance of the last twin listed: every twin closer is listed, and of those at that
+      // distance the first by location.
+      const counts = new Array<number>(65).fill(0);
+      for (let i = 0; i < n; i++) counts[distances[i]]++;
+      let cut = 0;
+      for (let seen = 0; cut < 64 && seen + counts[cut] < MAX_TWINS_PER_ITEM; cut++) seen += counts[cut];
+      chosen = [];
+      for (let i = 0; i < n; i++) if (distances[i] <= cut) chosen.push(i);
+    }
+    chosen.sort((x, y) => distances[x] - distances[y] || compareLoc(others[x], others[y]));
+    if (chosen.length > MAX_TWINS_PER_ITEM) chosen.length = MAX_TWINS_PER_ITEM;
+    const twins = chosen.map((i) => twinOf(others[i], distances[i], similarities[i]));
+    items.push({ kind: list.kind, loc: list.loc, twins, moreTwins: n - twins.length });
   }
   items.sort((a, b) => compareLoc(a.loc, b.loc));
   return items;

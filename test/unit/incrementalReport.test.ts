@@ -4,7 +4,8 @@ import { buildReport, type Report, type ReportOptions } from '../../src/core/rep
 import type { DocumentFingerprint } from '../../src/core/types';
 import type { QueryMatch } from '../../src/node/engineProtocol';
 import { IncrementalReport } from '../../src/node/incrementalReport';
-import { buildViewReport, ReportViewBuilder } from '../../src/node/reportView';
+import { buildViewReport, itemsOfPath, MAX_TWINS_PER_ITEM, ReportViewBuilder } from '../../src/node/reportView';
+import type { ReportPair } from '../../src/core/report';
 import { findTwins } from '../../src/node/twins';
 import { codeFile, codeFunction, mulberry32, proseText } from './helpers/corpus';
 
@@ -315,6 +316,60 @@ describe('IncrementalReport', function () {
     const roomy = { maxPairs: 100_000, truncated: false };
     assert.equal(findTwins('generated.ts', doc, docs, options, roomy).length, twins.length);
     assert.equal(roomy.truncated, false);
+  });
+
+  it('itemsOfPath: the closest twins of each item, as sorting all of them would list them (ties, caps, files and sections)', () => {
+    const rnd = mulberry32(99);
+    type Loc = { path: string; startLine?: number; endLine?: number };
+    const cmp = (a: Loc, b: Loc) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : (a.startLine ?? 0) - (b.startLine ?? 0));
+    /** The plain rule: every twin made, all sorted by distance then location, the first 50 kept. */
+    const reference = (path: string, pairs: ReportPair[]) => {
+      const byKey = new Map<string, { kind: string; loc: Loc; twins: Array<Loc & { distance: number; similarity: number }> }>();
+      const add = (kind: string, self: Loc, other: Loc, distance: number, similarity: number) => {
+        const key = self.startLine === undefined ? self.path : `${self.path}#${self.startLine}-${self.endLine}`;
+        let it = byKey.get(key);
+        if (!it) byKey.set(key, (it = { kind, loc: { ...self }, twins: [] }));
+        it.twins.push({ ...other, distance, similarity });
+      };
+      for (const p of pairs) {
+        if (p.a.path === path) add(p.kind, p.a, p.b, p.distance, p.similarity);
+        if (p.b.path === path) add(p.kind, p.b, p.a, p.distance, p.similarity);
+      }
+      return [...byKey.values()]
+        .map((it) => {
+          it.twins.sort((x, y) => x.distance - y.distance || cmp(x, y));
+          return { kind: it.kind, loc: it.loc, twins: it.twins.slice(0, MAX_TWINS_PER_ITEM), moreTwins: Math.max(0, it.twins.length - MAX_TWINS_PER_ITEM) };
+        })
+        .sort((a, b) => cmp(a.loc, b.loc));
+    };
+    let big = 0;
+    for (let round = 0; round < 40; round++) {
+      const pairs: ReportPair[] = [];
+      const files = 5 + Math.floor(rnd() * 300);
+      const spread = 1 + Math.floor(rnd() * 12); // few distinct distances: many ties
+      const name = (i: number) => `/ws/f${String(i).padStart(3, '0')}.ts`;
+      for (let i = 1; i < files; i++) {
+        const d = Math.floor(rnd() * spread);
+        pairs.push({ kind: 'file', a: { path: name(0) }, b: { path: name(i) }, distance: d, similarity: 1 - d / 64 });
+        for (let k = 0; k < 3; k++) {
+          const s = 1 + Math.floor(rnd() * 5) * 10;
+          const t = 1 + Math.floor(rnd() * 5) * 10;
+          const e = Math.floor(rnd() * 3); // same start, other ends: ties of compareLoc
+          const ds = Math.floor(rnd() * spread);
+          pairs.push({ kind: 'section', a: { path: name(0), startLine: s, endLine: s + 5 }, b: { path: name(i), startLine: t, endLine: t + 5 + e }, distance: ds, similarity: 1 - ds / 64 });
+        }
+      }
+      // Shuffled: an incremental report's pairs come in any order.
+      for (let i = pairs.length - 1; i > 0; i--) {
+        const j = Math.floor(rnd() * (i + 1));
+        [pairs[i], pairs[j]] = [pairs[j], pairs[i]];
+      }
+      const got = itemsOfPath(name(0), pairs);
+      assert.deepEqual(got, reference(name(0), pairs), `round ${round}`);
+      big += got.filter((it) => it.moreTwins > 0).length;
+      assert.deepEqual(itemsOfPath(name(1), pairs), reference(name(1), pairs), `round ${round}, the other side`);
+    }
+    assert.ok(big > 20, 'items over the cap were compared');
   });
 
   it('canUpdate only for the options of the last rebuild', () => {
