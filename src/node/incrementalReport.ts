@@ -19,18 +19,21 @@
  * The pair cap of buildReport (`maxPairs` per kind) holds here too: an update that would take a
  * kind over the cap answers null, and the caller rebuilds, which cuts. A cut report is updated
  * like any other (its pairs stay "some of the pairs": those of the changed documents are replaced
- * by their new ones), so a workspace with a generated file does not match everything again at
- * every save; when a cut kind falls below 90 % of the cap the update answers null too, and the
- * rebuild tells whether pairs are still left out.
+ * by their new ones, up to 1 % over the cap), so a workspace with a generated file does not
+ * match everything again at every save; when a cut kind falls below 90 % of the cap the update
+ * answers null too, and the rebuild tells whether pairs are still left out.
  */
-/** Share of the cap below which a cut kind is matched again from scratch. */
-const UNCUT_SHARE = 0.9;
 import { UnionFind } from '../core/clusters';
 import { DocumentIndex } from '../core/documentIndex';
 import { buildReport, MAX_REPORT_PAIRS, type FingerprintedDocument, type Location, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../core/report';
 import type { DocumentFingerprint } from '../core/types';
 import type { QueryMatch } from './engineProtocol';
 import { findTwinsIn, type TwinLimit, type TwinOptions } from './twins';
+
+/** Share of the cap below which a cut kind is matched again from scratch. */
+const UNCUT_SHARE = 0.9;
+/** Share of the cap that updates of a cut report may reach (a rebuild cuts at the cap again). */
+const CUT_SLACK = 1.01;
 
 function locKey(l: Location): string {
   return l.startLine === undefined ? l.path : `${l.path}#${l.startLine}-${l.endLine}`;
@@ -161,7 +164,10 @@ export class IncrementalReport {
     }
     const done = new Set<string>();
     const exclude = (q: string) => done.has(q);
-    const cap = options.maxPairs ?? MAX_REPORT_PAIRS;
+    const base = options.maxPairs ?? MAX_REPORT_PAIRS;
+    const cut = this.truncated;
+    // A cut report sits at the cap: a little room lets the saves of other files keep updating it.
+    const cap = cut ? Math.floor(base * CUT_SLACK) : base;
     for (const p of paths) {
       const doc = docs.get(p);
       if (!doc) continue;
@@ -201,8 +207,7 @@ export class IncrementalReport {
     for (const [key, p] of dropped) if (!this.pairAt.has(key)) touched.add(p.a.path).add(p.b.path);
     dropped.clear();
     this.touched = touched;
-    const cut = this.truncated;
-    const uncut = (count: number) => count < cap * UNCUT_SHARE;
+    const uncut = (count: number) => count < base * UNCUT_SHARE;
     if (this.fileCount > cap || this.sectionCount > cap || (cut && ((cut.files && uncut(this.fileCount)) || (cut.sections && uncut(this.sectionCount))))) {
       this.options = null;
       return null;
