@@ -132,8 +132,10 @@ if (N > 0) {
       // Our own tasks on the extension host (sliced to ~5 ms; 50 ms leaves room for a loaded machine).
       assert.ok(tasks.byKind.report && tasks.byKind.diagnostics && tasks.byKind['engine.reportPart'], 'the host tasks were measured');
       assertHostTasksShort(tasks, 'the index, the cancel and the refresh');
-      // The whole extension host (VS Code's own work too, on a shared machine): loosely.
-      assert.ok(loopFigures.p99Ms < 50, `p99 event-loop delay ${loopFigures.p99Ms} ms`);
+      // The whole extension host (VS Code's own work too), loosely: the p99 of the delays' part
+      // during which the thread ran (see scale.test.ts: a shared machine also suspends it).
+      const busyP99 = loopFigures.busyP99Ms ?? loopFigures.p99Ms;
+      assert.ok(busyP99 < 50, `p99 event-loop delay ${busyP99} ms (wall ${loopFigures.p99Ms} ms)`);
     });
   });
 }

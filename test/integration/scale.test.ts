@@ -170,10 +170,12 @@ describe('scale: a flood of file events', function () {
       assert.ok(tasks.byKind.fileEvents?.count > 0 && tasks.byKind.report?.count > 0, 'the host tasks were measured');
       assertHostTasksShort(tasks, 'the flood and the index');
       // The whole extension host (VS Code's own work included: during the flood, its dispatch of
-      // the watcher events runs in this thread too), loosely: the p99; the rest are figures.
+      // the watcher events runs in this thread too), loosely: the p99 of the delays' part during
+      // which the thread ran (a shared machine also suspends it: those delays, with no CPU time
+      // of the thread, are printed, not failed on); the rest are figures.
       for (const [what, l] of [['indexing', results.loop], ['the flood of file events', results.loopDuringFileEvents]] as const) {
-        const { p99Ms } = l as { p99Ms: number };
-        assert.ok(p99Ms < 50, `p99 event-loop delay ${p99Ms} ms during ${what}`);
+        const { p99Ms, busyP99Ms } = l as { p99Ms: number; busyP99Ms?: number };
+        assert.ok((busyP99Ms ?? p99Ms) < 50, `p99 event-loop delay ${busyP99Ms ?? p99Ms} ms (wall ${p99Ms} ms) during ${what}`);
       }
     } finally {
       await setExclude(api, [...defaults, 'scale/**']);
