@@ -3,6 +3,7 @@
  */
 import type * as sarif from 'sarif';
 import type { Location, ReportPair } from '../core/report';
+import { truncatedKinds } from '../node/engineProtocol';
 import type { ScanResult } from '../node/scan';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
 
@@ -42,8 +43,7 @@ function result(pair: ReportPair): sarif.Result {
 
 /** The run's notification when the pairs of a kind reached the cap (what the CLI also prints). */
 export function truncationMessage(truncated: { files: boolean; sections: boolean }): string {
-  const kinds = [truncated.files ? 'file' : '', truncated.sections ? 'section' : ''].filter(Boolean).join(' and ');
-  return `too many near-duplicate ${kinds} pairs; the report holds only some of them (exclude generated files with --exclude, or raise --min-tokens).`;
+  return `too many near-duplicate ${truncatedKinds(truncated)} pairs; the report holds only some of them (exclude generated files with --exclude, or raise --min-tokens).`;
 }
 
 export function formatSarif(result_: ScanResult, version: string): string {

@@ -6,6 +6,7 @@ import type { CodeKernel } from './types';
 import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
 import { similarity } from './hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from './fingerprint';
+import { forEachContainers } from './ranges';
 import type { DocumentFingerprint, ItemFingerprint } from './types';
 
 export interface FingerprintedDocument {
@@ -361,8 +362,6 @@ function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays 
 function containersOf(wanted: ReadonlySet<number>, items: readonly Item[]): Map<number, number[]> {
   const docs = new Set<number>();
   for (const i of wanted) docs.add(items[i].doc);
-  // Within each document, sweep by start line (longer first) keeping the items that still cover
-  // the current line.
   const byDoc = new Map<number, number[]>();
   for (let i = 0; i < items.length; i++) {
     const d = items[i].doc;
@@ -372,26 +371,9 @@ function containersOf(wanted: ReadonlySet<number>, items: readonly Item[]): Map<
     else byDoc.set(d, [i]);
   }
   const out = new Map<number, number[]>();
-  for (const list of byDoc.values()) {
-    list.sort((x, y) => items[x].startLine - items[y].startLine || items[y].endLine - items[x].endLine || x - y);
-    let active: number[] = [];
-    for (let k = 0; k < list.length; ) {
-      // Items starting on the same line are all active together (one may contain another).
-      const start = items[list[k]].startLine;
-      active = active.filter((j) => items[j].endLine >= start);
-      let end = k;
-      while (end < list.length && items[list[end]].startLine === start) active.push(list[end++]);
-      for (; k < end; k++) {
-        const i = list[k];
-        if (!wanted.has(i)) continue;
-        const { startLine, endLine } = items[i];
-        out.set(
-          i,
-          active.filter((j) => items[j].startLine <= startLine && endLine <= items[j].endLine),
-        );
-      }
-    }
-  }
+  const startOf = (i: number) => items[i].startLine;
+  const endOf = (i: number) => items[i].endLine;
+  for (const list of byDoc.values()) forEachContainers(list, startOf, endOf, (i, c) => out.set(i, c), (i) => wanted.has(i));
   return out;
 }
 

@@ -199,7 +199,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     return out;
   }
 
-  private toDiagnostic(item: ViewItem, severity: vscode.DiagnosticSeverity, maxRelated = MAX_RELATED): vscode.Diagnostic {
+  private toDiagnostic(item: ViewItem, severity: vscode.DiagnosticSeverity, maxRelated: number): vscode.Diagnostic {
     const closest = item.twins[0];
     const others = item.twins.length - 1 + item.moreTwins;
     const twinPath = vscode.workspace.asRelativePath(closest.path);

@@ -85,6 +85,17 @@ export function percent(similarity: number): string {
   return `${(similarity * 100).toFixed(1)}%`;
 }
 
+/** A "Show more" node's item: runs SHOW_MORE_COMMAND with `args`. */
+function moreItem(label: string, id: string, page: { shown: number; total: number }, args: unknown[]): vscode.TreeItem {
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+  item.id = id;
+  item.description = vscode.l10n.t('{0} of {1} shown', page.shown, page.total);
+  item.iconPath = new vscode.ThemeIcon('ellipsis');
+  item.contextValue = 'neardup.more';
+  item.command = { command: SHOW_MORE_COMMAND, title: vscode.l10n.t('Show more'), arguments: args };
+  return item;
+}
+
 export class DuplicatesTreeProvider implements vscode.TreeDataProvider<DuplicateNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<DuplicateNode | undefined | void>();
   readonly onDidChangeTreeData = this.changeEmitter.event;
@@ -181,22 +192,13 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
 
   getTreeItem(element: DuplicateNode): vscode.TreeItem {
     if (element.type === 'moreMembers') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more members', Math.min(MEMBER_PAGE, element.total - element.shown)), vscode.TreeItemCollapsibleState.None);
-      item.id = `more:${element.parent.group.key}`;
-      item.description = vscode.l10n.t('{0} of {1} shown', element.shown, element.total);
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.contextValue = 'neardup.more';
-      item.command = { command: SHOW_MORE_COMMAND, title: vscode.l10n.t('Show more'), arguments: [element.parent.group.kind, element.parent.group.key] };
-      return item;
+      const { group } = element.parent;
+      const label = vscode.l10n.t('Show {0} more members', Math.min(MEMBER_PAGE, element.total - element.shown));
+      return moreItem(label, `more:${group.key}`, element, [group.kind, group.key]);
     }
     if (element.type === 'more') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more groups', Math.min(GROUP_PAGE, element.total - element.shown)), vscode.TreeItemCollapsibleState.None);
-      item.id = `more:${element.kind}`;
-      item.description = vscode.l10n.t('{0} of {1} shown', element.shown, element.total);
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.contextValue = 'neardup.more';
-      item.command = { command: SHOW_MORE_COMMAND, title: vscode.l10n.t('Show more'), arguments: [element.kind] };
-      return item;
+      const label = vscode.l10n.t('Show {0} more groups', Math.min(GROUP_PAGE, element.total - element.shown));
+      return moreItem(label, `more:${element.kind}`, element, [element.kind]);
     }
     if (element.type === 'category') {
       const item = new vscode.TreeItem(

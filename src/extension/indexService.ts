@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DebugCrashRequest, EngineEvent, IndexStats, InitResult, QueryResult, UpdateResult, ViewItem, ViewReport } from '../node/engineProtocol';
+import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type QueryResult, type UpdateResult, type ViewItem, type ViewReport } from '../node/engineProtocol';
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/fileEventQueue';
 import { ReportAssembler } from '../node/reportParts';
 import { isDefaultExcluded } from '../node/walk';
@@ -592,11 +592,11 @@ export class IndexService implements vscode.Disposable {
 
   /** One line in the output when a report starts or stops holding only some of its pairs. */
   private noteTruncation(before: ViewReport['truncated'], now: ViewReport['truncated']): void {
-    const kinds = (t: ViewReport['truncated']) => [t?.files ? 'file' : '', t?.sections ? 'section' : ''].filter(Boolean).join(' and ');
-    if (kinds(before) === kinds(now)) return;
-    if (now && kinds(now)) {
+    const kinds = truncatedKinds(now);
+    if (kinds === truncatedKinds(before)) return;
+    if (kinds) {
       this.log.warn(
-        `too many near-duplicate ${kinds(now)} pairs: the results hold only some of them. ` +
+        `too many near-duplicate ${kinds} pairs: the results hold only some of them. ` +
           'Exclude generated files with the neardup.exclude setting.',
       );
     } else this.log.info('the results hold every near-duplicate pair again');

@@ -197,6 +197,11 @@ export interface QueryResult {
   total?: number;
 }
 
+/** The kinds a cut report left pairs out of, in words: "file", "section" or "file and section". */
+export function truncatedKinds(t: { files: boolean; sections: boolean } | undefined): string {
+  return [t?.files ? 'file' : '', t?.sections ? 'section' : ''].filter(Boolean).join(' and ');
+}
+
 /** A query answers with this many matches at most (a generated file can match its sections by the hundred thousand). */
 export const MAX_QUERY_MATCHES = 1000;
 

@@ -132,12 +132,8 @@ export class IncrementalReport {
     return report;
   }
 
-  /** True when {@link update} can be used (a rebuild happened with these options). */
-  canUpdate(options: ReportOptions): boolean {
-    return this.sameOptions(options);
-  }
-
-  private sameOptions(options: TwinOptions | ReportOptions): boolean {
+  /** True when {@link update} (and {@link twins}) can be used (a rebuild happened with these options). */
+  canUpdate(options: TwinOptions): boolean {
     const o = this.options;
     return !!o && o.maxDistance === options.maxDistance && o.sectionMaxDistance === options.sectionMaxDistance && o.minSimilarity === options.minSimilarity && o.sections === options.sections;
   }
@@ -174,10 +170,10 @@ export class IncrementalReport {
       // Collects the section matches up to the cap's room only (a generated file can pair its
       // sections by the hundred thousand): more means over the cap.
       const limit: TwinLimit = { maxPairs: cap - this.sectionCount, truncated: false };
-      const matches = limit.maxPairs < 0 ? [] : findTwinsIn(p, doc, index, options, exclude, limit);
+      const matches = findTwinsIn(p, doc, index, options, exclude, limit);
       let files = 0;
       for (const m of matches) if (m.kind === 'file') files++;
-      if (limit.maxPairs < 0 || limit.truncated || this.fileCount + files > cap || this.sectionCount + matches.length - files > cap) {
+      if (limit.truncated || this.fileCount + files > cap) {
         this.dirtyNodes = null;
         this.options = null; // no update before the rebuild
         return null;
@@ -207,8 +203,9 @@ export class IncrementalReport {
     for (const [key, p] of dropped) if (!this.pairAt.has(key)) touched.add(p.a.path).add(p.b.path);
     dropped.clear();
     this.touched = touched;
+    // (Over the cap was refused above, path by path.) A cut kind far below it: is it still cut?
     const uncut = (count: number) => count < base * UNCUT_SHARE;
-    if (this.fileCount > cap || this.sectionCount > cap || (cut && ((cut.files && uncut(this.fileCount)) || (cut.sections && uncut(this.sectionCount))))) {
+    if (cut && ((cut.files && uncut(this.fileCount)) || (cut.sections && uncut(this.sectionCount)))) {
       this.options = null;
       return null;
     }
@@ -221,7 +218,7 @@ export class IncrementalReport {
    * built with these thresholds; null otherwise (the caller then scans, see findTwins).
    */
   twins(selfPath: string, doc: DocumentFingerprint, options: TwinOptions, limit?: TwinLimit): QueryMatch[] | null {
-    if (!this.index || !this.sameOptions(options)) return null;
+    if (!this.index || !this.canUpdate(options)) return null;
     return findTwinsIn(selfPath, doc, this.index, options, undefined, limit);
   }
 

@@ -11,6 +11,7 @@
  * Both give the same matches, in the same (total) order. Pure; runs in the engine worker.
  */
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../core/fingerprint';
+import { forEachContainers } from '../core/ranges';
 import { hammingDistance, similarity } from '../core/hamming';
 import { estimateJaccard } from '../core/simhash';
 import { allPairsBatch } from '../core/simhashIndex';
@@ -148,7 +149,7 @@ export function findTwinsIn(
       }
     }
     const neighbours = source.sectionNeighbours(own, sectionMaxDistance);
-    for (let i = 0; i < own.length; i++) {
+    for (let i = 0; i < own.length && !limit?.truncated; i++) {
       const s = own[i];
       for (const n of neighbours[i]) {
         const p = n.path;
@@ -249,23 +250,16 @@ class RangeSet {
     return id;
   }
 
-  /** For each range, the ranges of the set that hold it (itself included): a sweep by start line. */
+  /** For each range, the ranges of the set that hold it (itself included). */
   containers(): number[][] {
     const { starts, ends } = this;
-    const order = starts.map((_, i) => i).sort((x, y) => starts[x] - starts[y] || ends[y] - ends[x] || x - y);
     const out: number[][] = new Array(starts.length);
-    let active: number[] = [];
-    for (let k = 0; k < order.length; ) {
-      // Ranges starting on the same line are all active together (one may hold another).
-      const start = starts[order[k]];
-      active = active.filter((j) => ends[j] >= start);
-      let end = k;
-      while (end < order.length && starts[order[end]] === start) active.push(order[end++]);
-      for (; k < end; k++) {
-        const i = order[k];
-        out[i] = active.filter((j) => starts[j] <= starts[i] && ends[i] <= ends[j]);
-      }
-    }
+    forEachContainers(
+      starts.map((_, i) => i),
+      (i) => starts[i],
+      (i) => ends[i],
+      (i, c) => (out[i] = c),
+    );
     return out;
   }
 }
