@@ -2,7 +2,8 @@
 // Runs every test level in sequence and sums the counts:
 //   unit         mocha + tsx over test/unit (counts from scripts/lib/mocha-counting-reporter.cjs)
 //   integration  scripts/run-vscode-tests.js (tests inside a real VS Code; needs
-//                `node scripts/build-tests.js` and `bash scripts/setup-vscode-offline.sh`)
+//                `node scripts/build-tests.js`; the offline VS Code and Chromium are installed on
+//                first use by scripts/lib/vscode-offline.js, as for `npm start`)
 //   scale        the same runner on a workspace of 100,000 generated files present before VS Code
 //                starts (--scale-files; NEARDUP_SCALE_FILES=N for another count), running only
 //                the "large workspace" test (~1.5–2.5 min, most of it generating and indexing)

@@ -24,31 +24,47 @@ const CHROMIUM_ARGS = [
   '--disable-quic',
 ];
 
+const SETUP_SCRIPT = path.join(ROOT, 'scripts', 'setup-vscode-offline.sh');
+
 /** Paths of the cached install, as scripts/setup-vscode-offline.sh --print reports them. */
-function resolveInstall() {
-  const script = path.join(ROOT, 'scripts', 'setup-vscode-offline.sh');
-  const out = execFileSync('bash', [script, '--print'], { encoding: 'utf8' });
+function installPaths() {
+  const out = execFileSync('bash', [SETUP_SCRIPT, '--print'], { encoding: 'utf8' });
   const vars = {};
   for (const line of out.split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line);
     // printf %q quoting: paths here have no spaces or quotes in practice; strip simple escapes.
     if (m) vars[m[1]] = m[2].replace(/\\(.)/g, '$1');
   }
-  const install = {
+  return {
     nodeHome: vars.NODE24_HOME,
     node: path.join(vars.NODE24_HOME, 'bin', 'node'),
     codeServerHome: vars.CODE_SERVER_HOME,
     entry: path.join(vars.CODE_SERVER_HOME, 'out', 'node', 'entry.js'),
     marker: vars.MARKER,
   };
+}
+
+function isInstalled(install) {
+  return fs.existsSync(install.marker) && fs.existsSync(install.node) && fs.existsSync(install.entry) && fs.existsSync(CHROMIUM);
+}
+
+/**
+ * Paths of the cached install. Installs it first when it is missing (first use: `npm test`,
+ * `npm start`, the integration runner and e2e all come through here), as
+ * scripts/setup-vscode-offline.sh does; later calls find the cache and return at once.
+ */
+function resolveInstall() {
+  let install = installPaths();
+  if (!isInstalled(install)) {
+    console.log('[vscode-offline] first use: installing the offline VS Code (code-server) and Chromium into the cache');
+    execFileSync('bash', [SETUP_SCRIPT], { stdio: ['ignore', 'inherit', 'inherit'] });
+    install = installPaths();
+  }
   if (!fs.existsSync(install.marker) || !fs.existsSync(install.node) || !fs.existsSync(install.entry)) {
-    throw new Error(
-      `code-server is not installed (no ${install.marker}).\n` +
-        `Run: bash scripts/setup-vscode-offline.sh`,
-    );
+    throw new Error(`code-server is not installed (no ${install.marker}) after bash scripts/setup-vscode-offline.sh`);
   }
   if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} not found. Run: bash scripts/setup-vscode-offline.sh`);
+    throw new Error(`${CHROMIUM} not found after bash scripts/setup-vscode-offline.sh`);
   }
   return install;
 }
