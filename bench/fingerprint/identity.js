@@ -40,14 +40,22 @@ const WORK = path.join(REPO, 'bench', 'results', 'identity');
 
 /** The entry point bundled for each side: what the harness calls, from `root`/src. */
 function entrySource(root) {
-  const core = (m) => JSON.stringify(path.join(root, 'src', 'core', m));
-  const node = (m) => JSON.stringify(path.join(root, 'src', 'node', m));
+  // A module by name, in the flat layout of older commits (src/core/m.ts) or in its room
+  // (src/core/<room>/m.ts).
+  const find = (layer, m) => {
+    const dir = path.join(root, 'src', layer);
+    if (fs.existsSync(path.join(dir, `${m}.ts`))) return path.join(dir, m);
+    for (const room of fs.readdirSync(dir)) if (fs.existsSync(path.join(dir, room, `${m}.ts`))) return path.join(dir, room, m);
+    return null;
+  };
+  const core = (m) => JSON.stringify(find('core', m));
+  const node = (m) => JSON.stringify(find('node', m));
   return [
     `export { fingerprintText, countDocumentShingles } from ${core('fingerprint')};`,
     `export { codeSections, proseSections } from ${core('sections')};`,
     `export { DocumentFrequencyTable } from ${core('documentFrequency')};`,
     `export { loadCjkSegmenter, bigramSegmenter } from ${node('jieba')};`,
-    ...(fs.existsSync(path.join(root, 'src', 'node', 'nativeKernel.ts')) ? [`export { nativeKernel, nativeKernelProblem } from ${node('nativeKernel')};`] : []),
+    ...(find('node', 'nativeKernel') ? [`export { nativeKernel, nativeKernelProblem } from ${node('nativeKernel')};`] : []),
     '',
   ].join('\n');
 }

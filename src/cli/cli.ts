@@ -6,8 +6,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/engineSettings';
-import { scanDirectory } from '../node/scan';
+import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
+import { scanDirectory } from '../node/scan/scan';
 import { formatJson } from './formatJson';
 import { formatSarif, truncationMessage } from './formatSarif';
 import { formatText } from './formatText';

@@ -2,7 +2,7 @@
  * The JSON report, exactly as DESIGN.md's contract gives it (plus `truncated` when the pair cap
  * was reached).
  */
-import type { ScanResult } from '../node/scan';
+import type { ScanResult } from '../node/scan/scan';
 import { escapeJsonControls, hasJsonControls } from './sanitize';
 
 export function formatJson(result: ScanResult, rootArg: string): string {

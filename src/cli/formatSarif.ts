@@ -2,9 +2,9 @@
  * SARIF 2.1.0: one result per near-duplicate pair, located on one member and related to the other.
  */
 import type * as sarif from 'sarif';
-import type { Location, ReportPair } from '../core/report';
-import { truncatedKinds } from '../node/engineProtocol';
-import type { ScanResult } from '../node/scan';
+import type { Location, ReportPair } from '../core/report/report';
+import { truncatedKinds } from '../node/engine/engineProtocol';
+import type { ScanResult } from '../node/scan/scan';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
 
 const RULE_FILE = 'neardup/near-duplicate-file';

@@ -2,10 +2,10 @@
  * Human-readable report: groups with their members, line ranges and Hamming distances to the
  * group's first member (its representative), closest groups first.
  */
-import { hammingDistance, similarity } from '../core/hamming';
-import type { Location, ReportGroup } from '../core/report';
+import { hammingDistance, similarity } from '../core/index/hamming';
+import type { Location, ReportGroup } from '../core/report/report';
 import type { Fp64 } from '../core/types';
-import type { ScanResult } from '../node/scan';
+import type { ScanResult } from '../node/scan/scan';
 import { sanitizeForTerminal } from './sanitize';
 
 function fmtBytes(n: number): string {

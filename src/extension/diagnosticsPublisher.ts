@@ -9,11 +9,11 @@
  * once and filled again).
  */
 import * as vscode from 'vscode';
-import type { ViewItem } from '../node/engineProtocol';
+import type { ViewItem } from '../node/engine/engineProtocol';
 import { percent } from './duplicatesTreeProvider';
 import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
 import type { IndexService, ItemsChange } from './indexService';
-import type { Severity } from '../node/settingsSchema';
+import type { Severity } from '../node/settings/settingsSchema';
 import type { Settings } from './settings';
 
 export const DIAGNOSTIC_SOURCE = 'neardup';

@@ -12,7 +12,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ViewGroup, ViewMember, ViewReport } from '../node/engineProtocol';
+import type { ViewGroup, ViewMember, ViewReport } from '../node/engine/engineProtocol';
 import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
 

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngineStats, IndexStats, InitResult, QueryResult, UpdateResult, ViewReport } from '../node/engineProtocol';
+import type { EngineStats, IndexStats, InitResult, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
 import { registerCompare } from './commands/compare';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';

@@ -10,10 +10,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type QueryResult, type UpdateResult, type ViewItem, type ViewReport } from '../node/engineProtocol';
-import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/fileEventQueue';
-import { ReportAssembler } from '../node/reportParts';
-import { isDefaultExcluded } from '../node/walk';
+import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type QueryResult, type UpdateResult, type ViewItem, type ViewReport } from '../node/engine/engineProtocol';
+import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/files/fileEventQueue';
+import { ReportAssembler } from '../node/engine/reportParts';
+import { isDefaultExcluded } from '../node/files/walk';
 import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
 import type { HostTasks, Slice } from './hostTasks';
 import type { OutputLog } from './outputLog';

@@ -4,8 +4,8 @@
  * one warning per change of the settings, never a popup per value or per event.
  */
 import * as vscode from 'vscode';
-import type { EngineConfig, EngineRoot } from '../node/engineProtocol';
-import type { EngineSettings } from '../node/engineSettings';
+import type { EngineConfig, EngineRoot } from '../node/engine/engineProtocol';
+import type { EngineSettings } from '../node/settings/engineSettings';
 import {
   diffSettings,
   enabledGlobs,
@@ -14,7 +14,7 @@ import {
   type NearDupSettings,
   type SettingWarning,
   type SettingsChange,
-} from '../node/settingsSchema';
+} from '../node/settings/settingsSchema';
 import type { OutputLog } from './outputLog';
 
 export type { NearDupSettings };

@@ -6,11 +6,11 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
-import type { EngineEvent, EngineMessage, EngineRequest, EngineRequestEnvelope } from '../node/engineProtocol';
-import { EngineState } from '../node/engineState';
-import { PoolFingerprinter } from '../node/poolFingerprinter';
-import { REPORT_PART_WEIGHT, splitReport } from '../node/reportParts';
-import { lowerThreadPriority } from '../node/threadPriority';
+import type { EngineEvent, EngineMessage, EngineRequest, EngineRequestEnvelope } from '../node/engine/engineProtocol';
+import { EngineState } from '../node/engine/engineState';
+import { PoolFingerprinter } from '../node/engine/poolFingerprinter';
+import { REPORT_PART_WEIGHT, splitReport } from '../node/engine/reportParts';
+import { lowerThreadPriority } from '../node/workers/threadPriority';
 
 const port = parentPort;
 if (!port) throw new Error('engineWorker must run in a worker thread');

@@ -1,15 +1,15 @@
 /**
  * The fingerprinting worker: a thin dispatch loop over typed messages.
  */
-import { DocumentFrequencyTable } from '../core/documentFrequency';
+import { DocumentFrequencyTable } from '../core/fingerprint/documentFrequency';
 import { workerData } from 'node:worker_threads';
-import { hashString64, out } from '../core/hash';
-import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/fingerprintFile';
-import { matchPairList } from '../core/compare';
-import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/messages';
-import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/packing';
-import { serveWorker } from '../node/workerPool';
-import { nativeKernel } from '../node/nativeKernel';
+import { hashString64, out } from '../core/text/hash';
+import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
+import { matchPairList } from '../core/report/compare';
+import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
+import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
+import { serveWorker } from '../node/workers/workerPool';
+import { nativeKernel } from '../node/workers/nativeKernel';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
 if (data?.logged instanceof SharedArrayBuffer) {

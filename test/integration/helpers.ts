@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { HostTaskFigures } from '../../src/extension/hostTasks';
 import type { DuplicateNode, GroupNode, MemberNode } from '../../src/extension/duplicatesTreeProvider';
-import type { ViewReport } from '../../src/node/engineProtocol';
+import type { ViewReport } from '../../src/node/engine/engineProtocol';
 
 export const EXTENSION_ID = 'neardup.neardup';
 

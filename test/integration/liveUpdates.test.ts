@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { FindResult } from '../../src/extension/commands/findNearDuplicates';
-import type { ViewReport } from '../../src/node/engineProtocol';
+import type { ViewReport } from '../../src/node/engine/engineProtocol';
 import { assertHostTasksShort, closeAllEditors, fileGroups, fixture, getApi, hostTaskSummary, waitForDiagnostics, waitForReport } from './helpers';
 
 const read = async (rel: string) => Buffer.from(await vscode.workspace.fs.readFile(fixture(rel))).toString('utf8');

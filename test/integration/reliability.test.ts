@@ -5,9 +5,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
-import type { ViewReport } from '../../src/node/engineProtocol';
-import { DEFAULT_ENGINE_SETTINGS } from '../../src/node/engineSettings';
-import { scanDirectory } from '../../src/node/scan';
+import type { ViewReport } from '../../src/node/engine/engineProtocol';
+import { DEFAULT_ENGINE_SETTINGS } from '../../src/node/settings/engineSettings';
+import { scanDirectory } from '../../src/node/scan/scan';
 import { EXTENSION_ID, canonReport, closeAllEditors, fileGroups, fixture, getApi, sectionGroups, waitForReport, waitUntil, workspaceRoot } from './helpers';
 
 const MB = 1024 * 1024;

@@ -10,15 +10,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as iconv from 'iconv-lite';
-import { allPairsBatch } from '../../src/core/simhashIndex';
-import { fingerprintText } from '../../src/core/fingerprint';
-import { buildReport, type FingerprintedDocument } from '../../src/core/report';
+import { allPairsBatch } from '../../src/core/index/simhashIndex';
+import { fingerprintText } from '../../src/core/fingerprint/fingerprint';
+import { buildReport, type FingerprintedDocument } from '../../src/core/report/report';
 import type { DocumentFingerprint, SectionFingerprint } from '../../src/core/types';
-import { isRepetitive } from '../../src/node/decode';
-import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../src/node/engineSettings';
-import { fingerprintFile } from '../../src/node/fingerprintFile';
-import { scanDirectory } from '../../src/node/scan';
-import { walkFiles } from '../../src/node/walk';
+import { isRepetitive } from '../../src/node/files/decode';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../src/node/settings/engineSettings';
+import { fingerprintFile } from '../../src/node/workers/fingerprintFile';
+import { scanDirectory } from '../../src/node/scan/scan';
+import { walkFiles } from '../../src/node/files/walk';
 import { CLI, lines, nobodyIds, openToAll, runCli } from './helpers/cli';
 import { chineseText, codeFile, editLines, mulberry32, proseText } from './helpers/corpus';
 
@@ -346,8 +346,8 @@ describe('bad inputs: unreadable files (as user nobody)', function () {
       script,
       `import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { scanDirectory } from ${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'node', 'scan'))};
-import { DEFAULT_ENGINE_SETTINGS } from ${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'node', 'engineSettings'))};
+import { scanDirectory } from ${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'node', 'scan', 'scan'))};
+import { DEFAULT_ENGINE_SETTINGS } from ${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'node', 'settings', 'engineSettings'))};
 const root = ${JSON.stringify(tree)};
 const skipped: Record<string, string> = {};
 let mutated = false;

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { QueryMatch, QueryResult } from '../../node/engineProtocol';
+import type { QueryMatch, QueryResult } from '../../node/engine/engineProtocol';
 import { percent, rangeOf, type DuplicateNode, type DuplicatesTreeProvider } from '../duplicatesTreeProvider';
 import type { IndexService } from '../indexService';
 import { compare } from './compare';

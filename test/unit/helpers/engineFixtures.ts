@@ -1,7 +1,7 @@
 /** Small helpers shared by the engine tests (EngineState, EngineSupervisor). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ViewReport } from '../../../src/node/engineProtocol';
+import type { ViewReport } from '../../../src/node/engine/engineProtocol';
 
 /** What must not change whatever happened on the way: groups, items, counts. */
 export function canonReport(r: ViewReport): string {

@@ -1,0 +1,167 @@
+/**
+ * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints.
+ */
+import { languageOf, type LanguageInfo } from '../text/languages';
+import { codeSections, proseSections } from '../sections/sections';
+import type { DocumentFrequencyTable } from './documentFrequency';
+import { effectiveShingleSize, forEachDistinct, ShingleSequence, simhashRange, simhashTokens } from './simhash';
+import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';
+import type { CjkSegmenter, CodeKernel, DocumentFingerprint, ItemFingerprint, SectionFingerprint, TextRange, Weighting } from '../types';
+
+export interface FingerprintOptions {
+  /** Items (files and sections) with fewer tokens are not fingerprinted. Default 50. */
+  minTokens?: number;
+  /** Tokens per shingle. Default 3. */
+  shingleSize?: number;
+  /** Fingerprint sections as well as whole files. Default true. */
+  sections?: boolean;
+  /** Replace identifiers and literals in code by placeholders. Default false. */
+  normalizeIdentifiers?: boolean;
+  /** Drop English and Chinese stop words from prose. Default false. */
+  stopWords?: boolean;
+  weighting?: Weighting;
+  /** Segments CJK runs into words; character bigrams when absent. */
+  segmenter?: CjkSegmenter;
+  idf?: (hi: number, lo: number) => number;
+  /**
+   * A compiled code path giving the same results (see CodeKernel): used for code with weighting
+   * 'none' or 'tf'; prose, tfidf and languages it cannot take stay here.
+   */
+  kernel?: CodeKernel;
+}
+
+export const DEFAULT_MIN_TOKENS = 50;
+/** Bottom-k sketch capacities of whole files and of sections. */
+export const FILE_SKETCH_SIZE = 128;
+export const SECTION_SKETCH_SIZE = 64;
+
+const buffer = new TokenBuffer();
+/** The shingles of the whole file, shared by the file's fingerprint and its sections'. */
+const fileShingles = new ShingleSequence();
+
+function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions): void {
+  buffer.reset();
+  if (lang.kind === 'code') tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
+  else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+}
+
+/**
+ * Fingerprints a whole text and its sections. `path` decides code versus prose.
+ *
+ * The text is tokenised once and its shingles hashed once (fileShingles); the file and every
+ * section are fingerprinted from ranges of that sequence. A section shorter than the shingle size
+ * (possible only when minTokens is below it) has shorter shingles of its own and is hashed apart.
+ */
+export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
+  const lang = languageOf(path);
+  const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
+  const kernel = options.kernel;
+  if (kernel && lang.kind === 'code' && options.weighting !== 'tfidf') {
+    const id = kernelLanguage(kernel, lang);
+    if (id >= 0) return fingerprintWithKernel(kernel, id, text, options, minTokens);
+  }
+  tokenizeInto(text, lang, options);
+
+  const simOptions = {
+    shingleSize: options.shingleSize,
+    weighting: options.weighting,
+    sketchSize: FILE_SKETCH_SIZE,
+    idf: options.idf,
+  };
+  const total = buffer.length;
+  if (total < minTokens) return { kind: lang.kind, file: null, sections: [] };
+  const k = effectiveShingleSize(options.shingleSize, total);
+  fileShingles.build(buffer, 0, total, k);
+  const file = simhashRange(fileShingles, 0, total, simOptions);
+
+  const sections: SectionFingerprint[] = [];
+  if (options.sections !== false) {
+    const ranges = lang.kind === 'code' ? codeSections(text) : proseSections(text);
+    const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
+    for (const r of ranges) {
+      const from = buffer.lowerBound(r.startOffset);
+      const to = buffer.lowerBound(r.endOffset);
+      // A section holding (nearly) every token of the file would only repeat the file's pair.
+      if (to - from < minTokens || to - from >= total * 0.95) continue;
+      const fp = to - from >= k ? simhashRange(fileShingles, from, to, sectionOptions) : simhashTokens(buffer, from, to, sectionOptions);
+      if (!fp) continue;
+      // Spelt out rather than spread ({ ...fp }): same fields in the same order, much cheaper.
+      const { hi, lo, tokens, features, sketch } = fp;
+      sections.push({ hi, lo, tokens, features, sketch, startLine: r.startLine, endLine: r.endLine });
+    }
+  }
+  return { kind: lang.kind, file, sections };
+}
+
+/** Language ids of a kernel, by comment syntax (shared constants) and quote rule. */
+const kernelLanguages = new WeakMap<CodeKernel, Map<LanguageInfo['comments'], [number, number]>>();
+
+function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
+  let byComments = kernelLanguages.get(kernel);
+  if (!byComments) kernelLanguages.set(kernel, (byComments = new Map()));
+  let ids = byComments.get(lang.comments);
+  if (!ids) byComments.set(lang.comments, (ids = [-2, -2]));
+  const q = lang.singleQuoteStrings ? 1 : 0;
+  if (ids[q] === -2) {
+    const { line, block } = lang.comments;
+    ids[q] = kernel.defineLanguage(line, block.map((b) => b[0]), block.map((b) => b[1]), lang.singleQuoteStrings);
+  }
+  return ids[q];
+}
+
+/** Scratch of fingerprintWithKernel: the kernel's fingerprints (grown on demand). */
+let kernelOut = new Uint32Array(8192);
+
+/** fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. */
+function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string, options: FingerprintOptions, minTokens: number): DocumentFingerprint {
+  const total = kernel.tokenize(text, langId, options.normalizeIdentifiers === true);
+  if (total < minTokens) return { kind: 'code', file: null, sections: [] };
+  const k = effectiveShingleSize(options.shingleSize, total);
+  const tf = options.weighting === 'tf';
+  const withSections = options.sections !== false;
+  let words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, kernelOut);
+  if (words < 0) {
+    kernelOut = new Uint32Array(-words);
+    words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, kernelOut);
+  }
+  // One copy of what the kernel wrote; the sketches are views into it (one allocation per text,
+  // not one per section, as the unpacked fingerprints of packing.ts are).
+  const out = kernelOut.slice(0, words);
+  const n = out[4];
+  const file: ItemFingerprint = { hi: out[0], lo: out[1], tokens: out[2], features: out[3], sketch: out.subarray(5, 5 + n) };
+  const sections: SectionFingerprint[] = [];
+  for (let w = 5 + n; w < words; ) {
+    // startLine endLine hi lo tokens features n sketch[n]
+    const m = out[w + 6];
+    sections.push({
+      hi: out[w + 2],
+      lo: out[w + 3],
+      tokens: out[w + 4],
+      features: out[w + 5],
+      sketch: out.subarray(w + 7, w + 7 + m),
+      startLine: out[w],
+      endLine: out[w + 1],
+    });
+    w += 7 + m;
+  }
+  return { kind: 'code', file, sections };
+}
+
+/**
+ * Adds a text's distinct shingles (of the whole file) to a document-frequency table: the first
+ * pass of TF-IDF weighting. Returns whether the text was counted (enough tokens).
+ */
+export function countDocumentShingles(
+  text: string,
+  path: string,
+  options: FingerprintOptions,
+  table: DocumentFrequencyTable,
+): boolean {
+  tokenizeInto(text, languageOf(path), options);
+  const total = buffer.length;
+  if (total < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;
+  fileShingles.build(buffer, 0, total, effectiveShingleSize(options.shingleSize, total));
+  forEachDistinct(fileShingles, (_hi, lo) => table.add(lo));
+  table.documents++;
+  return true;
+}

@@ -1,0 +1,228 @@
+/**
+ * From fingerprints to reported pairs and groups: candidates within a Hamming radius through the
+ * permuted-table index, confirmed by the sketches' Jaccard estimate, then clustered.
+ */
+import type { CodeKernel } from '../types';
+import { clusterPairs } from './clusters';
+import { similarity } from '../index/hamming';
+import { allPairsBatch } from '../index/simhashIndex';
+import { estimateJaccard } from '../fingerprint/simhash';
+import type { ItemFingerprint } from '../types';
+
+export interface MatchOptions {
+  /** Hamming radius (of 64 bits) within which fingerprints are candidates. */
+  maxDistance: number;
+  /**
+   * Candidates must also have an estimated Jaccard similarity of their shingle sets (from the
+   * bottom-k sketches) of at least this much. 0 reports every candidate (plain SimHash).
+   */
+  minSimilarity: number;
+  /** Capacity of the items' bottom-k sketches. */
+  sketchSize: number;
+  /**
+   * Stop looking for candidates after this many (default: no limit). Then `truncated` of
+   * `info` is set and the result holds only some of the pairs.
+   */
+  maxPairs?: number;
+  /** The native kernel's pair search (same pairs); not sent between threads. */
+  kernel?: Pick<CodeKernel, 'allPairs'>;
+}
+
+export interface Candidate {
+  a: number;
+  b: number;
+  distance: number;
+}
+
+export interface MatchedPair extends Candidate {
+  /** 1 − distance/64. */
+  similarity: number;
+  /** Estimated Jaccard similarity of the two shingle sets. */
+  jaccard: number;
+}
+
+/** Pairs as parallel arrays: pair p is (a[p], b[p]) at distance[p], with a < b. */
+export interface PairArrays {
+  length: number;
+  a: Uint32Array;
+  b: Uint32Array;
+  distance: Uint8Array;
+}
+
+/** The pairs of {@link matchPairList}, and whether the cap was reached. */
+export interface MatchedList extends PairArrays {
+  truncated: boolean;
+}
+
+/**
+ * All pairs of items within `maxDistance` that pass verification, each once with a < b, ordered
+ * by distance, then a, then b. `accept` may veto a pair (e.g. overlapping sections of one file)
+ * before verification. As arrays: no object per pair.
+ */
+export function matchPairList(
+  items: readonly ItemFingerprint[],
+  options: MatchOptions,
+  accept?: (a: number, b: number) => boolean,
+): MatchedList {
+  const n = items.length;
+  if (n < 2) return { length: 0, a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), truncated: false };
+  // Batch all-pairs over the permuted block tables; fingerprints interleaved as (hi, lo).
+  const fp = new Uint32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    fp[2 * i] = items[i].hi;
+    fp[2 * i + 1] = items[i].lo;
+  }
+  // Candidates are vetted and verified as the tables find them, so the pair cap counts only
+  // pairs that will be reported.
+  const { minSimilarity, sketchSize } = options;
+  const found = allPairsBatch(fp, options.maxDistance, {
+    maxPairs: options.maxPairs,
+    kernel: options.kernel,
+    accept: (a, b) => {
+      if (accept && !accept(a, b)) return false;
+      return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;
+    },
+  });
+  const count = found.length;
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  if (n <= 10_000_000) {
+    // One numeric key per pair, sorted natively: (distance · n + a) · n + b < 65 · n² stays exact
+    // in a double for n up to ~10⁷.
+    const keys = new Float64Array(count);
+    for (let p = 0; p < count; p++) keys[p] = (found.distance[p] * n + found.a[p]) * n + found.b[p];
+    keys.sort();
+    for (let p = 0; p < count; p++) {
+      const key = keys[p];
+      const y = key % n;
+      const rest = (key - y) / n;
+      const x = rest % n;
+      a[p] = x;
+      b[p] = y;
+      distance[p] = (rest - x) / n;
+    }
+  } else {
+    const order = Array.from({ length: count }, (_, p) => p);
+    order.sort((x, y) => found.distance[x] - found.distance[y] || found.a[x] - found.a[y] || found.b[x] - found.b[y]);
+    for (let p = 0; p < count; p++) {
+      a[p] = found.a[order[p]];
+      b[p] = found.b[order[p]];
+      distance[p] = found.distance[order[p]];
+    }
+  }
+  return { length: count, a, b, distance, truncated: found.truncated };
+}
+
+/**
+ * {@link matchPairList} as objects, with each pair's similarity and estimated Jaccard similarity.
+ */
+export function matchPairs(
+  items: readonly ItemFingerprint[],
+  options: MatchOptions,
+  accept?: (a: number, b: number) => boolean,
+  info?: { truncated: boolean },
+): MatchedPair[] {
+  const list = matchPairList(items, options, accept);
+  if (info && list.truncated) info.truncated = true;
+  const result: MatchedPair[] = new Array(list.length);
+  for (let p = 0; p < list.length; p++) {
+    const a = list.a[p];
+    const b = list.b[p];
+    const distance = list.distance[p];
+    const jaccard = estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize);
+    result[p] = { a, b, distance, similarity: similarity(distance), jaccard };
+  }
+  return result;
+}
+
+/**
+ * Connected components of matched pairs, as groups of item numbers: the same groups, in the same
+ * order, as {@link clusterPairs} (members ascending; by largest distance, then larger groups
+ * first, then first member).
+ */
+export function groupPairs(pairs: readonly Candidate[]): Array<{ members: number[]; maxDistance: number }> {
+  const n = pairs.length;
+  const list: PairArrays = { length: n, a: new Uint32Array(n), b: new Uint32Array(n), distance: new Uint8Array(n) };
+  for (let p = 0; p < n; p++) {
+    const { a, b, distance } = pairs[p];
+    if (!(Number.isInteger(a) && Number.isInteger(b) && a >= 0 && b >= 0 && a <= 0xffffffff && b <= 0xffffffff && Number.isInteger(distance) && distance >= 0 && distance <= 255)) {
+      return clusterPairs(pairs);
+    }
+    list.a[p] = a;
+    list.b[p] = b;
+    list.distance[p] = distance;
+  }
+  return groupPairList(list);
+}
+
+/** {@link groupPairs} of pairs as arrays, with a union–find over dense arrays when the item numbers allow. */
+export function groupPairList(list: PairArrays): Array<{ members: number[]; maxDistance: number }> {
+  const { a: as, b: bs, distance: ds, length } = list;
+  let n = 0;
+  for (let p = 0; p < length; p++) {
+    if (as[p] === bs[p]) continue;
+    if (as[p] >= n) n = as[p] + 1;
+    if (bs[p] >= n) n = bs[p] + 1;
+  }
+  if (n > 4 * length + 1024) {
+    // Sparse numbers: the map-based union–find.
+    const pairs: Candidate[] = [];
+    for (let p = 0; p < length; p++) pairs.push({ a: as[p], b: bs[p], distance: ds[p] });
+    return clusterPairs(pairs);
+  }
+  const parent = new Int32Array(n).fill(-1); // -1: not in any pair
+  const size = new Int32Array(n);
+  const root = (i: number): number => {
+    while (parent[i] !== i) {
+      const grand = parent[parent[i]];
+      parent[i] = grand; // path halving
+      i = grand;
+    }
+    return i;
+  };
+  for (let p = 0; p < length; p++) {
+    const a = as[p];
+    const b = bs[p];
+    if (a === b) continue;
+    if (parent[a] < 0) {
+      parent[a] = a;
+      size[a] = 1;
+    }
+    if (parent[b] < 0) {
+      parent[b] = b;
+      size[b] = 1;
+    }
+    let ra = root(a);
+    let rb = root(b);
+    if (ra === rb) continue;
+    if (size[ra] < size[rb]) {
+      const t = ra;
+      ra = rb;
+      rb = t;
+    }
+    parent[rb] = ra;
+    size[ra] += size[rb];
+  }
+  const maxAt = new Int32Array(n);
+  for (let p = 0; p < length; p++) {
+    if (as[p] === bs[p]) continue;
+    const r = root(as[p]);
+    if (ds[p] > maxAt[r]) maxAt[r] = ds[p];
+  }
+  // Members ascending, groups in order of their smallest member: visit the numbers in order.
+  const groupOf = new Int32Array(n).fill(-1);
+  const groups: Array<{ members: number[]; maxDistance: number }> = [];
+  for (let i = 0; i < n; i++) {
+    if (parent[i] < 0) continue;
+    const r = root(i);
+    let g = groupOf[r];
+    if (g < 0) {
+      g = groupOf[r] = groups.length;
+      groups.push({ members: [], maxDistance: maxAt[r] });
+    }
+    groups[g].members.push(i);
+  }
+  groups.sort((x, y) => x.maxDistance - y.maxDistance || y.members.length - x.members.length || x.members[0] - y.members[0]);
+  return groups;
+}

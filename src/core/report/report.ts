@@ -1,0 +1,396 @@
+/**
+ * Turns the fingerprints of many documents into the report users see: file pairs, section pairs
+ * and groups, in the shape of the CLI's JSON contract (DESIGN.md).
+ */
+import type { CodeKernel } from '../types';
+import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
+import { similarity } from '../index/hamming';
+import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../fingerprint/fingerprint';
+import { forEachContainers } from './ranges';
+import type { DocumentFingerprint, ItemFingerprint } from '../types';
+
+export interface FingerprintedDocument {
+  /** Path relative to the scanned root, with '/' separators. */
+  path: string;
+  doc: DocumentFingerprint;
+}
+
+export interface ReportOptions {
+  /** Hamming radius for whole files. */
+  maxDistance: number;
+  /** Hamming radius for sections. */
+  sectionMaxDistance: number;
+  /** Minimum estimated Jaccard similarity to confirm a candidate (0 = plain SimHash). */
+  minSimilarity: number;
+  /** Compare sections as well as files. */
+  sections: boolean;
+  /**
+   * Candidate pairs looked at, per kind (files, sections); default {@link MAX_REPORT_PAIRS}.
+   * Beyond it the report is incomplete and says so (`truncated`).
+   */
+  maxPairs?: number;
+  /** The native kernel's pair search (same pairs), where this thread has it. */
+  kernel?: Pick<CodeKernel, 'allPairs'>;
+}
+
+/**
+ * Default cap on candidate pairs per kind. A cluster of m near-identical items has m(m − 1)/2
+ * pairs: one generated file of 8,000 near-identical functions gives 32 million, which no
+ * report (nor its JSON text, nor the heap) can hold.
+ */
+export const MAX_REPORT_PAIRS = 250_000;
+
+export interface Location {
+  path: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+export interface ReportPair {
+  kind: 'file' | 'section';
+  a: Location;
+  b: Location;
+  distance: number;
+  similarity: number;
+}
+
+export interface ReportGroup {
+  kind: 'file' | 'section';
+  members: string[];
+  maxDistance: number;
+  /** For section groups: the members' locations, parallel to `members`. */
+  locations?: Location[];
+}
+
+export interface Report {
+  pairs: ReportPair[];
+  groups: ReportGroup[];
+  /** Set when the pairs of a kind reached `maxPairs`: the report holds only some of them. */
+  truncated?: { files: boolean; sections: boolean };
+}
+
+/** A file or section fingerprint of a report, with its document's number. */
+export interface Item {
+  doc: number;
+  fp: ItemFingerprint;
+  startLine: number;
+  endLine: number;
+}
+
+function sectionLabel(loc: Location): string {
+  return `${loc.path}:${loc.startLine}-${loc.endLine}`;
+}
+
+/** Pairs and groups of near-duplicate files and sections. */
+export function buildReport(docs: readonly FingerprintedDocument[], options: ReportOptions): Report {
+  const plan = planReport(docs);
+  const files = matchFileItems(plan, options);
+  return finishReport(plan, options, files, null);
+}
+
+/**
+ * The items of a report: the documents' file and section fingerprints, numbered as the pairs
+ * of {@link matchFileItems} and {@link matchSectionItems} refer to them.
+ */
+export interface ReportPlan {
+  docs: readonly FingerprintedDocument[];
+  fileItems: Item[];
+  sectionItems: Item[];
+}
+
+/** Pairs found by `matchPairList` (item numbers, ordered by distance, a, b), and whether it stopped at the cap. */
+export type MatchedItems = MatchedList;
+
+export function planReport(docs: readonly FingerprintedDocument[]): ReportPlan {
+  const fileItems: Item[] = [];
+  const sectionItems: Item[] = [];
+  for (let d = 0; d < docs.length; d++) {
+    const doc = docs[d].doc;
+    if (doc.file) fileItems.push({ doc: d, fp: doc.file, startLine: 0, endLine: 0 });
+    for (const s of doc.sections) sectionItems.push({ doc: d, fp: s, startLine: s.startLine, endLine: s.endLine });
+  }
+  return { docs, fileItems, sectionItems };
+}
+
+/** The options of the whole-file `matchPairs` of a report (for running it elsewhere: no kernel). */
+export function fileMatchOptions(options: ReportOptions): MatchOptions {
+  return { maxDistance: options.maxDistance, minSimilarity: options.minSimilarity, sketchSize: FILE_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS };
+}
+
+function sectionMatchOptions(options: ReportOptions): MatchOptions {
+  return { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS, kernel: options.kernel };
+}
+
+/** Whole-file pairs (item numbers of `plan.fileItems`). */
+export function matchFileItems(plan: ReportPlan, options: ReportOptions): MatchedItems {
+  return matchPairList(
+    plan.fileItems.map((i) => i.fp),
+    { ...fileMatchOptions(options), kernel: options.kernel },
+  );
+}
+
+/**
+ * Section pairs (item numbers of `plan.sectionItems`), before nested pairs are dropped. Pairs of
+ * overlapping sections of one file are never candidates; with `pairedFiles` (see
+ * {@link pairedFilesOf}), neither are sections of two files that pair as whole files. Without it
+ * (so that it can run while the files are matched elsewhere), only sections of files that are
+ * copies (same fingerprint and sketch) are left out, and the result holds the other pairs of
+ * paired files too: {@link finishReport} removes them, which gives the same pairs unless a cap
+ * was reached (then it matches again, with the file pairs).
+ */
+export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pairedFiles: Set<number> | null): MatchedItems {
+  const items = plan.sectionItems;
+  const nDocs = plan.docs.length;
+  const n = items.length;
+  const docOf = new Int32Array(n);
+  const startOf = new Int32Array(n);
+  const endOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    docOf[i] = items[i].doc;
+    startOf[i] = items[i].startLine;
+    endOf[i] = items[i].endLine;
+  }
+  // Sections of two files already reported as a file pair add nothing; nor do overlapping
+  // sections of one file (a method and its class). Without the file pairs, files with the very
+  // same fingerprint and sketch are known to pair (distance 0, estimate 1), so their sections
+  // are left out at once: copies would otherwise fill the cap with candidates dropped later.
+  const checkFiles = pairedFiles !== null && pairedFiles.size > 0;
+  const copyOf = pairedFiles === null ? copyClasses(plan) : null;
+  const accept = (x: number, y: number): boolean => {
+    const a = docOf[x];
+    const b = docOf[y];
+    if (a === b) return endOf[x] < startOf[y] || endOf[y] < startOf[x];
+    if (copyOf !== null && copyOf[a] >= 0 && copyOf[a] === copyOf[b]) return false;
+    return !checkFiles || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a);
+  };
+  return matchPairList(
+    items.map((i) => i.fp),
+    sectionMatchOptions(options),
+    accept,
+  );
+}
+
+/**
+ * Per document, a number shared with the other documents whose file fingerprint and sketch are
+ * the same as its own (such files always pair: distance 0, estimated similarity 1), or -1.
+ */
+function copyClasses(plan: ReportPlan): Int32Array | null {
+  const byFp = new Map<string, Item[]>();
+  for (const it of plan.fileItems) {
+    const key = `${it.fp.hi},${it.fp.lo}`;
+    const list = byFp.get(key);
+    if (list) list.push(it);
+    else byFp.set(key, [it]);
+  }
+  let classes: Int32Array | null = null;
+  let next = 0;
+  for (const list of byFp.values()) {
+    if (list.length < 2) continue;
+    classes ??= new Int32Array(plan.docs.length).fill(-1);
+    for (let i = 0; i < list.length; i++) {
+      if (classes[list[i].doc] >= 0) continue;
+      const c = next++;
+      classes[list[i].doc] = c;
+      for (let j = i + 1; j < list.length; j++) {
+        if (classes[list[j].doc] < 0 && sameSketch(list[i].fp.sketch, list[j].fp.sketch)) classes[list[j].doc] = c;
+      }
+    }
+  }
+  return classes;
+}
+
+function sameSketch(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The documents (da < db) that pair as whole files, as da · docs + db. */
+export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): Set<number> {
+  const nDocs = plan.docs.length;
+  const paired = new Set<number>();
+  for (let p = 0; p < files.length; p++) {
+    const a = plan.fileItems[files.a[p]].doc;
+    const b = plan.fileItems[files.b[p]].doc;
+    paired.add(a < b ? a * nDocs + b : b * nDocs + a);
+  }
+  return paired;
+}
+
+/**
+ * The report from the file pairs and (when `options.sections`) the section pairs: `sections` from
+ * {@link matchSectionItems} without `pairedFiles`, or null to match them here.
+ */
+export function finishReport(plan: ReportPlan, options: ReportOptions, files: MatchedItems, sections: MatchedItems | null): Report {
+  const { docs, fileItems, sectionItems } = plan;
+  const nDocs = docs.length;
+  const pairs: ReportPair[] = [];
+  for (let p = 0; p < files.length; p++) pairs.push(toPair('file', docs, fileItems[files.a[p]], fileItems[files.b[p]], files.distance[p]));
+  const groups: ReportGroup[] = groupPairList(files).map((g) => ({
+    kind: 'file',
+    members: g.members.map((m) => docs[fileItems[m].doc].path),
+    maxDistance: g.maxDistance,
+  }));
+
+  let sectionsTruncated = false;
+  if (options.sections) {
+    const pairedFiles = pairedFilesOf(plan, files);
+    let matched: MatchedItems;
+    // Matched without the file pairs: the same pairs once those are removed, unless a cap was
+    // reached (then some file pairs, or some section pairs, may be missing): match again.
+    if (sections === null || sections.truncated || files.truncated) {
+      matched = matchSectionItems(plan, options, pairedFiles);
+    } else if (pairedFiles.size === 0) {
+      matched = sections;
+    } else {
+      const keep = new Uint8Array(sections.length);
+      for (let p = 0; p < sections.length; p++) {
+        const a = sectionItems[sections.a[p]].doc;
+        const b = sectionItems[sections.b[p]].doc;
+        keep[p] = a === b || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) ? 1 : 0;
+      }
+      matched = { ...subset(sections, keep), truncated: false };
+    }
+    sectionsTruncated = matched.truncated;
+    const sectionPairs = dropNestedPairs(matched, sectionItems);
+    for (let p = 0; p < sectionPairs.length; p++) {
+      pairs.push(toPair('section', docs, sectionItems[sectionPairs.a[p]], sectionItems[sectionPairs.b[p]], sectionPairs.distance[p]));
+    }
+    for (const g of groupPairList(sectionPairs)) {
+      const locations = g.members.map((m) => locationOf(docs, sectionItems[m], 'section'));
+      groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
+    }
+  }
+  const report: Report = { pairs, groups };
+  if (files.truncated || sectionsTruncated) report.truncated = { files: files.truncated, sections: sectionsTruncated };
+  return report;
+}
+
+/** The pairs p with keep[p] = 1, in their order. */
+function subset(list: PairArrays, keep: Uint8Array): PairArrays {
+  let count = 0;
+  for (let p = 0; p < list.length; p++) count += keep[p];
+  if (count === list.length) return list;
+  const a = new Uint32Array(count);
+  const b = new Uint32Array(count);
+  const distance = new Uint8Array(count);
+  let q = 0;
+  for (let p = 0; p < list.length; p++) {
+    if (keep[p] === 0) continue;
+    a[q] = list.a[p];
+    b[q] = list.b[p];
+    distance[q++] = list.distance[p];
+  }
+  return { length: count, a, b, distance };
+}
+
+/**
+ * When two enclosing sections pair up (class ~ class), their nested sections (method ~ method)
+ * would repeat the same finding; keep only the outermost pair.
+ */
+function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays {
+  const count = pairs.length;
+  if (count === 0) return pairs;
+  const { a: as, b: bs } = pairs;
+  const span = (p: number): number => items[as[p]].endLine - items[as[p]].startLine + items[bs[p]].endLine - items[bs[p]].startLine;
+  // The items of the same document whose line range contains an item's range, the item itself
+  // included; only items that occur in a pair are looked at. A pair (a, b) is nested when some
+  // already accepted pair joins a container of a with a container of b. Sections are rarely
+  // nested more than a few levels deep, so this is linear in the pairs (comparing each pair with
+  // every accepted one was quadratic: a file of one repeated line took minutes).
+  // Containers of a lie in a's document and those of b in b's, so only pairs of the same two
+  // documents can nest: each such group is decided alone, and a group of one pair is kept.
+  let nDocs = 0;
+  for (const it of items) if (it.doc >= nDocs) nDocs = it.doc + 1;
+  const keyOf = new Float64Array(count);
+  const seen = new Map<number, number>(); // doc pair → its first pair, or −1 once it has several
+  for (let p = 0; p < count; p++) {
+    const da = items[as[p]].doc;
+    const db = items[bs[p]].doc;
+    const key = da < db ? da * nDocs + db : db * nDocs + da;
+    keyOf[p] = key;
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, p);
+    else if (first >= 0) seen.set(key, -1);
+  }
+  const keep = new Uint8Array(count);
+  const groups = new Map<number, number[]>(); // pairs of doc pairs that have several, in order
+  const wanted = new Set<number>();
+  for (let p = 0; p < count; p++) {
+    const key = keyOf[p];
+    if (seen.get(key)! >= 0) {
+      keep[p] = 1;
+      continue;
+    }
+    const list = groups.get(key);
+    if (list) list.push(p);
+    else groups.set(key, [p]);
+    wanted.add(as[p]);
+    wanted.add(bs[p]);
+  }
+  if (groups.size > 0) {
+    const containers = containersOf(wanted, items);
+    const n = items.length;
+    for (const list of groups.values()) {
+      list.sort((x, y) => span(y) - span(x) || x - y);
+      const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
+      for (const p of list) {
+        const ca = containers.get(as[p])!;
+        const cb = containers.get(bs[p])!;
+        let nested = false;
+        for (let i = 0; i < ca.length && !nested; i++) {
+          for (let j = 0; j < cb.length; j++) {
+            const x = ca[i];
+            const y = cb[j];
+            if (accepted.has(x < y ? x * n + y : y * n + x)) {
+              nested = true;
+              break;
+            }
+          }
+        }
+        if (!nested) {
+          accepted.add(as[p] < bs[p] ? as[p] * n + bs[p] : bs[p] * n + as[p]);
+          keep[p] = 1;
+        }
+      }
+    }
+  }
+  return subset(pairs, keep);
+}
+
+/** For each wanted item: the items of its document whose range contains its range (itself too). */
+function containersOf(wanted: ReadonlySet<number>, items: readonly Item[]): Map<number, number[]> {
+  const docs = new Set<number>();
+  for (const i of wanted) docs.add(items[i].doc);
+  const byDoc = new Map<number, number[]>();
+  for (let i = 0; i < items.length; i++) {
+    const d = items[i].doc;
+    if (!docs.has(d)) continue;
+    const list = byDoc.get(d);
+    if (list) list.push(i);
+    else byDoc.set(d, [i]);
+  }
+  const out = new Map<number, number[]>();
+  const startOf = (i: number) => items[i].startLine;
+  const endOf = (i: number) => items[i].endLine;
+  for (const list of byDoc.values()) forEachContainers(list, startOf, endOf, (i, c) => out.set(i, c), (i) => wanted.has(i));
+  return out;
+}
+
+function locationOf(docs: readonly FingerprintedDocument[], item: Item, kind: 'file' | 'section'): Location {
+  const path = docs[item.doc].path;
+  return kind === 'file' ? { path } : { path, startLine: item.startLine, endLine: item.endLine };
+}
+
+function toPair(
+  kind: 'file' | 'section',
+  docs: readonly FingerprintedDocument[],
+  x: Item,
+  y: Item,
+  distance: number,
+): ReportPair {
+  let a = locationOf(docs, x, kind);
+  let b = locationOf(docs, y, kind);
+  if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
+  return { kind, a, b, distance, similarity: similarity(distance) };
+}

@@ -1,0 +1,298 @@
+/**
+ * Typed messages between the extension host and the stateful engine worker
+ * (src/worker/engineWorker.ts → dist/engineWorker.js).
+ *
+ * Wire format:
+ *   host → engine   {@link EngineRequestEnvelope}   `{ id, req }`
+ *   engine → host   {@link EngineMessage}           a response `{ kind: 'response', id, ok, … }`
+ *                                                   or an event `{ kind: 'event', event }`
+ * Requests that change the index are applied one at a time in arrival order; `cancel`, `getReport`
+ * and `stats` are answered at once. Events are posted in order: a request's `report` event always
+ * arrives before its response.
+ *
+ * Paths are absolute file-system paths (the engine walks with Node's fs); documents are keyed by
+ * them, so one file that is inside two workspace folders counts once.
+ */
+import type { EngineSettings } from '../settings/engineSettings';
+
+/** One workspace folder to index. */
+export interface EngineRoot {
+  /** Absolute path of the folder. */
+  path: string;
+  /** Extra exclude globs for this folder only (VS Code's `files.exclude`), relative to it. */
+  exclude: string[];
+}
+
+/** Everything that decides which files are indexed and how they are fingerprinted. */
+export interface EngineConfig {
+  settings: EngineSettings;
+  /** `neardup.include`: globs relative to each root; empty = every file. */
+  include: string[];
+  /** `neardup.exclude`: globs relative to each root. */
+  exclude: string[];
+  roots: EngineRoot[];
+}
+
+/** The settings that decide matches only (changing them re-queries without re-reading files). */
+export interface Thresholds {
+  maxDistance: number;
+  sectionMaxDistance: number;
+  minSimilarity: number;
+}
+
+/** Timing knobs of the engine (tests make them short; the defaults suit the extension). */
+export interface EngineTuning {
+  /** Files per message to a fingerprint worker. Default 8. */
+  batchSize?: number;
+  /** Delay before the cache is written after live updates. Default 1500 ms. */
+  saveDelayMs?: number;
+  /**
+   * Batches touching more files than this are matched from scratch; smaller ones too when the
+   * measured cost of matching them one by one exceeds that of the last full match. Default 500.
+   */
+  incrementalLimit?: number;
+  /** Minimum time between progress events. Default 100 ms. */
+  progressIntervalMs?: number;
+  /**
+   * While a long index reads files, the cache is written at least this often (and at most once
+   * per ten times the last write took), so a crash loses little work. Default 10 000 ms; 0: never.
+   */
+  checkpointMs?: number;
+  /**
+   * A report larger than this many entries goes to the host in parts (see reportParts.ts).
+   * Default REPORT_PART_WEIGHT (2000).
+   */
+  reportPartWeight?: number;
+  /** Pairs of each kind a report holds at most (beyond: `truncated`). Default MAX_REPORT_PAIRS (250,000). */
+  maxPairs?: number;
+}
+
+export interface InitRequest {
+  type: 'init';
+  config: EngineConfig;
+  /** Where the fingerprint cache lives; null = no cache. */
+  cachePath: string | null;
+  /** Worker script of the fingerprint pool (dist/worker.js); default: worker.js beside the engine. */
+  workerScript?: string;
+  /** Fingerprint workers; default: cores − 1, at least 1, at most 4. */
+  poolSize?: number;
+  tuning?: EngineTuning;
+}
+
+/**
+ * Fault injection for reliability tests (harmless: the extension restarts a crashed engine).
+ * `engine`: the engine worker dies — `exit` (process.exit in the worker), `throw` (an uncaught
+ * error), `oom` (allocates until its heap limit). `pool`: one fingerprint worker is terminated
+ * (the pool restarts it and retries its task). Never answered when the engine dies.
+ */
+export interface DebugCrashRequest {
+  type: 'debugCrash';
+  target: 'engine' | 'pool';
+  how?: 'exit' | 'throw' | 'oom';
+}
+
+export type EngineRequest =
+  | InitRequest
+  /** Walks every root again (optionally with a new config) and re-reads what changed. */
+  | { type: 'reindex'; config?: EngineConfig }
+  | { type: 'setThresholds'; thresholds: Thresholds }
+  /** A coalesced batch of file events (absolute paths). Applied: renames, removes, upserts. */
+  | { type: 'update'; upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }
+  | { type: 'getReport' }
+  /** Near duplicates of one file, from its indexed fingerprint or from `text` (an unsaved editor). */
+  | { type: 'queryFile'; path: string; text?: string }
+  /** Stops the running indexing job; what was read so far is kept. */
+  | { type: 'cancel' }
+  | { type: 'stats' }
+  /** Writes the cache now if anything changed; answered once it is written (or failed). */
+  | { type: 'flushCache' }
+  /** Saves the cache and stops the fingerprint workers. */
+  | { type: 'shutdown' }
+  | DebugCrashRequest;
+
+export type EngineRequestType = EngineRequest['type'];
+
+export type CacheStatus = 'none' | 'missing' | 'loaded' | 'discarded';
+
+export interface InitResult {
+  cacheStatus: CacheStatus;
+  /** Why a cache was discarded (corrupt, old format, other settings). */
+  cacheReason?: string;
+  cacheEntries: number;
+}
+
+/** What one indexing job (a walk, or a batch of file events) did. */
+export interface IndexStats {
+  /** Files in the index after the job. */
+  files: number;
+  /** Files read and fingerprinted by this job. */
+  reread: number;
+  /** Files whose cached fingerprint was reused (same path, size, mtime). */
+  cacheHits: number;
+  removed: number;
+  skipped: number;
+  cancelled: boolean;
+  /** Time of the whole job, including matching. */
+  elapsedMs: number;
+  /** Time of buildReport alone. */
+  matchMs: number;
+}
+
+export interface UpdateResult extends IndexStats {
+  /** True when the batch needed a full walk (a folder or an ignore file changed). */
+  rewalked: boolean;
+}
+
+export interface EngineStats {
+  documents: number;
+  sections: number;
+  indexing: boolean;
+  /** The engine worker's isolate heap (the process's rss is shared with the host). */
+  heapUsed: number;
+  poolSize: number;
+  /** How code is fingerprinted: the native kernel, or the TypeScript (same results) and why. */
+  fingerprinting: 'native' | `typescript: ${string}`;
+}
+
+export type QueryStatus =
+  /** The file was compared; `matches` may be empty. */
+  | 'ok'
+  /** Not inside any workspace folder. */
+  | 'outside'
+  /** Excluded by neardup.include/exclude, files.exclude or .gitignore. */
+  | 'excluded'
+  /** Larger than neardup.maxFileSizeKB. */
+  | 'tooLarge'
+  /** Fewer than minTokens tokens: neither the file nor any of its sections has a fingerprint. */
+  | 'tooSmall'
+  /** Binary, minified, unreadable…: `reason` says what. */
+  | 'skipped';
+
+export interface ViewLocation {
+  /** Absolute path. */
+  path: string;
+  /** 1-based inclusive lines, for sections. */
+  startLine?: number;
+  endLine?: number;
+}
+
+export interface QueryMatch {
+  kind: 'file' | 'section';
+  /** For sections: the lines of the queried file. */
+  self?: { startLine: number; endLine: number };
+  other: ViewLocation;
+  distance: number;
+  similarity: number;
+}
+
+export interface QueryResult {
+  status: QueryStatus;
+  reason?: string;
+  /** Closest first; at most MAX_QUERY_MATCHES. */
+  matches: QueryMatch[];
+  /**
+   * Set when there were more matches than `matches` holds: how many were found (at least; the
+   * search itself stops at MAX_REPORT_PAIRS section matches, see TwinLimit).
+   */
+  total?: number;
+}
+
+/** The kinds a cut report left pairs out of, in words: "file", "section" or "file and section". */
+export function truncatedKinds(t: { files: boolean; sections: boolean } | undefined): string {
+  return [t?.files ? 'file' : '', t?.sections ? 'section' : ''].filter(Boolean).join(' and ');
+}
+
+/** A query answers with this many matches at most (a generated file can match its sections by the hundred thousand). */
+export const MAX_QUERY_MATCHES = 1000;
+
+/** A member of a group, with its distance to the group's representative (members[0]). */
+export interface ViewMember extends ViewLocation {
+  distance: number;
+  similarity: number;
+}
+
+export interface ViewGroup {
+  kind: 'file' | 'section';
+  /** Stable across updates while the representative stays (used for tree item ids). */
+  key: string;
+  /** Largest distance of a pair inside the group. */
+  maxDistance: number;
+  /** members[0] is the representative (distance 0); the rest closest first. */
+  members: ViewMember[];
+}
+
+export interface ViewTwin extends ViewLocation {
+  distance: number;
+  similarity: number;
+}
+
+/** One file or section that has near duplicates, with all of them (closest first). */
+export interface ViewItem {
+  kind: 'file' | 'section';
+  loc: ViewLocation;
+  twins: ViewTwin[];
+  /** Twins left out of `twins` to bound the message size. */
+  moreTwins: number;
+}
+
+export interface ViewReport {
+  /** Increases with every report the engine computes. */
+  generation: number;
+  /** Date.now() when the engine finished it (the host measures the hand-over). */
+  createdAt: number;
+  files: number;
+  sections: number;
+  pairs: number;
+  /** Sorted by closeness (largest distance, then size). */
+  groups: ViewGroup[];
+  /**
+   * Sorted by path, then line. In a `report` event with `full: false` only the items of files
+   * whose items changed since the previous report event (all items of each such file); files in
+   * `clearedPaths` have none any more. `getReport` answers with everything (`full: true`).
+   */
+  items: ViewItem[];
+  clearedPaths: string[];
+  full: boolean;
+  thresholds: Thresholds;
+  /** The job that produced this report (null for a pure re-query). */
+  lastJob: IndexStats | null;
+  /** Set when the pairs of a kind reached the cap: the report holds only some of them. */
+  truncated?: { files: boolean; sections: boolean };
+}
+
+export interface EngineResponseMap {
+  init: InitResult;
+  reindex: IndexStats;
+  setThresholds: { generation: number };
+  update: UpdateResult;
+  getReport: ViewReport;
+  queryFile: QueryResult;
+  cancel: { cancelled: boolean };
+  stats: EngineStats;
+  flushCache: null;
+  shutdown: null;
+  /** Fingerprint workers terminated (target `pool`). */
+  debugCrash: { terminated: number };
+}
+
+export type EngineEvent =
+  | { type: 'progress'; phase: 'walking' | 'reading' | 'matching'; done: number; total: number }
+  | { type: 'indexing'; active: boolean }
+  | { type: 'skipped'; items: Array<{ path: string; reason: string }> }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /**
+   * A report. A large one comes as `reportPart` events first (see reportParts.ts): its groups,
+   * items and cleared paths are those of the parts, in order, then its own; `parts` counts them.
+   */
+  | { type: 'report'; report: ViewReport; parts?: number }
+  | { type: 'reportPart'; generation: number; index: number; groups: ViewGroup[]; items: ViewItem[]; clearedPaths: string[] };
+
+export interface EngineRequestEnvelope {
+  id: number;
+  req: EngineRequest;
+}
+
+export type EngineMessage =
+  | { kind: 'response'; id: number; ok: true; res: unknown }
+  | { kind: 'response'; id: number; ok: false; error: string }
+  | { kind: 'event'; event: EngineEvent };

@@ -1,0 +1,754 @@
+/**
+ * The state of the extension's engine worker: the fingerprints of every indexed document, the
+ * file rules, the fingerprint cache and the current report. The worker entry
+ * (src/worker/engineWorker.ts) only dispatches messages to this class.
+ *
+ * - Jobs that change the index (reindex, update, setThresholds) run one at a time, in order; a
+ *   new reindex supersedes (aborts) a running one. `cancel` aborts the running walk/read.
+ * - Files are read and fingerprinted by a {@link Fingerprinter} (a WorkerPool over dist/worker.js
+ *   in production), never on this thread's hot path; this thread walks, matches and answers.
+ * - Documents are keyed by absolute path. An entry keeps size and mtime, so a warm start (from
+ *   the cache) or a re-walk re-reads only files whose size or mtime changed.
+ */
+import { nativeKernel, nativeKernelProblem } from '../workers/nativeKernel';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions } from '../../core/report/report';
+import type { DocumentFingerprint } from '../../core/types';
+import type {
+  EngineConfig,
+  EngineEvent,
+  EngineStats,
+  EngineTuning,
+  IndexStats,
+  InitRequest,
+  InitResult,
+  QueryResult,
+  Thresholds,
+  UpdateResult,
+  ViewItem,
+  ViewReport,
+} from './engineProtocol';
+import { MAX_QUERY_MATCHES } from './engineProtocol';
+import type { EngineSettings } from '../settings/engineSettings';
+import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
+import { GitignoreChecker } from '../files/ignoreRules';
+import { IncrementalReport } from './incrementalReport';
+import { DocumentEntries } from '../files/documentEntries';
+import type { FileOutcome, FileToFingerprint } from '../workers/messages';
+import { ReportViewBuilder } from './reportView';
+import { findTwins, type TwinLimit } from './twins';
+import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
+
+/** Reads and fingerprints files, off the engine's thread. */
+export interface Fingerprinter {
+  readonly size: number;
+  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>;
+  fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome>;
+  close(): Promise<void>;
+}
+
+interface Entry {
+  size: number;
+  mtimeMs: number;
+  /** null: the file was read but skipped (binary, minified…), see `reason`. */
+  doc: DocumentFingerprint | null;
+  reason?: string;
+  /**
+   * The skip says nothing about the file: its fingerprint worker died (twice) while reading it.
+   * Not written to the cache, and read again by the next walk.
+   */
+  transient?: boolean;
+}
+
+interface RootRules {
+  path: string;
+  match: (relPath: string) => boolean;
+  git: GitignoreChecker;
+}
+
+interface Candidate {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+type Eligibility = { ok: true; root: RootRules; rel: string } | { ok: false; why: 'outside' | 'excluded' };
+
+export interface EngineStateOptions extends EngineTuning {
+  /** The cache's file operations (tests inject failures). */
+  cacheIo?: CacheIo;
+}
+
+/** The settings that change fingerprints: the cache is only valid for the same values. */
+export function fingerprintKey(s: EngineSettings): string {
+  return JSON.stringify([s.minTokens, s.sections, s.normalizeIdentifiers, s.stopWords, s.weighting, s.cjkSegmenter]);
+}
+
+function thresholdsOf(s: EngineSettings): Thresholds {
+  return { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity };
+}
+
+function isAbort(e: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (e as Error)?.name === 'AbortError';
+}
+
+export class EngineState {
+  private config: EngineConfig | null = null;
+  private rules: RootRules[] = [];
+  private readonly entries = new DocumentEntries<Entry>();
+  private cachePath: string | null = null;
+  private thresholds: Thresholds = { maxDistance: 0, sectionMaxDistance: 0, minSimilarity: 0 };
+  private report: ViewReport | null = null;
+  private generation = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private indexJob: AbortController | null = null;
+  private pendingReindex: { config?: EngineConfig; promise: Promise<IndexStats> } | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
+  private dirty = false;
+  private readonly matcher = new IncrementalReport();
+  private readonly views = new ReportViewBuilder();
+  /** Per file, the items last sent in a report event (to send only what changed). */
+  private sentItems = new Map<string, string>();
+  private sentAny = false;
+  private readonly batchSize: number;
+  private readonly saveDelayMs: number;
+  private readonly progressIntervalMs: number;
+  private readonly incrementalLimit: number;
+  private readonly maxPairs: number | undefined;
+  /** Time of the last full match (ms), and of an incremental one per changed document. */
+  private rebuildMs = Infinity;
+  private incrementalMsPerDoc = 1;
+  private readonly checkpointMs: number;
+  private readonly cacheIo: CacheIo;
+  /** How long the last cache write took (a checkpoint waits at least ten times that). */
+  private lastSaveMs = 0;
+  /** A cache write failed and was logged; later failures are not logged again until one works. */
+  private cacheWriteFailing = false;
+
+  constructor(
+    private readonly fingerprinter: Fingerprinter,
+    private readonly emit: (event: EngineEvent) => void,
+    options: EngineStateOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 8;
+    this.saveDelayMs = options.saveDelayMs ?? 1500;
+    this.progressIntervalMs = options.progressIntervalMs ?? 100;
+    this.incrementalLimit = options.incrementalLimit ?? 500;
+    this.maxPairs = options.maxPairs;
+    this.checkpointMs = options.checkpointMs ?? 10_000;
+    this.cacheIo = options.cacheIo ?? nodeCacheIo;
+  }
+
+  // ------------------------------------------------------------------------------ requests
+
+  async init(req: Pick<InitRequest, 'config' | 'cachePath'>): Promise<InitResult> {
+    return this.serial(async () => {
+      this.applyConfig(req.config);
+      this.cachePath = req.cachePath;
+      this.entries.clear();
+      if (!req.cachePath) return { cacheStatus: 'none', cacheEntries: 0 };
+      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cacheIo);
+      for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
+      if (loaded.status === 'discarded') {
+        this.emit({ type: 'log', level: 'info', message: `fingerprint cache discarded (${loaded.reason}); rebuilding it` });
+        return { cacheStatus: 'discarded', cacheReason: loaded.reason, cacheEntries: 0 };
+      }
+      return { cacheStatus: loaded.status, cacheEntries: loaded.entries.length };
+    });
+  }
+
+  /** Walks every root (with a new config, if given) and re-reads what changed. */
+  reindex(config?: EngineConfig): Promise<IndexStats> {
+    // A queued reindex that has not started yet absorbs this one.
+    if (this.pendingReindex) {
+      if (config) this.pendingReindex.config = config;
+      return this.pendingReindex.promise;
+    }
+    this.indexJob?.abort(new Error('superseded'));
+    const pending: { config?: EngineConfig; promise: Promise<IndexStats> } = { config, promise: null as never };
+    pending.promise = this.serial(async () => {
+      if (this.pendingReindex === pending) this.pendingReindex = null;
+      if (pending.config) this.applyConfig(pending.config);
+      return this.runIndex();
+    });
+    this.pendingReindex = pending;
+    return pending.promise;
+  }
+
+  setThresholds(thresholds: Thresholds): Promise<{ generation: number }> {
+    return this.serial(async () => {
+      this.thresholds = { ...thresholds };
+      if (this.config) this.config.settings = { ...this.config.settings, ...thresholds };
+      return { generation: this.computeReport(null).generation };
+    });
+  }
+
+  update(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
+    return this.serial(() => this.runUpdate(batch));
+  }
+
+  /** The whole current report (every item). */
+  getReport(): ViewReport {
+    const view = this.report ?? this.computeReport(null, false);
+    return { ...view, items: this.views.allItems(), clearedPaths: [], full: true };
+  }
+
+  cancel(): boolean {
+    if (!this.indexJob || this.indexJob.signal.aborted) return false;
+    this.indexJob.abort(new Error('cancelled'));
+    return true;
+  }
+
+  stats(): EngineStats {
+    let sections = 0;
+    let documents = 0;
+    for (const e of this.entries.values()) {
+      if (!e.doc) continue;
+      documents++;
+      sections += e.doc.sections.length;
+    }
+    const fingerprinting = nativeKernel() ? 'native' : (`typescript: ${nativeKernelProblem()}` as const);
+    return { documents, sections, indexing: this.indexJob !== null, heapUsed: process.memoryUsage().heapUsed, poolSize: this.fingerprinter.size, fingerprinting };
+  }
+
+  async query(file: string, text?: string): Promise<QueryResult> {
+    const settings = this.requireConfig().settings;
+    const abs = path.resolve(file);
+    const elig = await this.eligible(abs);
+    if (!elig.ok) return { status: elig.why, matches: [] };
+    let doc: DocumentFingerprint;
+    const tooLarge = (): QueryResult => ({ status: 'tooLarge', reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB`, matches: [] });
+    const skipped = (reason: string): QueryResult => (/^larger than/.test(reason) ? tooLarge() : { status: 'skipped', reason, matches: [] });
+    if (text !== undefined) {
+      if (Buffer.byteLength(text, 'utf8') > settings.maxFileSizeBytes) return tooLarge();
+      const o = await this.fingerprinter.fingerprintText(abs, text, settings);
+      if (!o.ok) return skipped(o.reason);
+      doc = o.doc;
+    } else {
+      let st;
+      try {
+        st = await fsp.stat(abs);
+      } catch {
+        return skipped('cannot be read');
+      }
+      if (!st.isFile()) return skipped('not a regular file');
+      if (st.size > settings.maxFileSizeBytes) return tooLarge();
+      const e = this.entries.get(abs);
+      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs && !e.transient) {
+        if (!e.doc) return skipped(e.reason ?? 'skipped');
+        doc = e.doc;
+      } else {
+        const [o] = await this.fingerprinter.fingerprintFiles([{ path: abs, relPath: abs }], settings);
+        if (!o.ok) return skipped(o.reason);
+        doc = o.doc;
+      }
+    }
+    if (!doc.file && doc.sections.length === 0) {
+      return { status: 'tooSmall', reason: `fewer than ${settings.minTokens} tokens`, matches: [] };
+    }
+    // The matcher's live index (the documents of the last report) when it has these thresholds.
+    const options = { ...this.thresholds, sections: settings.sections };
+    const limit: TwinLimit = { maxPairs: this.maxPairs ?? MAX_REPORT_PAIRS, truncated: false };
+    const matches = this.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
+    if (matches.length <= MAX_QUERY_MATCHES && !limit.truncated) return { status: 'ok', matches };
+    return { status: 'ok', matches: matches.slice(0, MAX_QUERY_MATCHES), total: matches.length };
+  }
+
+  async shutdown(): Promise<void> {
+    this.indexJob?.abort(new Error('shutdown'));
+    await this.queue.catch(() => undefined);
+    await this.flushCache();
+    await this.fingerprinter.close();
+  }
+
+  /** Writes the cache now if anything changed since the last write. */
+  async flushCache(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (!this.dirty || !this.cachePath || !this.config) return this.saving;
+    this.dirty = false;
+    const file = this.cachePath;
+    const key = fingerprintKey(this.config.settings);
+    const list: CachedEntry[] = [];
+    for (const [p, e] of this.entries) {
+      if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
+    }
+    const io = this.cacheIo;
+    this.saving = this.saving
+      .then(async () => {
+        const t0 = performance.now();
+        await saveCache(file, key, list, io);
+        this.lastSaveMs = performance.now() - t0;
+        if (this.cacheWriteFailing) {
+          this.cacheWriteFailing = false;
+          this.emit({ type: 'log', level: 'info', message: 'the fingerprint cache is written again' });
+        }
+      })
+      .catch((e) => {
+        // Once per failure streak: a full disk must not fill the log with a line per save.
+        if (this.cacheWriteFailing) return;
+        this.cacheWriteFailing = true;
+        this.emit({
+          type: 'log',
+          level: 'warn',
+          message: `could not write the fingerprint cache (${(e as Error).message}); indexing goes on without it`,
+        });
+      });
+    return this.saving;
+  }
+
+  // ------------------------------------------------------------------------------ internals
+
+  private serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private requireConfig(): EngineConfig {
+    if (!this.config) throw new Error('engine not initialised');
+    return this.config;
+  }
+
+  private applyConfig(config: EngineConfig): void {
+    const old = this.config;
+    if (old && fingerprintKey(old.settings) !== fingerprintKey(config.settings)) {
+      this.entries.clear(); // every fingerprint changes
+      this.dirty = true;
+    }
+    this.config = { ...config, settings: { ...config.settings } };
+    this.thresholds = thresholdsOf(config.settings);
+    const seen = new Set<string>();
+    this.rules = [];
+    for (const r of config.roots) {
+      const abs = path.resolve(r.path);
+      if (seen.has(abs)) continue;
+      seen.add(abs);
+      this.rules.push({
+        path: abs,
+        match: fileMatcher({ include: config.include, exclude: [...config.exclude, ...r.exclude] }),
+        git: new GitignoreChecker(abs),
+      });
+    }
+  }
+
+  private documents(): Array<[string, DocumentFingerprint]> {
+    return [...this.entries.docs];
+  }
+
+  /**
+   * Matches and stores the report; posts it as an event unless `post` is false. `changed`: the
+   * documents that changed since the last report, when few: matched incrementally.
+   */
+  private computeReport(lastJob: IndexStats | null, post = true, changed?: Set<string>): ViewReport {
+    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true, kernel: nativeKernel(), maxPairs: this.maxPairs };
+    const docs = this.entries.docs; // live: not kept beyond this call
+    const sections = this.entries.sections;
+    const t0 = performance.now();
+    let report: Report | null = null;
+    // Incremental matching queries the live index once per changed document (its cost grows with
+    // the changes and their candidates): cheaper than a full match for a few changes, dearer for a
+    // branch switch. Choose by the measured costs.
+    const incremental =
+      !!changed &&
+      changed.size <= this.incrementalLimit &&
+      this.matcher.canUpdate(options) &&
+      (changed.size <= 2 || changed.size * this.incrementalMsPerDoc <= this.rebuildMs);
+    if (incremental) {
+      // Null when a kind would go over the pair cap: matched from scratch below, which cuts.
+      report = this.matcher.update(changed, docs);
+      if (changed.size > 0) {
+        const perDoc = (performance.now() - t0) / changed.size;
+        this.incrementalMsPerDoc = 0.7 * this.incrementalMsPerDoc + 0.3 * perDoc;
+      }
+    }
+    const rebuilt = !report;
+    if (!report) {
+      const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
+      list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      report = this.matcher.rebuild(list, options);
+      this.rebuildMs = performance.now() - t0;
+    }
+    const { groups, rebuilt: rebuiltPaths } = this.views.build(report, docs, rebuilt ? null : this.matcher.touched, (p) => this.matcher.pairsOf(p));
+    const matchMs = Math.round(performance.now() - t0);
+    if (lastJob) lastJob.matchMs = matchMs;
+    const view: ViewReport = {
+      generation: ++this.generation,
+      createdAt: Date.now(),
+      files: docs.size,
+      sections,
+      pairs: report.pairs.length,
+      groups,
+      items: [],
+      clearedPaths: [],
+      full: false,
+      thresholds: { ...this.thresholds },
+      lastJob: lastJob ? { ...lastJob } : null,
+    };
+    if (report.truncated) view.truncated = { ...report.truncated };
+    this.report = view;
+    if (post) this.emit({ type: 'report', report: this.delta(view, rebuiltPaths) });
+    return view;
+  }
+
+  /**
+   * The report as an event: the items of the files whose items changed since the last event
+   * (`rebuilt`: the only files that can have changed; null: any). The first event has them all.
+   */
+  private delta(view: ViewReport, rebuilt: ReadonlySet<string> | null): ViewReport {
+    const full = !this.sentAny;
+    this.sentAny = true;
+    const paths = full || !rebuilt ? new Set([...this.views.paths(), ...this.sentItems.keys()]) : rebuilt;
+    const items: ViewItem[] = [];
+    const clearedPaths: string[] = [];
+    for (const p of paths) {
+      const list = this.views.itemsOf(p);
+      if (!list) {
+        if (this.sentItems.delete(p) && !full) clearedPaths.push(p);
+        continue;
+      }
+      const sig = JSON.stringify(list);
+      if (full || this.sentItems.get(p) !== sig) items.push(...list);
+      this.sentItems.set(p, sig);
+    }
+    return { ...view, items, clearedPaths, full };
+  }
+
+  private rootOf(abs: string): RootRules | null {
+    let best: RootRules | null = null;
+    for (const r of this.rules) {
+      if (abs === r.path || abs.startsWith(r.path.endsWith(path.sep) ? r.path : r.path + path.sep)) {
+        if (!best || r.path.length > best.path.length) best = r;
+      }
+    }
+    return best;
+  }
+
+  private async eligible(abs: string): Promise<Eligibility> {
+    const root = this.rootOf(abs);
+    if (!root || abs === root.path) return { ok: false, why: 'outside' };
+    const rel = path.relative(root.path, abs).split(path.sep).join('/');
+    if (isDefaultExcluded(rel) || !root.match(rel) || (await root.git.isIgnored(rel))) return { ok: false, why: 'excluded' };
+    return { ok: true, root, rel };
+  }
+
+  private skipNotices: Array<{ path: string; reason: string }> = [];
+  private lastProgress = 0;
+
+  private skip(p: string, reason: string): void {
+    this.skipNotices.push({ path: p, reason });
+    if (this.skipNotices.length >= 200) this.flushSkips();
+  }
+
+  private flushSkips(): void {
+    if (this.skipNotices.length === 0) return;
+    this.emit({ type: 'skipped', items: this.skipNotices });
+    this.skipNotices = [];
+  }
+
+  private progress(phase: 'walking' | 'reading' | 'matching', done: number, total: number, force = false): void {
+    const now = performance.now();
+    if (!force && now - this.lastProgress < this.progressIntervalMs) return;
+    this.lastProgress = now;
+    this.flushSkips();
+    this.emit({ type: 'progress', phase, done, total });
+  }
+
+  private scheduleSave(delay = this.saveDelayMs): void {
+    if (!this.cachePath) return;
+    this.dirty = true;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => void this.flushCache(), delay);
+    this.saveTimer.unref?.();
+  }
+
+  private async runIndex(): Promise<IndexStats> {
+    const config = this.requireConfig();
+    const settings = config.settings;
+    const job = new AbortController();
+    this.indexJob = job;
+    const signal = job.signal;
+    const started = performance.now();
+    this.emit({ type: 'indexing', active: true });
+    let cancelled = false;
+    let skipped = 0;
+    const skip = (p: string, reason: string) => {
+      skipped++;
+      this.skip(p, reason);
+    };
+    try {
+      // 1. Walk.
+      const seen = new Map<string, Candidate>();
+      this.progress('walking', 0, 0, true);
+      for (const root of this.rules) {
+        const extra = config.roots.find((r) => path.resolve(r.path) === root.path)?.exclude ?? [];
+        try {
+          for await (const e of walkFiles(root.path, {
+            include: config.include,
+            exclude: [...config.exclude, ...extra],
+            maxFileSizeBytes: settings.maxFileSizeBytes,
+            onSkip: (rel, reason) => skip(path.join(root.path, rel), reason),
+            signal,
+          })) {
+            if (!seen.has(e.path)) seen.set(e.path, { path: e.path, size: e.size, mtimeMs: e.mtimeMs });
+            this.progress('walking', seen.size, 0);
+          }
+        } catch (e) {
+          if (isAbort(e, signal)) {
+            cancelled = true;
+            break;
+          }
+          this.emit({ type: 'log', level: 'error', message: `cannot index ${root.path}: ${(e as Error).message}` });
+        }
+      }
+      // 2. Forget what is gone (only after a complete walk).
+      let removed = 0;
+      if (!cancelled) {
+        for (const p of [...this.entries.keys()]) {
+          if (!seen.has(p)) {
+            this.entries.delete(p);
+            removed++;
+          }
+        }
+      }
+      // 3. Read what changed.
+      const toRead: Candidate[] = [];
+      for (const c of seen.values()) {
+        const e = this.entries.get(c.path);
+        if (e && e.size === c.size && e.mtimeMs === c.mtimeMs && !e.transient) {
+          if (!e.doc) skip(c.path, e.reason ?? 'skipped');
+        } else {
+          toRead.push(c);
+        }
+      }
+      const cacheHits = seen.size - toRead.length;
+      let reread = 0;
+      if (!cancelled) {
+        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip);
+        reread = r.read;
+        cancelled = r.cancelled;
+      }
+      if (removed > 0 || reread > 0) this.dirty = true;
+      this.progress('matching', seen.size, seen.size, true);
+      const stats: IndexStats = {
+        files: this.documents().length,
+        reread,
+        cacheHits,
+        removed,
+        skipped,
+        cancelled,
+        elapsedMs: 0,
+        matchMs: 0,
+      };
+      this.flushSkips();
+      // Report first (the host waits for it), then write the cache.
+      stats.elapsedMs = Math.round(performance.now() - started);
+      this.computeReport(stats);
+      stats.elapsedMs = Math.round(performance.now() - started);
+      if (this.dirty) this.scheduleSave(0);
+      return stats;
+    } finally {
+      if (this.indexJob === job) this.indexJob = null;
+      this.emit({ type: 'indexing', active: false });
+    }
+  }
+
+  /** Fingerprints the candidates through the pool; stops early when `signal` aborts. */
+  private async readFiles(
+    list: Candidate[],
+    signal: AbortSignal,
+    doneBefore: number,
+    total: number,
+    skip: (p: string, reason: string) => void,
+  ): Promise<{ read: number; cancelled: boolean }> {
+    const settings = this.requireConfig().settings;
+    let done = doneBefore;
+    let read = 0;
+    const byPath = new Map(list.map((c) => [c.path, c]));
+    let lastCheckpoint = performance.now();
+    const collect = (outcomes: FileOutcome[], transient = false) => {
+      for (const o of outcomes) {
+        const c = byPath.get(o.relPath);
+        if (!c) continue;
+        done++;
+        read++;
+        if (o.ok) this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc });
+        else {
+          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason, transient: transient || undefined });
+          skip(c.path, o.reason);
+        }
+      }
+      this.progress('reading', done, total);
+      // Checkpoint: a long index writes what it has read now and then, so a crashed (restarted)
+      // engine starts from there instead of from nothing.
+      const now = performance.now();
+      if (this.checkpointMs > 0 && this.cachePath && now - lastCheckpoint >= Math.max(this.checkpointMs, 10 * this.lastSaveMs)) {
+        lastCheckpoint = now;
+        this.dirty = true;
+        void this.flushCache();
+      }
+    };
+    const send = async (batch: Candidate[]): Promise<void> => {
+      const files = batch.map((c) => ({ path: c.path, relPath: c.path }));
+      try {
+        collect(await this.fingerprinter.fingerprintFiles(files, settings));
+      } catch {
+        // A batch whose worker died: one by one, so only the culprit is lost.
+        for (const f of files) {
+          try {
+            collect(await this.fingerprinter.fingerprintFiles([f], settings));
+          } catch (e) {
+            collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }], true);
+          }
+        }
+      }
+    };
+    this.progress('reading', done, total, true);
+    const inFlight = new Set<Promise<void>>();
+    const maxInFlight = Math.max(2, this.fingerprinter.size * 2);
+    for (let i = 0; i < list.length && !signal.aborted; i += this.batchSize) {
+      const p: Promise<void> = send(list.slice(i, i + this.batchSize)).finally(() => inFlight.delete(p));
+      inFlight.add(p);
+      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    this.progress('reading', done, total, true);
+    return { read, cancelled: signal.aborted };
+  }
+
+  private async runUpdate(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
+    const started = performance.now();
+    const settings = this.requireConfig().settings;
+    let needsWalk = false;
+    let removed = 0;
+    let skipped = 0;
+    const upserts = new Set<string>();
+    const changed = new Set<string>();
+    const isRuleFile = (p: string) => path.basename(p) === '.gitignore' || p.endsWith(path.join('.git', 'info', 'exclude'));
+    const deleteTree = (p: string) => {
+      const prefix = p + path.sep;
+      for (const k of [...this.entries.keys()]) {
+        if (k === p || k.startsWith(prefix)) {
+          this.entries.delete(k);
+          changed.add(k);
+          removed++;
+        }
+      }
+    };
+    for (const { from, to } of batch.renames) {
+      const a = path.resolve(from);
+      const b = path.resolve(to);
+      if (isRuleFile(a) || isRuleFile(b)) needsWalk = true;
+      const prefix = a + path.sep;
+      let n = 0;
+      for (const [k, e] of [...this.entries]) {
+        if (k !== a && !k.startsWith(prefix)) continue;
+        this.entries.delete(k);
+        const target = b + k.slice(a.length);
+        this.entries.set(target, e); // validated below by size and mtime
+        changed.add(k).add(target);
+        upserts.add(target);
+        n++;
+      }
+      if (n === 0) upserts.add(b);
+    }
+    for (const p of batch.removes) {
+      const abs = path.resolve(p);
+      if (isRuleFile(abs)) needsWalk = true;
+      upserts.delete(abs);
+      deleteTree(abs);
+    }
+    for (const p of batch.upserts) upserts.add(path.resolve(p));
+
+    const toRead: Candidate[] = [];
+    for (const abs of upserts) {
+      if (isRuleFile(abs)) {
+        needsWalk = true;
+        continue;
+      }
+      const elig = await this.eligible(abs);
+      if (!elig.ok) {
+        if (this.entries.delete(abs)) {
+          changed.add(abs);
+          removed++;
+        }
+        continue;
+      }
+      let st;
+      try {
+        st = await fsp.lstat(abs);
+      } catch {
+        deleteTree(abs);
+        continue;
+      }
+      if (st.isDirectory()) {
+        needsWalk = true; // a folder appeared (created, moved in, renamed): walk it with the rules
+        continue;
+      }
+      if (!st.isFile()) {
+        if (this.entries.delete(abs)) {
+          changed.add(abs);
+          removed++;
+        }
+        if (st.isSymbolicLink()) {
+          skipped++;
+          this.skip(abs, 'symbolic link (not followed)');
+        }
+        continue;
+      }
+      if (st.size > settings.maxFileSizeBytes) {
+        if (this.entries.delete(abs)) {
+          changed.add(abs);
+          removed++;
+        }
+        skipped++;
+        this.skip(abs, `file too large (${st.size} bytes > limit ${settings.maxFileSizeBytes} bytes)`);
+        continue;
+      }
+      const e = this.entries.get(abs);
+      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs && !e.transient) continue;
+      toRead.push({ path: abs, size: st.size, mtimeMs: st.mtimeMs });
+      changed.add(abs);
+    }
+
+    if (needsWalk) {
+      for (const r of this.rules) r.git.clear();
+      const stats = await this.runIndex();
+      return { ...stats, removed: stats.removed + removed, rewalked: true };
+    }
+
+    const job = new AbortController();
+    let reread = 0;
+    if (toRead.length > 0) {
+      const r = await this.readFiles(toRead, job.signal, 0, toRead.length, (p, reason) => {
+        skipped++;
+        this.skip(p, reason);
+      });
+      reread = r.read;
+    }
+    this.flushSkips();
+    const stats: UpdateResult = {
+      files: this.entries.docs.size,
+      reread,
+      cacheHits: upserts.size - toRead.length,
+      removed,
+      skipped,
+      cancelled: false,
+      elapsedMs: 0,
+      matchMs: 0,
+      rewalked: false,
+    };
+    // Nothing changed (e.g. the watcher's echo of a save already handled): no new report.
+    if (changed.size === 0) {
+      stats.elapsedMs = Math.round(performance.now() - started);
+      return stats;
+    }
+    stats.elapsedMs = Math.round(performance.now() - started);
+    this.computeReport(stats, true, changed);
+    stats.elapsedMs = Math.round(performance.now() - started);
+    this.scheduleSave();
+    return stats;
+  }
+}

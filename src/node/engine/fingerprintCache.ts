@@ -1,0 +1,353 @@
+/**
+ * The fingerprint cache of the extension: one compact binary file in the workspace storage.
+ *
+ * Entries are keyed by absolute path and valid while the file's size and mtime are unchanged.
+ * Files that were skipped (binary, minified…) are cached too, with their reason, so a warm start
+ * re-reads nothing that did not change.
+ *
+ * Layout (little-endian):
+ *   header  "NDFC" | u32 format version | u32 body length | u32 FNV-1a checksum of the body
+ *   body    str settings key | u32 count | count × entry
+ *   entry   str path | f64 size | f64 mtimeMs | u8 status (0 skipped, 1 code, 2 prose)
+ *           skipped: str reason
+ *           doc:     u8 hasFile [item] | u32 sections | sections × (u32 startLine | u32 endLine | item)
+ *   item    u32 hi | u32 lo | u32 tokens | u32 features | u16 sketch length | u32 × sketch
+ *   str     u32 byte length | UTF-8
+ * Anything unexpected (wrong magic, other version, bad length or checksum, values out of range)
+ * discards the whole file: the cache is rebuilt, never trusted in part. Writes go to a temporary
+ * file that is renamed over the old one, so a crash mid-write leaves the old cache or none; the
+ * temporary files of writers that died are deleted at the next load. All file operations go
+ * through a {@link CacheIo} (tests inject failures: a full disk, an unwritable folder).
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
+
+export const CACHE_MAGIC = 'NDFC';
+/** Bump when the layout or the fingerprint algorithm changes. */
+export const CACHE_FORMAT_VERSION = 1;
+const HEADER_BYTES = 16;
+const MAX_SKETCH = 4096;
+
+export interface CachedEntry {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** The fingerprints, or null when the file was skipped (see `reason`). */
+  doc: DocumentFingerprint | null;
+  reason?: string;
+}
+
+export type DecodedCache = { ok: true; key: string; entries: CachedEntry[] } | { ok: false; reason: string };
+
+export type LoadedCache =
+  | { status: 'missing'; entries: [] }
+  | { status: 'loaded'; entries: CachedEntry[] }
+  | { status: 'discarded'; reason: string; entries: [] };
+
+// --------------------------------------------------------------------------------- encoding
+
+class Writer {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  private ensure(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
+  }
+  u8(v: number): void {
+    this.ensure(1);
+    this.buf[this.length++] = v;
+  }
+  u16(v: number): void {
+    this.ensure(2);
+    this.buf.writeUInt16LE(v, this.length);
+    this.length += 2;
+  }
+  u32(v: number): void {
+    this.ensure(4);
+    this.buf.writeUInt32LE(v >>> 0, this.length);
+    this.length += 4;
+  }
+  f64(v: number): void {
+    this.ensure(8);
+    this.buf.writeDoubleLE(v, this.length);
+    this.length += 8;
+  }
+  str(s: string): void {
+    const n = Buffer.byteLength(s, 'utf8');
+    this.u32(n);
+    this.ensure(n);
+    this.buf.write(s, this.length, n, 'utf8');
+    this.length += n;
+  }
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+function writeItem(w: Writer, item: ItemFingerprint): void {
+  w.u32(item.hi);
+  w.u32(item.lo);
+  w.u32(item.tokens);
+  w.u32(item.features);
+  const n = Math.min(item.sketch.length, MAX_SKETCH);
+  w.u16(n);
+  for (let i = 0; i < n; i++) w.u32(item.sketch[i]);
+}
+
+/** FNV-1a (32-bit) over bytes: cheap, enough to notice a damaged file. */
+export function checksum(buf: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < buf.length; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h >>> 0;
+}
+
+export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer {
+  const list = [...entries];
+  const w = new Writer();
+  w.str(key);
+  w.u32(list.length);
+  for (const e of list) {
+    w.str(e.path);
+    w.f64(e.size);
+    w.f64(e.mtimeMs);
+    if (!e.doc) {
+      w.u8(0);
+      w.str(e.reason ?? '');
+      continue;
+    }
+    w.u8(e.doc.kind === 'code' ? 1 : 2);
+    w.u8(e.doc.file ? 1 : 0);
+    if (e.doc.file) writeItem(w, e.doc.file);
+    w.u32(e.doc.sections.length);
+    for (const s of e.doc.sections) {
+      w.u32(s.startLine);
+      w.u32(s.endLine);
+      writeItem(w, s);
+    }
+  }
+  const body = w.bytes();
+  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+  out.write(CACHE_MAGIC, 0, 4, 'latin1');
+  out.writeUInt32LE(CACHE_FORMAT_VERSION, 4);
+  out.writeUInt32LE(body.length, 8);
+  out.writeUInt32LE(checksum(body), 12);
+  body.copy(out, HEADER_BYTES);
+  return out;
+}
+
+// --------------------------------------------------------------------------------- decoding
+
+class CorruptCache extends Error {}
+
+class Reader {
+  pos = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  private need(n: number): void {
+    if (this.pos + n > this.buf.length) throw new CorruptCache('truncated');
+  }
+  u8(): number {
+    this.need(1);
+    return this.buf[this.pos++];
+  }
+  u16(): number {
+    this.need(2);
+    const v = this.buf.readUInt16LE(this.pos);
+    this.pos += 2;
+    return v;
+  }
+  u32(): number {
+    this.need(4);
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+  f64(): number {
+    this.need(8);
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+  str(): string {
+    const n = this.u32();
+    this.need(n);
+    const s = this.buf.toString('utf8', this.pos, this.pos + n);
+    this.pos += n;
+    return s;
+  }
+  get done(): boolean {
+    return this.pos === this.buf.length;
+  }
+}
+
+function readItem(r: Reader): ItemFingerprint {
+  const hi = r.u32();
+  const lo = r.u32();
+  const tokens = r.u32();
+  const features = r.u32();
+  const n = r.u16();
+  if (n > MAX_SKETCH) throw new CorruptCache('sketch too long');
+  const sketch = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    sketch[i] = r.u32();
+    if (i > 0 && sketch[i] < sketch[i - 1]) throw new CorruptCache('sketch not sorted');
+  }
+  return { hi, lo, tokens, features, sketch };
+}
+
+export function decodeCache(buf: Buffer): DecodedCache {
+  if (buf.length < HEADER_BYTES) return { ok: false, reason: 'truncated header' };
+  if (buf.toString('latin1', 0, 4) !== CACHE_MAGIC) return { ok: false, reason: 'not a NearDup cache' };
+  const version = buf.readUInt32LE(4);
+  if (version !== CACHE_FORMAT_VERSION) return { ok: false, reason: `format version ${version}, expected ${CACHE_FORMAT_VERSION}` };
+  const length = buf.readUInt32LE(8);
+  if (length !== buf.length - HEADER_BYTES) return { ok: false, reason: 'truncated or padded' };
+  const body = buf.subarray(HEADER_BYTES);
+  if (checksum(body) !== buf.readUInt32LE(12)) return { ok: false, reason: 'checksum mismatch' };
+  const r = new Reader(body);
+  try {
+    const key = r.str();
+    const count = r.u32();
+    const entries: CachedEntry[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      const p = r.str();
+      if (p === '' || seen.has(p)) throw new CorruptCache('bad or repeated path');
+      seen.add(p);
+      const size = r.f64();
+      const mtimeMs = r.f64();
+      if (!Number.isFinite(size) || size < 0 || !Number.isFinite(mtimeMs)) throw new CorruptCache('bad size or mtime');
+      const status = r.u8();
+      if (status === 0) {
+        entries.push({ path: p, size, mtimeMs, doc: null, reason: r.str() });
+        continue;
+      }
+      if (status !== 1 && status !== 2) throw new CorruptCache('bad status');
+      const hasFile = r.u8();
+      if (hasFile > 1) throw new CorruptCache('bad flag');
+      const file = hasFile ? readItem(r) : null;
+      const n = r.u32();
+      if (n > body.length) throw new CorruptCache('bad section count');
+      const sections: SectionFingerprint[] = [];
+      for (let s = 0; s < n; s++) {
+        const startLine = r.u32();
+        const endLine = r.u32();
+        if (startLine < 1 || endLine < startLine) throw new CorruptCache('bad line range');
+        sections.push({ startLine, endLine, ...readItem(r) });
+      }
+      entries.push({ path: p, size, mtimeMs, doc: { kind: status === 1 ? 'code' : 'prose', file, sections } });
+    }
+    if (!r.done) throw new CorruptCache('trailing bytes');
+    return { ok: true, key, entries };
+  } catch (e) {
+    if (e instanceof CorruptCache) return { ok: false, reason: `corrupt (${e.message})` };
+    throw e;
+  }
+}
+
+/**
+ * The file operations of the cache, injectable so tests can simulate a full disk (ENOSPC), an
+ * unwritable folder or a failing rename.
+ */
+export interface CacheIo {
+  readFile(file: string): Promise<Buffer>;
+  writeFile(file: string, data: Uint8Array): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(file: string): Promise<void>;
+  mkdir(dir: string): Promise<void>;
+  readdir(dir: string): Promise<string[]>;
+}
+
+export const nodeCacheIo: CacheIo = {
+  readFile: (f) => fsp.readFile(f),
+  writeFile: (f, d) => fsp.writeFile(f, d),
+  rename: (a, b) => fsp.rename(a, b),
+  rm: (f) => fsp.rm(f, { force: true }),
+  mkdir: async (d) => {
+    await fsp.mkdir(d, { recursive: true });
+  },
+  readdir: (d) => fsp.readdir(d),
+};
+
+/** Reads the cache; a missing file is `missing`, anything unusable is `discarded` (and deleted). */
+export async function loadCache(file: string, key: string, io: CacheIo = nodeCacheIo): Promise<LoadedCache> {
+  await removeStaleTemps(file, io);
+  let buf: Buffer;
+  try {
+    buf = await io.readFile(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // No file (or a parent that is no folder: nothing can be there either).
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing', entries: [] };
+    return { status: 'discarded', reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, entries: [] };
+  }
+  const decoded = decodeCache(buf);
+  let reason: string;
+  if (!decoded.ok) reason = decoded.reason;
+  else if (decoded.key !== key) reason = 'made with other fingerprint settings';
+  else return { status: 'loaded', entries: decoded.entries };
+  await io.rm(file).catch(() => undefined);
+  return { status: 'discarded', reason, entries: [] };
+}
+
+let tmpCounter = 0;
+
+function tempPattern(file: string): RegExp {
+  const base = path.basename(file).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${base}\\.(\\d+)\\.\\d+\\.\\d+\\.tmp$`);
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return false; // this process is starting over: its old writers are gone
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Deletes temporary files left beside the cache by a writer that died mid-write (a killed engine
+ * worker, a crashed window), so they do not pile up in the workspace storage. Only files of
+ * processes that no longer run (or of this process, which calls this before it writes) are removed.
+ */
+export async function removeStaleTemps(file: string, io: CacheIo = nodeCacheIo): Promise<number> {
+  let names: string[];
+  try {
+    names = await io.readdir(path.dirname(file));
+  } catch {
+    return 0;
+  }
+  const re = tempPattern(file);
+  let removed = 0;
+  for (const name of names) {
+    const m = re.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    await io.rm(path.join(path.dirname(file), name)).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/** Writes the cache atomically: a temporary file beside it, renamed over it. */
+export async function saveCache(file: string, key: string, entries: Iterable<CachedEntry>, io: CacheIo = nodeCacheIo): Promise<void> {
+  const data = encodeCache(key, entries);
+  await io.mkdir(path.dirname(file));
+  const tmp = `${file}.${process.pid}.${Date.now()}.${tmpCounter++}.tmp`;
+  try {
+    await io.writeFile(tmp, data);
+    await io.rename(tmp, file);
+  } catch (e) {
+    await io.rm(tmp).catch(() => undefined);
+    throw e;
+  }
+}

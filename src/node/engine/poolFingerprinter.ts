@@ -1,0 +1,77 @@
+/**
+ * A {@link Fingerprinter} over the fingerprint worker pool (dist/worker.js). The pool is started
+ * on first use and closed after a while without work, so an idle extension holds no extra threads
+ * (nor their copies of the jieba dictionary).
+ */
+import type { Fingerprinter } from './engineState';
+import type { EngineSettings } from '../settings/engineSettings';
+import type { FileOutcome, FileToFingerprint, WorkerRequest, WorkerResponse } from '../workers/messages';
+import { WorkerPool, type WorkerPoolOptions } from '../workers/workerPool';
+
+export interface PoolFingerprinterOptions {
+  script: string;
+  size: number;
+  /** Close the pool after this long without a task. Default 30 s. */
+  idleMs?: number;
+  /** Heap limits of each worker: running out ends that worker (restarted), not the process. */
+  resourceLimits?: WorkerPoolOptions['resourceLimits'];
+}
+
+export class PoolFingerprinter implements Fingerprinter {
+  private pool: WorkerPool<WorkerRequest, WorkerResponse> | null = null;
+  private busy = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly idleMs: number;
+
+  constructor(private readonly options: PoolFingerprinterOptions) {
+    this.idleMs = options.idleMs ?? 30_000;
+  }
+
+  get size(): number {
+    return Math.max(1, this.options.size);
+  }
+
+  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
+    return this.run({ type: 'fingerprintFiles', files, settings }) as Promise<FileOutcome[]>;
+  }
+
+  fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome> {
+    return this.run({ type: 'fingerprintText', relPath, text, settings }) as Promise<FileOutcome>;
+  }
+
+  /** Fault injection (tests): terminates one running fingerprint worker. */
+  terminateWorker(): boolean {
+    return this.pool?.terminateWorker() ?? false;
+  }
+
+  async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const pool = this.pool;
+    this.pool = null;
+    if (pool) await pool.close();
+  }
+
+  private async run(req: WorkerRequest): Promise<WorkerResponse> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (!this.pool) this.pool = new WorkerPool<WorkerRequest, WorkerResponse>({
+        script: this.options.script,
+        size: this.size,
+        resourceLimits: this.options.resourceLimits,
+      });
+    const pool = this.pool;
+    this.busy++;
+    try {
+      return await pool.run(req);
+    } finally {
+      this.busy--;
+      if (this.busy === 0 && this.pool === pool) {
+        this.idleTimer = setTimeout(() => {
+          if (this.busy === 0 && this.pool === pool) void this.close();
+        }, this.idleMs);
+        this.idleTimer.unref?.();
+      }
+    }
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * From the engine's report to what the extension shows: groups with a representative and each
+ * member's distance to it, and per file / section the list of its twins (for diagnostics).
+ * Pure (no fs, no threads); runs in the engine worker so the extension host only renders.
+ */
+import { hammingDistance, similarity } from '../../core/index/hamming';
+import type { Location, Report, ReportGroup, ReportPair } from '../../core/report/report';
+import type { DocumentFingerprint, Fp64 } from '../../core/types';
+import type { IndexStats, Thresholds, ViewGroup, ViewItem, ViewLocation, ViewMember, ViewReport, ViewTwin } from './engineProtocol';
+
+/** Twins listed per item; the rest is counted in `moreTwins`. */
+export const MAX_TWINS_PER_ITEM = 50;
+/** Groups larger than this take their first member as representative (no medoid search). */
+const MEDOID_LIMIT = 64;
+
+export function locationKey(loc: ViewLocation): string {
+  return loc.startLine === undefined ? loc.path : `${loc.path}#${loc.startLine}-${loc.endLine}`;
+}
+
+function toView(loc: Location): ViewLocation {
+  return loc.startLine === undefined ? { path: loc.path } : { path: loc.path, startLine: loc.startLine, endLine: loc.endLine };
+}
+
+function compareLoc(a: ViewLocation, b: ViewLocation): number {
+  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+  return (a.startLine ?? 0) - (b.startLine ?? 0);
+}
+
+/** Fingerprint of a location, from the documents (keyed by path). */
+export function fingerprintAt(docs: ReadonlyMap<string, DocumentFingerprint>, loc: ViewLocation): Fp64 | undefined {
+  const doc = docs.get(loc.path);
+  if (!doc) return undefined;
+  if (loc.startLine === undefined) return doc.file ?? undefined;
+  return doc.sections.find((s) => s.startLine === loc.startLine && s.endLine === loc.endLine);
+}
+
+function distanceOf(a: Fp64 | undefined, b: Fp64 | undefined): number {
+  return a && b ? hammingDistance(a.hi, a.lo, b.hi, b.lo) : 64;
+}
+
+/**
+ * The group's representative is its medoid (the member whose largest distance to the others is
+ * smallest; ties: the first by path), so every distance shown is to a central member.
+ */
+export function viewGroup(kind: 'file' | 'section', locations: Location[], maxDistance: number, docs: ReadonlyMap<string, DocumentFingerprint>): ViewGroup {
+  const locs = locations.map(toView).sort(compareLoc);
+  const fps = locs.map((l) => fingerprintAt(docs, l));
+  let rep = 0;
+  if (locs.length <= MEDOID_LIMIT) {
+    let best = Infinity;
+    for (let i = 0; i < locs.length; i++) {
+      let worst = 0;
+      for (let j = 0; j < locs.length; j++) if (i !== j) worst = Math.max(worst, distanceOf(fps[i], fps[j]));
+      if (worst < best) {
+        best = worst;
+        rep = i;
+      }
+    }
+  }
+  const members: ViewMember[] = locs.map((l, i) => {
+    const d = i === rep ? 0 : distanceOf(fps[rep], fps[i]);
+    return { ...l, distance: d, similarity: similarity(d) };
+  });
+  const [representative] = members.splice(rep, 1);
+  members.sort((a, b) => a.distance - b.distance || compareLoc(a, b));
+  members.unshift(representative);
+  return { kind, key: `${kind}:${locationKey(representative)}`, maxDistance, members };
+}
+
+/** A twin of a location: the other end of one of its pairs. */
+function twinOf(other: Location, distance: number, sim: number): ViewTwin {
+  return other.startLine === undefined
+    ? { path: other.path, distance, similarity: sim }
+    : { path: other.path, startLine: other.startLine, endLine: other.endLine, distance, similarity: sim };
+}
+
+/** The twins of one location while they are collected: the other ends and their pairs' figures. */
+interface TwinList {
+  kind: 'file' | 'section';
+  loc: ViewLocation;
+  others: Location[];
+  distances: number[];
+  similarities: number[];
+}
+
+/**
+ * The items of one file (its whole-file item and its sections' items) from the pairs touching it.
+ * Each item lists its {@link MAX_TWINS_PER_ITEM} closest twins (by distance, then location) and
+ * counts the rest. Only the twins listed are made and sorted: the others are told apart by their
+ * distance alone (a location of a generated file or of one of thousands of identical files has
+ * hundreds of twins).
+ */
+export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem[] {
+  const byKey = new Map<string, TwinList>();
+  const add = (kind: 'file' | 'section', self: Location, other: Location, distance: number, sim: number) => {
+    const key = self.startLine === undefined ? self.path : `${self.path}#${self.startLine}-${self.endLine}`;
+    let list = byKey.get(key);
+    if (!list) byKey.set(key, (list = { kind, loc: toView(self), others: [], distances: [], similarities: [] }));
+    list.others.push(other);
+    list.distances.push(distance);
+    list.similarities.push(sim);
+  };
+  for (const p of pairs) {
+    if (p.a.path === path) add(p.kind, p.a, p.b, p.distance, p.similarity);
+    if (p.b.path === path) add(p.kind, p.b, p.a, p.distance, p.similarity);
+  }
+  const items: ViewItem[] = [];
+  for (const list of byKey.values()) {
+    const { others, distances, similarities } = list;
+    const n = others.length;
+    let chosen: number[];
+    if (n <= MAX_TWINS_PER_ITEM) chosen = Array.from({ length: n }, (_, i) => i);
+    else {
+      // The distance of the last twin listed: every twin closer is listed, and of those at that
+      // distance the first by location.
+      const counts = new Array<number>(65).fill(0);
+      for (let i = 0; i < n; i++) counts[distances[i]]++;
+      let cut = 0;
+      for (let seen = 0; cut < 64 && seen + counts[cut] < MAX_TWINS_PER_ITEM; cut++) seen += counts[cut];
+      chosen = [];
+      for (let i = 0; i < n; i++) if (distances[i] <= cut) chosen.push(i);
+    }
+    chosen.sort((x, y) => distances[x] - distances[y] || compareLoc(others[x], others[y]));
+    if (chosen.length > MAX_TWINS_PER_ITEM) chosen.length = MAX_TWINS_PER_ITEM;
+    const twins = chosen.map((i) => twinOf(others[i], distances[i], similarities[i]));
+    items.push({ kind: list.kind, loc: list.loc, twins, moreTwins: n - twins.length });
+  }
+  items.sort((a, b) => compareLoc(a.loc, b.loc));
+  return items;
+}
+
+function compareGroups(a: ViewGroup, b: ViewGroup): number {
+  return a.maxDistance - b.maxDistance || b.members.length - a.members.length || (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) || compareLoc(a.members[0], b.members[0]);
+}
+
+/** Merges two lists sorted by compareGroups. */
+function mergeGroups(a: ViewGroup[], b: ViewGroup[]): ViewGroup[] {
+  if (b.length === 0) return a;
+  const out: ViewGroup[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let w = 0;
+  while (i < a.length && j < b.length) out[w++] = compareGroups(b[j], a[i]) < 0 ? b[j++] : a[i++];
+  while (i < a.length) out[w++] = a[i++];
+  while (j < b.length) out[w++] = b[j++];
+  return out;
+}
+
+/**
+ * Builds views of successive reports, reusing what did not change: after an incremental update,
+ * a group that is the same ReportGroup object as before keeps its view (no new medoid search),
+ * and only the items of the touched files are rebuilt.
+ */
+export class ReportViewBuilder {
+  private groupCache = new Map<ReportGroup, ViewGroup>();
+  /** The groups of the last build, sorted. */
+  private sortedGroups: ViewGroup[] = [];
+  private readonly itemsByPath = new Map<string, ViewItem[]>();
+
+  /**
+   * `touched`: the files whose pairs may have changed since the last build (null: any), with
+   * `pairsOf` giving the current pairs of one file. Returns the groups (sorted) and the files
+   * whose items were rebuilt (null: all).
+   */
+  build(
+    report: Report,
+    docs: ReadonlyMap<string, DocumentFingerprint>,
+    touched: ReadonlySet<string> | null,
+    pairsOf?: (path: string) => Iterable<ReportPair>,
+  ): { groups: ViewGroup[]; rebuilt: ReadonlySet<string> | null } {
+    // After an incremental update, a group that is the very same object as in the last build
+    // is unchanged, and so are its documents (IncrementalReport makes a new group object for
+    // every component that lost or gained a pair, which every changed document's do): its view
+    // is kept, and so is its place in the sorted list, where the new views are merged.
+    const cache = new Map<ReportGroup, ViewGroup>();
+    const fresh: ViewGroup[] = [];
+    const kept = new Set<ViewGroup>();
+    for (const g of report.groups) {
+      let view = touched !== null ? this.groupCache.get(g) : undefined;
+      if (view === undefined) {
+        view = viewGroup(g.kind, g.locations ?? g.members.map((p) => ({ path: p })), g.maxDistance, docs);
+        fresh.push(view);
+      } else kept.add(view);
+      cache.set(g, view);
+    }
+    fresh.sort(compareGroups);
+    const groups = kept.size === 0 ? fresh : mergeGroups(this.sortedGroups.filter((v) => kept.has(v)), fresh);
+    this.groupCache = cache;
+    this.sortedGroups = groups;
+
+    if (!touched || !pairsOf) {
+      this.itemsByPath.clear();
+      const byPath = new Map<string, ReportPair[]>();
+      for (const p of report.pairs) {
+        for (const path of p.a.path === p.b.path ? [p.a.path] : [p.a.path, p.b.path]) {
+          const list = byPath.get(path);
+          if (list) list.push(p);
+          else byPath.set(path, [p]);
+        }
+      }
+      for (const [path, pairs] of byPath) this.itemsByPath.set(path, itemsOfPath(path, pairs));
+      return { groups, rebuilt: null };
+    }
+    for (const path of touched) {
+      const items = itemsOfPath(path, pairsOf(path));
+      if (items.length) this.itemsByPath.set(path, items);
+      else this.itemsByPath.delete(path);
+    }
+    return { groups, rebuilt: touched };
+  }
+
+  /** The items of one file (as of the last build). */
+  itemsOf(path: string): ViewItem[] | undefined {
+    return this.itemsByPath.get(path);
+  }
+
+  /** Files that have items. */
+  paths(): IterableIterator<string> {
+    return this.itemsByPath.keys();
+  }
+
+  /** Every item, sorted by path and line. */
+  allItems(): ViewItem[] {
+    const paths = [...this.itemsByPath.keys()].sort();
+    return paths.flatMap((p) => this.itemsByPath.get(p)!);
+  }
+}
+
+export function buildViewReport(
+  report: Report,
+  docs: ReadonlyMap<string, DocumentFingerprint>,
+  generation: number,
+  thresholds: Thresholds,
+  lastJob: IndexStats | null,
+): ViewReport {
+  const builder = new ReportViewBuilder();
+  const { groups } = builder.build(report, docs, null);
+  let sections = 0;
+  for (const d of docs.values()) sections += d.sections.length;
+  return {
+    generation,
+    createdAt: Date.now(),
+    files: docs.size,
+    sections,
+    pairs: report.pairs.length,
+    groups,
+    items: builder.allItems(),
+    clearedPaths: [],
+    full: true,
+    thresholds,
+    lastJob,
+  };
+}

@@ -1,0 +1,378 @@
+/**
+ * A whole scan of a folder, as the CLI runs it: walk (ignore rules, globs, size limit), fingerprint
+ * in a pool of worker threads, then match and group.
+ *
+ * The walk and the fingerprinting overlap: the workers are started first, the walk runs in short
+ * synchronous slices on this thread, and each batch of files goes to a worker as soon as it is
+ * full, up to {@link PIPELINE} batches per worker ahead, so a worker never waits for this thread.
+ * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
+ * file that changes after the listing is always seen changed by the reading worker).
+ */
+import { nativeKernel } from '../workers/nativeKernel';
+import * as path from 'node:path';
+import {
+  fileMatchOptions,
+  finishReport,
+  matchFileItems,
+  matchSectionItems,
+  planReport,
+  type MatchedItems,
+  type Report,
+  type ReportOptions,
+} from '../../core/report/report';
+import type { EngineSettings } from '../settings/engineSettings';
+import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
+import type {
+  CjkMode,
+  FileOutcome,
+  FileToFingerprint,
+  FingerprintWorkerData,
+  SharedFrequencies,
+  WorkerRequest,
+  WorkerResponse,
+} from '../workers/messages';
+import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
+import { walkFilesSync, type WalkEntry } from '../files/walk';
+import { WorkerPool } from '../workers/workerPool';
+import type { FingerprintedDocument } from '../../core/report/report';
+
+export interface ScanOptions {
+  root: string;
+  settings: EngineSettings;
+  include?: string[];
+  exclude?: string[];
+  gitignore?: boolean;
+  /** Worker threads; default: one per core. */
+  workers?: number;
+  /** Path of the bundled worker entry; default: worker.js beside this bundle. */
+  workerScript?: string;
+  /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
+  batchSize?: number;
+  /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
+  batchBytes?: number;
+  /**
+   * Called after each batch of results: files done, and files found so far (the walk may still
+   * be going on: `total` grows until it ends).
+   */
+  onProgress?: (done: number, total: number) => void;
+  onSkip?: (relPath: string, reason: string) => void;
+  /** Drop the workers' one-time notices (printed once per scan on stderr otherwise). */
+  quiet?: boolean;
+  signal?: AbortSignal;
+  /**
+   * Called as each phase ends, with the time since the process started (performance.now()):
+   * 'workers started', 'walked', 'first result', 'fingerprinted', 'files matched' (when in a
+   * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
+   */
+  onPhase?: (phase: string, atMs: number) => void;
+}
+
+export interface ScanStats {
+  files: number;
+  sections: number;
+  bytes: number;
+  elapsedMs: number;
+  skipped: number;
+}
+
+export interface ScanResult extends Report {
+  root: string;
+  stats: ScanStats;
+  /** The fingerprinted documents, sorted by path. */
+  documents: FingerprintedDocument[];
+}
+
+export const DEFAULT_BATCH_FILES = 64;
+export const DEFAULT_BATCH_BYTES = 256 * 1024;
+/** Batches sent to one worker ahead of its answers. */
+export const PIPELINE = 2;
+/** Longest synchronous slice of the walk before this thread looks at the workers' answers. */
+const WALK_SLICE_MS = 4;
+/**
+ * With at least this many file fingerprints (and sections on), a worker matches the files while
+ * this thread matches the sections; below, both here (a message costs more than it saves).
+ */
+export const PARALLEL_MATCH_MIN_FILES = 500;
+
+interface Batch {
+  index: number;
+  files: FileToFingerprint[];
+}
+
+export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
+  const started = performance.now();
+  const root = path.resolve(options.root);
+  const settings = options.settings;
+  const maxFiles = Math.max(1, options.batchSize ?? DEFAULT_BATCH_FILES);
+  const maxBytes = Math.max(1, options.batchBytes ?? DEFAULT_BATCH_BYTES);
+  const signal = options.signal;
+  let skipped = 0;
+  const skip = (relPath: string, reason: string) => {
+    skipped++;
+    options.onSkip?.(relPath, reason);
+  };
+
+  // The walk's first step (the root's listing) throws for a missing root: before any worker starts.
+  const walker = walkFilesSync(root, {
+    include: options.include,
+    exclude: options.exclude,
+    gitignore: options.gitignore,
+    maxFileSizeBytes: settings.maxFileSizeBytes,
+    onSkip: skip,
+    signal,
+  });
+  let step = walker.next();
+
+  const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
+    script: options.workerScript ?? path.join(__dirname, 'worker.js'),
+    size: options.workers,
+    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false } satisfies FingerprintWorkerData,
+    pipeline: PIPELINE,
+  });
+  pool.warm();
+  const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
+  phase('workers started');
+  // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode).
+  const cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
+
+  const results: FileOutcome[][] = [];
+  let found = 0;
+  let done = 0;
+  let documents: FingerprintedDocument[] = [];
+  let bytes = 0;
+  let report: Report;
+  let closing: Promise<void> | undefined;
+
+  try {
+    // ---- batching of the walk's entries
+    const ready: Batch[] = [];
+    let current: FileToFingerprint[] = [];
+    let currentBytes = 0;
+    let batches = 0;
+    const flush = () => {
+      if (current.length === 0) return;
+      ready.push({ index: batches++, files: current });
+      current = [];
+      currentBytes = 0;
+    };
+    const add = (e: WalkEntry) => {
+      found++;
+      current.push({ path: e.path, relPath: e.relPath });
+      currentBytes += e.size;
+      if (current.length >= maxFiles || currentBytes >= maxBytes) flush();
+    };
+    /** Walks for one slice of time (or to the end); true when the walk is over. */
+    const walkSlice = (sliceMs: number): boolean => {
+      const until = performance.now() + sliceMs;
+      for (;;) {
+        if (step.done) return true;
+        add(step.value);
+        step = walker.next();
+        if (performance.now() >= until) return step.done === true;
+      }
+    };
+
+    // ---- TF-IDF: a first pass counts each shingle's document frequency into a table the
+    // workers share; it needs every file, so the walk ends first.
+    let df: SharedFrequencies | undefined;
+    if (settings.weighting === 'tfidf') {
+      walkSlice(Infinity);
+      flush();
+      const table = new SharedArrayBuffer(4 << DF_TABLE_BITS);
+      const counted = await inParallel(ready, pool.size * PIPELINE, (b) =>
+        pool.run({ type: 'countShingles', files: b.files, settings, table }).then((n) => n as number, () => 0),
+      );
+      df = { buffer: table, documents: counted.reduce((a, b) => a + b, 0) };
+    }
+
+    // ---- fingerprinting
+    let failure: { error: unknown } | null = null;
+    const fingerprint = async (files: FileToFingerprint[], mode: CjkMode): Promise<FileOutcome[]> => {
+      const run = (list: FileToFingerprint[], slot?: number) =>
+        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true }, undefined, { slot }).then((res) =>
+          unpackOutcomes(res as PackedOutcomes, list.map((f) => f.relPath)),
+        );
+      try {
+        return await run(files);
+      } catch {
+        // A batch whose worker died twice: retry its files one by one so only the culprit is lost.
+        const out: FileOutcome[] = [];
+        for (const f of files) {
+          try {
+            out.push(...(await run([f])));
+          } catch (e) {
+            out.push({ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` });
+          }
+        }
+        return out;
+      }
+    };
+    const runBatch = async (b: Batch): Promise<void> => {
+      signal?.throwIfAborted();
+      const outcomes = await fingerprint(b.files, cjk);
+      if (cjk === 'defer' && outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
+        // Chinese text: to the worker that loads jieba (any worker if that one is gone).
+        const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
+        let redone: FileOutcome[];
+        try {
+          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true }, undefined, { slot: 0 });
+          redone = unpackOutcomes(res as PackedOutcomes, again.map((f) => f.relPath));
+        } catch {
+          redone = await fingerprint(again, 'load');
+        }
+        let k = 0;
+        for (let i = 0; i < outcomes.length; i++) {
+          const o = outcomes[i];
+          if (!o.ok && o.retry === 'cjk') outcomes[i] = redone[k++];
+        }
+      }
+      if (failure) return; // the scan is over: nothing more to report
+      if (done === 0) phase('first result');
+      results[b.index] = outcomes;
+      for (const o of outcomes) {
+        done++;
+        if (!o.ok) skip(o.relPath, o.reason);
+      }
+      options.onProgress?.(done, found);
+    };
+
+    const limit = pool.size * PIPELINE;
+    let inFlight = 0;
+    let wake: (() => void) | null = null;
+    const notify = () => {
+      const w = wake;
+      wake = null;
+      w?.();
+    };
+    const dispatch = () => {
+      while (inFlight < limit && ready.length > 0 && !failure) {
+        const b = ready.shift()!;
+        inFlight++;
+        runBatch(b).then(
+          () => {
+            inFlight--;
+            dispatch();
+            notify();
+          },
+          (error: unknown) => {
+            inFlight--;
+            failure ??= { error };
+            notify();
+          },
+        );
+      }
+    };
+
+    try {
+      let walked = step.done === true;
+      while (!walked && !failure) {
+        walked = walkSlice(WALK_SLICE_MS);
+        // A partial batch goes too when a worker would otherwise wait for it.
+        if (walked || (ready.length === 0 && inFlight < limit)) flush();
+        dispatch();
+        if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      flush();
+      dispatch();
+      phase('walked');
+      while ((inFlight > 0 || ready.length > 0) && !failure) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        dispatch();
+      }
+    } catch (error) {
+      failure ??= { error }; // batches still under way report nothing more
+    }
+    if (failure) throw (failure as { error: unknown }).error;
+    signal?.throwIfAborted();
+    phase('fingerprinted');
+
+    documents = [];
+    for (const outcomes of results) {
+      for (const o of outcomes) {
+        if (o.ok) {
+          bytes += o.bytes;
+          documents.push({ path: o.relPath, doc: o.doc });
+        }
+      }
+    }
+    // The walk's order is already by path; this keeps the contract whatever the walk does.
+    documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    // The workers are let go as soon as the matching no longer needs them (their ends overlap the
+    // rest of the report); the scan resolves once they are gone.
+    report = await matchDocuments(documents, settings, pool, phase, () => (closing ??= pool.close()));
+    phase('reported');
+  } finally {
+    await (closing ?? pool.close());
+  }
+  signal?.throwIfAborted();
+
+  let sections = 0;
+  for (const d of documents) sections += d.doc.sections.length;
+  return {
+    root,
+    ...report,
+    documents,
+    stats: {
+      files: documents.length,
+      sections,
+      bytes,
+      elapsedMs: Math.round(performance.now() - started),
+      skipped,
+    },
+  };
+}
+
+/**
+ * The report of the documents: with sections and enough files, the files are matched in a worker
+ * while this thread matches the sections (without their rule on paired files, applied after: see
+ * matchSectionItems); the same report as buildReport.
+ */
+async function matchDocuments(
+  documents: FingerprintedDocument[],
+  settings: EngineSettings,
+  pool: WorkerPool<WorkerRequest, WorkerResponse>,
+  phase: (name: string) => void,
+  release: () => void,
+): Promise<Report> {
+  const options: ReportOptions = {
+    maxDistance: settings.maxDistance,
+    sectionMaxDistance: settings.sectionMaxDistance,
+    minSimilarity: settings.minSimilarity,
+    sections: settings.sections,
+    kernel: nativeKernel(),
+  };
+  const plan = planReport(documents);
+  if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
+    release();
+    return finishReport(plan, options, matchFileItems(plan, options), null);
+  }
+  const items = packItems(plan.fileItems.map((i) => i.fp));
+  const filesJob = pool
+    .run({ type: 'matchPairs', items, options: fileMatchOptions(options) }, [items.fp.buffer, items.offsets.buffer, items.sketches.buffer] as ArrayBuffer[])
+    .then(
+      (res) => {
+        phase('files matched');
+        return unpackPairs(res as PackedPairs) satisfies MatchedItems;
+      },
+      () => null, // the worker failed: match them here
+    );
+  const sections = matchSectionItems(plan, options, null);
+  phase('sections matched');
+  const files = (await filesJob) ?? matchFileItems(plan, options);
+  release();
+  return finishReport(plan, options, files, sections);
+}
+
+/** Runs `fn` over the items with at most `limit` calls under way; results in input order. */
+async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}

@@ -1,0 +1,200 @@
+/**
+ * Read, decode and fingerprint one file (runs inside the worker). Every failure becomes an
+ * outcome with a reason; nothing here throws for bad input.
+ */
+import { constants as bufferConstants } from 'node:buffer';
+import * as fs from 'node:fs';
+import { constants as fsConstants } from 'node:fs';
+import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
+import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
+import { languageOf } from '../../core/text/languages';
+import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
+import type { EngineSettings } from '../settings/engineSettings';
+import { bigramSegmenter, loadCjkSegmenter } from './jieba';
+import { nativeKernel, nativeKernelProblem } from './nativeKernel';
+import type { CjkMode, FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
+
+let logOnce: (msg: string) => void = (msg) => console.error(msg);
+
+/**
+ * Largest file read as text: the longest string V8 can make (≈ 512 Mi characters; one byte of a
+ * file never gives more than one UTF-16 unit). Bigger files fail to decode after being read.
+ */
+export const MAX_TEXT_BYTES = bufferConstants.MAX_STRING_LENGTH;
+
+/** Where the worker reports a one-time problem (e.g. jieba missing). */
+export function setEngineLog(log: (msg: string) => void): void {
+  logOnce = log;
+}
+
+/** jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. */
+let cjkLoaded = false;
+const lazyJieba = (run: string): string[] => {
+  cjkLoaded = true;
+  return loadCjkSegmenter(logOnce).segmenter(run);
+};
+
+/** Thrown by the segmenter of `cjk: 'defer'` when this thread has not loaded jieba yet. */
+const CJK_DEFERRED = new Error('CJK text: left to the worker that loads jieba');
+const deferredJieba = (run: string): string[] => {
+  if (!cjkLoaded) throw CJK_DEFERRED;
+  return lazyJieba(run);
+};
+
+function segmenterFor(settings: EngineSettings, cjk: CjkMode = 'load') {
+  return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : cjk === 'defer' ? deferredJieba : lazyJieba;
+}
+
+/** This thread's native kernel for a file; when a code file meets none, why is logged once. */
+let kernelChecked = false;
+function codeKernel(relPath: string) {
+  const kernel = nativeKernel();
+  if (!kernelChecked && languageOf(relPath).kind === 'code') {
+    kernelChecked = true;
+    if (!kernel) {
+      logOnce(`NearDup: the native fingerprinting kernel is ${nativeKernelProblem()}; fingerprinting in JavaScript (same results, slower).`);
+    }
+  }
+  return kernel;
+}
+
+function fingerprintOptions(relPath: string, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FingerprintOptions {
+  return {
+    kernel: codeKernel(relPath),
+    minTokens: settings.minTokens,
+    sections: settings.sections,
+    normalizeIdentifiers: settings.normalizeIdentifiers,
+    stopWords: settings.stopWords,
+    weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
+    segmenter: segmenterFor(settings, cjk),
+    idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
+  };
+}
+
+/** Fingerprints a text already in memory (an unsaved editor, or a decoded file). */
+export function fingerprintDecoded(
+  relPath: string,
+  text: string,
+  bytes: number,
+  encoding: string,
+  settings: EngineSettings,
+  df?: SharedFrequencies,
+  cjk?: CjkMode,
+): FileOutcome {
+  const shape = lineShape(text);
+  if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
+  if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
+  let doc;
+  try {
+    doc = fingerprintText(text, relPath, fingerprintOptions(relPath, settings, df, cjk));
+  } catch (e) {
+    if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
+    throw e;
+  }
+  return { relPath, ok: true, bytes, encoding, doc };
+}
+
+/** Files are read into this buffer (grown as needed, dropped when it grows big). */
+let scratch = Buffer.allocUnsafeSlow(256 * 1024);
+const SCRATCH_KEEP_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Reads a whole file from `fd` (at most `limit` + 1 bytes: enough to tell it is over the limit)
+ * into the scratch buffer; the bytes are valid until the next call.
+ */
+function readAllSync(fd: number, sizeHint: number, limit: number): Buffer {
+  const want = Math.min(sizeHint, limit) + 1; // one more byte: a file that grew since fstat
+  if (scratch.length < want) scratch = Buffer.allocUnsafeSlow(Math.max(want, scratch.length * 2));
+  let buf = scratch;
+  let n = 0;
+  for (;;) {
+    if (n === buf.length) {
+      if (n > limit) break;
+      const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, limit + 1));
+      buf.copy(bigger, 0, 0, n);
+      buf = bigger;
+    }
+    const r = fs.readSync(fd, buf, n, buf.length - n, null);
+    if (r === 0) break;
+    n += r;
+  }
+  if (buf.length <= SCRATCH_KEEP_BYTES) scratch = buf;
+  else if (scratch.length > SCRATCH_KEEP_BYTES) scratch = Buffer.allocUnsafeSlow(256 * 1024);
+  return buf.subarray(0, n);
+}
+
+function readFailure(e: unknown): { reason: string } {
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'ENOENT'
+      ? 'deleted before it could be read'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'ELOOP'
+          ? 'symbolic link (not followed)'
+          : `cannot be read (${code ?? (e as Error).message})`;
+  return { reason };
+}
+
+/**
+ * Reads and decodes a file, or says why it cannot be used. Synchronous: it runs in a worker
+ * thread that has nothing else to do meanwhile, and one call costs far less than the four
+ * thread-pool round trips of the promise API.
+ */
+function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text: string; bytes: number; encoding: string } | { reason: string } {
+  let buf: Buffer;
+  let fd: number;
+  try {
+    // The walk saw a regular file, but it may have been replaced since. O_NOFOLLOW: a symbolic
+    // link is not followed (out of the tree); O_NONBLOCK: opening a FIFO does not wait for a
+    // writer (forever). Neither changes how a regular file is read.
+    fd = fs.openSync(file.path, fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0) | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    return readFailure(e);
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { reason: 'not a regular file' };
+    if (stat.size > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
+    // Its text could not be held in one string: refuse before reading it.
+    if (stat.size > MAX_TEXT_BYTES) return { reason: `too large to handle as text (${stat.size} bytes)` };
+    buf = readAllSync(fd, stat.size, settings.maxFileSizeBytes);
+  } catch (e) {
+    return readFailure(e);
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // nothing to do
+    }
+  }
+  if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
+  const decoded = decodeBuffer(buf);
+  if (!decoded.ok) return { reason: decoded.reason };
+  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding };
+}
+
+/** First pass of TF-IDF: counts the file's distinct shingles into the shared table. */
+export function countFileShinglesSync(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): boolean {
+  const read = readTextSync(file, settings);
+  if ('reason' in read || isMinified(read.text) || isRepetitive(read.text)) return false;
+  return countDocumentShingles(read.text, file.relPath, fingerprintOptions(file.relPath, settings), table);
+}
+
+export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {
+  return countFileShinglesSync(file, settings, table);
+}
+
+/**
+ * Reads, decodes and fingerprints one file. With `cjk: 'defer'`, a file whose text needs jieba
+ * while this thread has not loaded it comes back with `retry: 'cjk'` (see {@link CjkMode}).
+ */
+export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FileOutcome {
+  const read = readTextSync(file, settings);
+  if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
+  return fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk);
+}
+
+export async function fingerprintFile(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies): Promise<FileOutcome> {
+  return fingerprintFileSync(file, settings, df);
+}

@@ -1,0 +1,80 @@
+/**
+ * Chinese (CJK) word segmentation with @node-rs/jieba, loaded lazily and once per process, with a
+ * character-bigram fallback when the native module cannot be loaded (never a crash).
+ */
+import * as fs from 'node:fs';
+import type { CjkSegmenter } from '../../core/types';
+
+export interface LoadedCjkSegmenter {
+  segmenter: CjkSegmenter;
+  name: 'jieba' | 'bigram';
+}
+
+/** The part of a Jieba instance we use. */
+export interface JiebaLike {
+  cut(sentence: string, hmm?: boolean): string[];
+}
+
+/** Creates a ready Jieba instance; throws when the native module is missing. */
+export type JiebaLoader = () => JiebaLike;
+
+/** Loads @node-rs/jieba with its default dictionary. */
+export const defaultJiebaLoader: JiebaLoader = () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Jieba } = require('@node-rs/jieba') as { Jieba: { withDict(dict: Uint8Array): JiebaLike } };
+  // The dictionary file itself: '@node-rs/jieba/dict' would also read idf.txt (6 MB, unused).
+  const dict = fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
+  return Jieba.withDict(dict);
+};
+
+/** One result per loader per process: the default loader runs (and logs a failure) once. */
+const cache = new WeakMap<JiebaLoader, LoadedCjkSegmenter>();
+
+/**
+ * Returns the jieba segmenter, or the bigram fallback (after logging once why) when jieba cannot
+ * be loaded. `loader` exists for tests; results are cached per loader.
+ */
+export function loadCjkSegmenter(log?: (msg: string) => void, loader: JiebaLoader = defaultJiebaLoader): LoadedCjkSegmenter {
+  const hit = cache.get(loader);
+  if (hit) return hit;
+  let result: LoadedCjkSegmenter;
+  try {
+    const jb = loader();
+    const segmenter: CjkSegmenter = (run: string) => {
+      if (run.length === 0) return [];
+      let tokens: string[];
+      try {
+        tokens = jb.cut(run, false);
+      } catch {
+        return bigramSegmenter(run);
+      }
+      return tokens.filter((t) => t.trim() !== '');
+    };
+    result = { segmenter, name: 'jieba' };
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    log?.(
+      `NearDup: Chinese word segmentation (@node-rs/jieba) could not be loaded (${why}); ` +
+        'falling back to character bigrams. Results for Chinese text may be less precise.',
+    );
+    result = { segmenter: bigramSegmenter, name: 'bigram' };
+  }
+  cache.set(loader, result);
+  return result;
+}
+
+/**
+ * Overlapping character bigrams of a run, by code point: "abcd" → ["ab", "bc", "cd"];
+ * a single character → [that character]; "" → []. Whitespace splits the run into parts that are
+ * segmented separately (no bigram spans a space).
+ */
+export function bigramSegmenter(run: string): string[] {
+  const out: string[] = [];
+  for (const part of run.split(/\s+/)) {
+    if (part === '') continue;
+    const chars = Array.from(part);
+    if (chars.length === 1) out.push(chars[0]);
+    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  }
+  return out;
+}

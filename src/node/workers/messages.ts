@@ -1,0 +1,73 @@
+/**
+ * Typed messages between the main thread (CLI or extension host) and the fingerprinting worker.
+ */
+import type { MatchOptions } from '../../core/report/compare';
+import type { DocumentFingerprint } from '../../core/types';
+import type { EngineSettings } from '../settings/engineSettings';
+import type { PackedItems, PackedOutcomes, PackedPairs } from './packing';
+
+export interface FileToFingerprint {
+  /** Absolute path to read. */
+  path: string;
+  /** Path as reported (relative, '/' separators); decides code versus prose by its extension. */
+  relPath: string;
+}
+
+export type FileOutcome =
+  | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
+  | {
+      relPath: string;
+      ok: false;
+      reason: string;
+      /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
+      retry?: 'cjk';
+    };
+
+/**
+ * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
+ * `defer` does not, and returns such a file with `retry: 'cjk'` unless this worker has loaded
+ * jieba already. Loading jieba's dictionary costs ~0.3 s of CPU per thread, so a scan lets one
+ * worker load it and sends it every such file.
+ */
+export type CjkMode = 'load' | 'defer';
+
+/** Shingle document frequencies for TF-IDF: a table shared by all workers, and the corpus size. */
+export interface SharedFrequencies {
+  buffer: SharedArrayBuffer;
+  documents: number;
+}
+
+/**
+ * workerData of the fingerprinting worker: where its one-time notices (e.g. jieba missing) go.
+ * `logged` is a bit set shared by all workers of a pool, so a notice is printed once per scan,
+ * not once per worker; `quiet` drops them.
+ */
+export interface FingerprintWorkerData {
+  logged: SharedArrayBuffer;
+  quiet: boolean;
+}
+
+export type WorkerRequest =
+  | {
+      type: 'fingerprintFiles';
+      files: FileToFingerprint[];
+      settings: EngineSettings;
+      df?: SharedFrequencies;
+      cjk?: CjkMode;
+      /** Answer with {@link PackedOutcomes} (transferred) instead of FileOutcome[]. */
+      pack?: boolean;
+    }
+  | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
+  | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }
+  /** `matchPairs` over packed items (without `accept`), e.g. a report's files while the caller matches its sections. */
+  | { type: 'matchPairs'; items: PackedItems; options: MatchOptions };
+
+export interface WorkerResponseMap {
+  fingerprintFiles: FileOutcome[] | PackedOutcomes;
+  fingerprintText: FileOutcome;
+  /** Number of documents counted. */
+  countShingles: number;
+  matchPairs: PackedPairs;
+}
+
+export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];

@@ -1,0 +1,209 @@
+/**
+ * Fingerprints and pairs packed into a few typed arrays for messages between threads: one
+ * transfer (no copy) instead of the structured clone of thousands of small objects, each sketch
+ * an ArrayBuffer of its own. The unpacked sketches are views into the received buffer.
+ */
+import type { MatchedList } from '../../core/report/compare';
+import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
+import type { FileOutcome } from './messages';
+
+// ------------------------------------------------------------------------------ outcomes
+
+/** The outcomes of a batch of files, in the order of the request's files. */
+export interface PackedOutcomes {
+  packed: 'outcomes';
+  /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections. */
+  header: Uint32Array;
+  /** Per item (the file's, then its sections), {@link ITEM} words: hi, lo, tokens, features, sketch length, start line, end line. */
+  items: Uint32Array;
+  /** The items' sketches, one after another. */
+  sketches: Uint32Array;
+  /** Encodings and reasons, referred to by the header. */
+  strings: string[];
+}
+
+const HEADER = 6;
+const ITEM = 7;
+const OK = 0;
+const FAILED = 1;
+const RETRY_CJK = 2;
+
+export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
+  let items = 0;
+  let sketchWords = 0;
+  for (const o of outcomes) {
+    if (!o.ok) continue;
+    const { file, sections } = o.doc;
+    if (file) {
+      items++;
+      sketchWords += file.sketch.length;
+    }
+    items += sections.length;
+    for (const s of sections) sketchWords += s.sketch.length;
+  }
+  const header = new Uint32Array(outcomes.length * HEADER);
+  const itemWords = new Uint32Array(items * ITEM);
+  const sketches = new Uint32Array(sketchWords);
+  const strings: string[] = [];
+  const stringIndex = new Map<string, number>();
+  const intern = (s: string): number => {
+    let i = stringIndex.get(s);
+    if (i === undefined) {
+      i = strings.length;
+      strings.push(s);
+      stringIndex.set(s, i);
+    }
+    return i;
+  };
+  let it = 0;
+  let sk = 0;
+  const putItem = (fp: ItemFingerprint, startLine: number, endLine: number) => {
+    itemWords[it] = fp.hi;
+    itemWords[it + 1] = fp.lo;
+    itemWords[it + 2] = fp.tokens;
+    itemWords[it + 3] = fp.features;
+    itemWords[it + 4] = fp.sketch.length;
+    itemWords[it + 5] = startLine;
+    itemWords[it + 6] = endLine;
+    it += ITEM;
+    sketches.set(fp.sketch, sk);
+    sk += fp.sketch.length;
+  };
+  for (let f = 0; f < outcomes.length; f++) {
+    const o = outcomes[f];
+    const h = f * HEADER;
+    if (!o.ok) {
+      header[h] = o.retry === 'cjk' ? RETRY_CJK : FAILED;
+      header[h + 3] = intern(o.reason);
+      continue;
+    }
+    const { kind, file, sections } = o.doc;
+    header[h] = OK;
+    header[h + 1] = o.bytes;
+    header[h + 2] = kind === 'code' ? 0 : 1;
+    header[h + 3] = intern(o.encoding);
+    header[h + 4] = file ? 1 : 0;
+    header[h + 5] = sections.length;
+    if (file) putItem(file, 0, 0);
+    for (const s of sections) putItem(s, s.startLine, s.endLine);
+  }
+  return { packed: 'outcomes', header, items: itemWords, sketches, strings };
+}
+
+/** The outcomes of {@link packOutcomes}; `relPaths` are the request's, in its order. */
+export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): FileOutcome[] {
+  const { header, items, sketches, strings } = p;
+  const out: FileOutcome[] = new Array(relPaths.length);
+  let it = 0;
+  let sk = 0;
+  const item = (): ItemFingerprint => {
+    const len = items[it + 4];
+    const fp: ItemFingerprint = { hi: items[it], lo: items[it + 1], tokens: items[it + 2], features: items[it + 3], sketch: sketches.subarray(sk, sk + len) };
+    it += ITEM;
+    sk += len;
+    return fp;
+  };
+  for (let f = 0; f < relPaths.length; f++) {
+    const h = f * HEADER;
+    const relPath = relPaths[f];
+    const status = header[h];
+    if (status !== OK) {
+      out[f] = status === RETRY_CJK ? { relPath, ok: false, reason: strings[header[h + 3]], retry: 'cjk' } : { relPath, ok: false, reason: strings[header[h + 3]] };
+      continue;
+    }
+    const file = header[h + 4] === 1 ? item() : null;
+    const sections: SectionFingerprint[] = new Array(header[h + 5]);
+    for (let s = 0; s < sections.length; s++) {
+      const startLine = items[it + 5];
+      const endLine = items[it + 6];
+      const fp = item();
+      sections[s] = { hi: fp.hi, lo: fp.lo, tokens: fp.tokens, features: fp.features, sketch: fp.sketch, startLine, endLine };
+    }
+    const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
+    out[f] = { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------ items and pairs
+
+/** Fingerprints to match elsewhere: (hi, lo, tokens, features) per item, and the sketches. */
+export interface PackedItems {
+  packed: 'items';
+  fp: Uint32Array;
+  /** Item i's sketch is sketches[offsets[i] … offsets[i + 1]). */
+  offsets: Uint32Array;
+  sketches: Uint32Array;
+}
+
+export function packItems(items: readonly ItemFingerprint[]): PackedItems {
+  const n = items.length;
+  const fp = new Uint32Array(n * 4);
+  const offsets = new Uint32Array(n + 1);
+  let words = 0;
+  for (let i = 0; i < n; i++) {
+    const x = items[i];
+    fp[4 * i] = x.hi;
+    fp[4 * i + 1] = x.lo;
+    fp[4 * i + 2] = x.tokens;
+    fp[4 * i + 3] = x.features;
+    offsets[i] = words;
+    words += x.sketch.length;
+  }
+  offsets[n] = words;
+  const sketches = new Uint32Array(words);
+  for (let i = 0; i < n; i++) sketches.set(items[i].sketch, offsets[i]);
+  return { packed: 'items', fp, offsets, sketches };
+}
+
+export function unpackItems(p: PackedItems): ItemFingerprint[] {
+  const n = p.offsets.length - 1;
+  const out: ItemFingerprint[] = new Array(Math.max(0, n));
+  for (let i = 0; i < n; i++) {
+    out[i] = {
+      hi: p.fp[4 * i],
+      lo: p.fp[4 * i + 1],
+      tokens: p.fp[4 * i + 2],
+      features: p.fp[4 * i + 3],
+      sketch: p.sketches.subarray(p.offsets[i], p.offsets[i + 1]),
+    };
+  }
+  return out;
+}
+
+/** Matched pairs (as matchPairList gives them), in their order. */
+export interface PackedPairs extends MatchedList {
+  packed: 'pairs';
+}
+
+export function packPairs(list: MatchedList): PackedPairs {
+  const n = list.length;
+  // Own buffers of exactly the pairs (the list's arrays may be views into larger ones).
+  return {
+    packed: 'pairs',
+    length: n,
+    a: list.a.slice(0, n),
+    b: list.b.slice(0, n),
+    distance: list.distance.slice(0, n),
+    truncated: list.truncated,
+  };
+}
+
+export function unpackPairs(p: PackedPairs): MatchedList {
+  return { length: p.length, a: p.a, b: p.b, distance: p.distance, truncated: p.truncated };
+}
+
+/** The buffers to transfer with a packed message (none for anything else). */
+export function transferablesOf(res: unknown): ArrayBuffer[] {
+  if (!res || typeof res !== 'object' || !('packed' in res)) return [];
+  const r = res as PackedOutcomes | PackedItems | PackedPairs;
+  switch (r.packed) {
+    case 'outcomes':
+      return [r.header.buffer, r.items.buffer, r.sketches.buffer] as ArrayBuffer[];
+    case 'items':
+      return [r.fp.buffer, r.offsets.buffer, r.sketches.buffer] as ArrayBuffer[];
+    case 'pairs':
+      return [r.a.buffer, r.b.buffer, r.distance.buffer] as ArrayBuffer[];
+  }
+  return [];
+}

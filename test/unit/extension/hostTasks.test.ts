@@ -1,0 +1,90 @@
+import { strict as assert } from 'node:assert';
+import { HostTasks } from '../../../src/extension/hostTasks';
+
+/** Busy work of about `ms` (the thread does nothing else meanwhile). */
+function spin(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+}
+
+describe('HostTasks (our tasks on the extension host: timed, and sliced)', () => {
+  it('figures: count, total, max, p99 (to the 0.1 ms bin) and tasks over 50 ms, overall and per kind', () => {
+    const t = new HostTasks();
+    for (let i = 1; i <= 100; i++) t.record('a', i); // 1 … 100 ms
+    t.record('b', 0.25);
+    const f = t.figures();
+    assert.equal(f.count, 101);
+    assert.equal(f.maxMs, 100);
+    assert.equal(f.over50, 50);
+    assert.ok(f.p99Ms >= 99 && f.p99Ms <= 100.1, `p99 ${f.p99Ms}`);
+    assert.equal(f.byKind.a.count, 100);
+    assert.equal(f.byKind.a.totalMs, 5050);
+    assert.deepEqual(f.byKind.b, { count: 1, totalMs: 0.25, maxMs: 0.25, p99Ms: 0.25, over50: 0 });
+    // Beyond the histogram: p99 is the maximum.
+    t.reset();
+    for (let i = 0; i < 10; i++) t.record('c', 1);
+    t.record('c', 900);
+    assert.equal(t.figures().maxMs, 900);
+    assert.equal(t.figures().p99Ms, 900);
+    assert.equal(t.figures().count, 11);
+  });
+
+  it('time() measures a synchronous task, also one that throws', () => {
+    const t = new HostTasks();
+    assert.equal(
+      t.time('x', () => (spin(3), 42)),
+      42,
+    );
+    assert.throws(() => t.time('x', () => assert.fail('boom')));
+    const f = t.figures().byKind.x;
+    assert.equal(f.count, 2);
+    assert.ok(f.maxMs >= 3, `max ${f.maxMs}`);
+  });
+
+  it('run(): the job starts in a task of its own, is cut into slices of about the budget that let other work in between, and counts as running until it ends', async () => {
+    const t = new HostTasks(4);
+    let idleCalls = 0;
+    t.onIdle(() => idleCalls++);
+    let started = false;
+    let slices = 0;
+    const between: number[] = [];
+    let units = 0;
+    const job = t.run('work', async (s) => {
+      started = true;
+      for (let i = 0; i < 60; i++) {
+        spin(0.5); // 30 ms of work in all
+        units++;
+        if (s.due) {
+          slices++;
+          const before = units;
+          setImmediate(() => between.push(before)); // other work, queued before the yield
+          await s.yield();
+        }
+      }
+    });
+    assert.equal(started, false, 'not inside the caller\'s task');
+    assert.equal(t.idle, false);
+    await job;
+    assert.equal(units, 60);
+    assert.ok(t.idle);
+    assert.equal(idleCalls, 1);
+    assert.ok(slices >= 3, `${slices} yields`);
+    assert.equal(between.length, slices, 'what was queued ran at each yield, before the job went on');
+    const f = t.figures().byKind.work;
+    assert.equal(f.count, slices + 1);
+    assert.ok(f.totalMs >= 30);
+    assert.equal(t.figures().jobs, 1);
+  });
+
+  it('a job that throws still ends (idle again) and rejects', async () => {
+    const t = new HostTasks();
+    await assert.rejects(
+      t.run('bad', () => {
+        throw new Error('boom');
+      }),
+      /boom/,
+    );
+    assert.ok(t.idle);
+    assert.equal(t.figures().byKind.bad.count, 1);
+  });
+});

@@ -1,0 +1,252 @@
+// The native kernel (native/kernel.c through src/node/nativeKernel.ts) must give exactly what the
+// TypeScript gives: fingerprintText with and without `kernel`, compared field by field, over
+// generated code of every comment syntax and quote rule, awkward characters, every option set,
+// and this repository's own sources. (The fuzz test also runs its 10,000 inputs through both.)
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
+import { popcount32 } from '../../../../src/core/index/hamming';
+import { allPairsBatch } from '../../../../src/core/index/simhashIndex';
+import type { DocumentFingerprint } from '../../../../src/core/types';
+import { KERNEL_FILE, kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import { mulberry32 } from '../../helpers/corpus';
+
+const REPO = path.join(__dirname, '..', '..', '..', '..');
+const kernel = nativeKernel();
+
+/** Every field, sketches as arrays: a difference anywhere shows in the JSON. */
+function canon(d: DocumentFingerprint): string {
+  return JSON.stringify(d, (_k, v: unknown) => (v instanceof Uint32Array ? Array.from(v) : v));
+}
+
+function assertSame(text: string, file: string, options: FingerprintOptions): void {
+  const ts = canon(fingerprintText(text, file, options));
+  const native = canon(fingerprintText(text, file, { ...options, kernel }));
+  if (ts !== native) {
+    assert.fail(`${file} ${JSON.stringify(options)}: native differs\n  ts:     ${ts.slice(0, 300)}\n  native: ${native.slice(0, 300)}`);
+  }
+}
+
+/** Pieces of code in many styles, glued at random: the tokeniser's and numbering's hard cases. */
+const PIECES = [
+  'function f(a, b) {\n  return a + b;\n}\n',
+  'class A extends B {\n  method() { return this.x; }\n  get y() { return 1; }\n}\n',
+  "const s = 'it\\'s'; const t = \"a \\\"q\\\" b\"; const u = `multi\nline ${x}`;\n",
+  '// line comment { not a brace\n/* block\n comment */ x = 1;\n',
+  '/* unterminated block comment',
+  '"unterminated string\n',
+  '`unterminated template',
+  'x = 1.5e10 + 0x1F + 3.14.toFixed(2) + 1_000 + .5;\n',
+  'def g(x):\n    # hash comment\n    return x * 2  # trailing\n\n',
+  '-- sql comment\nSELECT a, b FROM t WHERE c = \'d\';\n',
+  '--[[ lua block ]] local v = 1\n',
+  '<!-- markup --> <div class="a">text</div>\n',
+  '; lisp comment\n(defun f (x) (* x x))\n',
+  '% erlang comment\nf(X) -> X.\n',
+  "fn main<'a>(x: &'a str) -> &'a str { x }\n",
+  'имя = функция(аргумент) + 数据变量 + données_été;\n',
+  '变量一 = 计算（参数）；// 全角标点\n',
+  'x\u00a0=\u3000y\u2028z\u2029w\ufeffv;\n',
+  'a = "\ud83d\ude00 emoji" + \ud83d\ude00 + lone \ud800 surrogate \udc00;\n',
+  'if (a) { if (b) { if (c) { deep(); } } }\n',
+  '}}} unbalanced {{{\n',
+  '\t\tindented_with_tabs();\r\n\r\nwindows_line_endings();\r\n',
+  '@decorator\n@another(1)\nexport default class C {\n  m() {}\n}\n',
+  '#include <stdio.h>\n#define X 1\nint main() { return X; }\n',
+  'namespace N {\nextern "C" {\nvoid f();\n}\n}\n',
+  'import { a, b } from "m";\nexport { c } from "n";\n',
+  '$var = @array[0] ~ %hash{key} ^ !x | y & z;\n',
+  'if x:\n    pass\nelif y:\n    pass\nelse:\n    pass\n',
+];
+const FILES = ['a.js', 'b.ts', 'c.py', 'd.sql', 'e.lua', 'f.html', 'g.css', 'h.clj', 'i.erl', 'j.json', 'k.rs', 'l.go', 'Makefile', 'm.unknown', 'n.hs'];
+const OPTION_SETS: FingerprintOptions[] = [
+  {},
+  { sections: false },
+  { weighting: 'tf' },
+  { normalizeIdentifiers: true },
+  { shingleSize: 1, minTokens: 1 },
+  { shingleSize: 5, minTokens: 2 },
+  { shingleSize: 9, minTokens: 3, weighting: 'tf' },
+  { minTokens: 10, normalizeIdentifiers: true, weighting: 'tf' },
+];
+
+function generated(rnd: () => number, pieces: number): string {
+  const parts: string[] = [];
+  for (let i = 0; i < pieces; i++) {
+    let p = PIECES[Math.floor(rnd() * PIECES.length)];
+    // Renamed or re-numbered copies, so that shingles repeat and differ.
+    if (rnd() < 0.5) p = p.replace(/[a-z]+/g, (w) => (rnd() < 0.2 ? `${w}${Math.floor(rnd() * 9)}` : w));
+    parts.push(p);
+  }
+  return parts.join(rnd() < 0.5 ? '' : '\n');
+}
+
+describe('native kernel', () => {
+  it('is built and loads here (set NEARDUP_NATIVE=0 to test the TypeScript alone)', function () {
+    if (process.env.NEARDUP_NATIVE === '0') this.skip();
+    assert.ok(kernel, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
+  });
+
+  it('only loads the addon beside the bundle or from a NearDup checkout', () => {
+    const here = path.join(REPO, 'src', 'node');
+    const candidates = kernelCandidates(here).filter((p) => p !== process.env.NEARDUP_KERNEL_PATH);
+    assert.deepEqual(candidates, [path.join(here, KERNEL_FILE), path.join(REPO, 'build', 'Release', KERNEL_FILE)]);
+    const elsewhere = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'neardup-kernel-'));
+    try {
+      fs.mkdirSync(path.join(elsewhere, 'a', 'b'), { recursive: true });
+      fs.writeFileSync(path.join(elsewhere, 'package.json'), '{"name":"not-neardup"}');
+      const found = kernelCandidates(path.join(elsewhere, 'a', 'b')).filter((p) => p !== process.env.NEARDUP_KERNEL_PATH);
+      assert.deepEqual(found, [path.join(elsewhere, 'a', 'b', KERNEL_FILE)], 'no build/Release of a foreign folder');
+    } finally {
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  describe('gives what the TypeScript gives', function () {
+    before(function () {
+      if (!kernel) this.skip();
+    });
+
+    it('on 1,200 generated code files × every file type × 8 option sets', () => {
+      const rnd = mulberry32(20261122);
+      let compared = 0;
+      for (let i = 0; i < 150; i++) {
+        const text = generated(rnd, 1 + Math.floor(rnd() * 60));
+        const file = FILES[i % FILES.length];
+        for (const options of OPTION_SETS) {
+          assertSame(text, file, options);
+          compared++;
+        }
+      }
+      assert.equal(compared, 1200);
+    });
+
+    it('on a file with hundreds of sections (the output buffer grows) and on tiny texts', () => {
+      const many = Array.from({ length: 400 }, (_, i) => `function f${i}(a, b) {\n  const x = a * ${i} + b;\n  return g${i}(x, a, b) + h(x);\n}\n`).join('');
+      for (const options of [{}, { minTokens: 5 }, { minTokens: 5, weighting: 'tf' as const }]) assertSame(many, 'many.js', options);
+      const doc = fingerprintText(many, 'many.js', { minTokens: 5, kernel });
+      assert.ok(doc.sections.length >= 300, `${doc.sections.length} sections`);
+      for (const text of ['', ' ', 'x', 'a b', '{', '"', '/*', '\ud800', 'a\u0000b\u0000c']) {
+        for (const options of [{ minTokens: 1 }, { minTokens: 1, shingleSize: 1 }, {}]) assertSame(text, 'tiny.js', options);
+      }
+    });
+
+    it("on this repository's own sources", () => {
+      let compared = 0;
+      for (const dir of ['src', 'test', 'bench', 'scripts']) {
+        const visit = (d: string): void => {
+          for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+            const p = path.join(d, e.name);
+            // Not bench/.cache (downloaded trees) nor bench/results (outputs): ours only.
+            if (e.isDirectory()) {
+              if (!e.name.startsWith('.') && e.name !== 'results' && e.name !== 'node_modules') visit(p);
+            }
+            else if (/\.(ts|js|c|json)$/.test(e.name) && fs.statSync(p).size < 2_000_000) {
+              const text = fs.readFileSync(p, 'utf8');
+              assertSame(text, p, {});
+              assertSame(text, p, { weighting: 'tf', normalizeIdentifiers: true });
+              compared++;
+            }
+          }
+        };
+        visit(path.join(REPO, dir));
+      }
+      assert.ok(compared >= 100, `${compared} files`);
+    });
+  });
+
+  describe('all pairs within distance k: the same pairs as brute force and as the TypeScript', function () {
+    before(function () {
+      if (!kernel) this.skip();
+    });
+
+    /** n fingerprints: random ones, near copies (up to k + 1 bits flipped) and exact copies. */
+    function fingerprints(n: number, k: number, seed: number): Uint32Array {
+      const rnd = mulberry32(seed);
+      const word = () => Math.floor(rnd() * 2 ** 32) >>> 0;
+      const fp = new Uint32Array(2 * n);
+      for (let i = 0; i < n; i++) {
+        const r = rnd();
+        if (i > 0 && r < 0.3) {
+          const j = Math.floor(rnd() * i);
+          let hi = fp[2 * j];
+          let lo = fp[2 * j + 1];
+          if (r >= 0.05) {
+            const flips = Math.floor(rnd() * (k + 2));
+            for (let f = 0; f < flips; f++) {
+              const bit = Math.floor(rnd() * 64);
+              if (bit < 32) hi ^= 1 << bit;
+              else lo ^= 1 << (bit - 32);
+            }
+          }
+          fp[2 * i] = hi >>> 0;
+          fp[2 * i + 1] = lo >>> 0;
+        } else {
+          fp[2 * i] = word();
+          fp[2 * i + 1] = word();
+        }
+      }
+      return fp;
+    }
+
+    const canonPairs = (a: ArrayLike<number>, b: ArrayLike<number>, d: ArrayLike<number>): string[] =>
+      Array.from({ length: a.length }, (_, i) => `${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}:${d[i]}`).sort();
+
+    function brute(fp: Uint32Array, k: number): string[] {
+      const n = fp.length / 2;
+      const out: string[] = [];
+      for (let x = 0; x < n; x++)
+        for (let y = x + 1; y < n; y++) {
+          const d = popcount32(fp[2 * x] ^ fp[2 * y]) + popcount32(fp[2 * x + 1] ^ fp[2 * y + 1]);
+          if (d <= k) out.push(`${x}-${y}:${d}`);
+        }
+      return out.sort();
+    }
+
+    it('k = 0 … 20 on 2 to 2,500 fingerprints with near and exact copies', () => {
+      let checked = 0;
+      for (const k of [0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20]) {
+        for (const n of [2, 3, 17, 400, 2500]) {
+          const fp = fingerprints(n, k, k * 7919 + n);
+          const native = kernel!.allPairs(fp, k, 1e9)!;
+          const expected = brute(fp, k);
+          assert.deepEqual(canonPairs(native.a, native.b, native.distance), expected, `k=${k} n=${n}`);
+          const ts = allPairsBatch(fp, k);
+          assert.deepEqual(canonPairs(ts.a, ts.b, ts.distance), expected, `TypeScript k=${k} n=${n}`);
+          checked += expected.length;
+        }
+      }
+      assert.ok(checked > 1000, `${checked} pairs checked`);
+    });
+
+    it('hundreds of identical copies: every pair once; null beyond maxCandidates', () => {
+      const fp = new Uint32Array(2 * 600);
+      for (let i = 0; i < 600; i++) {
+        fp[2 * i] = i < 500 ? 0xdeadbeef : i * 2654435761;
+        fp[2 * i + 1] = i < 500 ? 0x12345678 : i * 40503;
+      }
+      const native = kernel!.allPairs(fp, 3, 1e9)!;
+      assert.deepEqual(canonPairs(native.a, native.b, native.distance), brute(fp, 3));
+      assert.equal(kernel!.allPairs(fp, 3, 1000), null);
+    });
+
+    it('allPairsBatch with the kernel: accept and maxPairs apply as without it; the fallback past the candidate cap', () => {
+      const fp = fingerprints(3000, 10, 99);
+      const accept = (a: number, b: number) => (a * 31 + b) % 3 !== 0;
+      const ts = allPairsBatch(fp, 10, { accept });
+      const nat = allPairsBatch(fp, 10, { accept, kernel: kernel! });
+      assert.deepEqual(canonPairs(nat.a, nat.b, nat.distance), canonPairs(ts.a, ts.b, ts.distance));
+      assert.ok(ts.length > 100 && !ts.truncated && !nat.truncated);
+      const capped = allPairsBatch(fp, 10, { accept, kernel: kernel!, maxPairs: 50 });
+      assert.equal(capped.length, 50);
+      assert.ok(capped.truncated);
+      const all = new Set(canonPairs(ts.a, ts.b, ts.distance));
+      for (const p of canonPairs(capped.a, capped.b, capped.distance)) assert.ok(all.has(p), p);
+      // A kernel that declines (too many candidates): the TypeScript search answers.
+      const declining = { allPairs: () => null };
+      const fallback = allPairsBatch(fp, 10, { accept, kernel: declining });
+      assert.deepEqual(canonPairs(fallback.a, fallback.b, fallback.distance), canonPairs(ts.a, ts.b, ts.distance));
+    });
+  });
+});
