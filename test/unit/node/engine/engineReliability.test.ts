@@ -261,13 +261,20 @@ describe('EngineState reliability', function () {
     for (const [rel, text] of tree) write(root, rel, text);
     const expected = canon(await freshReport());
     // The first engine "dies" after its first checkpoint: nothing it writes later reaches the disk.
+    // The checkpoint is written alongside the index (not awaited by it): once its write begins,
+    // no further batch is read until the test has cancelled, so the index can never finish
+    // before the cancel however slowly the disk answers (it once did, on a loaded machine).
     let checkpointed!: () => void;
     const firstCheckpoint = new Promise<void>((r) => (checkpointed = r));
+    let release!: () => void;
+    const afterCancel = new Promise<void>((r) => (release = r));
+    let writing = false;
     let dead = false;
     const io: CacheIo = {
       ...nodeCacheIo,
       async writeFile(file, data) {
         if (dead) throw new Error('the engine is dead');
+        writing = true;
         await nodeCacheIo.writeFile(file, data);
       },
       async rename(from, to) {
@@ -279,14 +286,16 @@ describe('EngineState reliability', function () {
     };
     const fp = new InlineFingerprinter();
     // Each batch waits a turn of the event loop, so the index takes many turns (like a real pool).
-    fp.gate = () => new Promise((r) => setImmediate(r));
+    fp.gate = () => (writing ? afterCancel : new Promise((r) => setImmediate(r)));
     const first = engine({ cacheIo: io, checkpointMs: 1, batchSize: 4 }, fp);
     await first.engine.init({ config: config(), cachePath });
     const running = first.engine.reindex();
     await firstCheckpoint;
     first.engine.cancel();
+    release();
     const stopped = await running;
-    assert.ok(stopped.cancelled || stopped.reread < tree.size);
+    assert.ok(stopped.cancelled, 'the index was cancelled mid-way');
+    assert.ok(stopped.reread < tree.size, `read ${stopped.reread} of ${tree.size}`);
 
     const second = engine();
     const init = await second.engine.init({ config: config(), cachePath });
