@@ -1,6 +1,6 @@
 /*
  * All pairs of 64-bit fingerprints within Hamming distance k, by permuted block tables (Manku,
- * Jain and Das Sarma 2007), in C: the batch search of src/core/simhashIndex.ts (allPairsBatch)
+ * Jain and Das Sarma 2007), in C: the batch search of src/core/index/allPairs.ts (allPairsBatch)
  * for the native kernel. The TypeScript stays the reference (the tests compare both against
  * brute force) and the fallback.
  *

@@ -1,6 +1,6 @@
 /*
  * NearDup's native fingerprinting kernel: the code tokeniser, shingle numbering, SimHash and
- * bottom-k sketches of src/core/tokenize.ts and src/core/simhash.ts, in C behind Node-API.
+ * bottom-k sketches of src/core/text/tokenize.ts and src/core/fingerprint/simhash.ts, in C behind Node-API.
  *
  * It computes exactly what the TypeScript does (the output is compared over the benchmark
  * corpora and in the unit tests); the TypeScript stays the reference and the fallback wherever
@@ -16,8 +16,8 @@
  *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, sections: boolean,
  *               out: Uint32Array) -> words written to out (or -(words needed))
  *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
- *               -(words needed)): codeSections of src/core/sections.ts (native/sections.c), as
- *               startLine endLine startOffset endOffset per section
+ *               -(words needed)): codeSections of src/core/sections/codeSections.ts
+ *               (native/sections.c), as startLine endLine startOffset endOffset per section
  *   allPairs(fp: Uint32Array, k, maxCandidates) -> pairs within distance k (native/allpairs.c)
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
@@ -774,7 +774,7 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   return number(env, n);
 }
 
-/* Default options of codeSections (src/core/sections.ts), for fingerprint's sections. */
+/* Default options of codeSections (src/core/sections/), for fingerprint's sections. */
 #define SECTIONS_MAX_DEPTH 2
 #define SECTIONS_MIN_LINES 3
 

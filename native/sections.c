@@ -1,15 +1,15 @@
 /*
- * Code sections: codeSections of src/core/sections.ts in C, with exactly its results (the same
- * ranges in the same order for every input; compared in test/unit/nativeSections.test.ts and
- * over the benchmark trees). The TypeScript stays the reference and the fallback; each function
- * here names the function of sections.ts it mirrors, and keeps its structure, so a change there
- * is easy to carry over.
+ * Code sections: codeSections of src/core/sections/codeSections.ts in C, with exactly its results
+ * (the same ranges in the same order for every input; compared in
+ * test/unit/node/workers/nativeSections.test.ts and over the benchmark trees). The TypeScript stays
+ * the reference and the fallback; each function here names the function of src/core/sections/ it
+ * mirrors, and keeps its structure, so a change there is easy to carry over.
  *
  * The text is UTF-16 code units, as JavaScript sees it. charCodeAt past the end is NaN in
  * JavaScript, which compares unequal to everything and fails every `<=`: `at` returns -1 there and
  * every predicate below is false for -1.
  *
- * The regular expressions of sections.ts (WRAPPER_HEADER, IMPORT_HEADER, CLOSER, HEADER_PREFIX)
+ * The regular expressions of codeScan.ts (WRAPPER_HEADER, IMPORT_HEADER, CLOSER, HEADER_PREFIX)
  * are hand-written matchers with the same semantics: none of them can backtrack into a different
  * outcome (each repetition is followed by something it cannot match), which the comments show.
  * Without the `u` flag, \w and \b are ASCII ([A-Za-z0-9_]) and the `i` flag folds ASCII letters
@@ -97,7 +97,7 @@ static inline int at(const uint16_t *t, int n, int i) { return i < n ? t[i] : -1
 
 /* ------------------------------------------------------------------------------- characters */
 
-/* isWs of sections.ts: controls, space and the Unicode spaces (U+200B included). */
+/* isWs of lines.ts: controls, space and the Unicode spaces (U+200B included). */
 static inline int isWs(int ch) {
   if (ch <= 32) return ch >= 0;
   return ch == 0xa0 || ch == 0x3000 || ch == 0xfeff || ch == 0x1680 || (ch >= 0x2000 && ch <= 0x200b) || ch == 0x2028 ||
@@ -122,7 +122,7 @@ static inline int isLineTerminator(int ch) { return ch == 10 || ch == 13 || ch =
 /* [ \t] */
 static inline int isBlank(int ch) { return ch == 32 || ch == 9; }
 
-/* isIdentChar of sections.ts. */
+/* isIdentChar of codeScan.ts. */
 static inline int isIdentChar(int ch) {
   return (ch >= 48 && ch <= 57) || (ch >= 65 && ch <= 90) || (ch >= 97 && ch <= 122) || ch == 95 || ch == 36 || ch > 127;
 }
@@ -211,7 +211,7 @@ static inline int firstNonWsOf(Sections *S, const uint16_t *t, int n, int l) {
 
 /* ------------------------------------------------------------------------------- sort */
 
-/* byStart of sections.ts: by start, longer first. */
+/* byStart of lines.ts: by start, longer first. */
 static inline int byStartAfter(const SecBlock *a, const SecBlock *b) {
   /* a > b in byStart order: a must come after b */
   return a->start != b->start ? a->start > b->start : a->end < b->end;

@@ -52,7 +52,9 @@ function entrySource(root) {
   const node = (m) => JSON.stringify(find('node', m));
   return [
     `export { fingerprintText, countDocumentShingles } from ${core('fingerprint')};`,
-    `export { codeSections, proseSections } from ${core('sections')};`,
+    ...(find('core', 'codeSections')
+      ? [`export { codeSections } from ${core('codeSections')};`, `export { proseSections } from ${core('proseSections')};`]
+      : [`export { codeSections, proseSections } from ${core('sections')};`]),
     `export { DocumentFrequencyTable } from ${core('documentFrequency')};`,
     `export { loadCjkSegmenter, bigramSegmenter } from ${node('jieba')};`,
     ...(find('node', 'nativeKernel') ? [`export { nativeKernel, nativeKernelProblem } from ${node('nativeKernel')};`] : []),

@@ -17,7 +17,7 @@
 //   file only  fingerprintText(text, path, { sections: false })
 //   worker     decodeBuffer + isMinified + fingerprintText      what a scan worker does per file
 //   … TS       the same in TypeScript alone: the product uses the native kernel (native/kernel.c and
-//              native/sections.c, src/node/nativeKernel.ts) for code where it is built, code sections
+//              native/sections.c, src/node/workers/nativeKernel.ts) for code where it is built, code sections
 //              included; its results are identical (bench/fingerprint/identity.js,
 //              test/unit/nativeSections.test.ts), so the two are compared in the same run
 //   naive      the straightforward implementation below, on a ~`--naive-mb` MB sample (every n-th

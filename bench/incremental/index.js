@@ -10,7 +10,7 @@
 //    sections' entries in two live SimHashIndex (files k = 12, sections k = 10, the product's
 //    defaults) → query the file and each section → verify candidates with the bottom-k sketches
 //    (Jaccard ≥ 0.75). "query" = the last two steps only, for the unchanged file.
-// B. EngineState (src/node/engineState.ts, what the extension's engine worker runs), with its
+// B. EngineState (src/node/engine/engineState.ts, what the extension's engine worker runs), with its
 //    PoolFingerprinter over dist/worker.js (cores − 1 workers, at least 1): the file is rewritten on
 //    disk, then `update({ upserts: [file] })` until it resolves (read + fingerprint in the worker,
 //    incremental matching, view report, report event handed to `emit`), and `query(file)`.

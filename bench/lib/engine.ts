@@ -3,7 +3,9 @@
  * (loadEngine) with the product's esbuild settings into bench/.cache/build/engine.js.
  */
 export { fingerprintText, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, DEFAULT_MIN_TOKENS } from '../../src/core/fingerprint/fingerprint';
-export { allPairsBatch, SimHashIndex, planBlocks } from '../../src/core/index/simhashIndex';
+export { allPairsBatch } from '../../src/core/index/allPairs';
+export { SimHashIndex } from '../../src/core/index/simhashIndex';
+export { planBlocks } from '../../src/core/index/blockLayout';
 export { estimateJaccard } from '../../src/core/fingerprint/simhash';
 export { hammingDistance } from '../../src/core/index/hamming';
 export { decodeBuffer, isMinified } from '../../src/node/files/decode';

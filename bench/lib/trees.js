@@ -95,7 +95,7 @@ const KEEP_EXT = /\.(js|mjs|cjs|jsx|ts|mts|cts|tsx|md)$/i;
 const SKIP_NAME = /\.min\.[a-z]+$|(^|\/)(package-lock\.json|yarn\.lock)$/i;
 const MAX_BYTES = 1024 * 1024;
 
-/** NearDup's isMinified (src/node/decode.ts), on a UTF-8 text. */
+/** NearDup's isMinified (src/node/files/decode.ts), on a UTF-8 text. */
 function isMinified(text) {
   const len = text.length;
   if (len === 0) return false;

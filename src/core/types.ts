@@ -76,7 +76,7 @@ export interface CodeKernel {
    */
   allPairs(fp: Uint32Array, k: number, maxCandidates: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
   /**
-   * codeSections of src/core/sections.ts, same ranges in the same order, into `out` as
+   * codeSections of src/core/sections/codeSections.ts, same ranges in the same order, into `out` as
    * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2
    * already normalised (integers); returns the number of sections, or minus the words needed when
    * `out` is too small.

@@ -1,5 +1,5 @@
 /**
- * The one place that reads NearDup's settings. Values are validated (src/node/settingsSchema.ts):
+ * The one place that reads NearDup's settings. Values are validated (src/node/settings/settingsSchema.ts):
  * an invalid value is replaced by the nearest valid one (or the default), logged, and shown in
  * one warning per change of the settings, never a popup per value or per event.
  */

@@ -1,6 +1,6 @@
 /**
  * The extension's engine worker (dist/engineWorker.js): a dispatch loop over the typed messages
- * of src/node/engineProtocol.ts, delegating to {@link EngineState}. Files are fingerprinted by a
+ * of src/node/engine/engineProtocol.ts, delegating to {@link EngineState}. Files are fingerprinted by a
  * nested pool of dist/worker.js threads.
  */
 import * as os from 'node:os';

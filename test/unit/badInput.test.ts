@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as iconv from 'iconv-lite';
-import { allPairsBatch } from '../../src/core/index/simhashIndex';
+import { allPairsBatch } from '../../src/core/index/allPairs';
 import { fingerprintText } from '../../src/core/fingerprint/fingerprint';
 import { buildReport, type FingerprintedDocument } from '../../src/core/report/report';
 import type { DocumentFingerprint, SectionFingerprint } from '../../src/core/types';

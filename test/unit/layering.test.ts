@@ -24,6 +24,51 @@ function tsFiles(dir: string): string[] {
 const SRC = path.join(__dirname, '..', '..', 'src');
 const CORE = path.join(SRC, 'core');
 
+/** A path under src/ with '/' separators. */
+const rel = (p: string): string => path.relative(SRC, p).split(path.sep).join('/');
+
+/**
+ * The room of a source file: under core/ and node/ the folder below them (`core/index`), or
+ * `core` for core's own files; elsewhere the top folder (`extension`, with `extension/commands`).
+ */
+function roomOf(file: string): string {
+  const parts = rel(file).split('/');
+  if ((parts[0] === 'core' || parts[0] === 'node') && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  return parts[0];
+}
+
+/** The relative imports of a file, resolved to the .ts files they name. */
+function localImports(file: string): string[] {
+  const out: string[] = [];
+  for (const spec of importsOf(file)) {
+    if (!spec.startsWith('.')) continue;
+    const base = path.resolve(path.dirname(file), spec);
+    const target = [`${base}.ts`, path.join(base, 'index.ts')].find((p) => fs.existsSync(p));
+    assert.ok(target, `${rel(file)} imports '${spec}', which does not exist`);
+    out.push(target);
+  }
+  return out;
+}
+
+/**
+ * Each room's README.md says what it owns and, on a line `May import: …`, the rooms it may import
+ * (backquoted; `core/*` is every room of core; "nothing"). Those lines are the rule this test holds
+ * the code to, so the documentation and the arrows cannot drift apart.
+ */
+function allowedArrows(): Map<string, string[]> {
+  const rooms = new Map<string, string[]>();
+  for (const f of tsFiles(SRC)) {
+    const room = roomOf(f);
+    if (rooms.has(room)) continue;
+    const readme = path.join(SRC, room, 'README.md');
+    assert.ok(fs.existsSync(readme), `room ${room} has no README.md saying what it owns and may import`);
+    const line = fs.readFileSync(readme, 'utf8').split('\n').find((l) => l.startsWith('May import:'));
+    assert.ok(line, `src/${room}/README.md has no "May import:" line`);
+    rooms.set(room, [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]));
+  }
+  return rooms;
+}
+
 describe('layering', () => {
   it('src/core imports nothing but other core modules (no vscode, fs, worker_threads, node:*)', () => {
     const files = tsFiles(path.join(SRC, 'core'));
@@ -101,6 +146,78 @@ describe('layering', () => {
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
     // The extension reads files through Node's fs in a worker: a virtual (non-file) workspace would show nothing.
     assert.ok(tsFiles(path.join(SRC, 'node')).some((f) => importsOf(f).includes('node:fs')));
+  });
+
+  it('each room imports only the rooms its README allows (core at the bottom, extension, CLI and workers at the top)', () => {
+    const allowed = allowedArrows();
+    assert.ok(allowed.size >= 12, `rooms found: ${[...allowed.keys()].join(', ')}`);
+    assert.deepEqual(allowed.get('core'), [], 'core/types.ts imports nothing');
+    const wrong: string[] = [];
+    let arrows = 0;
+    for (const f of tsFiles(SRC)) {
+      const from = roomOf(f);
+      for (const target of localImports(f)) {
+        const to = roomOf(target);
+        if (to === from) continue;
+        arrows++;
+        const ok = allowed.get(from)!.some((a) => a === to || (a.endsWith('/*') && to.startsWith(a.slice(0, -1))) || (a === 'core/*' && to === 'core'));
+        if (!ok) wrong.push(`${rel(f)} (${from}) imports ${rel(target)} (${to})`);
+      }
+    }
+    assert.ok(arrows > 50, 'the scanner sees the arrows between rooms (guard against a vacuous pass)');
+    assert.deepEqual(wrong, []);
+  });
+
+  it('no import circle anywhere in src (type-only imports included)', () => {
+    const files = tsFiles(SRC);
+    const edges = new Map(files.map((f) => [f, localImports(f)]));
+    const state = new Map<string, 1 | 2>(); // 1 = on the current path, 2 = done
+    const circles: string[] = [];
+    // Iterative depth-first search: a circle is an edge back to a file on the current path.
+    for (const root of files) {
+      if (state.has(root)) continue;
+      const stack: { file: string; next: number }[] = [{ file: root, next: 0 }];
+      state.set(root, 1);
+      while (stack.length) {
+        const top = stack[stack.length - 1];
+        const out = edges.get(top.file)!;
+        if (top.next === out.length) {
+          state.set(top.file, 2);
+          stack.pop();
+          continue;
+        }
+        const to = out[top.next++];
+        if (state.get(to) === 1) {
+          const from = stack.findIndex((e) => e.file === to);
+          circles.push([...stack.slice(from).map((e) => rel(e.file)), rel(to)].join(' → '));
+        } else if (!state.has(to)) {
+          state.set(to, 1);
+          stack.push({ file: to, next: 0 });
+        }
+      }
+    }
+    assert.deepEqual(circles, []);
+  });
+
+  it('no folder under src holds more than 12 files, and no file more than 900 lines', () => {
+    const walk = (dir: string): void => {
+      const entries = fs.readdirSync(dir, { withFileTypes: true });
+      const files = entries.filter((e) => e.isFile());
+      assert.ok(files.length <= 12, `${rel(dir) || 'src'} holds ${files.length} files`);
+      for (const e of entries) if (e.isDirectory()) walk(path.join(dir, e.name));
+    };
+    walk(SRC);
+    for (const f of tsFiles(SRC)) {
+      const lines = fs.readFileSync(f, 'utf8').split('\n').length;
+      assert.ok(lines <= 900, `${rel(f)} has ${lines} lines`);
+    }
+  });
+
+  it('every source file opens with a comment saying what it owns', () => {
+    for (const f of tsFiles(SRC)) {
+      const text = fs.readFileSync(f, 'utf8').replace(/^#!.*\n/, '').trimStart();
+      assert.ok(/^(\/\*\*?\s*\n?\s*\*?\s*\S|\/\/ \S)/.test(text), `${rel(f)} does not open with a comment`);
+    }
   });
 
   it('the import scanner itself sees imports (guard against a vacuous pass)', () => {

@@ -2,7 +2,8 @@
  * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints.
  */
 import { languageOf, type LanguageInfo } from '../text/languages';
-import { codeSections, proseSections } from '../sections/sections';
+import { codeSections } from '../sections/codeSections';
+import { proseSections } from '../sections/proseSections';
 import type { DocumentFrequencyTable } from './documentFrequency';
 import { effectiveShingleSize, forEachDistinct, ShingleSequence, simhashRange, simhashTokens } from './simhash';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';

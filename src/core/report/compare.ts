@@ -5,7 +5,7 @@
 import type { CodeKernel } from '../types';
 import { clusterPairs } from './clusters';
 import { similarity } from '../index/hamming';
-import { allPairsBatch } from '../index/simhashIndex';
+import { allPairsBatch } from '../index/allPairs';
 import { estimateJaccard } from '../fingerprint/simhash';
 import type { ItemFingerprint } from '../types';
 

@@ -5,7 +5,8 @@
  */
 import type { Fingerprinter } from './engineState';
 import type { EngineSettings } from '../settings/engineSettings';
-import type { FileOutcome, FileToFingerprint, WorkerRequest, WorkerResponse } from '../workers/messages';
+import type { WorkerRequest, WorkerResponse } from '../workers/messages';
+import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { WorkerPool, type WorkerPoolOptions } from '../workers/workerPool';
 
 export interface PoolFingerprinterOptions {

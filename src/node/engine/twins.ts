@@ -14,7 +14,7 @@ import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fi
 import { forEachContainers } from '../../core/report/ranges';
 import { hammingDistance, similarity } from '../../core/index/hamming';
 import { estimateJaccard } from '../../core/fingerprint/simhash';
-import { allPairsBatch } from '../../core/index/simhashIndex';
+import { allPairsBatch } from '../../core/index/allPairs';
 import type { DocumentFingerprint, Fp64, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import type { QueryMatch, Thresholds } from './engineProtocol';
 

@@ -22,15 +22,8 @@ import {
 } from '../../core/report/report';
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
-import type {
-  CjkMode,
-  FileOutcome,
-  FileToFingerprint,
-  FingerprintWorkerData,
-  SharedFrequencies,
-  WorkerRequest,
-  WorkerResponse,
-} from '../workers/messages';
+import type { CjkMode, FingerprintWorkerData, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
+import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';

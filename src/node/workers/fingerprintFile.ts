@@ -12,7 +12,8 @@ import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/deco
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
 import { nativeKernel, nativeKernelProblem } from './nativeKernel';
-import type { CjkMode, FileOutcome, FileToFingerprint, SharedFrequencies } from './messages';
+import type { CjkMode, SharedFrequencies } from './messages';
+import type { FileOutcome, FileToFingerprint } from './fileOutcome';
 
 let logOnce: (msg: string) => void = (msg) => console.error(msg);
 

@@ -2,26 +2,9 @@
  * Typed messages between the main thread (CLI or extension host) and the fingerprinting worker.
  */
 import type { MatchOptions } from '../../core/report/compare';
-import type { DocumentFingerprint } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
+import type { FileOutcome, FileToFingerprint } from './fileOutcome';
 import type { PackedItems, PackedOutcomes, PackedPairs } from './packing';
-
-export interface FileToFingerprint {
-  /** Absolute path to read. */
-  path: string;
-  /** Path as reported (relative, '/' separators); decides code versus prose by its extension. */
-  relPath: string;
-}
-
-export type FileOutcome =
-  | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
-  | {
-      relPath: string;
-      ok: false;
-      reason: string;
-      /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
-      retry?: 'cjk';
-    };
 
 /**
  * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;

@@ -5,7 +5,7 @@
  */
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
-import type { FileOutcome } from './messages';
+import type { FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
 

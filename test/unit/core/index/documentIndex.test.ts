@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { DocumentIndex } from '../../../../src/core/index/documentIndex';
 import { hammingDistance } from '../../../../src/core/index/hamming';
 import type { DocumentFingerprint, SectionFingerprint } from '../../../../src/core/types';
-import { DocumentEntries } from '../../../../src/node/files/documentEntries';
+import { DocumentEntries } from '../../../../src/node/engine/documentEntries';
 import { mulberry32 } from '../../helpers/corpus';
 
 /** A random 32-bit half. */

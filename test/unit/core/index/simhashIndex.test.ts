@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { hammingDistance } from '../../../../src/core/index/hamming';
-import { SimHashIndex, allPairsBatch, planBlocks } from '../../../../src/core/index/simhashIndex';
+import { SimHashIndex } from '../../../../src/core/index/simhashIndex';
+import { allPairsBatch } from '../../../../src/core/index/allPairs';
+import { planBlocks } from '../../../../src/core/index/blockLayout';
 
 function mulberry32(seed: number): () => number {
   return () => {

@@ -17,9 +17,9 @@ import {
   type ReportPair,
 } from '../../../../src/core/report/report';
 import { estimateJaccard } from '../../../../src/core/fingerprint/simhash';
-import { allPairsBatch } from '../../../../src/core/index/simhashIndex';
+import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import type { ItemFingerprint } from '../../../../src/core/types';
-import type { FileOutcome } from '../../../../src/node/workers/messages';
+import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
 import { packItems, packOutcomes, packPairs, transferablesOf, unpackItems, unpackOutcomes, unpackPairs } from '../../../../src/node/workers/packing';
 import { codeFile, editLines, mulberry32, proseText } from '../../helpers/corpus';
 

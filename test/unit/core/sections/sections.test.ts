@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { codeSections, proseSections } from '../../../../src/core/sections/sections';
+import { codeSections } from '../../../../src/core/sections/codeSections';
+import { proseSections } from '../../../../src/core/sections/proseSections';
 import { growth } from '../../helpers/linear';
 import type { TextRange } from '../../../../src/core/types';
 

@@ -14,7 +14,7 @@ import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/no
 import { EngineState, fingerprintKey, type EngineStateOptions, type Fingerprinter } from '../../../../src/node/engine/engineState';
 import { CACHE_FORMAT_VERSION, loadCache, nodeCacheIo, type CacheIo } from '../../../../src/node/engine/fingerprintCache';
 import { fingerprintDecoded, fingerprintFile } from '../../../../src/node/workers/fingerprintFile';
-import type { FileOutcome, FileToFingerprint } from '../../../../src/node/workers/messages';
+import type { FileOutcome, FileToFingerprint } from '../../../../src/node/workers/fileOutcome';
 import { codeFile, editLines, mulberry32, proseText } from '../../helpers/corpus';
 import { canonReport as canon, writeFileAt as write } from '../../helpers/engineFixtures';
 

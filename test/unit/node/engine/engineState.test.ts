@@ -6,7 +6,7 @@ import type { EngineConfig, EngineEvent, ViewReport } from '../../../../src/node
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
 import { EngineState, fingerprintKey, type Fingerprinter } from '../../../../src/node/engine/engineState';
 import { fingerprintDecoded, fingerprintFile } from '../../../../src/node/workers/fingerprintFile';
-import type { FileOutcome, FileToFingerprint } from '../../../../src/node/workers/messages';
+import type { FileOutcome, FileToFingerprint } from '../../../../src/node/workers/fileOutcome';
 import { codeFile, mulberry32, proseText } from '../../helpers/corpus';
 
 /** Fingerprints on the test's thread; counts the files it reads; optional delay per batch. */

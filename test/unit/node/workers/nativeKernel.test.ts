@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
 import { popcount32 } from '../../../../src/core/index/hamming';
-import { allPairsBatch } from '../../../../src/core/index/simhashIndex';
+import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import type { DocumentFingerprint } from '../../../../src/core/types';
 import { KERNEL_FILE, kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { mulberry32 } from '../../helpers/corpus';

@@ -1,4 +1,4 @@
-// The native code sections (native/sections.c, codeSections of src/core/sections.ts in C) must
+// The native code sections (native/sections.c, codeSections of src/core/sections/codeSections.ts in C) must
 // give exactly what the TypeScript gives: the same ranges in the same order, and so the same
 // section fingerprints through fingerprintText. Compared on every input the sections tests use,
 // on generated code full of what the section scanner looks at (braces, strings of every quote,
@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
-import * as sectionsModule from '../../../../src/core/sections/sections';
-import { codeSections, type CodeSectionOptions } from '../../../../src/core/sections/sections';
+import * as sectionsModule from '../../../../src/core/sections/codeSections';
+import { codeSections, type CodeSectionOptions } from '../../../../src/core/sections/codeSections';
 import type { DocumentFingerprint } from '../../../../src/core/types';
 import { kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { mulberry32 } from '../../helpers/corpus';
@@ -69,7 +69,7 @@ function assertSame(text: string, label: string, index: number): number {
 }
 
 /**
- * The texts (and options) test/unit/sections.test.ts gives codeSections: its test bodies are run
+ * The texts (and options) test/unit/core/sections/sections.test.ts gives codeSections: its test bodies are run
  * here with codeSections recorded (its own assertions are its business, not this test's).
  */
 function sectionsTestInputs(): { text: string; options: CodeSectionOptions | undefined }[] {
@@ -89,7 +89,7 @@ function sectionsTestInputs(): { text: string; options: CodeSectionOptions | und
   const M = Module as unknown as { _load(request: string, parent: { filename?: string } | undefined, isMain: boolean): unknown };
   const load = M._load;
   M._load = function (request, parent, isMain) {
-    if (parent?.filename === file && request.endsWith('/core/sections/sections')) return spy;
+    if (parent?.filename === file && request.endsWith('/core/sections/codeSections')) return spy;
     return load.call(this, request, parent, isMain);
   };
   g.describe = (_name: string, fn: () => void) => fn();

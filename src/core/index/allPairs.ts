@@ -1,0 +1,87 @@
+/**
+ * `allPairsBatch`: every pair of fingerprints within a Hamming radius, each once, by the native
+ * kernel when given (its candidates, then the same filters), else by the TypeScript search
+ * (tableScan.ts), or by comparing all pairs when no table layout beats that.
+ */
+import type { CodeKernel } from '../types';
+import { checkBlocks, checkRadius, DEFAULT_BATCH_MAX_TABLES, layoutFor, MAX_INDEX_DISTANCE, planBlocks } from './blockLayout';
+import { popcount32 } from './hamming';
+import { PAIR_LIMIT_REACHED, PairSink, type PairList } from './pairSink';
+import { TableScan } from './tableScan';
+
+/**
+ * Above this many candidate pairs the native search gives up (it holds them all, 9 bytes each,
+ * before accept and maxPairs filter them) and the TypeScript search, which filters as it goes, runs.
+ */
+const NATIVE_MAX_CANDIDATES = 4_000_000;
+
+/**
+ * Every pair of items i < j whose fingerprints are within Hamming distance k (0..20), each
+ * exactly once, in no particular order. `fp` holds the fingerprints interleaved: item i is
+ * (fp[2i], fp[2i+1]) = (hi, lo), so one fingerprint is one memory access.
+ *
+ * The tables are never stored: see TableScan. Memory beyond the input (8 bytes per item) and
+ * the output (9 bytes per pair): 12 bytes per item (items regrouped with their fingerprints),
+ * 256 KiB of counters, scratch for the largest level-1 group (≤ 20 bytes per member; groups hold
+ * n / 2^blockWidth items on random data), and 5 bytes per item once a duplicate is seen.
+ * When no layout beats comparing all pairs (a few dozen items, or k ≥ 15), it does that.
+ * `options.maxTables` caps the tables (default 2048); `options.blocks` forces b, for tests.
+ * `options.maxPairs` stops the search once that many pairs are found (then `truncated` is set and
+ * which pairs are kept depends only on the input): a cluster of m near-identical items has
+ * m(m − 1)/2 pairs, so without a cap a few thousand copies exhaust memory.
+ * `options.accept(a, b, distance)` (a < b) filters candidates as they are found: only accepted
+ * pairs are kept and count towards `maxPairs`.
+ */
+export function allPairsBatch(
+  fp: Uint32Array,
+  k: number,
+  options: {
+    maxTables?: number;
+    blocks?: number;
+    maxPairs?: number;
+    accept?: (a: number, b: number, distance: number) => boolean;
+    /** The native kernel: its search gives the candidates (the same pairs), then accept and maxPairs apply as here. */
+    kernel?: Pick<CodeKernel, 'allPairs'>;
+  } = {},
+): PairList {
+  checkRadius(k, MAX_INDEX_DISTANCE);
+  if (fp.length % 2 !== 0) throw new RangeError('fp must hold (hi, lo) pairs');
+  const maxPairs = options.maxPairs ?? Infinity;
+  if (!(maxPairs >= 0) || (maxPairs !== Infinity && !Number.isInteger(maxPairs))) {
+    throw new RangeError(`maxPairs must be a non-negative integer, got ${maxPairs}`);
+  }
+  const n = fp.length >>> 1;
+  const sink = new PairSink(maxPairs, options.accept);
+  const native = options.kernel && options.blocks === undefined && n >= 2 ? options.kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES) : null;
+  try {
+    if (native) {
+      const { a, b, distance } = native;
+      for (let p = 0; p < a.length; p++) sink.push(a[p], b[p], distance[p]);
+    } else {
+      findPairs(fp, n, k, options, sink);
+    }
+  } catch (e) {
+    if (e !== PAIR_LIMIT_REACHED) throw e;
+  }
+  return sink.result();
+}
+
+function findPairs(fp: Uint32Array, n: number, k: number, options: { maxTables?: number; blocks?: number }, sink: PairSink): void {
+  if (n < 2) return;
+  const blocks =
+    options.blocks !== undefined
+      ? checkBlocks(options.blocks, k)
+      : planBlocks(k, n, { maxTables: options.maxTables ?? DEFAULT_BATCH_MAX_TABLES, batch: true }).blocks;
+  if (blocks === 0) {
+    for (let x = 0; x < n; x++) {
+      const hx = fp[2 * x];
+      const lx = fp[2 * x + 1];
+      for (let y = x + 1; y < n; y++) {
+        const d = popcount32(hx ^ fp[2 * y]) + popcount32(lx ^ fp[2 * y + 1]);
+        if (d <= k) sink.push(x, y, d);
+      }
+    }
+    return;
+  }
+  new TableScan(fp, n, k, layoutFor(blocks, k), sink).run();
+}

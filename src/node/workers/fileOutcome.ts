@@ -1,0 +1,23 @@
+/**
+ * One file's fingerprinting, in and out: the file a worker is asked to read and what it answers
+ * (its fingerprint, or why it was skipped). Imported by the messages, the packed wire format, the
+ * fingerprinting code and the engine; imports only core's types.
+ */
+import type { DocumentFingerprint } from '../../core/types';
+
+export interface FileToFingerprint {
+  /** Absolute path to read. */
+  path: string;
+  /** Path as reported (relative, '/' separators); decides code versus prose by its extension. */
+  relPath: string;
+}
+
+export type FileOutcome =
+  | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
+  | {
+      relPath: string;
+      ok: false;
+      reason: string;
+      /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
+      retry?: 'cjk';
+    };
