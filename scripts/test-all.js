@@ -19,6 +19,7 @@
 'use strict';
 const { spawn } = require('child_process');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -51,7 +52,11 @@ function run(cmd, args, { env } = {}) {
       process.stderr.write(d);
     });
     child.on('error', (err) => resolve({ code: 127, out: `${out}\n${err.message}` }));
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), out }));
+    child.on('close', (code, signal) => {
+      // Killed by a signal: say which (a crash of node itself is SIGSEGV or SIGABRT, not a failed test).
+      if (signal) process.stdout.write(`\n${cmd} ${args.slice(0, 2).join(' ')}: killed by ${signal}\n`);
+      resolve({ code: code ?? 128 + (os.constants.signals[signal] ?? 0), out });
+    });
   });
 }
 

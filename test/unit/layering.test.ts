@@ -225,4 +225,30 @@ describe('layering', () => {
     assert.ok(specs.includes('commander'));
     assert.ok(specs.includes('node:fs'));
   });
+
+  it('docs/architecture.md names every room folder under src (so the picture cannot drift when a room is added)', () => {
+    const doc = fs.readFileSync(path.join(SRC, '..', 'docs', 'architecture.md'), 'utf8');
+    const mermaid = /```mermaid\n([\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(mermaid, 'docs/architecture.md has a ```mermaid block');
+    const folders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        if (!e.isDirectory()) continue;
+        folders.push(path.join(dir, e.name));
+        walk(path.join(dir, e.name));
+      }
+    };
+    walk(SRC);
+    assert.ok(folders.length >= 15, `folders found: ${folders.map(rel).join(', ')}`);
+    const missing: string[] = [];
+    for (const dir of folders) {
+      const name = rel(dir);
+      // Every folder has its paragraph, named `src/<folder>/`.
+      if (!doc.includes(`\`src/${name}/\``)) missing.push(`\`src/${name}/\` (paragraph)`);
+      // Every folder that holds code is a box of the diagram, labelled with its path under src.
+      const holdsCode = fs.readdirSync(dir).some((f) => f.endsWith('.ts'));
+      if (holdsCode && !mermaid.includes(`["${name}"]`)) missing.push(`["${name}"] (diagram)`);
+    }
+    assert.deepEqual(missing, []);
+  });
 });
