@@ -48,13 +48,23 @@ const entries = [
 /**
  * The native kernel (scripts/build-native.js) goes beside the bundles, where the workers look for
  * it first; a stale copy is removed when there is no build.
+ *
+ * The copy is written beside and renamed over the old one, never overwritten in place: a process
+ * that has the old file loaded (a running VS Code, a test run) keeps its pages. Overwriting the
+ * loaded file's contents crashes such a process with SIGSEGV as soon as it runs the changed code.
  */
 function copyNativeKernel() {
   const from = path.join(__dirname, 'build', 'Release', 'neardup_kernel.node');
   const to = path.join(__dirname, 'dist', 'neardup_kernel.node');
   fs.mkdirSync(path.dirname(to), { recursive: true });
-  if (fs.existsSync(from)) fs.copyFileSync(from, to);
-  else fs.rmSync(to, { force: true });
+  if (!fs.existsSync(from)) {
+    fs.rmSync(to, { force: true });
+    return;
+  }
+  if (fs.existsSync(to) && fs.readFileSync(to).equals(fs.readFileSync(from))) return;
+  const tmp = `${to}.${process.pid}.tmp`;
+  fs.copyFileSync(from, tmp);
+  fs.renameSync(tmp, to);
 }
 
 async function main() {
