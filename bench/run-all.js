@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// npm run bench — builds dist/ and runs the four performance benchmarks in turn, each in its own
-// process, printing their figures (and writing bench/results/<name>.json).
+// npm run bench — builds dist/ and runs the four performance benchmarks (and the sections'
+// scaling, bench/fingerprint/sections-scaling.js) in turn, each in its own process, printing their
+// figures (and writing bench/results/<name>.json).
 //
-//   node bench/run-all.js [--quick] [--only fingerprint,index,scan,incremental] [--no-worst] [--no-build]
+//   node bench/run-all.js [--quick] [--only fingerprint,sections,index,scan,incremental] [--no-worst] [--no-build]
 //
 // --quick: fewer repetitions and the small sizes only (a smoke run of a few minutes; its figures
 // are noisier). The worst-case scan (bench/scan-vs-jscpd --worst) runs unless --no-worst.
@@ -19,6 +20,7 @@ const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : argv[arg
 
 const STEPS = [
   { name: 'fingerprint', args: quick ? ['--passes', '3', '--naive-mb', '1'] : [] },
+  { name: 'sections', script: 'fingerprint/sections-scaling.js', args: quick ? ['--quick'] : [] },
   { name: 'index', args: quick ? ['--quick'] : [] },
   { name: 'scan', script: 'scan-vs-jscpd', args: quick ? ['--runs', '3', '--trees', 'small'] : [] },
   { name: 'worst', script: 'scan-vs-jscpd', args: ['--worst', '--worst-runs', quick ? '1' : '3'], skip: argv.includes('--no-worst') },

@@ -11,7 +11,9 @@
  * Use, per thread (state lives in the module instance, so worker threads do not share it):
  *   init(wordTable: Uint8Array(65536), logTable: Float64Array)
  *   defineLanguage(lineOpeners: string[], blockOpeners: string[], blockClosers: string[],
- *                  singleQuoteStrings: boolean) -> language id
+ *                  singleQuoteStrings: boolean, lineStartOpeners?: string[],
+ *                  lineBlockOpeners?: string[], lineBlockClosers?: string[]) -> language id
+ *                  (comments skipped as native/comments.c skips them), or -1
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean) -> token count
  *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, sections: boolean,
  *               out: Uint32Array) -> words written to out (or -(words needed))
@@ -34,25 +36,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "comments.h"
 #include "sections.h"
 #include "grow.h"
 
 /* ------------------------------------------------------------------------------- state */
 
-#define MAX_LANGS 64
-#define MAX_OPENERS 4
-#define MAX_OPENER_LEN 8
-
-typedef struct {
-  int nLine, nBlock, singleQuote;
-  uint16_t line[MAX_OPENERS][MAX_OPENER_LEN];
-  int lineLen[MAX_OPENERS];
-  uint16_t open[MAX_OPENERS][MAX_OPENER_LEN];
-  int openLen[MAX_OPENERS];
-  uint16_t close[MAX_OPENERS][MAX_OPENER_LEN];
-  int closeLen[MAX_OPENERS];
-  uint8_t first[128];
-} Lang;
+/* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
+#define KERNEL_VERSION 2
+/* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
+#define MAX_LANGS 1024
 
 /* A shingle sequence: per position id and previous equal position; per id hash and count. */
 typedef struct {
@@ -67,7 +60,8 @@ typedef struct {
   uint8_t word[65536]; /* non-ASCII UTF-16 unit is a word character */
   double *logs;        /* logs[n] = Math.log(n) for n < nLogs */
   int nLogs;
-  Lang langs[MAX_LANGS];
+  Lang *langs;
+  size_t langCap;
   int nLangs;
   /* text of the last tokenize */
   uint16_t *text;
@@ -129,6 +123,7 @@ static void finalizeKernel(napi_env env, void *data, void *hint) {
   (void)hint;
   Kernel *k = data;
   free(k->logs);
+  free(k->langs);
   free(k->text);
   free(k->thi);
   free(k->tlo);
@@ -243,45 +238,6 @@ static void initTables(void) {
 }
 
 static inline int isSpaceWide(uint32_t c) { return c == 0xa0 || c == 0xfeff || c == 0x3000 || c == 0x2028 || c == 0x2029; }
-
-static inline int startsWithAt(const uint16_t *t, int n, int i, const uint16_t *s, int len) {
-  if (i + len > n) return 0;
-  for (int j = 0; j < len; j++)
-    if (t[i + j] != s[j]) return 0;
-  return 1;
-}
-
-static int indexOf(const uint16_t *t, int n, const uint16_t *s, int len, int from) {
-  for (int i = from; i + len <= n; i++) {
-    if (t[i] != s[0]) continue;
-    int j = 1;
-    while (j < len && t[i + j] == s[j]) j++;
-    if (j == len) return i;
-  }
-  return -1;
-}
-
-static int indexOfChar(const uint16_t *t, int n, uint16_t c, int from) {
-  for (int i = from; i < n; i++)
-    if (t[i] == c) return i;
-  return -1;
-}
-
-static int skipComment(const uint16_t *t, int n, int i, const Lang *L) {
-  for (int b = 0; b < L->nBlock; b++) {
-    if (startsWithAt(t, n, i, L->open[b], L->openLen[b])) {
-      int e = indexOf(t, n, L->close[b], L->closeLen[b], i + L->openLen[b]);
-      return e < 0 ? n : e + L->closeLen[b];
-    }
-  }
-  for (int l = 0; l < L->nLine; l++) {
-    if (startsWithAt(t, n, i, L->line[l], L->lineLen[l])) {
-      int e = indexOfChar(t, n, 10, i + L->lineLen[l]);
-      return e < 0 ? n : e;
-    }
-  }
-  return -1;
-}
 
 static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
   const uint16_t *t = K->text;
@@ -702,16 +658,17 @@ static napi_value jsInit(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
-/* Reads string element i of a JS array into dst (at most MAX_OPENER_LEN units); returns its length or -1. */
-static int openerAt(napi_env env, napi_value arr, uint32_t i, uint16_t *dst) {
+/* Reads string element i of a JS array into dst (at most MAX_OPENER_LEN units); 0, or -1 when it cannot. */
+static int openerAt(napi_env env, napi_value arr, uint32_t i, Opener *dst) {
   napi_value v;
   size_t len = 0;
   if (napi_get_element(env, arr, i, &v) != napi_ok) return -1;
   if (napi_get_value_string_utf16(env, v, NULL, 0, &len) != napi_ok || len == 0 || len > MAX_OPENER_LEN) return -1;
   char16_t buf[MAX_OPENER_LEN + 1];
   if (napi_get_value_string_utf16(env, v, buf, MAX_OPENER_LEN + 1, &len) != napi_ok) return -1;
-  for (size_t j = 0; j < len; j++) dst[j] = buf[j];
-  return (int)len;
+  for (size_t j = 0; j < len; j++) dst->s[j] = buf[j];
+  dst->len = (int)len;
+  return 0;
 }
 
 static int arrayLength(napi_env env, napi_value arr, uint32_t *len) {
@@ -719,32 +676,39 @@ static int arrayLength(napi_env env, napi_value arr, uint32_t *len) {
   return napi_is_array(env, arr, &is) == napi_ok && is && napi_get_array_length(env, arr, len) == napi_ok;
 }
 
+/* Openers from argv[k] into dst (an absent or undefined argument: none); their count, or -1. */
+static int openersOf(napi_env env, size_t argc, napi_value *argv, size_t k, Opener *dst) {
+  if (k >= argc) return 0;
+  napi_valuetype type;
+  if (napi_typeof(env, argv[k], &type) != napi_ok) return -1;
+  if (type == napi_undefined) return 0;
+  uint32_t n;
+  if (!arrayLength(env, argv[k], &n) || n > MAX_OPENERS) return -1;
+  for (uint32_t j = 0; j < n; j++)
+    if (openerAt(env, argv[k], j, &dst[j]) < 0) return -1;
+  return (int)n;
+}
+
 static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 7;
+  napi_value argv[7];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
-  if (!K || argc < 4) return throwError(env, "defineLanguage(line, open, close, singleQuote)");
-  if (K->nLangs == MAX_LANGS) return number(env, -1);
+  if (!K || argc < 4) return throwError(env, "defineLanguage(line, open, close, singleQuote, lineStart?, lineBlockOpen?, lineBlockClose?)");
+  if (K->nLangs == MAX_LANGS || !growArray((void **)&K->langs, &K->langCap, (size_t)K->nLangs + 1, sizeof(Lang))) return number(env, -1);
   Lang L;
   memset(&L, 0, sizeof L);
-  uint32_t nLine, nOpen, nClose;
-  if (!arrayLength(env, argv[0], &nLine) || !arrayLength(env, argv[1], &nOpen) || !arrayLength(env, argv[2], &nClose) || nOpen != nClose ||
-      nLine > MAX_OPENERS || nOpen > MAX_OPENERS)
-    return number(env, -1);
-  for (uint32_t j = 0; j < nLine; j++)
-    if ((L.lineLen[j] = openerAt(env, argv[0], j, L.line[j])) < 0) return number(env, -1);
-  for (uint32_t j = 0; j < nOpen; j++) {
-    if ((L.openLen[j] = openerAt(env, argv[1], j, L.open[j])) < 0) return number(env, -1);
-    if ((L.closeLen[j] = openerAt(env, argv[2], j, L.close[j])) < 0) return number(env, -1);
-  }
-  L.nLine = (int)nLine;
-  L.nBlock = (int)nOpen;
+  L.nLine = openersOf(env, argc, argv, 0, L.line);
+  L.nBlock = openersOf(env, argc, argv, 1, L.open);
+  const int nClose = openersOf(env, argc, argv, 2, L.close);
+  L.nLineStart = openersOf(env, argc, argv, 4, L.lineStart);
+  L.nLineBlock = openersOf(env, argc, argv, 5, L.lbOpen);
+  const int nLbClose = openersOf(env, argc, argv, 6, L.lbClose);
+  if (L.nLine < 0 || L.nBlock < 0 || nClose != L.nBlock || L.nLineStart < 0 || L.nLineBlock < 0 || nLbClose != L.nLineBlock) return number(env, -1);
   bool sq = false;
   CALL(napi_get_value_bool(env, argv[3], &sq));
   L.singleQuote = sq ? 1 : 0;
-  for (int j = 0; j < L.nLine; j++) L.first[L.line[j][0] & 127] = 1;
-  for (int j = 0; j < L.nBlock; j++) L.first[L.open[j][0] & 127] = 1;
+  langFinish(&L);
   K->langs[K->nLangs] = L;
   return number(env, K->nLangs++);
 }
@@ -931,6 +895,8 @@ static napi_value jsCodeSections(napi_env env, napi_callback_info info) {
 
 NAPI_MODULE_INIT() {
   initTables();
+  napi_value version;
+  if (napi_create_int32(env, KERNEL_VERSION, &version) != napi_ok) return NULL;
   Kernel *K = calloc(1, sizeof(Kernel));
   if (!K || napi_set_instance_data(env, K, finalizeKernel, NULL) != napi_ok) {
     free(K);
@@ -944,6 +910,7 @@ NAPI_MODULE_INIT() {
       {"fingerprint", NULL, jsFingerprint, NULL, NULL, NULL, napi_default, NULL},
       {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
+      {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -4,6 +4,9 @@
  */
 export { fingerprintText, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, DEFAULT_MIN_TOKENS } from '../../src/core/fingerprint/fingerprint';
 export { allPairsBatch } from '../../src/core/index/allPairs';
+export { codeSections } from '../../src/core/sections/codeSections';
+export { proseSections } from '../../src/core/sections/proseSections';
+export { buildReport } from '../../src/core/report/report';
 export { SimHashIndex } from '../../src/core/index/simhashIndex';
 export { planBlocks } from '../../src/core/index/blockLayout';
 export { estimateJaccard } from '../../src/core/fingerprint/simhash';

@@ -11,6 +11,7 @@
 //      en:   replace / insert / delete a word (or number);
 //      zh:   replace / insert / delete 1–2 CJK characters (Latin words as for en).
 // The rate is nominal (edited tokens / original tokens); the measured truth is the Jaccard.
+// mode 'py' (Python, for locate.js) is edited like code, with Python's keywords kept.
 const { lex, isToken } = require('./tokenize');
 
 function mulberry32(seed) {
@@ -39,6 +40,13 @@ const JS_KEYWORDS = new Set(
     'function if import in instanceof new null return super switch this throw true try typeof var void while ' +
     'with yield let static enum await implements package protected interface private public async of get set ' +
     'undefined type readonly declare as from any string number boolean unknown never object symbol').split(' '),
+);
+
+// Python keywords and builtins (mode 'py', bench/quality/locate.js): never renamed or replaced.
+const PY_KEYWORDS = new Set(
+  ('False None True and as assert async await break class continue def del elif else except finally for from ' +
+    'global if import in is lambda nonlocal not or pass raise return try while with yield self cls print len ' +
+    'str int float bool list dict set tuple object type isinstance range open super Exception').split(' '),
 );
 
 const EN_WORDS = (
@@ -87,6 +95,7 @@ function linesWithCounts(text, mode) {
 
 function mutate(text, mode, flavour, rate, rng) {
   const pieces0 = lex(text, mode);
+  const keywords = mode === 'py' ? PY_KEYWORDS : JS_KEYWORDS;
   const N = pieces0.filter((p) => isToken(p, mode)).length;
   let budget = Math.max(1, Math.round(rate * N));
   const ops = {};
@@ -142,7 +151,7 @@ function mutate(text, mode, flavour, rate, rng) {
       const x = pick(rng, arr);
       if (x !== s) return x;
     }
-    return s + (mode === 'code' ? '2' : 'x');
+    return s + (mode !== 'prose' ? '2' : 'x');
   };
 
   const codeOps = [
@@ -159,10 +168,10 @@ function mutate(text, mode, flavour, rate, rng) {
   ];
 
   for (let guard = 0; budget > 0 && guard < 100000; guard++) {
-    const op = weighted(rng, mode === 'code' ? codeOps : proseOps);
-    if (mode === 'code') {
+    const op = weighted(rng, mode !== 'prose' ? codeOps : proseOps);
+    if (mode !== 'prose') {
       if (op === 'replaceIdent' || op === 'rename') {
-        const idx = tokenIdx((p) => p.t === 'ident' && !JS_KEYWORDS.has(p.s));
+        const idx = tokenIdx((p) => p.t === 'ident' && !keywords.has(p.s));
         if (!idx.length) continue;
         const i = pick(rng, idx);
         const name = pieces[i].s;
@@ -240,4 +249,4 @@ function mutate(text, mode, flavour, rate, rng) {
   return { text: pieces.map((p) => p.s).join(''), tokens: N, edited, ops };
 }
 
-module.exports = { mutate, mulberry32, fnv1a32 };
+module.exports = { mutate, mulberry32, fnv1a32, JS_KEYWORDS, PY_KEYWORDS };

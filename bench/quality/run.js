@@ -218,6 +218,61 @@ function evaluateSubset(subset, truthSub, manifest, reported) {
   };
 }
 
+/**
+ * zh-cn/zh-tw twins scored against the Jaccard of their texts after Traditional → Simplified
+ * conversion (opencc-js `tw` → `cn`, phrases included: independent of the product's own
+ * character fold). Under the truth above, which compares raw characters, a Traditional copy is a
+ * hard negative; to a reader it is the same text. Run with and without `--no-fold-variants` to see
+ * what `neardup.cjk.foldVariants` changes.
+ */
+function crossScriptTwins(subset, manifest, ev) {
+  const { tokens, shingleSet, jaccard } = require('./tokenize');
+  let toSimplified;
+  try {
+    const OpenCC = require('opencc-js');
+    toSimplified = OpenCC.Converter({ from: 'tw', to: 'cn' });
+  } catch {
+    return null;
+  }
+  const files = manifest.files;
+  const shingles = (p) => shingleSet(tokens(toSimplified(fs.readFileSync(path.join(CORPUS, p), 'utf8')), 'prose'));
+  const natural = Object.keys(files).filter((p) => files[p].subset === subset && files[p].kind === 'natural').sort();
+  const byKey = new Map();
+  for (const p of natural) {
+    const k = `${files[p].pkg}:${files[p].twinKey}`;
+    if (!byKey.has(k)) byKey.set(k, []);
+    byKey.get(k).push(p);
+  }
+  const reported = new Map(ev.reportedPairs.map((r) => [pairKey(r.a, r.b), r]));
+  const rows = { positive: { pairs: 0, reported: 0 }, mid: { pairs: 0, reported: 0 }, negative: { pairs: 0, reported: 0 } };
+  for (const ps of byKey.values()) {
+    for (let i = 0; i < ps.length; i++) {
+      for (let j = i + 1; j < ps.length; j++) {
+        if (!classify(ps[i], ps[j], files).startsWith('natural: zh-cn/zh-tw twin')) continue;
+        const jc = jaccard(shingles(ps[i]), shingles(ps[j]));
+        const row = jc >= POSITIVE ? rows.positive : jc >= ACCEPT ? rows.mid : rows.negative;
+        row.pairs++;
+        if (reported.has(pairKey(ps[i], ps[j]))) row.reported++;
+      }
+    }
+  }
+  return rows;
+}
+
+function printCrossScript(rows) {
+  return (
+    '\nzh-cn/zh-tw twins by the Jaccard of their texts converted to Simplified (opencc-js tw → cn):\n' +
+    table(
+      [
+        [`J >= ${POSITIVE} (should be found)`, rows.positive.pairs, rows.positive.reported, fmt(ratio(rows.positive.reported, rows.positive.pairs), 2)],
+        [`${ACCEPT} <= J < ${POSITIVE} (may be found)`, rows.mid.pairs, rows.mid.reported, fmt(ratio(rows.mid.reported, rows.mid.pairs), 2)],
+        [`J < ${ACCEPT} (should not be)`, rows.negative.pairs, rows.negative.reported, fmt(ratio(rows.negative.reported, rows.negative.pairs), 2)],
+      ],
+      ['converted Jaccard', 'pairs', 'reported', 'share'],
+    )
+  );
+}
+
 function sweepScores(ev, maxD) {
   const out = [];
   for (let d = 0; d <= maxD; d++) {
@@ -300,6 +355,8 @@ function main(argv = process.argv.slice(2)) {
     const reported = (cli.out.pairs || []).filter((p) => p.kind === 'file').map((p) => ({ a: normPath(p.a.path, subset), b: normPath(p.b.path, subset), distance: p.distance, similarity: p.similarity }));
     const ev = evaluateSubset(subset, truth.subsets[subset], manifest, reported);
     console.log(printSubset(ev, cli));
+    const crossScript = subset === 'zh' ? crossScriptTwins(subset, manifest, ev) : null;
+    if (crossScript) console.log(printCrossScript(crossScript));
     let sweep = null;
     if (opts.sweep !== null) {
       sweep = sweepScores(ev, opts.sweep);
@@ -307,7 +364,7 @@ function main(argv = process.argv.slice(2)) {
       console.log(table(sweep.map((x) => [x.d, x.reported, fmt(x.precision), fmt(x.recall)]), ['max distance', 'reported', 'precision', 'recall']));
     }
     const { reportedPairs, ...rest } = ev;
-    results.subsets[subset] = { ...rest, cliStats: cli.out.stats || null, cliMs: cli.ms, cliExit: cli.status, sweep, falsePositives: ev.falsePositives.slice(0, 100), falseNegatives: ev.falseNegatives.slice(0, 100) };
+    results.subsets[subset] = { ...rest, cliStats: cli.out.stats || null, cliMs: cli.ms, cliExit: cli.status, sweep, crossScript, falsePositives: ev.falsePositives.slice(0, 100), falseNegatives: ev.falseNegatives.slice(0, 100) };
     summary.push([subset, ev.files, ev.all.reported, fmt(ev.all.precision), ev.all.positives, fmt(ev.all.recall), fmt(ev.natural.precision), fmt(ev.natural.recall)]);
   }
 

@@ -33,6 +33,21 @@ const CODE_RE = new RegExp(
 );
 const CODE_TYPES = [null, 'ws', 'comment', 'str', 'ident', 'num', 'punct'];
 
+// Python (mode 'py', used by bench/quality/locate.js only; modeOf never returns it, so the quality
+// corpus and truth are unchanged): `#` comments; string literals (r/b/u/f prefixes, triple quotes)
+// as ONE token; otherwise as for code.
+const PY_RE = new RegExp(
+  [
+    '(\\s+)', // 1 ws
+    '(#[^\\n]*)', // 2 comment
+    '((?:[rRbBuUfF]{1,2}(?=[\'"]))?(?:"""[\\s\\S]*?(?:"""|$)|\'\'\'[\\s\\S]*?(?:\'\'\'|$)|"(?:\\\\[\\s\\S]|[^"\\\\\\n])*"?|\'(?:\\\\[\\s\\S]|[^\'\\\\\\n])*\'?))', // 3 string
+    '([A-Za-z_]\\w*)', // 4 identifier / keyword
+    '((?:0[xXoObB][\\da-fA-F_]+|\\d[\\d_]*(?:\\.\\d*)?(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?)[jJ]?)', // 5 number
+    '([\\s\\S])', // 6 punctuation / operator / anything else, one char
+  ].join('|'),
+  'y',
+);
+
 const CJK = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}';
 const PROSE_RE = new RegExp(
   [
@@ -52,7 +67,7 @@ function extOf(p) {
   return i < 0 ? '' : base.slice(i).toLowerCase();
 }
 
-/** 'code' | 'prose' | null (not a benchmark file type). */
+/** 'code' | 'prose' | null (not a benchmark file type; 'py' is chosen by locate.js itself). */
 function modeOf(p) {
   const e = extOf(p);
   if (CODE_EXT.has(e)) return 'code';
@@ -61,8 +76,8 @@ function modeOf(p) {
 }
 
 function lex(text, mode) {
-  const re = mode === 'code' ? CODE_RE : PROSE_RE;
-  const types = mode === 'code' ? CODE_TYPES : PROSE_TYPES;
+  const re = mode === 'code' ? CODE_RE : mode === 'py' ? PY_RE : PROSE_RE;
+  const types = mode === 'prose' ? PROSE_TYPES : CODE_TYPES;
   const out = [];
   re.lastIndex = 0;
   let m;
@@ -78,7 +93,7 @@ const CODE_TOKEN = new Set(['str', 'ident', 'num', 'punct']);
 const PROSE_TOKEN = new Set(['cjk', 'word', 'num']);
 
 function isToken(piece, mode) {
-  return (mode === 'code' ? CODE_TOKEN : PROSE_TOKEN).has(piece.t);
+  return (mode === 'prose' ? PROSE_TOKEN : CODE_TOKEN).has(piece.t);
 }
 
 /** Token strings as used by the truth (prose words lower-cased). */

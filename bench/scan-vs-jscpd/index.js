@@ -254,6 +254,8 @@ async function main(argv) {
   }
 }
 
+module.exports = { jscpdBinary, JSCPD_VERSION };
+
 if (require.main === module) {
   main(process.argv.slice(2)).catch((e) => {
     console.error(`bench/scan-vs-jscpd: ${e.stack || e.message}`);

@@ -52,6 +52,7 @@ interface ScanFlags {
   stopWords: boolean;
   weighting: 'none' | 'tf' | 'tfidf';
   cjkSegmenter: 'jieba' | 'bigram';
+  foldVariants: boolean;
   maxFileSize: number;
   gitignore: boolean;
   workers?: number;
@@ -83,6 +84,7 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     stopWords: flags.stopWords,
     weighting: flags.weighting,
     cjkSegmenter: flags.cjkSegmenter,
+    foldVariants: flags.foldVariants,
     maxFileSizeBytes: flags.maxFileSize * 1024,
   };
   const progress = new ProgressBar();
@@ -149,6 +151,7 @@ export function buildProgram(): Command {
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
     .addOption(new Option('--weighting <w>', 'feature weighting: none (each shingle once), tf (1 + ln count), tfidf (tf × corpus IDF, two passes)').choices(['none', 'tf', 'tfidf']).default(d.weighting))
     .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
+    .option('--no-fold-variants', 'do not fold Traditional and variant Chinese characters to Simplified before fingerprinting')
     .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
     .option('--no-gitignore', 'do not honour .gitignore files')
     .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))

@@ -17,6 +17,14 @@ export type Weighting = 'none' | 'tf' | 'tfidf';
 /** Segments a run of CJK characters into words. Injected by the Node layer (jieba). */
 export type CjkSegmenter = (run: string) => string[];
 
+/**
+ * Rewrites a text before it is tokenised (e.g. Traditional → Simplified Chinese characters), for
+ * the fingerprint only. Must keep the text's length and every character that marks structure
+ * (line breaks, brackets, ASCII), so that offsets and line ranges stay those of the original.
+ * Injected by the Node layer (src/node/workers/variants.ts).
+ */
+export type TextFold = (text: string) => string;
+
 /** A range of a text: 1-based inclusive lines and 0-based half-open UTF-16 offsets. */
 export interface TextRange {
   startLine: number;
@@ -57,8 +65,19 @@ export interface DocumentFingerprint {
  * Per thread: it holds the tokens of the last `tokenize` for the next `fingerprint`.
  */
 export interface CodeKernel {
-  /** Registers a language's comments and quotes; its id, or −1 when the kernel cannot take it. */
-  defineLanguage(lineOpeners: string[], blockOpeners: string[], blockClosers: string[], singleQuoteStrings: boolean): number;
+  /**
+   * Registers a language's comments and quotes (the fields of CommentSyntax in
+   * core/text/languages.ts); its id, or −1 when the kernel cannot take it.
+   */
+  defineLanguage(
+    lineOpeners: string[],
+    blockOpeners: string[],
+    blockClosers: string[],
+    singleQuoteStrings: boolean,
+    lineStartOpeners?: string[],
+    lineBlockOpeners?: string[],
+    lineBlockClosers?: string[],
+  ): number;
   /** Tokenises a code text; returns the number of tokens. */
   tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number;
   /**

@@ -104,6 +104,17 @@ export const threadCpuMs: () => number =
       }
     : () => NaN;
 
+/**
+ * The clocks HostTasks reads, in ms: wall time (monotonic) and this thread's CPU time (NaN where
+ * unknown). The product uses {@link SYSTEM_CLOCK}; tests give a clock they move themselves.
+ */
+export interface HostClock {
+  now(): number;
+  cpuMs(): number;
+}
+
+export const SYSTEM_CLOCK: HostClock = { now: () => performance.now(), cpuMs: () => threadCpuMs() };
+
 /** Lets the event loop run (I/O first, then timers of 0 ms). */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
@@ -111,8 +122,8 @@ export function yieldToEventLoop(): Promise<void> {
 
 /** One sliced job's view of the clock: work while not {@link due}, then {@link yield}. */
 export class Slice {
-  private start = performance.now();
-  private cpuStart = threadCpuMs();
+  private start: number;
+  private cpuStart: number;
   /** Tasks of this job so far, and the longest that ended. */
   tasks = 1;
   maxMs = 0;
@@ -121,16 +132,20 @@ export class Slice {
     private readonly owner: HostTasks,
     readonly kind: string,
     private readonly budgetMs: number,
-  ) {}
+    private readonly clock: HostClock = SYSTEM_CLOCK,
+  ) {
+    this.start = clock.now();
+    this.cpuStart = clock.cpuMs();
+  }
 
   /** Time spent in the current task so far. */
   get elapsedMs(): number {
-    return performance.now() - this.start;
+    return this.clock.now() - this.start;
   }
 
   /** The current task has used its budget: call {@link yield} at the next consistent point. */
   get due(): boolean {
-    return performance.now() - this.start >= this.budgetMs;
+    return this.clock.now() - this.start >= this.budgetMs;
   }
 
   /**
@@ -142,8 +157,8 @@ export class Slice {
     if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     else await yieldToEventLoop();
     this.tasks++;
-    this.start = performance.now();
-    this.cpuStart = threadCpuMs();
+    this.start = this.clock.now();
+    this.cpuStart = this.clock.cpuMs();
   }
 
   /** Ends the job's last task (called by {@link HostTasks.run}). */
@@ -152,9 +167,9 @@ export class Slice {
   }
 
   private end(): void {
-    const ms = performance.now() - this.start;
+    const ms = this.clock.now() - this.start;
     if (ms > this.maxMs) this.maxMs = ms;
-    this.owner.record(this.kind, ms, threadCpuMs() - this.cpuStart);
+    this.owner.record(this.kind, ms, this.clock.cpuMs() - this.cpuStart);
   }
 }
 
@@ -165,7 +180,10 @@ export class HostTasks {
   private jobs = 0;
   private readonly idleListeners = new Set<() => void>();
 
-  constructor(private readonly budgetMs = SLICE_MS) {}
+  constructor(
+    private readonly budgetMs = SLICE_MS,
+    private readonly clock: HostClock = SYSTEM_CLOCK,
+  ) {}
 
   /** No sliced job is running or waiting to start. */
   get idle(): boolean {
@@ -188,12 +206,12 @@ export class HostTasks {
 
   /** Runs `fn` now as (part of) one task of ours, timed. */
   time<T>(kind: string, fn: () => T): T {
-    const t0 = performance.now();
-    const c0 = threadCpuMs();
+    const t0 = this.clock.now();
+    const c0 = this.clock.cpuMs();
     try {
       return fn();
     } finally {
-      this.record(kind, performance.now() - t0, threadCpuMs() - c0);
+      this.record(kind, this.clock.now() - t0, this.clock.cpuMs() - c0);
     }
   }
 
@@ -207,7 +225,7 @@ export class HostTasks {
     this.jobs++;
     return yieldToEventLoop()
       .then(async () => {
-        const slice = new Slice(this, kind, this.budgetMs);
+        const slice = new Slice(this, kind, this.budgetMs, this.clock);
         try {
           await job(slice);
         } finally {

@@ -169,7 +169,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     assert.ok(pairs.includes('code/a copy.ts ~ code/a.ts'));
     assert.ok(pairs.includes('code/a.ts ~ names/with space #1 %41 ü 中文.ts'), 'exotic names are reported verbatim');
     for (const p of j.pairs) for (const x of [p.a.path, p.b.path]) assert.ok(!x.startsWith('links/') && !x.startsWith('bad/') && !x.startsWith('big/'), x);
-    console.log(`      [100 MB file skipped by size] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB, ${Math.round(r.ms)} ms`);
+    console.log(`      [100 MB file skipped by size] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB`);
     assert.ok(r.maxRssKb! < 400 * 1024, `peak RSS ${r.maxRssKb} KB`);
   });
 
@@ -205,7 +205,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     assert.match(s.get('minified.js') ?? '', /^minified or generated/);
     assert.match(s.get('huge-lines.txt') ?? '', /^minified or generated/);
     assert.deepEqual(filePairs(JSON.parse(r.stdout) as JsonReport), ['a.ts ~ b.ts']);
-    console.log(`      [100 MB file read, --max-file-size 200 MB] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB, ${Math.round(r.ms)} ms`);
+    console.log(`      [100 MB file read, --max-file-size 200 MB] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB`);
     assert.ok(r.maxRssKb! < 1024 * 1024, `peak RSS ${r.maxRssKb} KB`);
     fs.rmSync(big, { recursive: true, force: true });
   });
@@ -227,7 +227,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout) as JsonReport;
     assert.equal(j.stats.files, 1);
-    console.log(`      [100 MB prose fingerprinted] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB, ${Math.round(r.ms)} ms, ${j.stats.sections} sections`);
+    console.log(`      [100 MB prose fingerprinted] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB, ${j.stats.sections} sections`);
     fs.rmSync(big, { recursive: true, force: true });
   });
 
@@ -538,16 +538,17 @@ describe('engine limits on degenerate input', function () {
     assert.equal(isRepetitive('}\n'.repeat(10) + codeFile(mulberry32(3), 5)), false);
   });
 
-  it('a document of hundreds of identical sections reports in well under a second (was quadratic)', () => {
-    // Bypasses the repetitive-file skip: the report itself must cope.
+  it('a document of hundreds of identical sections reports every pair of them', () => {
+    // Bypasses the repetitive-file skip: the report itself must cope. Dropping nested pairs used
+    // to compare each pair with every kept one (quadratic in the ~55,000 pairs: minutes); its time
+    // per pair is measured in bench/fingerprint/sections-scaling.js (part 3), not here: unit
+    // tests never time anything.
     const doc = fingerprintText('the same line again\n'.repeat(10000), 'rep.txt', { minTokens: 50 });
     assert.ok(doc.sections.length > 300);
-    const t = performance.now();
     const report = buildReport([{ path: 'rep.txt', doc }], { maxDistance: 12, sectionMaxDistance: 10, minSimilarity: 0.75, sections: true });
-    const ms = performance.now() - t;
     const n = doc.sections.length;
     assert.equal(report.pairs.length, (n * (n - 1)) / 2);
-    assert.ok(ms < 3000, `${ms} ms`);
+    assert.equal(report.truncated, undefined);
   });
 
   it('only the outermost of nested section pairs is kept (same answer as the plain rule, random nests)', () => {
@@ -575,12 +576,18 @@ describe('engine limits on degenerate input', function () {
   it('allPairsBatch stops at maxPairs and says so', () => {
     const n = 5000; // all identical: 12.5 million pairs
     const fp = new Uint32Array(2 * n).fill(0x12345678);
-    const t = performance.now();
     const list = allPairsBatch(fp, 3, { maxPairs: 1000 });
     assert.equal(list.length, 1000);
     assert.equal(list.truncated, true);
-    assert.ok(performance.now() - t < 2000);
     for (let i = 0; i < list.length; i++) assert.ok(list.a[i] < list.b[i] && list.distance[i] === 0);
+    // The search stops at the cap, it does not find all 12.5 million and keep 1,000: every pair
+    // found goes through `accept`, at most once more than the cap (the pair that hits it). Counted,
+    // not timed (the time of the identical-fingerprints worst case is bench/index's part 3).
+    let found = 0;
+    const counted = allPairsBatch(fp, 3, { maxPairs: 1000, accept: () => (found++, true) });
+    assert.equal(counted.length, 1000);
+    assert.equal(counted.truncated, true);
+    assert.ok(found >= 1000 && found <= 1001, `${found} pairs found for a cap of 1,000`);
     const all = allPairsBatch(new Uint32Array(2 * 100).fill(7), 3, { maxPairs: 4950 });
     assert.equal(all.length, 4950);
     assert.equal(all.truncated, false, 'exactly at the cap is complete');
@@ -617,7 +624,7 @@ describe('engine limits on degenerate input', function () {
       const j = JSON.parse(r.stdout) as JsonReport & { truncated?: { files: boolean; sections: boolean } };
       assert.equal(j.pairs.length, 250000);
       assert.deepEqual(j.truncated, { files: false, sections: true }, 'the JSON says the report is incomplete');
-      console.log(`      [900 near-identical functions] ${Math.round(r.ms)} ms, peak RSS ${Math.round(r.maxRssKb! / 1024)} MB`);
+      console.log(`      [900 near-identical functions] peak RSS ${Math.round(r.maxRssKb! / 1024)} MB`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

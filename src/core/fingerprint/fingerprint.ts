@@ -7,7 +7,7 @@ import { proseSections } from '../sections/proseSections';
 import type { DocumentFrequencyTable } from './documentFrequency';
 import { effectiveShingleSize, forEachDistinct, ShingleSequence, simhashRange, simhashTokens } from './simhash';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';
-import type { CjkSegmenter, CodeKernel, DocumentFingerprint, ItemFingerprint, SectionFingerprint, TextRange, Weighting } from '../types';
+import type { CjkSegmenter, CodeKernel, DocumentFingerprint, ItemFingerprint, SectionFingerprint, TextFold, TextRange, Weighting } from '../types';
 
 export interface FingerprintOptions {
   /** Items (files and sections) with fewer tokens are not fingerprinted. Default 50. */
@@ -23,6 +23,11 @@ export interface FingerprintOptions {
   weighting?: Weighting;
   /** Segments CJK runs into words; character bigrams when absent. */
   segmenter?: CjkSegmenter;
+  /**
+   * Applied to the text before anything else (tokens, sections, the kernel): e.g. Chinese
+   * Traditional and variant characters folded to Simplified. Keeps lengths (see TextFold).
+   */
+  fold?: TextFold;
   idf?: (hi: number, lo: number) => number;
   /**
    * A compiled code path giving the same results (see CodeKernel): used for code with weighting
@@ -54,6 +59,7 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
  * (possible only when minTokens is below it) has shorter shingles of its own and is hashed apart.
  */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
+  if (options.fold) text = options.fold(text);
   const lang = languageOf(path);
   const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
   const kernel = options.kernel;
@@ -104,8 +110,16 @@ function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
   if (!ids) byComments.set(lang.comments, (ids = [-2, -2]));
   const q = lang.singleQuoteStrings ? 1 : 0;
   if (ids[q] === -2) {
-    const { line, block } = lang.comments;
-    ids[q] = kernel.defineLanguage(line, block.map((b) => b[0]), block.map((b) => b[1]), lang.singleQuoteStrings);
+    const { line, block, lineStart = [], lineBlock = [] } = lang.comments;
+    ids[q] = kernel.defineLanguage(
+      line,
+      block.map((b) => b[0]),
+      block.map((b) => b[1]),
+      lang.singleQuoteStrings,
+      lineStart,
+      lineBlock.map((b) => b[0]),
+      lineBlock.map((b) => b[1]),
+    );
   }
   return ids[q];
 }
@@ -158,6 +172,7 @@ export function countDocumentShingles(
   options: FingerprintOptions,
   table: DocumentFrequencyTable,
 ): boolean {
+  if (options.fold) text = options.fold(text);
   tokenizeInto(text, languageOf(path), options);
   const total = buffer.length;
   if (total < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;

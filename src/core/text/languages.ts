@@ -1,15 +1,12 @@
 /**
  * What kind of text a file holds, judged by its name, and how its comments look.
- * Language-agnostic tokenising needs only the comment syntax; everything else is shared.
+ * Language-agnostic tokenising needs only the comment syntax and the quote rule; everything else
+ * is shared. The languages themselves are the rows of languageTable.ts.
  */
 import type { ContentKind } from '../types';
+import { C_LIKE, type CommentSyntax, LANGUAGES, type LanguageEntry, NONE } from './languageTable';
 
-export interface CommentSyntax {
-  /** Line comment openers, e.g. '//' or '#'. */
-  line: string[];
-  /** Block comment pairs, e.g. ['/*', '*\/']. */
-  block: Array<[string, string]>;
-}
+export type { CommentSyntax } from './languageTable';
 
 export interface LanguageInfo {
   kind: ContentKind;
@@ -18,69 +15,53 @@ export interface LanguageInfo {
   singleQuoteStrings: boolean;
 }
 
-const C_LIKE: CommentSyntax = { line: ['//'], block: [['/*', '*/']] };
-const HASH: CommentSyntax = { line: ['#'], block: [] };
-const SQL: CommentSyntax = { line: ['--'], block: [['/*', '*/']] };
-const LUA: CommentSyntax = { line: ['--'], block: [['--[[', ']]']] };
-const MARKUP: CommentSyntax = { line: [], block: [['<!--', '-->']] };
-const CSS: CommentSyntax = { line: [], block: [['/*', '*/']] };
-const LISP: CommentSyntax = { line: [';'], block: [] };
-const PERCENT: CommentSyntax = { line: ['%'], block: [] };
-const NONE: CommentSyntax = { line: [], block: [] };
+const PROSE: LanguageInfo = { kind: 'prose', comments: NONE, singleQuoteStrings: false };
+/** Files whose name says nothing known: code with C-like comments. */
+const DEFAULT: LanguageInfo = { kind: 'code', comments: C_LIKE, singleQuoteStrings: true };
 
-const PROSE_EXTENSIONS = new Set([
-  'md', 'markdown', 'mdx', 'txt', 'text', 'rst', 'adoc', 'asciidoc', 'org', 'textile', 'wiki',
-]);
-
-const CODE_COMMENTS: Record<string, CommentSyntax> = {};
-for (const ext of [
-  'js', 'mjs', 'cjs', 'jsx', 'ts', 'mts', 'cts', 'tsx', 'java', 'kt', 'kts', 'scala', 'groovy',
-  'c', 'h', 'cc', 'cpp', 'cxx', 'hpp', 'hh', 'hxx', 'cs', 'go', 'rs', 'swift', 'dart', 'php',
-  'm', 'mm', 'proto', 'sol', 'zig', 'v', 'json5', 'jsonc', 'gradle', 'vue', 'svelte', 'fs',
-]) {
-  CODE_COMMENTS[ext] = C_LIKE;
+const byExtension = new Map<string, LanguageInfo>();
+const byName = new Map<string, LanguageInfo>();
+const byPrefix = new Map<string, LanguageInfo>();
+for (const entry of LANGUAGES) {
+  const info: LanguageInfo = entry.kind === 'prose' ? PROSE : { kind: entry.kind, comments: entry.comments, singleQuoteStrings: entry.singleQuoteStrings };
+  for (const ext of entry.extensions) add(byExtension, ext, info, entry);
+  for (const name of entry.names ?? []) add(byName, name.toLowerCase(), info, entry);
+  for (const name of entry.prefixes ?? []) add(byPrefix, name.toLowerCase(), info, entry);
 }
-for (const ext of [
-  'py', 'pyw', 'pyi', 'rb', 'sh', 'bash', 'zsh', 'fish', 'pl', 'pm', 'r', 'yaml', 'yml', 'toml',
-  'ini', 'cfg', 'conf', 'properties', 'cmake', 'mk', 'make', 'dockerfile', 'ps1', 'nim', 'cr',
-  'ex', 'exs', 'coffee', 'tf', 'hcl', 'jl', 'awk', 'tcl', 'gitignore', 'env',
-]) {
-  CODE_COMMENTS[ext] = HASH;
+
+function add(map: Map<string, LanguageInfo>, key: string, info: LanguageInfo, entry: LanguageEntry): void {
+  if (map.has(key)) throw new Error(`languageTable: '${key}' of ${entry.name} is already taken`);
+  map.set(key, info);
 }
-for (const ext of ['sql', 'hs', 'elm', 'ada', 'adb', 'ads', 'vhd', 'vhdl']) CODE_COMMENTS[ext] = SQL;
-CODE_COMMENTS.lua = LUA;
-for (const ext of ['html', 'htm', 'xml', 'xhtml', 'svg', 'xsl', 'xslt', 'vue-html']) CODE_COMMENTS[ext] = MARKUP;
-for (const ext of ['css', 'scss', 'less', 'sass']) CODE_COMMENTS[ext] = CSS;
-for (const ext of ['clj', 'cljs', 'lisp', 'el', 'scm', 'rkt', 'asm', 's']) CODE_COMMENTS[ext] = LISP;
-for (const ext of ['erl', 'hrl', 'tex', 'sty', 'matlab']) CODE_COMMENTS[ext] = PERCENT;
-CODE_COMMENTS.json = NONE;
-CODE_COMMENTS.csv = NONE;
 
-const BASENAME_COMMENTS: Record<string, CommentSyntax> = {
-  makefile: HASH, dockerfile: HASH, gemfile: HASH, rakefile: HASH, cmakelists: HASH,
-  '.gitignore': HASH, '.npmignore': HASH, '.dockerignore': HASH, '.editorconfig': HASH,
-};
-
-/** Languages where `'` is not (only) a string delimiter. */
-const NO_SINGLE_QUOTE = new Set(['rs', 'ml', 'mli', 'clj', 'cljs', 'lisp', 'el', 'scm', 'rkt', 'vhd', 'vhdl', 'hs', 'elm', 'tex']);
+/** The file name of a path (after the last / or \). */
+function baseNameOf(path: string): string {
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return path.slice(slash + 1);
+}
 
 /** The file name's extension, lower-cased, without the dot ('' when there is none). */
 export function extensionOf(path: string): string {
-  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  const base = path.slice(slash + 1);
+  const base = baseNameOf(path);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
 }
 
-/** Classifies a file by its name: prose for Markdown/plain text, code for everything else. */
+/**
+ * Classifies a file by its name (case-insensitively): a known whole file name first
+ * (CMakeLists.txt, Dockerfile, .bashrc), then the extension, then a known name before an unknown
+ * extension (Dockerfile.dev, Makefile.am, .env.local); anything else is code with C-like comments.
+ */
 export function languageOf(path: string): LanguageInfo {
-  const ext = extensionOf(path);
-  if (PROSE_EXTENSIONS.has(ext)) {
-    return { kind: 'prose', comments: NONE, singleQuoteStrings: false };
+  const base = baseNameOf(path).toLowerCase();
+  const named = byName.get(base);
+  if (named) return named;
+  const dot = base.lastIndexOf('.');
+  if (dot > 0) {
+    const byExt = byExtension.get(base.slice(dot + 1));
+    if (byExt) return byExt;
+    const head = byPrefix.get(base.slice(0, base.indexOf('.', 1)));
+    if (head) return head;
   }
-  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  const base = path.slice(slash + 1).toLowerCase();
-  const stem = base.replace(/\.[^.]*$/, '');
-  const comments = CODE_COMMENTS[ext] ?? BASENAME_COMMENTS[base] ?? BASENAME_COMMENTS[stem] ?? C_LIKE;
-  return { kind: 'code', comments, singleQuoteStrings: !NO_SINGLE_QUOTE.has(ext) };
+  return DEFAULT;
 }

@@ -5,7 +5,8 @@
  * computed while its characters are scanned, and stored with its start offset in a TokenBuffer.
  */
 import { FNV64_OFFSET_HI, FNV64_OFFSET_LO, FNV64_PRIME_LO, fnv1a64, fnv1a64Step, fnvHi, out } from './hash';
-import type { CommentSyntax, LanguageInfo } from './languages';
+import { commentFirstChars, skipComment } from './comments';
+import type { LanguageInfo } from './languages';
 import type { CjkSegmenter } from '../types';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopWords';
 
@@ -115,7 +116,7 @@ export interface ProseTokenizeOptions {
 /**
  * Classes of ASCII characters for the code tokeniser, looked up instead of compared: one load
  * decides what a character starts. (Comment openers depend on the language and are checked
- * separately, with `commentFirstChars`.)
+ * separately, with `commentFirstChars` and `skipComment` of comments.ts.)
  */
 const CODE_SPACE = 0; // controls and space: skipped
 const CODE_IDENT = 1; // letters, _ and $: start an identifier
@@ -154,19 +155,6 @@ for (let c = 0; c < 128; c++) {
 /** An identifier character: ASCII letters, digits, _ and $, or any Unicode word character. */
 function isIdentPart(c: number): boolean {
   return c < 128 ? ASCII_WORD[c] === 1 : isUnicodeWordChar(c);
-}
-
-/** First characters of a language's comment openers, as a 128-entry flag table (cached). */
-const commentStarts = new WeakMap<CommentSyntax, Uint8Array>();
-function commentFirstChars(comments: CommentSyntax): Uint8Array {
-  let t = commentStarts.get(comments);
-  if (!t) {
-    t = new Uint8Array(128);
-    for (const o of comments.line) t[o.charCodeAt(0) & 127] = 1;
-    for (const [o] of comments.block) t[o.charCodeAt(0) & 127] = 1;
-    commentStarts.set(comments, t);
-  }
-  return t;
 }
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
@@ -221,30 +209,6 @@ export function isCjk(c: number): boolean {
 /** White space beyond ASCII (ASCII controls and space are class CODE_SPACE). */
 function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0xfeff || c === 0x3000 || c === 0x2028 || c === 0x2029;
-}
-
-function startsWithAt(text: string, i: number, s: string): boolean {
-  for (let j = 0; j < s.length; j++) {
-    if (text.charCodeAt(i + j) !== s.charCodeAt(j)) return false;
-  }
-  return true;
-}
-
-/** Returns the offset just after a comment starting at i, or -1 when none starts there. */
-function skipComment(text: string, i: number, comments: CommentSyntax): number {
-  for (const [open, close] of comments.block) {
-    if (startsWithAt(text, i, open)) {
-      const e = text.indexOf(close, i + open.length);
-      return e < 0 ? text.length : e + close.length;
-    }
-  }
-  for (const open of comments.line) {
-    if (startsWithAt(text, i, open)) {
-      const e = text.indexOf('\n', i + open.length);
-      return e < 0 ? text.length : e;
-    }
-  }
-  return -1;
 }
 
 /*

@@ -82,7 +82,7 @@ export interface EngineStateOptions extends EngineTuning {
 
 /** The settings that change fingerprints: the cache is only valid for the same values. */
 export function fingerprintKey(s: EngineSettings): string {
-  return JSON.stringify([s.minTokens, s.sections, s.normalizeIdentifiers, s.stopWords, s.weighting, s.cjkSegmenter]);
+  return JSON.stringify([s.minTokens, s.sections, s.normalizeIdentifiers, s.stopWords, s.weighting, s.cjkSegmenter, s.foldVariants]);
 }
 
 function thresholdsOf(s: EngineSettings): Thresholds {

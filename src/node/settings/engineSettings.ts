@@ -16,6 +16,8 @@ export interface EngineSettings {
   weighting: Weighting;
   /** CJK word segmentation: jieba, or character bigrams. */
   cjkSegmenter: 'jieba' | 'bigram';
+  /** Fold Chinese Traditional and variant characters to Simplified before segmentation (fingerprints only). */
+  foldVariants: boolean;
   /** Hamming radius for whole files. */
   maxDistance: number;
   /** Hamming radius for sections. */
@@ -33,6 +35,7 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   stopWords: false,
   weighting: 'none',
   cjkSegmenter: 'jieba',
+  foldVariants: true,
   maxDistance: 12,
   sectionMaxDistance: 10,
   minSimilarity: 0.75,

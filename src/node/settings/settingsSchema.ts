@@ -19,6 +19,7 @@ export interface NearDupSettings {
   sectionsEnabled: boolean;
   normalizeIdentifiers: boolean;
   cjkSegmenter: 'jieba' | 'bigram';
+  foldVariants: boolean;
   weighting: 'none' | 'tf';
   severity: Severity;
 }
@@ -37,6 +38,7 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   sectionsEnabled: DEFAULT_ENGINE_SETTINGS.sections,
   normalizeIdentifiers: DEFAULT_ENGINE_SETTINGS.normalizeIdentifiers,
   cjkSegmenter: DEFAULT_ENGINE_SETTINGS.cjkSegmenter,
+  foldVariants: DEFAULT_ENGINE_SETTINGS.foldVariants,
   weighting: 'none',
   severity: 'information',
 });
@@ -74,6 +76,7 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   sectionsEnabled: { key: 'sections.enabled', kind: 'boolean' },
   normalizeIdentifiers: { key: 'code.normalizeIdentifiers', kind: 'boolean' },
   cjkSegmenter: { key: 'cjk.segmenter', kind: 'enum', values: ['jieba', 'bigram'] },
+  foldVariants: { key: 'cjk.foldVariants', kind: 'boolean' },
   weighting: { key: 'weighting', kind: 'enum', values: ['none', 'tf'] },
   severity: { key: 'diagnostics.severity', kind: 'enum', values: ['off', 'hint', 'information', 'warning'] },
 };
@@ -156,6 +159,7 @@ export function toEngineSettings(s: NearDupSettings): EngineSettings {
     normalizeIdentifiers: s.normalizeIdentifiers,
     weighting: s.weighting,
     cjkSegmenter: s.cjkSegmenter,
+    foldVariants: s.foldVariants,
     maxDistance: s.maxDistance,
     sectionMaxDistance: s.sectionMaxDistance,
     minSimilarity: s.minSimilarity,
@@ -172,7 +176,7 @@ export interface SettingsChange {
   severity: boolean;
 }
 
-const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'weighting'];
+const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting'];
 const THRESHOLD_FIELDS: Field[] = ['maxDistance', 'sectionMaxDistance', 'minSimilarity'];
 
 export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsChange {

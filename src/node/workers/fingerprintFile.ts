@@ -11,6 +11,7 @@ import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
+import { variantFold } from './variants';
 import { nativeKernel, nativeKernelProblem } from './nativeKernel';
 import type { CjkMode, SharedFrequencies } from './messages';
 import type { FileOutcome, FileToFingerprint } from './fileOutcome';
@@ -46,6 +47,9 @@ function segmenterFor(settings: EngineSettings, cjk: CjkMode = 'load') {
   return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : cjk === 'defer' ? deferredJieba : lazyJieba;
 }
 
+/** Traditional and variant Chinese characters folded to Simplified (table built on first Han text). */
+const foldVariants = variantFold((msg) => logOnce(msg));
+
 /** This thread's native kernel for a file; when a code file meets none, why is logged once. */
 let kernelChecked = false;
 function codeKernel(relPath: string) {
@@ -68,6 +72,7 @@ function fingerprintOptions(relPath: string, settings: EngineSettings, df?: Shar
     stopWords: settings.stopWords,
     weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
     segmenter: segmenterFor(settings, cjk),
+    fold: settings.foldVariants !== false ? foldVariants : undefined,
     idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
   };
 }

@@ -12,11 +12,18 @@ import { unicodeWordTable } from '../../core/text/tokenize';
 import type { CodeKernel } from '../../core/types';
 
 export const KERNEL_FILE = 'neardup_kernel.node';
+/**
+ * The version of the kernel's interface this code speaks (KERNEL_VERSION of native/kernel.c): an
+ * addon built from older sources would misread newer calls (say, ignore comment syntaxes it does
+ * not know), so it is not used.
+ */
+export const KERNEL_VERSION = 2;
 
 /** Counts below this get Math.log from the table; the kernel uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
 
 interface NativeModule extends CodeKernel {
+  version?: number;
   init(wordTable: Uint8Array, logTable: Float64Array): number;
 }
 
@@ -69,6 +76,9 @@ function load(): { kernel: CodeKernel | undefined; problem: string | undefined }
     // A runtime path: the bundler leaves this require to Node, which loads the addon.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(file) as NativeModule;
+    if (mod.version !== KERNEL_VERSION) {
+      return { kernel: undefined, problem: `outdated (version ${mod.version ?? 1}, expected ${KERNEL_VERSION}; npm run build:native)` };
+    }
     const logs = new Float64Array(LOG_TABLE_SIZE);
     for (let n = 1; n < LOG_TABLE_SIZE; n++) logs[n] = Math.log(n);
     mod.init(unicodeWordTable(), logs);

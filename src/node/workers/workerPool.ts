@@ -128,6 +128,14 @@ export class WorkerPool<Req, Res> {
     return this.slots.length;
   }
 
+  /**
+   * The thread ids of the workers started and not yet exited, in slot order (read-only; for tests
+   * and diagnostics: which workers exist, without timing them).
+   */
+  workerThreadIds(): number[] {
+    return this.slots.flatMap((s) => (s.worker ? [s.worker.threadId] : []));
+  }
+
   run(req: Req, transfer?: Transferable[], options: RunOptions = {}): Promise<Res> {
     if (this.closed) return Promise.reject(new Error('WorkerPool is closed'));
     if (this.slots.every((s) => s.dead)) return Promise.reject(this.allDeadError());

@@ -5,10 +5,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
+import * as OpenCC from 'opencc-js';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../src/node/settings/engineSettings';
 import { scanDirectory } from '../../../src/node/scan/scan';
 import { formatJson } from '../../../src/cli/formatJson';
 import { formatSarif } from '../../../src/cli/formatSarif';
+import { proseSections } from '../../../src/core/sections/proseSections';
 import { chineseText, codeFile, codeFunction, editLines, mulberry32, proseText } from '../helpers/corpus';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
@@ -224,6 +226,54 @@ describe('neardup scan (CLI)', function () {
     over = true;
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(late, 0);
+  });
+
+  it('a Traditional copy of a Simplified document is a near duplicate, sections at their own lines; not with --no-fold-variants', () => {
+    const tree = path.join(dir, 'variants');
+    fs.mkdirSync(tree, { recursive: true });
+    const rnd = mulberry32(31);
+    const toTraditional = OpenCC.Converter({ from: 'cn', to: 'tw' });
+    const headings = ['概述', '计算方法', '数据结构', '质量评价'];
+    const parts = headings.map((h) => `# ${h}\n\n${chineseText(rnd, 2)}`);
+    const simplified = parts.join('\n');
+    const traditional = toTraditional(simplified);
+    assert.notEqual(traditional, simplified);
+    // A host file whose last section is the Traditional form of the document's second section.
+    const host = `# 其他\n\n${chineseText(mulberry32(33), 3)}\n${toTraditional(parts[1])}`;
+    fs.writeFileSync(path.join(tree, '简体.md'), simplified);
+    fs.writeFileSync(path.join(tree, '繁體.md'), traditional);
+    fs.writeFileSync(path.join(tree, '合集.md'), host);
+    fs.writeFileSync(path.join(tree, 'other.md'), chineseText(mulberry32(32), 8));
+    const scan = (...args: string[]) => {
+      const r = run(['scan', tree, '--format', 'json', '-q', ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return (JSON.parse(r.stdout) as JsonReport).pairs;
+    };
+    const between = (x: string, y: string) => (p: JsonReport['pairs'][number]) => [p.a.path, p.b.path].sort().join(' ~ ') === [x, y].sort().join(' ~ ');
+    const twins = between('简体.md', '繁體.md');
+    const shared = between('简体.md', '合集.md');
+
+    const on = scan();
+    const file = on.find((p) => p.kind === 'file' && twins(p));
+    assert.ok(file, 'the Traditional copy is found');
+    assert.ok(file.distance <= 3, `distance ${file.distance}`);
+    assert.ok(!on.some((p) => p.a.path === 'other.md' || p.b.path === 'other.md'));
+    // The shared section, at the lines the unfolded texts give it (folding moves nothing).
+    const section = on.find((p) => p.kind === 'section' && shared(p));
+    assert.ok(section, 'the Traditional section in 合集.md is found');
+    const rangeOf = (text: string, line: number) => proseSections(text).find((r) => r.startLine === line);
+    for (const end of [section.a, section.b]) {
+      const r = rangeOf(end.path === '合集.md' ? host : simplified, end.startLine!);
+      assert.ok(r, `${end.path}: a section starts at line ${end.startLine}`);
+      assert.equal(end.endLine, r.endLine);
+    }
+    const hostStart = host.split('\n').indexOf(`# ${toTraditional('计算方法')}`) + 1;
+    assert.equal((section.a.path === '合集.md' ? section.a : section.b).startLine, hostStart);
+
+    const off = scan('--no-fold-variants');
+    assert.ok(!off.some(twins) && !off.some(shared), 'not found without folding');
+    const loose = scan('--no-fold-variants', '--max-distance', '20', '--min-similarity', '0').find((p) => p.kind === 'file' && twins(p));
+    assert.ok(!loose || loose.distance > file.distance + 5, `distance without folding: ${loose?.distance}`);
   });
 
   it('file names with terminal escape sequences are printed escaped', () => {

@@ -127,6 +127,7 @@ describe('extension manifest, localisation and settings', () => {
       'sections.enabled': 'yes',
       'code.normalizeIdentifiers': true,
       'cjk.segmenter': 'mecab',
+      'cjk.foldVariants': 'no',
       weighting: 'tf',
       'diagnostics.severity': 'error',
     };
@@ -141,11 +142,13 @@ describe('extension manifest, localisation and settings', () => {
     assert.equal(values.sectionsEnabled, true);
     assert.equal(values.normalizeIdentifiers, true);
     assert.equal(values.cjkSegmenter, 'jieba');
+    assert.equal(values.foldVariants, true);
     assert.equal(values.weighting, 'tf');
     assert.equal(values.severity, 'information');
     assert.deepEqual(
       warnings.map((w) => `${w.setting}:${w.problem}`).sort(),
       [
+        'neardup.cjk.foldVariants:type',
         'neardup.cjk.segmenter:enum',
         'neardup.diagnostics.severity:enum',
         'neardup.exclude:type',
@@ -162,6 +165,11 @@ describe('extension manifest, localisation and settings', () => {
     assert.deepEqual(clean.values, SETTINGS_DEFAULTS);
     assert.deepEqual(clean.warnings, []);
     assert.equal(toEngineSettings(clean.values).maxFileSizeBytes, DEFAULT_ENGINE_SETTINGS.maxFileSizeBytes);
+    assert.equal(toEngineSettings(clean.values).foldVariants, true);
+    const off = validateSettings((k) => (k === 'cjk.foldVariants' ? false : undefined));
+    assert.deepEqual(off.warnings, []);
+    assert.equal(off.values.foldVariants, false);
+    assert.equal(toEngineSettings(off.values).foldVariants, false);
   });
 
   it('diffSettings: fingerprint settings re-index, thresholds re-query, severity re-publishes', () => {
@@ -169,7 +177,7 @@ describe('extension manifest, localisation and settings', () => {
     assert.deepEqual(diffSettings(base, { ...base, maxDistance: 3 }), { reindex: false, thresholds: true, severity: false });
     assert.deepEqual(diffSettings(base, { ...base, minSimilarity: 0.5 }), { reindex: false, thresholds: true, severity: false });
     assert.deepEqual(diffSettings(base, { ...base, severity: 'warning' }), { reindex: false, thresholds: false, severity: true });
-    for (const over of [{ minTokens: 30 }, { include: ['x/**'] }, { exclude: [] }, { maxFileSizeKB: 10 }, { sectionsEnabled: false }, { normalizeIdentifiers: true }, { cjkSegmenter: 'bigram' as const }, { weighting: 'tf' as const }]) {
+    for (const over of [{ minTokens: 30 }, { include: ['x/**'] }, { exclude: [] }, { maxFileSizeKB: 10 }, { sectionsEnabled: false }, { normalizeIdentifiers: true }, { cjkSegmenter: 'bigram' as const }, { foldVariants: false }, { weighting: 'tf' as const }]) {
       assert.equal(diffSettings(base, { ...base, ...over }).reindex, true, JSON.stringify(over));
     }
   });

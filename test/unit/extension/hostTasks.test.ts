@@ -1,10 +1,23 @@
 import { strict as assert } from 'node:assert';
-import { HostTasks } from '../../../src/extension/hostTasks';
+import { HostTasks, threadCpuMs, type HostClock } from '../../../src/extension/hostTasks';
 
-/** Busy work of about `ms` (the thread does nothing else meanwhile). */
-function spin(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+/**
+ * The clock HostTasks reads, moved by the test: `work(ms)` is a task's work of exactly `ms` wall
+ * time (and `cpu` ms of CPU time). Nothing here depends on how fast or loaded the machine is.
+ */
+class TestClock implements HostClock {
+  private wall = 1000;
+  private cpu = 20;
+  now(): number {
+    return this.wall;
+  }
+  cpuMs(): number {
+    return this.cpu;
+  }
+  work(ms: number, cpu = ms): void {
+    this.wall += ms;
+    this.cpu += cpu;
+  }
 }
 
 describe('HostTasks (our tasks on the extension host: timed, and sliced)', () => {
@@ -30,19 +43,35 @@ describe('HostTasks (our tasks on the extension host: timed, and sliced)', () =>
   });
 
   it('time() measures a synchronous task, also one that throws', () => {
-    const t = new HostTasks();
+    const clock = new TestClock();
+    const t = new HostTasks(undefined, clock);
     assert.equal(
-      t.time('x', () => (spin(3), 42)),
+      t.time('x', () => (clock.work(3, 2), 42)),
       42,
     );
-    assert.throws(() => t.time('x', () => assert.fail('boom')));
+    assert.throws(() =>
+      t.time('x', () => {
+        clock.work(1.5, 1);
+        assert.fail('boom');
+      }),
+    );
     const f = t.figures().byKind.x;
     assert.equal(f.count, 2);
-    assert.ok(f.maxMs >= 3, `max ${f.maxMs}`);
+    assert.equal(f.maxMs, 3);
+    assert.equal(f.totalMs, 4.5);
+    assert.deepEqual(f.cpu, { totalMs: 3, maxMs: 2, p99Ms: 2, over50: 0 });
+    // The product's clock: wall time always, CPU time where Node tells this thread's.
+    const real = new HostTasks();
+    real.time('y', () => undefined);
+    const r = real.figures().byKind.y;
+    assert.equal(r.count, 1);
+    assert.ok(r.maxMs >= 0);
+    assert.equal(r.cpu !== undefined, Number.isFinite(threadCpuMs()));
   });
 
-  it('run(): the job starts in a task of its own, is cut into slices of about the budget that let other work in between, and counts as running until it ends', async () => {
-    const t = new HostTasks(4);
+  it('run(): the job starts in a task of its own, is cut into slices of the budget that let other work in between, and counts as running until it ends', async () => {
+    const clock = new TestClock();
+    const t = new HostTasks(4, clock);
     let idleCalls = 0;
     t.onIdle(() => idleCalls++);
     let started = false;
@@ -52,7 +81,7 @@ describe('HostTasks (our tasks on the extension host: timed, and sliced)', () =>
     const job = t.run('work', async (s) => {
       started = true;
       for (let i = 0; i < 60; i++) {
-        spin(0.5); // 30 ms of work in all
+        clock.work(0.5); // 30 ms of work in all
         units++;
         if (s.due) {
           slices++;
@@ -68,11 +97,14 @@ describe('HostTasks (our tasks on the extension host: timed, and sliced)', () =>
     assert.equal(units, 60);
     assert.ok(t.idle);
     assert.equal(idleCalls, 1);
-    assert.ok(slices >= 3, `${slices} yields`);
+    // Due once a slice has used its 4 ms: after every 8 units of 0.5 ms (7 times in 60 units).
+    assert.equal(slices, 7);
     assert.equal(between.length, slices, 'what was queued ran at each yield, before the job went on');
     const f = t.figures().byKind.work;
     assert.equal(f.count, slices + 1);
-    assert.ok(f.totalMs >= 30);
+    assert.equal(f.totalMs, 30);
+    assert.equal(f.maxMs, 4);
+    assert.equal(f.cpu?.totalMs, 30);
     assert.equal(t.figures().jobs, 1);
   });
 

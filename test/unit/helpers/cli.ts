@@ -15,8 +15,6 @@ export interface CliRun {
   stderr: string;
   /** Peak resident set size of the child in KB (with `measureRss`), else undefined. */
   maxRssKb?: number;
-  /** Wall time of the run in ms. */
-  ms: number;
 }
 
 export interface CliRunOptions {
@@ -56,7 +54,6 @@ export function runCli(args: string[], options: CliRunOptions = {}): CliRun {
     env.NEARDUP_TEST_RSS_FILE = rssFile;
     nodeArgs.push('-r', rssPreloadFile());
   }
-  const started = performance.now();
   const r = spawnSync(process.execPath, [...nodeArgs, options.cli ?? CLI, ...args], {
     encoding: 'utf8',
     timeout: options.timeout ?? 120000,
@@ -66,14 +63,13 @@ export function runCli(args: string[], options: CliRunOptions = {}): CliRun {
     gid: options.gid,
     maxBuffer: 512 * 1024 * 1024,
   });
-  const ms = performance.now() - started;
   let maxRssKb: number | undefined;
   if (rssFile && fs.existsSync(rssFile)) {
     maxRssKb = Number(fs.readFileSync(rssFile, 'utf8'));
     fs.rmSync(rssFile, { force: true });
   }
   if (r.error) throw r.error;
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, maxRssKb, ms };
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, maxRssKb };
 }
 
 /** uid/gid of `nobody` when this process may switch to it (runs as root), else null. */

@@ -1,7 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { codeSections } from '../../../../src/core/sections/codeSections';
 import { proseSections } from '../../../../src/core/sections/proseSections';
-import { growth } from '../../helpers/linear';
 import type { TextRange } from '../../../../src/core/types';
 
 /** [startLine, endLine] pairs, after checking every range is valid for the text. */
@@ -434,7 +433,7 @@ describe('sections', () => {
       }
     });
 
-    it('is linear: 10× the lines (up to 100k, and pathological shapes) cost about 10× the time, not 100×', function () {
+    it('takes 100k lines and pathological shapes (a 100k-deep brace nest, 100k blocks on one line): valid ranges, the expected sections', function () {
       this.timeout(60000);
       const jsLines = (n: number): string => {
         const js: string[] = [];
@@ -457,16 +456,20 @@ describe('sections', () => {
       const oneLine = (n: number) => 'function a(){'.repeat(n) + '}'.repeat(n);
       // Block comments and template strings on one line (a scan for their end must stop at the line's).
       const commentsOneLine = (n: number) => 'f(a/*x*/, `s`);'.repeat(n);
+      // Their time (linear in the size: 10× the lines cost about 10× the time, not 100×) is
+      // measured in bench/fingerprint/sections-scaling.js; unit tests never time anything.
       const shapes = [['js', jsLines], ['python', pyLines], ['brace nest', nest], ['one line', oneLine], ['comments on one line', commentsOneLine]] as const;
+      const got = new Map<string, [number, number][]>();
       for (const [name, make] of shapes) {
-        const g = growth((n) => {
-          const text = make(n);
-          return () => codeSections(text);
-        }, 10_000);
-        // Linear work gives ×10, quadratic ×100; ×50 splits them with room for a loaded machine
-        // (the GC of 100k nested entries under load has measured ×31).
-        assert.ok(g.ratio < 50, `${name}: ${g.smallMs.toFixed(1)} ms for 10k, ${g.largeMs.toFixed(1)} ms for 100k (×${g.ratio.toFixed(1)})`);
+        const text = make(100_000);
+        const ranges = codeSections(text);
+        assertValid(text, ranges);
+        got.set(name, ranges.slice(0, 2).map((r) => [r.startLine, r.endLine]));
       }
+      // The nest gives its two outer levels (maxDepth 2); a single line holds no section.
+      assert.deepEqual(got.get('brace nest'), [[1, 200_000], [2, 199_999]]);
+      assert.deepEqual(got.get('one line'), []);
+      assert.deepEqual(got.get('comments on one line'), []);
     });
   });
 
@@ -591,7 +594,7 @@ describe('sections', () => {
       assert.deepEqual(proseSections('\n \n\t\n'), []);
     });
 
-    it('is linear: 10× the lines (up to 100k) cost about 10× the time, not 100×', function () {
+    it('takes 100k lines of Markdown and of Chinese (no spaces): valid ranges, one section per heading', function () {
       this.timeout(60000);
       const markdown = (n: number): string => {
         const parts: string[] = [];
@@ -599,17 +602,16 @@ describe('sections', () => {
         return parts.join('\n');
       };
       const chinese = (n: number) => '这是一个段落，没有空格。\n'.repeat(n);
-      assert.equal(proseSections(markdown(100_000)).length, 100_000 / 5);
-      assert.ok(proseSections(chinese(100_000)).length > 1000);
-      for (const [name, make] of [['markdown', markdown], ['chinese', chinese]] as const) {
-        const g = growth((n) => {
-          const text = make(n);
-          return () => proseSections(text);
-        }, 10_000);
-        // Linear work gives ×10, quadratic ×100; ×50 splits them with room for a loaded machine
-        // (the GC of 100k nested entries under load has measured ×31).
-        assert.ok(g.ratio < 50, `${name}: ${g.smallMs.toFixed(1)} ms for 10k, ${g.largeMs.toFixed(1)} ms for 100k (×${g.ratio.toFixed(1)})`);
-      }
+      // Their time (linear: 10× the lines cost about 10× the time, not 100×) is measured in
+      // bench/fingerprint/sections-scaling.js; unit tests never time anything.
+      const md = markdown(100_000);
+      const mdRanges = proseSections(md);
+      assertValid(md, mdRanges);
+      assert.equal(mdRanges.length, 100_000 / 5);
+      const zh = chinese(100_000);
+      const zhRanges = proseSections(zh);
+      assertValid(zh, zhRanges);
+      assert.ok(zhRanges.length > 1000);
     });
   });
 });

@@ -231,6 +231,7 @@ describe('EngineState', function () {
     settings = { ...settings, minTokens: 50 };
     assert.equal((await again.engine.init({ config: config(), cachePath })).cacheStatus, 'discarded');
     assert.notEqual(fingerprintKey(settings), fingerprintKey({ ...settings, sections: false }));
+    assert.notEqual(fingerprintKey(settings), fingerprintKey({ ...settings, foldVariants: !settings.foldVariants }));
   });
 
   it('updates: save (upsert), create, delete, rename, ignored and excluded paths', async () => {

@@ -311,11 +311,8 @@ describe('IncrementalReport', function () {
     const docs = new Map<string, DocumentFingerprint>([['generated.ts', doc]]);
     const report = buildReport([{ path: 'generated.ts', doc }], options);
     assert.ok(report.pairs.length > 40_000, `${report.pairs.length} pairs`);
-    const t0 = performance.now();
     const twins = findTwins('generated.ts', doc, docs, options);
-    const ms = performance.now() - t0;
     assert.deepEqual(twinsAsPairs('generated.ts', twins), pairsOfPath(report, 'generated.ts'));
-    console.log(`      ${twins.length} twins in ${ms.toFixed(0)} ms`);
     const limit = { maxPairs: 1000, truncated: false };
     const cut = findTwins('generated.ts', doc, docs, options, limit);
     assert.ok(limit.truncated);

@@ -11,6 +11,9 @@ import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import type { DocumentFingerprint } from '../../../../src/core/types';
 import { KERNEL_FILE, kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { mulberry32 } from '../../helpers/corpus';
+import { LANGUAGES, type LanguageEntry } from '../../../../src/core/text/languageTable';
+import { languageOf, type CommentSyntax } from '../../../../src/core/text/languages';
+import { commentHeaders, LICENSE_A, LICENSE_B, SAMPLES } from '../../helpers/languageSamples';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
 const kernel = nativeKernel();
@@ -82,6 +85,23 @@ function generated(rnd: () => number, pieces: number): string {
   return parts.join(rnd() < 0.5 ? '' : '\n');
 }
 
+/** Every file name a row of the language table knows: its extensions, names, and names with some extension. */
+function pathsOf(e: LanguageEntry): string[] {
+  return [...e.extensions.map((x) => `dir/f.${x}`), ...(e.names ?? []), ...(e.prefixes ?? []).map((p) => `${p}.custom`)];
+}
+
+/** Texts at the edges of a comment syntax: openers mid-line, at the end, unterminated, stray closers, CRLF. */
+function edgeFragments(c: CommentSyntax): string[] {
+  const out: string[] = [];
+  const lineOpeners = [...c.line, ...(c.lineStart ?? [])];
+  for (const o of lineOpeners) out.push(`x ${o} y\n`, o, `${o}\n`, `\t${o} z\r\n`, `  ${o}w\n`, `a${o}b\n`, `"s ${o}" t\n`);
+  for (const [o, x] of c.block) out.push(`${o} a ${x} b`, `${o}\n a\n${x}\n`, `${o} unterminated`, `${x} stray\n`, `${o}${x}`, `q${o}`);
+  for (const [o, x] of c.lineBlock ?? []) {
+    out.push(`\n${o} a\n b\n ${x}\n${x} rest\nc\n`, `x${o}\n`, `${o} never closed\n`, `\n${x}\n`, `\r\n${o}\r\n${x}\r\n`, o, `\n${o}${x}\n`);
+  }
+  return out;
+}
+
 describe('native kernel', () => {
   it('is built and loads here (set NEARDUP_NATIVE=0 to test the TypeScript alone)', function () {
     if (process.env.NEARDUP_NATIVE === '0') this.skip();
@@ -120,6 +140,47 @@ describe('native kernel', () => {
         }
       }
       assert.equal(compared, 1200);
+    });
+
+    it('takes every comment syntax and quote rule of the language table (none falls back to the TypeScript)', () => {
+      for (const e of LANGUAGES) {
+        const { line, block, lineStart = [], lineBlock = [] } = e.comments;
+        const id = kernel!.defineLanguage(line, block.map((b) => b[0]), block.map((b) => b[1]), e.singleQuoteStrings, lineStart, lineBlock.map((b) => b[0]), lineBlock.map((b) => b[1]));
+        assert.ok(id >= 0, `${e.name}: ${id}`);
+      }
+      assert.equal(kernel!.defineLanguage(['x'.repeat(17)], [], [], true), -1, 'an opener too long for the kernel');
+      assert.equal(kernel!.defineLanguage([], ['/*'], [], true), -1, 'an opener without its closer');
+    });
+
+    it('on every language of the table: samples under license headers in each comment style, comment edge cases, each file name', () => {
+      const rnd = mulberry32(20261203);
+      let compared = 0;
+      for (const e of LANGUAGES) {
+        if (e.kind === 'prose') continue;
+        const c = e.comments;
+        const bodies = SAMPLES.filter(([p]) => languageOf(p).comments === c && languageOf(p).singleQuoteStrings === e.singleQuoteStrings).map(([, t]) => t);
+        assert.ok(bodies.length > 0, `a sample for ${e.name}`);
+        const texts: string[] = [];
+        for (const body of bodies) {
+          for (const h of [...commentHeaders(c, LICENSE_A), ...commentHeaders(c, LICENSE_B)]) texts.push(h + body, body + h, h.replace(/\n/g, '\r\n') + body);
+        }
+        const fragments = [...edgeFragments(c), ...PIECES, ...bodies.flatMap((b) => b.split(/(?<=\n)/))];
+        for (let i = 0; i < 8; i++) {
+          const parts: string[] = [];
+          for (let j = 0, n = 5 + Math.floor(rnd() * 60); j < n; j++) parts.push(fragments[Math.floor(rnd() * fragments.length)]);
+          texts.push(parts.join(rnd() < 0.5 ? '' : '\n'));
+        }
+        for (const file of pathsOf(e)) {
+          assert.equal(languageOf(file).comments, c, file);
+          for (const text of texts) {
+            assertSame(text, file, { minTokens: 1 });
+            compared++;
+          }
+          // The other option sets on a few texts of each name.
+          for (const options of OPTION_SETS) assertSame(texts[compared % texts.length], file, options);
+        }
+      }
+      assert.ok(compared > 5000, `${compared} texts compared`);
     });
 
     it('on a file with hundreds of sections (the output buffer grows) and on tiny texts', () => {

@@ -9,6 +9,12 @@ import { WorkerPool, WorkerCrashError, WorkerTaskError } from '../../../../src/n
 const WORKER_JS = `
 const fs = require('node:fs');
 const { parentPort, workerData, threadId } = require('node:worker_threads');
+// With workerData.signals (an Int32Array over a SharedArrayBuffer), a worker counts itself in
+// signals[0] once its script has run, and a 'hang' task counts itself in signals[1]: the tests wait
+// for these instead of sleeping.
+const signals = workerData && workerData.signals instanceof Int32Array ? workerData.signals : null;
+const signal = (i) => { if (signals) { Atomics.add(signals, i, 1); Atomics.notify(signals, i); } };
+signal(0);
 parentPort.on('message', async ({ id, req }) => {
   const ok = (res) => parentPort.postMessage({ id, ok: true, res });
   try {
@@ -18,6 +24,7 @@ parentPort.on('message', async ({ id, req }) => {
       case 'thread': return ok(threadId);
       case 'workerData': return ok(workerData);
       case 'sleep': await new Promise((r) => setTimeout(r, req.ms)); return ok('slept');
+      case 'hang': signal(1); return new Promise(() => {}); // never answers
       case 'throw': throw new Error('boom: ' + req.value);
       case 'exit': process.exit(1);
       case 'exit0': process.exit(0);
@@ -37,10 +44,25 @@ parentPort.on('message', async ({ id, req }) => {
 type Req =
   | { op: 'echo'; value: unknown }
   | { op: 'bytes'; buf: ArrayBuffer }
-  | { op: 'thread' | 'workerData' | 'exit' | 'exit0' | 'uncaught' | 'oom' }
+  | { op: 'thread' | 'workerData' | 'exit' | 'exit0' | 'uncaught' | 'oom' | 'hang' }
   | { op: 'sleep'; ms: number }
   | { op: 'throw'; value: string }
   | { op: 'exitOnce'; marker: string };
+
+/** Indices of the workers' signals (see WORKER_JS). */
+const STARTED = 0;
+const HANGING = 1;
+
+type WaitAsync = (a: Int32Array, index: number, value: number) => { async: false; value: string } | { async: true; value: Promise<string> };
+const waitAsync = (Atomics as unknown as { waitAsync: WaitAsync }).waitAsync;
+
+/** Resolves once signals[index] ≥ n (no timer: a signal that never comes fails by the test's timeout). */
+async function signalled(signals: Int32Array, index: number, n: number): Promise<void> {
+  for (let v = Atomics.load(signals, index); v < n; v = Atomics.load(signals, index)) {
+    const w = waitAsync(signals, index, v);
+    if (w.async) await w.value;
+  }
+}
 
 describe('WorkerPool', function () {
   this.timeout(10000);
@@ -114,10 +136,12 @@ describe('WorkerPool', function () {
     // One slot: the retry has no other worker to go to, so it must wait for the restart.
     const p = pool({ size: 1 });
     await p.run({ op: 'thread' });
-    const crashedAt = Date.now();
+    const crashedAt = performance.now();
     await assert.rejects(p.run({ op: 'exit' }), WorkerCrashError);
     // First crash → 50 ms back-off before the retry's worker starts (timers may fire ~1 ms early).
-    assert.ok(Date.now() - crashedAt >= 45, `waited ${Date.now() - crashedAt} ms`);
+    // A lower bound on a timer, on the monotonic clock: load only makes the wait longer.
+    const waited = performance.now() - crashedAt;
+    assert.ok(waited >= 45, `waited ${waited} ms`);
     assert.equal(await p.run({ op: 'echo', value: 'after' }), 'after');
   });
 
@@ -167,14 +191,17 @@ describe('WorkerPool', function () {
   });
 
   it('close() rejects pending tasks, terminates workers, and refuses new ones', async () => {
-    const p = pool({ size: 1 });
-    const running = p.run({ op: 'sleep', ms: 5000 });
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const p = pool({ size: 1, workerData: { signals } });
+    const running = p.run({ op: 'hang' }); // never answers: only terminating its worker ends it
     const queued = p.run({ op: 'echo', value: 1 });
-    await new Promise((r) => setTimeout(r, 50));
+    await signalled(signals, HANGING, 1); // the worker is inside the task
+    assert.equal(p.workerThreadIds().length, 1);
     const rejected = Promise.all([assert.rejects(running, /closed/), assert.rejects(queued, /closed/)]);
-    const t0 = Date.now();
+    // close() resolves when the worker has exited (Worker.terminate()): had it waited for the
+    // task, it would never resolve, and the test would fail by its timeout.
     await p.close();
-    assert.ok(Date.now() - t0 < 2000);
+    assert.deepEqual(p.workerThreadIds(), []);
     await rejected;
     await assert.rejects(p.run({ op: 'echo', value: 2 }), /closed/);
   });
@@ -238,13 +265,20 @@ describe('WorkerPool', function () {
   });
 
   it('warm() starts the workers before any task', async () => {
-    const p = pool({ size: 2 });
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const p = pool({ size: 2, workerData: { signals } });
+    assert.deepEqual(p.workerThreadIds(), [], 'no worker before warm() or a task');
     p.warm();
-    const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, 300));
-    const t1 = Date.now();
-    await Promise.all([p.run({ op: 'echo', value: 1 }), p.run({ op: 'echo', value: 2 })]);
-    assert.ok(Date.now() - t1 < Math.max(250, t1 - t0), 'already started');
+    const warmed = p.workerThreadIds();
+    assert.equal(warmed.length, 2);
+    // Both have run their script, though no task was ever queued.
+    await signalled(signals, STARTED, 2);
+    assert.equal(Atomics.load(signals, STARTED), 2);
+    // The tasks then run on those workers: none was started for them.
+    const threads = await Promise.all(Array.from({ length: 6 }, () => p.run({ op: 'thread' })));
+    for (const t of threads) assert.ok(warmed.includes(t as number), `thread ${String(t)} is not one of the warmed ${warmed.join(', ')}`);
+    assert.deepEqual(p.workerThreadIds(), warmed);
+    assert.equal(Atomics.load(signals, STARTED), 2, 'no other worker started');
   });
 
   it('idle workers do not keep the process alive', async () => {
