@@ -633,7 +633,7 @@ function main(argv = process.argv.slice(2)) {
   return 0;
 }
 
-module.exports = { main, parseArgs, copyCounts };
+module.exports = { main, parseArgs, copyCounts, evaluate, infoCache };
 
 if (require.main === module) {
   try {

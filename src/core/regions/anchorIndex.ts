@@ -1,0 +1,131 @@
+/**
+ * The inverted index of anchors: every (hash, document, position) in three growable Uint32Arrays
+ * (12 bytes an anchor), sorted by hash with a two-pass radix sort (8 bytes an anchor of scratch
+ * while sorting), then read run by run. A hash with more than `maxPostings` postings is
+ * boilerplate (licence lines, imports, `}); });`) and is dropped. The seeds it gives are position
+ * pairs of two documents sharing an anchor, bucketed per pair of documents.
+ */
+
+/** Position pairs (a, b) shared by one pair of documents: `a` in docA, `b` in docB (a < b when docA = docB). */
+export interface SeedBucket {
+  docA: number;
+  docB: number;
+  /** Flat pairs: a0, b0, a1, b1, … */
+  pairs: number[];
+}
+
+export class AnchorIndex {
+  private hash = new Uint32Array(1024);
+  private doc = new Uint32Array(1024);
+  private pos = new Uint32Array(1024);
+  private n = 0;
+  private sorted = false;
+
+  get size(): number {
+    return this.n;
+  }
+
+  /** Bytes held by the index's arrays (capacity, not only the entries used). */
+  get bytes(): number {
+    return this.hash.byteLength + this.doc.byteLength + this.pos.byteLength;
+  }
+
+  add(doc: number, hashes: Uint32Array, positions: Int32Array): void {
+    const m = hashes.length;
+    if (this.n + m > this.hash.length) this.grow(this.n + m);
+    for (let i = 0; i < m; i++) {
+      this.hash[this.n] = hashes[i];
+      this.doc[this.n] = doc;
+      this.pos[this.n] = positions[i];
+      this.n++;
+    }
+    this.sorted = false;
+  }
+
+  private grow(min: number): void {
+    let cap = this.hash.length * 2;
+    while (cap < min) cap *= 2;
+    const widen = (a: Uint32Array): Uint32Array<ArrayBuffer> => {
+      const b = new Uint32Array(cap);
+      b.set(a.subarray(0, this.n));
+      return b;
+    };
+    this.hash = widen(this.hash);
+    this.doc = widen(this.doc);
+    this.pos = widen(this.pos);
+  }
+
+  /** Sorts the entries by hash (stable: documents and positions stay in insertion order). */
+  private sort(): void {
+    if (this.sorted) return;
+    const n = this.n;
+    let order = new Uint32Array(n);
+    let next = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    for (const shift of [0, 16]) {
+      const count = new Uint32Array(65537);
+      for (let i = 0; i < n; i++) count[((this.hash[order[i]] >>> shift) & 0xffff) + 1]++;
+      for (let d = 0; d < 65536; d++) count[d + 1] += count[d];
+      for (let i = 0; i < n; i++) next[count[(this.hash[order[i]] >>> shift) & 0xffff]++] = order[i];
+      [order, next] = [next, order];
+    }
+    const hash = new Uint32Array(n);
+    const doc = new Uint32Array(n);
+    const pos = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const j = order[i];
+      hash[i] = this.hash[j];
+      doc[i] = this.doc[j];
+      pos[i] = this.pos[j];
+    }
+    this.hash = hash;
+    this.doc = doc;
+    this.pos = pos;
+    this.sorted = true;
+  }
+
+  /**
+   * Seeds per pair of documents: for every hash with 2 … maxPostings postings, every two of its
+   * postings (never a posting with itself). Returns the buckets and how many hashes were dropped.
+   */
+  seeds(maxPostings: number): { buckets: SeedBucket[]; dropped: number; seeds: number } {
+    this.sort();
+    const byPair = new Map<number, SeedBucket>();
+    const buckets: SeedBucket[] = [];
+    let dropped = 0;
+    let seeds = 0;
+    const { hash, doc, pos } = this;
+    for (let s = 0; s < this.n; ) {
+      let e = s + 1;
+      while (e < this.n && hash[e] === hash[s]) e++;
+      if (e - s > maxPostings) dropped++;
+      else {
+        for (let i = s; i < e; i++) {
+          for (let j = i + 1; j < e; j++) {
+            let da = doc[i];
+            let pa = pos[i];
+            let db = doc[j];
+            let pb = pos[j];
+            if (da === db && pa === pb) continue;
+            if (da > db || (da === db && pa > pb)) {
+              [da, db] = [db, da];
+              [pa, pb] = [pb, pa];
+            }
+            const key = da * 0x4000000 + db;
+            let b = byPair.get(key);
+            if (!b) {
+              b = { docA: da, docB: db, pairs: [] };
+              byPair.set(key, b);
+              buckets.push(b);
+            }
+            b.pairs.push(pa, pb);
+            seeds++;
+          }
+        }
+      }
+      s = e;
+    }
+    buckets.sort((x, y) => x.docA - y.docA || x.docB - y.docB);
+    return { buckets, dropped, seeds };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Anchors: winnowed k-gram hashes of a token stream (Schleimer, Wilkerson & Aiken, SIGMOD 2003).
+ * Every k consecutive tokens get a 32-bit hash; of each window of w consecutive k-gram hashes the
+ * minimum (the rightmost on ties) is kept, once, with its token position. Any run of at least
+ * w + k − 1 tokens shared by two streams yields a shared anchor; density ≈ 2 / (w + 1).
+ */
+import { fmix32 } from '../text/hash';
+import type { TokenStream } from './document';
+
+/** The 32-bit hash of tokens [i, i + k) of a stream; `salt` separates streams. */
+export function kgramHash(s: TokenStream, i: number, k: number, salt = 0): number {
+  let h = (0x9747b28c ^ salt ^ k) | 0;
+  for (let j = i; j < i + k; j++) {
+    h = Math.imul(h ^ s.lo[j], 0xcc9e2d51);
+    h = (h << 15) | (h >>> 17);
+    h = Math.imul(h ^ s.hi[j], 0x1b873593);
+    h = (h << 13) | (h >>> 19);
+  }
+  return fmix32(h >>> 0);
+}
+
+/** Hashes of every k-gram of tokens [from, to) of a stream: entry i is the k-gram at from + i. */
+export function kgramHashes(s: TokenStream, from: number, to: number, k: number, salt = 0): Uint32Array {
+  const n = Math.max(0, to - from - k + 1);
+  const h = new Uint32Array(n);
+  for (let i = 0; i < n; i++) h[i] = kgramHash(s, from + i, k, salt);
+  return h;
+}
+
+export interface Anchors {
+  hash: Uint32Array;
+  /** Token position of each anchor's k-gram (its first token), ascending. */
+  pos: Int32Array;
+}
+
+/**
+ * Robust winnowing of k-gram hashes (entry i at token position i): the minimum of each window of
+ * w, the rightmost on ties, recorded when it changes. Fewer than w k-grams: their minimum.
+ */
+export function winnow(hashes: Uint32Array, w: number): Anchors {
+  const n = hashes.length;
+  const hash: number[] = [];
+  const pos: number[] = [];
+  if (n === 0) return { hash: new Uint32Array(0), pos: new Int32Array(0) };
+  const width = Math.max(1, Math.min(w, n));
+  let last = -1;
+  let min = -1;
+  for (let end = width - 1; end < n; end++) {
+    const start = end - width + 1;
+    if (min < start) {
+      // The previous minimum left the window: rescan it (rightmost minimum).
+      min = start;
+      for (let i = start + 1; i <= end; i++) if (hashes[i] <= hashes[min]) min = i;
+    } else if (hashes[end] <= hashes[min]) {
+      min = end;
+    }
+    if (min !== last) {
+      hash.push(hashes[min]);
+      pos.push(min);
+      last = min;
+    }
+  }
+  return { hash: Uint32Array.from(hash), pos: Int32Array.from(pos) };
+}
+
+/** Anchors of a whole stream of `length` tokens. */
+export function anchorsOf(s: TokenStream, length: number, k: number, w: number, salt = 0): Anchors {
+  return winnow(kgramHashes(s, 0, length, k, salt), w);
+}

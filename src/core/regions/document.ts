@@ -1,0 +1,112 @@
+/**
+ * A document as the region finder sees it: the token hashes of the text (as read), for code a
+ * second stream with identifiers replaced by one placeholder (literals and keywords kept), the
+ * token start offsets and the text's line starts (to turn token ranges into 1-based line ranges).
+ */
+import { fnv1a64, out } from '../text/hash';
+import { languageOf } from '../text/languages';
+import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';
+import type { CjkSegmenter, ContentKind } from '../types';
+
+/** One stream of 64-bit token hashes (two halves), aligned with the document's tokens. */
+export interface TokenStream {
+  hi: Uint32Array;
+  lo: Uint32Array;
+}
+
+export interface RegionDocument {
+  kind: ContentKind;
+  /** Number of tokens. */
+  length: number;
+  /** The tokens as read. */
+  raw: TokenStream;
+  /**
+   * Code only: the same tokens with every identifier (not keyword) replaced by one placeholder;
+   * numbers and strings stay as read. Null for prose.
+   */
+  ids: TokenStream | null;
+  /** Code only: 1 where the token is an identifier (the positions `ids` replaced). */
+  isIdent: Uint8Array | null;
+  /** Start offset (UTF-16) of each token. */
+  start: Int32Array;
+  /** Offset of the first character of each line (line i + 1 starts at lineStarts[i]). */
+  lineStarts: Int32Array;
+}
+
+export interface RegionDocumentOptions {
+  /** Segments CJK runs into words (jieba, injected); character bigrams when absent. */
+  segmenter?: CjkSegmenter;
+}
+
+/**
+ * The placeholder hash of tokenize.ts for a normalised identifier: FNV-1a 64 of '\u0001id' (no
+ * finaliser). A unit test checks that tokenizeCode with normalizeIdentifiers gives this hash.
+ */
+fnv1a64('\u0001id');
+export const IDENT_HI = out.hi;
+export const IDENT_LO = out.lo;
+
+/** Offsets of the line starts of a text (\n ends a line; \r\n too, as its \n). */
+export function lineStartsOf(text: string): Int32Array {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  const starts = new Int32Array(n);
+  let k = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[k++] = i + 1;
+  return starts;
+}
+
+/** The 1-based line of an offset (binary search in the line starts). */
+export function lineOfOffset(lineStarts: Int32Array, offset: number): number {
+  let a = 0;
+  let b = lineStarts.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (lineStarts[m] <= offset) a = m + 1;
+    else b = m;
+  }
+  return Math.max(1, a);
+}
+
+const copy = (buf: TokenBuffer): TokenStream => ({ hi: buf.hi.slice(0, buf.length), lo: buf.lo.slice(0, buf.length) });
+
+/**
+ * A RegionDocument from token buffers already made (e.g. by a native kernel later): `raw` as read,
+ * `normalized` the same text tokenised with normalizeIdentifiers (code; null for prose). Both
+ * must hold the same tokens at the same offsets. Only identifiers are taken from `normalized`.
+ */
+export function documentFromTokens(kind: ContentKind, raw: TokenBuffer, normalized: TokenBuffer | null, lineStarts: Int32Array): RegionDocument {
+  const n = raw.length;
+  const doc: RegionDocument = { kind, length: n, raw: copy(raw), ids: null, isIdent: null, start: raw.start.slice(0, n), lineStarts };
+  if (kind === 'code' && normalized) {
+    if (normalized.length !== n) throw new Error(`regions: the normalised stream has ${normalized.length} tokens, the raw one ${n}`);
+    const hi = doc.raw.hi.slice();
+    const lo = doc.raw.lo.slice();
+    const isIdent = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (normalized.hi[i] === IDENT_HI && normalized.lo[i] === IDENT_LO) {
+        hi[i] = IDENT_HI;
+        lo[i] = IDENT_LO;
+        isIdent[i] = 1;
+      }
+    }
+    doc.ids = { hi, lo };
+    doc.isIdent = isIdent;
+  }
+  return doc;
+}
+
+/** Tokenises a text with the product's tokenisers (code or prose by the path) into a RegionDocument. */
+export function regionDocument(text: string, path: string, options: RegionDocumentOptions = {}): RegionDocument {
+  const lang = languageOf(path);
+  const starts = lineStartsOf(text);
+  const raw = new TokenBuffer(Math.max(16, text.length >> 2));
+  if (lang.kind !== 'code') {
+    tokenizeProse(text, { segmenter: options.segmenter }, raw);
+    return documentFromTokens('prose', raw, null, starts);
+  }
+  tokenizeCode(text, lang, {}, raw);
+  const norm = new TokenBuffer(Math.max(16, raw.length));
+  tokenizeCode(text, lang, { normalizeIdentifiers: true }, norm);
+  return documentFromTokens('code', raw, norm, starts);
+}

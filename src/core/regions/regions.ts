@@ -1,0 +1,207 @@
+/**
+ * Finding copied regions: anchors of every document (winnowed k-grams of the tokens as read, and
+ * for code of the identifier-normalised tokens) into one inverted index; the seeds each pair of
+ * documents shares — a document with itself too — chained along near-diagonals; each chain
+ * aligned, trimmed, scored and classified (exact, renamed, edited); overlapping results of one
+ * pair of documents reduced to the best; the pairs grouped into copies. Pure and deterministic.
+ */
+import { AnchorIndex } from './anchorIndex';
+import { alignChain, type Alignment } from './align';
+import { anchorsOf } from './anchors';
+import { chainSeeds, indelExplains, joinChains } from './chain';
+import { lineOfOffset, type RegionDocument } from './document';
+import { groupRegions, type RegionGroup } from './groups';
+
+export type CloneKind = 'exact' | 'renamed' | 'edited';
+
+export interface RegionOptions {
+  /** Tokens per anchor k-gram. Default 5. */
+  k?: number;
+  /** Winnowing window (k-grams). Default 4: ~2 / (w + 1) = 40 % of the k-grams become anchors. */
+  w?: number;
+  /** Which code streams are anchored: 'raw', 'ids' (identifier-normalised) or 'both'. Default 'ids' (a raw match is an ids match too). Prose has only 'raw'. */
+  streams?: 'raw' | 'ids' | 'both';
+  /** Hashes with more postings than this are boilerplate and dropped. Default 24. */
+  maxPostings?: number;
+  /** Chaining: largest step between seeds (tokens), drift allowed per step. Defaults 40, 4, 0.25. */
+  maxGap?: number;
+  maxDrift?: number;
+  driftRate?: number;
+  /** Chains that follow each other within this many tokens on both sides are joined (any drift). Default 40. */
+  joinGap?: number;
+  /** k-gram size that marks matched tokens inside a region. Default 3. */
+  coverK?: number;
+  /** Distance from the chain's diagonal a marking match may have. Default 6. */
+  band?: number;
+  /** Unmatched tokens a region's ends may bridge beyond its first and last seed. Default 2. */
+  fringeGap?: number;
+  /** Tokens around a chain searched for matches. Default w + k. */
+  margin?: number;
+  /** Each side must hold at least this many tokens. Default 30. */
+  minTokens?: number;
+  /**
+   * Kept when the similarity (the smaller side's share of matched coverK-grams) reaches this, for
+   * regions of longTokens tokens or more. Default 0.5.
+   */
+  minSimilarity?: number;
+  /**
+   * The similarity a region of minTokens tokens needs (linear in between): short look-alike code
+   * (tables, getters) matches by chance, a pasted block rarely is short. Defaults 0.7 and 100.
+   */
+  shortSimilarity?: number;
+  longTokens?: number;
+  /** Normalised matches count only when the identifier renames agree this well. Default 0.9. */
+  minConsistency?: number;
+  /** Chains with fewer seeds are not aligned. Default 2. */
+  minSeeds?: number;
+  /** Look for repeats inside one document. Default true. */
+  selfMatches?: boolean;
+}
+
+/** One side of a region: a token range and its 1-based inclusive lines. */
+export interface RegionSide {
+  doc: number;
+  /** Token range [start, end). */
+  start: number;
+  end: number;
+  startLine: number;
+  endLine: number;
+}
+
+export interface RegionPair {
+  a: RegionSide;
+  b: RegionSide;
+  clone: CloneKind;
+  /** The smaller side's matched fraction (normalised matches count when the renames are consistent). */
+  similarity: number;
+  /** The same on the tokens as read only. */
+  rawSimilarity: number;
+  /** Consistency of the identifier renames (1 when none are aligned) and distinct names renamed. */
+  consistency: number;
+  renames: number;
+}
+
+export interface RegionStats {
+  documents: number;
+  tokens: number;
+  anchors: number;
+  /** Bytes of the index's arrays (capacity). */
+  indexBytes: number;
+  droppedHashes: number;
+  seeds: number;
+  chains: number;
+  aligned: number;
+  pairs: number;
+}
+
+export interface RegionResult {
+  pairs: RegionPair[];
+  groups: RegionGroup[];
+  stats: RegionStats;
+}
+
+const DEFAULTS = {
+  k: 5,
+  w: 4,
+  streams: 'ids' as 'raw' | 'ids' | 'both',
+  maxPostings: 24,
+  maxGap: 40,
+  maxDrift: 4,
+  driftRate: 0.25,
+  joinGap: 40,
+  coverK: 3,
+  band: 6,
+  fringeGap: 2,
+  minTokens: 30,
+  minSimilarity: 0.5,
+  shortSimilarity: 0.7,
+  longTokens: 100,
+  minConsistency: 0.9,
+  minSeeds: 2,
+  selfMatches: true,
+};
+
+/** The anchor hash salt of the identifier-normalised stream (so the two streams never match each other). */
+const IDS_SALT = 0x5bd1e995;
+
+function sideOf(d: RegionDocument, doc: number, start: number, end: number): RegionSide {
+  return { doc, start, end, startLine: lineOfOffset(d.lineStarts, d.start[start]), endLine: lineOfOffset(d.lineStarts, d.start[end - 1]) };
+}
+
+/** Scores an alignment; null when it is too short or too dissimilar. */
+function judge(al: Alignment, o: typeof DEFAULTS): Omit<RegionPair, 'a' | 'b'> | null {
+  if (al.aEnd - al.aStart < o.minTokens || al.bEnd - al.bStart < o.minTokens) return null;
+  const raw = Math.min(al.rawA, al.rawB);
+  const ids = Math.min(al.idsA, al.idsB);
+  const consistent = al.consistency >= o.minConsistency;
+  const similarity = consistent ? Math.max(raw, ids) : raw;
+  const shorter = Math.min(al.aEnd - al.aStart, al.bEnd - al.bStart);
+  const t = shorter >= o.longTokens || o.longTokens <= o.minTokens ? 0 : (o.longTokens - shorter) / (o.longTokens - o.minTokens);
+  if (similarity < o.minSimilarity + t * Math.max(0, o.shortSimilarity - o.minSimilarity)) return null;
+  const clone: CloneKind = al.exact ? 'exact' : al.sameShape && consistent ? 'renamed' : 'edited';
+  return { clone, similarity, rawSimilarity: raw, consistency: al.consistency, renames: al.renames };
+}
+
+const overlap = (s1: number, e1: number, s2: number, e2: number): boolean => s1 < e2 && s2 < e1;
+
+/** Finds the copied regions among documents (indices into `docs` in the results). */
+export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
+  const o = { ...DEFAULTS, ...options };
+  const margin = options.margin ?? o.w + o.k;
+  const index = new AnchorIndex();
+  let tokens = 0;
+  for (let d = 0; d < docs.length; d++) {
+    const doc = docs[d];
+    tokens += doc.length;
+    if (doc.length < o.minTokens) continue;
+    const useIds = doc.ids !== null && o.streams !== 'raw';
+    const useRaw = doc.ids === null || o.streams !== 'ids';
+    if (useRaw) {
+      const a = anchorsOf(doc.raw, doc.length, o.k, o.w);
+      index.add(d, a.hash, a.pos);
+    }
+    if (useIds) {
+      const a = anchorsOf(doc.ids!, doc.length, o.k, o.w, IDS_SALT);
+      index.add(d, a.hash, a.pos);
+    }
+  }
+  const { buckets, dropped, seeds } = index.seeds(o.maxPostings);
+  const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: dropped, seeds, chains: 0, aligned: 0, pairs: 0 };
+  const pairs: RegionPair[] = [];
+  const alignOptions = { k: o.k, coverK: o.coverK, margin, band: o.band, fringeGap: o.fringeGap, minConsistency: o.minConsistency };
+  for (const bucket of buckets) {
+    const self = bucket.docA === bucket.docB;
+    if (self && !o.selfMatches) continue;
+    if (bucket.pairs.length < 2 * o.minSeeds) continue;
+    const A = docs[bucket.docA];
+    const B = docs[bucket.docB];
+    const found: RegionPair[] = [];
+    const sa = A.ids ?? A.raw;
+    const sb = B.ids ?? B.raw;
+    const same = (i: number, j: number): boolean => sa.hi[i] === sb.hi[j] && sa.lo[i] === sb.lo[j];
+    const explains = (la: number, lb: number, a: number, b: number): boolean => indelExplains(la, lb, a, b, same, 2 + Math.floor(0.15 * Math.min(a - la, b - lb)));
+    for (const chain of joinChains(chainSeeds(bucket.pairs, o, self), o.joinGap, self, 3, explains)) {
+      stats.chains++;
+      if (chain.seeds.length < 2 * o.minSeeds) continue;
+      const al = alignChain(A, B, chain.seeds, alignOptions, self);
+      stats.aligned++;
+      if (!al) continue;
+      const j = judge(al, o);
+      if (!j) continue;
+      found.push({ a: sideOf(A, bucket.docA, al.aStart, al.aEnd), b: sideOf(B, bucket.docB, al.bStart, al.bEnd), ...j });
+    }
+    // One result per place pair: of regions overlapping on both sides, the one with the most matched tokens.
+    const weight = (p: RegionPair): number => p.similarity * (p.a.end - p.a.start + p.b.end - p.b.start);
+    found.sort((x, y) => weight(y) - weight(x) || x.a.start - y.a.start || x.b.start - y.b.start);
+    const kept: RegionPair[] = [];
+    for (const p of found) {
+      if (kept.some((q) => overlap(p.a.start, p.a.end, q.a.start, q.a.end) && overlap(p.b.start, p.b.end, q.b.start, q.b.end))) continue;
+      if (self && kept.some((q) => overlap(p.a.start, p.a.end, q.b.start, q.b.end) && overlap(p.b.start, p.b.end, q.a.start, q.a.end))) continue;
+      kept.push(p);
+    }
+    kept.sort((x, y) => x.a.start - y.a.start || x.b.start - y.b.start);
+    pairs.push(...kept);
+  }
+  stats.pairs = pairs.length;
+  return { pairs, groups: groupRegions(pairs), stats };
+}
