@@ -1,14 +1,19 @@
 /**
  * neardup — command-line front end of the engine.
- *   neardup scan <dir> [--format json|sarif|text] [--max-distance N] …
- * Exit codes: 0 done; 1 --fail-on-pairs reached; 2 usage or fatal error.
+ *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate] [--max-distance N] …
+ *   [--baseline FILE] [--write-baseline FILE]
+ * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline); 2 usage or
+ * fatal error (a baseline that cannot be read or written among them).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
 import { scanDirectory } from '../node/scan/scan';
+import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
+import { formatCodeClimate } from './formatCodeClimate';
 import { formatJson } from './formatJson';
+import { formatMarkdown } from './formatMarkdown';
 import { formatSarif, truncationMessage } from './formatSarif';
 import { formatText } from './formatText';
 import { ProgressBar } from './progress';
@@ -39,7 +44,9 @@ function numberIn(name: string, min: number, max: number) {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 interface ScanFlags {
-  format: 'json' | 'sarif' | 'text';
+  format: 'json' | 'sarif' | 'text' | 'markdown' | 'codeclimate';
+  baseline?: string;
+  writeBaseline?: string;
   maxDistance: number;
   sectionMaxDistance: number;
   minTokens: number;
@@ -87,6 +94,21 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     foldVariants: flags.foldVariants,
     maxFileSizeBytes: flags.maxFileSize * 1024,
   };
+  // A baseline that cannot be used stops the run before the scan: one line, exit code 2.
+  let baseline: Baseline | undefined;
+  if (flags.baseline !== undefined) {
+    try {
+      baseline = readBaseline(flags.baseline);
+    } catch (e) {
+      if (!(e instanceof BaselineError)) throw e;
+      process.stderr.write(`neardup: ${e.message}\n`);
+      return 2;
+    }
+    const changed = changedSettings(baseline, settings);
+    if (changed.length && !flags.quiet) {
+      process.stderr.write(`neardup: baseline ${sanitizeForTerminal(flags.baseline)} was written with other settings (${changed.join(', ')}); some of its pairs may show as new.\n`);
+    }
+  }
   const progress = new ProgressBar();
   const showProgress = flags.progress && !flags.quiet;
   // NEARDUP_TRACE=1: the time of each phase since the process started, on stderr (profiling).
@@ -112,14 +134,42 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   });
   progress.clear();
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
+  const ids = baseline || flags.writeBaseline !== undefined || flags.format === 'sarif' || flags.format === 'codeclimate' ? pairIdentities(result) : undefined;
+  if (flags.writeBaseline !== undefined) {
+    try {
+      writeBaseline(flags.writeBaseline, baselineText(result, ids!, settings));
+      if (!flags.quiet) process.stderr.write(`neardup: wrote ${result.pairs.length} pairs to the baseline ${sanitizeForTerminal(flags.writeBaseline)}.\n`);
+    } catch (e) {
+      if (!(e instanceof BaselineError)) throw e;
+      process.stderr.write(`neardup: ${e.message}\n`);
+      return 2;
+    }
+  }
+  const inBaseline = baseline ? matchBaseline(ids!, baseline) : undefined;
+  const summary: BaselineSummary | undefined =
+    inBaseline && flags.baseline !== undefined
+      ? { file: flags.baseline, matched: inBaseline.filter(Boolean).length, new: inBaseline.filter((x) => !x).length }
+      : undefined;
+  // SARIF keeps every result (marked "new" or "unchanged"); the other formats show the new pairs.
+  const shown = inBaseline ? onlyNewPairs(result, inBaseline) : result;
+  const shownIds = inBaseline ? ids!.filter((_, i) => !inBaseline[i]) : ids;
   const output =
-    flags.format === 'json' ? formatJson(result, dir) : flags.format === 'sarif' ? formatSarif(result, VERSION) : formatText(result);
+    flags.format === 'json'
+      ? formatJson(shown, dir, summary)
+      : flags.format === 'sarif'
+        ? formatSarif(result, VERSION, { ids, inBaseline, baseline: summary })
+        : flags.format === 'markdown'
+          ? formatMarkdown(shown, summary)
+          : flags.format === 'codeclimate'
+            ? formatCodeClimate(shown, shownIds!)
+            : formatText(shown, summary);
   onPhase?.('formatted', performance.now());
   await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
   onPhase?.('written', performance.now());
-  if (flags.failOnPairs !== undefined && result.pairs.length >= flags.failOnPairs) {
+  const counted = shown.pairs.length;
+  if (flags.failOnPairs !== undefined && counted >= flags.failOnPairs) {
     if (!flags.quiet) {
-      process.stderr.write(`neardup: ${result.pairs.length} near-duplicate pairs (fail threshold ${flags.failOnPairs}).\n`);
+      process.stderr.write(`neardup: ${counted} ${summary ? 'new ' : ''}near-duplicate pairs (fail threshold ${flags.failOnPairs}).\n`);
     }
     return 1;
   }
@@ -138,7 +188,7 @@ export function buildProgram(): Command {
     .command('scan')
     .description('scan a folder and report near duplicates')
     .argument('<dir>', 'folder to scan')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text', 'markdown', 'codeclimate']).default('text'))
     .option('--max-distance <n>', 'largest Hamming distance (of 64 bits) between two files', intIn('--max-distance', SETTING_RANGES.maxDistance.min, SETTING_RANGES.maxDistance.max), d.maxDistance)
     .option('--section-max-distance <n>', 'largest Hamming distance between two sections', intIn('--section-max-distance', SETTING_RANGES.sectionMaxDistance.min, SETTING_RANGES.sectionMaxDistance.max), d.sectionMaxDistance)
     .option('--min-tokens <n>', 'files and sections with fewer tokens are not compared', intIn('--min-tokens', SETTING_RANGES.minTokens.min, SETTING_RANGES.minTokens.max), d.minTokens)
@@ -146,7 +196,9 @@ export function buildProgram(): Command {
     .option('--include <glob>', 'only files matching this glob (repeatable)', collect)
     .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect)
     .option('--no-sections', 'compare whole files only')
-    .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
+    .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found (new pairs, with --baseline)', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
+    .option('--baseline <file>', 'report (and count for --fail-on-pairs) only the pairs not in this baseline file')
+    .option('--write-baseline <file>', 'record the pairs found in this file (JSON), to pass to --baseline later')
     .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
     .addOption(new Option('--weighting <w>', 'feature weighting: none (each shingle once), tf (1 + ln count), tfidf (tf × corpus IDF, two passes)').choices(['none', 'tf', 'tfidf']).default(d.weighting))

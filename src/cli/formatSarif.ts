@@ -5,7 +5,20 @@ import type * as sarif from 'sarif';
 import type { Location, ReportPair } from '../core/report/report';
 import { truncatedKinds } from '../node/engine/engineProtocol';
 import type { ScanResult } from '../node/scan/scan';
+import type { BaselineSummary, PairIdentity } from './baseline';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
+
+/**
+ * What a run adds to the SARIF log: each pair's identity (a `partialFingerprints` entry, stable
+ * across runs and line shifts) and, with `--baseline`, which pairs it holds: every result stays,
+ * marked `baselineState` "unchanged" (in the baseline) or "new", and the run's properties carry
+ * the counts.
+ */
+export interface SarifExtras {
+  ids?: readonly PairIdentity[];
+  inBaseline?: readonly boolean[];
+  baseline?: BaselineSummary;
+}
 
 const RULE_FILE = 'neardup/near-duplicate-file';
 const RULE_SECTION = 'neardup/near-duplicate-section';
@@ -26,7 +39,7 @@ function label(loc: Location): string {
   return loc.startLine !== undefined ? `${name}:${loc.startLine}-${loc.endLine}` : name;
 }
 
-function result(pair: ReportPair): sarif.Result {
+function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result {
   const pct = (pair.similarity * 100).toFixed(1);
   const what = pair.kind === 'file' ? 'File' : 'Section';
   return {
@@ -38,6 +51,8 @@ function result(pair: ReportPair): sarif.Result {
     locations: [{ physicalLocation: physical(pair.a) }],
     relatedLocations: [{ id: 1, physicalLocation: physical(pair.b), message: { text: 'Near-duplicate twin' } }],
     properties: { distance: pair.distance, similarity: pair.similarity },
+    ...(extras.ids ? { partialFingerprints: { 'neardupPair/v1': extras.ids[i].key } } : {}),
+    ...(extras.inBaseline ? { baselineState: extras.inBaseline[i] ? 'unchanged' : 'new' } : {}),
   };
 }
 
@@ -46,7 +61,7 @@ export function truncationMessage(truncated: { files: boolean; sections: boolean
   return `too many near-duplicate ${truncatedKinds(truncated)} pairs; the report holds only some of them (exclude generated files with --exclude, or raise --min-tokens).`;
 }
 
-export function formatSarif(result_: ScanResult, version: string): string {
+export function formatSarif(result_: ScanResult, version: string, extras: SarifExtras = {}): string {
   const rootUri = 'file://' + result_.root.split('/').map(encodeURIComponent).join('/').replace(/\/?$/, '/');
   const log: sarif.Log = {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -77,7 +92,8 @@ export function formatSarif(result_: ScanResult, version: string): string {
           },
         },
         originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
-        results: result_.pairs.map(result),
+        results: result_.pairs.map((p, i) => result(p, i, extras)),
+        ...(extras.baseline ? { properties: { baseline: extras.baseline } } : {}),
         ...(result_.truncated
           ? {
               invocations: [

@@ -6,6 +6,7 @@ import { hammingDistance, similarity } from '../core/index/hamming';
 import type { Location, ReportGroup } from '../core/report/report';
 import type { Fp64 } from '../core/types';
 import type { ScanResult } from '../node/scan/scan';
+import type { BaselineSummary } from './baseline';
 import { sanitizeForTerminal } from './sanitize';
 
 function fmtBytes(n: number): string {
@@ -19,7 +20,8 @@ function where(loc: Location): string {
   return loc.startLine !== undefined ? `${p}:${loc.startLine}-${loc.endLine}` : p;
 }
 
-export function formatText(result: ScanResult): string {
+/** With a baseline, `result` holds only the new pairs; a line says how many the baseline holds. */
+export function formatText(result: ScanResult, baseline?: BaselineSummary): string {
   const byPath = new Map(result.documents.map((d) => [d.path, d.doc]));
   const fingerprintOf = (loc: Location): Fp64 | undefined => {
     const doc = byPath.get(loc.path);
@@ -37,6 +39,9 @@ export function formatText(result: ScanResult): string {
     `NearDup: ${files} files, ${sections} sections, ${fmtBytes(bytes)} in ${(elapsedMs / 1000).toFixed(2)} s` +
       (skipped ? ` (${skipped} skipped)` : ''),
   );
+  if (baseline) {
+    lines.push(`Baseline ${sanitizeForTerminal(baseline.file)}: ${baseline.new} new pairs; ${baseline.matched} pairs already in the baseline are not shown.`);
+  }
   lines.push(`${fileGroups.length} groups of near-duplicate files, ${sectionGroups.length} groups of near-duplicate sections.`);
   const section = (title: string, groups: ReportGroup[], noun: string) => {
     if (!groups.length) return;

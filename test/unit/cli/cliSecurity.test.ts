@@ -104,6 +104,8 @@ describe('CLI security: writes nothing', function () {
       ['--format', 'json', '--weighting', 'tfidf', '--workers', '2'],
       ['--format', 'json', '--no-gitignore', '--normalize-identifiers', '--stop-words', '--cjk-segmenter', 'bigram'],
       ['--format', 'text', '--fail-on-pairs', '1'],
+      ['--format', 'markdown'],
+      ['--format', 'codeclimate'],
     ];
     const ids = nobodyIds();
     for (const args of runs) {
