@@ -206,7 +206,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
         vscode.TreeItemCollapsibleState.Expanded,
       );
       item.id = `category:${element.kind}`;
-      item.description = vscode.l10n.t('{0} groups', element.groups.length);
+      item.description = groupCount(element.groups.length);
       item.iconPath = new vscode.ThemeIcon(element.kind === 'file' ? 'files' : 'symbol-method');
       item.contextValue = 'neardup.category';
       return item;
@@ -408,6 +408,11 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   private updateDescription(): void {
     if (!this.view) return;
     const n = this.visibleGroups().length;
-    this.view.description = this.report ? vscode.l10n.t('{0} groups', n) : undefined;
+    this.view.description = this.report ? groupCount(n) : undefined;
   }
+}
+
+/** "1 group", "N groups" (localised). */
+function groupCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 group') : vscode.l10n.t('{0} groups', n);
 }

@@ -499,7 +499,8 @@ async function main() {
           const c = cat(label);
           assert(c, `no category "${label}"; rows: ${JSON.stringify(r.map((x) => `${x.level} ${x.label} ${x.description}`))}`);
           assert(c.expanded === 'true', `category "${label}" is collapsed`);
-          assert(c.description === `${n} groups`, `category "${label}": "${c.description}", expected "${n} groups"`);
+          const want = n === 1 ? '1 group' : `${n} groups`;
+          assert(c.description === want, `category "${label}": "${c.description}", expected "${want}"`);
         }
       }, { timeoutMs: 60_000 });
 
