@@ -88,9 +88,13 @@ function debugCrash(target: 'engine' | 'pool', how: 'exit' | 'throw' | 'oom'): {
       throw new Error('debugCrash: an uncaught error in the engine worker');
     });
   } else {
+    // Many small arrays: the shape of allocation whose heap-limit failure Node turns into
+    // ERR_WORKER_OUT_OF_MEMORY for this worker. One allocation that no longer fits (an array
+    // of 100,000 slots, 800 KB at once) can instead end in V8's fatal out-of-memory error,
+    // which aborts the whole process (resourceLimits are best-effort).
     setImmediate(() => {
-      const hog: unknown[] = [];
-      for (;;) hog.push(new Array(1e5).fill({ n: hog.length }));
+      const hog: unknown[][] = [];
+      for (;;) hog.push(new Array(1e4).fill({ n: hog.length }));
     });
   }
   return { terminated: 0 };

@@ -32,7 +32,7 @@ parentPort.on('message', async ({ id, req }) => {
         if (!fs.existsSync(req.marker)) { fs.writeFileSync(req.marker, 'x'); process.exit(3); }
         return ok('survived');
       case 'uncaught': setTimeout(() => { throw new Error('async uncaught'); }, 1); return;
-      case 'oom': { const keep = []; for (;;) keep.push(new Array(1e5).fill({ a: Math.random() })); }
+      case 'oom': { const keep = []; for (;;) keep.push(new Array(1e4).fill({ a: Math.random() })); } // small arrays: see engineWorker.ts debugCrash
       default: throw new Error('unknown op ' + req.op);
     }
   } catch (e) {
