@@ -8,6 +8,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
 import { scanDirectory } from '../node/scan/scan';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
@@ -125,9 +126,12 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
+    // Files a team marked `neardup-ignore-file` are counted as skipped but not named (a choice,
+    // like a gitignored file, not a problem).
     onSkip: flags.quiet
       ? undefined
       : (relPath, reason) => {
+          if (reason === IGNORE_FILE_REASON) return;
           progress.clear();
           process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
         },

@@ -1,6 +1,7 @@
 /**
  * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints.
  */
+import { applyIgnoreMarkers } from '../text/ignoreMarkers';
 import { languageOf, type LanguageInfo } from '../text/languages';
 import { codeSections } from '../sections/codeSections';
 import { proseSections } from '../sections/proseSections';
@@ -52,15 +53,22 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
 }
 
 /**
- * Fingerprints a whole text and its sections. `path` decides code versus prose.
+ * Fingerprints a whole text and its sections. `path` decides code versus prose. The text's
+ * `neardup-ignore-…` markers are applied first (see ignoreMarkers.ts): a file marked whole has no
+ * fingerprints, and ignored regions no tokens.
  *
  * The text is tokenised once and its shingles hashed once (fileShingles); the file and every
  * section are fingerprinted from ranges of that sequence. A section shorter than the shingle size
  * (possible only when minTokens is below it) has shorter shingles of its own and is hashed apart.
  */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
-  if (options.fold) text = options.fold(text);
   const lang = languageOf(path);
+  // Ignore markers (ignoreMarkers.ts) first: a file marked whole gives nothing; ignored regions
+  // are blanked (same offsets and lines), for the kernel as for the code below.
+  const kept = applyIgnoreMarkers(text, lang);
+  if (kept === null) return { kind: lang.kind, file: null, sections: [] };
+  text = kept;
+  if (options.fold) text = options.fold(text);
   const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
   const kernel = options.kernel;
   if (kernel && lang.kind === 'code' && options.weighting !== 'tfidf') {
@@ -172,8 +180,11 @@ export function countDocumentShingles(
   options: FingerprintOptions,
   table: DocumentFrequencyTable,
 ): boolean {
-  if (options.fold) text = options.fold(text);
-  tokenizeInto(text, languageOf(path), options);
+  const lang = languageOf(path);
+  const kept = applyIgnoreMarkers(text, lang);
+  if (kept === null) return false;
+  text = options.fold ? options.fold(kept) : kept;
+  tokenizeInto(text, lang, options);
   const total = buffer.length;
   if (total < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;
   fileShingles.build(buffer, 0, total, effectiveShingleSize(options.shingleSize, total));

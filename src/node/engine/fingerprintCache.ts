@@ -24,8 +24,11 @@ import * as path from 'node:path';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 
 export const CACHE_MAGIC = 'NDFC';
-/** Bump when the layout or the fingerprint algorithm changes (2: comments by language, languageTable.ts). */
-export const CACHE_FORMAT_VERSION = 2;
+/**
+ * Bump when the layout or the fingerprint algorithm changes (2: comments by language,
+ * languageTable.ts; 3: neardup-ignore markers, so unchanged files cached before them are re-read).
+ */
+export const CACHE_FORMAT_VERSION = 3;
 const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
 

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
+import { hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
@@ -90,6 +91,9 @@ export function fingerprintDecoded(
   const shape = lineShape(text);
   if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
   if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
+  // A file its team marked `neardup-ignore-file` is skipped with that reason (fingerprintText would
+  // give it no fingerprints anyway); start/end and next markers are applied by fingerprintText.
+  if (text.includes('neardup-ignore-file') && hasIgnoreFileMarker(text, languageOf(relPath))) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
   let doc;
   try {
     doc = fingerprintText(text, relPath, fingerprintOptions(relPath, settings, df, cjk));
