@@ -7,10 +7,18 @@
 //   node bench/quality/locate.js --workspace /tmp/locate-ws --no-jscpd --out /tmp/locate-nojscpd.json
 //   node bench/quality/locate-regions.js [--workspace /tmp/locate-ws] [--baseline /tmp/locate-nojscpd.json]
 //        [--jscpd bench/results/locate.json] [--config name:k=5,w=4,streams=both …] [--out FILE]
+//        [--cjk-words]
+//
+// A second seed: node bench/quality/locate.js --seed 2 --workspace /tmp/locate-ws2 --no-jscpd
+// --out /tmp/locate-nojscpd2.json, then --workspace /tmp/locate-ws2 --baseline /tmp/locate-nojscpd2.json
+// (jscpd is left out when its results are of another workspace). --cjk-words tokenises CJK as
+// jieba words (the product's prose tokens) instead of the region finder's default character bigrams.
 //
 // Each --config is one set of RegionOptions (src/core/regions/regions.ts) measured in the run;
-// without any, the defaults and the alternatives of docs/localisation.md. Documents are tokenised
-// with the product's tokenisers (src/core/text) and jieba (src/node/workers/jieba.ts).
+// without any, the defaults and the alternatives of docs/localisation.md (run once more with
+// --cjk-words for the jieba-word figures). Documents are tokenised
+// with the product's tokenisers (src/core/text), CJK as character bigrams (or jieba words,
+// src/node/workers/jieba.ts, with --cjk-words).
 const fs = require('fs');
 const path = require('path');
 const { bundleEngine, BUILD, REPO } = require('../lib/common');
@@ -29,11 +37,16 @@ const DEFAULT_CONFIGS = [
   'gap15:maxGap=15,joinGap=0',
   'nojoin:joinGap=0',
   'flat.5:shortSimilarity=0.5',
+  'cap24:proseMaxPostingsShare=0',
   'post64:maxPostings=64',
+  'share.1:maxPostingsShare=0.1',
+  'pshare.15:proseMaxPostingsShare=0.15',
+  'docs24:maxDocs=24,maxPostings=100000',
+  'rescue256:rescuePostings=256',
 ];
 
 function parseArgs(argv) {
-  const o = { workspace: '/tmp/locate-ws', baseline: '/tmp/locate-nojscpd.json', jscpd: path.join(REPO, 'bench', 'results', 'locate.json'), configs: [], out: path.join(REPO, 'bench', 'results', 'locate-regions.json') };
+  const o = { workspace: '/tmp/locate-ws', baseline: '/tmp/locate-nojscpd.json', jscpd: path.join(REPO, 'bench', 'results', 'locate.json'), configs: [], cjkWords: false, out: path.join(REPO, 'bench', 'results', 'locate-regions.json') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--workspace') o.workspace = path.resolve(argv[++i]);
@@ -41,6 +54,7 @@ function parseArgs(argv) {
     else if (a === '--jscpd') o.jscpd = path.resolve(argv[++i]);
     else if (a === '--config') o.configs.push(argv[++i]);
     else if (a === '--out') o.out = path.resolve(argv[++i]);
+    else if (a === '--cjk-words') o.cjkWords = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!o.configs.length) o.configs = DEFAULT_CONFIGS;
@@ -83,23 +97,26 @@ function table(rows, header) {
 
 function main(argv = process.argv.slice(2)) {
   const o = parseArgs(argv);
-  for (const f of [o.workspace, o.baseline, o.jscpd]) {
+  for (const f of [o.workspace, o.baseline]) {
     if (!fs.existsSync(f)) throw new Error(`${f} not found: run node bench/quality/locate.js --workspace /tmp/locate-ws --no-jscpd --out /tmp/locate-nojscpd.json (and once with jscpd)`);
   }
   const base = JSON.parse(fs.readFileSync(o.baseline, 'utf8'));
-  const jscpdRun = JSON.parse(fs.readFileSync(o.jscpd, 'utf8'));
-  if (jscpdRun.workspaceHash !== base.workspaceHash) throw new Error(`the jscpd results are of workspace ${jscpdRun.workspaceHash}, the baseline of ${base.workspaceHash}`);
+  let jscpdRun = fs.existsSync(o.jscpd) ? JSON.parse(fs.readFileSync(o.jscpd, 'utf8')) : null;
+  if (jscpdRun && jscpdRun.workspaceHash !== base.workspaceHash) {
+    console.error(`jscpd left out: its results (${o.jscpd}) are of workspace ${jscpdRun.workspaceHash}, the baseline of ${base.workspaceHash}`);
+    jscpdRun = null;
+  }
   const bundle = path.join(BUILD, `regions-${process.pid}.js`);
   const eng = bundleEngine(path.join(REPO, 'bench', 'lib', 'regions.ts'), bundle);
   fs.rmSync(bundle, { force: true }); // loaded: the file is not needed any more
-  const cjk = eng.loadCjkSegmenter((m) => console.error(m));
+  const cjk = o.cjkWords ? eng.loadCjkSegmenter((m) => console.error(m)) : { name: 'character bigrams', segmenter: undefined };
 
   // ------------------------------------------------------------------ documents
   const paths = walk(o.workspace);
   const texts = new Map(paths.map((p) => [p, fs.readFileSync(path.join(o.workspace, p), 'utf8')]));
   const bytes = [...texts.values()].reduce((s, t) => s + Buffer.byteLength(t), 0);
   const t0 = process.hrtime.bigint();
-  const docs = paths.map((p) => eng.regionDocument(texts.get(p), p, { segmenter: cjk.segmenter }));
+  const docs = paths.map((p) => eng.regionDocument(texts.get(p), p, { segmenter: cjk.segmenter, cjkWords: o.cjkWords }));
   const tokMs = Number(process.hrtime.bigint() - t0) / 1e6;
   const tokens = docs.reduce((s, d) => s + d.length, 0);
   const docBytes = docs.reduce((s, d) => s + d.raw.hi.byteLength * 2 + d.start.byteLength + (d.ids ? d.ids.hi.byteLength * 2 + d.isIdent.byteLength : 0) + d.lineStarts.byteLength, 0);
@@ -129,8 +146,12 @@ function main(argv = process.argv.slice(2)) {
   const ext = {
     neardup: { perCopy: copies.map((c) => c.results.neardup), precision: base.tools.neardup.precision },
     'neardup-ni': { perCopy: copies.map((c) => c.results['neardup-ni']), precision: base.tools['neardup-ni'].precision },
-    jscpd: { perCopy: jscpdRun.copies.map((c) => c.results.jscpd), precision: jscpdRun.tools.jscpd.precision },
-    'jscpd-30': { perCopy: jscpdRun.copies.map((c) => c.results['jscpd-30']), precision: jscpdRun.tools['jscpd-30'].precision },
+    ...(jscpdRun
+      ? {
+          jscpd: { perCopy: jscpdRun.copies.map((c) => c.results.jscpd), precision: jscpdRun.tools.jscpd.precision },
+          'jscpd-30': { perCopy: jscpdRun.copies.map((c) => c.results['jscpd-30']), precision: jscpdRun.tools['jscpd-30'].precision },
+        }
+      : {}),
   };
   const all = { ...ext, ...evals };
   const names = Object.keys(all);

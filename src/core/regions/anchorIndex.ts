@@ -14,6 +14,16 @@ export interface SeedBucket {
   pairs: number[];
 }
 
+/** Further limits of the seeds: see RegionOptions.maxDocs and rescuePostings. */
+export interface SeedLimits {
+  /** Hashes found in more distinct documents than this are dropped too. Default: no limit. */
+  maxDocs?: number;
+  /** Dropped hashes with at most this many postings still seed pairs that other anchors seeded. Default 0 (none). */
+  rescuePostings?: number;
+  /** The postings cap of a hash by the document of its first posting (instead of maxPostings). */
+  capOf?: (doc: number) => number;
+}
+
 export class AnchorIndex {
   private hash = new Uint32Array(1024);
   private doc = new Uint32Array(1024);
@@ -88,18 +98,30 @@ export class AnchorIndex {
    * Seeds per pair of documents: for every hash with 2 … maxPostings postings, every two of its
    * postings (never a posting with itself). Returns the buckets and how many hashes were dropped.
    */
-  seeds(maxPostings: number): { buckets: SeedBucket[]; dropped: number; seeds: number } {
+  seeds(maxPostings: number, limits: SeedLimits = {}): { buckets: SeedBucket[]; dropped: number; seeds: number } {
     this.sort();
     const byPair = new Map<number, SeedBucket>();
     const buckets: SeedBucket[] = [];
     let dropped = 0;
     let seeds = 0;
     const { hash, doc, pos } = this;
+    const maxDocs = limits.maxDocs ?? Infinity;
+    const rescue = limits.rescuePostings ?? 0;
+    const over: number[] = [];
+    const distinctDocs = (s: number, e: number): number => {
+      let k = 0;
+      const seen = new Set<number>();
+      for (let i = s; i < e; i++) if (!seen.has(doc[i])) (seen.add(doc[i]), k++);
+      return k;
+    };
     for (let s = 0; s < this.n; ) {
       let e = s + 1;
       while (e < this.n && hash[e] === hash[s]) e++;
-      if (e - s > maxPostings) dropped++;
-      else {
+      const cap = limits.capOf ? limits.capOf(doc[s]) : maxPostings;
+      if (e - s > cap || (maxDocs < e - s && distinctDocs(s, e) > maxDocs)) {
+        dropped++;
+        if (e - s <= rescue) over.push(s, e);
+      } else {
         for (let i = s; i < e; i++) {
           for (let j = i + 1; j < e; j++) {
             let da = doc[i];
@@ -124,6 +146,28 @@ export class AnchorIndex {
         }
       }
       s = e;
+    }
+    // Over-cap hashes (up to rescuePostings postings) seed only the pairs rare anchors already seeded.
+    for (let x = 0; x < over.length; x += 2) {
+      const s = over[x];
+      const e = over[x + 1];
+      for (let i = s; i < e; i++) {
+        for (let j = i + 1; j < e; j++) {
+          let da = doc[i];
+          let pa = pos[i];
+          let db = doc[j];
+          let pb = pos[j];
+          if (da === db && pa === pb) continue;
+          if (da > db || (da === db && pa > pb)) {
+            [da, db] = [db, da];
+            [pa, pb] = [pb, pa];
+          }
+          const b = byPair.get(da * 0x4000000 + db);
+          if (!b) continue;
+          b.pairs.push(pa, pb);
+          seeds++;
+        }
+      }
     }
     buckets.sort((x, y) => x.docA - y.docA || x.docB - y.docB);
     return { buckets, dropped, seeds };

@@ -34,8 +34,14 @@ export interface RegionDocument {
 }
 
 export interface RegionDocumentOptions {
-  /** Segments CJK runs into words (jieba, injected); character bigrams when absent. */
+  /** Segments CJK runs into words (jieba, injected); used only with cjkWords. */
   segmenter?: CjkSegmenter;
+  /**
+   * CJK runs as the segmenter's words instead of character bigrams. Default false: an edit inside
+   * a Chinese sentence makes jieba re-cut the words around it, so few word k-grams survive a 20 %
+   * edit, while a changed character breaks only the bigrams that hold it (docs/localisation.md).
+   */
+  cjkWords?: boolean;
 }
 
 /**
@@ -102,7 +108,7 @@ export function regionDocument(text: string, path: string, options: RegionDocume
   const starts = lineStartsOf(text);
   const raw = new TokenBuffer(Math.max(16, text.length >> 2));
   if (lang.kind !== 'code') {
-    tokenizeProse(text, { segmenter: options.segmenter }, raw);
+    tokenizeProse(text, { segmenter: options.cjkWords ? options.segmenter : undefined }, raw);
     return documentFromTokens('prose', raw, null, starts);
   }
   tokenizeCode(text, lang, {}, raw);

@@ -23,6 +23,23 @@ export interface RegionOptions {
   streams?: 'raw' | 'ids' | 'both';
   /** Hashes with more postings than this are boilerplate and dropped. Default 24. */
   maxPostings?: number;
+  /** The postings cap grows with the corpus: max(maxPostings, maxPostingsShare × documents). Default 0 (fixed cap). */
+  maxPostingsShare?: number;
+  /**
+   * The same for hashes of prose documents only (code keeps maxPostings and maxPostingsShare): a
+   * paragraph repeated in dozens of documents of a large docs tree (npm's config pages) is not
+   * boilerplate. Default 0.08: 31 postings for 397 documents; 0.15 lets in look-alike prose.
+   */
+  proseMaxPostingsShare?: number;
+  /**
+   * The grown caps never exceed this: the seeds of a hash grow with the square of its postings, so
+   * a corpus-relative cap alone would not be bounded on a large tree. Default 64.
+   */
+  maxPostingsCeiling?: number;
+  /** Hashes found in more distinct documents than this are dropped too. Default: no limit. */
+  maxDocs?: number;
+  /** Dropped hashes with at most this many postings still seed the pairs other anchors seeded. Default 0 (none). */
+  rescuePostings?: number;
   /** Chaining: largest step between seeds (tokens), drift allowed per step. Defaults 40, 4, 0.25. */
   maxGap?: number;
   maxDrift?: number;
@@ -105,6 +122,11 @@ const DEFAULTS = {
   w: 4,
   streams: 'ids' as 'raw' | 'ids' | 'both',
   maxPostings: 24,
+  maxPostingsShare: 0,
+  proseMaxPostingsShare: 0.08,
+  maxPostingsCeiling: 64,
+  maxDocs: Infinity,
+  rescuePostings: 0,
   maxGap: 40,
   maxDrift: 4,
   driftRate: 0.25,
@@ -165,7 +187,11 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
       index.add(d, a.hash, a.pos);
     }
   }
-  const { buckets, dropped, seeds } = index.seeds(o.maxPostings);
+  const grown = (share: number): number => Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(share * docs.length)));
+  const cap = grown(o.maxPostingsShare);
+  const proseCap = Math.max(cap, grown(o.proseMaxPostingsShare));
+  const capOf = proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined;
+  const { buckets, dropped, seeds } = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf });
   const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: dropped, seeds, chains: 0, aligned: 0, pairs: 0 };
   const pairs: RegionPair[] = [];
   const alignOptions = { k: o.k, coverK: o.coverK, margin, band: o.band, fringeGap: o.fringeGap, minConsistency: o.minConsistency };

@@ -168,6 +168,21 @@ describe('core/regions', () => {
       );
     });
 
+    it('a per-document cap (capOf) and a cap on distinct documents (maxDocs); rescued hashes only seed pairs already seeded', () => {
+      const idx = new AnchorIndex();
+      idx.add(0, Uint32Array.from([5, 5, 8]), Int32Array.from([1, 2, 3]));
+      idx.add(1, Uint32Array.from([5, 8]), Int32Array.from([4, 5]));
+      idx.add(2, Uint32Array.from([9, 9, 9]), Int32Array.from([6, 7, 8]));
+      assert.equal(idx.seeds(2).dropped, 2); // 5 and 9: 3 postings each
+      assert.equal(idx.seeds(2, { capOf: (d) => (d === 0 ? 3 : 2) }).dropped, 1); // 5's first posting is in document 0: cap 3
+      assert.equal(idx.seeds(10, { maxDocs: 1 }).dropped, 2); // 5 and 8 are in two documents, 9 in one
+      const rescued = idx.seeds(2, { rescuePostings: 3 });
+      assert.deepEqual(
+        rescued.buckets.map((b) => [b.docA, b.docB, b.pairs]),
+        [[0, 1, [3, 5, 1, 4, 2, 4]]], // 8 seeds (0, 1); 5 then adds its cross pairs to it, 9 has no pair to join
+      );
+    });
+
     it('chains seeds along a diagonal across gaps and a small drift; a far seed starts another chain', () => {
       const opts = { maxGap: 20, maxDrift: 2, driftRate: 0.25 };
       // diagonal +100, a 15-token gap, an insertion (drift 3 over 12 tokens), then a seed far away
@@ -297,17 +312,55 @@ describe('core/regions', () => {
       assert.deepEqual([p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine], [5, 5, 3, 3]);
     });
 
+    it('a paragraph repeated in more documents than maxPostings but under a share of the corpus (npm docs) is still found', () => {
+      const r = rng(23);
+      const para = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)] + Math.floor(r() * 50)).join(' ');
+      const shared = 'Set the registry configuration in the user config file so that every install and publish uses it, unless a scope maps to another registry; the value is a full address with its protocol and may carry a path, which is kept when packages are fetched from it.';
+      const edited = shared.replace('every install', 'each install').replace('is kept', 'stays');
+      // 400 documents (cap max(24, 0.08 × 400) = 32 for prose): the paragraph in 30 of them, an edited copy in the last.
+      const files: [string, string][] = [];
+      for (let i = 0; i < 399; i++) files.push([`d${i}.md`, i < 30 ? [para(30), '', shared, '', para(20)].join('\n') : para(40)]);
+      files.push(['copy.md', [para(30), '', edited, '', para(30)].join('\n')]);
+      const docs = docsOf(files);
+      const res = findRegions(docs);
+      const p = onlyPair(res.pairs, 0, 399);
+      assert.equal(p.clone, 'edited');
+      assert.deepEqual([p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine], [3, 3, 3, 3]);
+      // The fixed cap of 24 postings drops the paragraph's anchors: nothing found.
+      assert.equal(findRegions(docs, { proseMaxPostingsShare: 0 }).pairs.filter((q) => q.b.doc === 399).length, 0);
+      // Boilerplate beyond the share (here in 40 documents, over 32) is still dropped.
+      const many = docsOf(files.map(([n, t], i): [string, string] => [n, i >= 30 && i < 40 ? [para(30), '', shared, '', para(20)].join('\n') : t]));
+      assert.equal(findRegions(many).pairs.filter((q) => q.b.doc === 399).length, 0);
+    });
+
     it('Chinese prose with a segmenter (a stub: one token per character) and with the bigram fallback', () => {
       const copied = '倒排索引为每个锚点保存一条记录，并丢弃出现在太多文档中的哈希值，因为每个文件都有的短语无法说明段落是从哪里复制来的。沿着对角线把共享的锚点连起来，就知道复制的范围有多大，再修剪到第一个和最后一个匹配的词。';
       const filler = (s: number): string => Array.from('春夏秋冬东南西北山水日月风云雨雪花草树木'.repeat(6)).sort(() => 0).map((c, i) => '春夏秋冬东南西北山水日月风云雨雪花草树木'[(i * s + 7) % 20]).join('');
       const a = [filler(3), '', copied, '', filler(7)].join('\n');
       const b = [filler(11), '', filler(13), '', copied, ''].join('\n');
       for (const segmenter of [(run: string) => Array.from(run), undefined]) {
-        const docs = [regionDocument(a, 'a.md', { segmenter }), regionDocument(b, 'b.md', { segmenter })];
+        const docs = [regionDocument(a, 'a.md', { segmenter, cjkWords: true }), regionDocument(b, 'b.md', { segmenter, cjkWords: true })];
         const p = onlyPair(findRegions(docs).pairs, 0, 1);
         assert.equal(p.clone, 'exact');
         assert.deepEqual([p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine], [3, 3, 5, 5]);
       }
+    });
+
+    it('an edited Chinese copy is found on character bigrams (the default) where re-cut words lose it', () => {
+      const copied = '倒排索引为每个锚点保存一条记录，并丢弃出现在太多文档中的哈希值，因为每个文件都有的短语无法说明段落是从哪里复制来的。沿着对角线把共享的锚点连起来，就知道复制的范围有多大，再修剪到第一个和最后一个匹配的词。我们还要检查每一对文档之间的共同片段，把重叠的结果合并成一个。';
+      // One character in every eleven replaced or dropped: like jieba, the stub segmenter (words of
+      // two characters from the start of each run) then cuts every word after an edit differently.
+      let edited = '';
+      Array.from(copied).forEach((c, i) => (edited += i % 11 === 5 ? (i % 22 === 5 ? '' : '变') : c));
+      const filler = (s: number): string => Array.from({ length: 120 }, (_, i) => '春夏秋冬东南西北山水日月风云雨雪花草树木'[(i * s + 7) % 20]).join('');
+      const a = [filler(3), '', copied, '', filler(7)].join('\n');
+      const b = [filler(11), '', filler(13), '', edited, ''].join('\n');
+      const stub = (run: string): string[] => run.match(/[\s\S]{1,2}/g) ?? [];
+      const p = onlyPair(findRegions([regionDocument(a, 'a.md', { segmenter: stub }), regionDocument(b, 'b.md', { segmenter: stub })]).pairs, 0, 1);
+      assert.equal(p.clone, 'edited');
+      assert.deepEqual([p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine], [3, 3, 5, 5]);
+      const words = findRegions([regionDocument(a, 'a.md', { segmenter: stub, cjkWords: true }), regionDocument(b, 'b.md', { segmenter: stub, cjkWords: true })]);
+      assert.equal(words.pairs.filter((q) => q.a.doc === 0 && q.b.doc === 1).length, 0);
     });
 
     it('no region between unrelated texts (code and prose)', () => {
