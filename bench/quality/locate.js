@@ -411,11 +411,22 @@ function evaluate(tool, copies, texts, infoOf, rng) {
   }
   const judged = distinct.length > MAX_JUDGED ? shuffle(distinct, rng).slice(0, MAX_JUDGED) : distinct;
   const rangeCache = new Map();
+  // Chinese is judged as a reader reads it: Traditional and Simplified text converted to one script
+  // (opencc-js tw → cn, phrases included: independent of the product's own character fold), so a
+  // zh-cn lesson and its zh-tw edition count as the same text.
+  let toSimplified = (t) => t;
+  try {
+    const OpenCC = require('opencc-js');
+    const convert = OpenCC.Converter({ from: 'tw', to: 'cn' });
+    toSimplified = (t) => (/[\u3400-\u9fff]/.test(t) ? convert(t) : t);
+  } catch {
+    /* opencc-js missing: raw characters */
+  }
   const toks = (s) => {
     const k = `${s.path}:${s.start}-${s.end}`;
     if (!rangeCache.has(k)) {
       const info = infoOf(s.path);
-      rangeCache.set(k, score.rangeTokens(score.rangeText(info, s.start, s.end), info.mode));
+      rangeCache.set(k, score.rangeTokens(toSimplified(score.rangeText(info, s.start, s.end)), info.mode));
     }
     return rangeCache.get(k);
   };

@@ -10,6 +10,8 @@
  * shingle set. Not its lines (lines inserted above move it) nor its SimHash (under
  * `--weighting tfidf` every edit anywhere changes the weights, so the SimHash moves too; the
  * sketch does not depend on the weighting). A renamed file is another path: its pairs are new.
+ * A side of a located pair (`--locate`) is its path and the hash of its tokens as read
+ * (`ScanResult.locatedSides`): a located range is not a section, but line shifts keep it too.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -70,12 +72,13 @@ export interface Baseline {
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 
 /** The identities of the result's pairs, in their order. */
-export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents'>): PairIdentity[] {
+export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents' | 'locatedSides'>): PairIdentity[] {
   const byPath = new Map(result.documents.map((d) => [d.path, d.doc]));
   const sideCache = new Map<string, string>();
-  const side = (loc: Location): string => {
+  const side = (loc: Location, located: boolean): string => {
     if (loc.startLine === undefined) return loc.path;
     const at = `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
+    if (located) return `${loc.path}\0${result.locatedSides?.get(at) ?? `region-lines:${loc.startLine}-${loc.endLine}`}`;
     let id = sideCache.get(at);
     if (id === undefined) {
       const s = byPath.get(loc.path)?.sections.find((x) => x.startLine === loc.startLine && x.endLine === loc.endLine);
@@ -89,8 +92,8 @@ export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents'>):
     return id;
   };
   return result.pairs.map((p) => {
-    const a = side(p.a);
-    const b = side(p.b);
+    const a = side(p.a, p.located === true);
+    const b = side(p.b, p.located === true);
     const [x, y] = a <= b ? [a, b] : [b, a];
     return { key: sha(`neardup-pair/1\0${p.kind}\0${x}\0\0${y}`).slice(0, 32), sides: [a, b] };
   });
@@ -201,10 +204,19 @@ function groupLocations(g: ReportGroup): Location[] {
   return g.locations ?? g.members.map((p) => ({ path: p }));
 }
 
-/** The result with only the pairs not in the baseline, and only the groups that hold one of them. */
+/**
+ * The result with only the pairs not in the baseline, and only the groups that hold one of them
+ * (a group of located copies: one of whose places holds a side of a new located pair).
+ */
 export function onlyNewPairs<R extends Pick<ScanResult, 'pairs' | 'groups'>>(result: R, inBaseline: readonly boolean[]): R {
   const pairs: ReportPair[] = result.pairs.filter((_, i) => !inBaseline[i]);
-  const ends = new Set(pairs.map((p) => locationId(p.kind, p.a)));
-  const groups = result.groups.filter((g) => groupLocations(g).some((loc) => ends.has(locationId(g.kind, loc))));
+  const ends = new Set(pairs.filter((p) => !p.located).map((p) => locationId(p.kind, p.a)));
+  const newLocated = pairs.filter((p) => p.located);
+  const within = (loc: Location, s: Location) => loc.path === s.path && loc.startLine! <= s.startLine! && s.endLine! <= loc.endLine!;
+  const groups = result.groups.filter((g) =>
+    g.located
+      ? groupLocations(g).some((loc) => newLocated.some((p) => within(loc, p.a)))
+      : groupLocations(g).some((loc) => ends.has(locationId(g.kind, loc))),
+  );
   return { ...result, pairs, groups };
 }

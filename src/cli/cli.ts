@@ -1,7 +1,7 @@
 /**
  * neardup — command-line front end of the engine.
  *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate] [--max-distance N] …
- *   [--baseline FILE] [--write-baseline FILE]
+ *   [--baseline FILE] [--write-baseline FILE] [--locate]
  * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline); 2 usage or
  * fatal error (a baseline that cannot be read or written among them).
  */
@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
+import { locateCopies, withLocated } from '../node/scan/locate';
 import { scanDirectory } from '../node/scan/scan';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatCodeClimate } from './formatCodeClimate';
@@ -66,6 +67,7 @@ interface ScanFlags {
   workers?: number;
   progress: boolean;
   quiet: boolean;
+  locate: boolean;
 }
 
 async function runScan(dir: string, flags: ScanFlags): Promise<number> {
@@ -116,7 +118,7 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   const trace = process.env.NEARDUP_TRACE === '1';
   const onPhase = trace ? (phase: string, atMs: number) => process.stderr.write(`neardup: trace ${atMs.toFixed(1)} ms ${phase}\n`) : undefined;
   onPhase?.('scan called', performance.now());
-  const result = await scanDirectory({
+  let result = await scanDirectory({
     root,
     settings,
     include: flags.include,
@@ -138,6 +140,16 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   });
   progress.clear();
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
+  if (flags.locate) {
+    // Experimental (issue 12): copies located inside files, on this thread after the scan.
+    const located = locateCopies(result, {
+      settings,
+      onSkip: flags.quiet ? undefined : (relPath, reason) => process.stderr.write(`neardup: --locate skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`),
+    });
+    if (located.ok) result = withLocated(result, located);
+    else if (!flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(located.reason)}.\n`);
+    onPhase?.(located.ok ? `located (${located.pairs.length} pairs, ${located.stats.dropped} already reported)` : 'locate refused', performance.now());
+  }
   const ids = baseline || flags.writeBaseline !== undefined || flags.format === 'sarif' || flags.format === 'codeclimate' ? pairIdentities(result) : undefined;
   if (flags.writeBaseline !== undefined) {
     try {
@@ -211,6 +223,7 @@ export function buildProgram(): Command {
     .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
     .option('--no-gitignore', 'do not honour .gitignore files')
     .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
+    .option('--locate', 'experimental: also locate copied blocks inside files (verbatim, renamed, edited) as section pairs', false)
     .option('--no-progress', 'no progress bar on stderr')
     .option('-q, --quiet', 'print nothing on stderr but errors', false)
     .action(async (dir: string, flags: ScanFlags) => {

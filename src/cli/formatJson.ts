@@ -22,7 +22,8 @@ export function formatJson(result: ScanResult, rootArg: string, baseline?: Basel
         // the pairs it holds are left out and counted here.
         ...(baseline ? { baseline: { file: baseline.file, matched: baseline.matched, new: baseline.new } } : {}),
         pairs: result.pairs,
-        groups: result.groups.map((g) => ({ kind: g.kind, members: g.members, maxDistance: g.maxDistance })),
+        // `located` (with --locate): a group of copies located inside files.
+        groups: result.groups.map((g) => ({ kind: g.kind, members: g.members, maxDistance: g.maxDistance, ...(g.located ? { located: true } : {}) })),
         // Beyond DESIGN.md's contract, present only when the pairs of a kind reached the cap: the
         // report holds only some of them (a consumer that ignores it still reads a valid report).
         ...(result.truncated ? { truncated: { files: result.truncated.files, sections: result.truncated.sections } } : {}),

@@ -1,6 +1,7 @@
 /**
  * Human-readable report: groups with their members, line ranges and Hamming distances to the
- * group's first member (its representative), closest groups first.
+ * group's first member (its representative), closest groups first. Groups of located copies
+ * (`--locate`) show, for each member, the clone kind and similarity of the pair that links it.
  */
 import { hammingDistance, similarity } from '../core/index/hamming';
 import type { Location, ReportGroup } from '../core/report/report';
@@ -30,6 +31,16 @@ export function formatText(result: ScanResult, baseline?: BaselineSummary): stri
     return doc.sections.find((s) => s.startLine === loc.startLine && s.endLine === loc.endLine);
   };
   const locationsOf = (g: ReportGroup): Location[] => g.locations ?? g.members.map((path) => ({ path }));
+  // A located pair's side lies within one place of its group.
+  const located = result.pairs.filter((p) => p.located);
+  const cloned = result.pairs.filter((p) => p.clone && !p.located);
+  const within = (place: Location, s: Location) => place.path === s.path && place.startLine! <= s.startLine! && s.endLine! <= place.endLine!;
+  const locatedInfo = (rep: Location, loc: Location): string => {
+    const p =
+      located.find((q) => (within(rep, q.a) && within(loc, q.b)) || (within(rep, q.b) && within(loc, q.a))) ??
+      located.find((q) => within(loc, q.a) || within(loc, q.b));
+    return p ? `${p.clone} copy, similarity ${(p.similarity * 100).toFixed(1)}%, distance ${p.distance}` : '';
+  };
 
   const { files, sections, bytes, elapsedMs, skipped } = result.stats;
   const fileGroups = result.groups.filter((g) => g.kind === 'file');
@@ -48,6 +59,12 @@ export function formatText(result: ScanResult, baseline?: BaselineSummary): stri
     lines.push('', title);
     groups.forEach((g, i) => {
       const locs = locationsOf(g);
+      if (g.located) {
+        lines.push(`  ${i + 1}. ${locs.length} places of a located copy, largest distance ${g.maxDistance}`);
+        lines.push(`     ${where(locs[0])}`);
+        for (const loc of locs.slice(1)) lines.push(`     ${where(loc)}  ${locatedInfo(locs[0], loc)}`);
+        return;
+      }
       lines.push(`  ${i + 1}. ${locs.length} ${noun}, largest distance ${g.maxDistance}`);
       const rep = fingerprintOf(locs[0]);
       lines.push(`     ${where(locs[0])}`);
@@ -58,7 +75,10 @@ export function formatText(result: ScanResult, baseline?: BaselineSummary): stri
       });
       rest.sort((x, y) => x.d - y.d);
       for (const { loc, d } of rest) {
-        const info = d >= 0 ? `distance ${d} (${(similarity(d) * 100).toFixed(1)}%)` : '';
+        // With --locate, a SimHash pair a located copy repeats carries its clone kind.
+        const same = (x: Location, y: Location) => x.path === y.path && x.startLine === y.startLine && x.endLine === y.endLine;
+        const kind = cloned.find((p) => (same(p.a, locs[0]) && same(p.b, loc)) || (same(p.b, locs[0]) && same(p.a, loc)))?.clone;
+        const info = (d >= 0 ? `distance ${d} (${(similarity(d) * 100).toFixed(1)}%)` : '') + (kind ? `, ${kind} copy` : '');
         lines.push(`     ${where(loc)}  ${info}`);
       }
     });

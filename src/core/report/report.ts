@@ -52,6 +52,10 @@ export interface ReportPair {
   b: Location;
   distance: number;
   similarity: number;
+  /** How the copy was made (`exact`, `renamed`, `edited`): set on located pairs (CLI `--locate`). */
+  clone?: 'exact' | 'renamed' | 'edited';
+  /** A copy located by the region finder (CLI `--locate`), not a SimHash section pair. */
+  located?: true;
 }
 
 export interface ReportGroup {
@@ -60,6 +64,8 @@ export interface ReportGroup {
   maxDistance: number;
   /** For section groups: the members' locations, parallel to `members`. */
   locations?: Location[];
+  /** A group of located copies (CLI `--locate`). */
+  located?: true;
 }
 
 export interface Report {

@@ -73,6 +73,11 @@ export interface ScanResult extends Report {
   stats: ScanStats;
   /** The fingerprinted documents, sorted by path. */
   documents: FingerprintedDocument[];
+  /**
+   * With the CLI's `--locate` (see locate.ts): the content hash of each located side, by
+   * `path\0startLine\0endLine` (the baseline key of a located pair's side).
+   */
+  locatedSides?: ReadonlyMap<string, string>;
 }
 
 export const DEFAULT_BATCH_FILES = 64;

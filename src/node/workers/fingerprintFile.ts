@@ -149,9 +149,9 @@ function readFailure(e: unknown): { reason: string } {
 /**
  * Reads and decodes a file, or says why it cannot be used. Synchronous: it runs in a worker
  * thread that has nothing else to do meanwhile, and one call costs far less than the four
- * thread-pool round trips of the promise API.
+ * thread-pool round trips of the promise API. Also the CLI's `--locate` re-read (node/scan/locate.ts).
  */
-function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text: string; bytes: number; encoding: string } | { reason: string } {
+export function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text: string; bytes: number; encoding: string } | { reason: string } {
   let buf: Buffer;
   let fd: number;
   try {

@@ -1,0 +1,287 @@
+/**
+ * `neardup scan --locate` (experimental, issue 12's first wiring): after the scan, the text files
+ * it fingerprinted are read again on this thread (same reading, decoding and skip rules, ignore
+ * markers and variant folding), turned into region documents (core/regions) and searched for
+ * copied regions; each region pair becomes a section pair of the report with its clone kind and
+ * `located: true`, each group of copies a section group. See README "Locating copies inside files".
+ *
+ * - `similarity` is the region's (the smaller side's share of matched 3-grams), not 1 − d/64;
+ *   `distance` is real: the Hamming distance of the SimHash of the two sides' lines, fingerprinted
+ *   under the scan's settings (tfidf as tf: the document frequencies are gone).
+ * - A region pair is dropped when a SimHash pair of the same two files already says it: on both
+ *   sides its lines overlap the pair's lines (a file pair: the whole file) by at least half of the
+ *   longer of the two ranges. A tighter region (under half of a long section) is kept beside it.
+ *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
+ *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
+ * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
+ *   baseline key of its side (`ScanResult.locatedSides`).
+ * - A code side's leading closers (`;` `}` `)` `]` `,`: the end of the statement before the copy,
+ *   taken along by a 3-gram) do not count for its lines nor its content hash.
+ * - Trees whose text is over {@link LOCATE_MAX_BYTES} are refused (memory: ~18 bytes a token).
+ */
+import { createHash } from 'node:crypto';
+import * as path from 'node:path';
+import { fingerprintText } from '../../core/fingerprint/fingerprint';
+import { hammingDistance } from '../../core/index/hamming';
+import type { Location, ReportGroup, ReportPair } from '../../core/report/report';
+import { regionDocument, type RegionDocument } from '../../core/regions/document';
+import type { RegionGroup } from '../../core/regions/groups';
+import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
+import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
+import { languageOf } from '../../core/text/languages';
+import type { CjkSegmenter, TextFold } from '../../core/types';
+import { isMinified, isRepetitive, lineShape } from '../files/decode';
+import type { EngineSettings } from '../settings/engineSettings';
+import { readTextSync } from '../workers/fingerprintFile';
+import { bigramSegmenter, loadCjkSegmenter } from '../workers/jieba';
+import { variantFold } from '../workers/variants';
+import type { ScanResult } from './scan';
+
+/** Largest tree (bytes of the fingerprinted files) `--locate` takes. */
+export const LOCATE_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface LocateOptions {
+  settings: EngineSettings;
+  /** Default {@link LOCATE_MAX_BYTES}. */
+  maxBytes?: number;
+  /** A file that could not be read again (changed since the scan). */
+  onSkip?: (relPath: string, reason: string) => void;
+}
+
+export interface LocateStats {
+  files: number;
+  tokens: number;
+  /** Region pairs found, and those dropped as already reported by a SimHash pair. */
+  found: number;
+  dropped: number;
+  elapsedMs: number;
+}
+
+export type LocateOutcome =
+  | {
+      ok: true;
+      pairs: ReportPair[];
+      groups: ReportGroup[];
+      sides: Map<string, string>;
+      /** Clone kinds for SimHash pairs of the scan that a dropped region pair repeats, by index. */
+      cloneOf: Map<number, CloneKind>;
+      stats: LocateStats;
+    }
+  | { ok: false; reason: string };
+
+interface Doc {
+  path: string;
+  text: string;
+  region: RegionDocument;
+}
+
+const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
+
+/** The 1-based line of an offset, from the document's line starts. */
+function lineOf(lineStarts: Int32Array, offset: number): number {
+  let a = 0;
+  let b = lineStarts.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (lineStarts[m] <= offset) a = m + 1;
+    else b = m;
+  }
+  return Math.max(1, a);
+}
+
+/** Tokens that close the code before them: a copy does not begin with one. */
+const CLOSERS = new Set([';', '}', ')', ']', ',']);
+
+/**
+ * A token range [start, end) without its leading closers: a region found next to code of the
+ * same shape often takes the `;` or `}` that ends the statement before the copy (their 3-gram
+ * with the copy's first tokens matches), which would move its first line up to that statement.
+ */
+function trimmed(d: Doc, start: number, end: number): { start: number; end: number } {
+  if (d.region.kind !== 'code') return { start, end };
+  const ch = (i: number) => d.text.charAt(d.region.start[i]);
+  while (start < end - 1 && CLOSERS.has(ch(start))) start++;
+  return { start, end };
+}
+
+/** Lines of a token range [start, end) of a document. */
+function linesOf(d: RegionDocument, start: number, end: number): { startLine: number; endLine: number } {
+  return { startLine: lineOf(d.lineStarts, d.start[start]), endLine: lineOf(d.lineStarts, d.start[end - 1]) };
+}
+
+/** Lines two inclusive ranges share. */
+const shared = (s1: number, e1: number, s2: number, e2: number): number => Math.max(0, Math.min(e1, e2) - Math.max(s1, s2) + 1);
+
+/** The same place: the ranges share at least half of the longer one. */
+function samePlace(x: { startLine: number; endLine: number }, y: { startLine: number; endLine: number }): boolean {
+  const longer = Math.max(x.endLine - x.startLine + 1, y.endLine - y.startLine + 1);
+  return 2 * shared(x.startLine, x.endLine, y.startLine, y.endLine) >= longer;
+}
+
+/** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
+export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats'>, options: LocateOptions): LocateOutcome {
+  const started = performance.now();
+  const settings = options.settings;
+  const maxBytes = options.maxBytes ?? LOCATE_MAX_BYTES;
+  if (result.stats.bytes > maxBytes) {
+    return { ok: false, reason: `the scanned text (${(result.stats.bytes / 1048576).toFixed(1)} MB) is over the ${(maxBytes / 1048576).toFixed(0)} MB --locate takes` };
+  }
+  let jieba: CjkSegmenter | undefined;
+  const segmenter: CjkSegmenter = settings.cjkSegmenter === 'bigram' ? bigramSegmenter : (run) => (jieba ??= loadCjkSegmenter().segmenter)(run);
+  const fold: TextFold | undefined = settings.foldVariants !== false ? variantFold() : undefined;
+
+  // ---- read again what the scan fingerprinted, as the workers did
+  const docs: Doc[] = [];
+  for (const d of result.documents) {
+    const read = readTextSync({ path: path.join(result.root, ...d.path.split('/')), relPath: d.path }, settings);
+    if ('reason' in read) {
+      options.onSkip?.(d.path, read.reason);
+      continue;
+    }
+    const shape = lineShape(read.text);
+    if (isMinified(read.text, shape) || isRepetitive(read.text, shape)) continue; // changed since the scan
+    let text = applyIgnoreMarkers(read.text, languageOf(d.path));
+    if (text === null) continue;
+    if (fold) text = fold(text);
+    docs.push({ path: d.path, text, region: regionDocument(text, d.path, { segmenter }) });
+  }
+  let tokens = 0;
+  for (const d of docs) tokens += d.region.length;
+
+  let found: { pairs: RegionPair[]; groups: RegionGroup[] };
+  try {
+    found = findRegions(docs.map((d) => d.region));
+  } catch (e) {
+    return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+  }
+
+  // ---- the SimHash pairs already reported, by their two files
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  const filesKey = (p: string, q: string) => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
+  const existing = new Map<string, number[]>();
+  result.pairs.forEach((p, i) => {
+    const k = filesKey(p.a.path, p.b.path);
+    const list = existing.get(k);
+    if (list) list.push(i);
+    else existing.set(k, [i]);
+  });
+  const rangeOf = (loc: Location) => {
+    if (loc.startLine !== undefined) return { startLine: loc.startLine, endLine: loc.endLine! };
+    return { startLine: 1, endLine: byPath.get(loc.path)?.region.lineStarts.length ?? Number.MAX_SAFE_INTEGER };
+  };
+  /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
+  const alreadyReported = (a: Location, b: Location): { index: number; whole: boolean } | null => {
+    const spans = (x: Location, y: Location) => {
+      const r = rangeOf(x);
+      return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
+    };
+    for (const i of existing.get(filesKey(a.path, b.path)) ?? []) {
+      const p = result.pairs[i];
+      if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
+        return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
+      }
+      if (p.a.path === b.path && p.b.path === a.path && samePlace(rangeOf(p.a), rangeOf(b)) && samePlace(rangeOf(p.b), rangeOf(a))) {
+        return { index: i, whole: spans(p.a, b) && spans(p.b, a) };
+      }
+    }
+    return null;
+  };
+  const cloneOf = new Map<number, CloneKind>();
+
+  // ---- region pairs into section pairs
+  const fpOptions = {
+    minTokens: 1,
+    sections: false,
+    normalizeIdentifiers: settings.normalizeIdentifiers,
+    stopWords: settings.stopWords,
+    weighting: settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting,
+    segmenter,
+  };
+  const simhashOf = (d: Doc, loc: Location) => {
+    const starts = d.region.lineStarts;
+    const from = starts[loc.startLine! - 1];
+    const to = loc.endLine! < starts.length ? starts[loc.endLine!] : d.text.length;
+    return fingerprintText(d.text.slice(from, to), d.path, fpOptions).file;
+  };
+  const sides = new Map<string, string>();
+  const side = (d: Doc, start: number, end: number): Location => {
+    const loc: Location = { path: d.path, ...linesOf(d.region, start, end) };
+    const k = sideKey(loc);
+    if (!sides.has(k)) {
+      const { hi, lo } = d.region.raw;
+      const h = createHash('sha256');
+      h.update(Buffer.from(hi.buffer, hi.byteOffset + 4 * start, 4 * (end - start)));
+      h.update(Buffer.from(lo.buffer, lo.byteOffset + 4 * start, 4 * (end - start)));
+      sides.set(k, `region:${end - start}:${h.digest('hex').slice(0, 24)}`);
+    }
+    return loc;
+  };
+  const pairs: ReportPair[] = [];
+  /** Per region pair: its report pair, or null when dropped. */
+  const kept: Array<ReportPair | null> = [];
+  let dropped = 0;
+  for (const r of found.pairs) {
+    const A = docs[r.a.doc];
+    const B = docs[r.b.doc];
+    const ta = trimmed(A, r.a.start, r.a.end);
+    const tb = trimmed(B, r.b.start, r.b.end);
+    const clone = r.clone;
+    const a = side(A, ta.start, ta.end);
+    const b = side(B, tb.start, tb.end);
+    const known = alreadyReported(a, b);
+    if (known) {
+      if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
+      dropped++;
+      kept.push(null);
+      continue;
+    }
+    const fa = simhashOf(A, a);
+    const fb = simhashOf(B, b);
+    const distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
+    const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
+    pairs.push(pair);
+    kept.push(pair);
+  }
+
+  // ---- groups: the places of each region group linked by the pairs kept
+  const groups: ReportGroup[] = [];
+  for (const g of found.groups) {
+    const parent = g.places.map((_, i) => i);
+    const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+    const placeOf = (s: { doc: number; start: number; end: number }) => g.places.findIndex((p) => p.doc === s.doc && p.start <= s.start && s.end <= p.end);
+    const maxDistance = new Map<number, number>();
+    const linked: Array<[number, number, number]> = [];
+    for (const i of g.pairs) {
+      const pair = kept[i];
+      if (!pair) continue;
+      const x = placeOf(found.pairs[i].a);
+      const y = placeOf(found.pairs[i].b);
+      if (x < 0 || y < 0 || x === y) continue;
+      linked.push([x, y, pair.distance]);
+      const rx = find(x);
+      const ry = find(y);
+      if (rx !== ry) parent[Math.max(rx, ry)] = Math.min(rx, ry);
+    }
+    for (const [x, , d] of linked) maxDistance.set(find(x), Math.max(maxDistance.get(find(x)) ?? 0, d));
+    for (const [root, dist] of maxDistance) {
+      const members = g.places.map((_, i) => i).filter((i) => find(i) === root);
+      if (members.length < 2) continue;
+      const locations = members.map((i) => {
+        const p = g.places[i];
+        const t = trimmed(docs[p.doc], p.start, p.end);
+        return { path: docs[p.doc].path, ...linesOf(docs[p.doc].region, t.start, t.end) } as Location;
+      });
+      groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
+    }
+  }
+  return { ok: true, pairs, groups, sides, cloneOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, elapsedMs: Math.round(performance.now() - started) } };
+}
+
+/** The scan's result with the located pairs and groups after its own, and its pairs' clone kinds. */
+export function withLocated(result: ScanResult, located: Extract<LocateOutcome, { ok: true }>): ScanResult {
+  const own = result.pairs.map((p, i) => {
+    const clone = located.cloneOf.get(i);
+    return clone ? { ...p, clone } : p;
+  });
+  return { ...result, pairs: [...own, ...located.pairs], groups: [...result.groups, ...located.groups], locatedSides: located.sides };
+}

@@ -1,0 +1,129 @@
+/**
+ * `neardup scan --locate` (experimental, issue 12): copies located inside files are reported as
+ * section pairs with their clone kind (or the SimHash pair that already reports them gets it),
+ * line ranges as planted; without the flag the report is as before; `--baseline` works with it;
+ * SARIF stays schema-valid; a tree over the byte limit is refused, not crashed on.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Ajv from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { DEFAULT_ENGINE_SETTINGS } from '../../../src/node/settings/engineSettings';
+import { locateCopies } from '../../../src/node/scan/locate';
+import { writeLocateFixture, type PlantedCopy, type Range } from './locateFixture';
+
+const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+function run(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Pair {
+  kind: string;
+  a: Range;
+  b: Range;
+  distance: number;
+  similarity: number;
+  clone?: string;
+  located?: boolean;
+}
+interface Report {
+  pairs: Pair[];
+  groups: Array<{ kind: string; members: string[]; maxDistance: number; located?: boolean }>;
+  baseline?: { matched: number; new: number };
+}
+
+const near = (x: Range, y: Range) => x.path === y.path && Math.abs(x.startLine - y.startLine) <= 1 && Math.abs(x.endLine - y.endLine) <= 1;
+const reports = (p: Pair, c: PlantedCopy) => (near(p.a, c.a) && near(p.b, c.b)) || (near(p.a, c.b) && near(p.b, c.a));
+
+describe('neardup scan --locate (experimental)', function () {
+  this.timeout(60000);
+  let dir: string;
+  let planted: PlantedCopy[];
+  let tmp: string;
+
+  before(() => {
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js is built');
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-locate-'));
+    dir = path.join(tmp, 'tree');
+    fs.mkdirSync(dir);
+    planted = writeLocateFixture(dir);
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('reports each planted copy by its line ranges (± 1 line) with the right clone kind', () => {
+    const r = run(['scan', dir, '--format', 'json', '-q', '--locate']);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as Report;
+    for (const c of planted) {
+      const p = j.pairs.find((q) => q.kind === 'section' && reports(q, c));
+      assert.ok(p, `${c.what}: no pair at ${JSON.stringify(c)}; pairs: ${JSON.stringify(j.pairs.map((q) => [q.a, q.b, q.clone]))}`);
+      assert.equal(p.clone, c.clone, c.what);
+      assert.ok(p.similarity > 0 && p.similarity <= 1 && Number.isInteger(p.distance) && p.distance >= 0 && p.distance <= 64);
+    }
+    for (const p of j.pairs.filter((q) => q.located)) {
+      assert.equal(p.kind, 'section');
+      assert.ok(['exact', 'renamed', 'edited'].includes(p.clone!));
+    }
+    assert.ok(j.groups.some((g) => g.located && g.kind === 'section'), 'located groups are section groups');
+  });
+
+  it('without --locate the report is as before: no clone kinds, no located pairs or groups', () => {
+    const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q']).stdout) as Report;
+    for (const p of j.pairs) {
+      assert.deepEqual(Object.keys(p).sort(), ['a', 'b', 'distance', 'kind', 'similarity']);
+      assert.equal(p.similarity, 1 - p.distance / 64);
+    }
+    for (const g of j.groups) assert.deepEqual(Object.keys(g).sort(), ['kind', 'maxDistance', 'members']);
+  });
+
+  it('text output shows located copies with their clone kind', () => {
+    const r = run(['scan', dir, '-q', '--locate']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /places of a located copy/);
+    assert.match(r.stdout, /(exact|renamed|edited) copy, similarity \d+\.\d%, distance \d+/);
+    assert.match(r.stdout, /src\/repeat\.ts:\d+-\d+  distance 0 \(100\.0%\), exact copy/, 'a SimHash pair shows the clone kind it was given');
+  });
+
+  it('--write-baseline and --baseline work with --locate: every pair known, keys stable across line shifts', () => {
+    const base = path.join(tmp, 'base.json');
+    const w = run(['scan', dir, '-q', '--locate', '--write-baseline', base, '--format', 'json']);
+    assert.equal(w.code, 0, w.stderr);
+    const all = (JSON.parse(w.stdout) as Report).pairs.length;
+    const again = run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', 'json', '--fail-on-pairs', '1']);
+    assert.equal(again.code, 0, again.stderr);
+    const j = JSON.parse(again.stdout) as Report;
+    assert.deepEqual(j.baseline, { file: base, matched: all, new: 0 } as unknown as Report['baseline']);
+    assert.equal(j.pairs.length, 0);
+    assert.equal(j.groups.length, 0);
+    // Lines inserted at the top of the Chinese host move its located copy: still known.
+    const zh = path.join(dir, 'docs/zh/甲.md');
+    fs.writeFileSync(zh, '新增 的 一行\n\n' + fs.readFileSync(zh, 'utf8'));
+    const shifted = JSON.parse(run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', 'json']).stdout) as Report;
+    assert.equal(shifted.pairs.filter((p) => p.located).length, 0, JSON.stringify(shifted.pairs));
+    for (const f of ['text', 'markdown', 'codeclimate', 'sarif']) {
+      const r = run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', f]);
+      assert.equal(r.code, 0, `${f}: ${r.stderr}`);
+    }
+  });
+
+  it('SARIF with --locate validates against the SARIF 2.1.0 schema', () => {
+    const r = run(['scan', dir, '-q', '--locate', '--format', 'sarif']);
+    assert.equal(r.code, 0, r.stderr);
+    const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
+    addFormats(ajv);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
+    assert.ok(validate(JSON.parse(r.stdout)), JSON.stringify(validate.errors?.slice(0, 3)));
+  });
+
+  it('refuses a tree over the byte limit (a reason for the one notice, no crash)', () => {
+    const out = locateCopies({ root: dir, documents: [], pairs: [], stats: { files: 0, sections: 0, bytes: 2048, elapsedMs: 0, skipped: 0 } }, { settings: DEFAULT_ENGINE_SETTINGS, maxBytes: 1024 });
+    assert.equal(out.ok, false);
+    assert.match((out as { reason: string }).reason, /over the/);
+  });
+});
