@@ -44,7 +44,7 @@ export class StatusBar implements vscode.Disposable {
       const files = report?.groups.filter((g) => g.kind === 'file').length ?? 0;
       this.item.text = `$(copy) NearDup ${groups}`;
       this.item.tooltip = vscode.l10n.t(
-        'NearDup: {0} groups of near duplicates ({1} of files, {2} of sections) in {3} files. Click to show them.',
+        'NearDup: near-duplicate groups: {0} (of files: {1}, of sections: {2}); files indexed: {3}. Click to show them.',
         groups,
         files,
         groups - files,

@@ -37,7 +37,7 @@ describe('indexing and the Near Duplicates view', () => {
 
   it('the status bar shows the number of groups and opens the view', () => {
     assert.strictEqual(api.status().text, '$(copy) NearDup 4');
-    assert.match(api.status().tooltip, /4 groups of near duplicates \(3 of files, 1 of sections\) in 9 files/);
+    assert.match(api.status().tooltip, /near-duplicate groups: 4 \(of files: 3, of sections: 1\); files indexed: 9/);
   });
 
   it('indexes the fixture workspace: the planted file and section groups', () => {
