@@ -70,6 +70,18 @@ interface ScanFlags {
   locate: boolean;
 }
 
+/**
+ * The byte limit of `--locate`: NEARDUP_LOCATE_MAX_BYTES when it is a positive whole number (for
+ * tests, to reach the refusal with a small tree; not a user option), else the default
+ * (LOCATE_MAX_BYTES). Any other value is ignored.
+ */
+function locateMaxBytes(): number | undefined {
+  const v = process.env.NEARDUP_LOCATE_MAX_BYTES;
+  if (v === undefined || !/^\d+$/.test(v)) return undefined;
+  const n = Number(v);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   const root = path.resolve(dir);
   let stat: fs.Stats;
@@ -141,10 +153,17 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   progress.clear();
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
   if (flags.locate) {
-    // Experimental (issue 12): copies located inside files, on this thread after the scan.
+    // Experimental (issue 12): copies located inside files, on this thread after the scan. A file
+    // that changed since the scan is one line (a marked one none, as in the scan).
     const located = locateCopies(result, {
       settings,
-      onSkip: flags.quiet ? undefined : (relPath, reason) => process.stderr.write(`neardup: --locate skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`),
+      maxBytes: locateMaxBytes(),
+      onSkip: flags.quiet
+        ? undefined
+        : (relPath, reason) => {
+            if (reason === IGNORE_FILE_REASON) return;
+            process.stderr.write(`neardup: --locate skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
+          },
     });
     if (located.ok) result = withLocated(result, located);
     else if (!flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(located.reason)}.\n`);

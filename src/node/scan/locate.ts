@@ -18,16 +18,19 @@
  * - A code side's leading closers (`;` `}` `)` `]` `,`: the end of the statement before the copy,
  *   taken along by a 3-gram) do not count for its lines nor its content hash.
  * - Trees whose text is over {@link LOCATE_MAX_BYTES} are refused (memory: ~18 bytes a token).
+ * - A file that changed since the scan so that the scan would not take it now (deleted, unreadable,
+ *   not a regular file, too large, binary, minified, repetitive, marked `neardup-ignore-file`) is
+ *   left out with the scan's reason (`onSkip`); nothing here throws for bad input.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { fingerprintText } from '../../core/fingerprint/fingerprint';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, ReportGroup, ReportPair } from '../../core/report/report';
-import { regionDocument, type RegionDocument } from '../../core/regions/document';
+import { lineOfOffset, regionDocument, type RegionDocument } from '../../core/regions/document';
 import type { RegionGroup } from '../../core/regions/groups';
 import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
-import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
+import { applyIgnoreMarkers, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import type { CjkSegmenter, TextFold } from '../../core/types';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
@@ -44,7 +47,10 @@ export interface LocateOptions {
   settings: EngineSettings;
   /** Default {@link LOCATE_MAX_BYTES}. */
   maxBytes?: number;
-  /** A file that could not be read again (changed since the scan). */
+  /**
+   * A file left out because it changed since the scan: it could not be read again, or is no longer
+   * text the scan takes. The reason is the scan's (so `IGNORE_FILE_REASON` for a marked file).
+   */
   onSkip?: (relPath: string, reason: string) => void;
 }
 
@@ -77,18 +83,6 @@ interface Doc {
 
 const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
 
-/** The 1-based line of an offset, from the document's line starts. */
-function lineOf(lineStarts: Int32Array, offset: number): number {
-  let a = 0;
-  let b = lineStarts.length;
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (lineStarts[m] <= offset) a = m + 1;
-    else b = m;
-  }
-  return Math.max(1, a);
-}
-
 /** Tokens that close the code before them: a copy does not begin with one. */
 const CLOSERS = new Set([';', '}', ')', ']', ',']);
 
@@ -106,7 +100,7 @@ function trimmed(d: Doc, start: number, end: number): { start: number; end: numb
 
 /** Lines of a token range [start, end) of a document. */
 function linesOf(d: RegionDocument, start: number, end: number): { startLine: number; endLine: number } {
-  return { startLine: lineOf(d.lineStarts, d.start[start]), endLine: lineOf(d.lineStarts, d.start[end - 1]) };
+  return { startLine: lineOfOffset(d.lineStarts, d.start[start]), endLine: lineOfOffset(d.lineStarts, d.start[end - 1]) };
 }
 
 /** Lines two inclusive ranges share. */
@@ -118,13 +112,20 @@ function samePlace(x: { startLine: number; endLine: number }, y: { startLine: nu
   return 2 * shared(x.startLine, x.endLine, y.startLine, y.endLine) >= longer;
 }
 
+/** A byte count for a notice: MB from 1 MB up, else KB or bytes (a limit lowered for tests). */
+function size(bytes: number): string {
+  if (bytes >= 1048576) return `${(bytes / 1048576).toFixed(1).replace(/\.0$/, '')} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
+  return `${bytes} bytes`;
+}
+
 /** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
 export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats'>, options: LocateOptions): LocateOutcome {
   const started = performance.now();
   const settings = options.settings;
   const maxBytes = options.maxBytes ?? LOCATE_MAX_BYTES;
   if (result.stats.bytes > maxBytes) {
-    return { ok: false, reason: `the scanned text (${(result.stats.bytes / 1048576).toFixed(1)} MB) is over the ${(maxBytes / 1048576).toFixed(0)} MB --locate takes` };
+    return { ok: false, reason: `the scanned text (${size(result.stats.bytes)}) is over the ${size(maxBytes)} --locate takes` };
   }
   let jieba: CjkSegmenter | undefined;
   const segmenter: CjkSegmenter = settings.cjkSegmenter === 'bigram' ? bigramSegmenter : (run) => (jieba ??= loadCjkSegmenter().segmenter)(run);
@@ -138,10 +139,21 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
       options.onSkip?.(d.path, read.reason);
       continue;
     }
+    // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts).
     const shape = lineShape(read.text);
-    if (isMinified(read.text, shape) || isRepetitive(read.text, shape)) continue; // changed since the scan
+    if (isMinified(read.text, shape)) {
+      options.onSkip?.(d.path, 'minified or generated (very long lines)');
+      continue;
+    }
+    if (isRepetitive(read.text, shape)) {
+      options.onSkip?.(d.path, 'repetitive content (the same few lines over and over)');
+      continue;
+    }
     let text = applyIgnoreMarkers(read.text, languageOf(d.path));
-    if (text === null) continue;
+    if (text === null) {
+      options.onSkip?.(d.path, IGNORE_FILE_REASON);
+      continue;
+    }
     if (fold) text = fold(text);
     docs.push({ path: d.path, text, region: regionDocument(text, d.path, { segmenter }) });
   }
