@@ -114,43 +114,12 @@ export class AnchorIndex {
       for (let i = s; i < e; i++) if (!seen.has(doc[i])) (seen.add(doc[i]), k++);
       return k;
     };
-    for (let s = 0; s < this.n; ) {
-      let e = s + 1;
-      while (e < this.n && hash[e] === hash[s]) e++;
-      const cap = limits.capOf ? limits.capOf(doc[s]) : maxPostings;
-      if (e - s > cap || (maxDocs < e - s && distinctDocs(s, e) > maxDocs)) {
-        dropped++;
-        if (e - s <= rescue) over.push(s, e);
-      } else {
-        for (let i = s; i < e; i++) {
-          for (let j = i + 1; j < e; j++) {
-            let da = doc[i];
-            let pa = pos[i];
-            let db = doc[j];
-            let pb = pos[j];
-            if (da === db && pa === pb) continue;
-            if (da > db || (da === db && pa > pb)) {
-              [da, db] = [db, da];
-              [pa, pb] = [pb, pa];
-            }
-            const key = da * 0x4000000 + db;
-            let b = byPair.get(key);
-            if (!b) {
-              b = { docA: da, docB: db, pairs: [] };
-              byPair.set(key, b);
-              buckets.push(b);
-            }
-            b.pairs.push(pa, pb);
-            seeds++;
-          }
-        }
-      }
-      s = e;
-    }
-    // Over-cap hashes (up to rescuePostings postings) seed only the pairs rare anchors already seeded.
-    for (let x = 0; x < over.length; x += 2) {
-      const s = over[x];
-      const e = over[x + 1];
+    /**
+     * Every two postings of [s, e) as a seed of their pair of documents (ordered so that docA ≤ docB
+     * and, within one document, the earlier position first). With `create` false, only pairs that
+     * already have a bucket are seeded.
+     */
+    const seedRange = (s: number, e: number, create: boolean): void => {
       for (let i = s; i < e; i++) {
         for (let j = i + 1; j < e; j++) {
           let da = doc[i];
@@ -162,13 +131,33 @@ export class AnchorIndex {
             [da, db] = [db, da];
             [pa, pb] = [pb, pa];
           }
-          const b = byPair.get(da * 0x4000000 + db);
-          if (!b) continue;
+          const key = da * 0x4000000 + db;
+          let b = byPair.get(key);
+          if (!b) {
+            if (!create) continue;
+            b = { docA: da, docB: db, pairs: [] };
+            byPair.set(key, b);
+            buckets.push(b);
+          }
           b.pairs.push(pa, pb);
           seeds++;
         }
       }
+    };
+    for (let s = 0; s < this.n; ) {
+      let e = s + 1;
+      while (e < this.n && hash[e] === hash[s]) e++;
+      const cap = limits.capOf ? limits.capOf(doc[s]) : maxPostings;
+      if (e - s > cap || (maxDocs < e - s && distinctDocs(s, e) > maxDocs)) {
+        dropped++;
+        if (e - s <= rescue) over.push(s, e);
+      } else {
+        seedRange(s, e, true);
+      }
+      s = e;
     }
+    // Over-cap hashes (up to rescuePostings postings) seed only the pairs rare anchors already seeded.
+    for (let x = 0; x < over.length; x += 2) seedRange(over[x], over[x + 1], false);
     buckets.sort((x, y) => x.docA - y.docA || x.docB - y.docB);
     return { buckets, dropped, seeds };
   }

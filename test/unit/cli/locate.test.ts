@@ -13,7 +13,7 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../src/node/settings/engineSettings';
 import { locateCopies } from '../../../src/node/scan/locate';
-import { writeLocateFixture, type PlantedCopy, type Range } from './locateFixture';
+import { writeLocateFixture, type LocatedPair, type LocatedReport, type PlantedCopy, type Range } from './locateFixture';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
@@ -22,23 +22,9 @@ function run(args: string[]): { code: number; stdout: string; stderr: string } {
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-interface Pair {
-  kind: string;
-  a: Range;
-  b: Range;
-  distance: number;
-  similarity: number;
-  clone?: string;
-  located?: boolean;
-}
-interface Report {
-  pairs: Pair[];
-  groups: Array<{ kind: string; members: string[]; maxDistance: number; located?: boolean }>;
-  baseline?: { matched: number; new: number };
-}
 
 const near = (x: Range, y: Range) => x.path === y.path && Math.abs(x.startLine - y.startLine) <= 1 && Math.abs(x.endLine - y.endLine) <= 1;
-const reports = (p: Pair, c: PlantedCopy) => (near(p.a, c.a) && near(p.b, c.b)) || (near(p.a, c.b) && near(p.b, c.a));
+const reports = (p: LocatedPair, c: PlantedCopy) => (near(p.a, c.a) && near(p.b, c.b)) || (near(p.a, c.b) && near(p.b, c.a));
 
 describe('neardup scan --locate (experimental)', function () {
   this.timeout(60000);
@@ -58,7 +44,7 @@ describe('neardup scan --locate (experimental)', function () {
   it('reports each planted copy by its line ranges (± 1 line) with the right clone kind', () => {
     const r = run(['scan', dir, '--format', 'json', '-q', '--locate']);
     assert.equal(r.code, 0, r.stderr);
-    const j = JSON.parse(r.stdout) as Report;
+    const j = JSON.parse(r.stdout) as LocatedReport;
     for (const c of planted) {
       const p = j.pairs.find((q) => q.kind === 'section' && reports(q, c));
       assert.ok(p, `${c.what}: no pair at ${JSON.stringify(c)}; pairs: ${JSON.stringify(j.pairs.map((q) => [q.a, q.b, q.clone]))}`);
@@ -73,7 +59,7 @@ describe('neardup scan --locate (experimental)', function () {
   });
 
   it('without --locate the report is as before: no clone kinds, no located pairs or groups', () => {
-    const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q']).stdout) as Report;
+    const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q']).stdout) as LocatedReport;
     for (const p of j.pairs) {
       assert.deepEqual(Object.keys(p).sort(), ['a', 'b', 'distance', 'kind', 'similarity']);
       assert.equal(p.similarity, 1 - p.distance / 64);
@@ -93,17 +79,17 @@ describe('neardup scan --locate (experimental)', function () {
     const base = path.join(tmp, 'base.json');
     const w = run(['scan', dir, '-q', '--locate', '--write-baseline', base, '--format', 'json']);
     assert.equal(w.code, 0, w.stderr);
-    const all = (JSON.parse(w.stdout) as Report).pairs.length;
+    const all = (JSON.parse(w.stdout) as LocatedReport).pairs.length;
     const again = run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', 'json', '--fail-on-pairs', '1']);
     assert.equal(again.code, 0, again.stderr);
-    const j = JSON.parse(again.stdout) as Report;
-    assert.deepEqual(j.baseline, { file: base, matched: all, new: 0 } as unknown as Report['baseline']);
+    const j = JSON.parse(again.stdout) as LocatedReport;
+    assert.deepEqual(j.baseline, { file: base, matched: all, new: 0 } as unknown as LocatedReport['baseline']);
     assert.equal(j.pairs.length, 0);
     assert.equal(j.groups.length, 0);
     // Lines inserted at the top of the Chinese host move its located copy: still known.
     const zh = path.join(dir, 'docs/zh/甲.md');
     fs.writeFileSync(zh, '新增 的 一行\n\n' + fs.readFileSync(zh, 'utf8'));
-    const shifted = JSON.parse(run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', 'json']).stdout) as Report;
+    const shifted = JSON.parse(run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', 'json']).stdout) as LocatedReport;
     assert.equal(shifted.pairs.filter((p) => p.located).length, 0, JSON.stringify(shifted.pairs));
     for (const f of ['text', 'markdown', 'codeclimate', 'sarif']) {
       const r = run(['scan', dir, '-q', '--locate', '--baseline', base, '--format', f]);

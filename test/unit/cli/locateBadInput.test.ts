@@ -19,32 +19,18 @@ import { locateCopies, withLocated } from '../../../src/node/scan/locate';
 import { scanDirectory } from '../../../src/node/scan/scan';
 import { CLI, lines, nobodyIds, openToAll, runCli } from '../helpers/cli';
 import { codeFile, mulberry32 } from '../helpers/corpus';
-import { writeLocateFixture, type PlantedCopy, type Range } from './locateFixture';
+import { writeLocateFixture, type LocatedPair, type LocatedReport, type PlantedCopy, type Range } from './locateFixture';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 const WORKER = path.join(REPO, 'dist', 'worker.js');
 const hasMkfifo = spawnSync('mkfifo', ['--version']).status === 0;
 
-interface Pair {
-  kind: string;
-  a: Range;
-  b: Range;
-  distance: number;
-  similarity: number;
-  clone?: string;
-  located?: boolean;
-}
-interface Report {
-  stats: { files: number; sections: number; bytes: number; elapsedMs: number };
-  pairs: Pair[];
-  groups: Array<{ kind: string; members: string[]; maxDistance: number; located?: boolean }>;
-}
 
 const near = (x: Range, y: Range) => x.path === y.path && Math.abs(x.startLine - y.startLine) <= 1 && Math.abs(x.endLine - y.endLine) <= 1;
-const reports = (p: Pair, c: PlantedCopy) => (near(p.a, c.a) && near(p.b, c.b)) || (near(p.a, c.b) && near(p.b, c.a));
+const reports = (p: LocatedPair, c: PlantedCopy) => (near(p.a, c.a) && near(p.b, c.b)) || (near(p.a, c.b) && near(p.b, c.a));
 
 /** Every planted copy is reported by a section pair (located, or a SimHash pair given its kind). */
-function assertPlanted(pairs: Pair[], planted: PlantedCopy[], what: string): void {
+function assertPlanted(pairs: LocatedPair[], planted: PlantedCopy[], what: string): void {
   for (const c of planted) {
     const p = pairs.find((q) => q.kind === 'section' && reports(q, c));
     assert.ok(p, `${what}: ${c.what} not reported; pairs: ${JSON.stringify(pairs.map((q) => [q.a, q.b, q.clone]))}`);
@@ -75,7 +61,7 @@ function write(root: string, rel: string, data: string | Buffer): string {
 
 /** The report without its run time (the only field that may differ between two runs). */
 const timeless = (stdout: string) => {
-  const j = JSON.parse(stdout) as Report;
+  const j = JSON.parse(stdout) as LocatedReport;
   return { ...j, stats: { ...j.stats, elapsedMs: 0 } };
 };
 
@@ -140,13 +126,13 @@ describe('neardup scan --locate on bad input', function () {
     return e;
   };
 
-  function assertRun(r: { code: number; stdout: string; stderr: string }, extra: Record<string, RegExp> = {}): Report {
+  function assertRun(r: { code: number; stdout: string; stderr: string }, extra: Record<string, RegExp> = {}): LocatedReport {
     assert.equal(r.code, 0, r.stderr);
     const s = skips(r.stderr);
     const expected = { ...expectedSkips(), ...extra };
     assert.deepEqual([...s.keys()].sort(), Object.keys(expected).sort(), r.stderr);
     for (const [rel, re] of Object.entries(expected)) assert.match(s.get(rel)!, re, rel);
-    const j = JSON.parse(r.stdout) as Report;
+    const j = JSON.parse(r.stdout) as LocatedReport;
     assertPlanted(j.pairs, planted, 'bad tree');
     for (const p of j.pairs) for (const x of [p.a.path, p.b.path]) assert.ok(!x.startsWith('bad/'), `a bad file in a pair: ${x}`);
     for (const g of j.groups) for (const m of g.members) assert.ok(!m.startsWith('bad/'), `a bad file in a group: ${m}`);
@@ -225,7 +211,7 @@ describe('neardup scan --locate on bad input', function () {
     });
     assert.ok(out.ok, JSON.stringify(out));
     assert.equal(out.stats.files, result.documents.length - 9, 'the emptied file is read (as empty), the others left out');
-    assertPlanted(withLocated(result, out).pairs as Pair[], fixture, 'changed tree');
+    assertPlanted(withLocated(result, out).pairs as LocatedPair[], fixture, 'changed tree');
   });
 
   it('a file made unreadable between the scan and the locate pass is one "permission denied" skip', function () {
@@ -270,7 +256,7 @@ void (async () => {
       timeout: 60000,
     });
     assert.equal(r.status, 0, r.stderr);
-    const got = JSON.parse(r.stdout) as { scanned: boolean; skipped: Array<[string, string]>; pairs: Pair[] };
+    const got = JSON.parse(r.stdout) as { scanned: boolean; skipped: Array<[string, string]>; pairs: LocatedPair[] };
     assert.ok(got.scanned, 'the scan read x/secret.ts');
     assert.deepEqual(got.skipped, [['x/secret.ts', 'permission denied']]);
     assertPlanted(got.pairs, fixture, 'unreadable tree');
@@ -298,7 +284,7 @@ describe('neardup scan --locate with other options and formats', function () {
     const r = runCli(['scan', root, '--format', 'json', '--no-progress', '--locate', '--weighting', 'tfidf']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, '');
-    const j = JSON.parse(r.stdout) as Report;
+    const j = JSON.parse(r.stdout) as LocatedReport;
     assertPlanted(j.pairs, planted, 'tfidf');
     const located = j.pairs.filter((p) => p.located);
     assert.ok(located.length > 0);
@@ -308,14 +294,14 @@ describe('neardup scan --locate with other options and formats', function () {
   it('--no-sections: the scan compares whole files only, the located copies are still reported', () => {
     const r = runCli(['scan', root, '--format', 'json', '--no-progress', '--locate', '--no-sections']);
     assert.equal(r.code, 0, r.stderr);
-    const j = JSON.parse(r.stdout) as Report;
+    const j = JSON.parse(r.stdout) as LocatedReport;
     assert.equal(j.stats.sections, 0);
     // Every section pair and group is a located one; each planted copy among them.
     for (const p of j.pairs.filter((q) => q.kind === 'section')) assert.equal(p.located, true, JSON.stringify(p));
     for (const g of j.groups.filter((q) => q.kind === 'section')) assert.equal(g.located, true, JSON.stringify(g));
     assertPlanted(j.pairs.filter((p) => p.located), planted, '--no-sections');
     // Without --locate: no section pair at all.
-    const plain = JSON.parse(runCli(['scan', root, '--format', 'json', '-q', '--no-sections']).stdout) as Report;
+    const plain = JSON.parse(runCli(['scan', root, '--format', 'json', '-q', '--no-sections']).stdout) as LocatedReport;
     assert.equal(plain.pairs.filter((p) => p.kind === 'section').length, 0);
   });
 
@@ -380,7 +366,7 @@ describe('neardup scan --locate with other options and formats', function () {
       const r = runCli(['scan', root, '--format', 'json', '--no-progress', '--locate'], env(v));
       assert.equal(r.code, 0, `${JSON.stringify(v)}: ${r.stderr}`);
       assert.equal(r.stderr, '', JSON.stringify(v));
-      assertPlanted((JSON.parse(r.stdout) as Report).pairs, planted, `NEARDUP_LOCATE_MAX_BYTES=${JSON.stringify(v)}`);
+      assertPlanted((JSON.parse(r.stdout) as LocatedReport).pairs, planted, `NEARDUP_LOCATE_MAX_BYTES=${JSON.stringify(v)}`);
     }
   });
 });

@@ -13,6 +13,25 @@ export interface Range {
   endLine: number;
 }
 
+/** A pair of the CLI's JSON report, with the fields --locate adds. */
+export interface LocatedPair {
+  kind: string;
+  a: Range;
+  b: Range;
+  distance: number;
+  similarity: number;
+  clone?: string;
+  located?: boolean;
+}
+
+/** The CLI's JSON report as the --locate tests read it. */
+export interface LocatedReport {
+  stats: { files: number; sections: number; bytes: number; elapsedMs: number };
+  pairs: LocatedPair[];
+  groups: Array<{ kind: string; members: string[]; maxDistance: number; located?: boolean }>;
+  baseline?: { matched: number; new: number };
+}
+
 export interface PlantedCopy {
   what: string;
   a: Range;
