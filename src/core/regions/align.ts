@@ -69,30 +69,26 @@ function mark(sa: TokenStream, sb: TokenStream, a0: number, a1: number, b0: numb
   const startB = new Uint8Array(Math.max(0, b1 - b0));
   const alignedB = new Int32Array(Math.max(0, a1 - a0)).fill(-1);
   const hb = kgramHashes(sb, b0, b1, kc);
-  const where = new Map<number, number[]>();
-  for (let j = 0; j < hb.length; j++) {
-    const l = where.get(hb[j]);
-    if (l) l.push(j);
-    else where.set(hb[j], [j]);
-  }
   const ha = kgramHashes(sa, a0, a1, kc);
   let s = 0; // nearest seed index, advanced with i
   let lastDiag = NaN;
   for (let i = 0; i < ha.length; i++) {
-    const list = where.get(ha[i]);
-    if (!list) continue;
     const pa = a0 + i;
     while (s + 1 < seedA.length && Math.abs(seedA[s + 1] - pa) <= Math.abs(seedA[s] - pa)) s++;
-    // Within the band of the nearest seed's diagonal; the diagonal of the previous match first
-    // (a run continues), else the nearest to the seed's.
+    // Within the band of the nearest seed's diagonal (scanned in place: the k-grams of side b
+    // there, lowest position first); the diagonal of the previous match first (a run continues),
+    // else the nearest to the seed's.
+    const h = ha[i];
+    const centre = pa + diag[s] - b0;
+    let lo = Math.max(0, centre - o.band);
+    const hi = Math.min(hb.length - 1, centre + o.band);
+    if (self) lo = Math.max(lo, pa + kc - b0);
     let best = -1;
     let bestOff = o.band + 1;
-    for (const j of list) {
+    for (let j = lo; j <= hi; j++) {
+      if (hb[j] !== h) continue;
       const pb = b0 + j;
-      if (self && pb < pa + kc) continue;
-      const off = Math.abs(pb - pa - diag[s]);
-      if (off > o.band) continue;
-      const cost = pb - pa === lastDiag ? -1 : off;
+      const cost = pb - pa === lastDiag ? -1 : Math.abs(j - centre);
       if (cost < bestOff) {
         bestOff = cost;
         best = j;

@@ -96,14 +96,13 @@ export class AnchorIndex {
 
   /**
    * Seeds per pair of documents: for every hash with 2 … maxPostings postings, every two of its
-   * postings (never a posting with itself). Returns the buckets and how many hashes were dropped.
+   * postings (never a posting with itself). Returns the buckets (by docA, then docB; each one's
+   * pairs sorted by a, then b) and how many hashes were dropped. The seeds are written into flat
+   * arrays and radix-sorted by (docA, docB, a, b) — no map lookup per seed.
    */
   seeds(maxPostings: number, limits: SeedLimits = {}): { buckets: SeedBucket[]; dropped: number; seeds: number } {
     this.sort();
-    const byPair = new Map<number, SeedBucket>();
-    const buckets: SeedBucket[] = [];
     let dropped = 0;
-    let seeds = 0;
     const { hash, doc, pos } = this;
     const maxDocs = limits.maxDocs ?? Infinity;
     const rescue = limits.rescuePostings ?? 0;
@@ -114,12 +113,12 @@ export class AnchorIndex {
       for (let i = s; i < e; i++) if (!seen.has(doc[i])) (seen.add(doc[i]), k++);
       return k;
     };
+    const out = new SeedArrays();
     /**
      * Every two postings of [s, e) as a seed of their pair of documents (ordered so that docA ≤ docB
-     * and, within one document, the earlier position first). With `create` false, only pairs that
-     * already have a bucket are seeded.
+     * and, within one document, the earlier position first). With `only`, just the pairs it holds.
      */
-    const seedRange = (s: number, e: number, create: boolean): void => {
+    const seedRange = (s: number, e: number, only?: Set<number>): void => {
       for (let i = s; i < e; i++) {
         for (let j = i + 1; j < e; j++) {
           let da = doc[i];
@@ -131,16 +130,8 @@ export class AnchorIndex {
             [da, db] = [db, da];
             [pa, pb] = [pb, pa];
           }
-          const key = da * 0x4000000 + db;
-          let b = byPair.get(key);
-          if (!b) {
-            if (!create) continue;
-            b = { docA: da, docB: db, pairs: [] };
-            byPair.set(key, b);
-            buckets.push(b);
-          }
-          b.pairs.push(pa, pb);
-          seeds++;
+          if (only && !only.has(da * 0x4000000 + db)) continue;
+          out.push(da, db, pa, pb);
         }
       }
     };
@@ -152,13 +143,77 @@ export class AnchorIndex {
         dropped++;
         if (e - s <= rescue) over.push(s, e);
       } else {
-        seedRange(s, e, true);
+        seedRange(s, e);
       }
       s = e;
     }
     // Over-cap hashes (up to rescuePostings postings) seed only the pairs rare anchors already seeded.
-    for (let x = 0; x < over.length; x += 2) seedRange(over[x], over[x + 1], false);
-    buckets.sort((x, y) => x.docA - y.docA || x.docB - y.docB);
-    return { buckets, dropped, seeds };
+    if (over.length) {
+      const seeded = new Set<number>();
+      for (let i = 0; i < out.n; i++) seeded.add(out.docA[i] * 0x4000000 + out.docB[i]);
+      for (let x = 0; x < over.length; x += 2) seedRange(over[x], over[x + 1], seeded);
+    }
+    return { buckets: out.buckets(), dropped, seeds: out.n };
+  }
+}
+
+/** Seeds as four growable columns (docA, docB, a, b), sorted and cut into buckets at the end. */
+class SeedArrays {
+  docA = new Uint32Array(1024);
+  docB = new Uint32Array(1024);
+  a = new Uint32Array(1024);
+  b = new Uint32Array(1024);
+  n = 0;
+
+  push(da: number, db: number, pa: number, pb: number): void {
+    if (this.n === this.a.length) {
+      const widen = (x: Uint32Array): Uint32Array<ArrayBuffer> => {
+        const y = new Uint32Array(x.length * 2);
+        y.set(x);
+        return y;
+      };
+      this.docA = widen(this.docA);
+      this.docB = widen(this.docB);
+      this.a = widen(this.a);
+      this.b = widen(this.b);
+    }
+    const n = this.n++;
+    this.docA[n] = da;
+    this.docB[n] = db;
+    this.a[n] = pa;
+    this.b[n] = pb;
+  }
+
+  /** The seeds in (docA, docB, a, b) order, one bucket per pair of documents. */
+  buckets(): SeedBucket[] {
+    const n = this.n;
+    let order = new Uint32Array(n);
+    let next = new Uint32Array(n);
+    for (let i = 0; i < n; i++) order[i] = i;
+    // LSD radix sort, least significant key first, 16 bits a pass (a second pass only when needed).
+    for (const col of [this.b, this.a, this.docB, this.docA]) {
+      let max = 0;
+      for (let i = 0; i < n; i++) if (col[i] > max) max = col[i];
+      for (const shift of max > 0xffff ? [0, 16] : [0]) {
+        const count = new Uint32Array(65537);
+        for (let i = 0; i < n; i++) count[((col[order[i]] >>> shift) & 0xffff) + 1]++;
+        for (let d = 0; d < 65536; d++) count[d + 1] += count[d];
+        for (let i = 0; i < n; i++) next[count[(col[order[i]] >>> shift) & 0xffff]++] = order[i];
+        [order, next] = [next, order];
+      }
+    }
+    const buckets: SeedBucket[] = [];
+    let cur: SeedBucket | null = null;
+    for (let r = 0; r < n; r++) {
+      const i = order[r];
+      const da = this.docA[i];
+      const db = this.docB[i];
+      if (!cur || cur.docA !== da || cur.docB !== db) {
+        cur = { docA: da, docB: db, pairs: [] };
+        buckets.push(cur);
+      }
+      cur.pairs.push(this.a[i], this.b[i]);
+    }
+    return buckets;
   }
 }

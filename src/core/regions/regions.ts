@@ -73,6 +73,8 @@ export interface RegionOptions {
   minSeeds?: number;
   /** Look for repeats inside one document. Default true. */
   selfMatches?: boolean;
+  /** Pairs of documents not searched (e.g. identical files whose region is known). Default none. */
+  skipPair?: (docA: number, docB: number) => boolean;
 }
 
 /** One side of a region: a token range and its 1-based inclusive lines. */
@@ -141,6 +143,7 @@ const DEFAULTS = {
   minConsistency: 0.9,
   minSeeds: 2,
   selfMatches: true,
+  skipPair: undefined as ((docA: number, docB: number) => boolean) | undefined,
 };
 
 /** The anchor hash salt of the identifier-normalised stream (so the two streams never match each other). */
@@ -198,6 +201,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
   for (const bucket of buckets) {
     const self = bucket.docA === bucket.docB;
     if (self && !o.selfMatches) continue;
+    if (o.skipPair?.(bucket.docA, bucket.docB)) continue;
     if (bucket.pairs.length < 2 * o.minSeeds) continue;
     const A = docs[bucket.docA];
     const B = docs[bucket.docB];
@@ -209,6 +213,11 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
     for (const chain of joinChains(chainSeeds(bucket.pairs, o, self), o.joinGap, self, 3, explains)) {
       stats.chains++;
       if (chain.seeds.length < 2 * o.minSeeds) continue;
+      // The alignment stays within the seeds' span and a margin on each side: a chain whose span
+      // cannot hold minTokens on both sides is not aligned (most chains of two close seeds).
+      const last = chain.seeds.length - 2;
+      const reach = o.k + 2 * margin;
+      if (chain.seeds[last] - chain.seeds[0] + reach < o.minTokens || chain.seeds[last + 1] - chain.seeds[1] + reach < o.minTokens) continue;
       const al = alignChain(A, B, chain.seeds, alignOptions, self);
       stats.aligned++;
       if (!al) continue;

@@ -56,6 +56,19 @@ export interface ReportPair {
   clone?: 'exact' | 'renamed' | 'edited';
   /** A copy located by the region finder (CLI `--locate`), not a SimHash section pair. */
   located?: true;
+  /**
+   * File pairs (CLI `--locate`): the matching regions inside the two files, in order of side a's
+   * lines — where a panel or a diff jumps to. Absent when not located.
+   */
+  regions?: PairRegion[];
+}
+
+/** A matched region of a file pair: 1-based inclusive lines on each side. */
+export interface PairRegion {
+  a: { startLine: number; endLine: number };
+  b: { startLine: number; endLine: number };
+  clone: 'exact' | 'renamed' | 'edited';
+  similarity: number;
 }
 
 export interface ReportGroup {

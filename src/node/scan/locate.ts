@@ -8,9 +8,11 @@
  * - `similarity` is the region's (the smaller side's share of matched 3-grams), not 1 − d/64;
  *   `distance` is real: the Hamming distance of the SimHash of the two sides' lines, fingerprinted
  *   under the scan's settings (tfidf as tf: the document frequencies are gone).
- * - A region pair is dropped when a SimHash pair of the same two files already says it: on both
- *   sides its lines overlap the pair's lines (a file pair: the whole file) by at least half of the
- *   longer of the two ranges. A tighter region (under half of a long section) is kept beside it.
+ * - A region of two files the scan pairs as files is that file pair's: it goes into the pair's
+ *   `regions` (identical files: one exact region of the whole file, not searched), and the pair
+ *   gets a clone kind (its one region's when that spans both files, else `edited`).
+ * - A region pair is dropped when a SimHash section pair of the same two files already says it: on
+ *   both sides its lines overlap the pair's lines by at least half of the longer of the two ranges. A tighter region (under half of a long section) is kept beside it.
  *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
  *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
  * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
@@ -26,7 +28,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { fingerprintText } from '../../core/fingerprint/fingerprint';
 import { hammingDistance } from '../../core/index/hamming';
-import type { Location, ReportGroup, ReportPair } from '../../core/report/report';
+import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import { lineOfOffset, regionDocument, type RegionDocument } from '../../core/regions/document';
 import type { RegionGroup } from '../../core/regions/groups';
 import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
@@ -57,9 +59,10 @@ export interface LocateOptions {
 export interface LocateStats {
   files: number;
   tokens: number;
-  /** Region pairs found, and those dropped as already reported by a SimHash pair. */
+  /** Region pairs found, those dropped as already reported by a SimHash section pair, and those given to a file pair. */
   found: number;
   dropped: number;
+  attached: number;
   elapsedMs: number;
 }
 
@@ -71,6 +74,8 @@ export type LocateOutcome =
       sides: Map<string, string>;
       /** Clone kinds for SimHash pairs of the scan that a dropped region pair repeats, by index. */
       cloneOf: Map<number, CloneKind>;
+      /** The matching regions of the scan's file pairs, by index (side a of the region = the pair's a). */
+      regionsOf: Map<number, PairRegion[]>;
       stats: LocateStats;
     }
   | { ok: false; reason: string };
@@ -160,18 +165,47 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   let tokens = 0;
   for (const d of docs) tokens += d.region.length;
 
+  // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not searched)
+  const filesKey = (p: string, q: string) => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
+  const filePair = new Map<string, number>();
+  result.pairs.forEach((p, i) => {
+    if (p.kind === 'file') filePair.set(filesKey(p.a.path, p.b.path), i);
+  });
+  const regionsOf = new Map<number, PairRegion[]>();
+  const cloneOf = new Map<number, CloneKind>();
+  const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
+  const identical = (x: RegionDocument, y: RegionDocument): boolean => {
+    if (x.length !== y.length || x.length === 0) return false;
+    for (let i = 0; i < x.length; i++) if (x.raw.hi[i] !== y.raw.hi[i] || x.raw.lo[i] !== y.raw.lo[i]) return false;
+    return true;
+  };
+  const skipped = new Set<number>();
+  const docIndex = new Map(docs.map((d, i) => [d.path, i]));
+  for (const [, i] of filePair) {
+    const p = result.pairs[i];
+    const x = docIndex.get(p.a.path);
+    const y = docIndex.get(p.b.path);
+    if (x === undefined || y === undefined || !identical(docs[x].region, docs[y].region)) continue;
+    skipped.add(Math.min(x, y) * 0x4000000 + Math.max(x, y));
+    regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
+    cloneOf.set(i, 'exact');
+  }
+
   let found: { pairs: RegionPair[]; groups: RegionGroup[] };
   try {
-    found = findRegions(docs.map((d) => d.region));
+    found = findRegions(
+      docs.map((d) => d.region),
+      { skipPair: (a, b) => skipped.has(a * 0x4000000 + b) },
+    );
   } catch (e) {
     return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
   }
 
   // ---- the SimHash pairs already reported, by their two files
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const filesKey = (p: string, q: string) => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
   const existing = new Map<string, number[]>();
   result.pairs.forEach((p, i) => {
+    if (p.kind === 'file') return;
     const k = filesKey(p.a.path, p.b.path);
     const list = existing.get(k);
     if (list) list.push(i);
@@ -198,9 +232,8 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     }
     return null;
   };
-  const cloneOf = new Map<number, CloneKind>();
 
-  // ---- region pairs into section pairs
+  // ---- region pairs into section pairs (or regions of a file pair)
   const fpOptions = {
     minTokens: 1,
     sections: false,
@@ -232,12 +265,26 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   /** Per region pair: its report pair, or null when dropped. */
   const kept: Array<ReportPair | null> = [];
   let dropped = 0;
+  let attached = 0;
   for (const r of found.pairs) {
     const A = docs[r.a.doc];
     const B = docs[r.b.doc];
     const ta = trimmed(A, r.a.start, r.a.end);
     const tb = trimmed(B, r.b.start, r.b.end);
     const clone = r.clone;
+    const fileIndex = A !== B ? filePair.get(filesKey(A.path, B.path)) : undefined;
+    if (fileIndex !== undefined) {
+      // A region of two files the scan already pairs: the file pair carries it.
+      const la = linesOf(A.region, ta.start, ta.end);
+      const lb = linesOf(B.region, tb.start, tb.end);
+      const flipped = result.pairs[fileIndex].a.path !== A.path;
+      const list = regionsOf.get(fileIndex) ?? [];
+      list.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
+      regionsOf.set(fileIndex, list);
+      attached++;
+      kept.push(null);
+      continue;
+    }
     const a = side(A, ta.start, ta.end);
     const b = side(B, tb.start, tb.end);
     const known = alreadyReported(a, b);
@@ -253,6 +300,17 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
     pairs.push(pair);
     kept.push(pair);
+  }
+
+  // A file pair's clone kind: its one region's when that spans both files, else edited.
+  for (const [i, list] of regionsOf) {
+    list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
+    if (cloneOf.has(i)) continue;
+    const p = result.pairs[i];
+    const wa = whole(byPath.get(p.a.path)!);
+    const wb = whole(byPath.get(p.b.path)!);
+    const spans = (r: { startLine: number; endLine: number }, w: { startLine: number; endLine: number }) => Math.abs(r.startLine - w.startLine) <= 1 && Math.abs(r.endLine - w.endLine) <= 1;
+    cloneOf.set(i, list.length === 1 && spans(list[0].a, wa) && spans(list[0].b, wb) ? list[0].clone : 'edited');
   }
 
   // ---- groups: the places of each region group linked by the pairs kept
@@ -286,14 +344,15 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
       groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
     }
   }
-  return { ok: true, pairs, groups, sides, cloneOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, elapsedMs: Math.round(performance.now() - started) } };
+  return { ok: true, pairs, groups, sides, cloneOf, regionsOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
 }
 
 /** The scan's result with the located pairs and groups after its own, and its pairs' clone kinds. */
 export function withLocated(result: ScanResult, located: Extract<LocateOutcome, { ok: true }>): ScanResult {
   const own = result.pairs.map((p, i) => {
     const clone = located.cloneOf.get(i);
-    return clone ? { ...p, clone } : p;
+    const regions = located.regionsOf.get(i);
+    return clone || regions ? { ...p, ...(clone ? { clone } : {}), ...(regions ? { regions } : {}) } : p;
   });
   return { ...result, pairs: [...own, ...located.pairs], groups: [...result.groups, ...located.groups], locatedSides: located.sides };
 }

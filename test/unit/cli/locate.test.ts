@@ -13,6 +13,7 @@ import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../src/node/settings/engineSettings';
 import { locateCopies } from '../../../src/node/scan/locate';
+import { codeFile, codeFunction, mulberry32 } from '../helpers/corpus';
 import { writeLocateFixture, type LocatedPair, type LocatedReport, type PlantedCopy, type Range } from './locateFixture';
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
@@ -105,6 +106,47 @@ describe('neardup scan --locate (experimental)', function () {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
     assert.ok(validate(JSON.parse(r.stdout)), JSON.stringify(validate.errors?.slice(0, 3)));
+  });
+
+  it('file pairs carry their matching regions: identical files one exact region of the whole file, an edited twin the regions around the edit; no located pair repeats them', () => {
+    const tree = path.join(tmp, 'filePairs');
+    fs.mkdirSync(tree);
+    const rnd = mulberry32(77);
+    const fns = Array.from({ length: 8 }, () => codeFunction(rnd, 12));
+    const original = fns.join('\n');
+    const edited = [...fns.slice(0, 4), codeFunction(rnd, 12), ...fns.slice(5)].join('\n');
+    fs.writeFileSync(path.join(tree, 'a.ts'), original);
+    fs.writeFileSync(path.join(tree, 'b.ts'), original);
+    fs.writeFileSync(path.join(tree, 'c.ts'), edited);
+    fs.writeFileSync(path.join(tree, 'other.ts'), codeFile(mulberry32(5), 6));
+    const r = run(['scan', tree, '--format', 'json', '-q', '--locate']);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as LocatedReport;
+    const fileLines = (f: string) => fs.readFileSync(path.join(tree, f), 'utf8').trimEnd().split('\n').length;
+    const filePair = (x: string, y: string) => j.pairs.find((p) => p.kind === 'file' && [p.a.path, p.b.path].sort().join() === [x, y].sort().join());
+    const ab = filePair('a.ts', 'b.ts');
+    assert.ok(ab, `a.ts and b.ts are a file pair: ${JSON.stringify(j.pairs.map((p) => [p.kind, p.a.path, p.b.path]))}`);
+    assert.deepEqual(ab.regions, [{ a: { startLine: 1, endLine: fileLines('a.ts') }, b: { startLine: 1, endLine: fileLines('b.ts') }, clone: 'exact', similarity: 1 }]);
+    assert.equal(ab.clone, 'exact');
+    const ac = filePair('a.ts', 'c.ts');
+    assert.ok(ac, 'a.ts and its edited twin c.ts are a file pair');
+    assert.equal(ac.clone, 'edited');
+    assert.ok(ac.regions && ac.regions.length >= 1, JSON.stringify(ac));
+    // The fifth function (lines of a.ts) is not in c.ts: no region holds it on a's side, and the regions cover the rest.
+    const fifth = { start: original.split('\n').length - fns.slice(4).join('\n').split('\n').length + 1 };
+    const fifthEnd = fifth.start + fns[4].split('\n').length - 1;
+    const sideOf = (reg: NonNullable<LocatedPair['regions']>[number]) => (ac.a.path === 'a.ts' ? reg.a : reg.b);
+    const covered = new Set<number>();
+    for (const reg of ac.regions) {
+      const s = sideOf(reg);
+      assert.ok(s.startLine >= 1 && s.endLine <= fileLines('a.ts') && s.startLine <= s.endLine);
+      for (let l = s.startLine; l <= s.endLine; l++) covered.add(l);
+      assert.ok(['exact', 'renamed', 'edited'].includes(reg.clone) && reg.similarity > 0 && reg.similarity <= 1);
+    }
+    for (let l = fifth.start + 2; l < fifthEnd - 1; l++) assert.ok(!covered.has(l), `line ${l} of the replaced function is in no region: ${JSON.stringify(ac.regions)}`);
+    assert.ok(covered.size >= 0.7 * (fileLines('a.ts') - (fifthEnd - fifth.start + 1)), `the regions cover the kept functions: ${covered.size} lines`);
+    const linksTwins = (p: LocatedPair) => p.located && new Set([p.a.path, p.b.path]).size === 2 && ['a.ts', 'b.ts', 'c.ts'].includes(p.a.path) && ['a.ts', 'b.ts', 'c.ts'].includes(p.b.path);
+    assert.deepEqual(j.pairs.filter(linksTwins), [], 'no located pair repeats a file pair');
   });
 
   it('refuses a tree over the byte limit (a reason for the one notice, no crash)', () => {

@@ -22,6 +22,8 @@ export interface LocatedPair {
   similarity: number;
   clone?: string;
   located?: boolean;
+  /** File pairs: the matching regions inside the two files. */
+  regions?: Array<{ a: { startLine: number; endLine: number }; b: { startLine: number; endLine: number }; clone: string; similarity: number }>;
 }
 
 /** The CLI's JSON report as the --locate tests read it. */

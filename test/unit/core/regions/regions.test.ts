@@ -179,7 +179,7 @@ describe('core/regions', () => {
       const rescued = idx.seeds(2, { rescuePostings: 3 });
       assert.deepEqual(
         rescued.buckets.map((b) => [b.docA, b.docB, b.pairs]),
-        [[0, 1, [3, 5, 1, 4, 2, 4]]], // 8 seeds (0, 1); 5 then adds its cross pairs to it, 9 has no pair to join
+        [[0, 1, [1, 4, 2, 4, 3, 5]]], // 8 seeds (0, 1); 5 then adds its cross pairs to it (sorted by a, then b), 9 has no pair to join
       );
     });
 
