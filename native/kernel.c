@@ -21,6 +21,10 @@
  *               -(words needed)): codeSections of src/core/sections/codeSections.ts
  *               (native/sections.c), as startLine endLine startOffset endOffset per section
  *   allPairs(fp: Uint32Array, k, maxCandidates) -> pairs within distance k (native/allpairs.c)
+ *   tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array) -> the last tokenize's token
+ *               hashes and start offsets copied out: their count, or -(count) when too small
+ *   alignChain(…) -> a chain of seeds aligned into a region of two documents (native/align.c):
+ *               alignChain of src/core/regions/align.ts
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
  * written to `out` as
@@ -36,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
 #include "comments.h"
 #include "sections.h"
 #include "grow.h"
@@ -43,7 +48,7 @@
 /* ------------------------------------------------------------------------------- state */
 
 /* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
-#define KERNEL_VERSION 2
+#define KERNEL_VERSION 3
 /* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
 #define MAX_LANGS 1024
 
@@ -893,6 +898,99 @@ static napi_value jsCodeSections(napi_env env, napi_callback_info info) {
   return number(env, count);
 }
 
+/* tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array) -> the last tokenize's tokens
+ * (hashes and start offsets) copied into the arrays: their count, or -(count) when an array is
+ * too small. */
+static napi_value jsTokens(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 3) return throwError(env, "tokens(hi, lo, start) after tokenize");
+  void *hi, *lo, *start;
+  size_t nHi, nLo, nStart;
+  if (!typedArray(env, argv[0], napi_uint32_array, &hi, &nHi) || !typedArray(env, argv[1], napi_uint32_array, &lo, &nLo) ||
+      !typedArray(env, argv[2], napi_int32_array, &start, &nStart))
+    return throwError(env, "tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array)");
+  const size_t n = (size_t)K->ntok;
+  if (nHi < n || nLo < n || nStart < n) return number(env, -(double)n);
+  if (n) {
+    memcpy(hi, K->thi, n * 4);
+    memcpy(lo, K->tlo, n * 4);
+    memcpy(start, K->tstart, n * 4);
+  }
+  return number(env, (double)n);
+}
+
+/* A stream argument: a Uint32Array of `length` tokens, or (optional) null / undefined. */
+static int streamArg(napi_env env, napi_value v, int optional, int32_t length, const uint32_t **out) {
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok) return 0;
+  if (optional && (t == napi_null || t == napi_undefined)) {
+    *out = NULL;
+    return 1;
+  }
+  void *data;
+  size_t len;
+  if (!typedArray(env, v, napi_uint32_array, &data, &len) || len < (size_t)length) return 0;
+  *out = data;
+  return 1;
+}
+
+/* alignChain(aRawHi, aRawLo, aIdsHi, aIdsLo, aIsIdent, bRawHi, bRawLo, bIdsHi, bIdsLo, bIsIdent,
+ *            aLength, bLength, seeds: Int32Array, params: Float64Array [k coverK margin band
+ *            fringeGap minConsistency self], out: Float64Array(13)) -> 1 (out: aStart aEnd bStart
+ *            bEnd rawA rawB idsA idsB identPairs consistency renames exact sameShape) or 0 (none):
+ *            alignChain of src/core/regions/align.ts (native/align.c). Ids streams and isIdent
+ *            may be null (prose). */
+static napi_value jsAlignChain(napi_env env, napi_callback_info info) {
+  size_t argc = 15;
+  napi_value argv[15];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 15) return throwError(env, "alignChain: 15 arguments");
+  int32_t aLength, bLength;
+  CALL(napi_get_value_int32(env, argv[10], &aLength));
+  CALL(napi_get_value_int32(env, argv[11], &bLength));
+  if (aLength < 0 || bLength < 0) return throwError(env, "alignChain: lengths");
+  RegionDoc A = {{0}}, B = {{0}};
+  A.length = aLength;
+  B.length = bLength;
+  if (!streamArg(env, argv[0], 0, aLength, &A.raw.hi) || !streamArg(env, argv[1], 0, aLength, &A.raw.lo) || !streamArg(env, argv[2], 1, aLength, &A.ids.hi) ||
+      !streamArg(env, argv[3], 1, aLength, &A.ids.lo) || !streamArg(env, argv[5], 0, bLength, &B.raw.hi) || !streamArg(env, argv[6], 0, bLength, &B.raw.lo) ||
+      !streamArg(env, argv[7], 1, bLength, &B.ids.hi) || !streamArg(env, argv[8], 1, bLength, &B.ids.lo))
+    return throwError(env, "alignChain: token streams are Uint32Arrays of the documents' lengths");
+  void *data;
+  size_t len;
+  if (A.ids.hi) {
+    if (!A.ids.lo || !typedArray(env, argv[4], napi_uint8_array, &data, &len) || len < (size_t)aLength) return throwError(env, "alignChain: aIsIdent");
+    A.isIdent = data;
+  }
+  if (B.ids.hi) {
+    if (!B.ids.lo || !typedArray(env, argv[9], napi_uint8_array, &data, &len) || len < (size_t)bLength) return throwError(env, "alignChain: bIsIdent");
+    B.isIdent = data;
+  }
+  if (!typedArray(env, argv[12], napi_int32_array, &data, &len) || len < 2 || len % 2) return throwError(env, "alignChain: seeds");
+  const int32_t *seeds = data;
+  const int32_t m = (int32_t)(len / 2);
+  for (int32_t i = 0; i < m; i++)
+    if (seeds[2 * i] < 0 || seeds[2 * i] >= aLength || seeds[2 * i + 1] < 0 || seeds[2 * i + 1] >= bLength) return throwError(env, "alignChain: a seed is outside its document");
+  if (!typedArray(env, argv[13], napi_float64_array, &data, &len) || len < 7) return throwError(env, "alignChain: params");
+  const double *pr = data;
+  AlignOptions o = {(int32_t)pr[0], (int32_t)pr[1], (int32_t)pr[2], (int32_t)pr[3], (int32_t)pr[4], pr[5]};
+  if (o.k < 1 || o.coverK < 1 || o.margin < 0 || o.band < 0 || o.fringeGap < 0) return throwError(env, "alignChain: params out of range");
+  const int self = pr[6] != 0;
+  if (self && (A.raw.hi != B.raw.hi || aLength != bLength)) return throwError(env, "alignChain: self needs one document");
+  if (!typedArray(env, argv[14], napi_float64_array, &data, &len) || len < 13) return throwError(env, "alignChain: out: Float64Array(13)");
+  double *out = data;
+  AlignResult r;
+  const int status = alignChainNative(&A, &B, seeds, m, &o, self, &r);
+  if (status < 0) return throwError(env, "out of memory");
+  if (status == 0) return number(env, 0);
+  const double v[13] = {r.aStart, r.aEnd, r.bStart, r.bEnd, r.rawA, r.rawB, r.idsA, r.idsB, r.identPairs, r.consistency, r.renames, r.exact, r.sameShape};
+  memcpy(out, v, sizeof v);
+  return number(env, 1);
+}
+
 NAPI_MODULE_INIT() {
   initTables();
   napi_value version;
@@ -910,6 +1008,8 @@ NAPI_MODULE_INIT() {
       {"fingerprint", NULL, jsFingerprint, NULL, NULL, NULL, napi_default, NULL},
       {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
+      {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
+      {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

@@ -101,4 +101,34 @@ export interface CodeKernel {
    * `out` is too small.
    */
   codeSections(text: string, maxDepth: number, minLines: number, out: Int32Array): number;
+  /**
+   * The tokens of the last tokenize (64-bit hashes as hi / lo halves, UTF-16 start offsets), the
+   * same as tokenizeCode's, copied into the arrays; returns their count, or minus it when an
+   * array is too small.
+   */
+  tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array): number;
+  /**
+   * alignChain of src/core/regions/align.ts (native/align.c): the same region from the same
+   * documents (token streams as Uint32Arrays of at least aLength / bLength tokens; the ids streams
+   * and isIdent null for prose), seeds, and params [k, coverK, margin, band, fringeGap,
+   * minConsistency, self 0/1]. Writes aStart aEnd bStart bEnd rawA rawB idsA idsB identPairs
+   * consistency renames exact sameShape into `out` and returns 1, or returns 0 (no region).
+   */
+  alignChain(
+    aRawHi: Uint32Array,
+    aRawLo: Uint32Array,
+    aIdsHi: Uint32Array | null,
+    aIdsLo: Uint32Array | null,
+    aIsIdent: Uint8Array | null,
+    bRawHi: Uint32Array,
+    bRawLo: Uint32Array,
+    bIdsHi: Uint32Array | null,
+    bIdsLo: Uint32Array | null,
+    bIsIdent: Uint8Array | null,
+    aLength: number,
+    bLength: number,
+    seeds: Int32Array,
+    params: Float64Array,
+    out: Float64Array,
+  ): number;
 }

@@ -111,7 +111,8 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
 /** Language ids of a kernel, by comment syntax (shared constants) and quote rule. */
 const kernelLanguages = new WeakMap<CodeKernel, Map<LanguageInfo['comments'], [number, number]>>();
 
-function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
+/** A kernel's id for a language's comment syntax and quote rule (defined on first use), or −1 when it cannot take it. */
+export function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
   let byComments = kernelLanguages.get(kernel);
   if (!byComments) kernelLanguages.set(kernel, (byComments = new Map()));
   let ids = byComments.get(lang.comments);

@@ -7,6 +7,7 @@
  * identifier renames the normalised matches imply (a bijection: one name ↔ one name).
  */
 import { kgramHashes } from './anchors';
+import type { CodeKernel } from '../types';
 import type { RegionDocument, TokenStream } from './document';
 
 export interface AlignOptions {
@@ -386,4 +387,58 @@ function longestRun(sa: TokenStream, sb: TokenStream, alignedB: Int32Array, a0: 
     s = same ? i : -1;
   }
   return best;
+}
+
+/** A function that aligns a chain as {@link alignChain} does (the TypeScript, or the native kernel's). */
+export type ChainAligner = (A: RegionDocument, B: RegionDocument, seeds: number[], o: AlignOptions, self: boolean) => Alignment | null;
+
+/**
+ * alignChain computed by a native kernel (native/align.c), which gives exactly the same
+ * alignments (checked by the unit tests); the TypeScript above stays the reference.
+ */
+export function kernelAligner(kernel: Pick<CodeKernel, 'alignChain'>): ChainAligner {
+  const out = new Float64Array(13);
+  const params = new Float64Array(7);
+  return (A, B, seeds, o, self) => {
+    params[0] = o.k;
+    params[1] = o.coverK;
+    params[2] = o.margin;
+    params[3] = o.band;
+    params[4] = o.fringeGap;
+    params[5] = o.minConsistency;
+    params[6] = self ? 1 : 0;
+    const found = kernel.alignChain(
+      A.raw.hi,
+      A.raw.lo,
+      A.ids?.hi ?? null,
+      A.ids?.lo ?? null,
+      A.isIdent,
+      B.raw.hi,
+      B.raw.lo,
+      B.ids?.hi ?? null,
+      B.ids?.lo ?? null,
+      B.isIdent,
+      A.length,
+      B.length,
+      Int32Array.from(seeds),
+      params,
+      out,
+    );
+    if (!found) return null;
+    return {
+      aStart: out[0],
+      aEnd: out[1],
+      bStart: out[2],
+      bEnd: out[3],
+      rawA: out[4],
+      rawB: out[5],
+      idsA: out[6],
+      idsB: out[7],
+      identPairs: out[8],
+      consistency: out[9],
+      renames: out[10],
+      exact: out[11] === 1,
+      sameShape: out[12] === 1,
+    };
+  };
 }

@@ -6,7 +6,8 @@
 import { fnv1a64, out } from '../text/hash';
 import { languageOf } from '../text/languages';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';
-import type { CjkSegmenter, ContentKind } from '../types';
+import { kernelLanguage } from '../fingerprint/fingerprint';
+import type { CjkSegmenter, CodeKernel, ContentKind } from '../types';
 
 /** One stream of 64-bit token hashes (two halves), aligned with the document's tokens. */
 export interface TokenStream {
@@ -42,6 +43,8 @@ export interface RegionDocumentOptions {
    * edit, while a changed character breaks only the bigrams that hold it (docs/localisation.md).
    */
   cjkWords?: boolean;
+  /** A native kernel: code is tokenised by it (the same tokens as tokenizeCode, faster). */
+  kernel?: CodeKernel;
 }
 
 /**
@@ -110,6 +113,18 @@ export function regionDocument(text: string, path: string, options: RegionDocume
   if (lang.kind !== 'code') {
     tokenizeProse(text, { segmenter: options.cjkWords ? options.segmenter : undefined }, raw);
     return documentFromTokens('prose', raw, null, starts);
+  }
+  const id = options.kernel ? kernelLanguage(options.kernel, lang) : -1;
+  if (id >= 0) {
+    const kernel = options.kernel!;
+    const tokens = (normalize: boolean): TokenBuffer => {
+      const n = kernel.tokenize(text, id, normalize);
+      const buf = new TokenBuffer(Math.max(16, n));
+      kernel.tokens(buf.hi, buf.lo, buf.start);
+      buf.length = n;
+      return buf;
+    };
+    return documentFromTokens('code', tokens(false), tokens(true), starts);
   }
   tokenizeCode(text, lang, {}, raw);
   const norm = new TokenBuffer(Math.max(16, raw.length));

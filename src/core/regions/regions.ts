@@ -6,7 +6,7 @@
  * pair of documents reduced to the best; the pairs grouped into copies. Pure and deterministic.
  */
 import { AnchorIndex } from './anchorIndex';
-import { alignChain, type Alignment } from './align';
+import { alignChain, type Alignment, type ChainAligner } from './align';
 import { anchorsOf } from './anchors';
 import { chainSeeds, indelExplains, joinChains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
@@ -75,6 +75,8 @@ export interface RegionOptions {
   selfMatches?: boolean;
   /** Pairs of documents not searched (e.g. identical files whose region is known). Default none. */
   skipPair?: (docA: number, docB: number) => boolean;
+  /** Aligns a chain: alignChain (the default), or a native kernel's (kernelAligner), which gives the same. */
+  aligner?: ChainAligner;
 }
 
 /** One side of a region: a token range and its 1-based inclusive lines. */
@@ -172,6 +174,7 @@ const overlap = (s1: number, e1: number, s2: number, e2: number): boolean => s1 
 /** Finds the copied regions among documents (indices into `docs` in the results). */
 export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
   const o = { ...DEFAULTS, ...options };
+  const align = options.aligner ?? alignChain;
   const margin = options.margin ?? o.w + o.k;
   const index = new AnchorIndex();
   let tokens = 0;
@@ -218,7 +221,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
       const last = chain.seeds.length - 2;
       const reach = o.k + 2 * margin;
       if (chain.seeds[last] - chain.seeds[0] + reach < o.minTokens || chain.seeds[last + 1] - chain.seeds[1] + reach < o.minTokens) continue;
-      const al = alignChain(A, B, chain.seeds, alignOptions, self);
+      const al = align(A, B, chain.seeds, alignOptions, self);
       stats.aligned++;
       if (!al) continue;
       const j = judge(al, o);

@@ -29,6 +29,7 @@ import * as path from 'node:path';
 import { fingerprintText } from '../../core/fingerprint/fingerprint';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
+import { kernelAligner } from '../../core/regions/align';
 import { lineOfOffset, regionDocument, type RegionDocument } from '../../core/regions/document';
 import type { RegionGroup } from '../../core/regions/groups';
 import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
@@ -39,6 +40,7 @@ import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync } from '../workers/fingerprintFile';
 import { bigramSegmenter, loadCjkSegmenter } from '../workers/jieba';
+import { nativeKernel } from '../workers/nativeKernel';
 import { variantFold } from '../workers/variants';
 import type { ScanResult } from './scan';
 
@@ -136,6 +138,9 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   const segmenter: CjkSegmenter = settings.cjkSegmenter === 'bigram' ? bigramSegmenter : (run) => (jieba ??= loadCjkSegmenter().segmenter)(run);
   const fold: TextFold | undefined = settings.foldVariants !== false ? variantFold() : undefined;
 
+  // The native kernel tokenises and aligns when it is built (the same results, faster).
+  const kernel = nativeKernel();
+
   // ---- read again what the scan fingerprinted, as the workers did
   const docs: Doc[] = [];
   for (const d of result.documents) {
@@ -160,7 +165,7 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
       continue;
     }
     if (fold) text = fold(text);
-    docs.push({ path: d.path, text, region: regionDocument(text, d.path, { segmenter }) });
+    docs.push({ path: d.path, text, region: regionDocument(text, d.path, { segmenter, kernel }) });
   }
   let tokens = 0;
   for (const d of docs) tokens += d.region.length;
@@ -195,7 +200,7 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   try {
     found = findRegions(
       docs.map((d) => d.region),
-      { skipPair: (a, b) => skipped.has(a * 0x4000000 + b) },
+      { skipPair: (a, b) => skipped.has(a * 0x4000000 + b), aligner: kernel ? kernelAligner(kernel) : undefined },
     );
   } catch (e) {
     return { ok: false, reason: `the region finder failed (${(e as Error).message})` };

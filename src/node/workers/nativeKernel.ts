@@ -17,7 +17,7 @@ export const KERNEL_FILE = 'neardup_kernel.node';
  * addon built from older sources would misread newer calls (say, ignore comment syntaxes it does
  * not know), so it is not used.
  */
-export const KERNEL_VERSION = 2;
+export const KERNEL_VERSION = 3;
 
 /** Counts below this get Math.log from the table; the kernel uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;

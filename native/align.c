@@ -1,0 +1,404 @@
+/*
+ * alignChain of src/core/regions/align.ts in C: from a chain of seeds to a matched region of two
+ * documents — every shared coverK-gram near the chain's diagonal marks its tokens, the region is
+ * trimmed to the first and last matched token, scored on the tokens as read and on the
+ * identifier-normalised tokens, the identifier renames are checked for a bijection, and a region
+ * that is one unbroken run is that run. The TypeScript is the reference (read it for the why);
+ * this computes exactly what it does, step for step, with the same hashes and the same floating
+ * point operations, so both give identical regions (checked by test/unit/core/regions).
+ */
+#include "align.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+static inline uint32_t fmix(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+/* kgramHash of anchors.ts with salt 0. */
+static uint32_t kgramHash(const TokenStream *s, int32_t i, int32_t k) {
+  uint32_t h = 0x9747b28cu ^ (uint32_t)k;
+  for (int32_t j = i; j < i + k; j++) {
+    h = (h ^ s->lo[j]) * 0xcc9e2d51u;
+    h = rotl32(h, 15);
+    h = (h ^ s->hi[j]) * 0x1b873593u;
+    h = rotl32(h, 13);
+  }
+  return fmix(h);
+}
+
+typedef struct {
+  uint8_t *covA, *covB, *startA, *startB;
+  int32_t *alignedB;
+} Marks;
+
+static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
+static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
+static inline int32_t iabs(int32_t a) { return a < 0 ? -a : a; }
+
+/* mark(): the tokens of windows [a0, a1) x [b0, b1) matched by equal coverK-grams within `band`
+ * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes. */
+static void mark(const TokenStream *sa, const TokenStream *sb, int32_t a0, int32_t a1, int32_t b0, int32_t b1, const int32_t *seeds, int32_t m,
+                 const AlignOptions *o, int self, Marks *mk, uint32_t *ha, uint32_t *hb) {
+  const int32_t kc = o->coverK;
+  const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
+  memset(mk->covA, 0, nA);
+  memset(mk->startA, 0, nA);
+  memset(mk->covB, 0, nB);
+  memset(mk->startB, 0, nB);
+  for (int32_t i = 0; i < nA; i++) mk->alignedB[i] = -1;
+  const int32_t hbn = imax(0, b1 - b0 - kc + 1);
+  const int32_t han = imax(0, a1 - a0 - kc + 1);
+  for (int32_t j = 0; j < hbn; j++) hb[j] = kgramHash(sb, b0 + j, kc);
+  for (int32_t i = 0; i < han; i++) ha[i] = kgramHash(sa, a0 + i, kc);
+  int32_t s = 0;
+  int haveLast = 0;
+  int32_t lastDiag = 0;
+  for (int32_t i = 0; i < han; i++) {
+    const int32_t pa = a0 + i;
+    while (s + 1 < m && iabs(seeds[2 * (s + 1)] - pa) <= iabs(seeds[2 * s] - pa)) s++;
+    const uint32_t h = ha[i];
+    const int32_t centre = pa + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
+    int32_t lo = imax(0, centre - o->band);
+    const int32_t hi = imin(hbn - 1, centre + o->band);
+    if (self) lo = imax(lo, pa + kc - b0);
+    int32_t best = -1;
+    int32_t bestOff = o->band + 1;
+    for (int32_t j = lo; j <= hi; j++) {
+      if (hb[j] != h) continue;
+      const int32_t pb = b0 + j;
+      const int32_t cost = haveLast && pb - pa == lastDiag ? -1 : iabs(j - centre);
+      if (cost < bestOff) {
+        bestOff = cost;
+        best = j;
+      }
+    }
+    if (best < 0) continue;
+    lastDiag = b0 + best - pa;
+    haveLast = 1;
+    mk->startA[i] = 1;
+    mk->startB[best] = 1;
+    for (int32_t t = 0; t < kc; t++) {
+      mk->covA[i + t] = 1;
+      mk->covB[best + t] = 1;
+      if (mk->alignedB[i + t] < 0) mk->alignedB[i + t] = b0 + best + t;
+    }
+  }
+}
+
+#define ISLAND_GAP 4
+#define ISLAND_MIN 12
+
+static void shave(const uint8_t *cov, int32_t *ps, int32_t *pe) {
+  int32_t s = *ps, e = *pe;
+  for (;;) {
+    int32_t covered = 0, gap = 0, next = -1;
+    for (int32_t i = s; i < e; i++) {
+      if (cov[i]) {
+        if (gap >= ISLAND_GAP) {
+          next = i;
+          break;
+        }
+        covered++;
+        gap = 0;
+      } else
+        gap++;
+    }
+    if (next < 0 || covered >= ISLAND_MIN) break;
+    s = next;
+  }
+  for (;;) {
+    int32_t covered = 0, gap = 0, prev = -1;
+    for (int32_t i = e - 1; i >= s; i--) {
+      if (cov[i]) {
+        if (gap >= ISLAND_GAP) {
+          prev = i + 1;
+          break;
+        }
+        covered++;
+        gap = 0;
+      } else
+        gap++;
+    }
+    if (prev < 0 || covered >= ISLAND_MIN) break;
+    e = prev;
+  }
+  *ps = s;
+  *pe = e;
+}
+
+/* extent(): 0 when nothing is matched. */
+static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+  int32_t s = imax(0, from);
+  int32_t e = imin(len, to);
+  while (s < e && !cov[s]) s++;
+  while (e > s && !cov[e - 1]) e--;
+  if (s >= e) return 0;
+  for (int grown = 1; grown;) {
+    grown = 0;
+    for (int32_t j = s - 1; j >= imax(0, s - 1 - gap); j--) {
+      if (cov[j]) {
+        s = j;
+        grown = 1;
+        break;
+      }
+    }
+  }
+  for (int grown = 1; grown;) {
+    grown = 0;
+    for (int32_t j = e; j < imin(len, e + 1 + gap); j++) {
+      if (cov[j]) {
+        e = j + 1;
+        grown = 1;
+        break;
+      }
+    }
+  }
+  shave(cov, &s, &e);
+  *ps = s;
+  *pe = e;
+  return 1;
+}
+
+/* key() of align.ts: 53 bits of a token hash. */
+static inline uint64_t key(const TokenStream *s, int32_t i) { return ((uint64_t)(s->hi[i] & 0x1fffffu) << 32) | s->lo[i]; }
+
+typedef struct {
+  uint64_t x, y;
+} KeyPair;
+
+static int byXY(const void *p, const void *q) {
+  const KeyPair *a = p, *b = q;
+  if (a->x != b->x) return a->x < b->x ? -1 : 1;
+  if (a->y != b->y) return a->y < b->y ? -1 : 1;
+  return 0;
+}
+
+/* The most frequent partner of each x (ties: the smallest), from pairs sorted by (x, y): written
+ * as (x, partner) into tops, its count into counts; returns the number of distinct x and adds the
+ * counts to *agree. */
+static int32_t topsOf(const KeyPair *sorted, int32_t n, KeyPair *tops, int32_t *counts, int32_t *agree) {
+  int32_t t = 0;
+  for (int32_t r = 0; r < n;) {
+    const uint64_t x = sorted[r].x;
+    uint64_t bestY = 0;
+    int32_t bestN = 0;
+    while (r < n && sorted[r].x == x) {
+      const uint64_t y = sorted[r].y;
+      int32_t c = 0;
+      while (r < n && sorted[r].x == x && sorted[r].y == y) c++, r++;
+      if (c > bestN) bestY = y, bestN = c; /* y ascending: the first of equal counts is the smallest */
+    }
+    tops[t].x = x;
+    tops[t].y = bestY;
+    counts[t] = bestN;
+    *agree += bestN;
+    t++;
+  }
+  return t;
+}
+
+static int32_t findTop(const KeyPair *tops, int32_t n, uint64_t x) {
+  int32_t a = 0, b = n;
+  while (a < b) {
+    const int32_t mid = (a + b) >> 1;
+    if (tops[mid].x < x) a = mid + 1;
+    else b = mid;
+  }
+  return a;
+}
+
+typedef struct {
+  int32_t pairs;
+  double consistency;
+  int32_t renames;
+} Renames;
+
+/* renameConsistency(): unsupportedA / unsupportedB (window-relative, zeroed here) marked.
+ * scratch: 4 * nA KeyPairs and 2 * nA int32. Returns 0 when out of memory. */
+static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32_t *alignedB, int32_t nA, int32_t a0, int32_t b0, int32_t nB,
+                             int32_t from, int32_t to, uint8_t *unsupportedA, uint8_t *unsupportedB, KeyPair *scratch, int32_t *counts, Renames *out) {
+  memset(unsupportedA, 0, nA);
+  memset(unsupportedB, 0, nB);
+  KeyPair *fwd = scratch, *bwd = scratch + nA, *topF = scratch + 2 * nA, *topB = scratch + 3 * nA;
+  int32_t *countF = counts, *countB = counts + nA;
+  int32_t pairs = 0;
+  for (int32_t i = from; i < to; i++) {
+    const int32_t j = alignedB[i - a0];
+    if (j < 0 || !A->isIdent[i] || !B->isIdent[j]) continue;
+    fwd[pairs].x = key(&A->raw, i);
+    fwd[pairs].y = key(&B->raw, j);
+    bwd[pairs].x = fwd[pairs].y;
+    bwd[pairs].y = fwd[pairs].x;
+    pairs++;
+  }
+  out->pairs = pairs;
+  if (pairs == 0) {
+    out->consistency = 1;
+    out->renames = 0;
+    return 1;
+  }
+  qsort(fwd, pairs, sizeof(KeyPair), byXY);
+  qsort(bwd, pairs, sizeof(KeyPair), byXY);
+  int32_t agreeF = 0, agreeB = 0;
+  const int32_t nF = topsOf(fwd, pairs, topF, countF, &agreeF);
+  const int32_t nBw = topsOf(bwd, pairs, topB, countB, &agreeB);
+  int32_t renames = 0;
+  for (int32_t t = 0; t < nF; t++)
+    if (topF[t].y != topF[t].x) renames++;
+  for (int32_t i = from; i < to; i++) {
+    const int32_t j = alignedB[i - a0];
+    if (j < 0 || !A->isIdent[i] || !B->isIdent[j]) continue;
+    const uint64_t x = key(&A->raw, i), y = key(&B->raw, j);
+    if (x == y) continue;
+    const int32_t f = findTop(topF, nF, x), b = findTop(topB, nBw, y);
+    if (topF[f].y != y || topB[b].y != x || countF[f] < 2) {
+      unsupportedA[i - a0] = 1;
+      unsupportedB[j - b0] = 1;
+    }
+  }
+  out->consistency = (double)(agreeF < agreeB ? agreeF : agreeB) / (double)pairs;
+  out->renames = renames;
+  return 1;
+}
+
+static void goodCover(const uint8_t *rawCov, const uint8_t *idsStart, const uint8_t *unsupported, int32_t len, int32_t k, uint8_t *good) {
+  memcpy(good, rawCov, len);
+  for (int32_t i = 0; i < len; i++) {
+    if (!idsStart[i]) continue;
+    int ok = 1;
+    for (int32_t t = i; t < i + k && t < len; t++)
+      if (unsupported[t]) ok = 0;
+    if (ok)
+      for (int32_t t = i; t < i + k && t < len; t++) good[t] = 1;
+  }
+}
+
+static double shingleShare(const uint8_t *start, const uint8_t *unsupported, int32_t from, int32_t to, int32_t k) {
+  const int32_t last = imax(from, to - k);
+  int32_t n = 0;
+  for (int32_t i = from; i <= last; i++) {
+    if (!start[i]) continue;
+    int ok = 1;
+    if (unsupported)
+      for (int32_t t = i; t < i + k && t < to; t++)
+        if (unsupported[t]) ok = 0;
+    if (ok) n++;
+  }
+  return (double)n / (double)(last - from + 1);
+}
+
+static void longestRun(const TokenStream *sa, const TokenStream *sb, const int32_t *alignedB, int32_t a0, int32_t from, int32_t to, int32_t *rs, int32_t *re) {
+  int32_t bs = from, be = from, s = -1;
+  for (int32_t i = from; i <= to; i++) {
+    const int32_t j = i < to ? alignedB[i - a0] : -1;
+    const int same = j >= 0 && sa->hi[i] == sb->hi[j] && sa->lo[i] == sb->lo[j];
+    const int continues = same && s >= 0 && j == alignedB[i - 1 - a0] + 1;
+    if (continues) continue;
+    if (s >= 0 && i - s > be - bs) bs = s, be = i;
+    s = same ? i : -1;
+  }
+  *rs = bs;
+  *re = be;
+}
+
+#define EXACT_SHARE 0.9
+
+int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
+  const int32_t firstA = seeds[0], lastA = seeds[2 * m - 2], firstB = seeds[1], lastB = seeds[2 * m - 1];
+  const int32_t a0 = imax(0, firstA - o->margin);
+  int32_t a1 = imin(A->length, lastA + o->k + o->margin);
+  int32_t b0 = imax(0, firstB - o->margin);
+  const int32_t b1 = imin(B->length, lastB + o->k + o->margin);
+  if (self) {
+    if (lastA + o->k > firstB) return 0;
+    a1 = imin(a1, firstB);
+    b0 = imax(b0, lastA + o->k);
+  }
+  const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
+  const int hasIds = A->ids.hi != NULL && B->ids.hi != NULL;
+  /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch. */
+  const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
+                       (size_t)nB * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
+  uint8_t *block = malloc(bytes);
+  if (!block) return -1;
+  uint8_t *p = block;
+#define TAKE(T, n) ((T *)(p += (size_t)(n) * sizeof(T), p - (size_t)(n) * sizeof(T)))
+  KeyPair *pairsScratch = TAKE(KeyPair, (size_t)nA * 4);
+  int32_t *counts = TAKE(int32_t, (size_t)nA * 2);
+  Marks raw = {0}, ids = {0};
+  raw.alignedB = TAKE(int32_t, nA);
+  ids.alignedB = TAKE(int32_t, nA);
+  uint32_t *ha = TAKE(uint32_t, nA);
+  uint32_t *hb = TAKE(uint32_t, nB);
+  raw.covA = TAKE(uint8_t, nA);
+  raw.startA = TAKE(uint8_t, nA);
+  ids.covA = TAKE(uint8_t, nA);
+  ids.startA = TAKE(uint8_t, nA);
+  raw.covB = TAKE(uint8_t, nB);
+  raw.startB = TAKE(uint8_t, nB);
+  ids.covB = TAKE(uint8_t, nB);
+  ids.startB = TAKE(uint8_t, nB);
+  uint8_t *goodA = TAKE(uint8_t, nA);
+  uint8_t *goodB = TAKE(uint8_t, nB);
+  uint8_t *unsA = TAKE(uint8_t, nA);
+  uint8_t *unsB = TAKE(uint8_t, nB);
+#undef TAKE
+  const int32_t kc = o->coverK;
+  mark(&A->raw, &B->raw, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
+  if (hasIds) mark(&A->ids, &B->ids, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
+  Renames ren;
+  if (hasIds) {
+    renameConsistency(A, B, ids.alignedB, nA, a0, b0, nB, a0, a1, unsA, unsB, pairsScratch, counts, &ren);
+    goodCover(raw.covA, ids.startA, unsA, nA, kc, goodA);
+    goodCover(raw.covB, ids.startB, unsB, nB, kc, goodB);
+  } else {
+    memcpy(goodA, raw.covA, nA);
+    memcpy(goodB, raw.covB, nB);
+  }
+  int32_t ea0, ea1, eb0, eb1;
+  if (!extent(goodA, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &ea0, &ea1) || !extent(goodB, nB, firstB - b0, lastB + o->k - b0, o->fringeGap, &eb0, &eb1)) {
+    free(block);
+    return 0;
+  }
+  const int32_t aStart = a0 + ea0, aEnd = a0 + ea1, bStart = b0 + eb0, bEnd = b0 + eb1;
+  const int32_t la = aEnd - aStart, lb = bEnd - bStart;
+  const double rawA = shingleShare(raw.startA, NULL, aStart - a0, aEnd - a0, kc);
+  const double rawB = shingleShare(raw.startB, NULL, bStart - b0, bEnd - b0, kc);
+  double idsA = rawA, idsB = rawB;
+  Renames r = {0, 1, 0};
+  if (hasIds) {
+    renameConsistency(A, B, ids.alignedB, nA, a0, b0, nB, aStart, aEnd, unsA, unsB, pairsScratch, counts, &r);
+    const double sa = shingleShare(ids.startA, unsA, aStart - a0, aEnd - a0, kc);
+    const double sb = shingleShare(ids.startB, unsB, bStart - b0, bEnd - b0, kc);
+    idsA = rawA > sa ? rawA : sa;
+    idsB = rawB > sb ? rawB : sb;
+  }
+  AlignResult al = {aStart, aEnd, bStart, bEnd, rawA, rawB, idsA, idsB, r.pairs, r.consistency, r.renames, 0, 0};
+  const double longer = (double)(la > lb ? la : lb);
+  int32_t rs, re;
+  longestRun(&A->raw, &B->raw, raw.alignedB, a0, aStart, aEnd, &rs, &re);
+  if ((double)(re - rs) >= EXACT_SHARE * longer) {
+    const int32_t b = raw.alignedB[rs - a0];
+    al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);
+    al.rawA = 1, al.rawB = 1, al.idsA = 1, al.idsB = 1, al.exact = 1, al.sameShape = 1;
+  } else if (hasIds && r.consistency >= o->minConsistency) {
+    longestRun(&A->ids, &B->ids, ids.alignedB, a0, aStart, aEnd, &rs, &re);
+    if ((double)(re - rs) >= EXACT_SHARE * longer) {
+      const int32_t b = ids.alignedB[rs - a0];
+      al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);
+      al.idsA = 1, al.idsB = 1, al.exact = 0, al.sameShape = 1;
+    }
+  }
+  free(block);
+  *out = al;
+  return 1;
+}

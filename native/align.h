@@ -1,0 +1,38 @@
+/* Aligning a chain of seeds between two token streams (native/align.c): alignChain of
+ * src/core/regions/align.ts, bit for bit. */
+#ifndef NEARDUP_ALIGN_H
+#define NEARDUP_ALIGN_H
+#include <stdint.h>
+
+/* One stream of 64-bit token hashes, as two halves. */
+typedef struct {
+  const uint32_t *hi, *lo;
+} TokenStream;
+
+/* A region document: tokens as read, identifier-normalised tokens (code; hi NULL for prose) and
+ * where identifiers are (code). */
+typedef struct {
+  TokenStream raw, ids;
+  const uint8_t *isIdent;
+  int32_t length;
+} RegionDoc;
+
+typedef struct {
+  int32_t k, coverK, margin, band, fringeGap;
+  double minConsistency;
+} AlignOptions;
+
+typedef struct {
+  int32_t aStart, aEnd, bStart, bEnd;
+  double rawA, rawB, idsA, idsB;
+  int32_t identPairs;
+  double consistency;
+  int32_t renames;
+  int32_t exact, sameShape;
+} AlignResult;
+
+/* seeds: m (a, b) pairs, flat. Returns 1 with the alignment in *out, 0 when nothing is left
+ * (alignChain's null), -1 when out of memory. */
+int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out);
+
+#endif
