@@ -72,7 +72,10 @@ static void mark(const TokenStream *sa, const TokenStream *sb, int32_t a0, int32
     if (self) lo = imax(lo, pa + kc - b0);
     int32_t best = -1;
     int32_t bestOff = o->band + 1;
-    for (int32_t j = lo; j <= hi; j++) {
+    /* The previous match's diagonal costs -1, which nothing beats: look there first. */
+    const int32_t onLast = haveLast ? pa + lastDiag - b0 : -1;
+    if (haveLast && onLast >= lo && onLast <= hi && hb[onLast] == h) best = onLast;
+    else for (int32_t j = lo; j <= hi; j++) {
       if (hb[j] != h) continue;
       const int32_t pb = b0 + j;
       const int32_t cost = haveLast && pb - pa == lastDiag ? -1 : iabs(j - centre);

@@ -23,6 +23,8 @@
  *   allPairs(fp: Uint32Array, k, maxCandidates) -> pairs within distance k (native/allpairs.c)
  *   tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array) -> the last tokenize's token
  *               hashes and start offsets copied out: their count, or -(count) when too small
+ *   anchorSeeds(hash, doc, pos, n, caps, maxDocs) -> the region finder's seeds, bucketed per
+ *               pair of documents (native/seeds.c): AnchorIndex.seeds of src/core/regions
  *   alignChain(…) -> a chain of seeds aligned into a region of two documents (native/align.c):
  *               alignChain of src/core/regions/align.ts
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
@@ -41,6 +43,7 @@
 #include <string.h>
 
 #include "align.h"
+#include "seeds.h"
 #include "comments.h"
 #include "sections.h"
 #include "grow.h"
@@ -922,6 +925,50 @@ static napi_value jsTokens(napi_env env, napi_callback_info info) {
   return number(env, (double)n);
 }
 
+/* anchorSeeds(hash, doc, pos: Uint32Array, n, caps: Uint32Array, maxDocs) -> { pairs: Int32Array,
+ * buckets: Uint32Array, dropped }: AnchorIndex.seeds of src/core/regions/anchorIndex.ts without
+ * rescue (native/seeds.c): the seeds (a, b) sorted by (docA, docB, a, b), and (docA, docB, end)
+ * per pair of documents. caps[d]: the postings cap of a hash whose first posting is in d. */
+static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 6) return throwError(env, "anchorSeeds(hash, doc, pos, n, caps, maxDocs)");
+  void *h, *d, *p, *c;
+  size_t nh, nd, np, nc;
+  if (!typedArray(env, argv[0], napi_uint32_array, &h, &nh) || !typedArray(env, argv[1], napi_uint32_array, &d, &nd) ||
+      !typedArray(env, argv[2], napi_uint32_array, &p, &np) || !typedArray(env, argv[4], napi_uint32_array, &c, &nc))
+    return throwError(env, "anchorSeeds: hash, doc, pos and caps are Uint32Arrays");
+  double nv, maxDocsV;
+  CALL(napi_get_value_double(env, argv[3], &nv));
+  CALL(napi_get_value_double(env, argv[5], &maxDocsV));
+  if (!(nv >= 0) || nv > (double)nh || nv > (double)nd || nv > (double)np) return throwError(env, "anchorSeeds: n is over the arrays' length");
+  const size_t n = (size_t)nv;
+  const uint32_t *docs = d;
+  for (size_t i = 0; i < n; i++)
+    if (docs[i] >= nc) return throwError(env, "anchorSeeds: a document without a cap");
+  const uint32_t maxDocs = maxDocsV >= 4294967295.0 || maxDocsV != maxDocsV ? UINT32_MAX : maxDocsV < 0 ? 0 : (uint32_t)maxDocsV;
+  SeedResult r;
+  if (anchorSeeds(h, d, p, n, c, (uint32_t)nc, maxDocs, &r) < 0) return throwError(env, "out of memory");
+  napi_value abP, abB, pairs, buckets, result;
+  void *pp, *pb;
+  const int ok = napi_create_arraybuffer(env, r.seeds * 8, &pp, &abP) == napi_ok && napi_create_arraybuffer(env, r.nBuckets * 12, &pb, &abB) == napi_ok;
+  if (ok) {
+    if (r.seeds) memcpy(pp, r.pairs, r.seeds * 8);
+    if (r.nBuckets) memcpy(pb, r.buckets, r.nBuckets * 12);
+  }
+  free(r.pairs);
+  free(r.buckets);
+  if (!ok) return throwError(env, "out of memory");
+  CALL(napi_create_typedarray(env, napi_int32_array, r.seeds * 2, abP, 0, &pairs));
+  CALL(napi_create_typedarray(env, napi_uint32_array, r.nBuckets * 3, abB, 0, &buckets));
+  CALL(napi_create_object(env, &result));
+  CALL(napi_set_named_property(env, result, "pairs", pairs));
+  CALL(napi_set_named_property(env, result, "buckets", buckets));
+  CALL(napi_set_named_property(env, result, "dropped", number(env, r.dropped)));
+  return result;
+}
+
 /* A stream argument: a Uint32Array of `length` tokens, or (optional) null / undefined. */
 static int streamArg(napi_env env, napi_value v, int optional, int32_t length, const uint32_t **out) {
   napi_valuetype t;
@@ -1010,6 +1057,7 @@ NAPI_MODULE_INIT() {
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
       {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},
+      {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

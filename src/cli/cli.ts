@@ -137,6 +137,7 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     exclude: flags.exclude,
     gitignore: flags.gitignore,
     workers: flags.workers,
+    regions: flags.locate === true,
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
@@ -153,8 +154,8 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   progress.clear();
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
   if (flags.locate) {
-    // Experimental (issue 12): copies located inside files, on this thread after the scan. A file
-    // that changed since the scan is one line (a marked one none, as in the scan).
+    // Experimental (issue 12): copies located inside files, on this thread after the scan, from the
+    // region documents the scan's workers made.
     const located = locateCopies(result, {
       settings,
       maxBytes: locateMaxBytes(),

@@ -108,6 +108,14 @@ export interface CodeKernel {
    */
   tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array): number;
   /**
+   * AnchorIndex.seeds of src/core/regions/anchorIndex.ts without rescued hashes (native/seeds.c):
+   * anchors (hash, doc, pos) [0, n) in insertion order, `caps[d]` the postings cap of a hash whose
+   * first posting is in document d, hashes in more than `maxDocs` distinct documents dropped too.
+   * The seeds (a, b) sorted by (docA, docB, a, b), (docA, docB, end) per pair of documents, and
+   * how many hashes were dropped.
+   */
+  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number };
+  /**
    * alignChain of src/core/regions/align.ts (native/align.c): the same region from the same
    * documents (token streams as Uint32Arrays of at least aLength / bLength tokens; the ids streams
    * and isIdent null for prose), seeds, and params [k, coverK, margin, band, fringeGap,

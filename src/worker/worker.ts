@@ -27,7 +27,7 @@ function handle(req: WorkerRequest): WorkerResponse {
   switch (req.type) {
     case 'fingerprintFiles': {
       const results = [];
-      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk));
+      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true));
       return req.pack ? packOutcomes(results) : results;
     }
     case 'fingerprintText':

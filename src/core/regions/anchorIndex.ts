@@ -5,13 +5,14 @@
  * boilerplate (licence lines, imports, `}); });`) and is dropped. The seeds it gives are position
  * pairs of two documents sharing an anchor, bucketed per pair of documents.
  */
+import type { CodeKernel } from '../types';
 
 /** Position pairs (a, b) shared by one pair of documents: `a` in docA, `b` in docB (a < b when docA = docB). */
 export interface SeedBucket {
   docA: number;
   docB: number;
-  /** Flat pairs: a0, b0, a1, b1, … */
-  pairs: number[];
+  /** Flat pairs: a0, b0, a1, b1, …, sorted by a, then b. */
+  pairs: ArrayLike<number>;
 }
 
 /** Further limits of the seeds: see RegionOptions.maxDocs and rescuePostings. */
@@ -22,6 +23,8 @@ export interface SeedLimits {
   rescuePostings?: number;
   /** The postings cap of a hash by the document of its first posting (instead of maxPostings). */
   capOf?: (doc: number) => number;
+  /** A native kernel: the seeds are made by it (the same buckets), unless hashes are rescued. */
+  kernel?: Pick<CodeKernel, 'anchorSeeds'>;
 }
 
 export class AnchorIndex {
@@ -65,6 +68,16 @@ export class AnchorIndex {
     this.pos = widen(this.pos);
   }
 
+  /** {@link seeds} by the kernel (no rescue): the same buckets in the same order. */
+  private nativeSeeds(maxPostings: number, limits: SeedLimits, kernel: Pick<CodeKernel, 'anchorSeeds'>): { buckets: SeedBucket[]; dropped: number; seeds: number } {
+    let docs = 0;
+    for (let i = 0; i < this.n; i++) if (this.doc[i] >= docs) docs = this.doc[i] + 1;
+    const caps = new Uint32Array(docs);
+    for (let d = 0; d < docs; d++) caps[d] = Math.min(0xffffffff, Math.max(0, limits.capOf ? limits.capOf(d) : maxPostings));
+    const r = kernel.anchorSeeds(this.hash, this.doc, this.pos, this.n, caps, limits.maxDocs ?? Infinity);
+    return { buckets: bucketsOf(r.pairs, r.buckets), dropped: r.dropped, seeds: r.pairs.length / 2 };
+  }
+
   /** Sorts the entries by hash (stable: documents and positions stay in insertion order). */
   private sort(): void {
     if (this.sorted) return;
@@ -101,6 +114,7 @@ export class AnchorIndex {
    * arrays and radix-sorted by (docA, docB, a, b) — no map lookup per seed.
    */
   seeds(maxPostings: number, limits: SeedLimits = {}): { buckets: SeedBucket[]; dropped: number; seeds: number } {
+    if (limits.kernel && !(limits.rescuePostings! > 0)) return this.nativeSeeds(maxPostings, limits, limits.kernel);
     this.sort();
     let dropped = 0;
     const { hash, doc, pos } = this;
@@ -157,6 +171,18 @@ export class AnchorIndex {
   }
 }
 
+/** AnchorIndex.seeds made by a native kernel: its seeds and buckets, as views into its arrays. */
+function bucketsOf(pairs: Int32Array, cuts: Uint32Array): SeedBucket[] {
+  const buckets: SeedBucket[] = new Array(cuts.length / 3);
+  let from = 0;
+  for (let b = 0; b < buckets.length; b++) {
+    const end = cuts[3 * b + 2];
+    buckets[b] = { docA: cuts[3 * b], docB: cuts[3 * b + 1], pairs: pairs.subarray(2 * from, 2 * end) };
+    from = end;
+  }
+  return buckets;
+}
+
 /** Seeds as four growable columns (docA, docB, a, b), sorted and cut into buckets at the end. */
 class SeedArrays {
   docA = new Uint32Array(1024);
@@ -202,18 +228,15 @@ class SeedArrays {
         [order, next] = [next, order];
       }
     }
-    const buckets: SeedBucket[] = [];
-    let cur: SeedBucket | null = null;
+    const pairs = new Int32Array(2 * n);
+    const cuts: number[] = [];
     for (let r = 0; r < n; r++) {
       const i = order[r];
-      const da = this.docA[i];
-      const db = this.docB[i];
-      if (!cur || cur.docA !== da || cur.docB !== db) {
-        cur = { docA: da, docB: db, pairs: [] };
-        buckets.push(cur);
-      }
-      cur.pairs.push(this.a[i], this.b[i]);
+      pairs[2 * r] = this.a[i];
+      pairs[2 * r + 1] = this.b[i];
+      const j = r + 1 < n ? order[r + 1] : -1;
+      if (j < 0 || this.docA[j] !== this.docA[i] || this.docB[j] !== this.docB[i]) cuts.push(this.docA[i], this.docB[i], r + 1);
     }
-    return buckets;
+    return bucketsOf(pairs, Uint32Array.from(cuts));
   }
 }

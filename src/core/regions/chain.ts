@@ -25,11 +25,13 @@ export interface Chain {
  * `self`: the documents are one document (then a < b in every seed, and a chain whose sides
  * would overlap is cut where they meet).
  */
-export function chainSeeds(pairs: number[], options: ChainOptions, self = false): Chain[] {
+export function chainSeeds(pairs: ArrayLike<number>, options: ChainOptions, self = false): Chain[] {
   const m = pairs.length >> 1;
   const order = new Uint32Array(m);
   for (let i = 0; i < m; i++) order[i] = i;
-  order.sort((x, y) => pairs[2 * x] - pairs[2 * y] || pairs[2 * x + 1] - pairs[2 * y + 1]);
+  let sorted = true;
+  for (let i = 1; i < m && sorted; i++) sorted = pairs[2 * i - 2] < pairs[2 * i] || (pairs[2 * i - 2] === pairs[2 * i] && pairs[2 * i - 1] <= pairs[2 * i + 1]);
+  if (!sorted) order.sort((x, y) => pairs[2 * x] - pairs[2 * y] || pairs[2 * x + 1] - pairs[2 * y + 1]);
   const open: { seeds: number[]; lastA: number; lastB: number }[] = [];
   const done: Chain[] = [];
   let prevA = -1;

@@ -6,7 +6,8 @@
  * pair of documents reduced to the best; the pairs grouped into copies. Pure and deterministic.
  */
 import { AnchorIndex } from './anchorIndex';
-import { alignChain, type Alignment, type ChainAligner } from './align';
+import type { CodeKernel } from '../types';
+import { alignChain, kernelAligner, type Alignment, type ChainAligner } from './align';
 import { anchorsOf } from './anchors';
 import { chainSeeds, indelExplains, joinChains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
@@ -77,6 +78,8 @@ export interface RegionOptions {
   skipPair?: (docA: number, docB: number) => boolean;
   /** Aligns a chain: alignChain (the default), or a native kernel's (kernelAligner), which gives the same. */
   aligner?: ChainAligner;
+  /** A native kernel: seeds (without rescue) and alignments made by it — the same regions, faster. */
+  kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>;
 }
 
 /** One side of a region: a token range and its 1-based inclusive lines. */
@@ -174,7 +177,7 @@ const overlap = (s1: number, e1: number, s2: number, e2: number): boolean => s1 
 /** Finds the copied regions among documents (indices into `docs` in the results). */
 export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
   const o = { ...DEFAULTS, ...options };
-  const align = options.aligner ?? alignChain;
+  const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const margin = options.margin ?? o.w + o.k;
   const index = new AnchorIndex();
   let tokens = 0;
@@ -197,7 +200,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
   const cap = grown(o.maxPostingsShare);
   const proseCap = Math.max(cap, grown(o.proseMaxPostingsShare));
   const capOf = proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined;
-  const { buckets, dropped, seeds } = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf });
+  const { buckets, dropped, seeds } = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf, kernel: options.kernel });
   const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: dropped, seeds, chains: 0, aligned: 0, pairs: 0 };
   const pairs: RegionPair[] = [];
   const alignOptions = { k: o.k, coverK: o.coverK, margin, band: o.band, fringeGap: o.fringeGap, minConsistency: o.minConsistency };

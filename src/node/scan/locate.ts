@@ -1,18 +1,22 @@
 /**
- * `neardup scan --locate` (experimental, issue 12's first wiring): after the scan, the text files
- * it fingerprinted are read again on this thread (same reading, decoding and skip rules, ignore
- * markers and variant folding), turned into region documents (core/regions) and searched for
- * copied regions; each region pair becomes a section pair of the report with its clone kind and
- * `located: true`, each group of copies a section group. See README "Locating copies inside files".
+ * `neardup scan --locate` (experimental, issue 12's first wiring): after the scan, the region
+ * documents (core/regions) its workers made of the text files they fingerprinted (same ignore
+ * markers and variant folding; code tokenised by the kernel) are searched for copied regions;
+ * each region pair becomes a section pair of the report with its clone kind and `located: true`,
+ * each group of copies a section group. See README "Locating copies inside files". A result
+ * without region documents (a scan run without `regions`) has its files read again here, with the
+ * scan's reading, decoding and skip rules.
  *
  * - `similarity` is the region's (the smaller side's share of matched 3-grams), not 1 − d/64;
- *   `distance` is real: the Hamming distance of the SimHash of the two sides' lines, fingerprinted
- *   under the scan's settings (tfidf as tf: the document frequencies are gone).
+ *   `distance` is real: the Hamming distance of the SimHash of the two sides' tokens as the region
+ *   finder reads them (identifier-normalised code under normalizeIdentifiers, CJK as character
+ *   bigrams, stop words kept; shingles of 3; tfidf as tf).
  * - A region of two files the scan pairs as files is that file pair's: it goes into the pair's
  *   `regions` (identical files: one exact region of the whole file, not searched), and the pair
  *   gets a clone kind (its one region's when that spans both files, else `edited`).
  * - A region pair is dropped when a SimHash section pair of the same two files already says it: on
- *   both sides its lines overlap the pair's lines by at least half of the longer of the two ranges. A tighter region (under half of a long section) is kept beside it.
+ *   both sides its lines overlap the pair's lines by at least half of the longer of the two ranges.
+ *   A tighter region (under half of a long section) is kept beside it.
  *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
  *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
  * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
@@ -20,26 +24,26 @@
  * - A code side's leading closers (`;` `}` `)` `]` `,`: the end of the statement before the copy,
  *   taken along by a 3-gram) do not count for its lines nor its content hash.
  * - Trees whose text is over {@link LOCATE_MAX_BYTES} are refused (memory: ~18 bytes a token).
- * - A file that changed since the scan so that the scan would not take it now (deleted, unreadable,
- *   not a regular file, too large, binary, minified, repetitive, marked `neardup-ignore-file`) is
- *   left out with the scan's reason (`onSkip`); nothing here throws for bad input.
+ * - Read again (no region documents): a file that changed since the scan so that the scan would
+ *   not take it now (deleted, unreadable, not a regular file, too large, binary, minified,
+ *   repetitive, marked `neardup-ignore-file`) is left out with the scan's reason (`onSkip`);
+ *   nothing here throws for bad input.
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { fingerprintText } from '../../core/fingerprint/fingerprint';
+import { simhashTokens } from '../../core/fingerprint/simhash';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
-import { kernelAligner } from '../../core/regions/align';
 import { lineOfOffset, regionDocument, type RegionDocument } from '../../core/regions/document';
 import type { RegionGroup } from '../../core/regions/groups';
 import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
 import { applyIgnoreMarkers, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
-import type { CjkSegmenter, TextFold } from '../../core/types';
+import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
+import type { TextFold } from '../../core/types';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync } from '../workers/fingerprintFile';
-import { bigramSegmenter, loadCjkSegmenter } from '../workers/jieba';
 import { nativeKernel } from '../workers/nativeKernel';
 import { variantFold } from '../workers/variants';
 import type { ScanResult } from './scan';
@@ -84,14 +88,17 @@ export type LocateOutcome =
 
 interface Doc {
   path: string;
-  text: string;
   region: RegionDocument;
 }
 
 const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
 
-/** Tokens that close the code before them: a copy does not begin with one. */
-const CLOSERS = new Set([';', '}', ')', ']', ',']);
+/** Tokens that close the code before them: a copy does not begin with one (their hashes, `hi:lo`). */
+const CLOSERS = (() => {
+  const buf = new TokenBuffer(16);
+  tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
+  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
+})();
 
 /**
  * A token range [start, end) without its leading closers: a region found next to code of the
@@ -100,8 +107,8 @@ const CLOSERS = new Set([';', '}', ')', ']', ',']);
  */
 function trimmed(d: Doc, start: number, end: number): { start: number; end: number } {
   if (d.region.kind !== 'code') return { start, end };
-  const ch = (i: number) => d.text.charAt(d.region.start[i]);
-  while (start < end - 1 && CLOSERS.has(ch(start))) start++;
+  const { hi, lo } = d.region.raw;
+  while (start < end - 1 && CLOSERS.has(`${hi[start]}:${lo[start]}`)) start++;
   return { start, end };
 }
 
@@ -127,45 +134,50 @@ function size(bytes: number): string {
 }
 
 /** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
-export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats'>, options: LocateOptions): LocateOutcome {
+export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats' | 'regions'>, options: LocateOptions): LocateOutcome {
   const started = performance.now();
   const settings = options.settings;
   const maxBytes = options.maxBytes ?? LOCATE_MAX_BYTES;
   if (result.stats.bytes > maxBytes) {
     return { ok: false, reason: `the scanned text (${size(result.stats.bytes)}) is over the ${size(maxBytes)} --locate takes` };
   }
-  let jieba: CjkSegmenter | undefined;
-  const segmenter: CjkSegmenter = settings.cjkSegmenter === 'bigram' ? bigramSegmenter : (run) => (jieba ??= loadCjkSegmenter().segmenter)(run);
   const fold: TextFold | undefined = settings.foldVariants !== false ? variantFold() : undefined;
 
   // The native kernel tokenises and aligns when it is built (the same results, faster).
   const kernel = nativeKernel();
 
-  // ---- read again what the scan fingerprinted, as the workers did
+  // ---- the scan's region documents (made by its workers), or read again what it fingerprinted
   const docs: Doc[] = [];
-  for (const d of result.documents) {
-    const read = readTextSync({ path: path.join(result.root, ...d.path.split('/')), relPath: d.path }, settings);
-    if ('reason' in read) {
-      options.onSkip?.(d.path, read.reason);
-      continue;
+  if (result.regions) {
+    for (const d of result.documents) {
+      const region = result.regions.get(d.path);
+      if (region) docs.push({ path: d.path, region }); // none: marked neardup-ignore-file
     }
-    // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts).
-    const shape = lineShape(read.text);
-    if (isMinified(read.text, shape)) {
-      options.onSkip?.(d.path, 'minified or generated (very long lines)');
-      continue;
+  } else {
+    for (const d of result.documents) {
+      const read = readTextSync({ path: path.join(result.root, ...d.path.split('/')), relPath: d.path }, settings);
+      if ('reason' in read) {
+        options.onSkip?.(d.path, read.reason);
+        continue;
+      }
+      // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts).
+      const shape = lineShape(read.text);
+      if (isMinified(read.text, shape)) {
+        options.onSkip?.(d.path, 'minified or generated (very long lines)');
+        continue;
+      }
+      if (isRepetitive(read.text, shape)) {
+        options.onSkip?.(d.path, 'repetitive content (the same few lines over and over)');
+        continue;
+      }
+      let text = applyIgnoreMarkers(read.text, languageOf(d.path));
+      if (text === null) {
+        options.onSkip?.(d.path, IGNORE_FILE_REASON);
+        continue;
+      }
+      if (fold) text = fold(text);
+      docs.push({ path: d.path, region: regionDocument(text, d.path, { kernel }) });
     }
-    if (isRepetitive(read.text, shape)) {
-      options.onSkip?.(d.path, 'repetitive content (the same few lines over and over)');
-      continue;
-    }
-    let text = applyIgnoreMarkers(read.text, languageOf(d.path));
-    if (text === null) {
-      options.onSkip?.(d.path, IGNORE_FILE_REASON);
-      continue;
-    }
-    if (fold) text = fold(text);
-    docs.push({ path: d.path, text, region: regionDocument(text, d.path, { segmenter, kernel }) });
   }
   let tokens = 0;
   for (const d of docs) tokens += d.region.length;
@@ -200,7 +212,7 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   try {
     found = findRegions(
       docs.map((d) => d.region),
-      { skipPair: (a, b) => skipped.has(a * 0x4000000 + b), aligner: kernel ? kernelAligner(kernel) : undefined },
+      { skipPair: (a, b) => skipped.has(a * 0x4000000 + b), kernel },
     );
   } catch (e) {
     return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
@@ -239,19 +251,17 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   };
 
   // ---- region pairs into section pairs (or regions of a file pair)
-  const fpOptions = {
-    minTokens: 1,
-    sections: false,
-    normalizeIdentifiers: settings.normalizeIdentifiers,
-    stopWords: settings.stopWords,
-    weighting: settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting,
-    segmenter,
-  };
-  const simhashOf = (d: Doc, loc: Location) => {
-    const starts = d.region.lineStarts;
-    const from = starts[loc.startLine! - 1];
-    const to = loc.endLine! < starts.length ? starts[loc.endLine!] : d.text.length;
-    return fingerprintText(d.text.slice(from, to), d.path, fpOptions).file;
+  // The SimHash of a side: of its tokens as the region finder reads them (identifier-normalised
+  // code under --normalize-identifiers), shingles of 3, weighted as the scan (tfidf as tf).
+  const weighting = settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting;
+  const simhashOf = (d: Doc, start: number, end: number) => {
+    const s = settings.normalizeIdentifiers && d.region.ids ? d.region.ids : d.region.raw;
+    const buf = new TokenBuffer(0);
+    buf.hi = s.hi;
+    buf.lo = s.lo;
+    buf.start = d.region.start;
+    buf.length = d.region.length;
+    return simhashTokens(buf, start, end, { weighting, sketchSize: 1 });
   };
   const sides = new Map<string, string>();
   const side = (d: Doc, start: number, end: number): Location => {
@@ -299,8 +309,8 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
       kept.push(null);
       continue;
     }
-    const fa = simhashOf(A, a);
-    const fb = simhashOf(B, b);
+    const fa = simhashOf(A, ta.start, ta.end);
+    const fb = simhashOf(B, tb.start, tb.end);
     const distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
     const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
     pairs.push(pair);

@@ -28,6 +28,7 @@ import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type Packe
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
 import type { FingerprintedDocument } from '../../core/report/report';
+import type { RegionDocument } from '../../core/regions/document';
 
 export interface ScanOptions {
   root: string;
@@ -39,6 +40,11 @@ export interface ScanOptions {
   workers?: number;
   /** Path of the bundled worker entry; default: worker.js beside this bundle. */
   workerScript?: string;
+  /**
+   * Also make each file's region document in the workers (ScanResult.regions), for the CLI's
+   * --locate: the files are read once, and code is tokenised by the workers' kernels.
+   */
+  regions?: boolean;
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -78,6 +84,8 @@ export interface ScanResult extends Report {
    * `path\0startLine\0endLine` (the baseline key of a located pair's side).
    */
   locatedSides?: ReadonlyMap<string, string>;
+  /** With `regions`: each fingerprinted document's region document (core/regions), by path. */
+  regions?: ReadonlyMap<string, RegionDocument>;
 }
 
 export const DEFAULT_BATCH_FILES = 64;
@@ -137,6 +145,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   let found = 0;
   let done = 0;
   let documents: FingerprintedDocument[] = [];
+  const regions = new Map<string, RegionDocument>();
   let bytes = 0;
   let report: Report;
   let closing: Promise<void> | undefined;
@@ -187,7 +196,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     let failure: { error: unknown } | null = null;
     const fingerprint = async (files: FileToFingerprint[], mode: CjkMode): Promise<FileOutcome[]> => {
       const run = (list: FileToFingerprint[], slot?: number) =>
-        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true }, undefined, { slot }).then((res) =>
+        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true, regions: options.regions }, undefined, { slot }).then((res) =>
           unpackOutcomes(res as PackedOutcomes, list.map((f) => f.relPath)),
         );
       try {
@@ -213,7 +222,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
         let redone: FileOutcome[];
         try {
-          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true }, undefined, { slot: 0 });
+          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true, regions: options.regions }, undefined, { slot: 0 });
           redone = unpackOutcomes(res as PackedOutcomes, again.map((f) => f.relPath));
         } catch {
           redone = await fingerprint(again, 'load');
@@ -290,6 +299,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         if (o.ok) {
           bytes += o.bytes;
           documents.push({ path: o.relPath, doc: o.doc });
+          if (o.region) regions.set(o.relPath, o.region);
         }
       }
     }
@@ -310,6 +320,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     root,
     ...report,
     documents,
+    ...(options.regions ? { regions } : {}),
     stats: {
       files: documents.length,
       sections,

@@ -3,6 +3,7 @@
  * (its fingerprint, or why it was skipped). Imported by the messages, the packed wire format, the
  * fingerprinting code and the engine; imports only core's types.
  */
+import type { RegionDocument } from '../../core/regions/document';
 import type { DocumentFingerprint } from '../../core/types';
 
 export interface FileToFingerprint {
@@ -13,7 +14,15 @@ export interface FileToFingerprint {
 }
 
 export type FileOutcome =
-  | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
+  | {
+      relPath: string;
+      ok: true;
+      bytes: number;
+      encoding: string;
+      doc: DocumentFingerprint;
+      /** Asked for with `regions` (the CLI's --locate): its tokens for the region finder, of the text fingerprinted. */
+      region?: RegionDocument;
+    }
   | {
       relPath: string;
       ok: false;

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
-import { hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
+import { regionDocument, type RegionDocument } from '../../core/regions/document';
+import { applyIgnoreMarkers, hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
@@ -102,6 +103,17 @@ export function fingerprintDecoded(
     throw e;
   }
   return { relPath, ok: true, bytes, encoding, doc };
+}
+
+/**
+ * The region document (core/regions) of a text as fingerprintDecoded fingerprints it: ignore
+ * markers applied, variants folded, code tokenised by the kernel when there is one. Null when the
+ * file is marked `neardup-ignore-file`.
+ */
+export function regionDocumentOf(relPath: string, text: string, settings: EngineSettings): RegionDocument | null {
+  const kept = applyIgnoreMarkers(text, languageOf(relPath));
+  if (kept === null) return null;
+  return regionDocument(settings.foldVariants !== false ? foldVariants(kept) : kept, relPath, { kernel: codeKernel(relPath) });
 }
 
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */
@@ -199,10 +211,12 @@ export async function countFileShingles(file: FileToFingerprint, settings: Engin
  * Reads, decodes and fingerprints one file. With `cjk: 'defer'`, a file whose text needs jieba
  * while this thread has not loaded it comes back with `retry: 'cjk'` (see {@link CjkMode}).
  */
-export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FileOutcome {
+export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, regions = false): FileOutcome {
   const read = readTextSync(file, settings);
   if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
-  return fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk);
+  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk);
+  if (regions && outcome.ok) outcome.region = regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
+  return outcome;
 }
 
 export async function fingerprintFile(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies): Promise<FileOutcome> {

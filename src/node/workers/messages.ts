@@ -39,6 +39,8 @@ export type WorkerRequest =
       cjk?: CjkMode;
       /** Answer with {@link PackedOutcomes} (transferred) instead of FileOutcome[]. */
       pack?: boolean;
+      /** Also each file's region document (core/regions), for the CLI's --locate. */
+      regions?: boolean;
     }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
   | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }

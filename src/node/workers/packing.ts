@@ -5,6 +5,7 @@
  */
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
+import type { RegionDocument } from '../../core/regions/document';
 import type { FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
@@ -20,6 +21,104 @@ export interface PackedOutcomes {
   sketches: Uint32Array;
   /** Encodings and reasons, referred to by the header. */
   strings: string[];
+  /** Region documents of the files that have one (asked for with `regions`). */
+  regions?: PackedRegions;
+}
+
+/**
+ * Region documents (core/regions) of a batch: per file {@link REGION_HEADER} words (has one, kind,
+ * tokens, lines, has identifier streams), then every document's arrays one after another.
+ */
+export interface PackedRegions {
+  header: Int32Array;
+  hi: Uint32Array;
+  lo: Uint32Array;
+  idsHi: Uint32Array;
+  idsLo: Uint32Array;
+  isIdent: Uint8Array;
+  start: Int32Array;
+  lineStarts: Int32Array;
+}
+
+const REGION_HEADER = 5;
+
+function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefined {
+  let tokens = 0;
+  let ids = 0;
+  let lines = 0;
+  let any = false;
+  for (const o of outcomes) {
+    if (!o.ok || !o.region) continue;
+    any = true;
+    tokens += o.region.length;
+    if (o.region.ids) ids += o.region.length;
+    lines += o.region.lineStarts.length;
+  }
+  if (!any) return undefined;
+  const r: PackedRegions = {
+    header: new Int32Array(outcomes.length * REGION_HEADER),
+    hi: new Uint32Array(tokens),
+    lo: new Uint32Array(tokens),
+    idsHi: new Uint32Array(ids),
+    idsLo: new Uint32Array(ids),
+    isIdent: new Uint8Array(ids),
+    start: new Int32Array(tokens),
+    lineStarts: new Int32Array(lines),
+  };
+  let t = 0;
+  let d = 0;
+  let l = 0;
+  outcomes.forEach((o, f) => {
+    if (!o.ok || !o.region) return;
+    const g = o.region;
+    const h = f * REGION_HEADER;
+    r.header[h] = 1;
+    r.header[h + 1] = g.kind === 'code' ? 0 : 1;
+    r.header[h + 2] = g.length;
+    r.header[h + 3] = g.lineStarts.length;
+    r.header[h + 4] = g.ids ? 1 : 0;
+    r.hi.set(g.raw.hi.subarray(0, g.length), t);
+    r.lo.set(g.raw.lo.subarray(0, g.length), t);
+    r.start.set(g.start.subarray(0, g.length), t);
+    t += g.length;
+    if (g.ids && g.isIdent) {
+      r.idsHi.set(g.ids.hi.subarray(0, g.length), d);
+      r.idsLo.set(g.ids.lo.subarray(0, g.length), d);
+      r.isIdent.set(g.isIdent.subarray(0, g.length), d);
+      d += g.length;
+    }
+    r.lineStarts.set(g.lineStarts, l);
+    l += g.lineStarts.length;
+  });
+  return r;
+}
+
+/** The region documents of {@link packRegions}, as views into its arrays (no copy), by file. */
+function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | undefined> {
+  const out: Array<RegionDocument | undefined> = new Array(files);
+  let t = 0;
+  let d = 0;
+  let l = 0;
+  for (let f = 0; f < files; f++) {
+    const h = f * REGION_HEADER;
+    if (r.header[h] !== 1) continue;
+    const n = r.header[h + 2];
+    const lines = r.header[h + 3];
+    const withIds = r.header[h + 4] === 1;
+    out[f] = {
+      kind: r.header[h + 1] === 0 ? 'code' : 'prose',
+      length: n,
+      raw: { hi: r.hi.subarray(t, t + n), lo: r.lo.subarray(t, t + n) },
+      ids: withIds ? { hi: r.idsHi.subarray(d, d + n), lo: r.idsLo.subarray(d, d + n) } : null,
+      isIdent: withIds ? r.isIdent.subarray(d, d + n) : null,
+      start: r.start.subarray(t, t + n),
+      lineStarts: r.lineStarts.subarray(l, l + lines),
+    };
+    t += n;
+    if (withIds) d += n;
+    l += lines;
+  }
+  return out;
 }
 
 const HEADER = 6;
@@ -87,13 +186,15 @@ export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
     if (file) putItem(file, 0, 0);
     for (const s of sections) putItem(s, s.startLine, s.endLine);
   }
-  return { packed: 'outcomes', header, items: itemWords, sketches, strings };
+  const regions = packRegions(outcomes);
+  return { packed: 'outcomes', header, items: itemWords, sketches, strings, ...(regions ? { regions } : {}) };
 }
 
 /** The outcomes of {@link packOutcomes}; `relPaths` are the request's, in its order. */
 export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): FileOutcome[] {
   const { header, items, sketches, strings } = p;
   const out: FileOutcome[] = new Array(relPaths.length);
+  const regions = p.regions ? unpackRegions(p.regions, relPaths.length) : undefined;
   let it = 0;
   let sk = 0;
   const item = (): ItemFingerprint => {
@@ -120,7 +221,10 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
       sections[s] = { hi: fp.hi, lo: fp.lo, tokens: fp.tokens, features: fp.features, sketch: fp.sketch, startLine, endLine };
     }
     const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
-    out[f] = { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
+    const region = regions?.[f];
+    out[f] = region
+      ? { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc, region }
+      : { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
   }
   return out;
 }
@@ -198,8 +302,11 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
   if (!res || typeof res !== 'object' || !('packed' in res)) return [];
   const r = res as PackedOutcomes | PackedItems | PackedPairs;
   switch (r.packed) {
-    case 'outcomes':
-      return [r.header.buffer, r.items.buffer, r.sketches.buffer] as ArrayBuffer[];
+    case 'outcomes': {
+      const g = r.regions;
+      const regions = g ? [g.header, g.hi, g.lo, g.idsHi, g.idsLo, g.isIdent, g.start, g.lineStarts].map((a) => a.buffer) : [];
+      return [r.header.buffer, r.items.buffer, r.sketches.buffer, ...regions] as ArrayBuffer[];
+    }
     case 'items':
       return [r.fp.buffer, r.offsets.buffer, r.sketches.buffer] as ArrayBuffer[];
     case 'pairs':

@@ -160,7 +160,7 @@ describe('core/regions', () => {
       const { buckets, dropped } = idx.seeds(2);
       assert.equal(dropped, 1); // 5 has 3 postings
       assert.deepEqual(
-        buckets.map((b) => [b.docA, b.docB, b.pairs]),
+        buckets.map((b) => [b.docA, b.docB, Array.from(b.pairs)]),
         [
           [0, 0, [1, 3]],
           [0, 1, [2, 4]],
@@ -178,7 +178,7 @@ describe('core/regions', () => {
       assert.equal(idx.seeds(10, { maxDocs: 1 }).dropped, 2); // 5 and 8 are in two documents, 9 in one
       const rescued = idx.seeds(2, { rescuePostings: 3 });
       assert.deepEqual(
-        rescued.buckets.map((b) => [b.docA, b.docB, b.pairs]),
+        rescued.buckets.map((b) => [b.docA, b.docB, Array.from(b.pairs)]),
         [[0, 1, [1, 4, 2, 4, 3, 5]]], // 8 seeds (0, 1); 5 then adds its cross pairs to it (sorted by a, then b), 9 has no pair to join
       );
     });

@@ -1,7 +1,7 @@
 // The native kernel's part of the region finder must give exactly what the TypeScript gives: its
 // tokens (tokenize + tokens) make the same region documents as tokenizeCode, in every language the
 // kernel takes; and its chain alignment (native/align.c, alignChain of src/core/regions/align.ts
-// in C) gives: the same alignment (ranges, scores, renames, kinds) for
+// in C) and its seeds (native/seeds.c, AnchorIndex.seeds in C) give: the same alignment (ranges, scores, renames, kinds) for
 // every chain, and so the same regions from findRegions. Compared on this repository's sources
 // with their copies pasted, renamed and edited at several rates into other sources and into
 // themselves, on English and Chinese prose with pasted paragraphs, and on random chains (random
@@ -11,6 +11,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { alignChain, kernelAligner, type AlignOptions } from '../../../../src/core/regions/align';
+import { AnchorIndex } from '../../../../src/core/regions/anchorIndex';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { findRegions } from '../../../../src/core/regions/regions';
 import { kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
@@ -122,10 +123,12 @@ describe('native chain alignment (native/align.c) = alignChain of core/regions',
       const docs = corpus(seed);
       for (const options of [{}, { selfMatches: true, minTokens: 20, band: 3 }, { streams: 'both' as const, coverK: 2 }]) {
         const ts = findRegions(docs, options);
-        const native = findRegions(docs, { ...options, aligner: kernelAligner(kernel!) });
-        assert.deepEqual(native.pairs, ts.pairs, `seed ${seed} ${JSON.stringify(options)}`);
-        assert.deepEqual(native.groups, ts.groups);
-        assert.deepEqual(native.stats, ts.stats);
+        for (const native of [findRegions(docs, { ...options, aligner: kernelAligner(kernel!) }), findRegions(docs, { ...options, kernel })]) {
+          assert.deepEqual(native.pairs, ts.pairs, `seed ${seed} ${JSON.stringify(options)}`);
+          assert.deepEqual(native.groups, ts.groups);
+          // The index's capacity (indexBytes) differs: the TypeScript's sort copies it to the size used.
+          assert.deepEqual({ ...native.stats, indexBytes: 0 }, { ...ts.stats, indexBytes: 0 });
+        }
         pairs += ts.pairs.length;
       }
       // The copies are found at all (the comparison is not of empty results): every kind of result.
@@ -133,6 +136,44 @@ describe('native chain alignment (native/align.c) = alignChain of core/regions',
       assert.deepEqual([...kinds].sort(), ['edited', 'exact', 'renamed'], `seed ${seed}`);
     }
     assert.ok(pairs > 100, `${pairs} region pairs compared`);
+  });
+
+  it('the kernel’s seeds: the same buckets as AnchorIndex.seeds, under every cap, per-document caps and a limit on distinct documents', () => {
+    const rnd = mulberry32(17);
+    let seeds = 0;
+    for (let round = 0; round < 40; round++) {
+      const ts = new AnchorIndex();
+      const native = new AnchorIndex();
+      const docs = 1 + Math.floor(rnd() * 30);
+      const alphabet = 1 + Math.floor(rnd() * (round % 2 ? 50 : 5000));
+      for (let d = 0; d < docs; d++) {
+        const n = Math.floor(rnd() * 300);
+        const hash = new Uint32Array(n);
+        const pos = new Int32Array(n);
+        let p = 0;
+        for (let i = 0; i < n; i++) {
+          // Hashes from a small alphabet (many postings) or spread over 32 bits (the radix passes).
+          hash[i] = round % 3 === 0 ? (Math.floor(rnd() * alphabet) * 0x9e3779b1) >>> 0 : Math.floor(rnd() * alphabet);
+          p += Math.floor(rnd() * (round % 4 === 0 ? 70000 : 5)); // positions over 16 bits too
+          pos[i] = p;
+        }
+        ts.add(d, hash, pos);
+        native.add(d, hash, pos);
+      }
+      const cap = [2, 5, 24, 1000, Infinity][round % 5];
+      const limits = [{}, { capOf: (d: number) => (d % 2 ? cap : 3) }, { maxDocs: 3 }, { maxDocs: 0 }][round % 4];
+      const a = ts.seeds(cap, limits);
+      const b = native.seeds(cap, { ...limits, kernel });
+      assert.deepEqual(
+        b.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
+        a.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
+        `round ${round}`,
+      );
+      assert.equal(b.dropped, a.dropped);
+      assert.equal(b.seeds, a.seeds);
+      seeds += a.seeds;
+    }
+    assert.ok(seeds > 10000, `${seeds} seeds compared`);
   });
 
   it('random chains: the same alignment or none, for pairs of documents and a document with itself', () => {

@@ -1,0 +1,22 @@
+/* The seeds of the anchor index (native/seeds.c): AnchorIndex.seeds of
+ * src/core/regions/anchorIndex.ts without rescued hashes, the same seeds in the same order. */
+#ifndef NEARDUP_SEEDS_H
+#define NEARDUP_SEEDS_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  int32_t *pairs;    /* a, b per seed, sorted by (docA, docB, a, b) */
+  uint32_t *buckets; /* docA, docB, end (seeds) per pair of documents, in that order */
+  size_t seeds, nBuckets;
+  uint32_t dropped;
+} SeedResult;
+
+/* Anchors (hash, doc, pos) in insertion order; caps[doc]: the postings cap of a hash whose first
+ * posting is in doc; maxDocs: hashes in more distinct documents (over maxDocs postings) are
+ * dropped too (UINT32_MAX: no limit); nDocs bounds doc. Returns 1 with *res (malloc'ed: the caller
+ * frees pairs and buckets), -1 when out of memory. */
+int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs,
+                SeedResult *res);
+
+#endif
