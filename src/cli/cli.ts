@@ -1,9 +1,10 @@
 /**
  * neardup — command-line front end of the engine.
  *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate] [--max-distance N] …
- *   [--baseline FILE] [--write-baseline FILE] [--locate]
+ *   [--baseline FILE] [--write-baseline FILE] [--locate] [--config FILE | --no-config]
+ * The folder's `.neardup.json` (projectFlags.ts) sets what no flag on the command line sets.
  * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline); 2 usage or
- * fatal error (a baseline that cannot be read or written among them).
+ * fatal error (a baseline that cannot be read or written, a broken `.neardup.json` among them).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
@@ -19,6 +20,7 @@ import { formatMarkdown } from './formatMarkdown';
 import { formatSarif, truncationMessage } from './formatSarif';
 import { formatText } from './formatText';
 import { ProgressBar } from './progress';
+import { applyProjectConfig } from './projectFlags';
 import { sanitizeForTerminal } from './sanitize';
 
 const VERSION = '0.1.0';
@@ -68,6 +70,8 @@ interface ScanFlags {
   progress: boolean;
   quiet: boolean;
   locate: boolean;
+  /** `--config FILE` (a path), `--no-config` (false), or neither (undefined). */
+  config?: string | boolean;
 }
 
 /**
@@ -82,7 +86,7 @@ function locateMaxBytes(): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-async function runScan(dir: string, flags: ScanFlags): Promise<number> {
+async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<number> {
   const root = path.resolve(dir);
   let stat: fs.Stats;
   try {
@@ -93,6 +97,12 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   }
   if (!stat.isDirectory()) {
     process.stderr.write(`neardup: not a folder: ${sanitizeForTerminal(dir)}\n`);
+    return 2;
+  }
+  // The project's configuration fills in what the command line does not say (before anything reads the flags).
+  const project = applyProjectConfig(root, flags.config, flags as unknown as Record<string, unknown>, cmd);
+  if (!project.ok) {
+    process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
     return 2;
   }
   const settings: EngineSettings = {
@@ -243,10 +253,12 @@ export function buildProgram(): Command {
     .option('--no-gitignore', 'do not honour .gitignore files')
     .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
     .option('--locate', 'experimental: also locate copied blocks inside files (verbatim, renamed, edited) as section pairs', false)
+    .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
+    .option('--no-config', 'do not read <dir>/.neardup.json')
     .option('--no-progress', 'no progress bar on stderr')
     .option('-q, --quiet', 'print nothing on stderr but errors', false)
-    .action(async (dir: string, flags: ScanFlags) => {
-      process.exitCode = await runScan(dir, flags);
+    .action(async (dir: string, flags: ScanFlags, cmd: Command) => {
+      process.exitCode = await runScan(dir, flags, cmd);
     });
   return program;
 }
