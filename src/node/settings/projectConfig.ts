@@ -52,6 +52,8 @@ export interface ConfigProblem {
   given?: string;
   /** What is expected: a type ('a whole number'), a range ('0 to 20'), the allowed values ('"jieba", "bigram"'), or the parser's / system's error. */
   expected?: string;
+  /** The bounds, for a value out of them. */
+  bounds?: [number, number];
 }
 
 export type ProjectConfigResult =
@@ -134,7 +136,7 @@ export function parseProjectConfig(text: string, file: string): ProjectConfigRes
         const whole = spec.kind === 'integer';
         if (typeof value !== 'number' || !Number.isFinite(value)) problem({ kind: 'type', given: shown(value), expected: whole ? 'a whole number' : 'a number' });
         else if (whole && !Number.isInteger(value)) problem({ kind: 'integer', given: shown(value), expected: 'a whole number' });
-        else if (value < spec.min || value > spec.max) problem({ kind: 'range', given: shown(value), expected: `${spec.min} to ${spec.max}` });
+        else if (value < spec.min || value > spec.max) problem({ kind: 'range', given: shown(value), expected: `${spec.min} to ${spec.max}`, bounds: [spec.min, spec.max] });
         else out[field] = value;
         break;
       }
