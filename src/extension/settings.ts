@@ -210,11 +210,6 @@ export class Settings implements vscode.Disposable {
     return this.folders[0]?.config;
   }
 
-  /** The baseline file the first folder's `.neardup.json` names, if any. */
-  get baselineFile(): string | undefined {
-    return this.primaryConfig?.baseline;
-  }
-
   get current(): NearDupSettings {
     return this.values;
   }
