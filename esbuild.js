@@ -35,6 +35,9 @@ const common = {
   // Native modules cannot be bundled: they ship inside the package (see .vscodeignore).
   external: ['vscode', '@node-rs/jieba', '@node-rs/jieba-*'],
   logLevel: 'warning',
+  // jsonc-parser's UMD build requires its parts at run time, which a bundle cannot follow: take its
+  // ES module build (the one its package.json names as "module").
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   plugins: watch ? [problemMatcherPlugin] : [],
 };
 

@@ -1,9 +1,11 @@
 /**
  * neardup — command-line front end of the engine.
  *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate] [--max-distance N] …
- *   [--baseline FILE] [--write-baseline FILE] [--locate]
+ *   [--baseline FILE] [--write-baseline FILE] [--changed-since REF] [--locate] [--config FILE | --no-config]
+ * The folder's `.neardup.json` (projectFlags.ts) sets what no flag on the command line sets.
  * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline); 2 usage or
- * fatal error (a baseline that cannot be read or written among them).
+ * fatal error (a baseline that cannot be read or written, a broken `.neardup.json`, a
+ * `--changed-since` revision git does not know among them).
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
@@ -12,6 +14,7 @@ import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
 import { locateCopies, withLocated } from '../node/scan/locate';
 import { scanDirectory } from '../node/scan/scan';
+import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatCodeClimate } from './formatCodeClimate';
 import { formatJson } from './formatJson';
@@ -19,6 +22,7 @@ import { formatMarkdown } from './formatMarkdown';
 import { formatSarif, truncationMessage } from './formatSarif';
 import { formatText } from './formatText';
 import { ProgressBar } from './progress';
+import { applyProjectConfig } from './projectFlags';
 import { sanitizeForTerminal } from './sanitize';
 
 const VERSION = '0.1.0';
@@ -68,6 +72,10 @@ interface ScanFlags {
   progress: boolean;
   quiet: boolean;
   locate: boolean;
+  /** `--changed-since REF`: only pairs with a side in a file changed since REF (git). */
+  changedSince?: string;
+  /** `--config FILE` (a path), `--no-config` (false), or neither (undefined). */
+  config?: string | boolean;
 }
 
 /**
@@ -82,7 +90,7 @@ function locateMaxBytes(): number | undefined {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
-async function runScan(dir: string, flags: ScanFlags): Promise<number> {
+async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<number> {
   const root = path.resolve(dir);
   let stat: fs.Stats;
   try {
@@ -93,6 +101,12 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
   }
   if (!stat.isDirectory()) {
     process.stderr.write(`neardup: not a folder: ${sanitizeForTerminal(dir)}\n`);
+    return 2;
+  }
+  // The project's configuration fills in what the command line does not say (before anything reads the flags).
+  const project = applyProjectConfig(root, flags.config, flags as unknown as Record<string, unknown>, cmd);
+  if (!project.ok) {
+    process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
     return 2;
   }
   const settings: EngineSettings = {
@@ -123,6 +137,16 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
     if (changed.length && !flags.quiet) {
       process.stderr.write(`neardup: baseline ${sanitizeForTerminal(flags.baseline)} was written with other settings (${changed.join(', ')}); some of its pairs may show as new.\n`);
     }
+  }
+  // --changed-since: git is asked before the scan (a bad revision stops the run at once).
+  let changed: { files: Set<string> } | undefined;
+  if (flags.changedSince !== undefined) {
+    const r = await changedFiles(root, flags.changedSince);
+    if (!r.ok) {
+      process.stderr.write(`neardup: ${sanitizeForTerminal(r.message)}\n`);
+      return 2;
+    }
+    changed = r;
   }
   const progress = new ProgressBar();
   const showProgress = flags.progress && !flags.quiet;
@@ -181,19 +205,30 @@ async function runScan(dir: string, flags: ScanFlags): Promise<number> {
       return 2;
     }
   }
-  const inBaseline = baseline ? matchBaseline(ids!, baseline) : undefined;
+  // The baseline is matched on the whole result (an entry is used once), then cut with the rest.
+  const fullInBaseline = baseline ? matchBaseline(ids!, baseline) : undefined;
+  // --changed-since: only the pairs with a side in a changed file (matched against the whole tree).
+  const touches = changed ? result.pairs.map((p) => changed.files.has(p.a.path) || changed.files.has(p.b.path)) : undefined;
+  const view = touches ? onlyNewPairs(result, touches.map((t) => !t)) : result;
+  const viewIds = touches ? ids?.filter((_, i) => touches[i]) : ids;
+  const inBaseline = touches ? fullInBaseline?.filter((_, i) => touches[i]) : fullInBaseline;
+  if (changed && touches && !flags.quiet) {
+    process.stderr.write(
+      `neardup: --changed-since ${sanitizeForTerminal(flags.changedSince!)}: ${changed.files.size} changed files; ${view.pairs.length} of ${result.pairs.length} pairs touch them.\n`,
+    );
+  }
   const summary: BaselineSummary | undefined =
     inBaseline && flags.baseline !== undefined
       ? { file: flags.baseline, matched: inBaseline.filter(Boolean).length, new: inBaseline.filter((x) => !x).length }
       : undefined;
   // SARIF keeps every result (marked "new" or "unchanged"); the other formats show the new pairs.
-  const shown = inBaseline ? onlyNewPairs(result, inBaseline) : result;
-  const shownIds = inBaseline ? ids!.filter((_, i) => !inBaseline[i]) : ids;
+  const shown = inBaseline ? onlyNewPairs(view, inBaseline) : view;
+  const shownIds = inBaseline ? viewIds!.filter((_, i) => !inBaseline[i]) : viewIds;
   const output =
     flags.format === 'json'
       ? formatJson(shown, dir, summary)
       : flags.format === 'sarif'
-        ? formatSarif(result, VERSION, { ids, inBaseline, baseline: summary })
+        ? formatSarif(view, VERSION, { ids: viewIds, inBaseline, baseline: summary })
         : flags.format === 'markdown'
           ? formatMarkdown(shown, summary)
           : flags.format === 'codeclimate'
@@ -234,6 +269,7 @@ export function buildProgram(): Command {
     .option('--no-sections', 'compare whole files only')
     .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found (new pairs, with --baseline)', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
     .option('--baseline <file>', 'report (and count for --fail-on-pairs) only the pairs not in this baseline file')
+    .option('--changed-since <ref>', 'report only pairs with at least one side in a file changed since this git revision (committed, staged, modified or untracked), matched against the whole tree')
     .option('--write-baseline <file>', 'record the pairs found in this file (JSON), to pass to --baseline later')
     .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
@@ -244,10 +280,12 @@ export function buildProgram(): Command {
     .option('--no-gitignore', 'do not honour .gitignore files')
     .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
     .option('--locate', 'experimental: also locate copied blocks inside files (verbatim, renamed, edited) as section pairs', false)
+    .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
+    .option('--no-config', 'do not read <dir>/.neardup.json')
     .option('--no-progress', 'no progress bar on stderr')
     .option('-q, --quiet', 'print nothing on stderr but errors', false)
-    .action(async (dir: string, flags: ScanFlags) => {
-      process.exitCode = await runScan(dir, flags);
+    .action(async (dir: string, flags: ScanFlags, cmd: Command) => {
+      process.exitCode = await runScan(dir, flags, cmd);
     });
   return program;
 }

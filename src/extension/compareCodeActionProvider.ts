@@ -1,20 +1,30 @@
 /**
  * Quick fixes on NearDup's diagnostics: "Compare with …" for each twin named in the
- * diagnostic's related information; runs `neardup.compare`.
+ * diagnostic's related information (runs `neardup.compare`), and "Ignore this duplicate", which
+ * inserts a `neardup-ignore-*` marker in the comment syntax of the file's language
+ * (core/text/ignoreMarkerEdit.ts) and saves the file, so that it is indexed again and the
+ * diagnostic goes. The ignore fix is offered only on a saved document (the diagnostics' lines are
+ * those of the file on disk) and writes only on this explicit request.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ignoreMarkerEdit } from '../core/text/ignoreMarkerEdit';
 import { COMPARE_COMMAND, type CompareTarget } from './commands/compare';
-import { DIAGNOSTIC_SOURCE, SECTION_CODE } from './diagnosticsPublisher';
+import { DIAGNOSTIC_SOURCE, FILE_CODE, SECTION_CODE } from './diagnosticsPublisher';
 
 /** Quick fixes offered per diagnostic. */
 const MAX_ACTIONS = 5;
+/** Runs after the ignore fix's edit: saves the document (internal, not in the command palette). */
+export const SAVE_AFTER_IGNORE_COMMAND = 'neardup.saveAfterIgnore';
+/** Larger documents get no ignore fix (the marker check reads the whole text on each request). */
+const MAX_IGNORE_FIX_CHARS = 4 * 1024 * 1024;
 
 export class CompareCodeActionProvider implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
 
   provideCodeActions(document: vscode.TextDocument, _range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
     const actions: vscode.CodeAction[] = [];
+    let text: string | undefined;
     for (const d of context.diagnostics) {
       if (d.source !== DIAGNOSTIC_SOURCE) continue;
       const isSection = d.code === SECTION_CODE;
@@ -33,11 +43,45 @@ export class CompareCodeActionProvider implements vscode.CodeActionProvider {
         action.diagnostics = [d];
         actions.push(action);
       }
+      if ((d.code === FILE_CODE || isSection) && !document.isDirty && document.uri.scheme === 'file') {
+        text ??= document.getText();
+        if (text.length > MAX_IGNORE_FIX_CHARS) continue;
+        const ignore = ignoreAction(document, text, d, isSection);
+        if (ignore) actions.push(ignore);
+      }
     }
     return actions;
   }
 }
 
+/** "Ignore this duplicate": the marker's edit, then a save; undefined when no marker would work. */
+function ignoreAction(document: vscode.TextDocument, text: string, d: vscode.Diagnostic, isSection: boolean): vscode.CodeAction | undefined {
+  const insertions = ignoreMarkerEdit(document.uri.fsPath, text, isSection ? { startLine: d.range.start.line, endLine: d.range.end.line } : 'file');
+  if (!insertions) return undefined;
+  const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+  const edit = new vscode.WorkspaceEdit();
+  for (const ins of insertions) {
+    if (ins.line >= document.lineCount) edit.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, eol + ins.text);
+    else edit.insert(document.uri, new vscode.Position(ins.line, 0), ins.text + eol);
+  }
+  const title = isSection ? vscode.l10n.t('Ignore this duplicate (insert a neardup-ignore marker)') : vscode.l10n.t('Ignore this file’s duplicates (insert neardup-ignore-file)');
+  const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+  action.edit = edit;
+  action.diagnostics = [d];
+  action.command = { command: SAVE_AFTER_IGNORE_COMMAND, title, arguments: [document.uri] };
+  return action;
+}
+
+/** Saves the document the ignore fix edited, so the index reads it again (saves re-index). */
+async function saveAfterIgnore(uri: unknown): Promise<void> {
+  if (!(uri instanceof vscode.Uri)) return;
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc?.isDirty) await doc.save();
+}
+
 export function registerCompareCodeActions(): vscode.Disposable {
-  return vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new CompareCodeActionProvider(), CompareCodeActionProvider.metadata);
+  return vscode.Disposable.from(
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new CompareCodeActionProvider(), CompareCodeActionProvider.metadata),
+    vscode.commands.registerCommand(SAVE_AFTER_IGNORE_COMMAND, saveAfterIgnore),
+  );
 }

@@ -14,7 +14,7 @@ import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
 import { OutputLog } from './outputLog';
 import { registerProgressNotification } from './progressNotification';
-import { Settings } from './settings';
+import { Settings, type FolderConfigState, type NearDupSettings } from './settings';
 import { StatusBar } from './statusBar';
 
 /** What activate() returns: a read API for integration tests and other extensions. */
@@ -60,6 +60,14 @@ export interface NearDupApi {
   log: { count(): number; since(mark: number): string[] };
   tree: DuplicatesTreeProvider;
   diagnostics: DiagnosticsPublisher;
+  settings: {
+    /** The values in force (settings, with the first folder's `.neardup.json` over them). */
+    current(): NearDupSettings;
+    /** Each folder's `.neardup.json`: in use, absent, or invalid with its problems. */
+    projectConfigs(): readonly FolderConfigState[];
+    /** A `.neardup.json` was read again. */
+    onDidReadProjectConfig: vscode.Event<void>;
+  };
   /** The status bar item's text and tooltip. */
   status(): { text: string; tooltip: string };
   timings: {
@@ -152,6 +160,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     log: { count: () => log.count, since: (mark) => log.since(mark) },
     tree,
     diagnostics,
+    settings: { current: () => settings.current, projectConfigs: () => settings.projectConfigs, onDidReadProjectConfig: settings.onDidReadProjectConfig },
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
     timings: {
       activateMs,

@@ -21,6 +21,11 @@ export interface EngineRoot {
   path: string;
   /** Extra exclude globs for this folder only (VS Code's `files.exclude`), relative to it. */
   exclude: string[];
+  /**
+   * This folder's own `include` / `exclude` (its `.neardup.json` sets them): each replaces the
+   * config's list of the same name for this folder.
+   */
+  project?: { include?: string[]; exclude?: string[] };
 }
 
 /** Everything that decides which files are indexed and how they are fingerprinted. */

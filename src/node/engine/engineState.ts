@@ -328,7 +328,7 @@ export class EngineState {
       seen.add(abs);
       this.rules.push({
         path: abs,
-        match: fileMatcher({ include: config.include, exclude: [...config.exclude, ...r.exclude] }),
+        match: fileMatcher({ include: r.project?.include ?? config.include, exclude: [...(r.project?.exclude ?? config.exclude), ...r.exclude] }),
         git: new GitignoreChecker(abs),
       });
     }
@@ -483,11 +483,11 @@ export class EngineState {
       const seen = new Map<string, Candidate>();
       this.progress('walking', 0, 0, true);
       for (const root of this.rules) {
-        const extra = config.roots.find((r) => path.resolve(r.path) === root.path)?.exclude ?? [];
+        const own = config.roots.find((r) => path.resolve(r.path) === root.path);
         try {
           for await (const e of walkFiles(root.path, {
-            include: config.include,
-            exclude: [...config.exclude, ...extra],
+            include: own?.project?.include ?? config.include,
+            exclude: [...(own?.project?.exclude ?? config.exclude), ...(own?.exclude ?? [])],
             maxFileSizeBytes: settings.maxFileSizeBytes,
             onSkip: (rel, reason) => skip(path.join(root.path, rel), reason),
             signal,

@@ -429,6 +429,27 @@ describe('EngineState', function () {
     assert.deepEqual(group.members.map((m) => path.basename(m.path)).sort(), ['a-copy.ts', 'a.ts', 'copy-of-a.ts']);
   });
 
+  it("multi-root: a folder's own include / exclude (its .neardup.json) replace the config's for that folder only, on the walk and on updates", async () => {
+    write(root2, 'copy-of-a.ts', edited(codeA));
+    write(root2, 'vendor/a.ts', codeA);
+    const { engine, fp } = makeEngine();
+    await engine.init({
+      config: config({ roots: [{ path: root, exclude: ['**/hidden'], project: { include: ['src/**'] } }, { path: root2, exclude: [], project: { exclude: ['vendor/**'] } }] }),
+      cachePath: null,
+    });
+    await engine.reindex();
+    const read = fp.read.map((p) => path.relative(tmp, p).split(path.sep).join('/')).sort();
+    // ws: only src/ (its include); ws2: everything but vendor/ (its exclude replaces 'excluded/**').
+    assert.deepEqual(read, ['ws/src/a-copy.ts', 'ws/src/a.ts', 'ws/src/b.ts', 'ws2/copy-of-a.ts']);
+    // A new file in ws2's excluded/ (excluded by the config, not by ws2's own list) is indexed on update.
+    write(root2, 'excluded/a.ts', codeA);
+    write(root, 'docs/new.md', proseA);
+    await engine.update({ upserts: [path.join(root2, 'excluded/a.ts'), path.join(root, 'docs/new.md')], removes: [], renames: [] });
+    const paths = new Set(engine.getReport().groups.flatMap((g) => g.members.map((m) => path.relative(tmp, m.path).split(path.sep).join('/'))));
+    assert.ok(paths.has('ws2/excluded/a.ts'), [...paths].join(', '));
+    assert.ok(!paths.has('ws/docs/new.md'), 'outside ws’s include');
+  });
+
   it('cancel stops a running index; what was read is kept', async () => {
     for (let i = 0; i < 40; i++) write(root, `many/f${i}.ts`, codeFile(mulberry32(100 + i), 3));
     const fp = new InlineFingerprinter();
