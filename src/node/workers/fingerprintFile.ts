@@ -5,6 +5,7 @@
 import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
+import { applyContainerIgnoreMarkers, containerText, type ContainerText } from '../../core/containers/container';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
 import { hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
@@ -88,20 +89,30 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
 ): FileOutcome {
+  // A notebook is read as its cells (a broken one is skipped with the reason); a Vue or Svelte
+  // component by block. The checks below look at the text that is fingerprinted.
+  const container = containerText(relPath, text);
+  if (container && 'reason' in container) return { relPath, ok: false, reason: container.reason };
+  if (container) text = container.text;
   const shape = lineShape(text);
   if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
   if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
   // A file its team marked `neardup-ignore-file` is skipped with that reason (fingerprintText would
   // give it no fingerprints anyway); start/end and next markers are applied by fingerprintText.
-  if (text.includes('neardup-ignore-file') && hasIgnoreFileMarker(text, languageOf(relPath))) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
+  if (text.includes('neardup-ignore-file') && ignoredWhole(relPath, text, container)) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
   let doc;
   try {
-    doc = fingerprintText(text, relPath, fingerprintOptions(relPath, settings, df, cjk));
+    doc = fingerprintText(text, relPath, { ...fingerprintOptions(relPath, settings, df, cjk), container: container ?? undefined });
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
   }
   return { relPath, ok: true, bytes, encoding, doc };
+}
+
+/** Whether a file's `neardup-ignore-file` marker leaves it out (a container's: in a part on its first lines). */
+function ignoredWhole(relPath: string, text: string, container: ContainerText | null): boolean {
+  return container ? applyContainerIgnoreMarkers(container) === null : hasIgnoreFileMarker(text, languageOf(relPath));
 }
 
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */
@@ -184,11 +195,29 @@ export function readTextSync(file: FileToFingerprint, settings: EngineSettings):
   return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding };
 }
 
+/**
+ * readTextSync for what NearDup reads of a file: a notebook's cells (its container text, not its
+ * JSON; a broken notebook gives its reason), a component's text; with `container`, the parts of
+ * a container file — for a notebook, `notebookLineOf(container, line)` (core/containers) says
+ * which cell and line of the notebook a line of `text` is. The CLI's `--locate` re-read uses it.
+ */
+export function readDocumentSync(
+  file: FileToFingerprint,
+  settings: EngineSettings,
+): { text: string; bytes: number; encoding: string; container?: ContainerText } | { reason: string } {
+  const read = readTextSync(file, settings);
+  if ('reason' in read) return read;
+  const container = containerText(file.relPath, read.text);
+  if (!container) return read;
+  if ('reason' in container) return { reason: container.reason };
+  return { text: container.text, bytes: read.bytes, encoding: read.encoding, container };
+}
+
 /** First pass of TF-IDF: counts the file's distinct shingles into the shared table. */
 export function countFileShinglesSync(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): boolean {
-  const read = readTextSync(file, settings);
+  const read = readDocumentSync(file, settings);
   if ('reason' in read || isMinified(read.text) || isRepetitive(read.text)) return false;
-  return countDocumentShingles(read.text, file.relPath, fingerprintOptions(file.relPath, settings), table);
+  return countDocumentShingles(read.text, file.relPath, { ...fingerprintOptions(file.relPath, settings), container: read.container }, table);
 }
 
 export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {
