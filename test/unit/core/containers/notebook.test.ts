@@ -8,6 +8,7 @@ import { containerText, notebookLineOf, type ContainerText } from '../../../../s
 import { cellLanguage, notebookText, parseNotebook, type Notebook } from '../../../../src/core/containers/notebook';
 import { fingerprintText } from '../../../../src/core/fingerprint/fingerprint';
 import { languageOf } from '../../../../src/core/text/languages';
+import { mulberry32 } from '../../helpers/corpus';
 
 type Cell = { cell_type: string; source: string | string[]; metadata?: object; outputs?: object[] };
 const notebook = (cells: Cell[], metadata: object = { kernelspec: { language: 'python', name: 'python3' } }): string =>
@@ -86,6 +87,45 @@ describe('notebooks', () => {
         assert.deepEqual(fingerprintText(json, 'x.ipynb', { minTokens: 1 }), { kind: 'code', file: null, sections: [] });
       }
     });
+  });
+
+  it('damaged notebooks (cut short, characters changed, values of other types): a reason or a fingerprint, never an exception', () => {
+    const good = notebook([
+      { cell_type: 'markdown', source: ['# A title\n', 'Some words.'] },
+      { cell_type: 'code', source: pyFunction('f', 1).split(/(?<=\n)/), outputs: [{ output_type: 'stream', text: ['x'] }] },
+    ]);
+    const rnd = mulberry32(12);
+    const swaps = ['null', '1', '"s"', '[]', '{}', 'true', '[1, "a"]'];
+    let reasons = 0;
+    let read = 0;
+    for (let i = 0; i < 400; i++) {
+      let text = good;
+      const what = i % 3;
+      if (what === 0) text = good.slice(0, Math.floor(rnd() * good.length));
+      else if (what === 1) {
+        const at = Math.floor(rnd() * good.length);
+        text = good.slice(0, at) + String.fromCharCode(32 + Math.floor(rnd() * 95)) + good.slice(at + 1);
+      } else {
+        // A value of the wrong type where a string, list or object stood.
+        const keys = [...good.matchAll(/"(cells|source|cell_type|metadata|kernelspec|language|outputs)": /g)];
+        const k = keys[Math.floor(rnd() * keys.length)];
+        const json = JSON.parse(good);
+        const path = k[1];
+        const swap = JSON.parse(swaps[Math.floor(rnd() * swaps.length)]);
+        if (path === 'cells') json.cells = swap;
+        else if (path === 'metadata' || path === 'kernelspec' || path === 'language') json.metadata = path === 'metadata' ? swap : { kernelspec: path === 'kernelspec' ? swap : { language: swap } };
+        else json.cells[Math.floor(rnd() * 2)][path] = swap;
+        text = JSON.stringify(json);
+      }
+      const c = containerText('x.ipynb', text);
+      assert.ok(c !== null);
+      if ('reason' in c) {
+        assert.match(c.reason, /^not a readable notebook: /);
+        reasons++;
+      } else read++;
+      fingerprintText(text, 'x.ipynb', { minTokens: 1 });
+    }
+    assert.ok(reasons > 100 && read > 20, `${reasons} refused, ${read} read`);
   });
 
   describe('the container text and its line map', () => {
