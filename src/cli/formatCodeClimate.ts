@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { cellRange, describeLines } from '../core/containers/cellLines';
 import type { Location, ReportPair } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { PairIdentity } from './baseline';
@@ -49,14 +50,19 @@ function lineCount(root: string, relPath: string): number | undefined {
 export function formatCodeClimate(result: ScanResult, ids: readonly PairIdentity[], severity: CodeClimateSeverity = 'minor'): string {
   const fileLines = new Map<string, number | undefined>();
   const linesOf = (loc: Location): Lines => {
-    if (loc.startLine !== undefined) return { begin: loc.startLine, end: loc.endLine };
+    // A notebook's section: its cell lines are not lines of the JSON file, so the issue is on the
+    // whole file and its description names the cell (label).
+    if (loc.startLine !== undefined && cellRange(loc).cell === undefined) return { begin: loc.startLine, end: loc.endLine };
+    if (loc.startLine !== undefined) loc = { path: loc.path };
     if (!fileLines.has(loc.path)) fileLines.set(loc.path, lineCount(result.root, loc.path));
     const end = fileLines.get(loc.path);
     return end === undefined ? { begin: 1 } : { begin: 1, end };
   };
   const label = (loc: Location) => {
     const p = sanitizeForTerminal(loc.path);
-    return loc.startLine === undefined ? p : `${p}:${loc.startLine}-${loc.endLine}`;
+    if (loc.startLine === undefined) return p;
+    const r = cellRange(loc);
+    return r.cell !== undefined ? `${p} ${describeLines(r)}` : `${p}:${loc.startLine}-${loc.endLine}`;
   };
   const seen = new Map<string, number>();
   const issues: CodeClimateIssue[] = [];

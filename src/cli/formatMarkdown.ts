@@ -7,6 +7,7 @@
  * in the text report, its pipes escaped for the table (a backslash right before a pipe is shown
  * as \x5c, so no name can end the escape), fenced by more backticks than it holds.
  */
+import { cellRange, describeLines } from '../core/containers/cellLines';
 import type { Location, ReportGroup } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
@@ -30,7 +31,8 @@ export function markdownCode(s: string): string {
 
 function where(loc: Location): string {
   const p = markdownCode(loc.path);
-  return loc.startLine === undefined ? p : loc.startLine === loc.endLine ? `${p} line ${loc.startLine}` : `${p} lines ${loc.startLine}–${loc.endLine}`;
+  // `lines 10–40`, in a notebook `cell 3, lines 2–10`.
+  return loc.startLine === undefined ? p : `${p} ${describeLines(cellRange(loc))}`;
 }
 
 const pct = (distance: number) => `${((1 - distance / 64) * 100).toFixed(1)}%`;

@@ -2,6 +2,7 @@
  * SARIF 2.1.0: one result per near-duplicate pair, located on one member and related to the other.
  */
 import type * as sarif from 'sarif';
+import { cellRange, describeLines } from '../core/containers/cellLines';
 import type { Location, ReportPair } from '../core/report/report';
 import { truncatedKinds } from '../node/engine/engineProtocol';
 import type { ScanResult } from '../node/scan/scan';
@@ -30,13 +31,20 @@ function toUri(relPath: string): string {
 
 function physical(loc: Location): sarif.PhysicalLocation {
   const p: sarif.PhysicalLocation = { artifactLocation: { uri: toUri(loc.path), uriBaseId: '%SRCROOT%' } };
-  if (loc.startLine !== undefined) p.region = { startLine: loc.startLine, endLine: loc.endLine };
+  if (loc.startLine === undefined) return p;
+  const r = cellRange(loc);
+  if (r.cell === undefined) p.region = { startLine: loc.startLine, endLine: loc.endLine };
+  // A notebook's lines are not lines of its JSON file: no region (a viewer opens the notebook);
+  // the cell and the lines in it are in the location's property bag and the result's message.
+  else p.properties = { cell: r.cell, startLine: r.startLine, endLine: r.endLine };
   return p;
 }
 
 function label(loc: Location): string {
   const name = sanitizeForTerminal(loc.path);
-  return loc.startLine !== undefined ? `${name}:${loc.startLine}-${loc.endLine}` : name;
+  if (loc.startLine === undefined) return name;
+  const r = cellRange(loc);
+  return r.cell !== undefined ? `${name} ${describeLines(r)}` : `${name}:${loc.startLine}-${loc.endLine}`;
 }
 
 function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result {

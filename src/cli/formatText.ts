@@ -3,6 +3,7 @@
  * group's first member (its representative), closest groups first. Groups of located copies
  * (`--locate`) show, for each member, the clone kind and similarity of the pair that links it.
  */
+import { cellRange, describeLines } from '../core/containers/cellLines';
 import { hammingDistance, similarity } from '../core/index/hamming';
 import type { Location, ReportGroup } from '../core/report/report';
 import type { Fp64 } from '../core/types';
@@ -18,7 +19,10 @@ function fmtBytes(n: number): string {
 
 function where(loc: Location): string {
   const p = sanitizeForTerminal(loc.path);
-  return loc.startLine !== undefined ? `${p}:${loc.startLine}-${loc.endLine}` : p;
+  if (loc.startLine === undefined) return p;
+  // A notebook's section: `nb.ipynb cell 3, lines 2–10`.
+  const r = cellRange(loc);
+  return r.cell !== undefined ? `${p} ${describeLines(r)}` : `${p}:${loc.startLine}-${loc.endLine}`;
 }
 
 /** With a baseline, `result` holds only the new pairs; a line says how many the baseline holds. */

@@ -10,7 +10,8 @@
  */
 import * as vscode from 'vscode';
 import type { ViewItem } from '../node/engine/engineProtocol';
-import { percent } from './duplicatesTreeProvider';
+import { cellRange } from '../core/containers/cellLines';
+import { cellOf, linesLabel, percent } from './duplicatesTreeProvider';
 import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
 import type { IndexService, ItemsChange } from './indexService';
 import type { Severity } from '../node/settings/settingsSchema';
@@ -57,8 +58,9 @@ function severityOf(s: Severity): vscode.DiagnosticSeverity | undefined {
   }
 }
 
-function twinRange(loc: { startLine?: number; endLine?: number }): vscode.Range {
-  return loc.startLine === undefined ? FIRST_LINE : new vscode.Range(loc.startLine - 1, 0, (loc.endLine ?? loc.startLine) - 1, Number.MAX_SAFE_INTEGER);
+/** A location's lines as a range; a whole file and a notebook's cell (not lines of the JSON file): the first line. */
+function twinRange(loc: { path: string; startLine?: number; endLine?: number }): vscode.Range {
+  return loc.startLine === undefined || cellOf(loc) !== undefined ? FIRST_LINE : new vscode.Range(loc.startLine - 1, 0, (loc.endLine ?? loc.startLine) - 1, Number.MAX_SAFE_INTEGER);
 }
 
 export class DiagnosticsPublisher implements vscode.Disposable {
@@ -203,11 +205,14 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     const closest = item.twins[0];
     const others = item.twins.length - 1 + item.moreTwins;
     const twinPath = vscode.workspace.asRelativePath(closest.path);
-    const where = closest.startLine === undefined ? twinPath : `${twinPath}:${closest.startLine}-${closest.endLine}`;
+    const where = twinPath + linesLabel(closest);
+    const self = cellRange(item.loc);
     let message =
       item.kind === 'file'
         ? vscode.l10n.t('Near duplicate of {0} (distance {1}, {2} similar)', where, closest.distance, percent(closest.similarity))
-        : vscode.l10n.t('Lines {0}–{1} are a near duplicate of {2} (distance {3}, {4} similar)', item.loc.startLine ?? 0, item.loc.endLine ?? 0, where, closest.distance, percent(closest.similarity));
+        : self.cell !== undefined
+          ? vscode.l10n.t('Cell {0}, lines {1}–{2} are a near duplicate of {3} (distance {4}, {5} similar)', self.cell, self.startLine ?? 0, self.endLine ?? 0, where, closest.distance, percent(closest.similarity))
+          : vscode.l10n.t('Lines {0}–{1} are a near duplicate of {2} (distance {3}, {4} similar)', item.loc.startLine ?? 0, item.loc.endLine ?? 0, where, closest.distance, percent(closest.similarity));
     if (others > 0) message += ' ' + vscode.l10n.t('and {0} more', others);
     const range = item.kind === 'file' ? FIRST_LINE : twinRange(item.loc);
     const d = new vscode.Diagnostic(range, message, severity);

@@ -12,7 +12,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { cellRange } from '../core/containers/cellLines';
 import type { ViewGroup, ViewMember, ViewReport } from '../node/engine/engineProtocol';
+import { OPEN_CELL_COMMAND } from './commands/openNotebookCell';
 import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
 
@@ -70,15 +72,31 @@ export type ViewState = 'indexing' | 'empty' | 'filtered' | 'ready' | 'noFolder'
 
 const MODE_KEY = 'neardup.viewMode';
 
-/** The lines of a location as an editor range (a whole file: its first line). */
-export function rangeOf(loc: { startLine?: number; endLine?: number }): vscode.Range {
-  if (loc.startLine === undefined) return new vscode.Range(0, 0, 0, 0);
+type Place = { path?: string; startLine?: number; endLine?: number };
+
+/** The cell (1-based) of a section of a Jupyter notebook (core/containers/cellLines.ts), else undefined. */
+export function cellOf(loc: Place): number | undefined {
+  return loc.path === undefined ? undefined : cellRange({ path: loc.path, startLine: loc.startLine, endLine: loc.endLine }).cell;
+}
+
+/**
+ * The lines of a location as an editor range (a whole file: its first line; a notebook's cell
+ * too: its lines are not lines of the JSON file).
+ */
+export function rangeOf(loc: Place): vscode.Range {
+  if (loc.startLine === undefined || cellOf(loc) !== undefined) return new vscode.Range(0, 0, 0, 0);
   return new vscode.Range(loc.startLine - 1, 0, (loc.endLine ?? loc.startLine) - 1, Number.MAX_SAFE_INTEGER);
 }
 
+/** What follows a file name for a location's lines: `:10-40`, in a notebook ` cell 3:2-10`; '' for a whole file. */
+export function linesLabel(loc: Place): string {
+  if (loc.startLine === undefined) return '';
+  const r = cellRange({ path: loc.path ?? '', startLine: loc.startLine, endLine: loc.endLine });
+  return r.cell === undefined ? `:${loc.startLine}-${loc.endLine}` : ` ${vscode.l10n.t('cell {0}:{1}-{2}', r.cell, r.startLine ?? 0, r.endLine ?? 0)}`;
+}
+
 export function locationLabel(loc: { path: string; startLine?: number; endLine?: number }): string {
-  const base = path.basename(loc.path);
-  return loc.startLine === undefined ? base : `${base}:${loc.startLine}-${loc.endLine}`;
+  return path.basename(loc.path) + linesLabel(loc);
 }
 
 export function percent(similarity: number): string {
@@ -236,7 +254,11 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
       : `${vscode.l10n.t('distance {0} · {1}', m.distance, percent(m.similarity))}${where}`;
     item.contextValue = element.representative ? 'neardup.representative' : 'neardup.member';
     const options: vscode.TextDocumentShowOptions = { selection: rangeOf(m), preview: true };
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri, options] };
+    const cell = cellOf(m);
+    item.command =
+      cell === undefined
+        ? { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri, options] }
+        : { command: OPEN_CELL_COMMAND, title: vscode.l10n.t('Open'), arguments: [uri, cell] };
     return item;
   }
 
@@ -253,7 +275,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
           .slice(0, TOOLTIP_MEMBERS)
           .map(
             (m, i) =>
-              `- \`${vscode.workspace.asRelativePath(m.path)}${m.startLine ? `:${m.startLine}-${m.endLine}` : ''}\`` +
+              `- \`${vscode.workspace.asRelativePath(m.path)}${linesLabel(m)}\`` +
               (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}`),
           )
           .join('\n') + (more > 0 ? `\n- ${vscode.l10n.t('and {0} more', more)}` : ''),

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EngineStats, IndexStats, InitResult, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
 import { registerCompare } from './commands/compare';
+import { registerOpenNotebookCell } from './commands/openNotebookCell';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
@@ -117,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     statusBar,
     registerProgressNotification(index),
     registerCompare(),
+    registerOpenNotebookCell(),
     registerCompareCodeActions(),
     find.register(),
     vscode.commands.registerCommand('neardup.refresh', () => index.refresh()),

@@ -1,6 +1,9 @@
 /**
- * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints.
+ * The document pipeline: text → tokens → whole-file fingerprint + section fingerprints; container
+ * files (notebooks, Vue and Svelte components: core/containers) part by part, each in its language.
  */
+import { cellLine, MAX_CELL } from '../containers/cellLines';
+import { applyContainerIgnoreMarkers, containerText, type ContainerText } from '../containers/container';
 import { applyIgnoreMarkers } from '../text/ignoreMarkers';
 import { languageOf, type LanguageInfo } from '../text/languages';
 import { codeSections } from '../sections/codeSections';
@@ -35,6 +38,13 @@ export interface FingerprintOptions {
    * 'none' or 'tf'; prose, tfidf and languages it cannot take stay here.
    */
   kernel?: CodeKernel;
+  /**
+   * The file's container text (containerText of core/containers), when the caller has it already
+   * (the Node layer reads a notebook's cells once); else fingerprintText makes it from the file
+   * name and text. A container is fingerprinted in TypeScript, part by part (never by the kernel,
+   * which reads one language per text), so the results do not depend on the kernel.
+   */
+  container?: ContainerText;
 }
 
 export const DEFAULT_MIN_TOKENS = 50;
@@ -46,8 +56,8 @@ const buffer = new TokenBuffer();
 /** The shingles of the whole file, shared by the file's fingerprint and its sections'. */
 const fileShingles = new ShingleSequence();
 
-function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions): void {
-  buffer.reset();
+function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions, reset = true): void {
+  if (reset) buffer.reset();
   if (lang.kind === 'code') tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
   else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
 }
@@ -62,6 +72,8 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
  * (possible only when minTokens is below it) has shorter shingles of its own and is hashed apart.
  */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
+  const container = options.container ?? containerText(path, text);
+  if (container) return 'reason' in container ? { kind: 'code', file: null, sections: [] } : fingerprintContainer(container, options);
   const lang = languageOf(path);
   // Ignore markers (ignoreMarkers.ts) first: a file marked whole gives nothing; ignored regions
   // are blanked (same offsets and lines), for the kernel as for the code below.
@@ -94,18 +106,114 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
     const ranges = lang.kind === 'code' ? codeSections(text) : proseSections(text);
     const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
     for (const r of ranges) {
-      const from = buffer.lowerBound(r.startOffset);
-      const to = buffer.lowerBound(r.endOffset);
-      // A section holding (nearly) every token of the file would only repeat the file's pair.
-      if (to - from < minTokens || to - from >= total * 0.95) continue;
-      const fp = to - from >= k ? simhashRange(fileShingles, from, to, sectionOptions) : simhashTokens(buffer, from, to, sectionOptions);
-      if (!fp) continue;
-      // Spelt out rather than spread ({ ...fp }): same fields in the same order, much cheaper.
-      const { hi, lo, tokens, features, sketch } = fp;
-      sections.push({ hi, lo, tokens, features, sketch, startLine: r.startLine, endLine: r.endLine });
+      pushSection(sections, buffer.lowerBound(r.startOffset), buffer.lowerBound(r.endOffset), r.startLine, r.endLine, total, k, minTokens, sectionOptions);
     }
   }
   return { kind: lang.kind, file, sections };
+}
+
+/**
+ * Adds the section of tokens from..to (of `buffer`, shingled in fileShingles with size k) unless
+ * it is too short or holds (nearly) every token of the file, which would only repeat the file's pair.
+ */
+function pushSection(
+  sections: SectionFingerprint[],
+  from: number,
+  to: number,
+  startLine: number,
+  endLine: number,
+  total: number,
+  k: number,
+  minTokens: number,
+  sectionOptions: Parameters<typeof simhashRange>[3],
+): void {
+  if (to - from < minTokens || to - from >= total * 0.95) return;
+  const fp = to - from >= k ? simhashRange(fileShingles, from, to, sectionOptions) : simhashTokens(buffer, from, to, sectionOptions);
+  if (!fp) return;
+  // Spelt out rather than spread ({ ...fp }): same fields in the same order, much cheaper.
+  const { hi, lo, tokens, features, sketch } = fp;
+  sections.push({ hi, lo, tokens, features, sketch, startLine, endLine });
+}
+
+// ------------------------------------------------------------------------------ containers
+
+/** Tokenises a container's parts, each in its language, into `buffer` (offsets in the whole text). */
+function tokenizeParts(text: string, c: ContainerText, options: FingerprintOptions): void {
+  buffer.reset();
+  for (const p of c.parts) {
+    const from = buffer.length;
+    tokenizeInto(text.slice(p.startOffset, p.endOffset), p.lang, options, false);
+    if (p.startOffset > 0) for (let i = from; i < buffer.length; i++) buffer.start[i] += p.startOffset;
+  }
+}
+
+/** Offsets where the lines of a text start. */
+function lineStarts(text: string): Int32Array {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  const starts = new Int32Array(n);
+  let l = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts[l++] = i + 1;
+  return starts;
+}
+
+/** The 1-based line of an offset, by lineStarts. */
+function lineOf(starts: Int32Array, offset: number): number {
+  let a = 0;
+  let b = starts.length;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (starts[m] <= offset) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/**
+ * fingerprintText for a container: every part's tokens (code in the part's language, prose as
+ * prose) make the file's fingerprint; the sections are each part (a cell, a block: from its first
+ * to its last token's line) and the code or prose sections inside it. A notebook's section lines
+ * are cell lines (cellLines.ts).
+ */
+function fingerprintContainer(c: ContainerText, options: FingerprintOptions): DocumentFingerprint {
+  const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
+  const kept = applyContainerIgnoreMarkers(c);
+  if (kept === null) return { kind: 'code', file: null, sections: [] };
+  const text = options.fold ? options.fold(kept) : kept;
+  tokenizeParts(text, c, options);
+  const simOptions = { shingleSize: options.shingleSize, weighting: options.weighting, sketchSize: FILE_SKETCH_SIZE, idf: options.idf };
+  const total = buffer.length;
+  if (total < minTokens) return { kind: 'code', file: null, sections: [] };
+  const k = effectiveShingleSize(options.shingleSize, total);
+  fileShingles.build(buffer, 0, total, k);
+  const file = simhashRange(fileShingles, 0, total, simOptions);
+  const sections: SectionFingerprint[] = [];
+  if (options.sections === false) return { kind: 'code', file, sections };
+  const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
+  const starts = lineStarts(text);
+  for (const p of c.parts) {
+    if (c.notebook && (p.cell === undefined || p.cell > MAX_CELL)) continue;
+    const shift = p.startLine - 1;
+    // Lines of the text → the lines sections carry (a notebook's: cell lines).
+    const at = (line: number): number => (c.notebook ? cellLine(p.cell!, line - shift) : line);
+    const from = buffer.lowerBound(p.startOffset);
+    const to = buffer.lowerBound(p.endOffset);
+    if (to === from) continue;
+    const first = lineOf(starts, buffer.start[from]);
+    const last = lineOf(starts, buffer.start[to - 1]);
+    if (at(first) < 0 || at(last) < 0) continue;
+    pushSection(sections, from, to, at(first), at(last), total, k, minTokens, sectionOptions);
+    const part = text.slice(p.startOffset, p.endOffset);
+    for (const r of p.lang.kind === 'code' ? codeSections(part) : proseSections(part)) {
+      const startLine = r.startLine + shift;
+      const endLine = r.endLine + shift;
+      if ((startLine <= first && endLine >= last) || at(startLine) < 0 || at(endLine) < 0) continue;
+      const s = buffer.lowerBound(r.startOffset + p.startOffset);
+      const e = buffer.lowerBound(r.endOffset + p.startOffset);
+      pushSection(sections, s, e, at(startLine), at(endLine), total, k, minTokens, sectionOptions);
+    }
+  }
+  return { kind: 'code', file, sections };
 }
 
 /** Language ids of a kernel, by comment syntax (shared constants) and quote rule. */
@@ -181,11 +289,17 @@ export function countDocumentShingles(
   options: FingerprintOptions,
   table: DocumentFrequencyTable,
 ): boolean {
-  const lang = languageOf(path);
-  const kept = applyIgnoreMarkers(text, lang);
-  if (kept === null) return false;
-  text = options.fold ? options.fold(kept) : kept;
-  tokenizeInto(text, lang, options);
+  const container = options.container ?? containerText(path, text);
+  if (container) {
+    const kept = 'reason' in container ? null : applyContainerIgnoreMarkers(container);
+    if (kept === null) return false;
+    tokenizeParts(options.fold ? options.fold(kept) : kept, container as ContainerText, options);
+  } else {
+    const lang = languageOf(path);
+    const kept = applyIgnoreMarkers(text, lang);
+    if (kept === null) return false;
+    tokenizeInto(options.fold ? options.fold(kept) : kept, lang, options);
+  }
   const total = buffer.length;
   if (total < Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS)) return false;
   fileShingles.build(buffer, 0, total, effectiveShingleSize(options.shingleSize, total));

@@ -325,7 +325,7 @@ export function alignChain(A: RegionDocument, B: RegionDocument, seeds: number[]
   const kc = o.coverK;
   // Identifier renames over the whole window; a normalised match holding an unsupported rename
   // (one name once against another once) neither extends nor scores the region.
-  const ren = ids ? renameConsistency(A, B, ids.alignedB, a0, b0, b1 - b0, a0, a1) : null;
+  const ren = ids ? renameConsistency(A, B, ids.alignedB, a0, b0, Math.max(0, b1 - b0), a0, a1) : null;
   const goodA = ids ? goodCover(raw.covA, ids.startA, ren!.unsupportedA, kc) : raw.covA;
   const goodB = ids ? goodCover(raw.covB, ids.startB, ren!.unsupportedB, kc) : raw.covB;
   const ea = extent(goodA, firstA - a0, lastA + o.k - a0, o.fringeGap);
@@ -344,7 +344,7 @@ export function alignChain(A: RegionDocument, B: RegionDocument, seeds: number[]
   let r: Omit<Renames, 'unsupportedA' | 'unsupportedB'> = { pairs: 0, consistency: 1, renames: 0 };
   if (ids) {
     // The renames again, over the trimmed region only (what the region's score and kind depend on).
-    const inside = renameConsistency(A, B, ids.alignedB, a0, b0, b1 - b0, aStart, aEnd);
+    const inside = renameConsistency(A, B, ids.alignedB, a0, b0, Math.max(0, b1 - b0), aStart, aEnd);
     idsA = Math.max(rawA, shingleShare(ids.startA, inside.unsupportedA, aStart - a0, aEnd - a0, kc));
     idsB = Math.max(rawB, shingleShare(ids.startB, inside.unsupportedB, bStart - b0, bEnd - b0, kc));
     r = inside;

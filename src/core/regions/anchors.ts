@@ -67,3 +67,20 @@ export function winnow(hashes: Uint32Array, w: number): Anchors {
 export function anchorsOf(s: TokenStream, length: number, k: number, w: number, salt = 0): Anchors {
   return winnow(kgramHashes(s, 0, length, k, salt), w);
 }
+
+/**
+ * Anchors of a code stream whose tokens marked in `prose` are prose (a notebook's Markdown cells):
+ * a k-gram of prose tokens only is hashed as a prose document's is (no salt), any other with
+ * `salt` — the salt of code's identifier-normalised stream.
+ */
+export function mixedAnchorsOf(s: TokenStream, length: number, k: number, w: number, salt: number, prose: Uint8Array): Anchors {
+  const n = Math.max(0, length - k + 1);
+  const h = new Uint32Array(n);
+  let run = 0; // prose tokens in [i, i + k)
+  for (let t = 0; t < Math.min(k, length); t++) run += prose[t];
+  for (let i = 0; i < n; i++) {
+    if (i > 0) run += prose[i + k - 1] - prose[i - 1];
+    h[i] = kgramHash(s, i, k, run === k ? 0 : salt);
+  }
+  return winnow(h, w);
+}

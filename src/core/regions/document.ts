@@ -4,7 +4,7 @@
  * token start offsets and the text's line starts (to turn token ranges into 1-based line ranges).
  */
 import { fnv1a64, out } from '../text/hash';
-import { languageOf } from '../text/languages';
+import { languageOf, type LanguageInfo } from '../text/languages';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';
 import { kernelLanguage } from '../fingerprint/fingerprint';
 import type { CjkSegmenter, CodeKernel, ContentKind } from '../types';
@@ -32,6 +32,16 @@ export interface RegionDocument {
   start: Int32Array;
   /** Offset of the first character of each line (line i + 1 starts at lineStarts[i]). */
   lineStarts: Int32Array;
+  /**
+   * The line a report gives for each line of the text (a notebook's text: its cell lines, see
+   * core/containers/cellLines.ts; 0 outside every cell). Absent: the text's own lines.
+   */
+  reportLines?: Int32Array;
+  /**
+   * A code document with prose parts (a notebook's Markdown cells): 1 at their tokens, which are
+   * anchored as prose is, so that they match prose documents. Absent otherwise.
+   */
+  proseTokens?: Uint8Array;
 }
 
 export interface RegionDocumentOptions {
@@ -105,29 +115,68 @@ export function documentFromTokens(kind: ContentKind, raw: TokenBuffer, normaliz
   return doc;
 }
 
-/** Tokenises a text with the product's tokenisers (code or prose by the path) into a RegionDocument. */
-export function regionDocument(text: string, path: string, options: RegionDocumentOptions = {}): RegionDocument {
-  const lang = languageOf(path);
-  const starts = lineStartsOf(text);
-  const raw = new TokenBuffer(Math.max(16, text.length >> 2));
+/** Appends the tokens of text[from, to) in language `lang` to `raw` (and `norm`: identifiers normalised; prose as raw), offsets in `text`. */
+function tokenizePart(text: string, from: number, to: number, lang: LanguageInfo, raw: TokenBuffer, norm: TokenBuffer, options: RegionDocumentOptions): void {
+  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+  const r0 = raw.length;
+  const n0 = norm.length;
+  const shift = (buf: TokenBuffer, at: number) => {
+    if (from !== 0) for (let i = at; i < buf.length; i++) buf.start[i] += from;
+  };
   if (lang.kind !== 'code') {
-    tokenizeProse(text, { segmenter: options.cjkWords ? options.segmenter : undefined }, raw);
-    return documentFromTokens('prose', raw, null, starts);
+    tokenizeProse(part, { segmenter: options.cjkWords ? options.segmenter : undefined }, raw);
+    shift(raw, r0);
+    for (let i = r0; i < raw.length; i++) norm.push(raw.hi[i], raw.lo[i], raw.start[i]);
+    return;
   }
   const id = options.kernel ? kernelLanguage(options.kernel, lang) : -1;
   if (id >= 0) {
     const kernel = options.kernel!;
-    const tokens = (normalize: boolean): TokenBuffer => {
-      const n = kernel.tokenize(text, id, normalize);
-      const buf = new TokenBuffer(Math.max(16, n));
-      kernel.tokens(buf.hi, buf.lo, buf.start);
-      buf.length = n;
-      return buf;
-    };
-    return documentFromTokens('code', tokens(false), tokens(true), starts);
+    for (const [buf, normalize] of [[raw, false], [norm, true]] as const) {
+      const n = kernel.tokenize(part, id, normalize);
+      while (buf.hi.length < buf.length + n) buf.grow();
+      kernel.tokens(buf.hi.subarray(buf.length), buf.lo.subarray(buf.length), buf.start.subarray(buf.length));
+      buf.length += n;
+    }
+  } else {
+    tokenizeCode(part, lang, {}, raw);
+    tokenizeCode(part, lang, { normalizeIdentifiers: true }, norm);
   }
-  tokenizeCode(text, lang, {}, raw);
-  const norm = new TokenBuffer(Math.max(16, raw.length));
-  tokenizeCode(text, lang, { normalizeIdentifiers: true }, norm);
-  return documentFromTokens('code', raw, norm, starts);
+  shift(raw, r0);
+  shift(norm, n0);
+}
+
+/** Tokenises a text with the product's tokenisers (code or prose by the path) into a RegionDocument. */
+export function regionDocument(text: string, path: string, options: RegionDocumentOptions = {}): RegionDocument {
+  return regionDocumentOfParts(text, [{ startOffset: 0, endOffset: text.length, lang: languageOf(path) }], options);
+}
+
+/**
+ * A RegionDocument of a text in parts, each in its own language (a notebook's cells, a
+ * component's blocks; text outside every part is not read): code if any part is code, prose
+ * parts then count as code without identifiers. Token offsets and lines are the text's.
+ */
+export function regionDocumentOfParts(text: string, parts: ReadonlyArray<{ startOffset: number; endOffset: number; lang: LanguageInfo }>, options: RegionDocumentOptions = {}): RegionDocument {
+  const starts = lineStartsOf(text);
+  const raw = new TokenBuffer(Math.max(16, text.length >> 2));
+  const norm = new TokenBuffer(Math.max(16, text.length >> 2));
+  let code = false;
+  let prose = false;
+  const proseRanges: number[] = [];
+  for (const p of parts) {
+    const from = raw.length;
+    tokenizePart(text, p.startOffset, p.endOffset, p.lang, raw, norm, options);
+    if (p.lang.kind === 'code') code = true;
+    else {
+      prose = true;
+      proseRanges.push(from, raw.length);
+    }
+  }
+  if (!code) return documentFromTokens('prose', raw, null, starts);
+  const doc = documentFromTokens('code', raw, norm, starts);
+  if (prose) {
+    doc.proseTokens = new Uint8Array(doc.length);
+    for (let r = 0; r < proseRanges.length; r += 2) doc.proseTokens.fill(1, proseRanges[r], proseRanges[r + 1]);
+  }
+  return doc;
 }

@@ -8,7 +8,7 @@
 import { AnchorIndex } from './anchorIndex';
 import type { CodeKernel } from '../types';
 import { alignChain, kernelAligner, type Alignment, type ChainAligner } from './align';
-import { anchorsOf } from './anchors';
+import { anchorsOf, mixedAnchorsOf } from './anchors';
 import { chainSeeds, indelExplains, joinChains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
 import { groupRegions, type RegionGroup } from './groups';
@@ -192,7 +192,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
       index.add(d, a.hash, a.pos);
     }
     if (useIds) {
-      const a = anchorsOf(doc.ids!, doc.length, o.k, o.w, IDS_SALT);
+      const a = doc.proseTokens ? mixedAnchorsOf(doc.ids!, doc.length, o.k, o.w, IDS_SALT, doc.proseTokens) : anchorsOf(doc.ids!, doc.length, o.k, o.w, IDS_SALT);
       index.add(d, a.hash, a.pos);
     }
   }

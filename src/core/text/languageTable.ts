@@ -35,6 +35,11 @@ export interface LanguageEntry {
   names?: string[];
   /** Names that also mean `name.anything` when that extension is not known (Dockerfile.dev, Makefile.am, .env.local). */
   prefixes?: string[];
+  /**
+   * How the file is read when it is not one text in one language (core/containers: notebooks,
+   * components by block); the README's table shows it after the comments.
+   */
+  parts?: string;
 }
 
 // ------------------------------------------------------------------------------ comment syntaxes
@@ -121,7 +126,11 @@ export const LANGUAGES: LanguageEntry[] = [
   code('JSON with comments', C_LIKE, true, 'json5 jsonc code-workspace', 'tsconfig.json jsconfig.json .eslintrc.json devcontainer.json .devcontainer.json'),
   code('Verilog, SystemVerilog', C_LIKE, false, 'v vh sv svh'),
   code('Zig, Gleam, CUE', SLASHES, true, 'zig zon gleam cue'),
-  code('Vue, Svelte, Astro', COMPONENT, true, 'vue svelte astro'),
+  {
+    ...code('Vue, Svelte', MARKUP, true, 'vue svelte'),
+    parts: 'by block: `<script>` as JavaScript or by its `lang` (`ts`, `tsx`…), `<style>` as CSS or by its `lang` (`scss`, `less`, `sass`, `stylus`), the rest (`<template>`, markup) as HTML',
+  },
+  code('Astro', COMPONENT, true, 'astro'),
   code('HTML, XML, SVG, MSBuild', MARKUP, true, 'html htm xhtml xml svg xsl xslt xsd wsdl xaml csproj vbproj fsproj vcxproj props targets nuspec resx plist xib storyboard vue-html'),
   code('CSS', CSS, true, 'css'),
   code('SCSS, Less, Sass, Stylus', C_LIKE, true, 'scss less sass styl'),
@@ -129,7 +138,11 @@ export const LANGUAGES: LanguageEntry[] = [
   code('Jinja, Twig, Nunjucks', JINJA, true, 'jinja jinja2 j2 twig njk'),
   code('ERB, EJS, EEx', ERB, true, 'erb ejs eex'),
   code('Razor', RAZOR, true, 'cshtml razor'),
-  code('JSON, notebooks', NONE, true, 'json jsonl ndjson geojson webmanifest ipynb'),
+  code('JSON', NONE, true, 'json jsonl ndjson geojson webmanifest'),
+  {
+    ...code('Jupyter notebooks', NONE, true, 'ipynb'),
+    parts: "by cell: code cells in the notebook's language (`kernelspec`, `language_info`; Python when none), Markdown cells as prose; outputs, raw cells and metadata left out",
+  },
   code('CSV, TSV', NONE, true, 'csv tsv'),
   code('Python', HASH, true, 'py pyw pyi pyx pxd pxi gyp gypi smk', 'SConstruct SConscript Snakefile'),
   code('Starlark: Bazel, Buck, Tilt', HASH, true, 'bzl bazel star', 'BUILD WORKSPACE BUCK Tiltfile'),

@@ -9,9 +9,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { QueryMatch, QueryResult } from '../../node/engine/engineProtocol';
-import { percent, rangeOf, type DuplicateNode, type DuplicatesTreeProvider } from '../duplicatesTreeProvider';
+import { cellRange } from '../../core/containers/cellLines';
+import { cellOf, linesLabel, percent, rangeOf, type DuplicateNode, type DuplicatesTreeProvider } from '../duplicatesTreeProvider';
 import type { IndexService } from '../indexService';
 import { compare } from './compare';
+import { openNotebookCell } from './openNotebookCell';
 
 export const FIND_COMMAND = 'neardup.findNearDuplicates';
 
@@ -91,15 +93,18 @@ export class FindNearDuplicatesCommand {
       return { ...result, uri: uri.toString(), items: [] };
     }
     await this.tree.reveal(uri.fsPath);
-    const items = result.matches.map((m) => this.toItem(m));
+    const items = result.matches.map((m) => this.toItem(m, uri.fsPath));
     this.show(uri, name, items, !!text, result.total);
     return { ...result, uri: uri.toString(), items: items.map((i) => i.label) };
   }
 
-  private toItem(m: QueryMatch): MatchItem {
+  /** `queried`: the path of the file whose near duplicates these are. */
+  private toItem(m: QueryMatch, queried: string): MatchItem {
     const other = m.other;
     const rel = vscode.workspace.asRelativePath(other.path);
     const base = path.basename(other.path);
+    const twin = cellRange(other);
+    const self = m.self ? cellRange({ path: queried, ...m.self }) : {};
     const score = vscode.l10n.t('distance {0} · {1}', m.distance, percent(m.similarity));
     if (m.kind === 'file') {
       return {
@@ -111,9 +116,10 @@ export class FindNearDuplicatesCommand {
       };
     }
     return {
-      label: `$(symbol-method) ${base}:${other.startLine}-${other.endLine}`,
+      label: `$(symbol-method) ${base}${linesLabel(other)}`,
       description: score,
-      detail: vscode.l10n.t('Lines {0}–{1} of this file ≈ {2}:{3}-{4}', m.self?.startLine ?? 0, m.self?.endLine ?? 0, rel, other.startLine ?? 0, other.endLine ?? 0),
+      // (In a notebook: the lines inside the cell; the label names the cell.)
+      detail: vscode.l10n.t('Lines {0}–{1} of this file ≈ {2}:{3}-{4}', self.startLine ?? 0, self.endLine ?? 0, rel, twin.startLine ?? 0, twin.endLine ?? 0),
       match: m,
       buttons: [{ iconPath: new vscode.ThemeIcon('diff'), tooltip: vscode.l10n.t('Compare with this section') }],
     };
@@ -139,14 +145,16 @@ export class FindNearDuplicatesCommand {
       qp.hide();
       if (!choice) return;
       const target = vscode.Uri.file(choice.match.other.path);
-      void vscode.window.showTextDocument(target, { selection: rangeOf(choice.match.other), preview: true });
+      const cell = cellOf(choice.match.other);
+      if (cell !== undefined) void openNotebookCell(target, cell);
+      else void vscode.window.showTextDocument(target, { selection: rangeOf(choice.match.other), preview: true });
     });
     qp.onDidTriggerItemButton((e) => {
       const m = e.item.match;
       qp.hide();
       void compare({
         left: uri,
-        leftRange: m.self ? rangeOf(m.self) : undefined,
+        leftRange: m.self ? rangeOf({ path: uri.fsPath, ...m.self }) : undefined,
         right: vscode.Uri.file(m.other.path),
         rightRange: m.other.startLine !== undefined ? rangeOf(m.other) : undefined,
       });

@@ -26,9 +26,10 @@ import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '.
 export const CACHE_MAGIC = 'NDFC';
 /**
  * Bump when the layout or the fingerprint algorithm changes (2: comments by language,
- * languageTable.ts; 3: neardup-ignore markers, so unchanged files cached before them are re-read).
+ * languageTable.ts; 3: neardup-ignore markers, so unchanged files cached before them are re-read;
+ * 4: notebooks by cell and Vue / Svelte components by block, core/containers).
  */
-export const CACHE_FORMAT_VERSION = 3;
+export const CACHE_FORMAT_VERSION = 4;
 const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
 

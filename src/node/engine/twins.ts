@@ -230,7 +230,7 @@ function dropNested(list: QueryMatch[]): QueryMatch[] {
 
 /** Distinct line ranges, numbered as added. */
 class RangeSet {
-  private readonly ids = new Map<number, number>();
+  private readonly ids = new Map<number | string, number>();
   private readonly starts: number[] = [];
   private readonly ends: number[] = [];
 
@@ -239,7 +239,8 @@ class RangeSet {
   }
 
   add(startLine: number, endLine: number): number {
-    const key = startLine * 0x100000000 + endLine;
+    // Exact as one number while startLine < 2^21; a notebook's cell lines (core/containers/cellLines.ts) reach 2^32.
+    const key = startLine < 0x200000 ? startLine * 0x100000000 + endLine : `${startLine}:${endLine}`;
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.starts.length;

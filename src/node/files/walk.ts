@@ -8,8 +8,8 @@
  *   deeper rules win, `!negations` work; as in git, a file inside an ignored directory cannot be
  *   re-included). `<root>/.git/info/exclude` is honoured too. Ignore files above `root` and the
  *   global `core.excludesFile` are not read.
- * - Default excludes: directories (or files) named `.git`, `.hg`, `.svn`, `.bzr`, `.jj` and
- *   `node_modules`, at any depth. `dist`, `build` and the like are NOT excluded by default.
+ * - Default excludes: directories (or files) named `.git`, `.hg`, `.svn`, `.bzr`, `.jj`,
+ *   `node_modules` and `.ipynb_checkpoints` (Jupyter's autosaved copies of notebooks), at any depth. `dist`, `build` and the like are NOT excluded by default.
  * - `exclude` globs (picomatch, `dot: true`) are matched against the relPath of each file and of
  *   each of its ancestor directories, so `vendor`, `vendor/**` and `**\/fixtures` exclude whole
  *   subtrees (and those directories are not even read). `include` globs are matched against the
@@ -63,8 +63,11 @@ export interface WalkEntry {
 /** 2 MiB: larger files are rarely hand-written text worth fingerprinting. */
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 2 * 1024 * 1024;
 
-/** Names skipped at any depth when `defaultExcludes` is on (VCS metadata and node_modules). */
-export const DEFAULT_EXCLUDED_NAMES: readonly string[] = ['.git', '.hg', '.svn', '.bzr', '.jj', 'node_modules'];
+/**
+ * Names skipped at any depth when `defaultExcludes` is on: VCS metadata, node_modules, and
+ * Jupyter's checkpoints (each an autosaved copy of a notebook beside it: always a duplicate).
+ */
+export const DEFAULT_EXCLUDED_NAMES: readonly string[] = ['.git', '.hg', '.svn', '.bzr', '.jj', 'node_modules', '.ipynb_checkpoints'];
 
 /** Maximum number of file-system calls in flight. */
 export const WALK_CONCURRENCY = 64;

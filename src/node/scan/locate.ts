@@ -30,22 +30,22 @@
  *   nothing here throws for bad input.
  */
 import { createHash } from 'node:crypto';
+import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
+import { containerText } from '../../core/containers/container';
 import * as path from 'node:path';
 import { simhashTokens } from '../../core/fingerprint/simhash';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
-import { lineOfOffset, regionDocument, type RegionDocument } from '../../core/regions/document';
+import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
 import type { RegionGroup } from '../../core/regions/groups';
 import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
-import { applyIgnoreMarkers, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
+import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
-import type { TextFold } from '../../core/types';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
-import { readTextSync } from '../workers/fingerprintFile';
+import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
-import { variantFold } from '../workers/variants';
 import type { ScanResult } from './scan';
 
 /** Largest tree (bytes of the fingerprinted files) `--locate` takes. */
@@ -112,9 +112,20 @@ function trimmed(d: Doc, start: number, end: number): { start: number; end: numb
   return { start, end };
 }
 
-/** Lines of a token range [start, end) of a document. */
+/**
+ * Lines of a token range [start, end) of a document, as a report gives them: a notebook's as cell
+ * lines (core/containers/cellLines.ts), a range cut at the end of its first cell.
+ */
 function linesOf(d: RegionDocument, start: number, end: number): { startLine: number; endLine: number } {
-  return { startLine: lineOfOffset(d.lineStarts, d.start[start]), endLine: lineOfOffset(d.lineStarts, d.start[end - 1]) };
+  const startLine = lineOfOffset(d.lineStarts, d.start[start]);
+  const endLine = lineOfOffset(d.lineStarts, d.start[end - 1]);
+  const cells = d.reportLines;
+  if (!cells) return { startLine, endLine };
+  const first = cells[startLine - 1];
+  const cell = Math.floor(first / CELL_LINE_STRIDE);
+  let last = startLine;
+  while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
+  return { startLine: first, endLine: cells[last - 1] };
 }
 
 /** Lines two inclusive ranges share. */
@@ -141,7 +152,6 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
   if (result.stats.bytes > maxBytes) {
     return { ok: false, reason: `the scanned text (${size(result.stats.bytes)}) is over the ${size(maxBytes)} --locate takes` };
   }
-  const fold: TextFold | undefined = settings.foldVariants !== false ? variantFold() : undefined;
 
   // The native kernel tokenises and aligns when it is built (the same results, faster).
   const kernel = nativeKernel();
@@ -160,23 +170,29 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
         options.onSkip?.(d.path, read.reason);
         continue;
       }
-      // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts).
-      const shape = lineShape(read.text);
-      if (isMinified(read.text, shape)) {
+      // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts), on
+      // the text it checks (a notebook's cells).
+      const container = containerText(d.path, read.text);
+      if (container && 'reason' in container) {
+        options.onSkip?.(d.path, container.reason);
+        continue;
+      }
+      const checked = container ? container.text : read.text;
+      const shape = lineShape(checked);
+      if (isMinified(checked, shape)) {
         options.onSkip?.(d.path, 'minified or generated (very long lines)');
         continue;
       }
-      if (isRepetitive(read.text, shape)) {
+      if (isRepetitive(checked, shape)) {
         options.onSkip?.(d.path, 'repetitive content (the same few lines over and over)');
         continue;
       }
-      let text = applyIgnoreMarkers(read.text, languageOf(d.path));
-      if (text === null) {
+      const region = regionDocumentOf(d.path, read.text, settings);
+      if (!region) {
         options.onSkip?.(d.path, IGNORE_FILE_REASON);
         continue;
       }
-      if (fold) text = fold(text);
-      docs.push({ path: d.path, region: regionDocument(text, d.path, { kernel }) });
+      docs.push({ path: d.path, region });
     }
   }
   let tokens = 0;
@@ -204,7 +220,8 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     const y = docIndex.get(p.b.path);
     if (x === undefined || y === undefined || !identical(docs[x].region, docs[y].region)) continue;
     skipped.add(Math.min(x, y) * 0x4000000 + Math.max(x, y));
-    regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
+    // A notebook's whole text is no one range of cell lines: the kind alone.
+    if (!docs[x].region.reportLines && !docs[y].region.reportLines) regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
     cloneOf.set(i, 'exact');
   }
 

@@ -5,9 +5,11 @@
 import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
+import { applyContainerIgnoreMarkers, containerText, notebookLineOf, type ContainerText } from '../../core/containers/container';
+import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
-import { regionDocument, type RegionDocument } from '../../core/regions/document';
+import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
 import { applyIgnoreMarkers, hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
@@ -89,15 +91,20 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
 ): FileOutcome {
+  // A notebook is read as its cells (a broken one is skipped with the reason); a Vue or Svelte
+  // component by block. The checks below look at the text that is fingerprinted.
+  const container = containerText(relPath, text);
+  if (container && 'reason' in container) return { relPath, ok: false, reason: container.reason };
+  if (container) text = container.text;
   const shape = lineShape(text);
   if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
   if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
   // A file its team marked `neardup-ignore-file` is skipped with that reason (fingerprintText would
   // give it no fingerprints anyway); start/end and next markers are applied by fingerprintText.
-  if (text.includes('neardup-ignore-file') && hasIgnoreFileMarker(text, languageOf(relPath))) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
+  if (text.includes('neardup-ignore-file') && ignoredWhole(relPath, text, container)) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
   let doc;
   try {
-    doc = fingerprintText(text, relPath, fingerprintOptions(relPath, settings, df, cjk));
+    doc = fingerprintText(text, relPath, { ...fingerprintOptions(relPath, settings, df, cjk), container: container ?? undefined });
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
@@ -105,15 +112,37 @@ export function fingerprintDecoded(
   return { relPath, ok: true, bytes, encoding, doc };
 }
 
+/** Whether a file's `neardup-ignore-file` marker leaves it out (a container's: in a part on its first lines). */
+function ignoredWhole(relPath: string, text: string, container: ContainerText | null): boolean {
+  return container ? applyContainerIgnoreMarkers(container) === null : hasIgnoreFileMarker(text, languageOf(relPath));
+}
+
 /**
- * The region document (core/regions) of a text as fingerprintDecoded fingerprints it: ignore
- * markers applied, variants folded, code tokenised by the kernel when there is one. Null when the
- * file is marked `neardup-ignore-file`.
+ * The region document (core/regions) of a file's text as fingerprintDecoded fingerprints it:
+ * ignore markers applied, variants folded, code tokenised by the kernel when there is one; a
+ * notebook or component by its parts, a notebook's lines reported as cell lines. Null when the
+ * file is marked `neardup-ignore-file` or is a notebook that cannot be read.
  */
 export function regionDocumentOf(relPath: string, text: string, settings: EngineSettings): RegionDocument | null {
-  const kept = applyIgnoreMarkers(text, languageOf(relPath));
+  const fold = (t: string) => (settings.foldVariants !== false ? foldVariants(t) : t);
+  const container = containerText(relPath, text);
+  if (container && 'reason' in container) return null;
+  if (!container) {
+    const kept = applyIgnoreMarkers(text, languageOf(relPath));
+    return kept === null ? null : regionDocument(fold(kept), relPath, { kernel: codeKernel(relPath) });
+  }
+  const kept = applyContainerIgnoreMarkers(container);
   if (kept === null) return null;
-  return regionDocument(settings.foldVariants !== false ? foldVariants(kept) : kept, relPath, { kernel: codeKernel(relPath) });
+  const doc = regionDocumentOfParts(fold(kept), container.parts, { kernel: nativeKernel() });
+  if (container.notebook) {
+    const lines = new Int32Array(doc.lineStarts.length);
+    for (let l = 1; l <= lines.length; l++) {
+      const at = notebookLineOf(container, l);
+      lines[l - 1] = at ? Math.max(0, cellLine(at.cell, at.line)) : 0;
+    }
+    doc.reportLines = lines;
+  }
+  return doc;
 }
 
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */
@@ -196,11 +225,29 @@ export function readTextSync(file: FileToFingerprint, settings: EngineSettings):
   return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding };
 }
 
+/**
+ * readTextSync for what NearDup reads of a file: a notebook's cells (its container text, not its
+ * JSON; a broken notebook gives its reason), a component's text; with `container`, the parts of
+ * a container file — for a notebook, `notebookLineOf(container, line)` (core/containers) says
+ * which cell and line of the notebook a line of `text` is. The CLI's `--locate` re-read uses it.
+ */
+export function readDocumentSync(
+  file: FileToFingerprint,
+  settings: EngineSettings,
+): { text: string; bytes: number; encoding: string; container?: ContainerText } | { reason: string } {
+  const read = readTextSync(file, settings);
+  if ('reason' in read) return read;
+  const container = containerText(file.relPath, read.text);
+  if (!container) return read;
+  if ('reason' in container) return { reason: container.reason };
+  return { text: container.text, bytes: read.bytes, encoding: read.encoding, container };
+}
+
 /** First pass of TF-IDF: counts the file's distinct shingles into the shared table. */
 export function countFileShinglesSync(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): boolean {
-  const read = readTextSync(file, settings);
+  const read = readDocumentSync(file, settings);
   if ('reason' in read || isMinified(read.text) || isRepetitive(read.text)) return false;
-  return countDocumentShingles(read.text, file.relPath, fingerprintOptions(file.relPath, settings), table);
+  return countDocumentShingles(read.text, file.relPath, { ...fingerprintOptions(file.relPath, settings), container: read.container }, table);
 }
 
 export async function countFileShingles(file: FileToFingerprint, settings: EngineSettings, table: DocumentFrequencyTable): Promise<boolean> {

@@ -27,7 +27,8 @@ export interface PackedOutcomes {
 
 /**
  * Region documents (core/regions) of a batch: per file {@link REGION_HEADER} words (has one, kind,
- * tokens, lines, has identifier streams), then every document's arrays one after another.
+ * tokens, lines, has identifier streams, has report lines, has prose tokens), then every document's arrays one after
+ * another.
  */
 export interface PackedRegions {
   header: Int32Array;
@@ -38,14 +39,20 @@ export interface PackedRegions {
   isIdent: Uint8Array;
   start: Int32Array;
   lineStarts: Int32Array;
+  /** The reportLines of the documents that have them (notebooks), one after another. */
+  reportLines: Int32Array;
+  /** The proseTokens of the documents that have them, one after another. */
+  proseTokens: Uint8Array;
 }
 
-const REGION_HEADER = 5;
+const REGION_HEADER = 7;
 
 function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefined {
   let tokens = 0;
   let ids = 0;
   let lines = 0;
+  let reported = 0;
+  let prose = 0;
   let any = false;
   for (const o of outcomes) {
     if (!o.ok || !o.region) continue;
@@ -53,6 +60,8 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     tokens += o.region.length;
     if (o.region.ids) ids += o.region.length;
     lines += o.region.lineStarts.length;
+    reported += o.region.reportLines?.length ?? 0;
+    prose += o.region.proseTokens ? o.region.length : 0;
   }
   if (!any) return undefined;
   const r: PackedRegions = {
@@ -64,10 +73,14 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     isIdent: new Uint8Array(ids),
     start: new Int32Array(tokens),
     lineStarts: new Int32Array(lines),
+    reportLines: new Int32Array(reported),
+    proseTokens: new Uint8Array(prose),
   };
+  let pt = 0;
   let t = 0;
   let d = 0;
   let l = 0;
+  let rl = 0;
   outcomes.forEach((o, f) => {
     if (!o.ok || !o.region) return;
     const g = o.region;
@@ -77,6 +90,16 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     r.header[h + 2] = g.length;
     r.header[h + 3] = g.lineStarts.length;
     r.header[h + 4] = g.ids ? 1 : 0;
+    r.header[h + 5] = g.reportLines ? 1 : 0;
+    r.header[h + 6] = g.proseTokens ? 1 : 0;
+    if (g.proseTokens) {
+      r.proseTokens.set(g.proseTokens.subarray(0, g.length), pt);
+      pt += g.length;
+    }
+    if (g.reportLines) {
+      r.reportLines.set(g.reportLines, rl);
+      rl += g.reportLines.length;
+    }
     r.hi.set(g.raw.hi.subarray(0, g.length), t);
     r.lo.set(g.raw.lo.subarray(0, g.length), t);
     r.start.set(g.start.subarray(0, g.length), t);
@@ -99,6 +122,8 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
   let t = 0;
   let d = 0;
   let l = 0;
+  let rl = 0;
+  let pt = 0;
   for (let f = 0; f < files; f++) {
     const h = f * REGION_HEADER;
     if (r.header[h] !== 1) continue;
@@ -114,6 +139,14 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
       start: r.start.subarray(t, t + n),
       lineStarts: r.lineStarts.subarray(l, l + lines),
     };
+    if (r.header[h + 5] === 1) {
+      out[f]!.reportLines = r.reportLines.subarray(rl, rl + lines);
+      rl += lines;
+    }
+    if (r.header[h + 6] === 1) {
+      out[f]!.proseTokens = r.proseTokens.subarray(pt, pt + n);
+      pt += n;
+    }
     t += n;
     if (withIds) d += n;
     l += lines;
@@ -304,7 +337,7 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
   switch (r.packed) {
     case 'outcomes': {
       const g = r.regions;
-      const regions = g ? [g.header, g.hi, g.lo, g.idsHi, g.idsLo, g.isIdent, g.start, g.lineStarts].map((a) => a.buffer) : [];
+      const regions = g ? [g.header, g.hi, g.lo, g.idsHi, g.idsLo, g.isIdent, g.start, g.lineStarts, g.reportLines, g.proseTokens].map((a) => a.buffer) : [];
       return [r.header.buffer, r.items.buffer, r.sketches.buffer, ...regions] as ArrayBuffer[];
     }
     case 'items':

@@ -24,7 +24,8 @@ export function commentsCell(e: LanguageEntry): string {
     const opens = c.lineBlock!.filter(([, y]) => y === x).map(([o]) => code(o));
     parts.push(`lines from ${opens.join(' ')} to ${code(x)} (at column 0)`);
   }
-  return parts.length ? parts.join('; ') : 'none';
+  const comments = parts.length ? parts.join('; ') : 'none';
+  return !e.parts ? comments : parts.length ? `${comments}; ${e.parts}` : e.parts;
 }
 
 export function languagesTable(): string {

@@ -24,6 +24,8 @@ export const SAMPLES: Array<[path: string, text: string]> = [
   ['top.v', "// Counter.\nmodule counter(input clk, output reg [7:0] q);\n  always @(posedge clk) q <= q + 8'd42; /* inline */\nendmodule\n"],
   ['main.zig', 'const std = @import("std");\n// Entry point.\npub fn main() void {\n    const x: u32 = 42;\n    std.debug.print("x = {}\\n", .{x});\n}\n'],
   ['App.vue', '<template>\n  <!-- greeting -->\n  <p class="x">{{ answer }}</p>\n</template>\n<script>\n// component\nexport default { data() { return { answer: 42 }; } }; /* inline */\n</script>\n<style>\np { color: red; } /* style */\n</style>\n'],
+  ['Page.astro', '---\n// page data\nconst answer = 42; /* inline */\n---\n<!-- greeting -->\n<p class="x">{answer}</p>\n'],
+  ['analysis.ipynb', '{\n "cells": [\n  { "cell_type": "markdown", "metadata": {}, "source": ["# The answer\\n", "Computed below."] },\n  { "cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [{ "output_type": "stream", "text": ["forty-two\\n"] }],\n    "source": ["# the answer\\n", "x = 42  # inline\\n", "print(x, \'c\')"] }\n ],\n "metadata": { "kernelspec": { "language": "python", "name": "python3" } },\n "nbformat": 4, "nbformat_minor": 5\n}\n'],
   ['index.html', '<!DOCTYPE html>\n<html>\n  <!-- page -->\n  <body><p id="answer">42</p></body>\n</html>\n'],
   ['site.css', '/* Site styles */\nbody { margin: 0; padding: 42px; }\n.answer { color: #333; } /* inline */\n'],
   ['site.scss', '// Site styles\n$pad: 42px;\nbody { padding: $pad; } /* inline */\n'],

@@ -5,7 +5,7 @@ import { strict as assert } from 'node:assert';
 import { anchorsOf, kgramHashes, winnow } from '../../../../src/core/regions/anchors';
 import { AnchorIndex } from '../../../../src/core/regions/anchorIndex';
 import { chainSeeds } from '../../../../src/core/regions/chain';
-import { IDENT_HI, IDENT_LO, lineOfOffset, lineStartsOf, regionDocument } from '../../../../src/core/regions/document';
+import { IDENT_HI, IDENT_LO, lineOfOffset, lineStartsOf, regionDocument, regionDocumentOfParts } from '../../../../src/core/regions/document';
 import { groupRegions, samePlace } from '../../../../src/core/regions/groups';
 import { findRegions, type RegionPair } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
@@ -383,6 +383,40 @@ describe('core/regions', () => {
       const two = findRegions(docsOf(files));
       assert.deepEqual(two, one);
       assert.equal(one.pairs.length, 3);
+    });
+  });
+  describe('documents in parts (a notebook: code and Markdown cells)', () => {
+    const PARAGRAPHS =
+      'Before a release, the build server signs every archive with the team key and uploads the signature next to it, so that mirrors can serve the files without being trusted themselves.\n\n' +
+      'A user who downloads an archive checks the signature against the published key; a mismatch means the file was changed on its way and must not be installed, whatever the mirror says.\n';
+    const parts = (text: string, split: number) => [
+      { startOffset: 0, endOffset: split, lang: languageOf('x.py') },
+      { startOffset: split, endOffset: text.length, lang: languageOf('x.md') },
+    ];
+
+    it('tokens of each part in its language, at offsets of the whole text; prose tokens marked', () => {
+      const code = 'total = 0\nfor item in items:\n    total += item.price  # the sum\n';
+      const text = code + '# Notes\n\n' + PARAGRAPHS;
+      const doc = regionDocumentOfParts(text, parts(text, code.length));
+      const alone = regionDocument(code, 'x.py');
+      assert.equal(doc.kind, 'code');
+      assert.deepEqual(Array.from(doc.raw.hi.subarray(0, alone.length)), Array.from(alone.raw.hi), 'the code part as the code alone');
+      assert.ok(!doc.proseTokens!.subarray(0, alone.length).some((x) => x === 1));
+      assert.ok(doc.proseTokens!.subarray(alone.length).every((x) => x === 1));
+      assert.equal(text.slice(doc.start[alone.length], doc.start[alone.length] + 5), 'Notes', 'offsets in the whole text');
+    });
+
+    it('the Markdown part matches a prose document, and the code part a code document', () => {
+      const code = hostCode(7, 3);
+      const text = code + '# Notes\n\n' + PARAGRAPHS;
+      const nb = regionDocumentOfParts(text, parts(text, code.length));
+      const md = regionDocument('# Release\n\nVersions follow the calendar, one counter a month.\n\n' + PARAGRAPHS + '\nThe changelog is written by hand.\n', 'r.md');
+      const py = regionDocument(hostCode(9, 2) + '\n' + code, 'y.ts');
+      const r = findRegions([nb, md, py]);
+      const linked = (x: number, y: number) => r.pairs.filter((p) => p.a.doc === x && p.b.doc === y);
+      assert.equal(linked(0, 1).length, 1, JSON.stringify(r.pairs));
+      assert.equal(linked(0, 1)[0].clone, 'exact');
+      assert.ok(linked(0, 2).length >= 1, JSON.stringify(r.pairs));
     });
   });
 });

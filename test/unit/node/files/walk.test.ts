@@ -337,5 +337,8 @@ describe('fileMatcher', () => {
     assert.equal(isDefaultExcluded('.git/config'), true);
     assert.equal(isDefaultExcluded('dist/a.js'), false);
     assert.equal(isDefaultExcluded('src/node_modules_helper.ts'), false);
+    // Jupyter's autosaved copies of notebooks.
+    assert.equal(isDefaultExcluded('analysis/.ipynb_checkpoints/survey-checkpoint.ipynb'), true);
+    assert.equal(isDefaultExcluded('analysis/survey.ipynb'), false);
   });
 });

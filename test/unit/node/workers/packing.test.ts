@@ -1,0 +1,50 @@
+// Region documents through the packed wire format (src/node/workers/packing.ts): what a worker
+// makes for --locate (code with identifier streams, prose, a notebook's report lines and prose
+// tokens, files with none) comes back equal, as views into a few transferred arrays.
+import { strict as assert } from 'node:assert';
+import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../../../src/core/regions/document';
+import { languageOf } from '../../../../src/core/text/languages';
+import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
+import { packOutcomes, transferablesOf, unpackOutcomes } from '../../../../src/node/workers/packing';
+
+const ok = (relPath: string, region?: RegionDocument): FileOutcome => ({ relPath, ok: true, bytes: 10, encoding: 'utf-8', doc: { kind: 'code', file: null, sections: [] }, ...(region ? { region } : {}) });
+
+/** A RegionDocument as plain arrays (views and copies compare equal). */
+const plain = (d: RegionDocument | undefined) =>
+  d && {
+    kind: d.kind,
+    length: d.length,
+    raw: [Array.from(d.raw.hi), Array.from(d.raw.lo)],
+    ids: d.ids && [Array.from(d.ids.hi), Array.from(d.ids.lo)],
+    isIdent: d.isIdent && Array.from(d.isIdent),
+    start: Array.from(d.start),
+    lineStarts: Array.from(d.lineStarts),
+    reportLines: d.reportLines && Array.from(d.reportLines),
+    proseTokens: d.proseTokens && Array.from(d.proseTokens),
+  };
+
+describe('packing of region documents', () => {
+  it('code, prose, a mixed notebook-like document with report lines, a file without one and a failure come back equal', () => {
+    const code = regionDocument('function add(a, b) {\n  return a + b; // sum\n}\n', 'a.ts');
+    const prose = regionDocument('# Title\n\nSome words here, and 中文的句子。\n', 'b.md');
+    const text = 'x = 1\nprint(x)\n# Notes\n\nA paragraph of notes.\n';
+    const mixed = regionDocumentOfParts(text, [
+      { startOffset: 0, endOffset: 15, lang: languageOf('c.py') },
+      { startOffset: 15, endOffset: text.length, lang: languageOf('c.md') },
+    ]);
+    mixed.reportLines = Int32Array.from([1048577, 1048578, 2097153, 2097154, 2097155, 0]);
+    assert.ok(mixed.proseTokens && mixed.proseTokens.some((x) => x === 1) && mixed.proseTokens.some((x) => x === 0), 'the mixed document marks its prose tokens');
+    const outcomes: FileOutcome[] = [ok('a.ts', code), { relPath: 'bad.ts', ok: false, reason: 'binary' }, ok('none.ts'), ok('b.md', prose), ok('c.ipynb', mixed)];
+    const packed = packOutcomes(outcomes);
+    assert.ok(packed.regions, 'regions packed');
+    assert.equal(new Set(transferablesOf(packed)).size, transferablesOf(packed).length, 'each buffer transferred once');
+    const back = unpackOutcomes(structuredClone(packed), outcomes.map((o) => o.relPath));
+    const regionOf = (o: FileOutcome) => (o.ok ? o.region : undefined);
+    assert.deepEqual(back.map((o) => plain(regionOf(o))), outcomes.map((o) => plain(regionOf(o))));
+    assert.equal(back[1].ok, false);
+  });
+
+  it('a batch without region documents packs none', () => {
+    assert.equal(packOutcomes([ok('a.ts')]).regions, undefined);
+  });
+});
