@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
-import { locateCopies, withLocated } from '../node/scan/locate';
+import { LOCATE_MAX_BYTES, locateCopies, withLocated } from '../node/scan/locate';
 import { scanDirectory } from '../node/scan/scan';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
@@ -162,6 +162,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     gitignore: flags.gitignore,
     workers: flags.workers,
     regions: flags.locate === true,
+    regionsMaxBytes: locateMaxBytes() ?? LOCATE_MAX_BYTES,
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,

@@ -45,6 +45,11 @@ export interface ScanOptions {
    * --locate: the files are read once, and code is tokenised by the workers' kernels.
    */
   regions?: boolean;
+  /**
+   * With `regions`: once the files read hold more bytes than this, no more region documents are
+   * made and those made are let go (the caller refuses such a tree: --locate's limit). Default: none.
+   */
+  regionsMaxBytes?: number;
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -146,6 +151,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   let done = 0;
   let documents: FingerprintedDocument[] = [];
   const regions = new Map<string, RegionDocument>();
+  // Region documents are asked for until the bytes read pass the limit (then dropped: memory).
+  let wantRegions = options.regions === true;
+  let regionBytes = 0;
   let bytes = 0;
   let report: Report;
   let closing: Promise<void> | undefined;
@@ -196,7 +204,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     let failure: { error: unknown } | null = null;
     const fingerprint = async (files: FileToFingerprint[], mode: CjkMode): Promise<FileOutcome[]> => {
       const run = (list: FileToFingerprint[], slot?: number) =>
-        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true, regions: options.regions }, undefined, { slot }).then((res) =>
+        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true, regions: wantRegions }, undefined, { slot }).then((res) =>
           unpackOutcomes(res as PackedOutcomes, list.map((f) => f.relPath)),
         );
       try {
@@ -222,7 +230,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
         let redone: FileOutcome[];
         try {
-          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true, regions: options.regions }, undefined, { slot: 0 });
+          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true, regions: wantRegions }, undefined, { slot: 0 });
           redone = unpackOutcomes(res as PackedOutcomes, again.map((f) => f.relPath));
         } catch {
           redone = await fingerprint(again, 'load');
@@ -239,7 +247,13 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       for (const o of outcomes) {
         done++;
         if (!o.ok) skip(o.relPath, o.reason);
+        else regionBytes += o.bytes;
       }
+      if (wantRegions && regionBytes > (options.regionsMaxBytes ?? Infinity)) {
+        wantRegions = false;
+        for (const list of results) for (const o of list ?? []) if (o.ok) delete o.region;
+      }
+      if (!wantRegions) for (const o of outcomes) if (o.ok) delete o.region; // asked for before the limit was passed
       options.onProgress?.(done, found);
     };
 

@@ -214,6 +214,22 @@ describe('neardup scan --locate on bad input', function () {
     assertPlanted(withLocated(result, out).pairs as LocatedPair[], fixture, 'changed tree');
   });
 
+  it('the scan makes region documents for the locate pass, and stops (letting go of those made) once the files pass regionsMaxBytes', async () => {
+    const tree = path.join(tmp, 'limit');
+    for (let i = 0; i < 12; i++) write(tree, `f${i}.ts`, codeFile(mulberry32(500 + i), 4));
+    const settings: EngineSettings = DEFAULT_ENGINE_SETTINGS;
+    const all = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, batchSize: 2 });
+    assert.equal(all.regions?.size, all.documents.length, 'a region document per file');
+    for (const d of all.documents) assert.ok(all.regions!.get(d.path)!.length > 0, d.path);
+    const none = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true });
+    assert.equal(none.regions, undefined, 'none unless asked for');
+    const limited = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, regionsMaxBytes: Math.floor(all.stats.bytes / 3), batchSize: 2 });
+    assert.equal(limited.documents.length, all.documents.length, 'the scan itself is whole');
+    assert.equal(limited.regions?.size, 0, 'no region documents kept past the limit');
+    const out = locateCopies(limited, { settings, maxBytes: Math.floor(all.stats.bytes / 3) });
+    assert.equal(out.ok, false, 'and the locate pass refuses the tree');
+  });
+
   it('a file made unreadable between the scan and the locate pass is one "permission denied" skip', function () {
     const user = deniedUser();
     // Root reads a chmod 000 file, and without a `nobody` user there is no one to be denied.
