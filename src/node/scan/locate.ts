@@ -15,8 +15,9 @@
  *   `regions` (identical files: one exact region of the whole file, not searched), and the pair
  *   gets a clone kind (its one region's when that spans both files, else `edited`).
  * - A region pair is dropped when a SimHash section pair of the same two files already says it: on
- *   both sides its lines overlap the pair's lines by at least half of the longer of the two ranges.
- *   A tighter region (under half of a long section) is kept beside it.
+ *   both sides the section holds at least 80 % of the region's lines and the region at least half
+ *   of the section's. A tighter region (under half of a long section), or one the section holds
+ *   only part of (a copy cut across sections), is kept beside it.
  *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
  *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
  * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
@@ -131,10 +132,13 @@ function linesOf(d: RegionDocument, start: number, end: number): { startLine: nu
 /** Lines two inclusive ranges share. */
 const shared = (s1: number, e1: number, s2: number, e2: number): number => Math.max(0, Math.min(e1, e2) - Math.max(s1, s2) + 1);
 
-/** The same place: the ranges share at least half of the longer one. */
+/**
+ * A section `x` already says region `y`: it holds at least 80 % of the region's lines, and the
+ * region at least half of the section's (a region much tighter than its section is kept).
+ */
 function samePlace(x: { startLine: number; endLine: number }, y: { startLine: number; endLine: number }): boolean {
-  const longer = Math.max(x.endLine - x.startLine + 1, y.endLine - y.startLine + 1);
-  return 2 * shared(x.startLine, x.endLine, y.startLine, y.endLine) >= longer;
+  const s = shared(x.startLine, x.endLine, y.startLine, y.endLine);
+  return s >= 0.8 * (y.endLine - y.startLine + 1) && 2 * s >= x.endLine - x.startLine + 1;
 }
 
 /** A byte count for a notice: MB from 1 MB up, else KB or bytes (a limit lowered for tests). */
