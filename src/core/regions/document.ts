@@ -42,6 +42,8 @@ export interface RegionDocument {
    * anchored as prose is, so that they match prose documents. Absent otherwise.
    */
   proseTokens?: Uint8Array;
+  /** Its anchors under findRegions' default options (regions.ts defaultAnchors), when made with it. */
+  anchors?: { hash: Uint32Array; pos: Int32Array };
 }
 
 export interface RegionDocumentOptions {

@@ -8,7 +8,7 @@
 import { AnchorIndex } from './anchorIndex';
 import type { CodeKernel } from '../types';
 import { alignChain, kernelAligner, type Alignment, type ChainAligner } from './align';
-import { anchorsOf, mixedAnchorsOf } from './anchors';
+import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
 import { chainSeeds, indelExplains, joinChains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
 import { groupRegions, type RegionGroup } from './groups';
@@ -158,6 +158,29 @@ function sideOf(d: RegionDocument, doc: number, start: number, end: number): Reg
   return { doc, start, end, startLine: lineOfOffset(d.lineStarts, d.start[start]), endLine: lineOfOffset(d.lineStarts, d.start[end - 1]) };
 }
 
+/**
+ * The anchors findRegions indexes for a document: for code, of its identifier-normalised stream
+ * (salted; a Markdown cell's tokens as prose), of its tokens as read, or both; for prose, of its
+ * tokens as read.
+ */
+export function documentAnchors(doc: RegionDocument, k: number, w: number, streams: 'raw' | 'ids' | 'both'): Anchors[] {
+  const out: Anchors[] = [];
+  if (doc.ids === null || streams !== 'ids') out.push(anchorsOf(doc.raw, doc.length, k, w));
+  if (doc.ids !== null && streams !== 'raw') {
+    out.push(doc.proseTokens ? mixedAnchorsOf(doc.ids, doc.length, k, w, IDS_SALT, doc.proseTokens) : anchorsOf(doc.ids, doc.length, k, w, IDS_SALT));
+  }
+  return out;
+}
+
+/**
+ * The anchors of a document under the default options, made where the document is made (a
+ * fingerprint worker) and stored in it (`RegionDocument.anchors`): findRegions with the default
+ * k, w and streams indexes them instead of making them again.
+ */
+export function defaultAnchors(doc: RegionDocument): Anchors {
+  return documentAnchors(doc, DEFAULTS.k, DEFAULTS.w, DEFAULTS.streams)[0];
+}
+
 /** Scores an alignment; null when it is too short or too dissimilar. */
 function judge(al: Alignment, o: typeof DEFAULTS): Omit<RegionPair, 'a' | 'b'> | null {
   if (al.aEnd - al.aStart < o.minTokens || al.bEnd - al.bStart < o.minTokens) return null;
@@ -185,16 +208,11 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
     const doc = docs[d];
     tokens += doc.length;
     if (doc.length < o.minTokens) continue;
-    const useIds = doc.ids !== null && o.streams !== 'raw';
-    const useRaw = doc.ids === null || o.streams !== 'ids';
-    if (useRaw) {
-      const a = anchorsOf(doc.raw, doc.length, o.k, o.w);
-      index.add(d, a.hash, a.pos);
+    if (doc.anchors && o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams) {
+      index.add(d, doc.anchors.hash, doc.anchors.pos); // made with the document (defaultAnchors)
+      continue;
     }
-    if (useIds) {
-      const a = doc.proseTokens ? mixedAnchorsOf(doc.ids!, doc.length, o.k, o.w, IDS_SALT, doc.proseTokens) : anchorsOf(doc.ids!, doc.length, o.k, o.w, IDS_SALT);
-      index.add(d, a.hash, a.pos);
-    }
+    for (const a of documentAnchors(doc, o.k, o.w, o.streams)) index.add(d, a.hash, a.pos);
   }
   const grown = (share: number): number => Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(share * docs.length)));
   const cap = grown(o.maxPostingsShare);

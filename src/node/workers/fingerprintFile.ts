@@ -10,6 +10,7 @@ import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
 import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
+import { defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers, hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
@@ -120,16 +121,21 @@ function ignoredWhole(relPath: string, text: string, container: ContainerText | 
 /**
  * The region document (core/regions) of a file's text as fingerprintDecoded fingerprints it:
  * ignore markers applied, variants folded, code tokenised by the kernel when there is one; a
- * notebook or component by its parts, a notebook's lines reported as cell lines. Null when the
+ * notebook or component by its parts, a notebook's lines reported as cell lines; with its anchors
+ * under the region finder's defaults. Null when the
  * file is marked `neardup-ignore-file` or is a notebook that cannot be read.
  */
 export function regionDocumentOf(relPath: string, text: string, settings: EngineSettings): RegionDocument | null {
   const fold = (t: string) => (settings.foldVariants !== false ? foldVariants(t) : t);
   const container = containerText(relPath, text);
   if (container && 'reason' in container) return null;
+  const withAnchors = (doc: RegionDocument): RegionDocument => {
+    doc.anchors = defaultAnchors(doc);
+    return doc;
+  };
   if (!container) {
     const kept = applyIgnoreMarkers(text, languageOf(relPath));
-    return kept === null ? null : regionDocument(fold(kept), relPath, { kernel: codeKernel(relPath) });
+    return kept === null ? null : withAnchors(regionDocument(fold(kept), relPath, { kernel: codeKernel(relPath) }));
   }
   const kept = applyContainerIgnoreMarkers(container);
   if (kept === null) return null;
@@ -142,7 +148,7 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
     }
     doc.reportLines = lines;
   }
-  return doc;
+  return withAnchors(doc);
 }
 
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */

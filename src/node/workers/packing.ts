@@ -27,7 +27,7 @@ export interface PackedOutcomes {
 
 /**
  * Region documents (core/regions) of a batch: per file {@link REGION_HEADER} words (has one, kind,
- * tokens, lines, has identifier streams, has report lines, has prose tokens), then every document's arrays one after
+ * tokens, lines, has identifier streams, has report lines, has prose tokens, anchors + 1 or 0), then every document's arrays one after
  * another.
  */
 export interface PackedRegions {
@@ -43,9 +43,12 @@ export interface PackedRegions {
   reportLines: Int32Array;
   /** The proseTokens of the documents that have them, one after another. */
   proseTokens: Uint8Array;
+  /** The anchors (hash, position) of the documents that have them, one after another. */
+  anchorHash: Uint32Array;
+  anchorPos: Int32Array;
 }
 
-const REGION_HEADER = 7;
+const REGION_HEADER = 8;
 
 function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefined {
   let tokens = 0;
@@ -53,6 +56,7 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
   let lines = 0;
   let reported = 0;
   let prose = 0;
+  let anchors = 0;
   let any = false;
   for (const o of outcomes) {
     if (!o.ok || !o.region) continue;
@@ -62,6 +66,7 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     lines += o.region.lineStarts.length;
     reported += o.region.reportLines?.length ?? 0;
     prose += o.region.proseTokens ? o.region.length : 0;
+    anchors += o.region.anchors?.hash.length ?? 0;
   }
   if (!any) return undefined;
   const r: PackedRegions = {
@@ -75,8 +80,11 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     lineStarts: new Int32Array(lines),
     reportLines: new Int32Array(reported),
     proseTokens: new Uint8Array(prose),
+    anchorHash: new Uint32Array(anchors),
+    anchorPos: new Int32Array(anchors),
   };
   let pt = 0;
+  let an = 0;
   let t = 0;
   let d = 0;
   let l = 0;
@@ -92,6 +100,12 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     r.header[h + 4] = g.ids ? 1 : 0;
     r.header[h + 5] = g.reportLines ? 1 : 0;
     r.header[h + 6] = g.proseTokens ? 1 : 0;
+    r.header[h + 7] = g.anchors ? g.anchors.hash.length + 1 : 0;
+    if (g.anchors) {
+      r.anchorHash.set(g.anchors.hash, an);
+      r.anchorPos.set(g.anchors.pos, an);
+      an += g.anchors.hash.length;
+    }
     if (g.proseTokens) {
       r.proseTokens.set(g.proseTokens.subarray(0, g.length), pt);
       pt += g.length;
@@ -124,6 +138,7 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
   let l = 0;
   let rl = 0;
   let pt = 0;
+  let an = 0;
   for (let f = 0; f < files; f++) {
     const h = f * REGION_HEADER;
     if (r.header[h] !== 1) continue;
@@ -146,6 +161,11 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
     if (r.header[h + 6] === 1) {
       out[f]!.proseTokens = r.proseTokens.subarray(pt, pt + n);
       pt += n;
+    }
+    if (r.header[h + 7] > 0) {
+      const m = r.header[h + 7] - 1;
+      out[f]!.anchors = { hash: r.anchorHash.subarray(an, an + m), pos: r.anchorPos.subarray(an, an + m) };
+      an += m;
     }
     t += n;
     if (withIds) d += n;
@@ -337,7 +357,7 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
   switch (r.packed) {
     case 'outcomes': {
       const g = r.regions;
-      const regions = g ? [g.header, g.hi, g.lo, g.idsHi, g.idsLo, g.isIdent, g.start, g.lineStarts, g.reportLines, g.proseTokens].map((a) => a.buffer) : [];
+      const regions = g ? [g.header, g.hi, g.lo, g.idsHi, g.idsLo, g.isIdent, g.start, g.lineStarts, g.reportLines, g.proseTokens, g.anchorHash, g.anchorPos].map((a) => a.buffer) : [];
       return [r.header.buffer, r.items.buffer, r.sketches.buffer, ...regions] as ArrayBuffer[];
     }
     case 'items':

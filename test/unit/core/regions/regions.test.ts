@@ -7,7 +7,7 @@ import { AnchorIndex } from '../../../../src/core/regions/anchorIndex';
 import { chainSeeds } from '../../../../src/core/regions/chain';
 import { IDENT_HI, IDENT_LO, lineOfOffset, lineStartsOf, regionDocument, regionDocumentOfParts } from '../../../../src/core/regions/document';
 import { groupRegions, samePlace } from '../../../../src/core/regions/groups';
-import { findRegions, type RegionPair } from '../../../../src/core/regions/regions';
+import { defaultAnchors, findRegions, type RegionPair } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import { TokenBuffer, tokenizeCode } from '../../../../src/core/text/tokenize';
 
@@ -417,6 +417,21 @@ describe('core/regions', () => {
       assert.equal(linked(0, 1).length, 1, JSON.stringify(r.pairs));
       assert.equal(linked(0, 1)[0].clone, 'exact');
       assert.ok(linked(0, 2).length >= 1, JSON.stringify(r.pairs));
+    });
+  });
+  describe('anchors made with the document (defaultAnchors, as the fingerprint workers do)', () => {
+    it('findRegions gives the same result from stored anchors, and makes its own for other options', () => {
+      const texts = [hostCode(21, 4), hostCode(22, 3) + '\n' + hostCode(21, 4).split('\n').slice(3, 30).join('\n'), hostCode(23, 5)];
+      const fresh = () => texts.map((t, i) => regionDocument(t, `f${i}.ts`));
+      const stored = fresh();
+      for (const d of stored) d.anchors = defaultAnchors(d);
+      const a = findRegions(fresh());
+      assert.ok(a.pairs.length > 0, 'a copy found');
+      assert.deepEqual(findRegions(stored), a);
+      // Stored anchors that are not the defaults' (none at all) are not used with other options.
+      for (const d of stored) d.anchors = { hash: new Uint32Array(0), pos: new Int32Array(0) };
+      assert.equal(findRegions(stored).pairs.length, 0, 'the stored anchors are what the defaults index');
+      assert.deepEqual(findRegions(stored, { w: 3 }), findRegions(fresh(), { w: 3 }));
     });
   });
 });

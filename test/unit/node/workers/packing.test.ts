@@ -3,6 +3,7 @@
 // tokens, files with none) comes back equal, as views into a few transferred arrays.
 import { strict as assert } from 'node:assert';
 import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../../../src/core/regions/document';
+import { defaultAnchors } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
 import { packOutcomes, transferablesOf, unpackOutcomes } from '../../../../src/node/workers/packing';
@@ -21,6 +22,7 @@ const plain = (d: RegionDocument | undefined) =>
     lineStarts: Array.from(d.lineStarts),
     reportLines: d.reportLines && Array.from(d.reportLines),
     proseTokens: d.proseTokens && Array.from(d.proseTokens),
+    anchors: d.anchors && [Array.from(d.anchors.hash), Array.from(d.anchors.pos)],
   };
 
 describe('packing of region documents', () => {
@@ -33,6 +35,8 @@ describe('packing of region documents', () => {
       { startOffset: 15, endOffset: text.length, lang: languageOf('c.md') },
     ]);
     mixed.reportLines = Int32Array.from([1048577, 1048578, 2097153, 2097154, 2097155, 0]);
+    code.anchors = defaultAnchors(code);
+    mixed.anchors = { hash: new Uint32Array(0), pos: new Int32Array(0) }; // none, but made
     assert.ok(mixed.proseTokens && mixed.proseTokens.some((x) => x === 1) && mixed.proseTokens.some((x) => x === 0), 'the mixed document marks its prose tokens');
     const outcomes: FileOutcome[] = [ok('a.ts', code), { relPath: 'bad.ts', ok: false, reason: 'binary' }, ok('none.ts'), ok('b.md', prose), ok('c.ipynb', mixed)];
     const packed = packOutcomes(outcomes);
