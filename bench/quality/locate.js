@@ -342,6 +342,13 @@ function runNeardup(cli, ws, extra, lineCount) {
       const pairs = [];
       for (const p of out.pairs) {
         const side = (s) => ({ path: normRel(s.path, ws), start: p.kind === 'file' ? 1 : s.startLine, end: p.kind === 'file' ? lineCount(normRel(s.path, ws)) : s.endLine });
+        // A file pair with its matching regions (--locate) reports those ranges, not the whole files.
+        if (p.kind === 'file' && Array.isArray(p.regions) && p.regions.length) {
+          for (const g of p.regions) {
+            pairs.push({ kind: 'section', a: { path: normRel(p.a.path, ws), start: g.a.startLine, end: g.a.endLine }, b: { path: normRel(p.b.path, ws), start: g.b.startLine, end: g.b.endLine }, distance: p.distance });
+          }
+          continue;
+        }
         pairs.push({ kind: p.kind, a: side(p.a), b: side(p.b), distance: p.distance });
       }
       return { pairs, ms, stats: out.stats || null, truncated: out.truncated || null, args: ['neardup', ...args.slice(2)].map((x) => (x === ws ? '<workspace>' : x)) };

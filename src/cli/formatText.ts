@@ -63,6 +63,19 @@ export function formatText(result: ScanResult, baseline?: BaselineSummary): stri
     lines.push('', title);
     groups.forEach((g, i) => {
       const locs = locationsOf(g);
+      if (g.located && g.kind === 'file') {
+        // Files the located regions make up (--locate): each member with the pair that links it.
+        lines.push(`  ${i + 1}. ${locs.length} files, edited copies located by their regions, largest distance ${g.maxDistance}`);
+        lines.push(`     ${where(locs[0])}`);
+        for (const loc of locs.slice(1)) {
+          const p = located.find((q) => q.kind === 'file' && ((q.a.path === locs[0].path && q.b.path === loc.path) || (q.b.path === locs[0].path && q.a.path === loc.path))) ?? located.find((q) => q.kind === 'file' && (q.a.path === loc.path || q.b.path === loc.path));
+          const regions = p?.regions ?? [];
+          const shown = regions.slice(0, 3).map((r) => (p!.a.path === loc.path ? `${r.a.startLine}-${r.a.endLine}` : `${r.b.startLine}-${r.b.endLine}`));
+          const info = p ? `${p.clone} copy, similarity ${(p.similarity * 100).toFixed(1)}%, distance ${p.distance}; regions at lines ${shown.join(', ')}${regions.length > 3 ? ` and ${regions.length - 3} more` : ''}` : '';
+          lines.push(`     ${where(loc)}  ${info}`);
+        }
+        return;
+      }
       if (g.located) {
         lines.push(`  ${i + 1}. ${locs.length} places of a located copy, largest distance ${g.maxDistance}`);
         lines.push(`     ${where(locs[0])}`);

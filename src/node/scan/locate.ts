@@ -14,6 +14,10 @@
  * - A region of two files the scan pairs as files is that file pair's: it goes into the pair's
  *   `regions` (identical files: one exact region of the whole file, not searched), and the pair
  *   gets a clone kind (its one region's when that spans both files, else `edited`).
+ * - Two files the scan does not pair whose regions hold at least {@link FILE_COVER} of the tokens of
+ *   each are an edited copy of a file: a `located` file pair (distance of their file SimHash,
+ *   similarity the regions' token-weighted one, kind `edited` unless one region spans both) that
+ *   carries those regions, and a `located` file group of the files such pairs link.
  * - A region pair is dropped when a SimHash section pair of the same two files already says it: on
  *   both sides the section holds at least 80 % of the region's lines and the region at least half
  *   of the section's. A tighter region (under half of a long section), or one the section holds
@@ -48,6 +52,12 @@ import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import type { ScanResult } from './scan';
+
+/**
+ * Two files the scan does not pair whose located regions hold at least this share of the tokens of
+ * each are reported as a pair of files (an edited copy of a file), carrying those regions.
+ */
+export const FILE_COVER = 0.6;
 
 /** Largest tree (bytes of the fingerprinted files) `--locate` takes. */
 export const LOCATE_MAX_BYTES = 32 * 1024 * 1024;
@@ -298,6 +308,57 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     return loc;
   };
   const pairs: ReportPair[] = [];
+
+  // ---- files the regions make up: two files the scan does not pair whose regions hold at least
+  // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own).
+  const promoted = new Map<string, ReportPair>();
+  {
+    const byFiles = new Map<string, RegionPair[]>();
+    for (const r of found.pairs) {
+      if (r.a.doc === r.b.doc) continue;
+      const k = filesKey(docs[r.a.doc].path, docs[r.b.doc].path);
+      if (filePair.has(k)) continue;
+      const list = byFiles.get(k);
+      if (list) list.push(r);
+      else byFiles.set(k, [r]);
+    }
+    const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
+    for (const [k, list] of byFiles) {
+      const A = docs[list[0].a.doc];
+      const B = docs[list[0].b.doc];
+      const cover = (ranges: Array<[number, number]>, n: number): number => {
+        ranges.sort((x, y) => x[0] - y[0]);
+        let covered = 0;
+        let end = 0;
+        for (const [s0, e0] of ranges) {
+          const s1 = Math.max(s0, end);
+          if (e0 > s1) covered += e0 - s1;
+          end = Math.max(end, e0);
+        }
+        return n > 0 ? covered / n : 0;
+      };
+      const ca = cover(list.map((r) => [r.a.start, r.a.end]), A.region.length);
+      const cb = cover(list.map((r) => [r.b.start, r.b.end]), B.region.length);
+      if (ca < FILE_COVER || cb < FILE_COVER) continue;
+      const fa = fileFp.get(A.path) ?? simhashOf(A, 0, A.region.length);
+      const fb = fileFp.get(B.path) ?? simhashOf(B, 0, B.region.length);
+      let weighted = 0;
+      for (const r of list) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
+      const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
+      const whole = list.length === 1 && ca >= 0.99 && cb >= 0.99;
+      promoted.set(k, {
+        kind: 'file',
+        a: { path: A.path },
+        b: { path: B.path },
+        distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
+        similarity,
+        clone: whole ? list[0].clone : 'edited',
+        located: true,
+        regions: [],
+      });
+    }
+  }
+
   /** Per region pair: its report pair, or null when dropped. */
   const kept: Array<ReportPair | null> = [];
   let dropped = 0;
@@ -308,6 +369,17 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     const ta = trimmed(A, r.a.start, r.a.end);
     const tb = trimmed(B, r.b.start, r.b.end);
     const clone = r.clone;
+    const made = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
+    if (made) {
+      // A region of an edited copy of a file: that file pair carries it.
+      const la = linesOf(A.region, ta.start, ta.end);
+      const lb = linesOf(B.region, tb.start, tb.end);
+      const flipped = made.a.path !== A.path;
+      made.regions!.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
+      attached++;
+      kept.push(null);
+      continue;
+    }
     const fileIndex = A !== B ? filePair.get(filesKey(A.path, B.path)) : undefined;
     if (fileIndex !== undefined) {
       // A region of two files the scan already pairs: the file pair carries it.
@@ -380,6 +452,34 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
       groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
     }
   }
+  // ---- the edited copies of files: their pairs (regions in order) and their groups (files linked by them)
+  const filePairs = [...promoted.values()];
+  for (const p of filePairs) p.regions!.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
+  filePairs.sort((x, y) => (x.a.path < y.a.path ? -1 : x.a.path > y.a.path ? 1 : x.b.path < y.b.path ? -1 : x.b.path > y.b.path ? 1 : 0));
+  const parent = new Map<string, string>();
+  const root = (x: string): string => {
+    let r = x;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(x, r);
+    return r;
+  };
+  for (const p of filePairs) {
+    for (const x of [p.a.path, p.b.path]) if (!parent.has(x)) parent.set(x, x);
+    const ra = root(p.a.path);
+    const rb = root(p.b.path);
+    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+  }
+  const fileGroups = new Map<string, { members: string[]; maxDistance: number }>();
+  for (const p of filePairs) {
+    const r = root(p.a.path);
+    const g = fileGroups.get(r) ?? { members: [], maxDistance: 0 };
+    for (const x of [p.a.path, p.b.path]) if (!g.members.includes(x)) g.members.push(x);
+    g.maxDistance = Math.max(g.maxDistance, p.distance);
+    fileGroups.set(r, g);
+  }
+  for (const g of fileGroups.values()) groups.push({ kind: 'file', members: g.members.sort(), maxDistance: g.maxDistance, located: true });
+  pairs.unshift(...filePairs);
+
   return { ok: true, pairs, groups, sides, cloneOf, regionsOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
 }
 

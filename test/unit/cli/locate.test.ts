@@ -149,6 +149,38 @@ describe('neardup scan --locate (experimental)', function () {
     assert.deepEqual(j.pairs.filter(linksTwins), [], 'no located pair repeats a file pair');
   });
 
+  it('an edited copy of a whole file that SimHash does not pair is a located file pair carrying its regions, in a located file group', () => {
+    const tree = path.join(tmp, 'editedFile');
+    fs.mkdirSync(tree);
+    const original = codeFile(mulberry32(91), 10);
+    // Every fourth line edited: too far apart for the file's SimHash, still one copy.
+    const edited = original
+      .split('\n')
+      .map((line, i) => (i % 4 === 2 && line.trim() ? line.replace(/[A-Za-z]+/g, (m) => `${m}Q`) : line))
+      .join('\n');
+    fs.writeFileSync(path.join(tree, 'source.ts'), original);
+    fs.writeFileSync(path.join(tree, 'copy.ts'), edited);
+    fs.writeFileSync(path.join(tree, 'other.ts'), codeFile(mulberry32(92), 8));
+    const plain = JSON.parse(run(['scan', tree, '--format', 'json', '-q']).stdout) as LocatedReport;
+    assert.equal(plain.pairs.filter((p) => p.kind === 'file').length, 0, 'SimHash alone does not pair the two files');
+    const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--locate']).stdout) as LocatedReport;
+    const files = j.pairs.filter((p) => p.kind === 'file');
+    assert.equal(files.length, 1, JSON.stringify(j.pairs.map((p) => [p.kind, p.a, p.b])));
+    const p = files[0];
+    assert.deepEqual([p.a.path, p.b.path].sort(), ['copy.ts', 'source.ts']);
+    assert.equal(p.located, true);
+    assert.equal(p.clone, 'edited');
+    assert.ok(p.distance > 0 && p.distance <= 64 && p.similarity > 0 && p.similarity < 1, JSON.stringify(p));
+    const lines = original.split('\n').length;
+    let covered = 0;
+    for (const r of p.regions!) covered += r.a.endLine - r.a.startLine + 1;
+    assert.ok(covered >= 0.6 * lines, `regions cover ${covered} of ${lines} lines`);
+    assert.equal(j.pairs.filter((q) => q.located && q.kind === 'section' && [q.a.path, q.b.path].includes('copy.ts') && [q.a.path, q.b.path].includes('source.ts')).length, 0, 'its regions are not section pairs too');
+    assert.ok(j.groups.some((g) => g.kind === 'file' && g.located && g.members.join() === 'copy.ts,source.ts'), JSON.stringify(j.groups));
+    const text = run(['scan', tree, '-q', '--locate']).stdout;
+    assert.match(text, /2 files, edited copies located by their regions, largest distance \d+\n\s+copy\.ts\n\s+source\.ts {2}edited copy, similarity \d+\.\d%, distance \d+; regions at lines \d+-\d+/, text);
+  });
+
   it('refuses a tree over the byte limit (a reason for the one notice, no crash)', () => {
     const out = locateCopies({ root: dir, documents: [], pairs: [], stats: { files: 0, sections: 0, bytes: 2048, elapsedMs: 0, skipped: 0 } }, { settings: DEFAULT_ENGINE_SETTINGS, maxBytes: 1024 });
     assert.equal(out.ok, false);
