@@ -9,6 +9,9 @@ import { registerCompare } from './commands/compare';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
+import { registerMarksCodeLens } from './editor/codeLens';
+import { EditorMarks, textLines, type PaintedLines } from './editor/editorMarks';
+import { registerMarksHover } from './editor/hover';
 import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
@@ -60,6 +63,15 @@ export interface NearDupApi {
   log: { count(): number; since(mark: number): string[] };
   tree: DuplicatesTreeProvider;
   diagnostics: DiagnosticsPublisher;
+  /** The marks in the editor (`src/extension/editor`). */
+  editor: {
+    /** The lines drawn in the visible editors of a document (1-based, inclusive) by closeness; undefined when no visible editor shows it. */
+    decorationsFor(uri: vscode.Uri): PaintedLines | undefined;
+    /** The marks of an open document now (1-based, inclusive lines; a file mark spans the whole file): kind, closest distance, twins. */
+    marksFor(uri: vscode.Uri): Array<{ kind: 'file' | 'section'; startLine: number; endLine: number; distance: number; twins: number }>;
+    /** The marks of a document (undefined: of several) were moved, replaced or switched off. */
+    onDidChange: vscode.Event<vscode.Uri | undefined>;
+  };
   /** The status bar item's text and tooltip. */
   status(): { text: string; tooltip: string };
   timings: {
@@ -98,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const diagnostics = new DiagnosticsPublisher(index, settings, tasks);
   const statusBar = new StatusBar(index);
   const find = new FindNearDuplicatesCommand(index, tree);
+  const marks = new EditorMarks(index, settings, tasks);
 
   context.subscriptions.push(
     log,
@@ -107,6 +120,9 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     view,
     diagnostics,
     statusBar,
+    marks,
+    registerMarksHover(marks, tasks),
+    registerMarksCodeLens(marks, settings),
     registerProgressNotification(index),
     registerCompare(),
     registerCompareCodeActions(),
@@ -152,6 +168,21 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     log: { count: () => log.count, since: (mark) => log.since(mark) },
     tree,
     diagnostics,
+    editor: {
+      decorationsFor: (uri) => marks.decorationsFor(uri),
+      onDidChange: marks.onDidChange,
+      marksFor: (uri) => {
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        if (!doc) return [];
+        return marks.marksOf(doc).map((m) => ({
+          kind: m.kind,
+          startLine: Math.max(0, m.start) + 1,
+          endLine: Math.min(textLines(doc) - 1, m.end) + 1,
+          distance: m.distance,
+          twins: m.item.twins.length + m.item.moreTwins,
+        }));
+      },
+    },
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
     timings: {
       activateMs,

@@ -61,7 +61,7 @@ export class Settings implements vscode.Disposable {
         const previous = this.values;
         this.values = this.read();
         const change = diffSettings(previous, this.values);
-        if (change.reindex || change.thresholds || change.severity) this.emitter.fire({ previous, current: this.values, change });
+        if (change.reindex || change.thresholds || change.severity || change.editor) this.emitter.fire({ previous, current: this.values, change });
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.rootsEmitter.fire()),
     );

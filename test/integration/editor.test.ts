@@ -1,0 +1,189 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { NearDupApi } from '../../src/extension/extension';
+import { closeAllEditors, fixture, getApi, relOf, setSetting, waitForReport, waitUntil } from './helpers';
+
+type Painted = NonNullable<ReturnType<NearDupApi['editor']['decorationsFor']>>;
+
+/** Opens a fixture file in an editor and waits until NearDup has drawn its marks as `expected`. */
+async function showAndWaitForMarks(api: NearDupApi, rel: string, expected: Painted, what = `the marks of ${rel}`): Promise<vscode.TextEditor> {
+  const editor = await vscode.window.showTextDocument(fixture(rel), { preview: false });
+  await waitForMarks(api, editor.document.uri, expected, what);
+  return editor;
+}
+
+async function waitForMarks(api: NearDupApi, uri: vscode.Uri, expected: Painted, what: string): Promise<Painted> {
+  let last: Painted | undefined;
+  try {
+    return await waitUntil(
+      async () => {
+        last = api.editor.decorationsFor(uri);
+        return last && JSON.stringify(last) === JSON.stringify(expected) ? last : undefined;
+      },
+      [vscode.window.onDidChangeVisibleTextEditors as vscode.Event<unknown>, api.editor.onDidChange, api.index.onDidUpdate],
+      what,
+      10_000,
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; last drawn: ${JSON.stringify(last)}`);
+  }
+}
+
+/** NearDup's hovers at a position, as markdown text. */
+async function nearDupHovers(uri: vscode.Uri, line: number, character = 4): Promise<string[]> {
+  const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, character))) ?? [];
+  return hovers
+    .flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)))
+    .filter((text) => text.includes('NearDup'));
+}
+
+/** NearDup's CodeLenses of a document (those that peek at twins). */
+async function nearDupLenses(uri: vscode.Uri): Promise<vscode.CodeLens[]> {
+  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+  return lenses.filter((l) => l.command?.command === 'editor.action.peekLocations');
+}
+
+/** The arguments of the first command link to `command` in a hover's markdown. */
+function linkArgs(markdown: string, command: string): unknown[] {
+  const m = new RegExp(`\\(command:${command.replace('.', '\\.')}\\?([^)]+)\\)`).exec(markdown);
+  assert.ok(m, `a ${command} link in: ${markdown}`);
+  return JSON.parse(decodeURIComponent(m[1])) as unknown[];
+}
+
+const NONE: Painted = { identical: [], close: [], distant: [] };
+
+describe('editor: marks, hover, CodeLens', () => {
+  let api: NearDupApi;
+
+  before(async () => {
+    // code-server saves after a delay by default: the edits below must stay unsaved.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    api = await getApi();
+    await waitForReport(api, (r) => r.groups.length >= 4, 'the fixture report');
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  afterEach(async () => {
+    await setSetting('decorations.enabled', undefined);
+    await setSetting('codeLens.enabled', undefined);
+    await vscode.commands.executeCommand('workbench.action.files.revertAll').then(undefined, () => undefined);
+    await closeAllEditors();
+  });
+
+  it('marks the copied section (identical) and a whole near-duplicate file (close), nothing in a unique file', async () => {
+    await showAndWaitForMarks(api, 'code/logParser.ts', { identical: [[15, 44]], close: [], distant: [] });
+    await showAndWaitForMarks(api, 'code/salesReport.ts', { identical: [[11, 40]], close: [], distant: [] });
+    // orderService.ts ↔ orderServiceCopy.ts: distance 1, the whole file (82 lines).
+    await showAndWaitForMarks(api, 'code/orderService.ts', { identical: [], close: [[1, 82]], distant: [] });
+    await showAndWaitForMarks(api, 'notes/unique-meeting-notes.md', NONE);
+    const marks = api.editor.marksFor(fixture('code/logParser.ts'));
+    assert.deepStrictEqual(marks, [{ kind: 'section', startLine: 15, endLine: 44, distance: 0, twins: 1 }]);
+  });
+
+  it('marks follow edits until the next report (lines inserted above, then reverted)', async () => {
+    const editor = await showAndWaitForMarks(api, 'code/logParser.ts', { identical: [[15, 44]], close: [], distant: [] });
+    const mark = api.log.count();
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(2, 0), '// one\n// two\n// three\n')));
+    await waitForMarks(api, editor.document.uri, { identical: [[18, 47]], close: [], distant: [] }, 'the marks moved down by 3 lines');
+    // Lines removed inside the section shrink it.
+    assert.ok(await editor.edit((b) => b.delete(new vscode.Range(20, 0, 22, 0))));
+    await waitForMarks(api, editor.document.uri, { identical: [[18, 45]], close: [], distant: [] }, 'the marks shrunk by 2 lines');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitForMarks(api, editor.document.uri, { identical: [[15, 44]], close: [], distant: [] }, 'the marks back after the revert');
+    assert.deepStrictEqual(
+      api.log.since(mark).filter((l) => /^error/.test(l)),
+      [],
+    );
+  });
+
+  it('neardup.decorations.enabled switches the marks (and the hover) off and on, live', async () => {
+    const editor = await showAndWaitForMarks(api, 'code/logParser.ts', { identical: [[15, 44]], close: [], distant: [] });
+    await setSetting('decorations.enabled', false);
+    await waitForMarks(api, editor.document.uri, NONE, 'no marks');
+    assert.deepStrictEqual(await nearDupHovers(editor.document.uri, 20), []);
+    await setSetting('decorations.enabled', true);
+    await waitForMarks(api, editor.document.uri, { identical: [[15, 44]], close: [], distant: [] }, 'the marks again');
+  });
+
+  it('the hover on a copied section names the twin, its lines and distance, and links Compare and Open twin', async () => {
+    const editor = await showAndWaitForMarks(api, 'code/logParser.ts', { identical: [[15, 44]], close: [], distant: [] });
+    const uri = editor.document.uri;
+    const [hover, ...others] = await nearDupHovers(uri, 20);
+    assert.ok(hover, 'a NearDup hover on line 21');
+    assert.deepStrictEqual(others, []);
+    assert.match(hover, /lines 15–44/);
+    assert.match(hover, /code\/salesReport\.ts:11-40/);
+    assert.match(hover, /`code\/salesReport\.ts:11-40` — distance 0, 100(\.0)?% similar/);
+    assert.match(hover, /are the same as these/);
+    assert.deepStrictEqual(await nearDupHovers(uri, 2), [], 'no NearDup hover outside the marks');
+
+    // Compare opens a diff of the two ranges.
+    const [target] = linkArgs(hover, 'neardup.compare') as [{ leftUri: string; rightUri: string; leftLines: number[]; rightLines: number[] }];
+    assert.deepStrictEqual([target.leftLines, target.rightLines], [[15, 44], [11, 40]]);
+    await vscode.commands.executeCommand('neardup.compare', target);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab && tab.input instanceof vscode.TabInputTextDiff, 'a diff is open');
+    assert.strictEqual(relOf(tab.input.original.fsPath), 'code/logParser.ts');
+    assert.strictEqual(relOf(tab.input.modified.fsPath), 'code/salesReport.ts');
+
+    // Open twin opens the twin at its lines.
+    await vscode.commands.executeCommand('neardup.openTwin', ...linkArgs(hover, 'neardup.openTwin'));
+    const active = vscode.window.activeTextEditor;
+    assert.ok(active);
+    assert.strictEqual(relOf(active.document.uri.fsPath), 'code/salesReport.ts');
+    assert.deepStrictEqual([active.selection.start.line, active.selection.end.line], [10, 39]);
+  });
+
+  it('the hover of an edited copy shows the lines that differ, the twin\'s with +, these with -', async () => {
+    const editor = await showAndWaitForMarks(api, 'code/orderService.ts', { identical: [], close: [[1, 82]], distant: [] });
+    const [hover] = await nearDupHovers(editor.document.uri, 52);
+    assert.ok(hover, 'a NearDup hover');
+    assert.match(hover, /this whole file/);
+    assert.match(hover, /code\/orderServiceCopy\.ts/);
+    assert.match(hover, /`code\/orderServiceCopy\.ts` — distance 1, \d+(\.\d)?% similar/);
+    assert.match(hover, /```diff/);
+    // The first differences: the header comment, then the renamed variable (whitespace as in the files).
+    assert.match(hover, /^- \/\/ Order handling for the fixture shop\. Planted twin: see orderServiceCopy\.ts\.$/m);
+    assert.match(hover, /^\+ \/\/ Order handling for the fixture shop\. Planted twin of orderService\.ts/m);
+    assert.match(hover, /^- {3}let subtotal = 0;$/m);
+    assert.match(hover, /^\+ {3}let netAmount = 0;$/m);
+    assert.doesNotMatch(hover, /^[-+ ] .*FREE_SHIPPING_THRESHOLD = /m, 'unchanged lines far from a difference are left out');
+    assert.match(hover, /and \d+ more differing lines/, 'the differences not shown are counted');
+    assert.match(hover, /unchanged lines/, 'unchanged runs are counted, not shown');
+  });
+
+  it('a CodeLens above the copied section and on a near-duplicate file peeks at the twins; neardup.codeLens.enabled turns them off', async () => {
+    const uri = fixture('code/logParser.ts');
+    await vscode.window.showTextDocument(uri);
+    const lenses = await waitUntil(async () => {
+      const l = await nearDupLenses(uri);
+      return l.length > 0 ? l : undefined;
+    }, [api.index.onDidUpdate], 'the CodeLens of logParser.ts');
+    assert.strictEqual(lenses.length, 1);
+    assert.strictEqual(lenses[0].range.start.line, 14);
+    assert.strictEqual(lenses[0].command?.title, '1 near duplicate (d=0)');
+    const [docUri, at, locations, mode] = lenses[0].command!.arguments as [vscode.Uri, vscode.Position, vscode.Location[], string];
+    assert.strictEqual(docUri.toString(), uri.toString());
+    assert.strictEqual(at.line, 14);
+    assert.strictEqual(mode, 'peek');
+    assert.deepStrictEqual(
+      locations.map((l) => [relOf(l.uri.fsPath), l.range.start.line, l.range.end.line]),
+      [['code/salesReport.ts', 10, 39]],
+    );
+
+    const order = await nearDupLenses(fixture('code/orderService.ts'));
+    assert.deepStrictEqual(
+      order.map((l) => [l.range.start.line, l.command?.title]),
+      [[0, 'Whole file: 1 near duplicate (d=1)']],
+    );
+    assert.deepStrictEqual(await nearDupLenses(fixture('notes/unique-meeting-notes.md')), []);
+
+    await setSetting('codeLens.enabled', false);
+    await waitUntil(async () => ((await nearDupLenses(uri)).length === 0 ? true : undefined), [], 'no CodeLens', 5000).catch(async () => {
+      assert.deepStrictEqual(await nearDupLenses(uri), []);
+    });
+  });
+});
