@@ -108,9 +108,9 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const view = vscode.window.createTreeView<DuplicateNode>('neardup.duplicates', { treeDataProvider: tree, showCollapseAll: true });
   tree.attach(view);
   const diagnostics = new DiagnosticsPublisher(index, settings, tasks);
-  const statusBar = new StatusBar(index);
   const find = new FindNearDuplicatesCommand(index, tree);
   const marks = new EditorMarks(index, settings, tasks);
+  const statusBar = new StatusBar(index, marks);
 
   context.subscriptions.push(
     log,

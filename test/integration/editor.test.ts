@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import { closeAllEditors, fixture, getApi, relOf, setSetting, waitForReport, waitUntil } from './helpers';
 
+type ViewReportLike = NonNullable<ReturnType<NearDupApi['index']['getReport']>>;
 type Painted = NonNullable<ReturnType<NearDupApi['editor']['decorationsFor']>>;
 
 /** Opens a fixture file in an editor and waits until NearDup has drawn its marks as `expected`. */
@@ -48,6 +49,17 @@ function linkArgs(markdown: string, command: string): unknown[] {
   const m = new RegExp(`\\(command:${command.replace('.', '\\.')}\\?([^)]+)\\)`).exec(markdown);
   assert.ok(m, `a ${command} link in: ${markdown}`);
   return JSON.parse(decodeURIComponent(m[1])) as unknown[];
+}
+
+/** Polls `check` until it returns a truthy value (for what changes on a timer, such as the status bar). */
+async function poll<T>(check: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 const NONE: Painted = { identical: [], close: [], distant: [] };
@@ -97,6 +109,35 @@ describe('editor: marks, hover, CodeLens', () => {
       api.log.since(mark).filter((l) => /^error/.test(l)),
       [],
     );
+  });
+
+  it('marks take the real lines from the report after a save', async () => {
+    const editor = await showAndWaitForMarks(api, 'code/logParser.ts', { identical: [[15, 44]], close: [], distant: [] });
+    const isLogParser = (m: { path: string; startLine?: number }) => m.path === editor.document.uri.fsPath;
+    const sectionOf = (r: ViewReportLike) => r.groups.flatMap((g) => g.members).find((m) => isLogParser(m) && m.startLine !== undefined);
+    try {
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(2, 0), '// one\n// two\n// three\n')));
+      assert.ok(await editor.document.save());
+      await waitForReport(api, (r) => sectionOf(r)?.startLine === 18, 'the report of the saved file (section at 18–47)');
+      await waitForMarks(api, editor.document.uri, { identical: [[18, 47]], close: [], distant: [] }, 'the marks from the report');
+    } finally {
+      // Back to the fixture's text, saved: the other tests rely on it.
+      await editor.edit((b) => b.delete(new vscode.Range(2, 0, 5, 0)));
+      await editor.document.save();
+    }
+    await waitForReport(api, (r) => sectionOf(r)?.startLine === 15, 'the report of the restored file');
+    await waitForMarks(api, editor.document.uri, { identical: [[15, 44]], close: [], distant: [] }, 'the marks back at 15–44');
+  });
+
+  it('the status bar shows the share of the active file\'s lines in near duplicates, with a breakdown in the tooltip', async () => {
+    await showAndWaitForMarks(api, 'code/logParser.ts', { identical: [[15, 44]], close: [], distant: [] });
+    // 30 of logParser.ts's 70 lines.
+    await poll(() => api.status().text === '$(copy) NearDup 4 · this file 43%', `the share of logParser.ts (status: ${api.status().text})`);
+    assert.match(api.status().tooltip, /code\/logParser\.ts: 30 of 70 lines are in near duplicates \(43%\)/);
+    await showAndWaitForMarks(api, 'code/orderService.ts', { identical: [], close: [[1, 82]], distant: [] });
+    await poll(() => api.status().text === '$(copy) NearDup 4 · this file 100%', 'the share of orderService.ts');
+    await showAndWaitForMarks(api, 'notes/unique-meeting-notes.md', NONE);
+    await poll(() => api.status().text === '$(copy) NearDup 4', 'no share for a file without near duplicates');
   });
 
   it('neardup.decorations.enabled switches the marks (and the hover) off and on, live', async () => {

@@ -137,3 +137,10 @@ export function marksAt(marks: readonly Mark[], line: number): Mark[] {
     .filter((m) => m.start <= line && line <= m.end)
     .sort((a, b) => a.end - a.start - (b.end - b.start) || a.distance - b.distance);
 }
+
+/** A share as a whole percentage, never rounded to 0% or 100% when it is neither. */
+export function sharePercent(part: number, whole: number): string {
+  if (whole <= 0 || part <= 0) return '0%';
+  if (part >= whole) return '100%';
+  return `${Math.min(99, Math.max(1, Math.round((100 * part) / whole)))}%`;
+}

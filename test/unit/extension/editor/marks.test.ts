@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ViewItem } from '../../../../src/node/engine/engineProtocol';
-import { closenessOf, markedLines, marksAt, marksOf, paint, shiftMarks, spanOf, type Mark } from '../../../../src/extension/editor/marks';
+import { closenessOf, markedLines, marksAt, marksOf, paint, sharePercent, shiftMarks, spanOf, type Mark } from '../../../../src/extension/editor/marks';
 
 const section = (start: number, end: number, distance: number): ViewItem => ({
   kind: 'section',
@@ -85,5 +85,12 @@ describe('editor marks', () => {
     assert.deepEqual(marksAt(ms, 16).map((m) => [m.kind, m.start]), [['section', 14], ['section', 10], ['file', 0]]);
     assert.deepEqual(marksAt(ms, 2).map((m) => m.kind), ['file']);
     assert.deepEqual(marksAt(marksOf([section(11, 40, 4)]), 2), []);
+  });
+
+  it('sharePercent: whole percentages, never 0% or 100% unless exactly', () => {
+    assert.deepEqual(
+      [sharePercent(30, 70), sharePercent(1, 1000), sharePercent(999, 1000), sharePercent(0, 10), sharePercent(10, 10), sharePercent(5, 0)],
+      ['43%', '1%', '99%', '0%', '100%', '0%'],
+    );
   });
 });
