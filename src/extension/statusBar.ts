@@ -1,8 +1,9 @@
 /**
  * The status bar item: indexing progress (files done / total), then the number of groups of near
- * duplicates and the share of the active file's lines that lie in near-duplicate files or sections
- * (from the editor's marks, moved with the edits); the tooltip breaks it down. Clicking it opens
- * the Near Duplicates view.
+ * duplicates, the share of the workspace's lines that lie in near-duplicate files or sections
+ * (counted by the engine: `ViewReport.lineShare`) and the active file's share (from the editor's
+ * marks, moved with the edits); the tooltip breaks them down (code / documents, top folders).
+ * Clicking it opens the Near Duplicates view.
  */
 import * as vscode from 'vscode';
 import { textLines, type EditorMarks } from './editor/editorMarks';
@@ -81,6 +82,28 @@ export class StatusBar implements vscode.Disposable {
         ),
       ];
       let text = `$(copy) NearDup ${groups}`;
+      const share = report?.lineShare;
+      const total = share ? share.code.lines + share.prose.lines : 0;
+      if (share && total > 0) {
+        const dup = share.code.duplicated + share.prose.duplicated;
+        text += ` · ${sharePercent(dup, total)}`;
+        tooltip.push(vscode.l10n.t('Workspace: {0} of {1} lines are in near duplicates ({2}).', dup, total, sharePercent(dup, total)));
+        tooltip.push(
+          vscode.l10n.t(
+            'Code: {0} of {1} lines ({2}); documents: {3} of {4} lines ({5}).',
+            share.code.duplicated,
+            share.code.lines,
+            sharePercent(share.code.duplicated, share.code.lines),
+            share.prose.duplicated,
+            share.prose.lines,
+            sharePercent(share.prose.duplicated, share.prose.lines),
+          ),
+        );
+        if (share.folders.length > 0) {
+          const folders = share.folders.map((f) => `${f.folder === '.' ? './' : `${f.folder}/`} ${f.duplicated}/${f.lines} (${sharePercent(f.duplicated, f.lines)})`);
+          tooltip.push(vscode.l10n.t('Most in: {0}', folders.join(', ')));
+        }
+      }
       const active = this.activeShare();
       if (active && active.marked > 0) {
         text += ` · ${vscode.l10n.t('this file {0}', sharePercent(active.marked, active.lines))}`;

@@ -235,6 +235,26 @@ export interface ViewItem {
   moreTwins: number;
 }
 
+/** Lines of the fingerprinted files and of those in near-duplicate files or sections. */
+export interface LineCount {
+  lines: number;
+  duplicated: number;
+}
+
+/**
+ * The share of the workspace's lines in near duplicates: code and prose (documents) apart, and
+ * the folders (the first level under a workspace folder) holding the most duplicated lines.
+ * Files whose lines are not known (fingerprinted before the cache held lines) count none.
+ */
+export interface LineShare {
+  code: LineCount;
+  prose: LineCount;
+  /** At most {@link MAX_SHARE_FOLDERS}, most duplicated lines first; `.` holds a folder's top-level files. */
+  folders: Array<{ folder: string } & LineCount>;
+}
+
+export const MAX_SHARE_FOLDERS = 5;
+
 export interface ViewReport {
   /** Increases with every report the engine computes. */
   generation: number;
@@ -258,6 +278,8 @@ export interface ViewReport {
   lastJob: IndexStats | null;
   /** Set when the pairs of a kind reached the cap: the report holds only some of them. */
   truncated?: { files: boolean; sections: boolean };
+  /** The share of the workspace's lines in near duplicates (absent from engines before it). */
+  lineShare?: LineShare;
 }
 
 export interface EngineResponseMap {

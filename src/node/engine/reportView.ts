@@ -1,6 +1,7 @@
 /**
  * From the engine's report to what the extension shows: groups with a representative and each
- * member's distance to it, and per file / section the list of its twins (for diagnostics).
+ * member's distance to it, per file / section the list of its twins (for diagnostics), and per
+ * file the number of its lines in near duplicates (for the share of the workspace's lines).
  * Pure (no fs, no threads); runs in the engine worker so the extension host only renders.
  */
 import { hammingDistance, similarity } from '../../core/index/hamming';
@@ -129,6 +130,24 @@ export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem
   return items;
 }
 
+/**
+ * Lines of a file that lie in its near-duplicate items (a file item: all `lines`; sections: the
+ * union of their ranges). `lines` undefined (not known): only the sections count.
+ */
+export function duplicatedLines(items: readonly ViewItem[], lines: number | undefined): number {
+  if (lines !== undefined && items.some((i) => i.loc.startLine === undefined)) return lines;
+  const ranges = items.filter((i) => i.loc.startLine !== undefined).map((i) => [i.loc.startLine!, i.loc.endLine ?? i.loc.startLine!] as const);
+  ranges.sort((a, b) => a[0] - b[0]);
+  let n = 0;
+  let end = 0;
+  for (const [s, e] of ranges) {
+    const from = Math.max(s, end + 1);
+    if (e >= from) n += e - from + 1;
+    end = Math.max(end, e);
+  }
+  return lines === undefined ? n : Math.min(n, lines);
+}
+
 function compareGroups(a: ViewGroup, b: ViewGroup): number {
   return a.maxDistance - b.maxDistance || b.members.length - a.members.length || (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) || compareLoc(a.members[0], b.members[0]);
 }
@@ -156,6 +175,8 @@ export class ReportViewBuilder {
   /** The groups of the last build, sorted. */
   private sortedGroups: ViewGroup[] = [];
   private readonly itemsByPath = new Map<string, ViewItem[]>();
+  /** Per file with items: its lines in near duplicates. */
+  private readonly duplicatedByPath = new Map<string, number>();
 
   /**
    * `touched`: the files whose pairs may have changed since the last build (null: any), with
@@ -167,6 +188,7 @@ export class ReportViewBuilder {
     docs: ReadonlyMap<string, DocumentFingerprint>,
     touched: ReadonlySet<string> | null,
     pairsOf?: (path: string) => Iterable<ReportPair>,
+    linesOf: (path: string) => number | undefined = () => undefined,
   ): { groups: ViewGroup[]; rebuilt: ReadonlySet<string> | null } {
     // After an incremental update, a group that is the very same object as in the last build
     // is unchanged, and so are its documents (IncrementalReport makes a new group object for
@@ -190,6 +212,7 @@ export class ReportViewBuilder {
 
     if (!touched || !pairsOf) {
       this.itemsByPath.clear();
+      this.duplicatedByPath.clear();
       const byPath = new Map<string, ReportPair[]>();
       for (const p of report.pairs) {
         for (const path of p.a.path === p.b.path ? [p.a.path] : [p.a.path, p.b.path]) {
@@ -198,13 +221,22 @@ export class ReportViewBuilder {
           else byPath.set(path, [p]);
         }
       }
-      for (const [path, pairs] of byPath) this.itemsByPath.set(path, itemsOfPath(path, pairs));
+      for (const [path, pairs] of byPath) {
+        const items = itemsOfPath(path, pairs);
+        this.itemsByPath.set(path, items);
+        this.duplicatedByPath.set(path, duplicatedLines(items, linesOf(path)));
+      }
       return { groups, rebuilt: null };
     }
     for (const path of touched) {
       const items = itemsOfPath(path, pairsOf(path));
-      if (items.length) this.itemsByPath.set(path, items);
-      else this.itemsByPath.delete(path);
+      if (items.length) {
+        this.itemsByPath.set(path, items);
+        this.duplicatedByPath.set(path, duplicatedLines(items, linesOf(path)));
+      } else {
+        this.itemsByPath.delete(path);
+        this.duplicatedByPath.delete(path);
+      }
     }
     return { groups, rebuilt: touched };
   }
@@ -212,6 +244,11 @@ export class ReportViewBuilder {
   /** The items of one file (as of the last build). */
   itemsOf(path: string): ViewItem[] | undefined {
     return this.itemsByPath.get(path);
+  }
+
+  /** Files that have items, with their lines in near duplicates (as of the last build). */
+  duplicated(): ReadonlyMap<string, number> {
+    return this.duplicatedByPath;
   }
 
   /** Files that have items. */

@@ -13,7 +13,15 @@ export interface FileToFingerprint {
 }
 
 export type FileOutcome =
-  | { relPath: string; ok: true; bytes: number; encoding: string; doc: DocumentFingerprint }
+  | {
+      relPath: string;
+      ok: true;
+      bytes: number;
+      encoding: string;
+      doc: DocumentFingerprint;
+      /** Lines of the text (a final line break ends the last line; it does not start another). */
+      lines?: number;
+    }
   | {
       relPath: string;
       ok: false;

@@ -12,7 +12,7 @@ import type { FileOutcome } from './fileOutcome';
 /** The outcomes of a batch of files, in the order of the request's files. */
 export interface PackedOutcomes {
   packed: 'outcomes';
-  /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections. */
+  /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections, lines + 1 (0: not known). */
   header: Uint32Array;
   /** Per item (the file's, then its sections), {@link ITEM} words: hi, lo, tokens, features, sketch length, start line, end line. */
   items: Uint32Array;
@@ -22,7 +22,7 @@ export interface PackedOutcomes {
   strings: string[];
 }
 
-const HEADER = 6;
+const HEADER = 7;
 const ITEM = 7;
 const OK = 0;
 const FAILED = 1;
@@ -84,6 +84,7 @@ export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
     header[h + 3] = intern(o.encoding);
     header[h + 4] = file ? 1 : 0;
     header[h + 5] = sections.length;
+    header[h + 6] = o.lines === undefined ? 0 : o.lines + 1;
     if (file) putItem(file, 0, 0);
     for (const s of sections) putItem(s, s.startLine, s.endLine);
   }
@@ -121,6 +122,7 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
     }
     const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
     out[f] = { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
+    if (header[h + 6] > 0) out[f] = { ...out[f], lines: header[h + 6] - 1 } as FileOutcome;
   }
   return out;
 }
