@@ -229,4 +229,47 @@ describe('editor: marks, hover, CodeLens', () => {
       assert.deepStrictEqual(await nearDupLenses(uri), []);
     });
   });
+
+  it('editor work on the host stays short: 150 edits above 120 marked functions, hovers and CodeLens (prints EDITOR {…})', async () => {
+    // A generated file of near-identical functions: each is a near-duplicate section.
+    const fn = (i: number) =>
+      [
+        `export function handler${i}(input: string, options: { trim: boolean; limit: number }): string[] {`,
+        `  const parts = input.split(',').map((p) => (options.trim ? p.trim() : p));`,
+        `  const kept = parts.filter((p) => p.length > 0 && p.length <= options.limit);`,
+        `  if (kept.length === 0) throw new Error('nothing left of ' + input + ' in handler ${i}');`,
+        `  return kept.map((p, k) => p.toUpperCase() + ':' + k + ':' + kept.length);`,
+        '}',
+        '',
+      ].join('\n');
+    const uri = fixture('gen/handlers.ts');
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(Array.from({ length: 120 }, (_, i) => fn(i)).join('\n')));
+    try {
+      const editor = await vscode.window.showTextDocument(uri);
+      const marks = await poll(() => {
+        const m = api.editor.marksFor(uri);
+        return m.filter((x) => x.kind === 'section').length >= 100 ? m : undefined;
+      }, 'the marks of 120 near-identical functions', 30_000);
+      api.timings.resetHostTasks();
+      for (let i = 0; i < 150; i++) assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), i % 10 === 9 ? '\n' : 'x')));
+      const moved = api.editor.marksFor(uri);
+      assert.strictEqual(moved.length, marks.length);
+      const sections = (ms: typeof marks) => ms.filter((m) => m.kind === 'section').map((m) => m.startLine);
+      assert.ok(sections(marks).length >= 100);
+      assert.deepStrictEqual(sections(moved), sections(marks).map((l) => l + 15), 'every section mark moved down by the 15 lines typed');
+      for (let line = 20; line < 400; line += 40) await nearDupHovers(uri, line);
+      const lenses = await nearDupLenses(uri);
+      assert.strictEqual(lenses.length, marks.length);
+      const f = api.timings.hostTasks();
+      const editorKinds = Object.fromEntries(Object.entries(f.byKind).filter(([k]) => k.startsWith('editor.')).map(([k, v]) => [k, { count: v.count, maxMs: +v.maxMs.toFixed(2), p99Ms: v.p99Ms, cpuMaxMs: v.cpu ? +v.cpu.maxMs.toFixed(2) : undefined }]));
+      console.log(`      EDITOR ${JSON.stringify({ marks: marks.length, edits: 150, ...editorKinds })}`);
+      assert.ok(f.byKind['editor.shift']?.count >= 150, 'every edit moved the marks');
+      for (const [k, v] of Object.entries(f.byKind)) if (k.startsWith('editor.')) assert.ok((v.cpu ?? v).maxMs < 20, `${k}: ${v.maxMs} ms`);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      await closeAllEditors();
+      await vscode.workspace.fs.delete(fixture('gen'), { recursive: true });
+      await waitForReport(api, (r) => r.groups.length === 4 && !r.items.some((i) => i.loc.path.includes('handlers')), 'the fixture report again', 30_000);
+    }
+  });
 });

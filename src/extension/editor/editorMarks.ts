@@ -34,7 +34,7 @@ interface DocState {
 function lineChangeOf(c: vscode.TextDocumentContentChangeEvent): LineChange {
   let newLines = 0;
   for (let i = c.text.indexOf('\n'); i !== -1; i = c.text.indexOf('\n', i + 1)) newLines++;
-  return { start: c.range.start.line, end: c.range.end.line, newLines };
+  return { start: c.range.start.line, end: c.range.end.line, newLines, atLineStart: c.range.start.character === 0 };
 }
 
 /** The document's lines, without the empty line after a final line break (a whole-file mark stops at the last line of text). */

@@ -34,6 +34,8 @@ export interface LineChange {
   end: number;
   /** Line breaks in the inserted text. */
   newLines: number;
+  /** The change starts at the beginning of line `start` (text typed there pushes that line's text down). */
+  atLineStart?: boolean;
 }
 
 /** The marks of a file's items: sections on their lines, the whole file (if it has a twin) on all. */
@@ -60,7 +62,7 @@ export function spanOf(mark: Mark, lineCount: number): { start: number; end: num
  * left. File marks cover every line and do not move. Returns a new list (marks are not modified).
  */
 export function shiftMarks(marks: readonly Mark[], change: LineChange): Mark[] {
-  const { start, end, newLines } = change;
+  const { start, end, newLines, atLineStart = false } = change;
   const delta = newLines - (end - start);
   const after = start + newLines;
   const out: Mark[] = [];
@@ -73,10 +75,13 @@ export function shiftMarks(marks: readonly Mark[], change: LineChange): Mark[] {
       out.push(delta === 0 ? m : { ...m, start: m.start + delta, end: m.end + delta });
       continue;
     }
-    // The change touches the mark's lines.
-    const a = m.start <= start ? m.start : after;
+    // The change touches the mark's lines. The mark keeps its first line if the change starts after
+    // the beginning of it; otherwise its text now starts after the inserted text.
+    const keepsStart = m.start < start || (m.start === start && !atLineStart);
+    const a = keepsStart ? m.start : after;
     const b = m.end > end ? m.end + delta : m.end === end ? after : Math.min(m.end, after);
-    if (a > b || (m.start > start && m.end <= end && newLines === 0)) continue;
+    // All its lines removed (its end line too, unless the change ends on it).
+    if (a > b || (!keepsStart && m.end <= end && newLines === 0 && (m.end < end || m.start > start))) continue;
     out.push({ ...m, start: a, end: b });
   }
   return out;

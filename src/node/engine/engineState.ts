@@ -380,7 +380,10 @@ export class EngineState {
       docs,
       rebuilt ? null : this.matcher.touched,
       (p) => this.matcher.pairsOf(p),
-      (p) => this.entries.linesOf(p),
+      (p) => {
+        const doc = this.entries.docs.get(p);
+        return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
+      },
     );
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
@@ -428,20 +431,12 @@ export class EngineState {
   }
 
   /**
-   * The share of lines in near duplicates: totals kept by the entries, duplicated lines from the
-   * views (one number per file with near duplicates).
+   * The share of lines in near duplicates: totals kept by the entries, duplicated lines kept by
+   * the views (both updated as files change: the work per report grows with the folders only).
    */
   private lineShare(): LineShare {
-    const duplicated = { code: 0, prose: 0 };
-    const byFolder = new Map<string, number>();
-    for (const [p, n] of this.views.duplicated()) {
-      const doc = this.entries.docs.get(p);
-      if (!doc || n === 0) continue;
-      duplicated[doc.kind] += n;
-      const f = this.folderOf(p);
-      byFolder.set(f, (byFolder.get(f) ?? 0) + n);
-    }
-    const folders = [...byFolder]
+    const duplicated = this.views.duplicatedByKind;
+    const folders = [...this.views.duplicatedByFolder]
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, MAX_SHARE_FOLDERS)
       .map(([folder, dup]) => ({ folder, lines: this.entries.linesByFolder.get(folder) ?? 0, duplicated: dup }));

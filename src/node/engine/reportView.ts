@@ -6,7 +6,7 @@
  */
 import { hammingDistance, similarity } from '../../core/index/hamming';
 import type { Location, Report, ReportGroup, ReportPair } from '../../core/report/report';
-import type { DocumentFingerprint, Fp64 } from '../../core/types';
+import type { ContentKind, DocumentFingerprint, Fp64 } from '../../core/types';
 import type { IndexStats, Thresholds, ViewGroup, ViewItem, ViewLocation, ViewMember, ViewReport, ViewTwin } from './engineProtocol';
 
 /** Twins listed per item; the rest is counted in `moreTwins`. */
@@ -148,6 +148,13 @@ export function duplicatedLines(items: readonly ViewItem[], lines: number | unde
   return lines === undefined ? n : Math.min(n, lines);
 }
 
+/** What the share of lines needs to know of a file: its lines (if known), kind and folder. */
+export interface LineInfo {
+  lines: number | undefined;
+  kind: ContentKind;
+  folder: string;
+}
+
 function compareGroups(a: ViewGroup, b: ViewGroup): number {
   return a.maxDistance - b.maxDistance || b.members.length - a.members.length || (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) || compareLoc(a.members[0], b.members[0]);
 }
@@ -175,8 +182,11 @@ export class ReportViewBuilder {
   /** The groups of the last build, sorted. */
   private sortedGroups: ViewGroup[] = [];
   private readonly itemsByPath = new Map<string, ViewItem[]>();
-  /** Per file with items: its lines in near duplicates. */
-  private readonly duplicatedByPath = new Map<string, number>();
+  /** Per file with items: its lines in near duplicates, its kind and folder (see {@link LineInfo}). */
+  private readonly duplicatedByPath = new Map<string, { lines: number; kind: ContentKind; folder: string }>();
+  /** The sums of `duplicatedByPath`, by kind and by folder (kept as files change: no walk per report). */
+  readonly duplicatedByKind: Record<ContentKind, number> = { code: 0, prose: 0 };
+  readonly duplicatedByFolder = new Map<string, number>();
 
   /**
    * `touched`: the files whose pairs may have changed since the last build (null: any), with
@@ -188,7 +198,7 @@ export class ReportViewBuilder {
     docs: ReadonlyMap<string, DocumentFingerprint>,
     touched: ReadonlySet<string> | null,
     pairsOf?: (path: string) => Iterable<ReportPair>,
-    linesOf: (path: string) => number | undefined = () => undefined,
+    lineInfo?: (path: string) => LineInfo | undefined,
   ): { groups: ViewGroup[]; rebuilt: ReadonlySet<string> | null } {
     // After an incremental update, a group that is the very same object as in the last build
     // is unchanged, and so are its documents (IncrementalReport makes a new group object for
@@ -213,6 +223,9 @@ export class ReportViewBuilder {
     if (!touched || !pairsOf) {
       this.itemsByPath.clear();
       this.duplicatedByPath.clear();
+      this.duplicatedByKind.code = 0;
+      this.duplicatedByKind.prose = 0;
+      this.duplicatedByFolder.clear();
       const byPath = new Map<string, ReportPair[]>();
       for (const p of report.pairs) {
         for (const path of p.a.path === p.b.path ? [p.a.path] : [p.a.path, p.b.path]) {
@@ -224,7 +237,7 @@ export class ReportViewBuilder {
       for (const [path, pairs] of byPath) {
         const items = itemsOfPath(path, pairs);
         this.itemsByPath.set(path, items);
-        this.duplicatedByPath.set(path, duplicatedLines(items, linesOf(path)));
+        this.setDuplicated(path, items, lineInfo);
       }
       return { groups, rebuilt: null };
     }
@@ -232,10 +245,10 @@ export class ReportViewBuilder {
       const items = itemsOfPath(path, pairsOf(path));
       if (items.length) {
         this.itemsByPath.set(path, items);
-        this.duplicatedByPath.set(path, duplicatedLines(items, linesOf(path)));
+        this.setDuplicated(path, items, lineInfo);
       } else {
         this.itemsByPath.delete(path);
-        this.duplicatedByPath.delete(path);
+        this.setDuplicated(path, [], lineInfo);
       }
     }
     return { groups, rebuilt: touched };
@@ -246,9 +259,23 @@ export class ReportViewBuilder {
     return this.itemsByPath.get(path);
   }
 
-  /** Files that have items, with their lines in near duplicates (as of the last build). */
-  duplicated(): ReadonlyMap<string, number> {
-    return this.duplicatedByPath;
+  /** A file's lines in near duplicates, in the sums too (none: the file has no items now). */
+  private setDuplicated(path: string, items: readonly ViewItem[], lineInfo: ((path: string) => LineInfo | undefined) | undefined): void {
+    const old = this.duplicatedByPath.get(path);
+    if (old) {
+      this.duplicatedByPath.delete(path);
+      this.duplicatedByKind[old.kind] -= old.lines;
+      const f = (this.duplicatedByFolder.get(old.folder) ?? 0) - old.lines;
+      if (f > 0) this.duplicatedByFolder.set(old.folder, f);
+      else this.duplicatedByFolder.delete(old.folder);
+    }
+    const info = items.length > 0 ? lineInfo?.(path) : undefined;
+    if (!info) return;
+    const lines = duplicatedLines(items, info.lines);
+    if (lines === 0) return;
+    this.duplicatedByPath.set(path, { lines, kind: info.kind, folder: info.folder });
+    this.duplicatedByKind[info.kind] += lines;
+    this.duplicatedByFolder.set(info.folder, (this.duplicatedByFolder.get(info.folder) ?? 0) + lines);
   }
 
   /** Files that have items. */

@@ -39,6 +39,18 @@ describe('editor marks', () => {
     assert.deepEqual(lines(shiftMarks(ms, { start: 39, end: 39, newLines: 1 })), [[10, 40]]);
   });
 
+  it('text typed at the beginning of a section\'s first line: a line break pushes the section down, other text stays in it', () => {
+    const ms = marksOf([section(1, 6, 0), section(11, 20, 0)]);
+    assert.deepEqual(lines(shiftMarks(ms, { start: 0, end: 0, newLines: 1, atLineStart: true })), [[1, 6], [11, 20]]);
+    assert.deepEqual(lines(shiftMarks(ms, { start: 0, end: 0, newLines: 0, atLineStart: true })), [[0, 5], [10, 19]]);
+    // Typed in the middle of the first line: the section keeps it and grows.
+    assert.deepEqual(lines(shiftMarks(ms, { start: 0, end: 0, newLines: 1, atLineStart: false })), [[0, 6], [11, 20]]);
+    // Whole lines removed from the beginning of a section's first line: those lines go, the rest moves up.
+    assert.deepEqual(lines(shiftMarks(ms, { start: 10, end: 12, newLines: 0, atLineStart: true })), [[0, 5], [10, 17]]);
+    // Every line of a section removed, from the beginning of its first line to the line after it.
+    assert.deepEqual(lines(shiftMarks(ms, { start: 10, end: 20, newLines: 0, atLineStart: true })), [[0, 5]]);
+  });
+
   it('a section whose lines are all removed disappears; one cut at an end keeps the rest', () => {
     const ms = marksOf([section(11, 40, 2)]);
     assert.deepEqual(lines(shiftMarks(ms, { start: 5, end: 45, newLines: 0 })), []);
