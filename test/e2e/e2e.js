@@ -9,7 +9,9 @@
 // test/fixtures/workspace (its planted near duplicates: test/integration/README.md) and checks what
 // a user sees in the workbench (the DOM, never the extension's API):
 //   - the workbench loads; Quick Open opens code/orderService.ts;
-//   - the status bar reports the finished index with as many groups as the packaged CLI finds;
+//   - the status bar reports the finished index with as many groups as the packaged CLI finds, the
+//     share of the fixture's lines in near duplicates (computed here from the CLI's pairs and the
+//     files) and the open file's share;
 //   - the command palette runs "Find near duplicates of this file": its quick pick lists
 //     code/orderServiceCopy.ts with its distance;
 //   - the NearDup view (activity bar) lists, once its group nodes are expanded by clicks, the
@@ -20,6 +22,8 @@
 //   - the Problems panel (through its filter box) holds NearDup's diagnostics (source "neardup"):
 //     on code/orderService.ts naming code/orderServiceCopy.ts, none on
 //     notes/unique-meeting-notes.md;
+//   - in code/logParser.ts, the CodeLens above the copied section, and its hover naming the twin
+//     section with its distance and the Compare / Open twin links (screenshot e2e-editor-hover.png);
 //   - the Extensions view lists NearDup; the extension host log shows it activated without errors.
 // Distances shown must be integers within neardup.maxDistance / neardup.sectionMaxDistance (the
 // manifest's defaults) and equal to those of the packaged CLI (`dist/cli.js scan --format json`)
@@ -171,7 +175,33 @@ function expectationsFromCli(cli, workspace) {
   const items = new Set(report.pairs.flatMap((p) => [locKey(p.a), locKey(p.b)]));
   const groups = { file: 0, section: 0 };
   for (const g of report.groups) groups[g.kind]++;
-  return { pairs, items: items.size, groups };
+  return { pairs, items: items.size, groups, share: lineShare(workspace, report) };
+}
+
+/**
+ * The share of the fixture's lines in near duplicates, from the CLI's pairs and the files: every
+ * line of a file in a file pair, the lines of its paired sections otherwise (each line once).
+ */
+function lineShare(workspace, report) {
+  const linesOf = (rel) => {
+    const t = fs.readFileSync(path.join(workspace, rel), 'utf8');
+    return t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+  };
+  const walk = (dir) => fs.readdirSync(path.join(workspace, dir), { withFileTypes: true })
+    .filter((e) => !e.name.startsWith('.'))
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  const total = walk('').reduce((n, f) => n + linesOf(f), 0);
+  const covered = new Map();
+  for (const p of report.pairs) {
+    for (const loc of [p.a, p.b]) {
+      const set = covered.get(loc.path) || new Set();
+      covered.set(loc.path, set);
+      const [a, b] = loc.startLine === undefined ? [1, linesOf(loc.path)] : [loc.startLine, loc.endLine];
+      for (let l = a; l <= b; l++) set.add(l);
+    }
+  }
+  const duplicated = [...covered.values()].reduce((n, s) => n + s.size, 0);
+  return { total, duplicated, percent: `${Math.round((100 * duplicated) / total)}%` };
 }
 
 /** A setting's value for the workspace: the manifest's default unless the fixture sets it. */
@@ -419,10 +449,13 @@ async function main() {
       // then shows "$(copy) NearDup <groups>". A user waits for that before asking for results.
       const item = page.locator(`.part.statusbar .statusbar-item[id$=".${STATUS_ID}"]`).first();
       const groups = expected.groups.file + expected.groups.section;
-      await poll(`the status bar's NearDup item showing "NearDup ${groups}" (index finished)`, async () => {
+      // Then the share of the workspace's lines in near duplicates, and of the open file's
+      // (code/orderService.ts: a near-duplicate file, all of it).
+      const want = `NearDup ${groups} · ${expected.share.percent} · this file 100%`;
+      await poll(`the status bar's NearDup item showing "${want}" (index finished)`, async () => {
         const text = (await item.innerText({ timeout: 1000 })).trim();
         const done = (await item.locator('.codicon-copy').count()) > 0;
-        assert(done && text === `NearDup ${groups}`, `"${text}"${done ? '' : ' (still indexing)'}`);
+        assert(done && text === want, `"${text}"${done ? '' : ' (still indexing)'}`);
       }, { timeoutMs: 150_000 });
       await screenshot('indexed');
     });
@@ -610,6 +643,35 @@ async function main() {
       const own = st.files.find((f) => f.path === UNIQUE);
       assert(!own, `problems on ${UNIQUE}: ${JSON.stringify(own && own.markers)}`);
       await filterProblems('');
+    });
+
+    await check('in the editor: the copied section of code/logParser.ts has its CodeLens, and its hover names the twin', async () => {
+      needExpected();
+      const pair = expected.pairs.find((p) => p.kind === 'section');
+      const [twin, self] = pair.a.startsWith('code/logParser.ts') ? [pair.b, pair.a] : [pair.a, pair.b];
+      await quickOpen('logParser.ts');
+      await quickPickRow('logParser.ts').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tabs-container .tab.active[aria-label*="logParser.ts"]', { timeout: 15_000 });
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+      const lens = `1 near duplicate (d=${pair.distance})`;
+      await poll(`the CodeLens "${lens}" above the section`, async () => {
+        const lenses = await editor.locator('.codelens-decoration').allInnerTexts();
+        assert(lenses.some((t) => t.includes(lens)), `CodeLens shown: ${JSON.stringify(lenses)}`);
+      }, { timeoutMs: 30_000 });
+      // A line inside the section (self: code/logParser.ts:start-end): hover a word of it.
+      const line = editor.locator('.view-line', { hasText: 'let inQuotes = false;' }).first();
+      await line.waitFor({ timeout: 10_000 });
+      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'NearDup' }).first();
+      await poll(`the hover on ${self} naming ${twin}`, async () => {
+        await page.mouse.move(5, 5);
+        await line.locator('span', { hasText: 'inQuotes' }).last().hover({ timeout: 2000 });
+        await hover.waitFor({ timeout: 3000 });
+        const text = await hover.innerText({ timeout: 1000 });
+        assert(text.includes(twin) && text.includes(`distance ${pair.distance}`), `hover: ${JSON.stringify(text)}`);
+        assert(/Compare/.test(text) && /Open twin/.test(text), `hover links: ${JSON.stringify(text)}`);
+      }, { timeoutMs: 30_000 });
+      await screenshot('editor-hover');
     });
 
     await check('the Extensions view lists NearDup as installed', async () => {
