@@ -674,6 +674,34 @@ async function main() {
       await screenshot('editor-hover');
     });
 
+    await check('the hover on an edited copy (code/orderService.ts) shows the twin\'s differing lines', async () => {
+      needExpected();
+      const pair = planted('file', 'code/orderService.ts');
+      await closeQuickInput();
+      await page.keyboard.press('Control+J'); // the Problems panel is open: hide it, the editor gets its room
+      await quickOpen('orderService.ts');
+      await quickPickRow('orderService.ts').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tabs-container .tab.active[aria-label*="orderService.ts"]', { timeout: 15_000 });
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+      // Line 44 (`let subtotal = 0;`, renamed in the copy) is below the first screen: go to it.
+      await page.keyboard.press('Control+G');
+      await page.keyboard.type('44', { delay: 20 });
+      await page.keyboard.press('Enter');
+      const line = editor.locator('.view-line', { hasText: 'let subtotal = 0;' }).first();
+      await line.waitFor({ timeout: 10_000 });
+      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'NearDup' }).first();
+      await poll(`the hover on code/orderService.ts with the lines that differ in ${pair.b}`, async () => {
+        await page.mouse.move(5, 5);
+        await line.locator('span', { hasText: 'subtotal' }).last().hover({ timeout: 2000 });
+        await hover.waitFor({ timeout: 3000 });
+        const text = await hover.innerText({ timeout: 1000 });
+        assert(text.includes(pair.b) && text.includes(`distance ${pair.distance}`), `hover: ${JSON.stringify(text)}`);
+        assert(text.includes(`What differs in ${pair.b}`) && /\+\s+let netAmount = 0;/.test(text) && /-\s+let subtotal = 0;/.test(text), `hover's diff: ${JSON.stringify(text)}`);
+      }, { timeoutMs: 30_000 });
+      await screenshot('editor-hover-diff');
+    });
+
     await check('the Extensions view lists NearDup as installed', async () => {
       await closeQuickInput();
       await page.keyboard.press('Control+Shift+X');

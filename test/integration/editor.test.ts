@@ -180,22 +180,28 @@ describe('editor: marks, hover, CodeLens', () => {
     assert.deepStrictEqual([active.selection.start.line, active.selection.end.line], [10, 39]);
   });
 
-  it('the hover of an edited copy shows the lines that differ, the twin\'s with +, these with -', async () => {
+  it('the hover of an edited copy shows the lines that differ, the twin\'s with +, these with -, from the hovered line on', async () => {
     const editor = await showAndWaitForMarks(api, 'code/orderService.ts', { identical: [], close: [[1, 82]], distant: [] });
-    const [hover] = await nearDupHovers(editor.document.uri, 52);
-    assert.ok(hover, 'a NearDup hover');
-    assert.match(hover, /this whole file/);
-    assert.match(hover, /code\/orderServiceCopy\.ts/);
-    assert.match(hover, /`code\/orderServiceCopy\.ts` — distance 1, \d+(\.\d)?% similar/);
-    assert.match(hover, /```diff/);
-    // The first differences: the header comment, then the renamed variable (whitespace as in the files).
-    assert.match(hover, /^- \/\/ Order handling for the fixture shop\. Planted twin: see orderServiceCopy\.ts\.$/m);
-    assert.match(hover, /^\+ \/\/ Order handling for the fixture shop\. Planted twin of orderService\.ts/m);
-    assert.match(hover, /^- {3}let subtotal = 0;$/m);
-    assert.match(hover, /^\+ {3}let netAmount = 0;$/m);
-    assert.doesNotMatch(hover, /^[-+ ] .*FREE_SHIPPING_THRESHOLD = /m, 'unchanged lines far from a difference are left out');
-    assert.match(hover, /and \d+ more differing lines/, 'the differences not shown are counted');
-    assert.match(hover, /unchanged lines/, 'unchanged runs are counted, not shown');
+    // On the first line: the differences from the top, the header comment first, then the renamed variable.
+    const [top] = await nearDupHovers(editor.document.uri, 0, 2);
+    assert.ok(top, 'a NearDup hover on line 1');
+    assert.match(top, /this whole file/);
+    assert.match(top, /`code\/orderServiceCopy\.ts` — distance 1, \d+(\.\d)?% similar/);
+    assert.match(top, /```diff/);
+    assert.match(top, /^- \/\/ Order handling for the fixture shop\. Planted twin: see orderServiceCopy\.ts\.$/m);
+    assert.match(top, /^\+ \/\/ Order handling for the fixture shop\. Planted twin of orderService\.ts/m);
+    assert.match(top, /^- {3}let subtotal = 0;$/m);
+    assert.match(top, /^\+ {3}let netAmount = 0;$/m);
+    assert.doesNotMatch(top, /^[-+ ] .*FREE_SHIPPING_THRESHOLD = /m, 'unchanged lines far from a difference are left out');
+    assert.match(top, /and \d+ more differing lines/, 'the differences not shown are counted');
+    assert.match(top, /unchanged lines/, 'unchanged runs are counted, not shown');
+    // On line 53 (`const shipping = subtotal …`): the differences from there on come first.
+    const [here] = await nearDupHovers(editor.document.uri, 52);
+    assert.ok(here, 'a NearDup hover on line 53');
+    assert.match(here, /^ {2}… \d+ lines above, \d+ of them differing$/m);
+    assert.match(here, /^\+ {3}const rate = TAX_RATES\[order\.shippingCountry\.toUpperCase\(\)\] \?\? 0\.19;$/m);
+    assert.match(here, /^- {3}const rate = TAX_RATES\[order\.shippingCountry\] \?\? 0\.2;$/m);
+    assert.doesNotMatch(here, /Order handling for the fixture shop/, 'the header difference is above, counted');
   });
 
   it('a CodeLens above the copied section and on a near-duplicate file peeks at the twins; neardup.codeLens.enabled turns them off', async () => {

@@ -11,8 +11,8 @@ export interface DiffLine {
   text: string;
 }
 
-/** A compact diff's entries: lines, and gaps of unchanged lines left out. */
-export type CompactEntry = DiffLine | { op: '…'; skipped: number };
+/** A compact diff's entries: lines, and gaps of lines left out (`changed` of them differing: above the focus). */
+export type CompactEntry = DiffLine | { op: '…'; skipped: number; changed?: number };
 
 /** Cells of the longest-common-subsequence table at most (lines here × lines of the twin). */
 export const MAX_DIFF_CELLS = 250_000;
@@ -62,8 +62,11 @@ export function lineDiff(here: readonly string[], twin: readonly string[]): Diff
 /**
  * The differing lines with `context` unchanged lines around each run of them, at most `maxLines`
  * lines (then the count of the differing lines not shown). No differences: an empty list.
+ * `focus` (a 0-based line of `here`, e.g. the one under the mouse in a long range): the shown
+ * lines start at the first run of differences that reaches it or comes after it (from the top
+ * when none does); what is above is one gap that counts its differing lines.
  */
-export function compactDiff(diff: readonly DiffLine[], context = 1, maxLines = 12): { entries: CompactEntry[]; hiddenChanges: number } {
+export function compactDiff(diff: readonly DiffLine[], context = 1, maxLines = 12, focus = 0): { entries: CompactEntry[]; hiddenChanges: number } {
   const keep = new Uint8Array(diff.length);
   let changes = 0;
   diff.forEach((d, i) => {
@@ -72,11 +75,30 @@ export function compactDiff(diff: readonly DiffLine[], context = 1, maxLines = 1
     for (let k = Math.max(0, i - context); k <= Math.min(diff.length - 1, i + context); k++) keep[k] = 1;
   });
   if (changes === 0) return { entries: [], hiddenChanges: 0 };
+  // The first kept entry of the run that ends at or after the focus (runs are judged by their
+  // lines of `here`; a '+' line sits where it would be inserted).
+  let first = 0;
+  if (focus > 0) {
+    let hereLine = 0;
+    let runStart = -1;
+    first = -1;
+    for (let i = 0; i < diff.length && first < 0; i++) {
+      if (keep[i] && runStart < 0) runStart = i;
+      if (!keep[i]) runStart = -1;
+      if (diff[i].op !== '+') hereLine++;
+      if (keep[i] && hereLine - 1 >= focus && runStart >= 0) first = runStart;
+    }
+    if (first < 0) first = 0;
+  }
   const entries: CompactEntry[] = [];
+  if (first > 0) {
+    const changed = diff.slice(0, first).filter((d) => d.op !== ' ').length;
+    entries.push(changed > 0 ? { op: '…', skipped: first, changed } : { op: '…', skipped: first });
+  }
   let lines = 0;
   let shownChanges = 0;
   let skipped = 0;
-  for (let i = 0; i < diff.length; i++) {
+  for (let i = first; i < diff.length; i++) {
     if (!keep[i]) {
       skipped++;
       continue;
@@ -95,10 +117,10 @@ export function compactDiff(diff: readonly DiffLine[], context = 1, maxLines = 1
  * A compact diff as a fenced ```diff block (`…` lines say how many unchanged lines were left out);
  * the fence is longer than any run of backticks in the lines, so no line can close it.
  */
-export function diffBlock(entries: readonly CompactEntry[], gap: (skipped: number) => string, maxWidth = 120): string {
+export function diffBlock(entries: readonly CompactEntry[], gap: (skipped: number, changed: number) => string, maxWidth = 120): string {
   const clip = (s: string) => (s.length > maxWidth ? s.slice(0, maxWidth - 1) + '…' : s);
   const body = entries
-    .map((e) => (e.op === '…' ? `  ${gap(e.skipped)}` : `${e.op} ${clip(e.text.replace(/\t/g, '  '))}`))
+    .map((e) => (e.op === '…' ? `  ${gap(e.skipped, e.changed ?? 0)}` : `${e.op} ${clip(e.text.replace(/\t/g, '  '))}`))
     .join('\n');
   const longest = Math.max(0, ...(body.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(Math.max(3, longest + 1));

@@ -79,14 +79,14 @@ export class MarksHoverProvider implements vscode.HoverProvider {
       md.isTrusted = { enabledCommands: [COMPARE_COMMAND, OPEN_TWIN_COMMAND] };
       marks.forEach((m, i) => {
         if (i > 0) md.appendMarkdown('\n\n---\n\n');
-        this.describe(md, doc, m, texts[i]);
+        this.describe(md, doc, m, texts[i], pos.line);
       });
       const span = spanOf(marks[0], textLines(doc)) ?? { start: pos.line, end: pos.line };
       return new vscode.Hover(md, new vscode.Range(span.start, 0, span.end, doc.lineAt(span.end).text.length));
     });
   }
 
-  private describe(md: vscode.MarkdownString, doc: vscode.TextDocument, mark: Mark, twinText: string[] | undefined): void {
+  private describe(md: vscode.MarkdownString, doc: vscode.TextDocument, mark: Mark, twinText: string[] | undefined, focusLine: number): void {
     const span = spanOf(mark, textLines(doc));
     if (!span) return;
     const count = mark.item.twins.length + mark.item.moreTwins;
@@ -120,13 +120,15 @@ export class MarksHoverProvider implements vscode.HoverProvider {
     }
     const here: string[] = [];
     for (let l = span.start; l <= span.end; l++) here.push(doc.lineAt(l).text);
-    const { entries, hiddenChanges } = compactDiff(lineDiff(here, twinText));
+    // In a long range (a whole file), the differences from the hovered line on come first.
+    const { entries, hiddenChanges } = compactDiff(lineDiff(here, twinText), 1, 12, Math.max(0, focusLine - span.start));
     if (entries.length === 0) {
       md.appendMarkdown(escapeMd(vscode.l10n.t('The lines of {0} are the same as these (whitespace aside).', name)));
       return;
     }
     md.appendMarkdown(escapeMd(vscode.l10n.t('What differs in {0} (+ there, - here):', name)));
-    md.appendMarkdown('\n\n' + diffBlock(entries, (n) => vscode.l10n.t('… {0} unchanged lines', n)) + '\n');
+    const gap = (n: number, changed: number) => (changed > 0 ? vscode.l10n.t('… {0} lines above, {1} of them differing', n, changed) : vscode.l10n.t('… {0} unchanged lines', n));
+    md.appendMarkdown('\n\n' + diffBlock(entries, gap) + '\n');
     if (hiddenChanges > 0) md.appendMarkdown(escapeMd(vscode.l10n.t('… and {0} more differing lines', hiddenChanges)));
   }
 }

@@ -45,6 +45,24 @@ describe('compact diff (hover)', () => {
     assert.ok(hiddenChanges > 0);
   });
 
+  it('focus: the differences from a given line of this range on come first; the gap above counts its differing lines', () => {
+    const here = numbered(60);
+    const twin = here.map((l, i) => (i === 5 || i === 40 ? `${l} changed` : l));
+    const { entries, hiddenChanges } = compactDiff(lineDiff(here, twin), 1, 12, 30);
+    assert.deepEqual(entries.slice(0, 4), [
+      { op: '…', skipped: 40, changed: 2 },
+      { op: ' ', text: 'line 40' },
+      { op: '-', text: 'line 41' },
+      { op: '+', text: 'line 41 changed' },
+    ]);
+    assert.equal(hiddenChanges, 2, 'the two differing lines above are counted');
+    // Focus past the last difference, or at the top: from the top.
+    assert.deepEqual(compactDiff(lineDiff(here, twin), 1, 12, 55).entries[0], { op: '…', skipped: 4 });
+    assert.deepEqual(compactDiff(lineDiff(here, twin), 1, 12, 0).entries[0], { op: '…', skipped: 4 });
+    // Focus inside a run of differences: that run, from its first line.
+    assert.deepEqual(compactDiff(lineDiff(here, twin), 1, 12, 40).entries[1], { op: ' ', text: 'line 40' });
+  });
+
   it('long ranges beyond the table size are compared by their common start and end only', () => {
     const n = Math.ceil(Math.sqrt(MAX_DIFF_CELLS)) + 10;
     const here = numbered(n + 2);
