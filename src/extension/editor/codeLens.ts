@@ -2,7 +2,9 @@
  * A CodeLens above each near-duplicate section ("2 near duplicates (closest: d=3)") and on the
  * first line of a file that has near-duplicate files; clicking it peeks at the twins
  * (`editor.action.peekLocations`). Reads the marks the host holds (moved with the edits), so it
- * follows the text until the next report. Off switch: `neardup.codeLens.enabled`.
+ * follows the text until the next report. Lenses are listed by range only; their title and the
+ * twins' locations are made when VS Code resolves them (the visible ones): a generated file of
+ * hundreds of marked functions costs little per edit. Off switch: `neardup.codeLens.enabled`.
  */
 import * as vscode from 'vscode';
 import type { Settings } from '../settings';
@@ -22,33 +24,48 @@ export function lensTitle(mark: Mark): string {
   return count === 1 ? vscode.l10n.t('1 near duplicate (d={0})', d) : vscode.l10n.t('{0} near duplicates (closest: d={1})', count, d);
 }
 
-export class MarksCodeLensProvider implements vscode.CodeLensProvider {
+/** A lens not resolved yet: the mark it stands for. */
+class MarkLens extends vscode.CodeLens {
+  constructor(
+    range: vscode.Range,
+    readonly uri: vscode.Uri,
+    readonly mark: Mark,
+  ) {
+    super(range);
+  }
+}
+
+export class MarksCodeLensProvider implements vscode.CodeLensProvider<MarkLens> {
   readonly onDidChangeCodeLenses: vscode.Event<void>;
 
   constructor(
     private readonly marks: EditorMarks,
     private readonly settings: Settings,
   ) {
-    this.onDidChangeCodeLenses = (listener, thisArgs, disposables) => marks.onDidChange(() => listener.call(thisArgs, undefined), undefined, disposables);
+    this.onDidChangeCodeLenses = marks.onDidReset;
   }
 
-  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+  provideCodeLenses(doc: vscode.TextDocument): MarkLens[] {
     if (!this.settings.current.codeLensEnabled) return [];
-    const lenses: vscode.CodeLens[] = [];
+    const lenses: MarkLens[] = [];
+    const lines = textLines(doc);
     for (const mark of this.marks.marksOf(doc)) {
-      const span = spanOf(mark, textLines(doc));
+      const span = spanOf(mark, lines);
       if (!span || mark.item.twins.length === 0) continue;
       const at = new vscode.Position(span.start, 0);
-      lenses.push(
-        new vscode.CodeLens(new vscode.Range(at, at), {
-          title: lensTitle(mark),
-          tooltip: vscode.l10n.t('Peek at the near duplicates'),
-          command: 'editor.action.peekLocations',
-          arguments: [doc.uri, at, mark.item.twins.map(twinLocation), 'peek'],
-        }),
-      );
+      lenses.push(new MarkLens(new vscode.Range(at, at), doc.uri, mark));
     }
     return lenses;
+  }
+
+  resolveCodeLens(lens: MarkLens): MarkLens {
+    lens.command = {
+      title: lensTitle(lens.mark),
+      tooltip: vscode.l10n.t('Peek at the near duplicates'),
+      command: 'editor.action.peekLocations',
+      arguments: [lens.uri, lens.range.start, lens.mark.item.twins.map(twinLocation), 'peek'],
+    };
+    return lens;
   }
 }
 

@@ -53,6 +53,12 @@ export class EditorMarks implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri | undefined>();
   /** The marks of a document (undefined: of several) changed: moved, replaced or switched off. */
   readonly onDidChange = this.changeEmitter.event;
+  private readonly resetEmitter = new vscode.EventEmitter<void>();
+  /**
+   * Marks were replaced (a report, a revert) or switched on or off — not moved by an edit (VS Code
+   * asks the CodeLens again after edits by itself).
+   */
+  readonly onDidReset = this.resetEmitter.event;
 
   constructor(
     private readonly index: IndexService,
@@ -72,6 +78,7 @@ export class EditorMarks implements vscode.Disposable {
     this.disposables.push(
       ...Object.values(this.types),
       this.changeEmitter,
+      this.resetEmitter,
       index.onDidChangeItems((c) => this.onItems(c)),
       vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
       vscode.workspace.onDidCloseTextDocument((d) => {
@@ -147,7 +154,7 @@ export class EditorMarks implements vscode.Disposable {
         // valid after the ones before it are applied.
         for (const c of e.contentChanges) marks = shiftMarks(marks, lineChangeOf(c));
         state.marks = marks;
-        this.redraw(e.document);
+        this.redraw(e.document, false);
       });
     }
     state.shifted = true;
@@ -169,9 +176,10 @@ export class EditorMarks implements vscode.Disposable {
     );
   }
 
-  private redraw(doc: vscode.TextDocument): void {
+  private redraw(doc: vscode.TextDocument, reset = true): void {
     for (const editor of vscode.window.visibleTextEditors) if (editor.document === doc) this.draw(editor);
     this.changeEmitter.fire(doc.uri);
+    if (reset) this.resetEmitter.fire();
   }
 
   private redrawAll(): void {
@@ -179,6 +187,7 @@ export class EditorMarks implements vscode.Disposable {
       for (const editor of vscode.window.visibleTextEditors) this.draw(editor);
     });
     this.changeEmitter.fire(undefined);
+    this.resetEmitter.fire();
   }
 
   private draw(editor: vscode.TextEditor): void {
