@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngineStats, IndexStats, InitResult, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
+import type { EngineStats, IndexStats, InitResult, OverviewData, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
 import { registerCompare } from './commands/compare';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
@@ -12,6 +12,7 @@ import { DiagnosticsPublisher } from './diagnosticsPublisher';
 import { registerMarksCodeLens } from './editor/codeLens';
 import { EditorMarks, textLines, type PaintedLines } from './editor/editorMarks';
 import { registerMarksHover } from './editor/hover';
+import { OverviewPanel, type OverviewRendered } from './overview/overviewPanel';
 import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
@@ -72,6 +73,13 @@ export interface NearDupApi {
     /** The marks of a document (undefined: of several) were moved, replaced or switched off. */
     onDidChange: vscode.Event<vscode.Uri | undefined>;
   };
+  /** The Overview panel (`neardup.showOverview`). */
+  overview: {
+    show(): Promise<void>;
+    /** Whether it is open, the data last sent to it, what its page last drew. */
+    state(): { open: boolean; data: OverviewData | undefined; rendered: OverviewRendered | undefined };
+    onDidRender: vscode.Event<OverviewRendered>;
+  };
   /** The status bar item's text and tooltip. */
   status(): { text: string; tooltip: string };
   timings: {
@@ -111,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const find = new FindNearDuplicatesCommand(index, tree);
   const marks = new EditorMarks(index, settings, tasks);
   const statusBar = new StatusBar(index, marks);
+  const overview = new OverviewPanel(index, context.extensionUri);
 
   context.subscriptions.push(
     log,
@@ -121,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     diagnostics,
     statusBar,
     marks,
+    overview,
     registerMarksHover(marks, tasks),
     registerMarksCodeLens(marks, settings),
     registerProgressNotification(index),
@@ -183,6 +193,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
         }));
       },
     },
+    overview: { show: () => overview.show(), state: () => overview.state, onDidRender: overview.onDidRender },
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
     timings: {
       activateMs,

@@ -28,6 +28,7 @@ import type {
   UpdateResult,
   ViewItem,
   LineShare,
+  OverviewData,
   ViewReport,
 } from './engineProtocol';
 import { MAX_QUERY_MATCHES, MAX_SHARE_FOLDERS } from './engineProtocol';
@@ -37,7 +38,7 @@ import { GitignoreChecker } from '../files/ignoreRules';
 import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries } from './documentEntries';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
-import { ReportViewBuilder } from './reportView';
+import { buildOverview, ReportViewBuilder } from './reportView';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
 
@@ -428,6 +429,13 @@ export class EngineState {
       this.sentItems.set(p, sig);
     }
     return { ...view, items, clearedPaths, full };
+  }
+
+  /** The Overview's data (on request: O(files), in the engine worker). */
+  overview(): OverviewData {
+    const files: Array<{ path: string; lines: number; duplicated: number }> = [];
+    for (const p of this.entries.docs.keys()) files.push({ path: p, lines: this.entries.linesOf(p) ?? 0, duplicated: this.views.duplicatedOf(p) });
+    return buildOverview(files, this.rules.map((r) => r.path), this.matcher.pairs(), this.report?.groups ?? [], (p) => this.entries.linesOf(p), this.thresholds);
   }
 
   /**

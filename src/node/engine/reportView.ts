@@ -7,7 +7,22 @@
 import { hammingDistance, similarity } from '../../core/index/hamming';
 import type { Location, Report, ReportGroup, ReportPair } from '../../core/report/report';
 import type { ContentKind, DocumentFingerprint, Fp64 } from '../../core/types';
-import type { IndexStats, Thresholds, ViewGroup, ViewItem, ViewLocation, ViewMember, ViewReport, ViewTwin } from './engineProtocol';
+import * as nodePath from 'node:path';
+import {
+  MAX_OVERVIEW_FILES,
+  MAX_OVERVIEW_GROUPS,
+  MAX_OVERVIEW_MEMBERS,
+  type IndexStats,
+  type OverviewData,
+  type OverviewNode,
+  type Thresholds,
+  type ViewGroup,
+  type ViewItem,
+  type ViewLocation,
+  type ViewMember,
+  type ViewReport,
+  type ViewTwin,
+} from './engineProtocol';
 
 /** Twins listed per item; the rest is counted in `moreTwins`. */
 export const MAX_TWINS_PER_ITEM = 50;
@@ -278,6 +293,11 @@ export class ReportViewBuilder {
     this.duplicatedByFolder.set(info.folder, (this.duplicatedByFolder.get(info.folder) ?? 0) + lines);
   }
 
+  /** A file's lines in near duplicates (0: none, or not known). */
+  duplicatedOf(path: string): number {
+    return this.duplicatedByPath.get(path)?.lines ?? 0;
+  }
+
   /** Files that have items. */
   paths(): IterableIterator<string> {
     return this.itemsByPath.keys();
@@ -288,6 +308,77 @@ export class ReportViewBuilder {
     const paths = [...this.itemsByPath.keys()].sort();
     return paths.flatMap((p) => this.itemsByPath.get(p)!);
   }
+}
+
+/**
+ * The Overview's data: a tree of folders (and files, up to {@link MAX_OVERVIEW_FILES}) under each
+ * root with their lines and duplicated lines, the pairs' distances, and the largest groups.
+ */
+export function buildOverview(
+  files: Iterable<{ path: string; lines: number; duplicated: number }>,
+  roots: readonly string[],
+  pairs: Iterable<ReportPair>,
+  groups: readonly ViewGroup[],
+  linesOf: (path: string) => number | undefined,
+  thresholds: Thresholds,
+): OverviewData {
+  const list = [...files];
+  const filesDrawn = list.length <= MAX_OVERVIEW_FILES;
+  const rootNodes = roots.map((r) => ({ name: nodePath.basename(r) || r, path: r, lines: 0, duplicated: 0, children: [] as OverviewNode[] }));
+  const folders = new Map<string, OverviewNode>(rootNodes.map((n) => [n.path, n]));
+  const rootOf = (p: string) => {
+    let best: OverviewNode | undefined;
+    for (const n of rootNodes) if (p.startsWith(n.path + nodePath.sep) && (!best || n.path.length > best.path.length)) best = n;
+    return best;
+  };
+  const folderAt = (dir: string, root: OverviewNode): OverviewNode => {
+    let node = folders.get(dir);
+    if (node) return node;
+    const parent = folderAt(nodePath.dirname(dir), root);
+    node = { name: nodePath.basename(dir), path: dir, lines: 0, duplicated: 0, children: [] };
+    parent.children!.push(node);
+    folders.set(dir, node);
+    return node;
+  };
+  for (const f of list) {
+    const root = rootOf(f.path);
+    if (!root) continue;
+    const folder = folderAt(nodePath.dirname(f.path), root);
+    if (filesDrawn) folder.children!.push({ name: nodePath.basename(f.path), path: f.path, lines: f.lines, duplicated: f.duplicated });
+    else {
+      folder.lines += f.lines;
+      folder.duplicated += f.duplicated;
+    }
+  }
+  const sum = (n: OverviewNode): void => {
+    if (!n.children) return;
+    for (const c of n.children) {
+      sum(c);
+      n.lines += c.lines;
+      n.duplicated += c.duplicated;
+    }
+    n.children.sort((a, b) => b.lines - a.lines || (a.name < b.name ? -1 : 1));
+  };
+  rootNodes.forEach(sum);
+  const distances = { file: new Array<number>(65).fill(0), section: new Array<number>(65).fill(0) };
+  for (const p of pairs) distances[p.kind][Math.max(0, Math.min(64, p.distance))]++;
+  const linesOfMember = (m: ViewLocation) => (m.startLine === undefined ? (linesOf(m.path) ?? 0) : (m.endLine ?? m.startLine) - m.startLine + 1);
+  const sized = groups.map((g) => ({ g, lines: g.members.reduce((n, m) => n + linesOfMember(m), 0) }));
+  sized.sort((a, b) => b.lines - a.lines || b.g.members.length - a.g.members.length);
+  return {
+    roots: rootNodes,
+    distances,
+    thresholds: { ...thresholds },
+    groups: sized.slice(0, MAX_OVERVIEW_GROUPS).map(({ g, lines }) => ({
+      kind: g.kind,
+      copies: g.members.length,
+      lines,
+      maxDistance: g.maxDistance,
+      members: g.members.slice(0, MAX_OVERVIEW_MEMBERS).map((m) => (m.startLine === undefined ? { path: m.path } : { path: m.path, startLine: m.startLine, endLine: m.endLine })),
+    })),
+    files: list.length,
+    filesDrawn,
+  };
 }
 
 export function buildViewReport(
