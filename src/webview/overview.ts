@@ -103,7 +103,8 @@ function drawTreemap(parent: HTMLElement): number {
     const share = pct(c.duplicated, c.lines);
     const g = svg('g', { tabindex: 0, role: 'button', class: c.children ? 'folder' : 'file', 'aria-label': fill(s.node, c.name, c.duplicated, c.lines, `${share}%`) });
     const rect = svg('rect', { x: b.x + 1, y: b.y + 1, width: Math.max(0, b.w - 2), height: Math.max(0, b.h - 2), rx: 2 });
-    rect.setAttribute('style', `fill: color-mix(in srgb, var(--vscode-charts-red) ${share}%, var(--vscode-editorWidget-background))`);
+    // Through the CSSOM: the Content-Security-Policy allows no style attributes.
+    (rect as SVGElement).style.setProperty('fill', `color-mix(in srgb, var(--vscode-charts-red) ${share}%, var(--vscode-editorWidget-background))`);
     const title = svg('title');
     title.textContent = fill(s.node, c.name, c.duplicated, c.lines, `${share}%`);
     g.append(rect, title);
@@ -181,7 +182,8 @@ function drawHistogram(parent: HTMLElement): number {
   for (const [value, cls, label] of [[d.thresholds.maxDistance, 'limit-file', s.files], [d.thresholds.sectionMaxDistance, 'limit-section', s.sections]] as Array<[number, string, string]>) {
     const x = left + (value + 1) * barW;
     chart.append(svg('line', { x1: x, x2: x, y1: 4, y2: height - bottom, class: `limit ${cls}` }));
-    const t = svg('text', { x: x + 3, y: cls === 'limit-file' ? 14 : 28, class: 'axis' });
+    const nearEnd = x > width - 140;
+    const t = svg('text', { x: nearEnd ? x - 3 : x + 3, y: cls === 'limit-file' ? 14 : 28, class: 'axis', 'text-anchor': nearEnd ? 'end' : 'start' });
     t.textContent = fill(s.threshold, label, value);
     chart.append(t);
   }

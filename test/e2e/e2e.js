@@ -24,6 +24,8 @@
 //     notes/unique-meeting-notes.md;
 //   - in code/logParser.ts, the CodeLens above the copied section, and its hover naming the twin
 //     section with its distance and the Compare / Open twin links (screenshot e2e-editor-hover.png);
+//   - the Overview (command palette) draws its treemap (code/ and docs/), histogram and every group;
+//     Enter on a folder zooms in, Escape out (screenshots e2e-overview*.png);
 //   - the Extensions view lists NearDup; the extension host log shows it activated without errors.
 // Distances shown must be integers within neardup.maxDistance / neardup.sectionMaxDistance (the
 // manifest's defaults) and equal to those of the packaged CLI (`dist/cli.js scan --format json`)
@@ -679,15 +681,13 @@ async function main() {
       const pair = planted('file', 'code/orderService.ts');
       await closeQuickInput();
       await page.keyboard.press('Control+J'); // the Problems panel is open: hide it, the editor gets its room
-      await quickOpen('orderService.ts');
+      // Line 44 (`let subtotal = 0;`, renamed in the copy) is below the first screen: Quick Open
+      // goes to it (nothing is typed into the editor).
+      await quickOpen('orderService.ts:44');
       await quickPickRow('orderService.ts').waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="orderService.ts"]', { timeout: 15_000 });
       const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
-      // Line 44 (`let subtotal = 0;`, renamed in the copy) is below the first screen: go to it.
-      await page.keyboard.press('Control+G');
-      await page.keyboard.type('44', { delay: 20 });
-      await page.keyboard.press('Enter');
       const line = editor.locator('.view-line', { hasText: 'let subtotal = 0;' }).first();
       await line.waitFor({ timeout: 10_000 });
       const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'NearDup' }).first();
@@ -700,6 +700,49 @@ async function main() {
         assert(text.includes(`What differs in ${pair.b}`) && /\+\s+let netAmount = 0;/.test(text) && /-\s+let subtotal = 0;/.test(text), `hover's diff: ${JSON.stringify(text)}`);
       }, { timeoutMs: 30_000 });
       await screenshot('editor-hover-diff');
+    });
+
+    await check('the Overview opens from the command palette and draws the treemap, the histogram and the groups; Enter zooms into a folder', async () => {
+      needExpected();
+      const title = localize(((contributes.commands || []).find((c) => c.command === 'neardup.showOverview') || {}).title);
+      assert(title, 'package.json does not contribute neardup.showOverview');
+      await commandPalette(title);
+      await quickPickRow(title).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      // The page runs in the webview's frames: find the one that drew the treemap.
+      const drawn = await poll('the Overview page with its treemap', async () => {
+        for (const f of page.frames()) {
+          const n = await f.locator('#treemap g').count().catch(() => 0);
+          if (n > 0) return { frame: f, n };
+        }
+        throw new Error(`no frame with #treemap among ${page.frames().length}`);
+      }, { timeoutMs: 30_000 });
+      const { frame } = drawn;
+      const folders = await frame.locator('#treemap g.folder').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
+      assert(folders.some((l) => /^code: \d+ of \d+ lines/.test(l)) && folders.some((l) => /^docs: /.test(l)), `treemap folders: ${JSON.stringify(folders)}`);
+      const bars = await frame.locator('#histogram rect').count();
+      assert(bars > 0, 'histogram bars');
+      const groups = await frame.locator('#groups > li').count();
+      assert(groups === expected.groups.file + expected.groups.section, `groups listed: ${groups}`);
+      await screenshot('overview');
+      // Keyboard: focus the code folder, Enter zooms in (its files), Escape zooms out.
+      await frame.locator('#treemap g.folder[aria-label^="code:"]').focus();
+      await page.keyboard.press('Enter');
+      await poll('the treemap of code/', async () => {
+        const files = await frame.locator('#treemap g.file').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
+        assert(files.some((l) => l.startsWith('orderService.ts:')), `files: ${JSON.stringify(files)}`);
+      }, { timeoutMs: 10_000 });
+      await screenshot('overview-code');
+      await page.keyboard.press('Escape');
+      await poll('the treemap back at the top', async () => {
+        assert((await frame.locator('#treemap g.folder[aria-label^="code:"]').count()) === 1, 'code/ shown again');
+      }, { timeoutMs: 10_000 });
+      // The rectangles are coloured by share (the theme's red mixed in), not left black.
+      const fills = await frame.locator('#treemap g.folder rect').evaluateAll((rs) => rs.map((r) => getComputedStyle(r).fill));
+      assert(fills.every((f) => f && f !== 'rgb(0, 0, 0)' && f !== 'none'), `fills: ${JSON.stringify(fills)}`);
+      // Focus back to the workbench (keys typed in the webview stay there).
+      await page.locator('.part.sidebar').click({ position: { x: 10, y: 200 } }).catch(() => {});
+      await closeQuickInput();
     });
 
     await check('the Extensions view lists NearDup as installed', async () => {
