@@ -46,6 +46,8 @@ const entries = [
   { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js' },
   { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js' },
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The Overview webview's script: runs in the webview (a browser), not in Node.
+  { entryPoints: ['src/webview/overview.ts'], outfile: 'dist/overview.js', platform: 'browser', format: 'iife', target: 'es2022' },
 ];
 
 /**

@@ -4,12 +4,16 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngineStats, IndexStats, InitResult, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
+import type { EngineStats, IndexStats, InitResult, OverviewData, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
 import { registerCompare } from './commands/compare';
 import { registerOpenNotebookCell } from './commands/openNotebookCell';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
 import { registerCompareCodeActions } from './compareCodeActionProvider';
 import { DiagnosticsPublisher } from './diagnosticsPublisher';
+import { registerMarksCodeLens } from './editor/codeLens';
+import { EditorMarks, textLines, type PaintedLines } from './editor/editorMarks';
+import { registerMarksHover } from './editor/hover';
+import { OverviewPanel, type OverviewRendered } from './overview/overviewPanel';
 import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
@@ -69,6 +73,22 @@ export interface NearDupApi {
     /** A `.neardup.json` was read again. */
     onDidReadProjectConfig: vscode.Event<void>;
   };
+  /** The marks in the editor (`src/extension/editor`). */
+  editor: {
+    /** The lines drawn in the visible editors of a document (1-based, inclusive) by closeness; undefined when no visible editor shows it. */
+    decorationsFor(uri: vscode.Uri): PaintedLines | undefined;
+    /** The marks of an open document now (1-based, inclusive lines; a file mark spans the whole file): kind, closest distance, twins. */
+    marksFor(uri: vscode.Uri): Array<{ kind: 'file' | 'section'; startLine: number; endLine: number; distance: number; twins: number }>;
+    /** The marks of a document (undefined: of several) were moved, replaced or switched off. */
+    onDidChange: vscode.Event<vscode.Uri | undefined>;
+  };
+  /** The Overview panel (`neardup.showOverview`). */
+  overview: {
+    show(): Promise<void>;
+    /** Whether it is open, the data last sent to it, what its page last drew. */
+    state(): { open: boolean; data: OverviewData | undefined; rendered: OverviewRendered | undefined };
+    onDidRender: vscode.Event<OverviewRendered>;
+  };
   /** The status bar item's text and tooltip. */
   status(): { text: string; tooltip: string };
   timings: {
@@ -105,8 +125,10 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const view = vscode.window.createTreeView<DuplicateNode>('neardup.duplicates', { treeDataProvider: tree, showCollapseAll: true });
   tree.attach(view);
   const diagnostics = new DiagnosticsPublisher(index, settings, tasks);
-  const statusBar = new StatusBar(index);
   const find = new FindNearDuplicatesCommand(index, tree);
+  const marks = new EditorMarks(index, settings, tasks);
+  const statusBar = new StatusBar(index, marks);
+  const overview = new OverviewPanel(index, context.extensionUri);
 
   context.subscriptions.push(
     log,
@@ -116,6 +138,10 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     view,
     diagnostics,
     statusBar,
+    marks,
+    overview,
+    registerMarksHover(marks, tasks),
+    registerMarksCodeLens(marks, settings),
     registerProgressNotification(index),
     registerCompare(),
     registerOpenNotebookCell(),
@@ -163,6 +189,22 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     tree,
     diagnostics,
     settings: { current: () => settings.current, projectConfigs: () => settings.projectConfigs, onDidReadProjectConfig: settings.onDidReadProjectConfig },
+    editor: {
+      decorationsFor: (uri) => marks.decorationsFor(uri),
+      onDidChange: marks.onDidChange,
+      marksFor: (uri) => {
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+        if (!doc) return [];
+        return marks.marksOf(doc).map((m) => ({
+          kind: m.kind,
+          startLine: Math.max(0, m.start) + 1,
+          endLine: Math.min(textLines(doc) - 1, m.end) + 1,
+          distance: m.distance,
+          twins: m.item.twins.length + m.item.moreTwins,
+        }));
+      },
+    },
+    overview: { show: () => overview.show(), state: () => overview.state, onDidRender: overview.onDidRender },
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
     timings: {
       activateMs,

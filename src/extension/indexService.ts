@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type QueryResult, type UpdateResult, type ViewItem, type ViewReport } from '../node/engine/engineProtocol';
+import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type UpdateResult, type ViewItem, type ViewReport } from '../node/engine/engineProtocol';
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/files/fileEventQueue';
 import { ReportAssembler } from '../node/engine/reportParts';
 import { isDefaultExcluded } from '../node/files/walk';
@@ -254,6 +254,12 @@ export class IndexService implements vscode.Disposable {
     if (uri.scheme !== 'file') return { status: 'outside', matches: [] };
     if (!(await this.ensureEngine())) return { status: 'outside', matches: [] };
     return this.track(this.client.request({ type: 'queryFile', path: uri.fsPath, text }));
+  }
+
+  /** The Overview's data (folders, files, distances, largest groups), from the engine. */
+  async overview(): Promise<OverviewData | undefined> {
+    if (!(await this.ensureEngine())) return undefined;
+    return this.track(this.client.request({ type: 'overview' }));
   }
 
   /** Engine-side statistics (documents, isolate heap). */

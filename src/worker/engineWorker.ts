@@ -68,6 +68,8 @@ async function handle(req: EngineRequest): Promise<unknown> {
       return { cancelled: state ? state.cancel() : false };
     case 'stats':
       return engine().stats();
+    case 'overview':
+      return engine().overview();
     case 'flushCache':
       await engine().flushCache();
       return null;

@@ -9,7 +9,9 @@
 // test/fixtures/workspace (its planted near duplicates: test/integration/README.md) and checks what
 // a user sees in the workbench (the DOM, never the extension's API):
 //   - the workbench loads; Quick Open opens code/orderService.ts;
-//   - the status bar reports the finished index with as many groups as the packaged CLI finds;
+//   - the status bar reports the finished index with as many groups as the packaged CLI finds, the
+//     share of the fixture's lines in near duplicates (computed here from the CLI's pairs and the
+//     files) and the open file's share;
 //   - the command palette runs "Find near duplicates of this file": its quick pick lists
 //     code/orderServiceCopy.ts with its distance;
 //   - the NearDup view (activity bar) lists, once its group nodes are expanded by clicks, the
@@ -20,6 +22,10 @@
 //   - the Problems panel (through its filter box) holds NearDup's diagnostics (source "neardup"):
 //     on code/orderService.ts naming code/orderServiceCopy.ts, none on
 //     notes/unique-meeting-notes.md;
+//   - in code/logParser.ts, the CodeLens above the copied section, and its hover naming the twin
+//     section with its distance and the Compare / Open twin links (screenshot e2e-editor-hover.png);
+//   - the Overview (command palette) draws its treemap (code/ and docs/), histogram and every group;
+//     Enter on a folder zooms in, Escape out (screenshots e2e-overview*.png);
 //   - the Extensions view lists NearDup; the extension host log shows it activated without errors.
 // Distances shown must be integers within neardup.maxDistance / neardup.sectionMaxDistance (the
 // manifest's defaults) and equal to those of the packaged CLI (`dist/cli.js scan --format json`)
@@ -171,7 +177,33 @@ function expectationsFromCli(cli, workspace) {
   const items = new Set(report.pairs.flatMap((p) => [locKey(p.a), locKey(p.b)]));
   const groups = { file: 0, section: 0 };
   for (const g of report.groups) groups[g.kind]++;
-  return { pairs, items: items.size, groups };
+  return { pairs, items: items.size, groups, share: lineShare(workspace, report) };
+}
+
+/**
+ * The share of the fixture's lines in near duplicates, from the CLI's pairs and the files: every
+ * line of a file in a file pair, the lines of its paired sections otherwise (each line once).
+ */
+function lineShare(workspace, report) {
+  const linesOf = (rel) => {
+    const t = fs.readFileSync(path.join(workspace, rel), 'utf8');
+    return t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+  };
+  const walk = (dir) => fs.readdirSync(path.join(workspace, dir), { withFileTypes: true })
+    .filter((e) => !e.name.startsWith('.'))
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  const total = walk('').reduce((n, f) => n + linesOf(f), 0);
+  const covered = new Map();
+  for (const p of report.pairs) {
+    for (const loc of [p.a, p.b]) {
+      const set = covered.get(loc.path) || new Set();
+      covered.set(loc.path, set);
+      const [a, b] = loc.startLine === undefined ? [1, linesOf(loc.path)] : [loc.startLine, loc.endLine];
+      for (let l = a; l <= b; l++) set.add(l);
+    }
+  }
+  const duplicated = [...covered.values()].reduce((n, s) => n + s.size, 0);
+  return { total, duplicated, percent: `${Math.round((100 * duplicated) / total)}%` };
 }
 
 /** A setting's value for the workspace: the manifest's default unless the fixture sets it. */
@@ -419,10 +451,13 @@ async function main() {
       // then shows "$(copy) NearDup <groups>". A user waits for that before asking for results.
       const item = page.locator(`.part.statusbar .statusbar-item[id$=".${STATUS_ID}"]`).first();
       const groups = expected.groups.file + expected.groups.section;
-      await poll(`the status bar's NearDup item showing "NearDup ${groups}" (index finished)`, async () => {
+      // Then the share of the workspace's lines in near duplicates, and of the open file's
+      // (code/orderService.ts: a near-duplicate file, all of it).
+      const want = `NearDup ${groups} · ${expected.share.percent} · this file 100%`;
+      await poll(`the status bar's NearDup item showing "${want}" (index finished)`, async () => {
         const text = (await item.innerText({ timeout: 1000 })).trim();
         const done = (await item.locator('.codicon-copy').count()) > 0;
-        assert(done && text === `NearDup ${groups}`, `"${text}"${done ? '' : ' (still indexing)'}`);
+        assert(done && text === want, `"${text}"${done ? '' : ' (still indexing)'}`);
       }, { timeoutMs: 150_000 });
       await screenshot('indexed');
     });
@@ -610,6 +645,104 @@ async function main() {
       const own = st.files.find((f) => f.path === UNIQUE);
       assert(!own, `problems on ${UNIQUE}: ${JSON.stringify(own && own.markers)}`);
       await filterProblems('');
+    });
+
+    await check('in the editor: the copied section of code/logParser.ts has its CodeLens, and its hover names the twin', async () => {
+      needExpected();
+      const pair = expected.pairs.find((p) => p.kind === 'section');
+      const [twin, self] = pair.a.startsWith('code/logParser.ts') ? [pair.b, pair.a] : [pair.a, pair.b];
+      await quickOpen('logParser.ts');
+      await quickPickRow('logParser.ts').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tabs-container .tab.active[aria-label*="logParser.ts"]', { timeout: 15_000 });
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+      const lens = `1 near duplicate (d=${pair.distance})`;
+      await poll(`the CodeLens "${lens}" above the section`, async () => {
+        const lenses = await editor.locator('.codelens-decoration').allInnerTexts();
+        assert(lenses.some((t) => t.includes(lens)), `CodeLens shown: ${JSON.stringify(lenses)}`);
+      }, { timeoutMs: 30_000 });
+      // A line inside the section (self: code/logParser.ts:start-end): hover a word of it.
+      const line = editor.locator('.view-line', { hasText: 'let inQuotes = false;' }).first();
+      await line.waitFor({ timeout: 10_000 });
+      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'NearDup' }).first();
+      await poll(`the hover on ${self} naming ${twin}`, async () => {
+        await page.mouse.move(5, 5);
+        await line.locator('span', { hasText: 'inQuotes' }).last().hover({ timeout: 2000 });
+        await hover.waitFor({ timeout: 3000 });
+        const text = await hover.innerText({ timeout: 1000 });
+        assert(text.includes(twin) && text.includes(`distance ${pair.distance}`), `hover: ${JSON.stringify(text)}`);
+        assert(/Compare/.test(text) && /Open twin/.test(text), `hover links: ${JSON.stringify(text)}`);
+      }, { timeoutMs: 30_000 });
+      await screenshot('editor-hover');
+    });
+
+    await check('the hover on an edited copy (code/orderService.ts) shows the twin\'s differing lines', async () => {
+      needExpected();
+      const pair = planted('file', 'code/orderService.ts');
+      await closeQuickInput();
+      await page.keyboard.press('Control+J'); // the Problems panel is open: hide it, the editor gets its room
+      // Line 44 (`let subtotal = 0;`, renamed in the copy) is below the first screen: Quick Open
+      // goes to it (nothing is typed into the editor).
+      await quickOpen('orderService.ts:44');
+      await quickPickRow('orderService.ts').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tabs-container .tab.active[aria-label*="orderService.ts"]', { timeout: 15_000 });
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+      const line = editor.locator('.view-line', { hasText: 'let subtotal = 0;' }).first();
+      await line.waitFor({ timeout: 10_000 });
+      const hover = page.locator('.monaco-hover:not(.hidden)', { hasText: 'NearDup' }).first();
+      await poll(`the hover on code/orderService.ts with the lines that differ in ${pair.b}`, async () => {
+        await page.mouse.move(5, 5);
+        await line.locator('span', { hasText: 'subtotal' }).last().hover({ timeout: 2000 });
+        await hover.waitFor({ timeout: 3000 });
+        const text = await hover.innerText({ timeout: 1000 });
+        assert(text.includes(pair.b) && text.includes(`distance ${pair.distance}`), `hover: ${JSON.stringify(text)}`);
+        assert(text.includes(`What differs in ${pair.b}`) && /\+\s+let netAmount = 0;/.test(text) && /-\s+let subtotal = 0;/.test(text), `hover's diff: ${JSON.stringify(text)}`);
+      }, { timeoutMs: 30_000 });
+      await screenshot('editor-hover-diff');
+    });
+
+    await check('the Overview opens from the command palette and draws the treemap, the histogram and the groups; Enter zooms into a folder', async () => {
+      needExpected();
+      const title = localize(((contributes.commands || []).find((c) => c.command === 'neardup.showOverview') || {}).title);
+      assert(title, 'package.json does not contribute neardup.showOverview');
+      await commandPalette(title);
+      await quickPickRow(title).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      // The page runs in the webview's frames: find the one that drew the treemap.
+      const drawn = await poll('the Overview page with its treemap', async () => {
+        for (const f of page.frames()) {
+          const n = await f.locator('#treemap g').count().catch(() => 0);
+          if (n > 0) return { frame: f, n };
+        }
+        throw new Error(`no frame with #treemap among ${page.frames().length}`);
+      }, { timeoutMs: 30_000 });
+      const { frame } = drawn;
+      const folders = await frame.locator('#treemap g.folder').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
+      assert(folders.some((l) => /^code: \d+ of \d+ lines/.test(l)) && folders.some((l) => /^docs: /.test(l)), `treemap folders: ${JSON.stringify(folders)}`);
+      const bars = await frame.locator('#histogram rect').count();
+      assert(bars > 0, 'histogram bars');
+      const groups = await frame.locator('#groups > li').count();
+      assert(groups === expected.groups.file + expected.groups.section, `groups listed: ${groups}`);
+      await screenshot('overview');
+      // Keyboard: focus the code folder, Enter zooms in (its files), Escape zooms out.
+      await frame.locator('#treemap g.folder[aria-label^="code:"]').focus();
+      await page.keyboard.press('Enter');
+      await poll('the treemap of code/', async () => {
+        const files = await frame.locator('#treemap g.file').evaluateAll((gs) => gs.map((g) => g.getAttribute('aria-label')));
+        assert(files.some((l) => l.startsWith('orderService.ts:')), `files: ${JSON.stringify(files)}`);
+      }, { timeoutMs: 10_000 });
+      await screenshot('overview-code');
+      await page.keyboard.press('Escape');
+      await poll('the treemap back at the top', async () => {
+        assert((await frame.locator('#treemap g.folder[aria-label^="code:"]').count()) === 1, 'code/ shown again');
+      }, { timeoutMs: 10_000 });
+      // The rectangles are coloured by share (the theme's red mixed in), not left black.
+      const fills = await frame.locator('#treemap g.folder rect').evaluateAll((rs) => rs.map((r) => getComputedStyle(r).fill));
+      assert(fills.every((f) => f && f !== 'rgb(0, 0, 0)' && f !== 'none'), `fills: ${JSON.stringify(fills)}`);
+      // Focus back to the workbench (keys typed in the webview stay there).
+      await page.locator('.part.sidebar').click({ position: { x: 10, y: 200 } }).catch(() => {});
+      await closeQuickInput();
     });
 
     await check('the Extensions view lists NearDup as installed', async () => {

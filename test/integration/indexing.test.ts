@@ -1,4 +1,6 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { MemberNode } from '../../src/extension/duplicatesTreeProvider';
@@ -35,9 +37,44 @@ describe('indexing and the Near Duplicates view', () => {
     assert.strictEqual(stats?.fingerprinting, 'native', `engine: ${stats?.fingerprinting} (node ${process.versions.node})`);
   });
 
-  it('the status bar shows the number of groups and opens the view', () => {
-    assert.strictEqual(api.status().text, '$(copy) NearDup 4');
-    assert.match(api.status().tooltip, /near-duplicate groups: 4 \(of files: 3, of sections: 1\); files indexed: 9/);
+  it('the status bar shows the number of groups and the share of the workspace\'s lines in near duplicates', async () => {
+    // Expected from the fixture's files: every line of a file with a near-duplicate file, the
+    // lines of its near-duplicate sections otherwise (fixture table in test/integration/README.md).
+    const r = api.index.getReport();
+    assert.ok(r);
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const files = ['code/logParser.ts', 'code/orderService.ts', 'code/orderServiceCopy.ts', 'code/salesReport.ts', 'docs/en/backup-guide-2023.md', 'docs/en/backup-guide.md', 'docs/zh/tea-garden-copy.md', 'docs/zh/tea-garden.md', 'notes/unique-meeting-notes.md'];
+    const linesOf = (rel: string) => {
+      const t = fs.readFileSync(path.join(root, rel), 'utf8');
+      return t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+    };
+    const covered = new Map<string, Set<number>>();
+    for (const i of r.items) {
+      const rel = relOf(i.loc.path);
+      const set = covered.get(rel) ?? new Set<number>();
+      covered.set(rel, set);
+      const [a, b] = i.loc.startLine === undefined ? [1, linesOf(rel)] : [i.loc.startLine, i.loc.endLine!];
+      for (let l = a; l <= b; l++) set.add(l);
+    }
+    const count = (pred: (rel: string) => boolean) => ({
+      lines: files.filter(pred).reduce((n, f) => n + linesOf(f), 0),
+      duplicated: [...covered].filter(([f]) => pred(f)).reduce((n, [, set]) => n + set.size, 0),
+    });
+    const code = count((f) => f.endsWith('.ts'));
+    const docs = count((f) => f.endsWith('.md'));
+    const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
+    const total = code.lines + docs.lines;
+    const dup = code.duplicated + docs.duplicated;
+    assert.strictEqual(r.files, files.length);
+    assert.ok(dup > 0 && dup < total);
+    assert.strictEqual(api.status().text, `$(copy) NearDup 4 · ${pct(dup, total)}`);
+    const tooltip = api.status().tooltip;
+    assert.match(tooltip, /near-duplicate groups: 4 \(of files: 3, of sections: 1\); files indexed: 9/);
+    assert.ok(tooltip.includes(`Workspace: ${dup} of ${total} lines are in near duplicates (${pct(dup, total)}).`), tooltip);
+    assert.ok(tooltip.includes(`Code: ${code.duplicated} of ${code.lines} lines (${pct(code.duplicated, code.lines)}); documents: ${docs.duplicated} of ${docs.lines} lines (${pct(docs.duplicated, docs.lines)}).`), tooltip);
+    const docsFolder = count((f) => f.startsWith('docs/'));
+    assert.ok(tooltip.includes(`docs/ ${docsFolder.duplicated}/${docsFolder.lines}`), tooltip);
+    assert.ok(!tooltip.includes('notes/'), 'a folder without near duplicates is not listed');
   });
 
   it('indexes the fixture workspace: the planted file and section groups', () => {

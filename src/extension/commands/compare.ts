@@ -1,7 +1,7 @@
 /**
  * `neardup.compare`: opens a diff between two near duplicates. Called from the view (a member:
  * compared with its group's representative), from the quick fix and from the quick pick (a
- * {@link CompareTarget}).
+ * {@link CompareTarget}), and from the hover on a marked range (a {@link CompareLink}).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -17,6 +17,32 @@ export interface CompareTarget {
   rightRange?: vscode.Range;
 }
 
+/**
+ * The target as a command link in a hover carries it (JSON: URIs as strings, 1-based inclusive
+ * lines; no lines: the whole file).
+ */
+export interface CompareLink {
+  leftUri: string;
+  rightUri: string;
+  leftLines?: [number, number];
+  rightLines?: [number, number];
+}
+
+function linesRange(lines: unknown): vscode.Range | undefined {
+  if (!Array.isArray(lines) || lines.length !== 2 || !lines.every((n) => Number.isInteger(n) && n >= 1)) return undefined;
+  return new vscode.Range(lines[0] - 1, 0, lines[1] - 1, Number.MAX_SAFE_INTEGER);
+}
+
+function fromLink(arg: unknown): CompareTarget | undefined {
+  const link = arg as CompareLink | undefined;
+  if (!link || typeof link !== 'object' || typeof link.leftUri !== 'string' || typeof link.rightUri !== 'string') return undefined;
+  try {
+    return { left: vscode.Uri.parse(link.leftUri, true), leftRange: linesRange(link.leftLines), right: vscode.Uri.parse(link.rightUri, true), rightRange: linesRange(link.rightLines) };
+  } catch {
+    return undefined;
+  }
+}
+
 function label(uri: vscode.Uri, range: vscode.Range | undefined): string {
   const base = path.basename(uri.fsPath || uri.path);
   return range && !(range.start.line === 0 && range.end.line === 0) ? `${base}:${range.start.line + 1}-${range.end.line + 1}` : base;
@@ -28,6 +54,8 @@ function isTarget(arg: unknown): arg is CompareTarget {
 
 function targetOf(arg: unknown): CompareTarget | undefined {
   if (isTarget(arg)) return arg;
+  const linked = fromLink(arg);
+  if (linked) return linked;
   const node = arg as DuplicateNode | undefined;
   if (node?.type === 'member') {
     const rep = node.parent.group.members[0];

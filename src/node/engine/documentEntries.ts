@@ -1,21 +1,43 @@
 /**
  * The engine's entries by path: a Map that also keeps, up to date on every set / delete / clear,
- * the documents that have a fingerprint (`docs`, a live map) and their number of sections. A
- * report after a one-file change then looks at that file, not at a copy of every document.
+ * the documents that have a fingerprint (`docs`, a live map), their number of sections and their
+ * lines by kind (code, prose). A report after a one-file change then looks at that file, not at a
+ * copy of every document.
  */
-import type { DocumentFingerprint } from '../../core/types';
+import type { ContentKind, DocumentFingerprint } from '../../core/types';
 
-export class DocumentEntries<E extends { doc: DocumentFingerprint | null }> extends Map<string, E> {
+export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?: number }> extends Map<string, E> {
   /** The fingerprinted documents, by path (live: changes with the entries; do not modify). */
   readonly docs = new Map<string, DocumentFingerprint>();
   /** Total number of sections of `docs`. */
   sections = 0;
+  /** Total lines of `docs` by kind (documents whose lines are not known count none). */
+  readonly lines: Record<ContentKind, number> = { code: 0, prose: 0 };
+  /** Total lines of `docs` by folder (see {@link setFolderOf}). */
+  readonly linesByFolder = new Map<string, number>();
+  private folderOf: (path: string) => string = () => '.';
+
+  /** How a path names its folder for {@link linesByFolder} (the roots changed): recounts them all. */
+  setFolderOf(folderOf: (path: string) => string): void {
+    this.folderOf = folderOf;
+    this.linesByFolder.clear();
+    for (const [p, e] of this) if (e.doc && e.lines) this.addFolderLines(p, e.lines);
+  }
+
+  private addFolderLines(path: string, n: number): void {
+    const f = this.folderOf(path);
+    const now = (this.linesByFolder.get(f) ?? 0) + n;
+    if (now === 0) this.linesByFolder.delete(f);
+    else this.linesByFolder.set(f, now);
+  }
 
   override set(path: string, entry: E): this {
     this.forget(path);
     if (entry.doc) {
       this.docs.set(path, entry.doc);
       this.sections += entry.doc.sections.length;
+      this.lines[entry.doc.kind] += entry.lines ?? 0;
+      if (entry.lines) this.addFolderLines(path, entry.lines);
     }
     return super.set(path, entry);
   }
@@ -28,7 +50,15 @@ export class DocumentEntries<E extends { doc: DocumentFingerprint | null }> exte
   override clear(): void {
     this.docs.clear();
     this.sections = 0;
+    this.lines.code = 0;
+    this.lines.prose = 0;
+    this.linesByFolder.clear();
     super.clear();
+  }
+
+  /** Lines of a fingerprinted document (undefined: not one, or not known). */
+  linesOf(path: string): number | undefined {
+    return this.docs.has(path) ? super.get(path)?.lines : undefined;
   }
 
   private forget(path: string): void {
@@ -37,5 +67,8 @@ export class DocumentEntries<E extends { doc: DocumentFingerprint | null }> exte
     if (doc === undefined) return;
     this.docs.delete(path);
     this.sections -= doc.sections.length;
+    const lines = super.get(path)?.lines ?? 0;
+    this.lines[doc.kind] -= lines;
+    if (lines) this.addFolderLines(path, -lines);
   }
 }

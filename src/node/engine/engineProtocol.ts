@@ -109,6 +109,8 @@ export type EngineRequest =
   /** Stops the running indexing job; what was read so far is kept. */
   | { type: 'cancel' }
   | { type: 'stats' }
+  /** The picture of the workspace for the Overview: folders and files with their lines, pair distances, largest groups. */
+  | { type: 'overview' }
   /** Writes the cache now if anything changed; answered once it is written (or failed). */
   | { type: 'flushCache' }
   /** Saves the cache and stops the fingerprint workers. */
@@ -240,6 +242,65 @@ export interface ViewItem {
   moreTwins: number;
 }
 
+/** Lines of the fingerprinted files and of those in near-duplicate files or sections. */
+export interface LineCount {
+  lines: number;
+  duplicated: number;
+}
+
+/**
+ * The share of the workspace's lines in near duplicates: code and prose (documents) apart, and
+ * the folders (the first level under a workspace folder) holding the most duplicated lines.
+ * Files whose lines are not known (fingerprinted before the cache held lines) count none.
+ */
+export interface LineShare {
+  code: LineCount;
+  prose: LineCount;
+  /** At most {@link MAX_SHARE_FOLDERS}, most duplicated lines first; `.` holds a folder's top-level files. */
+  folders: Array<{ folder: string } & LineCount>;
+}
+
+export const MAX_SHARE_FOLDERS = 5;
+
+/** A folder or file of the Overview's treemap: its lines and those in near duplicates. */
+export interface OverviewNode {
+  name: string;
+  /** Absolute path (a file's: to open it). */
+  path: string;
+  lines: number;
+  duplicated: number;
+  /** A folder's folders and files (absent: a file). */
+  children?: OverviewNode[];
+}
+
+/** One of the largest groups (copies × lines). */
+export interface OverviewGroup {
+  kind: 'file' | 'section';
+  copies: number;
+  /** Lines of all its members together. */
+  lines: number;
+  maxDistance: number;
+  /** The first {@link MAX_OVERVIEW_MEMBERS} members. */
+  members: ViewLocation[];
+}
+
+export interface OverviewData {
+  /** One per workspace folder. */
+  roots: OverviewNode[];
+  /** Pairs by Hamming distance (index 0–64), files and sections apart; similarity is 1 − distance/64. */
+  distances: { file: number[]; section: number[] };
+  thresholds: Thresholds;
+  /** The largest groups, most copies × lines first, at most {@link MAX_OVERVIEW_GROUPS}. */
+  groups: OverviewGroup[];
+  /** Files: more than {@link MAX_OVERVIEW_FILES} are not drawn one by one, only their folders. */
+  files: number;
+  filesDrawn: boolean;
+}
+
+export const MAX_OVERVIEW_FILES = 5000;
+export const MAX_OVERVIEW_GROUPS = 20;
+export const MAX_OVERVIEW_MEMBERS = 10;
+
 export interface ViewReport {
   /** Increases with every report the engine computes. */
   generation: number;
@@ -263,6 +324,8 @@ export interface ViewReport {
   lastJob: IndexStats | null;
   /** Set when the pairs of a kind reached the cap: the report holds only some of them. */
   truncated?: { files: boolean; sections: boolean };
+  /** The share of the workspace's lines in near duplicates (absent from engines before it). */
+  lineShare?: LineShare;
 }
 
 export interface EngineResponseMap {
@@ -274,6 +337,7 @@ export interface EngineResponseMap {
   queryFile: QueryResult;
   cancel: { cancelled: boolean };
   stats: EngineStats;
+  overview: OverviewData;
   flushCache: null;
   shutdown: null;
   /** Fingerprint workers terminated (target `pool`). */

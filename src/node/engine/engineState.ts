@@ -27,16 +27,18 @@ import type {
   Thresholds,
   UpdateResult,
   ViewItem,
+  LineShare,
+  OverviewData,
   ViewReport,
 } from './engineProtocol';
-import { MAX_QUERY_MATCHES } from './engineProtocol';
+import { MAX_QUERY_MATCHES, MAX_SHARE_FOLDERS } from './engineProtocol';
 import type { EngineSettings } from '../settings/engineSettings';
 import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
 import { GitignoreChecker } from '../files/ignoreRules';
 import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries } from './documentEntries';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
-import { ReportViewBuilder } from './reportView';
+import { buildOverview, ReportViewBuilder } from './reportView';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
 
@@ -54,6 +56,8 @@ interface Entry {
   /** null: the file was read but skipped (binary, minified…), see `reason`. */
   doc: DocumentFingerprint | null;
   reason?: string;
+  /** Lines of a fingerprinted document (absent: not known, e.g. from an older cache). */
+  lines?: number;
   /**
    * The skip says nothing about the file: its fingerprint worker died (twice) while reading it.
    * Not written to the cache, and read again by the next walk.
@@ -150,7 +154,7 @@ export class EngineState {
       this.entries.clear();
       if (!req.cachePath) return { cacheStatus: 'none', cacheEntries: 0 };
       const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cacheIo);
-      for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
+      for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
       if (loaded.status === 'discarded') {
         this.emit({ type: 'log', level: 'info', message: `fingerprint cache discarded (${loaded.reason}); rebuilding it` });
         return { cacheStatus: 'discarded', cacheReason: loaded.reason, cacheEntries: 0 };
@@ -273,7 +277,7 @@ export class EngineState {
     const key = fingerprintKey(this.config.settings);
     const list: CachedEntry[] = [];
     for (const [p, e] of this.entries) {
-      if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason });
+      if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
     }
     const io = this.cacheIo;
     this.saving = this.saving
@@ -332,6 +336,7 @@ export class EngineState {
         git: new GitignoreChecker(abs),
       });
     }
+    this.entries.setFolderOf((p) => this.folderOf(p));
   }
 
   private documents(): Array<[string, DocumentFingerprint]> {
@@ -371,7 +376,16 @@ export class EngineState {
       report = this.matcher.rebuild(list, options);
       this.rebuildMs = performance.now() - t0;
     }
-    const { groups, rebuilt: rebuiltPaths } = this.views.build(report, docs, rebuilt ? null : this.matcher.touched, (p) => this.matcher.pairsOf(p));
+    const { groups, rebuilt: rebuiltPaths } = this.views.build(
+      report,
+      docs,
+      rebuilt ? null : this.matcher.touched,
+      (p) => this.matcher.pairsOf(p),
+      (p) => {
+        const doc = this.entries.docs.get(p);
+        return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
+      },
+    );
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
     const view: ViewReport = {
@@ -386,6 +400,7 @@ export class EngineState {
       full: false,
       thresholds: { ...this.thresholds },
       lastJob: lastJob ? { ...lastJob } : null,
+      lineShare: this.lineShare(),
     };
     if (report.truncated) view.truncated = { ...report.truncated };
     this.report = view;
@@ -414,6 +429,36 @@ export class EngineState {
       this.sentItems.set(p, sig);
     }
     return { ...view, items, clearedPaths, full };
+  }
+
+  /** The Overview's data (on request: O(files), in the engine worker). */
+  overview(): OverviewData {
+    const files: Array<{ path: string; lines: number; duplicated: number }> = [];
+    for (const p of this.entries.docs.keys()) files.push({ path: p, lines: this.entries.linesOf(p) ?? 0, duplicated: this.views.duplicatedOf(p) });
+    return buildOverview(files, this.rules.map((r) => r.path), this.matcher.pairs(), this.report?.groups ?? [], (p) => this.entries.linesOf(p), this.thresholds);
+  }
+
+  /**
+   * The share of lines in near duplicates: totals kept by the entries, duplicated lines kept by
+   * the views (both updated as files change: the work per report grows with the folders only).
+   */
+  private lineShare(): LineShare {
+    const duplicated = this.views.duplicatedByKind;
+    const folders = [...this.views.duplicatedByFolder]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_SHARE_FOLDERS)
+      .map(([folder, dup]) => ({ folder, lines: this.entries.linesByFolder.get(folder) ?? 0, duplicated: dup }));
+    const { code, prose } = this.entries.lines;
+    return { code: { lines: code, duplicated: duplicated.code }, prose: { lines: prose, duplicated: duplicated.prose }, folders };
+  }
+
+  /** A file's folder for the share of lines: the first folder under its workspace folder (`.`: at its top), named with the workspace folder when there are several. */
+  private folderOf(abs: string): string {
+    const root = this.rootOf(abs);
+    if (!root) return '.';
+    const rel = path.relative(root.path, abs).split(path.sep);
+    const first = rel.length > 1 ? rel[0] : '.';
+    return this.rules.length > 1 ? `${path.basename(root.path)}/${first}` : first;
   }
 
   private rootOf(abs: string): RootRules | null {
@@ -574,7 +619,7 @@ export class EngineState {
         if (!c) continue;
         done++;
         read++;
-        if (o.ok) this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc });
+        if (o.ok) this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc, lines: o.lines });
         else {
           this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason, transient: transient || undefined });
           skip(c.path, o.reason);

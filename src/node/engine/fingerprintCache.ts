@@ -10,7 +10,7 @@
  *   body    str settings key | u32 count | count × entry
  *   entry   str path | f64 size | f64 mtimeMs | u8 status (0 skipped, 1 code, 2 prose)
  *           skipped: str reason
- *           doc:     u8 hasFile [item] | u32 sections | sections × (u32 startLine | u32 endLine | item)
+ *           doc:     u32 lines + 1 (0: not known) | u8 hasFile [item] | u32 sections | sections × (u32 startLine | u32 endLine | item)
  *   item    u32 hi | u32 lo | u32 tokens | u32 features | u16 sketch length | u32 × sketch
  *   str     u32 byte length | UTF-8
  * Anything unexpected (wrong magic, other version, bad length or checksum, values out of range)
@@ -27,9 +27,10 @@ export const CACHE_MAGIC = 'NDFC';
 /**
  * Bump when the layout or the fingerprint algorithm changes (2: comments by language,
  * languageTable.ts; 3: neardup-ignore markers, so unchanged files cached before them are re-read;
- * 4: notebooks by cell and Vue / Svelte components by block, core/containers).
+ * 4: notebooks by cell and Vue / Svelte components by block, core/containers; 5: each document's
+ * number of lines, for the share of lines in near duplicates).
  */
-export const CACHE_FORMAT_VERSION = 4;
+export const CACHE_FORMAT_VERSION = 5;
 const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
 
@@ -40,6 +41,8 @@ export interface CachedEntry {
   /** The fingerprints, or null when the file was skipped (see `reason`). */
   doc: DocumentFingerprint | null;
   reason?: string;
+  /** Lines of a fingerprinted document (absent: not known). */
+  lines?: number;
 }
 
 export type DecodedCache = { ok: true; key: string; entries: CachedEntry[] } | { ok: false; reason: string };
@@ -126,6 +129,7 @@ export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer
       continue;
     }
     w.u8(e.doc.kind === 'code' ? 1 : 2);
+    w.u32(e.lines === undefined ? 0 : e.lines + 1);
     w.u8(e.doc.file ? 1 : 0);
     if (e.doc.file) writeItem(w, e.doc.file);
     w.u32(e.doc.sections.length);
@@ -233,6 +237,7 @@ export function decodeCache(buf: Buffer): DecodedCache {
         continue;
       }
       if (status !== 1 && status !== 2) throw new CorruptCache('bad status');
+      const lines = r.u32();
       const hasFile = r.u8();
       if (hasFile > 1) throw new CorruptCache('bad flag');
       const file = hasFile ? readItem(r) : null;
@@ -245,7 +250,8 @@ export function decodeCache(buf: Buffer): DecodedCache {
         if (startLine < 1 || endLine < startLine) throw new CorruptCache('bad line range');
         sections.push({ startLine, endLine, ...readItem(r) });
       }
-      entries.push({ path: p, size, mtimeMs, doc: { kind: status === 1 ? 'code' : 'prose', file, sections } });
+      const doc: DocumentFingerprint = { kind: status === 1 ? 'code' : 'prose', file, sections };
+      entries.push(lines > 0 ? { path: p, size, mtimeMs, doc, lines: lines - 1 } : { path: p, size, mtimeMs, doc });
     }
     if (!r.done) throw new CorruptCache('trailing bytes');
     return { ok: true, key, entries };

@@ -231,6 +231,11 @@ export class IncrementalReport {
     return report;
   }
 
+  /** The current pairs (live: do not keep or modify). */
+  pairs(): readonly ReportPair[] {
+    return this.pairList;
+  }
+
   /** The current pairs of one file. */
   pairsOf(path: string): ReportPair[] {
     const out: ReportPair[] = [];

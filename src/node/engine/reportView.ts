@@ -1,12 +1,28 @@
 /**
  * From the engine's report to what the extension shows: groups with a representative and each
- * member's distance to it, and per file / section the list of its twins (for diagnostics).
+ * member's distance to it, per file / section the list of its twins (for diagnostics), and per
+ * file the number of its lines in near duplicates (for the share of the workspace's lines).
  * Pure (no fs, no threads); runs in the engine worker so the extension host only renders.
  */
 import { hammingDistance, similarity } from '../../core/index/hamming';
 import type { Location, Report, ReportGroup, ReportPair } from '../../core/report/report';
-import type { DocumentFingerprint, Fp64 } from '../../core/types';
-import type { IndexStats, Thresholds, ViewGroup, ViewItem, ViewLocation, ViewMember, ViewReport, ViewTwin } from './engineProtocol';
+import type { ContentKind, DocumentFingerprint, Fp64 } from '../../core/types';
+import * as nodePath from 'node:path';
+import {
+  MAX_OVERVIEW_FILES,
+  MAX_OVERVIEW_GROUPS,
+  MAX_OVERVIEW_MEMBERS,
+  type IndexStats,
+  type OverviewData,
+  type OverviewNode,
+  type Thresholds,
+  type ViewGroup,
+  type ViewItem,
+  type ViewLocation,
+  type ViewMember,
+  type ViewReport,
+  type ViewTwin,
+} from './engineProtocol';
 
 /** Twins listed per item; the rest is counted in `moreTwins`. */
 export const MAX_TWINS_PER_ITEM = 50;
@@ -129,6 +145,31 @@ export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem
   return items;
 }
 
+/**
+ * Lines of a file that lie in its near-duplicate items (a file item: all `lines`; sections: the
+ * union of their ranges). `lines` undefined (not known): only the sections count.
+ */
+export function duplicatedLines(items: readonly ViewItem[], lines: number | undefined): number {
+  if (lines !== undefined && items.some((i) => i.loc.startLine === undefined)) return lines;
+  const ranges = items.filter((i) => i.loc.startLine !== undefined).map((i) => [i.loc.startLine!, i.loc.endLine ?? i.loc.startLine!] as const);
+  ranges.sort((a, b) => a[0] - b[0]);
+  let n = 0;
+  let end = 0;
+  for (const [s, e] of ranges) {
+    const from = Math.max(s, end + 1);
+    if (e >= from) n += e - from + 1;
+    end = Math.max(end, e);
+  }
+  return lines === undefined ? n : Math.min(n, lines);
+}
+
+/** What the share of lines needs to know of a file: its lines (if known), kind and folder. */
+export interface LineInfo {
+  lines: number | undefined;
+  kind: ContentKind;
+  folder: string;
+}
+
 function compareGroups(a: ViewGroup, b: ViewGroup): number {
   return a.maxDistance - b.maxDistance || b.members.length - a.members.length || (a.kind === b.kind ? 0 : a.kind === 'file' ? -1 : 1) || compareLoc(a.members[0], b.members[0]);
 }
@@ -156,6 +197,11 @@ export class ReportViewBuilder {
   /** The groups of the last build, sorted. */
   private sortedGroups: ViewGroup[] = [];
   private readonly itemsByPath = new Map<string, ViewItem[]>();
+  /** Per file with items: its lines in near duplicates, its kind and folder (see {@link LineInfo}). */
+  private readonly duplicatedByPath = new Map<string, { lines: number; kind: ContentKind; folder: string }>();
+  /** The sums of `duplicatedByPath`, by kind and by folder (kept as files change: no walk per report). */
+  readonly duplicatedByKind: Record<ContentKind, number> = { code: 0, prose: 0 };
+  readonly duplicatedByFolder = new Map<string, number>();
 
   /**
    * `touched`: the files whose pairs may have changed since the last build (null: any), with
@@ -167,6 +213,7 @@ export class ReportViewBuilder {
     docs: ReadonlyMap<string, DocumentFingerprint>,
     touched: ReadonlySet<string> | null,
     pairsOf?: (path: string) => Iterable<ReportPair>,
+    lineInfo?: (path: string) => LineInfo | undefined,
   ): { groups: ViewGroup[]; rebuilt: ReadonlySet<string> | null } {
     // After an incremental update, a group that is the very same object as in the last build
     // is unchanged, and so are its documents (IncrementalReport makes a new group object for
@@ -190,6 +237,10 @@ export class ReportViewBuilder {
 
     if (!touched || !pairsOf) {
       this.itemsByPath.clear();
+      this.duplicatedByPath.clear();
+      this.duplicatedByKind.code = 0;
+      this.duplicatedByKind.prose = 0;
+      this.duplicatedByFolder.clear();
       const byPath = new Map<string, ReportPair[]>();
       for (const p of report.pairs) {
         for (const path of p.a.path === p.b.path ? [p.a.path] : [p.a.path, p.b.path]) {
@@ -198,13 +249,22 @@ export class ReportViewBuilder {
           else byPath.set(path, [p]);
         }
       }
-      for (const [path, pairs] of byPath) this.itemsByPath.set(path, itemsOfPath(path, pairs));
+      for (const [path, pairs] of byPath) {
+        const items = itemsOfPath(path, pairs);
+        this.itemsByPath.set(path, items);
+        this.setDuplicated(path, items, lineInfo);
+      }
       return { groups, rebuilt: null };
     }
     for (const path of touched) {
       const items = itemsOfPath(path, pairsOf(path));
-      if (items.length) this.itemsByPath.set(path, items);
-      else this.itemsByPath.delete(path);
+      if (items.length) {
+        this.itemsByPath.set(path, items);
+        this.setDuplicated(path, items, lineInfo);
+      } else {
+        this.itemsByPath.delete(path);
+        this.setDuplicated(path, [], lineInfo);
+      }
     }
     return { groups, rebuilt: touched };
   }
@@ -212,6 +272,30 @@ export class ReportViewBuilder {
   /** The items of one file (as of the last build). */
   itemsOf(path: string): ViewItem[] | undefined {
     return this.itemsByPath.get(path);
+  }
+
+  /** A file's lines in near duplicates, in the sums too (none: the file has no items now). */
+  private setDuplicated(path: string, items: readonly ViewItem[], lineInfo: ((path: string) => LineInfo | undefined) | undefined): void {
+    const old = this.duplicatedByPath.get(path);
+    if (old) {
+      this.duplicatedByPath.delete(path);
+      this.duplicatedByKind[old.kind] -= old.lines;
+      const f = (this.duplicatedByFolder.get(old.folder) ?? 0) - old.lines;
+      if (f > 0) this.duplicatedByFolder.set(old.folder, f);
+      else this.duplicatedByFolder.delete(old.folder);
+    }
+    const info = items.length > 0 ? lineInfo?.(path) : undefined;
+    if (!info) return;
+    const lines = duplicatedLines(items, info.lines);
+    if (lines === 0) return;
+    this.duplicatedByPath.set(path, { lines, kind: info.kind, folder: info.folder });
+    this.duplicatedByKind[info.kind] += lines;
+    this.duplicatedByFolder.set(info.folder, (this.duplicatedByFolder.get(info.folder) ?? 0) + lines);
+  }
+
+  /** A file's lines in near duplicates (0: none, or not known). */
+  duplicatedOf(path: string): number {
+    return this.duplicatedByPath.get(path)?.lines ?? 0;
   }
 
   /** Files that have items. */
@@ -224,6 +308,77 @@ export class ReportViewBuilder {
     const paths = [...this.itemsByPath.keys()].sort();
     return paths.flatMap((p) => this.itemsByPath.get(p)!);
   }
+}
+
+/**
+ * The Overview's data: a tree of folders (and files, up to {@link MAX_OVERVIEW_FILES}) under each
+ * root with their lines and duplicated lines, the pairs' distances, and the largest groups.
+ */
+export function buildOverview(
+  files: Iterable<{ path: string; lines: number; duplicated: number }>,
+  roots: readonly string[],
+  pairs: Iterable<ReportPair>,
+  groups: readonly ViewGroup[],
+  linesOf: (path: string) => number | undefined,
+  thresholds: Thresholds,
+): OverviewData {
+  const list = [...files];
+  const filesDrawn = list.length <= MAX_OVERVIEW_FILES;
+  const rootNodes = roots.map((r) => ({ name: nodePath.basename(r) || r, path: r, lines: 0, duplicated: 0, children: [] as OverviewNode[] }));
+  const folders = new Map<string, OverviewNode>(rootNodes.map((n) => [n.path, n]));
+  const rootOf = (p: string) => {
+    let best: OverviewNode | undefined;
+    for (const n of rootNodes) if (p.startsWith(n.path + nodePath.sep) && (!best || n.path.length > best.path.length)) best = n;
+    return best;
+  };
+  const folderAt = (dir: string, root: OverviewNode): OverviewNode => {
+    let node = folders.get(dir);
+    if (node) return node;
+    const parent = folderAt(nodePath.dirname(dir), root);
+    node = { name: nodePath.basename(dir), path: dir, lines: 0, duplicated: 0, children: [] };
+    parent.children!.push(node);
+    folders.set(dir, node);
+    return node;
+  };
+  for (const f of list) {
+    const root = rootOf(f.path);
+    if (!root) continue;
+    const folder = folderAt(nodePath.dirname(f.path), root);
+    if (filesDrawn) folder.children!.push({ name: nodePath.basename(f.path), path: f.path, lines: f.lines, duplicated: f.duplicated });
+    else {
+      folder.lines += f.lines;
+      folder.duplicated += f.duplicated;
+    }
+  }
+  const sum = (n: OverviewNode): void => {
+    if (!n.children) return;
+    for (const c of n.children) {
+      sum(c);
+      n.lines += c.lines;
+      n.duplicated += c.duplicated;
+    }
+    n.children.sort((a, b) => b.lines - a.lines || (a.name < b.name ? -1 : 1));
+  };
+  rootNodes.forEach(sum);
+  const distances = { file: new Array<number>(65).fill(0), section: new Array<number>(65).fill(0) };
+  for (const p of pairs) distances[p.kind][Math.max(0, Math.min(64, p.distance))]++;
+  const linesOfMember = (m: ViewLocation) => (m.startLine === undefined ? (linesOf(m.path) ?? 0) : (m.endLine ?? m.startLine) - m.startLine + 1);
+  const sized = groups.map((g) => ({ g, lines: g.members.reduce((n, m) => n + linesOfMember(m), 0) }));
+  sized.sort((a, b) => b.lines - a.lines || b.g.members.length - a.g.members.length);
+  return {
+    roots: rootNodes,
+    distances,
+    thresholds: { ...thresholds },
+    groups: sized.slice(0, MAX_OVERVIEW_GROUPS).map(({ g, lines }) => ({
+      kind: g.kind,
+      copies: g.members.length,
+      lines,
+      maxDistance: g.maxDistance,
+      members: g.members.slice(0, MAX_OVERVIEW_MEMBERS).map((m) => (m.startLine === undefined ? { path: m.path } : { path: m.path, startLine: m.startLine, endLine: m.endLine })),
+    })),
+    files: list.length,
+    filesDrawn,
+  };
 }
 
 export function buildViewReport(

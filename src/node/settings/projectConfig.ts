@@ -20,11 +20,13 @@ export const PROJECT_CONFIG_FILE = '.neardup.json';
 /** A larger `.neardup.json` is refused (it is a handful of keys; a workspace is untrusted input). */
 export const PROJECT_CONFIG_MAX_BYTES = 256 * 1024;
 
-/** The settings a project may set in its file (the display severity stays a personal setting). */
-export type ProjectField = Exclude<keyof NearDupSettings, 'severity'>;
-export const PROJECT_FIELDS: readonly ProjectField[] = (Object.keys(SETTINGS_SPEC) as Array<keyof NearDupSettings>).filter(
-  (f): f is ProjectField => f !== 'severity',
-);
+/** Settings of how one person sees the results (severity, editor marks, CodeLens): not a project's. */
+type PersonalField = 'severity' | 'decorationsEnabled' | 'codeLensEnabled';
+const PERSONAL: ReadonlySet<keyof NearDupSettings> = new Set<PersonalField>(['severity', 'decorationsEnabled', 'codeLensEnabled']);
+
+/** The settings a project may set in its file (the personal ones stay in each user's settings). */
+export type ProjectField = Exclude<keyof NearDupSettings, PersonalField>;
+export const PROJECT_FIELDS: readonly ProjectField[] = (Object.keys(SETTINGS_SPEC) as Array<keyof NearDupSettings>).filter((f): f is ProjectField => !PERSONAL.has(f));
 
 /** The keys of `.neardup.json`: the settings' ids without `neardup.`, plus `baseline` and `$schema`. */
 export const PROJECT_KEYS: readonly string[] = [...PROJECT_FIELDS.map((f) => SETTINGS_SPEC[f].key), 'baseline', '$schema'];

@@ -22,6 +22,10 @@ export interface NearDupSettings {
   foldVariants: boolean;
   weighting: 'none' | 'tf';
   severity: Severity;
+  /** Near-duplicate lines marked in the editor's gutter and overview ruler (src/extension/editor). */
+  decorationsEnabled: boolean;
+  /** A CodeLens above each near-duplicate section (src/extension/editor). */
+  codeLensEnabled: boolean;
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -41,6 +45,8 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   foldVariants: DEFAULT_ENGINE_SETTINGS.foldVariants,
   weighting: 'none',
   severity: 'information',
+  decorationsEnabled: true,
+  codeLensEnabled: true,
 });
 
 type Field = keyof NearDupSettings;
@@ -79,6 +85,8 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   foldVariants: { key: 'cjk.foldVariants', kind: 'boolean' },
   weighting: { key: 'weighting', kind: 'enum', values: ['none', 'tf'] },
   severity: { key: 'diagnostics.severity', kind: 'enum', values: ['off', 'hint', 'information', 'warning'] },
+  decorationsEnabled: { key: 'decorations.enabled', kind: 'boolean' },
+  codeLensEnabled: { key: 'codeLens.enabled', kind: 'boolean' },
 };
 
 export interface SettingWarning {
@@ -174,6 +182,8 @@ export interface SettingsChange {
   thresholds: boolean;
   /** Only the diagnostics' severity changes: re-publish. */
   severity: boolean;
+  /** The editor's marks or CodeLens were switched on or off: redraw them. */
+  editor: boolean;
 }
 
 const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting'];
@@ -185,6 +195,7 @@ export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsCh
     reindex: REINDEX_FIELDS.some(changed),
     thresholds: THRESHOLD_FIELDS.some(changed),
     severity: changed('severity'),
+    editor: changed('decorationsEnabled') || changed('codeLensEnabled'),
   };
 }
 

@@ -22,6 +22,8 @@ export type FileOutcome =
       doc: DocumentFingerprint;
       /** Asked for with `regions` (the CLI's --locate): its tokens for the region finder, of the text fingerprinted. */
       region?: RegionDocument;
+      /** Lines of the text (a final line break ends the last line; it does not start another). */
+      lines?: number;
     }
   | {
       relPath: string;

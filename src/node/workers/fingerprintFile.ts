@@ -110,7 +110,8 @@ export function fingerprintDecoded(
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
   }
-  return { relPath, ok: true, bytes, encoding, doc };
+  const lines = shape.newlines + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
+  return { relPath, ok: true, bytes, encoding, doc, lines };
 }
 
 /** Whether a file's `neardup-ignore-file` marker leaves it out (a container's: in a part on its first lines). */

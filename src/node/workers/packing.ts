@@ -13,7 +13,7 @@ import type { FileOutcome } from './fileOutcome';
 /** The outcomes of a batch of files, in the order of the request's files. */
 export interface PackedOutcomes {
   packed: 'outcomes';
-  /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections. */
+  /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections, lines + 1 (0: not known). */
   header: Uint32Array;
   /** Per item (the file's, then its sections), {@link ITEM} words: hi, lo, tokens, features, sketch length, start line, end line. */
   items: Uint32Array;
@@ -174,7 +174,7 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
   return out;
 }
 
-const HEADER = 6;
+const HEADER = 7;
 const ITEM = 7;
 const OK = 0;
 const FAILED = 1;
@@ -236,6 +236,7 @@ export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
     header[h + 3] = intern(o.encoding);
     header[h + 4] = file ? 1 : 0;
     header[h + 5] = sections.length;
+    header[h + 6] = o.lines === undefined ? 0 : o.lines + 1;
     if (file) putItem(file, 0, 0);
     for (const s of sections) putItem(s, s.startLine, s.endLine);
   }
@@ -275,9 +276,10 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
     }
     const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
     const region = regions?.[f];
-    out[f] = region
-      ? { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc, region }
-      : { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
+    const ok: Extract<FileOutcome, { ok: true }> = { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
+    if (region) ok.region = region;
+    if (header[h + 6] > 0) ok.lines = header[h + 6] - 1;
+    out[f] = ok;
   }
   return out;
 }

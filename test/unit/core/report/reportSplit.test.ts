@@ -227,11 +227,11 @@ describe('packing', () => {
   it('outcomes, items and pairs come back as they went', () => {
     const rnd = mulberry32(11);
     const outcomes: FileOutcome[] = [
-      { relPath: 'a.ts', ok: true, bytes: 1234, encoding: 'utf-8', doc: fingerprintText(codeFile(rnd, 5), 'a.ts', { minTokens: 30 }) },
+      { relPath: 'a.ts', ok: true, bytes: 1234, encoding: 'utf-8', doc: fingerprintText(codeFile(rnd, 5), 'a.ts', { minTokens: 30 }), lines: 87 },
       { relPath: 'b.bin', ok: false, reason: 'binary file (NUL bytes)' },
       { relPath: 'c.md', ok: true, bytes: 99, encoding: 'gb18030', doc: fingerprintText(proseText(rnd, 3), 'c.md', { minTokens: 30 }) },
       { relPath: 'd.md', ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' },
-      { relPath: 'e.ts', ok: true, bytes: 3, encoding: 'utf-8', doc: fingerprintText('x', 'e.ts') },
+      { relPath: 'e.ts', ok: true, bytes: 3, encoding: 'utf-8', doc: fingerprintText('x', 'e.ts'), lines: 0 },
     ];
     const packed = packOutcomes(outcomes);
     assert.equal(transferablesOf(packed).length, 3);

@@ -7,6 +7,7 @@ import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/no
 import { EngineState, fingerprintKey, type Fingerprinter } from '../../../../src/node/engine/engineState';
 import { fingerprintDecoded, fingerprintFile } from '../../../../src/node/workers/fingerprintFile';
 import type { FileOutcome, FileToFingerprint } from '../../../../src/node/workers/fileOutcome';
+import { languageOf } from '../../../../src/core/text/languages';
 import { codeFile, mulberry32, proseText } from '../../helpers/corpus';
 
 /** Fingerprints on the test's thread; counts the files it reads; optional delay per batch. */
@@ -184,6 +185,66 @@ describe('EngineState', function () {
     const after = await third.engine.reindex();
     assert.equal(after.reread, 1);
     assert.deepEqual(third.fp.read, [path.join(root, 'src/b.ts')]);
+  });
+
+  it('lineShare: lines of the fingerprinted files by kind, those in near duplicates, top folders; through an update and a warm start', async () => {
+    const linesOfFile = (abs: string) => {
+      const t = fs.readFileSync(abs, 'utf8');
+      return t.split('\n').length - (t.endsWith('\n') ? 1 : 0);
+    };
+    // Expected, from the files and the report's items (a file item: every line; sections: the lines they cover).
+    const expected = (r: ViewReport, read: string[]) => {
+      const docs = read.filter((p) => !p.endsWith('image.png'));
+      const kindOf = (p: string) => languageOf(p).kind;
+      const lines = { code: 0, prose: 0 };
+      for (const p of docs) lines[kindOf(p)] += linesOfFile(p);
+      const covered = new Map<string, Set<number>>();
+      for (const i of r.items) {
+        const set = covered.get(i.loc.path) ?? new Set<number>();
+        covered.set(i.loc.path, set);
+        const [a, b] = i.loc.startLine === undefined ? [1, linesOfFile(i.loc.path)] : [i.loc.startLine, i.loc.endLine!];
+        for (let l = a; l <= b; l++) set.add(l);
+      }
+      const dup = { code: 0, prose: 0 };
+      const byFolder = new Map<string, number>();
+      for (const [p, set] of covered) {
+        dup[kindOf(p)] += set.size;
+        const rel = path.relative(root, p).split(path.sep);
+        const f = rel.length > 1 ? rel[0] : '.';
+        byFolder.set(f, (byFolder.get(f) ?? 0) + set.size);
+      }
+      const folderLines = (f: string) => docs.filter((p) => { const rel = path.relative(root, p).split(path.sep); return (rel.length > 1 ? rel[0] : '.') === f; }).reduce((n, p) => n + linesOfFile(p), 0);
+      const folders = [...byFolder].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([folder, d]) => ({ folder, lines: folderLines(folder), duplicated: d }));
+      return { code: { lines: lines.code, duplicated: dup.code }, prose: { lines: lines.prose, duplicated: dup.prose }, folders };
+    };
+    const { engine, fp } = makeEngine();
+    await engine.init({ config: config(), cachePath });
+    await engine.reindex();
+    const report = engine.getReport();
+    const share = report.lineShare;
+    assert.ok(share);
+    assert.ok(share.code.duplicated >= 2 * linesOfFile(path.join(root, 'src/a.ts')) - 1, 'a.ts and its copy count whole');
+    assert.ok(share.prose.duplicated > 0 && share.prose.duplicated < share.prose.lines);
+    assert.deepEqual(share, expected(report, fp.read));
+    assert.deepEqual(share.folders.map((f) => f.folder).slice(0, 2).sort(), ['docs', 'src']);
+
+    // The copy deleted: its lines leave the totals, a.ts is no longer duplicated.
+    const copy = path.join(root, 'src/a-copy.ts');
+    const copyLines = linesOfFile(copy);
+    fs.rmSync(copy);
+    await engine.update({ upserts: [], removes: [copy], renames: [] });
+    const after = engine.getReport();
+    assert.equal(after.lineShare!.code.lines, share.code.lines - copyLines);
+    assert.deepEqual(after.lineShare, expected(after, fp.read.filter((p) => p !== copy)));
+    await engine.shutdown();
+
+    // A warm start (lines from the cache, nothing read): the same share.
+    const warm = makeEngine();
+    await warm.engine.init({ config: config(), cachePath });
+    await warm.engine.reindex();
+    assert.equal(warm.fp.read.length, 0);
+    assert.deepEqual(warm.engine.getReport().lineShare, after.lineShare);
+    await warm.engine.shutdown();
   });
 
   it('a corrupt cache is discarded and rebuilt', async () => {

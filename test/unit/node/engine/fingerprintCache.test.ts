@@ -20,8 +20,8 @@ import { codeFile, mulberry32, proseText } from '../../helpers/corpus';
 function sampleEntries(): CachedEntry[] {
   const rnd = mulberry32(7);
   return [
-    { path: '/w/src/a.ts', size: 1234, mtimeMs: 1700000000123.5, doc: fingerprintText(codeFile(rnd, 6), 'a.ts') },
-    { path: '/w/docs/b.md', size: 999, mtimeMs: 1700000000000, doc: fingerprintText(proseText(rnd, 5), 'b.md') },
+    { path: '/w/src/a.ts', size: 1234, mtimeMs: 1700000000123.5, doc: fingerprintText(codeFile(rnd, 6), 'a.ts'), lines: 96 },
+    { path: '/w/docs/b.md', size: 999, mtimeMs: 1700000000000, doc: fingerprintText(proseText(rnd, 5), 'b.md'), lines: 0 },
     { path: '/w/tiny.txt', size: 3, mtimeMs: 1, doc: fingerprintText('hi', 'tiny.txt') },
     { path: '/w/bin.dat', size: 10, mtimeMs: 2, doc: null, reason: 'binary file' },
     { path: '/w/中文 路径.md', size: 5, mtimeMs: 3, doc: null, reason: '' },
@@ -35,7 +35,7 @@ describe('fingerprintCache', () => {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('round-trips entries exactly (fingerprints, sections, sketches, skipped files)', () => {
+  it('round-trips entries exactly (fingerprints, sections, sketches, lines, skipped files)', () => {
     const entries = sampleEntries();
     assert.ok(entries[0].doc!.file && entries[0].doc!.sections.length > 0, 'sample has a file and sections');
     const decoded = decodeCache(encodeCache('key-1', entries));
