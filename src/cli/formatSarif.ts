@@ -47,18 +47,36 @@ function label(loc: Location): string {
   return r.cell !== undefined ? `${name} ${describeLines(r)}` : `${name}:${loc.startLine}-${loc.endLine}`;
 }
 
+/**
+ * A file pair's matching regions (`--locate`) as related locations: each region on both files,
+ * after the twin (id 1), ids 2, 3, … in pairs.
+ */
+function regionLocations(pair: ReportPair): sarif.Location[] {
+  const out: sarif.Location[] = [];
+  (pair.regions ?? []).forEach((r, k) => {
+    const text = `Matching region ${k + 1} (${r.clone} copy, similarity ${(r.similarity * 100).toFixed(1)}%)`;
+    out.push({ id: 2 + 2 * k, physicalLocation: physical({ path: pair.a.path, ...r.a }), message: { text } });
+    out.push({ id: 3 + 2 * k, physicalLocation: physical({ path: pair.b.path, ...r.b }), message: { text } });
+  });
+  return out;
+}
+
 function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result {
   const pct = (pair.similarity * 100).toFixed(1);
   const what = pair.kind === 'file' ? 'File' : 'Section';
+  // With --locate a pair says how the copy was made (exact, renamed, edited) and, for a file pair,
+  // where its matching regions are.
+  const kind = pair.clone ? ` ${pair.clone === 'renamed' ? 'A' : 'An'} ${pair.clone} copy.` : '';
+  const regions = pair.regions?.length ? ` Matching regions: ${pair.regions.length} (related locations, on both files).` : '';
   return {
     ruleId: pair.kind === 'file' ? RULE_FILE : RULE_SECTION,
     level: 'warning',
     message: {
-      text: `${what} is a near duplicate of ${label(pair.b)} (Hamming distance ${pair.distance}, similarity ${pct}%).`,
+      text: `${what} is a near duplicate of ${label(pair.b)} (Hamming distance ${pair.distance}, similarity ${pct}%).${kind}${regions}`,
     },
     locations: [{ physicalLocation: physical(pair.a) }],
-    relatedLocations: [{ id: 1, physicalLocation: physical(pair.b), message: { text: 'Near-duplicate twin' } }],
-    properties: { distance: pair.distance, similarity: pair.similarity },
+    relatedLocations: [{ id: 1, physicalLocation: physical(pair.b), message: { text: 'Near-duplicate twin' } }, ...regionLocations(pair)],
+    properties: { distance: pair.distance, similarity: pair.similarity, ...(pair.clone ? { clone: pair.clone } : {}), ...(pair.located ? { located: true } : {}) },
     ...(extras.ids ? { partialFingerprints: { 'neardupPair/v1': extras.ids[i].key } } : {}),
     ...(extras.inBaseline ? { baselineState: extras.inBaseline[i] ? 'unchanged' : 'new' } : {}),
   };

@@ -105,7 +105,17 @@ describe('neardup scan --locate (experimental)', function () {
     addFormats(ajv);
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
-    assert.ok(validate(JSON.parse(r.stdout)), JSON.stringify(validate.errors?.slice(0, 3)));
+    const log = JSON.parse(r.stdout) as { runs: Array<{ results: unknown[] }> };
+    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
+    // Each planted copy's result says how it was made, in its properties and its message.
+    const results = log.runs[0].results as Array<{ message: { text: string }; properties: { clone?: string; located?: boolean } }>;
+    for (const c of planted) {
+      assert.ok(
+        results.some((x) => x.properties.clone === c.clone && x.message.text.includes(`${c.clone} copy.`)),
+        `${c.what}: a result with clone ${c.clone}`,
+      );
+    }
+    assert.ok(results.some((x) => x.properties.located === true));
   });
 
   it('file pairs carry their matching regions: identical files one exact region of the whole file, an edited twin the regions around the edit; no located pair repeats them', () => {
@@ -128,6 +138,19 @@ describe('neardup scan --locate (experimental)', function () {
     assert.ok(ab, `a.ts and b.ts are a file pair: ${JSON.stringify(j.pairs.map((p) => [p.kind, p.a.path, p.b.path]))}`);
     assert.deepEqual(ab.regions, [{ a: { startLine: 1, endLine: fileLines('a.ts') }, b: { startLine: 1, endLine: fileLines('b.ts') }, clone: 'exact', similarity: 1 }]);
     assert.equal(ab.clone, 'exact');
+    // SARIF: the regions as related locations on both files, after the twin.
+    const sarif = JSON.parse(run(['scan', tree, '--format', 'sarif', '-q', '--locate']).stdout);
+    const res = (sarif.runs[0].results as Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }>; relatedLocations: Array<{ id: number; physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; endLine: number } } }> }>).find(
+      (x) => ['a.ts', 'b.ts'].includes(x.locations[0].physicalLocation.artifactLocation.uri) && ['a.ts', 'b.ts'].includes(x.relatedLocations[0].physicalLocation.artifactLocation.uri),
+    );
+    assert.ok(res, 'the SARIF result of a.ts and b.ts');
+    assert.deepEqual(
+      res.relatedLocations.slice(1).map((l) => [l.id, l.physicalLocation.region]),
+      [
+        [2, { startLine: 1, endLine: fileLines('a.ts') }],
+        [3, { startLine: 1, endLine: fileLines('b.ts') }],
+      ],
+    );
     const ac = filePair('a.ts', 'c.ts');
     assert.ok(ac, 'a.ts and its edited twin c.ts are a file pair');
     assert.equal(ac.clone, 'edited');
