@@ -7,7 +7,8 @@
  * module it fetched.
  *
  * The module's exports (native/wasm.c) take addresses in its linear memory: inputs are copied in
- * (a text as UTF-16 units), results copied out, and views of the memory are made after each call
+ * (a text as UTF-16 units, once per tokenize, by a TextWriter the host may speed up), results
+ * copied out, and views of the memory are made after each call
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
@@ -72,6 +73,19 @@ interface Exports {
   nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
 }
 
+/**
+ * Writes a text's UTF-16 units, as they are (lone surrogates included), little-endian at byteOffset
+ * of the module's memory. The default is a charCodeAt loop; a host with a faster copy hands its
+ * own (Node: Buffer's 'utf16le' write, several times faster, src/node/workers/nativeKernel.ts).
+ */
+export type TextWriter = (text: string, memory: ArrayBuffer, byteOffset: number) => void;
+
+/** The portable TextWriter: one unit at a time into a Uint16Array view. */
+export const writeUnits: TextWriter = (text, memory, byteOffset) => {
+  const units = new Uint16Array(memory, byteOffset, text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+};
+
 /** The WebAssembly kernel's CodeKernel, with the version of the module it runs. */
 export interface WasmKernel extends CodeKernel {
   readonly version: number;
@@ -82,13 +96,13 @@ export interface WasmKernel extends CodeKernel {
  * compiled from them. One per thread, as the addon: it holds the tokens of the last tokenize.
  * Throws when the module is not a NearDup kernel of KERNEL_VERSION.
  */
-export function createWasmKernel(source: Uint8Array | ArrayBuffer | WasmModule): WasmKernel {
+export function createWasmKernel(source: Uint8Array | ArrayBuffer | WasmModule, writeText: TextWriter = writeUnits): WasmKernel {
   const module = source instanceof Uint8Array || source instanceof ArrayBuffer ? new WebAssembly.Module(source) : source;
   const x = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
   if (typeof x.nd_version !== 'function') throw new Error('not a NearDup kernel module');
   const version = x.nd_version();
   if (version !== KERNEL_VERSION) throw new Error(`outdated WebAssembly kernel (version ${version}, expected ${KERNEL_VERSION}; npm run build:wasm)`);
-  return new Kernel(x);
+  return new Kernel(x, writeText);
 }
 
 /** Rounds n up to a multiple of 8 (addresses of Float64 data). */
@@ -100,7 +114,10 @@ class Kernel implements WasmKernel {
   private scratch = 0;
   private scratchBytes = 0;
 
-  constructor(private readonly x: Exports) {
+  constructor(
+    private readonly x: Exports,
+    private readonly writeText: TextWriter,
+  ) {
     const { wordTable, logTable } = kernelTables();
     const at = this.room(65536 + logTable.byteLength);
     this.u8(at, 65536).set(wordTable);
@@ -140,8 +157,7 @@ class Kernel implements WasmKernel {
 
   /** Copies a text into the module as UTF-16 units at `at`. */
   private putText(at: number, text: string): void {
-    const units = this.u16(at, text.length);
-    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    this.writeText(text, this.x.memory.buffer, at);
   }
 
   defineLanguage(

@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CodeKernel } from '../../core/types';
-import { KERNEL_VERSION, createWasmKernel, kernelTables } from '../../core/wasm/wasmKernel';
+import { KERNEL_VERSION, createWasmKernel, kernelTables, type TextWriter } from '../../core/wasm/wasmKernel';
 
 export const KERNEL_FILE = 'neardup_kernel.node';
 export const WASM_FILE = 'neardup_kernel.wasm';
@@ -136,11 +136,20 @@ function loadNative(): { kernel: CodeKernel; problem?: undefined } | { kernel?: 
   }
 }
 
+/**
+ * Node's copy of a text into the WebAssembly kernel's memory: Buffer's 'utf16le' write copies the
+ * string's units as they are (lone surrogates too; the identity tests run through it), several
+ * times faster than a charCodeAt loop.
+ */
+export const nodeTextWriter: TextWriter = (text, memory, byteOffset) => {
+  Buffer.from(memory, byteOffset, text.length * 2).write(text, 0, 'utf16le');
+};
+
 function loadWasm(): { kernel: CodeKernel; problem?: undefined } | { kernel?: undefined; problem: string } {
   const file = wasmCandidates().find((p) => fs.existsSync(p));
   if (!file) return { problem: `not found (${WASM_FILE})` };
   try {
-    return { kernel: createWasmKernel(fs.readFileSync(file)) };
+    return { kernel: createWasmKernel(fs.readFileSync(file), nodeTextWriter) };
   } catch (e) {
     return { problem: `not loadable (${(e as Error).message.split('\n')[0]})` };
   }

@@ -5,15 +5,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CodeKernel } from '../../../../src/core/types';
 import { createWasmKernel } from '../../../../src/core/wasm/wasmKernel';
-import { kernelKind, nativeKernel } from '../../../../src/node/workers/nativeKernel';
+import { kernelKind, nativeKernel, nodeTextWriter } from '../../../../src/node/workers/nativeKernel';
 
 export const WASM_PATH = path.join(__dirname, '..', '..', '..', '..', 'wasm', 'neardup_kernel.wasm');
 
 let wasm: CodeKernel | undefined;
 
-/** The WebAssembly kernel of the committed .wasm, one per thread (as the loader makes it). */
+/** The WebAssembly kernel of the committed .wasm, one per thread, with Node's text copy (as the loader makes it). */
 export function committedWasmKernel(): CodeKernel {
-  wasm ??= createWasmKernel(fs.readFileSync(WASM_PATH));
+  wasm ??= createWasmKernel(fs.readFileSync(WASM_PATH), nodeTextWriter);
   return wasm;
 }
 

@@ -8,7 +8,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createWasmKernel, KERNEL_VERSION } from '../../../../src/core/wasm/wasmKernel';
+import { createWasmKernel, KERNEL_VERSION, writeUnits } from '../../../../src/core/wasm/wasmKernel';
+import { nodeTextWriter } from '../../../../src/node/workers/nativeKernel';
+import { mulberry32 } from '../../helpers/corpus';
 import { CLI, runCli } from '../../helpers/cli';
 import { WASM_PATH } from './kernelsUnderTest';
 
@@ -54,6 +56,20 @@ describe('WebAssembly kernel', function () {
     assert.equal(a.tokens(new Uint32Array(2), lo, start), -12, 'too small: minus the count');
     assert.throws(() => createWasmKernel(Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0])), /not a NearDup kernel/);
     assert.throws(() => a.tokenize('x', 99, false), /unknown language/);
+  });
+
+  it("Node's copy of a text into the module (Buffer, utf16le) writes the units the portable loop writes: every unit value, lone surrogates, at an offset", () => {
+    const every = String.fromCharCode(...Array.from({ length: 65536 }, (_, i) => i).slice(0, 30000)) + String.fromCharCode(...Array.from({ length: 35536 }, (_, i) => 30000 + i));
+    const rnd = mulberry32(13);
+    const texts = [every, '', 'a', '\ud800', 'x\udc00y\ud83d\ude00\ud83d', every.split('').reverse().join('')];
+    for (let i = 0; i < 200; i++) texts.push(String.fromCharCode(...Array.from({ length: Math.floor(rnd() * 300) }, () => (rnd() < 0.3 ? 0xd800 + Math.floor(rnd() * 0x800) : Math.floor(rnd() * 65536)))));
+    for (const text of texts) {
+      const a = new ArrayBuffer(text.length * 2 + 16);
+      const b = new ArrayBuffer(text.length * 2 + 16);
+      writeUnits(text, a, 6);
+      nodeTextWriter(text, b, 6);
+      assert.ok(Buffer.from(a).equals(Buffer.from(b)), `a text of ${text.length} units`);
+    }
   });
 
   it('rebuilding it from native/ gives the committed bytes (skipped without the toolchain, but with NEARDUP_REQUIRE_WASM=1, as in CI)', function () {
