@@ -163,12 +163,12 @@ EXPORT("nd_align_chain") int ndAlignChain(const uint32_t *const *streams, int32_
   A.raw.lo = streams[1];
   A.ids.hi = streams[2];
   A.ids.lo = streams[3];
-  A.isIdent = (const uint8_t *)streams[4];
+  A.isIdent = A.ids.hi ? (const uint8_t *)streams[4] : NULL; /* as kernel.c: only with the ids */
   B.raw.hi = streams[5];
   B.raw.lo = streams[6];
   B.ids.hi = streams[7];
   B.ids.lo = streams[8];
-  B.isIdent = (const uint8_t *)streams[9];
+  B.isIdent = B.ids.hi ? (const uint8_t *)streams[9] : NULL;
   if (aLength < 0 || bLength < 0 || m < 1) return -2;
   for (int32_t i = 0; i < m; i++)
     if (seedPairs[2 * i] < 0 || seedPairs[2 * i] >= aLength || seedPairs[2 * i + 1] < 0 || seedPairs[2 * i + 1] >= bLength) return -2;

@@ -105,6 +105,9 @@ export function createWasmKernel(source: Uint8Array | ArrayBuffer | WasmModule, 
   return new Kernel(x, writeText);
 }
 
+/** A document's streams as alignChain takes them: raw hi, raw lo, ids hi, ids lo, isIdent. */
+type DocumentStreams = readonly [Uint32Array, Uint32Array, Uint32Array | null, Uint32Array | null, Uint8Array | null];
+
 /** Rounds n up to a multiple of 8 (addresses of Float64 data). */
 const align8 = (n: number): number => (n + 7) & ~7;
 
@@ -267,6 +270,52 @@ class Kernel implements WasmKernel {
     return result;
   }
 
+  /** The last two documents copied in for alignChain, most recently used first. */
+  private documents: { streams: DocumentStreams; length: number; at: number; bytes: number; addresses: number[] }[] = [];
+
+  /**
+   * The addresses of a document's five streams in the module: those of its earlier copy when the
+   * same arrays come again (a RegionDocument's streams never change), else a fresh copy into the
+   * least recently used of two blocks (never the one holding `keep`, the call's other document).
+   */
+  private placeDocument(streams: DocumentStreams, length: number, keep: DocumentStreams | null): number[] {
+    const same = (d: { streams: DocumentStreams; length: number }): boolean => d.length === length && d.streams.every((s, i) => s === streams[i]);
+    const found = this.documents.findIndex(same);
+    if (found >= 0) {
+      const d = this.documents[found];
+      this.documents.splice(found, 1);
+      this.documents.unshift(d);
+      return d.addresses;
+    }
+    const sizes = streams.map((s) => (s === null ? 0 : s instanceof Uint8Array ? align8(length) : length * 4));
+    const bytes = sizes.reduce((x, y) => x + y, 0) + 8;
+    let slot = this.documents.length < 2 ? undefined : this.documents[this.documents.length - 1];
+    if (slot && keep && slot.streams.every((s, i) => s === keep[i])) slot = undefined;
+    if (slot) this.documents.pop();
+    if (!slot || slot.bytes < bytes) {
+      if (slot) this.x.nd_free(slot.at);
+      const at = this.x.nd_alloc(bytes) >>> 0;
+      if (!at) throw new Error('out of memory');
+      slot = { streams, length, at, bytes, addresses: [] };
+    }
+    slot.streams = streams;
+    slot.length = length;
+    slot.addresses = [];
+    let next = slot.at;
+    for (const [i, s] of streams.entries()) {
+      if (!s) {
+        slot.addresses.push(0);
+        continue;
+      }
+      slot.addresses.push(next);
+      if (s instanceof Uint8Array) this.u8(next, length).set(s.subarray(0, length));
+      else this.u32(next, length).set(s.subarray(0, length));
+      next += sizes[i];
+    }
+    this.documents.unshift(slot);
+    return slot.addresses;
+  }
+
   alignChain(
     aRawHi: Uint32Array,
     aRawLo: Uint32Array,
@@ -301,28 +350,14 @@ class Kernel implements WasmKernel {
     if (seeds.length < 2 || seeds.length % 2) throw new Error('alignChain: seeds');
     if (params.length < 7) throw new Error('alignChain: params');
     if (out.length < 13) throw new Error('alignChain: out: Float64Array(13)');
-    // Layout: 10 stream addresses, params, out (Float64), seeds, then the streams (b's only when not self).
-    const streamWords = (doc: typeof a, length: number): number => (doc[2] ? 4 * length : 2 * length) + (doc[2] ? Math.ceil(length / 4) : 0);
-    const bytes = 40 + 8 + 7 * 8 + 13 * 8 + seeds.length * 4 + 4 * (streamWords(a, aLength) + (self ? 0 : streamWords(b, bLength))) + 64;
-    const base = this.room(bytes);
+    // The documents' streams stay in the module between calls (a chain's documents come back call
+    // after call); the call's own block: 10 stream addresses, params, out (Float64), seeds.
+    const addresses = [...this.placeDocument(a, aLength, null), ...(self ? [] : this.placeDocument(b, bLength, a))];
+    if (self) addresses.push(...addresses.slice(0, 5));
+    const base = this.room(40 + 8 + 7 * 8 + 13 * 8 + seeds.length * 4);
     const paramsAt = align8(base + 40);
     const outAt = paramsAt + 7 * 8;
     const seedsAt = outAt + 13 * 8;
-    let next = seedsAt + seeds.length * 4;
-    const addresses: number[] = [];
-    const put = (s: Uint32Array | Uint8Array | null, length: number): void => {
-      if (!s) {
-        addresses.push(0);
-        return;
-      }
-      addresses.push(next);
-      if (s instanceof Uint8Array) this.u8(next, length).set(s.subarray(0, length));
-      else this.u32(next, length).set(s.subarray(0, length));
-      next += (s instanceof Uint8Array ? align8(length) / 4 : length) * 4;
-    };
-    for (const s of a) put(s, aLength);
-    if (self) addresses.push(...addresses.slice(0, 5));
-    else for (const s of b) put(s, bLength);
     this.u32(base, 10).set(addresses);
     this.f64(paramsAt, 7).set(params.subarray(0, 7));
     this.i32(seedsAt, seeds.length).set(seeds);
