@@ -143,7 +143,8 @@ function main(argv) {
   // The native addon only (the loader would hand over the WebAssembly kernel without it).
   const kernel = E.kernelKind() === 'native' ? E.nativeKernel() : undefined;
   if (!kernel) console.log(`(native kernel ${E.nativeKernelProblem()}: the default modes are TypeScript)`);
-  const wasmKernel = E.createWasmKernel(fs.readFileSync(path.join(__dirname, '..', '..', 'wasm', 'neardup_kernel.wasm')));
+  // As the product's loader makes it: Node's text copy into the module.
+  const wasmKernel = E.createWasmKernel(fs.readFileSync(path.join(__dirname, '..', '..', 'wasm', 'neardup_kernel.wasm')), E.nodeTextWriter);
   const ref = o.ref ? loadEngineAt(o.ref) : null;
   console.log(`bench/fingerprint — ${environment()}${ref ? `; reference ${o.ref} = ${ref.sha.slice(0, 10)}` : ''}`);
   const { code, prose } = loadCorpora(o.codeTree);
