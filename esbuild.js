@@ -72,8 +72,23 @@ function copyNativeKernel() {
   fs.renameSync(tmp, to);
 }
 
+/**
+ * The WebAssembly kernel (wasm/neardup_kernel.wasm, committed; scripts/build-wasm.js) goes beside
+ * the bundles too: the workers use it where the native kernel is missing.
+ */
+function copyWasmKernel() {
+  const from = path.join(__dirname, 'wasm', 'neardup_kernel.wasm');
+  const to = path.join(__dirname, 'dist', 'neardup_kernel.wasm');
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  if (fs.existsSync(to) && fs.readFileSync(to).equals(fs.readFileSync(from))) return;
+  const tmp = `${to}.${process.pid}.tmp`;
+  fs.copyFileSync(from, tmp);
+  fs.renameSync(tmp, to);
+}
+
 async function main() {
   copyNativeKernel();
+  copyWasmKernel();
   const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

@@ -29,6 +29,10 @@
 #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
 #include <emmintrin.h>
 #define HAVE_SSE2 1
+#elif defined(__wasm_simd128__)
+/* The WebAssembly build (scripts/build-wasm.js, -msimd128): SIMD128 where native uses SSE2. */
+#include <wasm_simd128.h>
+#define HAVE_WASM_SIMD 1
 #endif
 #if defined(_MSC_VER)
 #include <intrin.h>
@@ -431,6 +435,30 @@ static inline uint64_t stopBits16(const uint16_t *t, int p) {
 }
 #endif
 
+#ifdef HAVE_WASM_SIMD
+/* stopLanes with WebAssembly SIMD128: the same lanes, the same bits. */
+static inline v128_t stopLanes(v128_t v) {
+  const v128_t ascii = wasm_i16x8_eq(wasm_v128_and(v, wasm_i16x8_splat((int16_t)0xff80)), wasm_i16x8_splat(0));
+  const v128_t range = wasm_i16x8_lt(wasm_i16x8_add(v, wasm_i16x8_splat(0x7fde)), wasm_i16x8_splat((int16_t)0x8008));
+  const v128_t lower = wasm_v128_or(v, wasm_i16x8_splat(0x20));
+  v128_t m = wasm_v128_or(wasm_i16x8_eq(v, wasm_i16x8_splat(10)), range);
+  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat(',')));
+  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat('/')));
+  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat(';')));
+  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat('`')));
+  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat('\\')));
+  m = wasm_v128_or(m, wasm_i16x8_eq(lower, wasm_i16x8_splat('{')));
+  m = wasm_v128_or(m, wasm_i16x8_eq(lower, wasm_i16x8_splat('}')));
+  return wasm_v128_or(wasm_v128_not(ascii), m);
+}
+
+static inline uint64_t stopBits16(const uint16_t *t, int p) {
+  const v128_t a = stopLanes(wasm_v128_load(t + p));
+  const v128_t b = stopLanes(wasm_v128_load(t + p + 8));
+  return (uint64_t)(uint16_t)wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(a, b));
+}
+#endif
+
 static inline int isStop(int c) { return c >= 128 || STOP[c]; }
 
 #if defined(HAVE_SSE2) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -481,7 +509,7 @@ static int stopBits(Sections *S, const uint16_t *t, int n) {
   }
   if (avx2) p = stopWordsAvx2(bits, t, n);
 #endif
-#ifdef HAVE_SSE2
+#if defined(HAVE_SSE2) || defined(HAVE_WASM_SIMD)
   for (; p + 64 <= n; p += 64) {
     bits[p >> 6] = stopBits16(t, p) | stopBits16(t, p + 16) << 16 | stopBits16(t, p + 32) << 32 | stopBits16(t, p + 48) << 48;
   }
@@ -505,6 +533,12 @@ static inline int skipSpaces(const uint16_t *t, int from, int to) {
   for (; f + 8 <= to; f += 8) {
     const unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(t + f)), space));
     if (m != 0xffff) return f + ctz64(~m) / 2;
+  }
+#elif defined(HAVE_WASM_SIMD)
+  const v128_t space = wasm_i16x8_splat(32);
+  for (; f + 8 <= to; f += 8) {
+    const unsigned m = wasm_i16x8_bitmask(wasm_i16x8_eq(wasm_v128_load(t + f), space));
+    if (m != 0xff) return f + ctz64(~m);
   }
 #endif
   while (f < to && t[f] == 32) f++;

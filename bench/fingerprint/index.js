@@ -20,6 +20,8 @@
 //              native/sections.c, src/node/workers/nativeKernel.ts) for code where it is built, code sections
 //              included; its results are identical (bench/fingerprint/identity.js,
 //              test/unit/nativeSections.test.ts), so the two are compared in the same run
+//   … wasm     the same with the WebAssembly kernel (wasm/neardup_kernel.wasm, the same C; the product's
+//              kernel where the native one is missing), on code: MB/s against native and TS, same run
 //   naive      the straightforward implementation below, on a ~`--naive-mb` MB sample (every n-th
 //              file) with `sections`/`file only` re-measured on the same sample for the ratio.
 //   … ref      with --ref: `sections` and `file only` of the engine built from that commit's src/
@@ -138,8 +140,11 @@ function timeIt(fn) {
 function main(argv) {
   const o = parseArgs(argv, { passes: 5, naiveMb: 2, codeTree: 'small', json: false, ref: '' });
   const E = loadEngine();
-  const kernel = E.nativeKernel();
-  if (!kernel) console.log(`(native kernel ${E.nativeKernelProblem()}: every mode is TypeScript)`);
+  // The native addon only (the loader would hand over the WebAssembly kernel without it).
+  const kernel = E.kernelKind() === 'native' ? E.nativeKernel() : undefined;
+  if (!kernel) console.log(`(native kernel ${E.nativeKernelProblem()}: the default modes are TypeScript)`);
+  // As the product's loader makes it: Node's text copy into the module.
+  const wasmKernel = E.createWasmKernel(fs.readFileSync(path.join(__dirname, '..', '..', 'wasm', 'neardup_kernel.wasm')), E.nodeTextWriter);
   const ref = o.ref ? loadEngineAt(o.ref) : null;
   console.log(`bench/fingerprint — ${environment()}${ref ? `; reference ${o.ref} = ${ref.sha.slice(0, 10)}` : ''}`);
   const { code, prose } = loadCorpora(o.codeTree);
@@ -188,6 +193,18 @@ function main(argv) {
         sink ^= d.file ? d.file.lo : 0;
       }
     },
+    'sections wasm': (files) => {
+      for (const f of files) {
+        const d = E.fingerprintText(f.text, f.path, { kernel: wasmKernel });
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
+    'file only wasm': (files) => {
+      for (const f of files) {
+        const d = E.fingerprintText(f.text, f.path, { sections: false, kernel: wasmKernel });
+        sink ^= d.file ? d.file.lo : 0;
+      }
+    },
     naive: (files) => {
       for (const f of files) {
         const fp = naiveSimhash(f.text, isProse(f.path));
@@ -214,6 +231,7 @@ function main(argv) {
   for (const s of sets) {
     const names = s.naive ? ['sections', 'file only', 'naive'] : ['sections', 'file only', 'worker'];
     if (kernel && s.name === 'code') names.push('sections TS', 'file only TS');
+    if (s.name === 'code') names.push('sections wasm', 'file only wasm');
     if (ref && !s.naive) names.push('sections ref', 'file only ref');
     for (const m of names) plan.push({ set: s, mode: m, times: [], cpuTimes: [] });
   }
@@ -278,6 +296,17 @@ function main(argv) {
       ratios.native[m] = r;
       console.log(`  ${m.padEnd(9)}: ${fmt(r.wall, 2)}x / ${fmt(r.cpu, 2)}x  (${fmt(ts.cpuMbPerS, 1)} → ${fmt(nat.cpuMbPerS, 1)} CPU MB/s)`);
     }
+  }
+  console.log('\nWebAssembly kernel (code, same files, same run; wall / CPU time): against the native kernel, and against the TypeScript alone');
+  ratios.wasm = {};
+  for (const m of ['sections', 'file only']) {
+    const w = get('code', `${m} wasm`);
+    const nat = kernel ? get('code', m) : null;
+    const ts = get('code', kernel ? `${m} TS` : m);
+    const r = { vsNativeWall: nat ? nat.seconds / w.seconds : null, vsNativeCpu: nat ? nat.cpuSeconds / w.cpuSeconds : null, vsTsWall: ts.seconds / w.seconds, vsTsCpu: ts.cpuSeconds / w.cpuSeconds };
+    ratios.wasm[m] = r;
+    const vsNative = nat ? `${fmt(r.vsNativeWall, 2)}x / ${fmt(r.vsNativeCpu, 2)}x native (${fmt(nat.cpuMbPerS, 1)} CPU MB/s)` : 'no native kernel';
+    console.log(`  ${m.padEnd(9)}: wasm ${fmt(w.cpuMbPerS, 1)} CPU MB/s = ${vsNative}, ${fmt(r.vsTsWall, 2)}x / ${fmt(r.vsTsCpu, 2)}x TS (${fmt(ts.cpuMbPerS, 1)} CPU MB/s)`);
   }
   const codeSec = get('code', 'sections');
   const codeFile = get('code', 'file only');

@@ -17,4 +17,5 @@ export { findTwins } from '../../src/node/engine/twins';
 export { EngineState } from '../../src/node/engine/engineState';
 export { PoolFingerprinter } from '../../src/node/engine/poolFingerprinter';
 export { DEFAULT_ENGINE_SETTINGS } from '../../src/node/settings/engineSettings';
-export { nativeKernel, nativeKernelProblem } from '../../src/node/workers/nativeKernel';
+export { kernelKind, nativeKernel, nativeKernelProblem, nodeTextWriter } from '../../src/node/workers/nativeKernel';
+export { createWasmKernel } from '../../src/core/wasm/wasmKernel';

@@ -121,6 +121,8 @@ export interface CodeKernel {
    * and isIdent null for prose), seeds, and params [k, coverK, margin, band, fringeGap,
    * minConsistency, self 0/1]. Writes aStart aEnd bStart bEnd rawA rawB idsA idsB identPairs
    * consistency renames exact sameShape into `out` and returns 1, or returns 0 (no region).
+   * A stream must not change between calls that pass the same array (the WebAssembly kernel
+   * keeps its copy of the last two documents' streams).
    */
   alignChain(
     aRawHi: Uint32Array,

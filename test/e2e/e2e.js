@@ -391,6 +391,8 @@ async function main() {
       manifest = JSON.parse(fs.readFileSync(path.join(extensionDir, 'package.json'), 'utf8'));
       // The native fingerprinting kernel ships beside the bundles (the TypeScript is the fallback).
       assert(fs.existsSync(path.join(extensionsDir, dir, 'dist', 'neardup_kernel.node')), 'dist/neardup_kernel.node not in the installed extension');
+      // And the WebAssembly kernel, used wherever the native one is not there.
+      assert(fs.existsSync(path.join(extensionsDir, dir, 'dist', 'neardup_kernel.wasm')), 'dist/neardup_kernel.wasm not in the installed extension');
       const nlsFile = path.join(extensionsDir, dir, 'package.nls.json');
       nls = fs.existsSync(nlsFile) ? JSON.parse(fs.readFileSync(nlsFile, 'utf8')) : {};
       console.log(`      installed ${list.trim().split('\n').join(', ')}`);

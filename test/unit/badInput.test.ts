@@ -273,9 +273,10 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     assert.deepEqual(filePairs(JSON.parse(real.stdout) as JsonReport), ['base.md ~ edited.md']);
   });
 
-  it('code gives the same report when the native kernel cannot load, with one notice per run (none with -q)', () => {
-    // The bundles copied without neardup_kernel.node beside them (and outside the checkout):
-    // an install on a platform it was not built for. jieba stays resolvable (prose only needs it).
+  it('code gives the same report when the native kernel cannot load: with the WebAssembly kernel beside the bundles silently, without it with one notice per run (none with -q)', () => {
+    // The bundles copied without neardup_kernel.node beside them (and outside the checkout): an
+    // install on a platform it was not built for; first without the .wasm either, then with it.
+    // jieba stays resolvable (prose only needs it).
     const iso = path.join(dir, 'iso-kernel');
     fs.mkdirSync(iso);
     for (const f of ['cli.js', 'worker.js']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(iso, f));
@@ -290,9 +291,19 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     const without = runCli(args, { cli: path.join(iso, 'cli.js'), env });
     assert.equal(without.code, 0, without.stderr);
     assert.equal(lines(without.stderr).length, 1, without.stderr);
-    assert.match(lines(without.stderr)[0], /^NearDup: the native fingerprinting kernel is not built for this platform \([a-z0-9]+-[a-z0-9]+\); fingerprinting in JavaScript \(same results, slower\)\.$/);
+    assert.match(
+      lines(without.stderr)[0],
+      /^NearDup: the native fingerprinting kernel is not built for this platform \([a-z0-9]+-[a-z0-9]+\) and the WebAssembly one not found \(neardup_kernel\.wasm\); fingerprinting in JavaScript \(same results, slower\)\.$/,
+    );
     const quiet = runCli([...args.slice(0, -1), '-q'], { cli: path.join(iso, 'cli.js'), env });
     assert.equal(quiet.stderr, '');
+    const isoWasm = path.join(dir, 'iso-wasm');
+    fs.mkdirSync(isoWasm);
+    for (const f of ['cli.js', 'worker.js', 'neardup_kernel.wasm']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(isoWasm, f));
+    openToAll(dir);
+    const wasm = runCli(args, { cli: path.join(isoWasm, 'cli.js'), env });
+    assert.equal(wasm.code, 0, wasm.stderr);
+    assert.equal(wasm.stderr, '', 'the WebAssembly kernel is used without a notice');
     const withKernel = runCli(args, { env: { ...process.env, NEARDUP_NATIVE: '1' } });
     assert.equal(withKernel.stderr, '');
     const report = JSON.parse(withKernel.stdout) as JsonReport;
@@ -301,6 +312,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     const strip = (j: JsonReport) => ({ ...j, stats: { ...j.stats, elapsedMs: 0 } }) as unknown;
     assert.deepEqual(strip(JSON.parse(without.stdout) as JsonReport), strip(report));
     assert.deepEqual(strip(JSON.parse(quiet.stdout) as JsonReport), strip(report));
+    assert.deepEqual(strip(JSON.parse(wasm.stdout) as JsonReport), strip(report));
   });
 });
 

@@ -157,8 +157,8 @@ export interface EngineStats {
   /** The engine worker's isolate heap (the process's rss is shared with the host). */
   heapUsed: number;
   poolSize: number;
-  /** How code is fingerprinted: the native kernel, or the TypeScript (same results) and why. */
-  fingerprinting: 'native' | `typescript: ${string}`;
+  /** How code is fingerprinted: the native kernel, the WebAssembly one, or the TypeScript (same results) and why. */
+  fingerprinting: 'native' | 'wasm' | `typescript: ${string}`;
 }
 
 export type QueryStatus =

@@ -10,7 +10,7 @@
  * - Documents are keyed by absolute path. An entry keeps size and mtime, so a warm start (from
  *   the cache) or a re-walk re-reads only files whose size or mtime changed.
  */
-import { nativeKernel, nativeKernelProblem } from '../workers/nativeKernel';
+import { kernelKind, kernelSummary, nativeKernel } from '../workers/nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions } from '../../core/report/report';
@@ -213,7 +213,7 @@ export class EngineState {
       documents++;
       sections += e.doc.sections.length;
     }
-    const fingerprinting = nativeKernel() ? 'native' : (`typescript: ${nativeKernelProblem()}` as const);
+    const fingerprinting = kernelKind() === 'native' ? 'native' : kernelKind() === 'wasm' ? 'wasm' : (`typescript: ${kernelSummary()}` as const);
     return { documents, sections, indexing: this.indexJob !== null, heapUsed: process.memoryUsage().heapUsed, poolSize: this.fingerprinter.size, fingerprinting };
   }
 

@@ -17,7 +17,7 @@ import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/deco
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
 import { variantFold } from './variants';
-import { nativeKernel, nativeKernelProblem } from './nativeKernel';
+import { nativeKernel, nativeKernelProblem, wasmKernelProblem } from './nativeKernel';
 import type { CjkMode, SharedFrequencies } from './messages';
 import type { FileOutcome, FileToFingerprint } from './fileOutcome';
 
@@ -55,14 +55,15 @@ function segmenterFor(settings: EngineSettings, cjk: CjkMode = 'load') {
 /** Traditional and variant Chinese characters folded to Simplified (table built on first Han text). */
 const foldVariants = variantFold((msg) => logOnce(msg));
 
-/** This thread's native kernel for a file; when a code file meets none, why is logged once. */
+/** This thread's kernel (native or WebAssembly) for a file; when a code file meets none, why is logged once. */
 let kernelChecked = false;
 function codeKernel(relPath: string) {
   const kernel = nativeKernel();
   if (!kernelChecked && languageOf(relPath).kind === 'code') {
     kernelChecked = true;
     if (!kernel) {
-      logOnce(`NearDup: the native fingerprinting kernel is ${nativeKernelProblem()}; fingerprinting in JavaScript (same results, slower).`);
+      const wasm = wasmKernelProblem();
+      logOnce(`NearDup: the native fingerprinting kernel is ${nativeKernelProblem()}${wasm ? ` and the WebAssembly one ${wasm}` : ''}; fingerprinting in JavaScript (same results, slower).`);
     }
   }
   return kernel;

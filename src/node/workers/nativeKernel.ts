@@ -1,26 +1,25 @@
 /**
- * Loads the native fingerprinting kernel (native/kernel.c, built by scripts/build-native.js into
- * build/Release/ and copied next to the bundles in dist/) for this thread, and hands it what it
- * must agree on with the TypeScript: the Unicode word-character table and Math.log of counts.
+ * Loads this thread's fingerprinting kernel: the native addon (native/kernel.c, built by
+ * scripts/build-native.js into build/Release/ and copied next to the bundles in dist/), or else the
+ * WebAssembly kernel (the same C compiled to wasm/neardup_kernel.wasm, committed, copied next to
+ * the bundles; src/core/wasm), and hands it what it must agree on with the TypeScript: the Unicode
+ * word-character table and Math.log of counts.
  *
- * Without it (not built for this platform, or NEARDUP_NATIVE=0) fingerprinting stays in the
- * TypeScript of src/core, which gives the same results, slower.
+ * NEARDUP_KERNEL=native|wasm|ts picks one (tests and benches); unset, the best that loads.
+ * NEARDUP_NATIVE=0 (older switch) leaves the addon out: the WebAssembly kernel, else TypeScript.
+ * Without any kernel fingerprinting stays in the TypeScript of src/core: same results, slower.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { unicodeWordTable } from '../../core/text/tokenize';
 import type { CodeKernel } from '../../core/types';
+import { KERNEL_VERSION, createWasmKernel, kernelTables, type TextWriter } from '../../core/wasm/wasmKernel';
 
 export const KERNEL_FILE = 'neardup_kernel.node';
-/**
- * The version of the kernel's interface this code speaks (KERNEL_VERSION of native/kernel.c): an
- * addon built from older sources would misread newer calls (say, ignore comment syntaxes it does
- * not know), so it is not used.
- */
-export const KERNEL_VERSION = 3;
+export const WASM_FILE = 'neardup_kernel.wasm';
+export { KERNEL_VERSION };
 
-/** Counts below this get Math.log from the table; the kernel uses C's log above (never reached in practice). */
-const LOG_TABLE_SIZE = 1 << 16;
+/** Which kernel fingerprints: the native addon, the WebAssembly module, or none (TypeScript). */
+export type KernelKind = 'native' | 'wasm' | 'ts';
 
 interface NativeModule extends CodeKernel {
   version?: number;
@@ -36,10 +35,25 @@ export function kernelCandidates(from: string = __dirname): string[] {
   const found: string[] = [];
   if (process.env.NEARDUP_KERNEL_PATH) found.push(process.env.NEARDUP_KERNEL_PATH);
   found.push(path.join(from, KERNEL_FILE));
+  for (const dir of checkoutsAbove(from)) found.push(path.join(dir, 'build', 'Release', KERNEL_FILE));
+  return found;
+}
+
+/** Where the WebAssembly kernel may be: beside the bundle, or in wasm/ of this project's checkout (as above). */
+export function wasmCandidates(from: string = __dirname): string[] {
+  const found: string[] = [];
+  if (process.env.NEARDUP_WASM_PATH) found.push(process.env.NEARDUP_WASM_PATH);
+  found.push(path.join(from, WASM_FILE));
+  for (const dir of checkoutsAbove(from)) found.push(path.join(dir, 'wasm', WASM_FILE));
+  return found;
+}
+
+function checkoutsAbove(from: string): string[] {
+  const found: string[] = [];
   let dir = from;
   for (let up = 0; up < 3; up++) {
     dir = path.dirname(dir);
-    if (isNearDupCheckout(dir)) found.push(path.join(dir, 'build', 'Release', KERNEL_FILE));
+    if (isNearDupCheckout(dir)) found.push(dir);
   }
   return found;
 }
@@ -52,38 +66,91 @@ function isNearDupCheckout(dir: string): boolean {
   }
 }
 
-let state: { kernel: CodeKernel | undefined; problem: string | undefined } | undefined;
+let state: { kernel: CodeKernel | undefined; kind: KernelKind; native?: string; wasm?: string } | undefined;
 
 /**
- * This thread's kernel (loaded and initialised once), or undefined with the reason in
- * `nativeKernelProblem()`.
+ * This thread's kernel (loaded and initialised once): the addon or the WebAssembly module, or
+ * undefined (TypeScript) with the reasons in `nativeKernelProblem()` and `wasmKernelProblem()`.
  */
 export function nativeKernel(): CodeKernel | undefined {
   state ??= load();
   return state.kernel;
 }
 
-/** Why there is no kernel (undefined when there is one, or none was asked for yet). */
-export function nativeKernelProblem(): string | undefined {
-  return state?.problem;
+/** Which kernel `nativeKernel()` gives: 'native', 'wasm' or 'ts' (none). */
+export function kernelKind(): KernelKind {
+  state ??= load();
+  return state.kind;
 }
 
-function load(): { kernel: CodeKernel | undefined; problem: string | undefined } {
-  if (process.env.NEARDUP_NATIVE === '0') return { kernel: undefined, problem: 'turned off (NEARDUP_NATIVE=0)' };
+/** Why the native addon is not used (undefined when it is, or none was asked for yet). */
+export function nativeKernelProblem(): string | undefined {
+  return state?.native;
+}
+
+/** Why the WebAssembly kernel is not used when the addon is not either (undefined otherwise). */
+export function wasmKernelProblem(): string | undefined {
+  return state?.wasm;
+}
+
+/** A line saying which kernel fingerprints code and, when not the addon, why. */
+export function kernelSummary(): string {
+  state ??= load();
+  if (state.kind === 'native') return 'native';
+  if (state.kind === 'wasm') return `wasm (native kernel ${state.native})`;
+  return `typescript (native kernel ${state.native}${state.wasm ? `; WebAssembly kernel ${state.wasm}` : ''})`;
+}
+
+function load(): { kernel: CodeKernel | undefined; kind: KernelKind; native?: string; wasm?: string } {
+  const asked = process.env.NEARDUP_KERNEL;
+  if (asked === 'ts') return { kernel: undefined, kind: 'ts', native: 'turned off (NEARDUP_KERNEL=ts)' };
+  let native: string;
+  if (asked === 'wasm') native = 'not asked for (NEARDUP_KERNEL=wasm)';
+  else if (process.env.NEARDUP_NATIVE === '0') native = 'turned off (NEARDUP_NATIVE=0)';
+  else {
+    const n = loadNative();
+    if (n.kernel) return { kernel: n.kernel, kind: 'native' };
+    native = n.problem;
+    if (asked === 'native') return { kernel: undefined, kind: 'ts', native };
+  }
+  const w = loadWasm();
+  if (w.kernel) return { kernel: w.kernel, kind: 'wasm', native };
+  return { kernel: undefined, kind: 'ts', native, wasm: w.problem };
+}
+
+function loadNative(): { kernel: CodeKernel; problem?: undefined } | { kernel?: undefined; problem: string } {
   const file = kernelCandidates().find((p) => fs.existsSync(p));
-  if (!file) return { kernel: undefined, problem: `not built for this platform (${process.platform}-${process.arch})` };
+  if (!file) return { problem: `not built for this platform (${process.platform}-${process.arch})` };
   try {
     // A runtime path: the bundler leaves this require to Node, which loads the addon.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(file) as NativeModule;
     if (mod.version !== KERNEL_VERSION) {
-      return { kernel: undefined, problem: `outdated (version ${mod.version ?? 1}, expected ${KERNEL_VERSION}; npm run build:native)` };
+      return { problem: `outdated (version ${mod.version ?? 1}, expected ${KERNEL_VERSION}; npm run build:native)` };
     }
-    const logs = new Float64Array(LOG_TABLE_SIZE);
-    for (let n = 1; n < LOG_TABLE_SIZE; n++) logs[n] = Math.log(n);
-    mod.init(unicodeWordTable(), logs);
-    return { kernel: mod, problem: undefined };
+    const { wordTable, logTable } = kernelTables();
+    mod.init(wordTable, logTable);
+    return { kernel: mod };
   } catch (e) {
-    return { kernel: undefined, problem: `not loadable (${(e as Error).message.split('\n')[0]})` };
+    return { problem: `not loadable (${(e as Error).message.split('\n')[0]})` };
+  }
+}
+
+/**
+ * Node's copy of a text into the WebAssembly kernel's memory: Buffer's 'utf16le' write copies the
+ * string's units as they are (lone surrogates too; the identity tests run through it), several
+ * times faster than a charCodeAt loop.
+ */
+export const nodeTextWriter: TextWriter = (text, memory, byteOffset) => {
+  Buffer.from(memory, byteOffset, text.length * 2).write(text, 0, 'utf16le');
+};
+
+function loadWasm(): { kernel: CodeKernel; problem?: undefined } | { kernel?: undefined; problem: string } {
+  const file = wasmCandidates().find((p) => fs.existsSync(p));
+  if (!file) return { problem: `not found (${WASM_FILE})` };
+  try {
+    return { kernel: createWasmKernel(fs.readFileSync(file), nodeTextWriter) };
+  } catch (e) {
+    return { problem: `not loadable (${(e as Error).message.split('\n')[0]})` };
   }
 }

@@ -8,15 +8,16 @@ import * as path from 'node:path';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
 import { popcount32 } from '../../../../src/core/index/hamming';
 import { allPairsBatch } from '../../../../src/core/index/allPairs';
-import type { DocumentFingerprint } from '../../../../src/core/types';
-import { KERNEL_FILE, kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import type { CodeKernel, DocumentFingerprint } from '../../../../src/core/types';
+import { KERNEL_FILE, kernelCandidates, kernelKind, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import { KERNELS } from './kernelsUnderTest';
 import { mulberry32 } from '../../helpers/corpus';
 import { LANGUAGES, type LanguageEntry } from '../../../../src/core/text/languageTable';
 import { languageOf, type CommentSyntax } from '../../../../src/core/text/languages';
 import { commentHeaders, LICENSE_A, LICENSE_B, SAMPLES } from '../../helpers/languageSamples';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
-const kernel = nativeKernel();
+let kernel: CodeKernel | undefined;
 
 /** Every field, sketches as arrays: a difference anywhere shows in the JSON. */
 function canon(d: DocumentFingerprint): string {
@@ -27,7 +28,7 @@ function assertSame(text: string, file: string, options: FingerprintOptions): vo
   const ts = canon(fingerprintText(text, file, options));
   const native = canon(fingerprintText(text, file, { ...options, kernel }));
   if (ts !== native) {
-    assert.fail(`${file} ${JSON.stringify(options)}: native differs\n  ts:     ${ts.slice(0, 300)}\n  native: ${native.slice(0, 300)}`);
+    assert.fail(`${file} ${JSON.stringify(options)}: kernel differs\n  ts:     ${ts.slice(0, 300)}\n  kernel: ${native.slice(0, 300)}`);
   }
 }
 
@@ -105,7 +106,7 @@ function edgeFragments(c: CommentSyntax): string[] {
 describe('native kernel', () => {
   it('is built and loads here (set NEARDUP_NATIVE=0 to test the TypeScript alone)', function () {
     if (process.env.NEARDUP_NATIVE === '0') this.skip();
-    assert.ok(kernel, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
+    assert.equal(kernelKind(), 'native', `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
   });
 
   it('only loads the addon beside the bundle or from a NearDup checkout', () => {
@@ -123,191 +124,199 @@ describe('native kernel', () => {
     }
   });
 
-  describe('gives what the TypeScript gives', function () {
-    before(function () {
-      if (!kernel) this.skip();
-    });
+  for (const under of KERNELS) {
+    describe(`the ${under.name} kernel`, () => {
+      before(() => {
+        kernel = under.kernel();
+      });
 
-    it('on 1,200 generated code files × every file type × 8 option sets', () => {
-      const rnd = mulberry32(20261122);
-      let compared = 0;
-      for (let i = 0; i < 150; i++) {
-        const text = generated(rnd, 1 + Math.floor(rnd() * 60));
-        const file = FILES[i % FILES.length];
-        for (const options of OPTION_SETS) {
-          assertSame(text, file, options);
-          compared++;
-        }
-      }
-      assert.equal(compared, 1200);
-    });
+      describe('gives what the TypeScript gives', function () {
+        before(function () {
+          if (!kernel) this.skip();
+        });
 
-    it('takes every comment syntax and quote rule of the language table (none falls back to the TypeScript)', () => {
-      for (const e of LANGUAGES) {
-        const { line, block, lineStart = [], lineBlock = [] } = e.comments;
-        const id = kernel!.defineLanguage(line, block.map((b) => b[0]), block.map((b) => b[1]), e.singleQuoteStrings, lineStart, lineBlock.map((b) => b[0]), lineBlock.map((b) => b[1]));
-        assert.ok(id >= 0, `${e.name}: ${id}`);
-      }
-      assert.equal(kernel!.defineLanguage(['x'.repeat(17)], [], [], true), -1, 'an opener too long for the kernel');
-      assert.equal(kernel!.defineLanguage([], ['/*'], [], true), -1, 'an opener without its closer');
-    });
-
-    it('on every language of the table: samples under license headers in each comment style, comment edge cases, each file name', () => {
-      const rnd = mulberry32(20261203);
-      let compared = 0;
-      for (const e of LANGUAGES) {
-        if (e.kind === 'prose') continue;
-        const c = e.comments;
-        const bodies = SAMPLES.filter(([p]) => languageOf(p).comments === c && languageOf(p).singleQuoteStrings === e.singleQuoteStrings).map(([, t]) => t);
-        assert.ok(bodies.length > 0, `a sample for ${e.name}`);
-        const texts: string[] = [];
-        for (const body of bodies) {
-          for (const h of [...commentHeaders(c, LICENSE_A), ...commentHeaders(c, LICENSE_B)]) texts.push(h + body, body + h, h.replace(/\n/g, '\r\n') + body);
-        }
-        const fragments = [...edgeFragments(c), ...PIECES, ...bodies.flatMap((b) => b.split(/(?<=\n)/))];
-        for (let i = 0; i < 8; i++) {
-          const parts: string[] = [];
-          for (let j = 0, n = 5 + Math.floor(rnd() * 60); j < n; j++) parts.push(fragments[Math.floor(rnd() * fragments.length)]);
-          texts.push(parts.join(rnd() < 0.5 ? '' : '\n'));
-        }
-        for (const file of pathsOf(e)) {
-          assert.equal(languageOf(file).comments, c, file);
-          for (const text of texts) {
-            assertSame(text, file, { minTokens: 1 });
-            compared++;
-          }
-          // The other option sets on a few texts of each name.
-          for (const options of OPTION_SETS) assertSame(texts[compared % texts.length], file, options);
-        }
-      }
-      assert.ok(compared > 5000, `${compared} texts compared`);
-    });
-
-    it('on a file with hundreds of sections (the output buffer grows) and on tiny texts', () => {
-      const many = Array.from({ length: 400 }, (_, i) => `function f${i}(a, b) {\n  const x = a * ${i} + b;\n  return g${i}(x, a, b) + h(x);\n}\n`).join('');
-      for (const options of [{}, { minTokens: 5 }, { minTokens: 5, weighting: 'tf' as const }]) assertSame(many, 'many.js', options);
-      const doc = fingerprintText(many, 'many.js', { minTokens: 5, kernel });
-      assert.ok(doc.sections.length >= 300, `${doc.sections.length} sections`);
-      for (const text of ['', ' ', 'x', 'a b', '{', '"', '/*', '\ud800', 'a\u0000b\u0000c']) {
-        for (const options of [{ minTokens: 1 }, { minTokens: 1, shingleSize: 1 }, {}]) assertSame(text, 'tiny.js', options);
-      }
-    });
-
-    it("on this repository's own sources", () => {
-      let compared = 0;
-      for (const dir of ['src', 'test', 'bench', 'scripts']) {
-        const visit = (d: string): void => {
-          for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-            const p = path.join(d, e.name);
-            // Not bench/.cache (downloaded trees) nor bench/results (outputs): ours only.
-            if (e.isDirectory()) {
-              if (!e.name.startsWith('.') && e.name !== 'results' && e.name !== 'node_modules') visit(p);
-            }
-            else if (/\.(ts|js|c|json)$/.test(e.name) && fs.statSync(p).size < 2_000_000) {
-              const text = fs.readFileSync(p, 'utf8');
-              assertSame(text, p, {});
-              assertSame(text, p, { weighting: 'tf', normalizeIdentifiers: true });
+        it('on 1,200 generated code files × every file type × 8 option sets', () => {
+          const rnd = mulberry32(20261122);
+          let compared = 0;
+          for (let i = 0; i < 150; i++) {
+            const text = generated(rnd, 1 + Math.floor(rnd() * 60));
+            const file = FILES[i % FILES.length];
+            for (const options of OPTION_SETS) {
+              assertSame(text, file, options);
               compared++;
             }
           }
-        };
-        visit(path.join(REPO, dir));
-      }
-      assert.ok(compared >= 100, `${compared} files`);
-    });
-  });
+          assert.equal(compared, 1200);
+        });
 
-  describe('all pairs within distance k: the same pairs as brute force and as the TypeScript', function () {
-    before(function () {
-      if (!kernel) this.skip();
-    });
+        it('takes every comment syntax and quote rule of the language table (none falls back to the TypeScript)', () => {
+          for (const e of LANGUAGES) {
+            const { line, block, lineStart = [], lineBlock = [] } = e.comments;
+            const id = kernel!.defineLanguage(line, block.map((b) => b[0]), block.map((b) => b[1]), e.singleQuoteStrings, lineStart, lineBlock.map((b) => b[0]), lineBlock.map((b) => b[1]));
+            assert.ok(id >= 0, `${e.name}: ${id}`);
+          }
+          assert.equal(kernel!.defineLanguage(['x'.repeat(17)], [], [], true), -1, 'an opener too long for the kernel');
+          assert.equal(kernel!.defineLanguage([], ['/*'], [], true), -1, 'an opener without its closer');
+        });
 
-    /** n fingerprints: random ones, near copies (up to k + 1 bits flipped) and exact copies. */
-    function fingerprints(n: number, k: number, seed: number): Uint32Array {
-      const rnd = mulberry32(seed);
-      const word = () => Math.floor(rnd() * 2 ** 32) >>> 0;
-      const fp = new Uint32Array(2 * n);
-      for (let i = 0; i < n; i++) {
-        const r = rnd();
-        if (i > 0 && r < 0.3) {
-          const j = Math.floor(rnd() * i);
-          let hi = fp[2 * j];
-          let lo = fp[2 * j + 1];
-          if (r >= 0.05) {
-            const flips = Math.floor(rnd() * (k + 2));
-            for (let f = 0; f < flips; f++) {
-              const bit = Math.floor(rnd() * 64);
-              if (bit < 32) hi ^= 1 << bit;
-              else lo ^= 1 << (bit - 32);
+        it('on every language of the table: samples under license headers in each comment style, comment edge cases, each file name', () => {
+          const rnd = mulberry32(20261203);
+          let compared = 0;
+          for (const e of LANGUAGES) {
+            if (e.kind === 'prose') continue;
+            const c = e.comments;
+            const bodies = SAMPLES.filter(([p]) => languageOf(p).comments === c && languageOf(p).singleQuoteStrings === e.singleQuoteStrings).map(([, t]) => t);
+            assert.ok(bodies.length > 0, `a sample for ${e.name}`);
+            const texts: string[] = [];
+            for (const body of bodies) {
+              for (const h of [...commentHeaders(c, LICENSE_A), ...commentHeaders(c, LICENSE_B)]) texts.push(h + body, body + h, h.replace(/\n/g, '\r\n') + body);
+            }
+            const fragments = [...edgeFragments(c), ...PIECES, ...bodies.flatMap((b) => b.split(/(?<=\n)/))];
+            for (let i = 0; i < 8; i++) {
+              const parts: string[] = [];
+              for (let j = 0, n = 5 + Math.floor(rnd() * 60); j < n; j++) parts.push(fragments[Math.floor(rnd() * fragments.length)]);
+              texts.push(parts.join(rnd() < 0.5 ? '' : '\n'));
+            }
+            for (const file of pathsOf(e)) {
+              assert.equal(languageOf(file).comments, c, file);
+              for (const text of texts) {
+                assertSame(text, file, { minTokens: 1 });
+                compared++;
+              }
+              // The other option sets on a few texts of each name.
+              for (const options of OPTION_SETS) assertSame(texts[compared % texts.length], file, options);
             }
           }
-          fp[2 * i] = hi >>> 0;
-          fp[2 * i + 1] = lo >>> 0;
-        } else {
-          fp[2 * i] = word();
-          fp[2 * i + 1] = word();
+          assert.ok(compared > 5000, `${compared} texts compared`);
+        });
+
+        it('on a file with hundreds of sections (the output buffer grows) and on tiny texts', () => {
+          const many = Array.from({ length: 400 }, (_, i) => `function f${i}(a, b) {\n  const x = a * ${i} + b;\n  return g${i}(x, a, b) + h(x);\n}\n`).join('');
+          for (const options of [{}, { minTokens: 5 }, { minTokens: 5, weighting: 'tf' as const }]) assertSame(many, 'many.js', options);
+          const doc = fingerprintText(many, 'many.js', { minTokens: 5, kernel });
+          assert.ok(doc.sections.length >= 300, `${doc.sections.length} sections`);
+          for (const text of ['', ' ', 'x', 'a b', '{', '"', '/*', '\ud800', 'a\u0000b\u0000c']) {
+            for (const options of [{ minTokens: 1 }, { minTokens: 1, shingleSize: 1 }, {}]) assertSame(text, 'tiny.js', options);
+          }
+        });
+
+        it("on this repository's own sources", () => {
+          let compared = 0;
+          for (const dir of ['src', 'test', 'bench', 'scripts']) {
+            const visit = (d: string): void => {
+              for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+                const p = path.join(d, e.name);
+                // Not bench/.cache (downloaded trees) nor bench/results (outputs): ours only.
+                if (e.isDirectory()) {
+                  if (!e.name.startsWith('.') && e.name !== 'results' && e.name !== 'node_modules') visit(p);
+                }
+                else if (/\.(ts|js|c|json)$/.test(e.name) && fs.statSync(p).size < 2_000_000) {
+                  const text = fs.readFileSync(p, 'utf8');
+                  assertSame(text, p, {});
+                  assertSame(text, p, { weighting: 'tf', normalizeIdentifiers: true });
+                  compared++;
+                }
+              }
+            };
+            visit(path.join(REPO, dir));
+          }
+          assert.ok(compared >= 100, `${compared} files`);
+        });
+      });
+
+      describe('all pairs within distance k: the same pairs as brute force and as the TypeScript', function () {
+        before(function () {
+          if (!kernel) this.skip();
+        });
+
+        /** n fingerprints: random ones, near copies (up to k + 1 bits flipped) and exact copies. */
+        function fingerprints(n: number, k: number, seed: number): Uint32Array {
+          const rnd = mulberry32(seed);
+          const word = () => Math.floor(rnd() * 2 ** 32) >>> 0;
+          const fp = new Uint32Array(2 * n);
+          for (let i = 0; i < n; i++) {
+            const r = rnd();
+            if (i > 0 && r < 0.3) {
+              const j = Math.floor(rnd() * i);
+              let hi = fp[2 * j];
+              let lo = fp[2 * j + 1];
+              if (r >= 0.05) {
+                const flips = Math.floor(rnd() * (k + 2));
+                for (let f = 0; f < flips; f++) {
+                  const bit = Math.floor(rnd() * 64);
+                  if (bit < 32) hi ^= 1 << bit;
+                  else lo ^= 1 << (bit - 32);
+                }
+              }
+              fp[2 * i] = hi >>> 0;
+              fp[2 * i + 1] = lo >>> 0;
+            } else {
+              fp[2 * i] = word();
+              fp[2 * i + 1] = word();
+            }
+          }
+          return fp;
         }
-      }
-      return fp;
-    }
 
-    const canonPairs = (a: ArrayLike<number>, b: ArrayLike<number>, d: ArrayLike<number>): string[] =>
-      Array.from({ length: a.length }, (_, i) => `${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}:${d[i]}`).sort();
+        const canonPairs = (a: ArrayLike<number>, b: ArrayLike<number>, d: ArrayLike<number>): string[] =>
+          Array.from({ length: a.length }, (_, i) => `${Math.min(a[i], b[i])}-${Math.max(a[i], b[i])}:${d[i]}`).sort();
 
-    function brute(fp: Uint32Array, k: number): string[] {
-      const n = fp.length / 2;
-      const out: string[] = [];
-      for (let x = 0; x < n; x++)
-        for (let y = x + 1; y < n; y++) {
-          const d = popcount32(fp[2 * x] ^ fp[2 * y]) + popcount32(fp[2 * x + 1] ^ fp[2 * y + 1]);
-          if (d <= k) out.push(`${x}-${y}:${d}`);
+        function brute(fp: Uint32Array, k: number): string[] {
+          const n = fp.length / 2;
+          const out: string[] = [];
+          for (let x = 0; x < n; x++)
+            for (let y = x + 1; y < n; y++) {
+              const d = popcount32(fp[2 * x] ^ fp[2 * y]) + popcount32(fp[2 * x + 1] ^ fp[2 * y + 1]);
+              if (d <= k) out.push(`${x}-${y}:${d}`);
+            }
+          return out.sort();
         }
-      return out.sort();
-    }
 
-    it('k = 0 … 20 on 2 to 2,500 fingerprints with near and exact copies', () => {
-      let checked = 0;
-      for (const k of [0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20]) {
-        for (const n of [2, 3, 17, 400, 2500]) {
-          const fp = fingerprints(n, k, k * 7919 + n);
-          const native = kernel!.allPairs(fp, k, 1e9)!;
-          const expected = brute(fp, k);
-          assert.deepEqual(canonPairs(native.a, native.b, native.distance), expected, `k=${k} n=${n}`);
-          const ts = allPairsBatch(fp, k);
-          assert.deepEqual(canonPairs(ts.a, ts.b, ts.distance), expected, `TypeScript k=${k} n=${n}`);
-          checked += expected.length;
-        }
-      }
-      assert.ok(checked > 1000, `${checked} pairs checked`);
-    });
+        it('k = 0 … 20 on 2 to 2,500 fingerprints with near and exact copies', () => {
+          let checked = 0;
+          for (const k of [0, 1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 20]) {
+            for (const n of [2, 3, 17, 400, 2500]) {
+              const fp = fingerprints(n, k, k * 7919 + n);
+              const native = kernel!.allPairs(fp, k, 1e9)!;
+              const expected = brute(fp, k);
+              assert.deepEqual(canonPairs(native.a, native.b, native.distance), expected, `k=${k} n=${n}`);
+              const ts = allPairsBatch(fp, k);
+              assert.deepEqual(canonPairs(ts.a, ts.b, ts.distance), expected, `TypeScript k=${k} n=${n}`);
+              checked += expected.length;
+            }
+          }
+          assert.ok(checked > 1000, `${checked} pairs checked`);
+        });
 
-    it('hundreds of identical copies: every pair once; null beyond maxCandidates', () => {
-      const fp = new Uint32Array(2 * 600);
-      for (let i = 0; i < 600; i++) {
-        fp[2 * i] = i < 500 ? 0xdeadbeef : i * 2654435761;
-        fp[2 * i + 1] = i < 500 ? 0x12345678 : i * 40503;
-      }
-      const native = kernel!.allPairs(fp, 3, 1e9)!;
-      assert.deepEqual(canonPairs(native.a, native.b, native.distance), brute(fp, 3));
-      assert.equal(kernel!.allPairs(fp, 3, 1000), null);
-    });
+        it('hundreds of identical copies: every pair once; null beyond maxCandidates', () => {
+          const fp = new Uint32Array(2 * 600);
+          for (let i = 0; i < 600; i++) {
+            fp[2 * i] = i < 500 ? 0xdeadbeef : i * 2654435761;
+            fp[2 * i + 1] = i < 500 ? 0x12345678 : i * 40503;
+          }
+          const native = kernel!.allPairs(fp, 3, 1e9)!;
+          assert.deepEqual(canonPairs(native.a, native.b, native.distance), brute(fp, 3));
+          assert.equal(kernel!.allPairs(fp, 3, 1000), null);
+        });
 
-    it('allPairsBatch with the kernel: accept and maxPairs apply as without it; the fallback past the candidate cap', () => {
-      const fp = fingerprints(3000, 10, 99);
-      const accept = (a: number, b: number) => (a * 31 + b) % 3 !== 0;
-      const ts = allPairsBatch(fp, 10, { accept });
-      const nat = allPairsBatch(fp, 10, { accept, kernel: kernel! });
-      assert.deepEqual(canonPairs(nat.a, nat.b, nat.distance), canonPairs(ts.a, ts.b, ts.distance));
-      assert.ok(ts.length > 100 && !ts.truncated && !nat.truncated);
-      const capped = allPairsBatch(fp, 10, { accept, kernel: kernel!, maxPairs: 50 });
-      assert.equal(capped.length, 50);
-      assert.ok(capped.truncated);
-      const all = new Set(canonPairs(ts.a, ts.b, ts.distance));
-      for (const p of canonPairs(capped.a, capped.b, capped.distance)) assert.ok(all.has(p), p);
-      // A kernel that declines (too many candidates): the TypeScript search answers.
-      const declining = { allPairs: () => null };
-      const fallback = allPairsBatch(fp, 10, { accept, kernel: declining });
-      assert.deepEqual(canonPairs(fallback.a, fallback.b, fallback.distance), canonPairs(ts.a, ts.b, ts.distance));
+        it('allPairsBatch with the kernel: accept and maxPairs apply as without it; the fallback past the candidate cap', () => {
+          const fp = fingerprints(3000, 10, 99);
+          const accept = (a: number, b: number) => (a * 31 + b) % 3 !== 0;
+          const ts = allPairsBatch(fp, 10, { accept });
+          const nat = allPairsBatch(fp, 10, { accept, kernel: kernel! });
+          assert.deepEqual(canonPairs(nat.a, nat.b, nat.distance), canonPairs(ts.a, ts.b, ts.distance));
+          assert.ok(ts.length > 100 && !ts.truncated && !nat.truncated);
+          const capped = allPairsBatch(fp, 10, { accept, kernel: kernel!, maxPairs: 50 });
+          assert.equal(capped.length, 50);
+          assert.ok(capped.truncated);
+          const all = new Set(canonPairs(ts.a, ts.b, ts.distance));
+          for (const p of canonPairs(capped.a, capped.b, capped.distance)) assert.ok(all.has(p), p);
+          // A kernel that declines (too many candidates): the TypeScript search answers.
+          const declining = { allPairs: () => null };
+          const fallback = allPairsBatch(fp, 10, { accept, kernel: declining });
+          assert.deepEqual(canonPairs(fallback.a, fallback.b, fallback.distance), canonPairs(ts.a, ts.b, ts.distance));
+        });
+      });
     });
-  });
+  }
 });

@@ -14,11 +14,13 @@ import { alignChain, kernelAligner, type AlignOptions } from '../../../../src/co
 import { AnchorIndex } from '../../../../src/core/regions/anchorIndex';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { findRegions } from '../../../../src/core/regions/regions';
-import { kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import { kernelCandidates, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import type { CodeKernel } from '../../../../src/core/types';
+import { KERNELS } from './kernelsUnderTest';
 import { chineseText, editLines, mulberry32, proseText } from '../../helpers/corpus';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
-const kernel = nativeKernel();
+let kernel: CodeKernel | undefined;
 
 /** Some of this repository's sources (sorted: the same set on every run). */
 function sources(n: number): Array<{ path: string; text: string }> {
@@ -94,152 +96,156 @@ const OPTIONS: AlignOptions[] = [
   { k: 8, coverK: 5, margin: 30, band: 12, fringeGap: 6, minConsistency: 1 },
 ];
 
-describe('native chain alignment (native/align.c) = alignChain of core/regions', function () {
-  this.timeout(120000);
+for (const under of KERNELS) {
+  describe(`${under.name} chain alignment (native/align.c) = alignChain of core/regions`, function () {
+    this.timeout(120000);
 
-  before(function () {
-    if (process.env.NEARDUP_NATIVE === '0') this.skip();
-    assert.ok(kernel, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
-  });
-
-  it('region documents from the kernel’s tokens equal those of tokenizeCode (this repository’s sources, every language the kernel takes, odd characters)', () => {
-    let docs = 0;
-    const texts: Array<[string, string]> = [...sources(200).map((s) => [s.path, s.text] as [string, string]), ...SNIPPETS];
-    const rnd = mulberry32(5);
-    for (const [p, text] of texts) {
-      for (const t of [text, editLines(text, rnd, 0.3), text.slice(0, Math.floor(text.length / 3))]) {
-        const ts = regionDocument(t, p);
-        const native = regionDocument(t, p, { kernel });
-        assert.deepEqual(native, ts, p);
-        docs++;
-      }
-    }
-    assert.ok(docs > 120, `${docs} documents compared`);
-  });
-
-  it('findRegions gives the same regions with the kernel as with the TypeScript (code pasted verbatim, renamed, edited, repeated; English and Chinese prose)', () => {
-    let pairs = 0;
-    for (const seed of [1, 2]) {
-      const docs = corpus(seed);
-      for (const options of [{}, { selfMatches: true, minTokens: 20, band: 3 }, { streams: 'both' as const, coverK: 2 }]) {
-        const ts = findRegions(docs, options);
-        for (const native of [findRegions(docs, { ...options, aligner: kernelAligner(kernel!) }), findRegions(docs, { ...options, kernel })]) {
-          assert.deepEqual(native.pairs, ts.pairs, `seed ${seed} ${JSON.stringify(options)}`);
-          assert.deepEqual(native.groups, ts.groups);
-          // The index's capacity (indexBytes) differs: the TypeScript's sort copies it to the size used.
-          assert.deepEqual({ ...native.stats, indexBytes: 0 }, { ...ts.stats, indexBytes: 0 });
-        }
-        pairs += ts.pairs.length;
-      }
-      // The copies are found at all (the comparison is not of empty results): every kind of result.
-      const kinds = new Set(findRegions(docs).pairs.map((p) => p.clone));
-      assert.deepEqual([...kinds].sort(), ['edited', 'exact', 'renamed'], `seed ${seed}`);
-    }
-    assert.ok(pairs > 100, `${pairs} region pairs compared`);
-  });
-
-  it('the kernel’s seeds: the same buckets as AnchorIndex.seeds, under every cap, per-document caps and a limit on distinct documents', () => {
-    const rnd = mulberry32(17);
-    let seeds = 0;
-    for (let round = 0; round < 40; round++) {
-      const ts = new AnchorIndex();
-      const native = new AnchorIndex();
-      const docs = 1 + Math.floor(rnd() * 30);
-      const alphabet = 1 + Math.floor(rnd() * (round % 2 ? 50 : 5000));
-      for (let d = 0; d < docs; d++) {
-        const n = Math.floor(rnd() * 300);
-        const hash = new Uint32Array(n);
-        const pos = new Int32Array(n);
-        let p = 0;
-        for (let i = 0; i < n; i++) {
-          // Hashes from a small alphabet (many postings) or spread over 32 bits (the radix passes).
-          hash[i] = round % 3 === 0 ? (Math.floor(rnd() * alphabet) * 0x9e3779b1) >>> 0 : Math.floor(rnd() * alphabet);
-          p += Math.floor(rnd() * (round % 4 === 0 ? 70000 : 5)); // positions over 16 bits too
-          pos[i] = p;
-        }
-        ts.add(d, hash, pos);
-        native.add(d, hash, pos);
-      }
-      const cap = [2, 5, 24, 1000, Infinity][round % 5];
-      const limits = [{}, { capOf: (d: number) => (d % 2 ? cap : 3) }, { maxDocs: 3 }, { maxDocs: 0 }][round % 4];
-      const a = ts.seeds(cap, limits);
-      const b = native.seeds(cap, { ...limits, kernel });
-      assert.deepEqual(
-        b.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
-        a.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
-        `round ${round}`,
-      );
-      assert.equal(b.dropped, a.dropped);
-      assert.equal(b.seeds, a.seeds);
-      seeds += a.seeds;
-    }
-    assert.ok(seeds > 10000, `${seeds} seeds compared`);
-  });
-
-  it('random chains: the same alignment or none, for pairs of documents and a document with itself', () => {
-    // Pairs of a source and its edited (renamed, …) copy: seeds near their diagonal align.
-    const rnd = mulberry32(99);
-    const twins = sources(30).map((s, i) => {
-      const copy = i % 3 === 0 ? renamed(s.text) : editLines(s.text, rnd, [0, 0.05, 0.2][i % 3]);
-      return [regionDocument(s.text, s.path), regionDocument(copy, s.path)] as const;
+    before(function () {
+      kernel = under.kernel();
+      if (under.name === 'native' && process.env.NEARDUP_NATIVE === '0') this.skip();
+      assert.ok(kernel, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
     });
-    const align = kernelAligner(kernel!);
-    let found = 0;
-    let none = 0;
-    for (let round = 0; round < 3000; round++) {
-      const self = round % 4 === 0;
-      const [X, Y] = twins[Math.floor(rnd() * twins.length)];
-      const A = X;
-      const B = self ? X : round % 4 === 1 ? twins[Math.floor(rnd() * twins.length)][1] : Y;
-      if (A.length < 2 || B.length < 2) continue;
-      // Seeds near one diagonal (a chain; on a self chain, from the second half), increasing on side a.
-      const m = 1 + Math.floor(rnd() * 12);
-      const seeds: number[] = [];
-      let a = Math.floor(rnd() * (self ? A.length / 2 : A.length));
-      const diag = self ? Math.floor(A.length / 2) + Math.floor(rnd() * 20) : round % 8 === 2 ? Math.floor(rnd() * B.length) - a : Math.floor(rnd() * 7) - 3;
-      for (let i = 0; i < m && a < A.length; i++) {
-        const b = Math.min(B.length - 1, Math.max(0, a + diag + Math.floor(rnd() * 9) - 4));
-        seeds.push(a, b);
-        a += 1 + Math.floor(rnd() * 30);
-      }
-      const o = OPTIONS[round % OPTIONS.length];
-      const ts = alignChain(A, B, seeds, o, self);
-      const native = align(A, B, seeds, o, self);
-      assert.deepEqual(native, ts, `round ${round}: seeds ${JSON.stringify(seeds)} ${JSON.stringify(o)} self ${self}`);
-      if (ts) found++;
-      else none++;
-    }
-    assert.ok(found > 1000 && none > 50, `alignments ${found}, none ${none}`);
-  });
 
-  it('refuses arguments that do not describe documents (no crash, a clear error)', () => {
-    const d = regionDocument('const a = 1;\nconst b = 2;\n', 'x.ts');
-    const seeds = Int32Array.from([0, 1]);
-    const params = Float64Array.from([5, 3, 9, 6, 2, 0.9, 0]);
-    const out = new Float64Array(13);
-    const call = (over: Partial<Record<'seeds' | 'params' | 'out' | 'aLength', unknown>>) => () =>
-      kernel!.alignChain(
-        d.raw.hi,
-        d.raw.lo,
-        d.ids!.hi,
-        d.ids!.lo,
-        d.isIdent,
-        d.raw.hi,
-        d.raw.lo,
-        d.ids!.hi,
-        d.ids!.lo,
-        d.isIdent,
-        (over.aLength as number) ?? d.length,
-        d.length,
-        (over.seeds as Int32Array) ?? seeds,
-        (over.params as Float64Array) ?? params,
-        (over.out as Float64Array) ?? out,
-      );
-    assert.doesNotThrow(call({}));
-    assert.throws(call({ seeds: Int32Array.from([0, d.length]) }), /outside its document/);
-    assert.throws(call({ seeds: Int32Array.from([0]) }), /seeds/);
-    assert.throws(call({ aLength: d.length + 5 }), /lengths/);
-    assert.throws(call({ params: Float64Array.from([0, 3, 9, 6, 2, 0.9, 0]) }), /params/);
-    assert.throws(call({ out: new Float64Array(3) }), /out/);
+    it('region documents from the kernel’s tokens equal those of tokenizeCode (this repository’s sources, every language the kernel takes, odd characters)', () => {
+      let docs = 0;
+      const texts: Array<[string, string]> = [...sources(200).map((s) => [s.path, s.text] as [string, string]), ...SNIPPETS];
+      const rnd = mulberry32(5);
+      for (const [p, text] of texts) {
+        for (const t of [text, editLines(text, rnd, 0.3), text.slice(0, Math.floor(text.length / 3))]) {
+          const ts = regionDocument(t, p);
+          const native = regionDocument(t, p, { kernel });
+          assert.deepEqual(native, ts, p);
+          docs++;
+        }
+      }
+      assert.ok(docs > 120, `${docs} documents compared`);
+    });
+
+    it('findRegions gives the same regions with the kernel as with the TypeScript (code pasted verbatim, renamed, edited, repeated; English and Chinese prose)', () => {
+      let pairs = 0;
+      for (const seed of [1, 2]) {
+        const docs = corpus(seed);
+        for (const options of [{}, { selfMatches: true, minTokens: 20, band: 3 }, { streams: 'both' as const, coverK: 2 }]) {
+          const ts = findRegions(docs, options);
+          for (const native of [findRegions(docs, { ...options, aligner: kernelAligner(kernel!) }), findRegions(docs, { ...options, kernel })]) {
+            assert.deepEqual(native.pairs, ts.pairs, `seed ${seed} ${JSON.stringify(options)}`);
+            assert.deepEqual(native.groups, ts.groups);
+            // The index's capacity (indexBytes) differs: the TypeScript's sort copies it to the size used.
+            assert.deepEqual({ ...native.stats, indexBytes: 0 }, { ...ts.stats, indexBytes: 0 });
+          }
+          pairs += ts.pairs.length;
+        }
+        // The copies are found at all (the comparison is not of empty results): every kind of result.
+        const kinds = new Set(findRegions(docs).pairs.map((p) => p.clone));
+        assert.deepEqual([...kinds].sort(), ['edited', 'exact', 'renamed'], `seed ${seed}`);
+      }
+      assert.ok(pairs > 100, `${pairs} region pairs compared`);
+    });
+
+    it('the kernel’s seeds: the same buckets as AnchorIndex.seeds, under every cap, per-document caps and a limit on distinct documents', () => {
+      const rnd = mulberry32(17);
+      let seeds = 0;
+      for (let round = 0; round < 40; round++) {
+        const ts = new AnchorIndex();
+        const native = new AnchorIndex();
+        const docs = 1 + Math.floor(rnd() * 30);
+        const alphabet = 1 + Math.floor(rnd() * (round % 2 ? 50 : 5000));
+        for (let d = 0; d < docs; d++) {
+          const n = Math.floor(rnd() * 300);
+          const hash = new Uint32Array(n);
+          const pos = new Int32Array(n);
+          let p = 0;
+          for (let i = 0; i < n; i++) {
+            // Hashes from a small alphabet (many postings) or spread over 32 bits (the radix passes).
+            hash[i] = round % 3 === 0 ? (Math.floor(rnd() * alphabet) * 0x9e3779b1) >>> 0 : Math.floor(rnd() * alphabet);
+            p += Math.floor(rnd() * (round % 4 === 0 ? 70000 : 5)); // positions over 16 bits too
+            pos[i] = p;
+          }
+          ts.add(d, hash, pos);
+          native.add(d, hash, pos);
+        }
+        const cap = [2, 5, 24, 1000, Infinity][round % 5];
+        const limits = [{}, { capOf: (d: number) => (d % 2 ? cap : 3) }, { maxDocs: 3 }, { maxDocs: 0 }][round % 4];
+        const a = ts.seeds(cap, limits);
+        const b = native.seeds(cap, { ...limits, kernel });
+        assert.deepEqual(
+          b.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
+          a.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
+          `round ${round}`,
+        );
+        assert.equal(b.dropped, a.dropped);
+        assert.equal(b.seeds, a.seeds);
+        seeds += a.seeds;
+      }
+      assert.ok(seeds > 10000, `${seeds} seeds compared`);
+    });
+
+    it('random chains: the same alignment or none, for pairs of documents and a document with itself', () => {
+      // Pairs of a source and its edited (renamed, …) copy: seeds near their diagonal align.
+      const rnd = mulberry32(99);
+      const twins = sources(30).map((s, i) => {
+        const copy = i % 3 === 0 ? renamed(s.text) : editLines(s.text, rnd, [0, 0.05, 0.2][i % 3]);
+        return [regionDocument(s.text, s.path), regionDocument(copy, s.path)] as const;
+      });
+      const align = kernelAligner(kernel!);
+      let found = 0;
+      let none = 0;
+      for (let round = 0; round < 3000; round++) {
+        const self = round % 4 === 0;
+        const [X, Y] = twins[Math.floor(rnd() * twins.length)];
+        const A = X;
+        const B = self ? X : round % 4 === 1 ? twins[Math.floor(rnd() * twins.length)][1] : Y;
+        if (A.length < 2 || B.length < 2) continue;
+        // Seeds near one diagonal (a chain; on a self chain, from the second half), increasing on side a.
+        const m = 1 + Math.floor(rnd() * 12);
+        const seeds: number[] = [];
+        let a = Math.floor(rnd() * (self ? A.length / 2 : A.length));
+        const diag = self ? Math.floor(A.length / 2) + Math.floor(rnd() * 20) : round % 8 === 2 ? Math.floor(rnd() * B.length) - a : Math.floor(rnd() * 7) - 3;
+        for (let i = 0; i < m && a < A.length; i++) {
+          const b = Math.min(B.length - 1, Math.max(0, a + diag + Math.floor(rnd() * 9) - 4));
+          seeds.push(a, b);
+          a += 1 + Math.floor(rnd() * 30);
+        }
+        const o = OPTIONS[round % OPTIONS.length];
+        const ts = alignChain(A, B, seeds, o, self);
+        const native = align(A, B, seeds, o, self);
+        assert.deepEqual(native, ts, `round ${round}: seeds ${JSON.stringify(seeds)} ${JSON.stringify(o)} self ${self}`);
+        if (ts) found++;
+        else none++;
+      }
+      assert.ok(found > 1000 && none > 50, `alignments ${found}, none ${none}`);
+    });
+
+    it('refuses arguments that do not describe documents (no crash, a clear error)', () => {
+      const d = regionDocument('const a = 1;\nconst b = 2;\n', 'x.ts');
+      const seeds = Int32Array.from([0, 1]);
+      const params = Float64Array.from([5, 3, 9, 6, 2, 0.9, 0]);
+      const out = new Float64Array(13);
+      const call = (over: Partial<Record<'seeds' | 'params' | 'out' | 'aLength', unknown>>) => () =>
+        kernel!.alignChain(
+          d.raw.hi,
+          d.raw.lo,
+          d.ids!.hi,
+          d.ids!.lo,
+          d.isIdent,
+          d.raw.hi,
+          d.raw.lo,
+          d.ids!.hi,
+          d.ids!.lo,
+          d.isIdent,
+          (over.aLength as number) ?? d.length,
+          d.length,
+          (over.seeds as Int32Array) ?? seeds,
+          (over.params as Float64Array) ?? params,
+          (over.out as Float64Array) ?? out,
+        );
+      assert.doesNotThrow(call({}));
+      assert.throws(call({ seeds: Int32Array.from([0, d.length]) }), /outside its document/);
+      assert.throws(call({ seeds: Int32Array.from([0]) }), /seeds/);
+      assert.throws(call({ aLength: d.length + 5 }), /lengths/);
+      assert.throws(call({ params: Float64Array.from([0, 3, 9, 6, 2, 0.9, 0]) }), /params/);
+      assert.throws(call({ out: new Float64Array(3) }), /out/);
+    });
   });
-});
+}
+

@@ -15,11 +15,13 @@ import { fingerprintText, type FingerprintOptions } from '../../../../src/core/f
 import * as sectionsModule from '../../../../src/core/sections/codeSections';
 import { codeSections, type CodeSectionOptions } from '../../../../src/core/sections/codeSections';
 import type { DocumentFingerprint } from '../../../../src/core/types';
-import { kernelCandidates, nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import { kernelCandidates, kernelKind, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import type { CodeKernel } from '../../../../src/core/types';
+import { KERNELS } from './kernelsUnderTest';
 import { mulberry32 } from '../../helpers/corpus';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
-const kernel = nativeKernel();
+let kernel: CodeKernel | undefined;
 
 /** Option sets of codeSections: defaults, each depth, spans, and the odd values it normalises. */
 const SECTION_OPTIONS: CodeSectionOptions[] = [
@@ -308,91 +310,99 @@ function sourceFiles(dir: string): string[] {
 describe('native codeSections', () => {
   it('is in the native kernel here (set NEARDUP_NATIVE=0 to test the TypeScript alone)', function () {
     if (process.env.NEARDUP_NATIVE === '0') this.skip();
-    assert.ok(kernel, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
+    assert.equal(kernelKind(), 'native', `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
   });
 
-  describe('gives what the TypeScript gives', function () {
-    before(function () {
-      if (!kernel?.codeSections) this.skip();
-    });
+  for (const under of KERNELS) {
+    describe(`the ${under.name} kernel`, () => {
+      before(() => {
+        kernel = under.kernel();
+      });
 
-    it('on every input of the sections tests, with their options and every option set', function () {
-      this.timeout(120000);
-      const inputs = sectionsTestInputs();
-      assert.ok(inputs.length >= 30, `only ${inputs.length} inputs recorded from sections.test.ts`);
-      let ranges = 0;
-      for (const [k, { text, options }] of inputs.entries()) {
-        ranges += assertSameSections(text, options ?? {}, `sections.test.ts input ${k}`);
-        if (text.length < 200_000) ranges += assertSame(text, `sections.test.ts input ${k}`, k);
-      }
-      assert.ok(ranges > 100);
-    });
+      describe('gives what the TypeScript gives', function () {
+        before(function () {
+          if (!kernel?.codeSections) this.skip();
+        });
 
-    it('on 600 generated code files (every piece, quote, comment syntax, line end and white space)', function () {
-      this.timeout(120000);
-      const rnd = mulberry32(20261123);
-      let ranges = 0;
-      for (let i = 0; i < 600; i++) ranges += assertSame(generated(rnd, 1 + Math.floor(rnd() * 40)), `generated ${i}`, i);
-      assert.ok(ranges > 5000, `only ${ranges} ranges`);
-    });
+        it('on every input of the sections tests, with their options and every option set', function () {
+          this.timeout(120000);
+          const inputs = sectionsTestInputs();
+          assert.ok(inputs.length >= 30, `only ${inputs.length} inputs recorded from sections.test.ts`);
+          let ranges = 0;
+          for (const [k, { text, options }] of inputs.entries()) {
+            ranges += assertSameSections(text, options ?? {}, `sections.test.ts input ${k}`);
+            if (text.length < 200_000) ranges += assertSame(text, `sections.test.ts input ${k}`, k);
+          }
+          assert.ok(ranges > 100);
+        });
 
-    it('on 2,000 random brace nests (closers lining up with outer headers)', () => {
-      const rnd = mulberry32(4242);
-      for (let i = 0; i < 2000; i++) {
-        const text = nest(rnd);
-        for (const o of SECTION_OPTIONS.slice(0, 4)) assertSameSections(text, o, `nest ${i}`);
-      }
-    });
+        it('on 600 generated code files (every piece, quote, comment syntax, line end and white space)', function () {
+          this.timeout(120000);
+          const rnd = mulberry32(20261123);
+          let ranges = 0;
+          for (let i = 0; i < 600; i++) ranges += assertSame(generated(rnd, 1 + Math.floor(rnd() * 40)), `generated ${i}`, i);
+          assert.ok(ranges > 5000, `only ${ranges} ranges`);
+        });
 
-    it('on 3,000 character-level garbage texts', () => {
-      const rnd = mulberry32(7);
-      for (let i = 0; i < 3000; i++) {
-        const text = garbage(rnd, Math.floor(rnd() * 300));
-        for (const o of SECTION_OPTIONS.slice(0, 4)) assertSameSections(text, o, `garbage ${i}`);
-      }
-    });
+        it('on 2,000 random brace nests (closers lining up with outer headers)', () => {
+          const rnd = mulberry32(4242);
+          for (let i = 0; i < 2000; i++) {
+            const text = nest(rnd);
+            for (const o of SECTION_OPTIONS.slice(0, 4)) assertSameSections(text, o, `nest ${i}`);
+          }
+        });
 
-    it("on this repository's sources, whole and with random edits", function () {
-      this.timeout(120000);
-      const files = [...sourceFiles(path.join(REPO, 'src')), ...sourceFiles(path.join(REPO, 'native')), ...sourceFiles(path.join(REPO, 'test'))];
-      assert.ok(files.length > 50);
-      const rnd = mulberry32(99);
-      let ranges = 0;
-      for (const [k, f] of files.entries()) {
-        const text = fs.readFileSync(f, 'utf8');
-        ranges += assertSame(text, path.relative(REPO, f), k);
-        assertSameSections(mutated(rnd, text, 1 + Math.floor(rnd() * 20)), {}, `${path.relative(REPO, f)} (edited)`);
-        assertSameSections(text.replace(/\n/g, '\r\n'), {}, `${path.relative(REPO, f)} (CRLF)`);
-      }
-      assert.ok(ranges > 1000, `only ${ranges} ranges`);
-    });
+        it('on 3,000 character-level garbage texts', () => {
+          const rnd = mulberry32(7);
+          for (let i = 0; i < 3000; i++) {
+            const text = garbage(rnd, Math.floor(rnd() * 300));
+            for (const o of SECTION_OPTIONS.slice(0, 4)) assertSameSections(text, o, `garbage ${i}`);
+          }
+        });
 
-    it('on large and pathological shapes', function () {
-      this.timeout(120000);
-      const shapes: [string, string][] = [
-        ['deep nest', '{\n'.repeat(5000) + '}\n'.repeat(5000)],
-        ['one line', 'function a(){'.repeat(20000) + '}'.repeat(20000)],
-        ['wide indentation', `${' '.repeat(100_000)}f() {\n${'{'.repeat(1000)}\n${'}\n'.repeat(1000)}`],
-        ['many closers after blank space', `a {\n${`${' '.repeat(10_000)}\n`.repeat(5)}${'b {\n'.repeat(500)}${'}\n'.repeat(600)}`],
-        ['long header lines', `${`[A${'.b'.repeat(20_000)}]\n`.repeat(20)}class C {\n  x;\n  y;\n}\n`],
-        ['from lines', `${`from ${'x'.repeat(50_000)} y\n`.repeat(5)}${'from z import {\n  a\n}\n'.repeat(200)}`],
-        ['unclosed everything', `/* ${'"""'.repeat(3)} \`${"'''"} ${'{'.repeat(1000)}`],
-        ['many sections', Array.from({ length: 3000 }, (_, i) => `function f${i}() {\n  if (x) {\n    y();\n  }\n}\n`).join('')],
-        // The shapes bench/fingerprint/sections-scaling.js times, at its large size (200k units).
-        ['one line, 200k', 'function a(){'.repeat(200_000) + '}'.repeat(200_000)],
-        ['brace nest, 200k', '{\n'.repeat(200_000) + '}\n'.repeat(200_000)],
-        ['comments on one line, 200k', 'f(a/*x*/, `s`, "q", \'r\', /re/);'.repeat(200_000)],
-        ['python, 200k', 'def f(a):\n    if a:\n        return 1\n    return 2\n\n'.repeat(40_000)],
-        ['wide lines, 200k', `${' '.repeat(200_000)}x {\n${'y {'.repeat(20_000)}\n${'}\n'.repeat(20_000)}`],
-      ];
-      for (const [name, text] of shapes) for (const o of SECTION_OPTIONS.slice(0, 3)) assertSameSections(text, o, name);
-    });
+        it("on this repository's sources, whole and with random edits", function () {
+          this.timeout(120000);
+          const files = [...sourceFiles(path.join(REPO, 'src')), ...sourceFiles(path.join(REPO, 'native')), ...sourceFiles(path.join(REPO, 'test'))];
+          assert.ok(files.length > 50);
+          const rnd = mulberry32(99);
+          let ranges = 0;
+          for (const [k, f] of files.entries()) {
+            const text = fs.readFileSync(f, 'utf8');
+            ranges += assertSame(text, path.relative(REPO, f), k);
+            assertSameSections(mutated(rnd, text, 1 + Math.floor(rnd() * 20)), {}, `${path.relative(REPO, f)} (edited)`);
+            assertSameSections(text.replace(/\n/g, '\r\n'), {}, `${path.relative(REPO, f)} (CRLF)`);
+          }
+          assert.ok(ranges > 1000, `only ${ranges} ranges`);
+        });
 
-    it('on a 5 MB minified file (one line of braces, strings, regex literals, template strings)', function () {
-      this.timeout(120000);
-      const text = 'function a(b){return b&&{c:"}",d:/{/g,e:`${b}`}}var x=[1,2,(3)];'.repeat(80_000);
-      assert.ok(text.length > 5_000_000);
-      for (const o of SECTION_OPTIONS.slice(0, 3)) assertSameSections(text, o, '5 MB minified');
+        it('on large and pathological shapes', function () {
+          this.timeout(120000);
+          const shapes: [string, string][] = [
+            ['deep nest', '{\n'.repeat(5000) + '}\n'.repeat(5000)],
+            ['one line', 'function a(){'.repeat(20000) + '}'.repeat(20000)],
+            ['wide indentation', `${' '.repeat(100_000)}f() {\n${'{'.repeat(1000)}\n${'}\n'.repeat(1000)}`],
+            ['many closers after blank space', `a {\n${`${' '.repeat(10_000)}\n`.repeat(5)}${'b {\n'.repeat(500)}${'}\n'.repeat(600)}`],
+            ['long header lines', `${`[A${'.b'.repeat(20_000)}]\n`.repeat(20)}class C {\n  x;\n  y;\n}\n`],
+            ['from lines', `${`from ${'x'.repeat(50_000)} y\n`.repeat(5)}${'from z import {\n  a\n}\n'.repeat(200)}`],
+            ['unclosed everything', `/* ${'"""'.repeat(3)} \`${"'''"} ${'{'.repeat(1000)}`],
+            ['many sections', Array.from({ length: 3000 }, (_, i) => `function f${i}() {\n  if (x) {\n    y();\n  }\n}\n`).join('')],
+            // The shapes bench/fingerprint/sections-scaling.js times, at its large size (200k units).
+            ['one line, 200k', 'function a(){'.repeat(200_000) + '}'.repeat(200_000)],
+            ['brace nest, 200k', '{\n'.repeat(200_000) + '}\n'.repeat(200_000)],
+            ['comments on one line, 200k', 'f(a/*x*/, `s`, "q", \'r\', /re/);'.repeat(200_000)],
+            ['python, 200k', 'def f(a):\n    if a:\n        return 1\n    return 2\n\n'.repeat(40_000)],
+            ['wide lines, 200k', `${' '.repeat(200_000)}x {\n${'y {'.repeat(20_000)}\n${'}\n'.repeat(20_000)}`],
+          ];
+          for (const [name, text] of shapes) for (const o of SECTION_OPTIONS.slice(0, 3)) assertSameSections(text, o, name);
+        });
+
+        it('on a 5 MB minified file (one line of braces, strings, regex literals, template strings)', function () {
+          this.timeout(120000);
+          const text = 'function a(b){return b&&{c:"}",d:/{/g,e:`${b}`}}var x=[1,2,(3)];'.repeat(80_000);
+          assert.ok(text.length > 5_000_000);
+          for (const o of SECTION_OPTIONS.slice(0, 3)) assertSameSections(text, o, '5 MB minified');
+        });
+      });
     });
-  });
+  }
 });

@@ -1,0 +1,627 @@
+/*
+ * NearDup's fingerprinting kernel, its computing half: the code tokeniser, shingle numbering,
+ * SimHash and bottom-k sketches of src/core/text/tokenize.ts and src/core/fingerprint/simhash.ts,
+ * with the code sections of native/sections.c. Plain C with no host interface: kernel.c puts it
+ * behind Node-API (the addon), wasm.c behind WebAssembly exports (the .wasm), so both compile
+ * these same functions (one source of truth). See kernel.c for the interface they offer.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fingerprint.h"
+#include "grow.h"
+
+static int growSeq(Seq *s, size_t need) {
+  if (s->cap >= need) return 1;
+  size_t n = s->cap ? s->cap : 1024;
+  while (n < need) n *= 2;
+  void **arrays[] = {(void **)&s->id, (void **)&s->prev, (void **)&s->hi, (void **)&s->lo, (void **)&s->count};
+  for (size_t j = 0; j < sizeof arrays / sizeof arrays[0]; j++) {
+    void *q = realloc(*arrays[j], n * 4);
+    if (!q) return 0;
+    *arrays[j] = q;
+  }
+  s->cap = n;
+  return 1;
+}
+
+static void freeSeq(Seq *s) {
+  free(s->id);
+  free(s->prev);
+  free(s->hi);
+  free(s->lo);
+  free(s->count);
+}
+
+void kernelFree(Kernel *k) {
+  if (!k) return;
+  free(k->logs);
+  free(k->langs);
+  free(k->text);
+  free(k->thi);
+  free(k->tlo);
+  free(k->tstart);
+  freeSeq(&k->file);
+  freeSeq(&k->spare);
+  free(k->table);
+  free(k->foldedB);
+  free(k->lastSeen);
+  free(k->dhi);
+  free(k->dlo);
+  free(k->dcount);
+  free(k->dindex);
+  free(k->cand);
+  free(k->sorted);
+  free(k->buckets);
+  freeSections(&k->sections);
+  free(k->secText);
+  free(k);
+}
+
+/* ------------------------------------------------------------------------------- hashing */
+
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static inline uint64_t fnvStep(uint64_t h, uint32_t c) { return (h ^ c) * FNV_PRIME; }
+
+static uint64_t fnvAscii(const char *s) {
+  uint64_t h = FNV_OFFSET;
+  for (; *s; s++) h = fnvStep(h, (uint8_t)*s);
+  return h;
+}
+
+static inline uint32_t fmix32(uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h;
+}
+
+static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+/* ------------------------------------------------------------------------------- tokeniser */
+
+enum { C_SPACE = 0, C_IDENT = 1, C_DIGIT = 2, C_QUOTE = 3, C_SQUOTE = 4, C_PUNCT = 5 };
+static uint8_t CODE_CLASS[128];
+static uint8_t ASCII_WORD[128];
+static uint64_t PUNCT_HASH[128];
+static uint64_t ID_HASH, NUM_HASH, STR_HASH;
+
+#define KW_SLOTS 1024
+static uint64_t KEYWORDS[KW_SLOTS]; /* open addressing on the hash; 0 = empty */
+
+static const char *KEYWORD_LIST =
+    "if else for while do switch case default break continue return function class interface "
+    "enum struct union type typedef extends implements new delete this self super null nil none "
+    "true false undefined void var let const static public private protected final abstract "
+    "import export from package module namespace use using include require try catch finally "
+    "throw throws raise except def lambda fn func fun async await yield in of is not and or as "
+    "with pass elif end then begin match when where go defer chan select goto int long short "
+    "char float double bool boolean string byte unsigned signed auto extern inline virtual "
+    "override template typename operator sizeof instanceof typeof readonly declare get set mut "
+    "impl trait pub crate mod loop local global nonlocal del assert print echo";
+
+static int isKeyword(uint64_t h) {
+  uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
+  for (;;) {
+    uint64_t v = KEYWORDS[slot];
+    if (v == 0) return 0;
+    if (v == h) return 1;
+    slot = (slot + 1) & (KW_SLOTS - 1);
+  }
+}
+
+static void addKeyword(uint64_t h) {
+  uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
+  while (KEYWORDS[slot] != 0 && KEYWORDS[slot] != h) slot = (slot + 1) & (KW_SLOTS - 1);
+  KEYWORDS[slot] = h;
+}
+
+static void initTables(void) {
+  static int done = 0;
+  if (done) return; /* same values from every thread: a benign repeat at worst */
+  for (int c = 0; c < 128; c++) {
+    int letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c == 95 || c == 36;
+    int digit = c >= 48 && c <= 57;
+    ASCII_WORD[c] = (letter || digit) ? 1 : 0;
+    CODE_CLASS[c] = c <= 32 ? C_SPACE
+                    : letter ? C_IDENT
+                    : digit ? C_DIGIT
+                    : (c == 34 || c == 96) ? C_QUOTE
+                    : c == 39 ? C_SQUOTE
+                              : C_PUNCT;
+    PUNCT_HASH[c] = fnvStep(FNV_OFFSET, (uint32_t)c);
+  }
+  ID_HASH = fnvAscii("\001id");
+  NUM_HASH = fnvAscii("\001num");
+  STR_HASH = fnvAscii("\001str");
+  char word[32];
+  const char *p = KEYWORD_LIST;
+  while (*p) {
+    int n = 0;
+    while (*p && *p != ' ' && n < 31) word[n++] = *p++;
+    word[n] = 0;
+    if (n) addKeyword(fnvAscii(word));
+    while (*p == ' ') p++;
+  }
+  done = 1;
+}
+
+static inline int isSpaceWide(uint32_t c) { return c == 0xa0 || c == 0xfeff || c == 0x3000 || c == 0x2028 || c == 0x2029; }
+
+static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
+  const uint16_t *t = K->text;
+  const int n = K->textLen;
+  const uint8_t *word = K->word;
+  int len = 0;
+  int i = 0;
+  while (i < n) {
+    uint32_t c = t[i];
+    int cls;
+    if (c < 128) {
+      cls = CODE_CLASS[c];
+      if (cls == C_SPACE) {
+        i++;
+        continue;
+      }
+      if (L->first[c]) {
+        int e = skipComment(t, n, i, L);
+        if (e >= 0) {
+          i = e;
+          continue;
+        }
+      }
+      if (cls == C_SQUOTE) cls = L->singleQuote ? C_QUOTE : C_PUNCT;
+    } else if (isSpaceWide(c)) {
+      i++;
+      continue;
+    } else {
+      cls = word[c] ? C_IDENT : C_PUNCT;
+    }
+    const int start = i;
+    uint64_t h;
+    if (cls == C_PUNCT) {
+      h = c < 128 ? PUNCT_HASH[c] : fnvStep(FNV_OFFSET, c);
+      i++;
+    } else if (cls == C_IDENT) {
+      h = FNV_OFFSET;
+      for (;;) {
+        h = fnvStep(h, c);
+        if (++i >= n) break;
+        c = t[i];
+        if (c < 128 ? !ASCII_WORD[c] : !word[c]) break;
+      }
+      if (normalize && !isKeyword(h)) h = ID_HASH;
+    } else if (cls == C_DIGIT) {
+      h = FNV_OFFSET;
+      for (;;) {
+        h = fnvStep(h, c);
+        if (++i >= n) break;
+        c = t[i];
+        int part = c < 128 ? ASCII_WORD[c] : word[c];
+        if (!part && !(c == 46 && i + 1 < n && t[i + 1] >= 48 && t[i + 1] <= 57)) break;
+      }
+      if (normalize) h = NUM_HASH;
+    } else {
+      const uint32_t q = c;
+      const int multiline = q == 96;
+      h = fnvStep(FNV_OFFSET, q);
+      i++;
+      while (i < n) {
+        uint32_t d = t[i];
+        if (d == 10 && !multiline) break;
+        h = fnvStep(h, d);
+        i++;
+        if (d == 92) {
+          if (i < n) {
+            h = fnvStep(h, t[i]);
+            i++;
+          }
+        } else if (d == q) {
+          break;
+        }
+      }
+      if (normalize) h = STR_HASH;
+    }
+    if ((size_t)len == K->tokCap) {
+      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap;
+      if (!growArray((void **)&K->thi, &cap, len + 1, 4) || !growArray((void **)&K->tlo, &cap2, len + 1, 4) ||
+          !growArray((void **)&K->tstart, &cap3, len + 1, 4))
+        return -1;
+      K->tokCap = cap;
+    }
+    K->thi[len] = (uint32_t)(h >> 32);
+    K->tlo[len] = (uint32_t)h;
+    K->tstart[len] = start;
+    len++;
+  }
+  K->ntok = len;
+  return len;
+}
+
+/* ------------------------------------------------------------------------------- shingles */
+
+/* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). */
+static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
+  const int positions = to - from - k + 1;
+  if (!growSeq(s, positions)) return 0;
+  s->length = positions;
+  s->from = from;
+  s->k = k;
+  int bits = 8;
+  while ((1 << bits) < positions * 2) bits++;
+  if (!growArray((void **)&K->table, &K->tableCap, (size_t)2 << bits, 4)) return 0;
+  memset(K->table, 0, ((size_t)2 << bits) * 4);
+  if (K->idCap < (size_t)positions) {
+    size_t cap = K->idCap, cap2 = K->idCap;
+    if (!growArray((void **)&K->foldedB, &cap, positions, 4) || !growArray((void **)&K->lastSeen, &cap2, positions, 4)) return 0;
+    K->idCap = cap;
+  }
+  const uint32_t mask = (1u << bits) - 1;
+  const int shift = 32 - bits;
+  int32_t *tab = K->table;
+  int32_t *last = K->lastSeen;
+  int32_t *keyB = K->foldedB;
+  int32_t *id = s->id, *prev = s->prev;
+  uint32_t *outHi = s->hi, *outLo = s->lo, *count = s->count;
+  const uint32_t *thi = K->thi, *tlo = K->tlo;
+  int ids = 0;
+  for (int p = 0; p < positions; p++) {
+    const int i = from + p;
+    uint32_t a = tlo[i], b = thi[i];
+    for (int j = 1; j < k; j++) {
+      a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
+      b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
+    }
+    uint32_t slot = ((a ^ (b * 0x27d4eb2fu)) * 0x9e3779b1u) >> shift;
+    for (;;) {
+      const uint32_t w = slot << 1;
+      const int32_t entry = tab[w + 1];
+      if (entry == 0) {
+        tab[w] = (int32_t)a;
+        tab[w + 1] = ids + 1;
+        keyB[ids] = (int32_t)b;
+        id[p] = ids;
+        prev[p] = -1;
+        last[ids] = p;
+        count[ids] = 1;
+        const uint32_t m = fmix32(a ^ (b * 0x9e3779b1u) ^ (b >> 15));
+        const uint32_t h = fmix32(b ^ (m * 0x27d4eb2fu) ^ 0x165667b1u);
+        outHi[ids] = h;
+        outLo[ids] = fmix32(m ^ (h * 0x85ebca77u));
+        ids++;
+        break;
+      }
+      if (tab[w] == (int32_t)a && keyB[entry - 1] == (int32_t)b) {
+        const int d = entry - 1;
+        id[p] = d;
+        prev[p] = last[d];
+        last[d] = p;
+        count[d]++;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  s->distinct = ids;
+  return 1;
+}
+
+/* ------------------------------------------------------------------------------- SimHash */
+
+/* Per-bit majority of `count` values, each counted once: SWAR counters (4-bit lanes for 15
+ * values, 8-bit lanes for 255). Returns the 64-bit fingerprint. */
+static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count) {
+  uint32_t bitCounts[64];
+  memset(bitCounts, 0, sizeof bitCounts);
+  const uint64_t M1 = 0x1111111111111111ULL, M4 = 0x0f0f0f0f0f0f0f0fULL;
+  int s = 0;
+  while (s < count) {
+    const int end255 = count < s + 255 ? count : s + 255;
+    uint64_t e[4] = {0, 0, 0, 0}, o[4] = {0, 0, 0, 0};
+    while (s < end255) {
+      const int end15 = end255 < s + 15 ? end255 : s + 15;
+      uint64_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+      for (; s < end15; s++) {
+        const uint64_t v = ((uint64_t)hiArr[s] << 32) | loArr[s];
+        a0 += v & M1;
+        a1 += (v >> 1) & M1;
+        a2 += (v >> 2) & M1;
+        a3 += (v >> 3) & M1;
+      }
+      e[0] += a0 & M4;
+      o[0] += (a0 >> 4) & M4;
+      e[1] += a1 & M4;
+      o[1] += (a1 >> 4) & M4;
+      e[2] += a2 & M4;
+      o[2] += (a2 >> 4) & M4;
+      e[3] += a3 & M4;
+      o[3] += (a3 >> 4) & M4;
+    }
+    /* e[j] byte b counts bit 8b + j; o[j] byte b counts bit 8b + 4 + j. */
+    for (int j = 0; j < 4; j++) {
+      for (int b = 0; b < 8; b++) {
+        bitCounts[8 * b + j] += (uint32_t)((e[j] >> (8 * b)) & 0xff);
+        bitCounts[8 * b + 4 + j] += (uint32_t)((o[j] >> (8 * b)) & 0xff);
+      }
+    }
+  }
+  uint64_t bits = 0;
+  for (int b = 0; b < 64; b++)
+    if ((uint64_t)bitCounts[b] * 2 > (uint64_t)count) bits |= 1ULL << b;
+  return bits;
+}
+
+static inline double logOf(const Kernel *K, uint32_t n) { return n < (uint32_t)K->nLogs ? K->logs[n] : log((double)n); }
+
+/* tf weighting: 1 + ln(count) per distinct shingle, summed in order (as Math.log does in JS). */
+static uint64_t weightedMajority(const Kernel *K, const uint32_t *hiArr, const uint32_t *loArr, const uint32_t *countArr, int count) {
+  double counters[64];
+  for (int b = 0; b < 64; b++) counters[b] = 0;
+  for (int s = 0; s < count; s++) {
+    const uint32_t hi = hiArr[s], lo = loArr[s];
+    const double w = 1 + logOf(K, countArr[s]);
+    for (int bit = 0; bit < 32; bit++) {
+      counters[bit] += ((lo >> bit) & 1) ? w : -w;
+      counters[32 + bit] += ((hi >> bit) & 1) ? w : -w;
+    }
+  }
+  uint64_t bits = 0;
+  for (int b = 0; b < 64; b++)
+    if (counters[b] > 0) bits |= 1ULL << b;
+  return bits;
+}
+
+/* ------------------------------------------------------------------------------- sketch */
+
+#define TWO_32 4294967296.0
+
+/* The k smallest of values[0, count) with repeats, ascending, then without repeats, into dst;
+ * returns how many (see bottomK in simhash.ts: a threshold, a bucket sort, an insertion sort). */
+static int bottomK(Kernel *K, const uint32_t *values, int count, int k, uint32_t *dst) {
+  if (k <= 0) return 0;
+  if (K->candCap < (size_t)count) {
+    size_t cap = K->candCap, cap2 = K->candCap;
+    if (!growArray((void **)&K->cand, &cap, count, 4) || !growArray((void **)&K->sorted, &cap2, count, 4)) return -1;
+    K->candCap = cap;
+  }
+  double limit = count <= k ? TWO_32 : fmin(TWO_32, ceil(((k * 1.25 + 8) / count) * TWO_32));
+  int m;
+  uint32_t *cand = K->cand;
+  for (;;) {
+    m = 0;
+    /* limit is a whole number up to 2^32: the same test in integers */
+    const uint64_t below = (uint64_t)limit;
+    for (int s = 0; s < count; s++) {
+      const uint32_t v = values[s];
+      cand[m] = v; /* kept when below (branch-free: which values are is a coin toss) */
+      m += v < below;
+    }
+    if (m >= k || m == count) break;
+    limit = fmin(TWO_32, limit * 2);
+  }
+  int nb = 16;
+  while (nb < m) nb *= 2;
+  /* nb + 2 entries: a value whose bucket rounds up to nb counts into start[nb + 1], never read. */
+  if (!growArray((void **)&K->buckets, &K->bucketCap, (size_t)nb + 2, 4)) return -1;
+  int32_t *start = K->buckets;
+  memset(start, 0, ((size_t)nb + 2) * 4);
+  const double scale = nb / limit;
+  /* (int) of a non-negative product is its floor */
+  for (int s = 0; s < m; s++) start[(int)(cand[s] * scale) + 1]++;
+  for (int b = 1; b <= nb; b++) start[b] += start[b - 1];
+  uint32_t *to = K->sorted;
+  for (int s = 0; s < m; s++) {
+    const uint32_t v = cand[s];
+    to[start[(int)(v * scale)]++] = v;
+  }
+  for (int s = 1; s < m; s++) {
+    const uint32_t v = to[s];
+    int j = s - 1;
+    while (j >= 0 && to[j] > v) {
+      to[j + 1] = to[j];
+      j--;
+    }
+    to[j + 1] = v;
+  }
+  const int take = k < m ? k : m;
+  int w = 0;
+  for (int r = 0; r < take; r++)
+    if (r == 0 || to[r] != to[r - 1]) dst[w++] = to[r];
+  return w;
+}
+
+/* ------------------------------------------------------------------------------- ranges */
+
+static int ensureItem(Kernel *K, size_t n) {
+  if (K->itemCap >= n) return 1;
+  size_t c1 = K->itemCap, c2 = K->itemCap, c3 = K->itemCap, c4 = K->itemCap;
+  if (!growArray((void **)&K->dhi, &c1, n, 4) || !growArray((void **)&K->dlo, &c2, n, 4) || !growArray((void **)&K->dcount, &c3, n, 4) ||
+      !growArray((void **)&K->dindex, &c4, n, 4))
+    return 0;
+  K->itemCap = c1;
+  return 1;
+}
+
+typedef struct {
+  uint64_t bits;
+  int features;
+  int sketchLen;
+} Item;
+
+/* Fingerprints tokens [from, to) from sequence s (built over them or a range around them);
+ * the sketch goes to dst (room for `sketch` values). Returns 0 on allocation failure. */
+static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, int sketch, uint32_t *dst, Item *out) {
+  const int first = from - s->from;
+  const int end = to - s->from - s->k + 1;
+  const uint32_t *hiArr, *loArr, *countArr;
+  int distinct;
+  if (first == 0 && end == s->length) {
+    hiArr = s->hi;
+    loArr = s->lo;
+    countArr = s->count;
+    distinct = s->distinct;
+  } else {
+    if (!ensureItem(K, (size_t)(end - first))) return 0;
+    const int32_t *id = s->id, *prev = s->prev;
+    uint32_t *dhi = K->dhi, *dlo = K->dlo, *dcount = K->dcount;
+    int32_t *dindex = K->dindex;
+    distinct = 0;
+    if (!tf) {
+      /* Each position's shingle is written, and kept when its first in the range (branch-free). */
+      for (int p = first; p < end; p++) {
+        const int d = id[p];
+        dhi[distinct] = s->hi[d];
+        dlo[distinct] = s->lo[d];
+        distinct += prev[p] < first;
+      }
+    } else {
+      for (int p = first; p < end; p++) {
+        const int q = prev[p];
+        if (q < first) {
+          const int d = id[p];
+          dhi[distinct] = s->hi[d];
+          dlo[distinct] = s->lo[d];
+          dcount[distinct] = 1;
+          dindex[p - first] = distinct++;
+        } else {
+          const int d = dindex[q - first];
+          dcount[d]++;
+          dindex[p - first] = d;
+        }
+      }
+    }
+    hiArr = dhi;
+    loArr = dlo;
+    countArr = dcount;
+  }
+  out->bits = tf ? weightedMajority(K, hiArr, loArr, countArr, distinct) : majority(hiArr, loArr, distinct);
+  out->features = distinct;
+  const int n = bottomK(K, hiArr, distinct, sketch, dst);
+  if (n < 0) return 0;
+  out->sketchLen = n;
+  return 1;
+}
+
+static int lowerBound(const Kernel *K, int offset) {
+  int a = 0, b = K->ntok;
+  while (a < b) {
+    const int m = (int)(((unsigned)a + (unsigned)b) >> 1);
+    if (K->tstart[m] < offset) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/* ------------------------------------------------------------------------------- entry points */
+
+Kernel *kernelNew(void) {
+  initTables();
+  return calloc(1, sizeof(Kernel));
+}
+
+int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs) {
+  memcpy(K->word, word, 65536);
+  double *copy = malloc((nLogs ? nLogs : 1) * sizeof(double));
+  if (!copy) return 0;
+  if (nLogs) memcpy(copy, logs, nLogs * sizeof(double));
+  free(K->logs);
+  K->logs = copy;
+  K->nLogs = (int)nLogs;
+  K->ready = 1;
+  return 1;
+}
+
+int kernelDefineLanguage(Kernel *K, const Lang *L) {
+  if (K->nLangs == MAX_LANGS || !growArray((void **)&K->langs, &K->langCap, (size_t)K->nLangs + 1, sizeof(Lang))) return -1;
+  K->langs[K->nLangs] = *L;
+  langFinish(&K->langs[K->nLangs]);
+  return K->nLangs++;
+}
+
+uint16_t *kernelTextBuffer(Kernel *K, size_t len) {
+  if (len > 0x7ffffff0u || !growArray((void **)&K->text, &K->textCap, len + 1, 2)) return NULL;
+  return K->text;
+}
+
+int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize) {
+  K->textLen = len;
+  K->ntok = 0;
+  K->sectionsReady = 0;
+  return tokenizeCode(K, L, normalize);
+}
+
+/* Default options of codeSections (src/core/sections/), for fingerprint's sections. */
+#define SECTIONS_MAX_DEPTH 2
+#define SECTIONS_MIN_LINES 3
+
+int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketch, int minTokens, int withSections, uint32_t *out, size_t outLen, double *result) {
+  const int total = K->ntok;
+  if (total <= 0 || k < 1 || k > total || fileSketch < 0 || sectionSketch < 0) return -2;
+  int rangeCount = 0;
+  if (withSections) {
+    /* Found once per text: a retry with a bigger `out` reuses them. */
+    if (!K->sectionsReady) {
+      if (computeCodeSections(&K->sections, K->text, K->textLen, SECTIONS_MAX_DEPTH, SECTIONS_MIN_LINES) < 0) return -1;
+      K->sectionsReady = 1;
+    }
+    rangeCount = K->sections.count;
+  }
+  const SectionRange *sections = K->sections.ranges;
+  const size_t head = 7; /* words before a section's sketch: startLine endLine hi lo tokens features n */
+  /* Room check up front: the worst case of every section kept with a full sketch. */
+  const size_t need = 5 + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
+  if (outLen < need) {
+    *result = -(double)need;
+    return 0;
+  }
+  if (!buildSeq(K, &K->file, 0, total, k)) return -1;
+  Item it;
+  if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + 5, &it)) return -1;
+  out[0] = (uint32_t)(it.bits >> 32);
+  out[1] = (uint32_t)it.bits;
+  out[2] = (uint32_t)total;
+  out[3] = (uint32_t)it.features;
+  out[4] = (uint32_t)it.sketchLen;
+  size_t w = 5 + (size_t)it.sketchLen;
+  for (int r = 0; r < rangeCount; r++) {
+    const int from = lowerBound(K, sections[r].startOffset);
+    const int to = lowerBound(K, sections[r].endOffset);
+    if (to - from < minTokens || (double)(to - from) >= total * 0.95) continue;
+    const Seq *s = &K->file;
+    if (to - from < k) {
+      /* Shorter than the shingle size: shingles of its own length (simhashTokens). */
+      const int tokens = to - from;
+      if (tokens <= 0) continue;
+      if (!buildSeq(K, &K->spare, from, to, tokens)) return -1;
+      s = &K->spare;
+    }
+    if (!fingerprintRange(K, s, from, to, tf, sectionSketch, out + w + head, &it)) return -1;
+    out[w] = (uint32_t)sections[r].startLine;
+    out[w + 1] = (uint32_t)sections[r].endLine;
+    out[w + 2] = (uint32_t)(it.bits >> 32);
+    out[w + 3] = (uint32_t)it.bits;
+    out[w + 4] = (uint32_t)(to - from);
+    out[w + 5] = (uint32_t)it.features;
+    out[w + 6] = (uint32_t)it.sketchLen;
+    w += head + (size_t)it.sketchLen;
+  }
+  *result = (double)w;
+  return 0;
+}
+
+uint16_t *kernelSectionTextBuffer(Kernel *K, size_t len) {
+  if (len > 0x7ffffff0u || !growArray((void **)&K->secText, &K->secTextCap, len + 1, 2)) return NULL;
+  return K->secText;
+}
+
+int kernelCodeSections(Kernel *K, int len, int maxDepth, int minLines) {
+  /* The scratch now holds these sections, not the last tokenize's. */
+  K->sectionsReady = 0;
+  return computeCodeSections(&K->sections, K->secText, len, maxDepth, minLines);
+}

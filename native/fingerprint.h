@@ -1,0 +1,92 @@
+/*
+ * The computing half of NearDup's fingerprinting kernel (the half the Node-API addon, kernel.c,
+ * and the WebAssembly module, wasm.c, share): the state of one kernel instance and the plain C
+ * entry points both glues call. fingerprint.c owns what they compute.
+ */
+#ifndef NEARDUP_FINGERPRINT_H
+#define NEARDUP_FINGERPRINT_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "comments.h"
+#include "sections.h"
+/* ------------------------------------------------------------------------------- state */
+
+/* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
+#define KERNEL_VERSION 3
+/* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
+#define MAX_LANGS 1024
+
+/* A shingle sequence: per position id and previous equal position; per id hash and count. */
+typedef struct {
+  int32_t *id, *prev;
+  uint32_t *hi, *lo, *count;
+  size_t cap;
+  int length, distinct, from, k;
+} Seq;
+
+typedef struct {
+  int ready;
+  uint8_t word[65536]; /* non-ASCII UTF-16 unit is a word character */
+  double *logs;        /* logs[n] = Math.log(n) for n < nLogs */
+  int nLogs;
+  Lang *langs;
+  size_t langCap;
+  int nLangs;
+  /* text of the last tokenize */
+  uint16_t *text;
+  size_t textCap;
+  int textLen;
+  /* tokens */
+  uint32_t *thi, *tlo;
+  int32_t *tstart;
+  size_t tokCap;
+  int ntok;
+  /* sequences: the file's, and a spare one for ranges shorter than the shingle size */
+  Seq file, spare;
+  /* numbering scratch */
+  int32_t *table;
+  size_t tableCap;
+  int32_t *foldedB, *lastSeen;
+  size_t idCap;
+  /* item scratch */
+  uint32_t *dhi, *dlo, *dcount;
+  int32_t *dindex;
+  size_t itemCap;
+  /* sketch scratch */
+  uint32_t *cand, *sorted;
+  size_t candCap;
+  int32_t *buckets;
+  size_t bucketCap;
+  /* code sections: of the last tokenize's text when sectionsReady, else of codeSections' text */
+  Sections sections;
+  int sectionsReady;
+  uint16_t *secText;
+  size_t secTextCap;
+} Kernel;
+
+/* Grows several parallel arrays sharing one capacity. */
+
+/* A new kernel (its tables ready, no languages, not yet initialised), or NULL. */
+Kernel *kernelNew(void);
+void kernelFree(Kernel *K);
+/* The word-character table (65536 entries) and logs[n] = Math.log(n) for n < nLogs: 1, or 0 out of memory. */
+int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs);
+/* Registers a language (langFinish is applied here): its id, or -1 (too many, or out of memory). */
+int kernelDefineLanguage(Kernel *K, const Lang *L);
+/* Room for a text of len UTF-16 units (+1) for kernelTokenize, or NULL out of memory. */
+uint16_t *kernelTextBuffer(Kernel *K, size_t len);
+/* Tokenises the first len units of kernelTextBuffer: the token count, or -1 out of memory. */
+int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize);
+/*
+ * Fingerprints the tokens of the last tokenize into out (see kernel.c for the layout): 0 with
+ * *result the words written, or minus the words needed when outLen is too small; -1 out of
+ * memory; -2 bad arguments.
+ */
+int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketch, int minTokens, int withSections, uint32_t *out, size_t outLen, double *result);
+/* Room for a text of len units (+1) for kernelCodeSections, or NULL out of memory. */
+uint16_t *kernelSectionTextBuffer(Kernel *K, size_t len);
+/* The code sections of the first len units of kernelSectionTextBuffer into K->sections: their count, or -1. */
+int kernelCodeSections(Kernel *K, int len, int maxDepth, int minLines);
+
+#endif

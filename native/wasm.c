@@ -1,0 +1,184 @@
+/*
+ * NearDup's fingerprinting kernel as a standalone WebAssembly module: the WebAssembly exports of
+ * the same C functions the Node-API addon calls (fingerprint.c, sections.c, allpairs.c, seeds.c,
+ * align.c, comments.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
+ * wasm/neardup_kernel.wasm, with no imports. src/core/wasm/wasmKernel.ts instantiates it from its
+ * bytes and offers the CodeKernel interface of src/core/types.ts over these exports.
+ *
+ * JavaScript and the module share its linear memory: JavaScript writes inputs at addresses it got
+ * from nd_alloc (or nd_text_buffer), calls, and reads results at the addresses the calls return.
+ * Errors are negative results, never traps: -1 out of memory, -2 bad arguments.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "align.h"
+#include "allpairs.h"
+#include "fingerprint.h"
+#include "seeds.h"
+
+#define EXPORT(name) __attribute__((export_name(name)))
+
+static Kernel *K;
+
+EXPORT("nd_version") int ndVersion(void) { return KERNEL_VERSION; }
+
+EXPORT("nd_alloc") void *ndAlloc(size_t n) { return malloc(n ? n : 1); }
+
+EXPORT("nd_free") void ndFree(void *p) { free(p); }
+
+/* init(wordTable, logTable): 1, or 0 out of memory. */
+EXPORT("nd_init") int ndInit(const uint8_t *word, const double *logs, size_t nLogs) {
+  if (!K && !(K = kernelNew())) return 0;
+  return kernelInit(K, word, logs, nLogs);
+}
+
+/* Reads `count` openers (length, units…) from *p into dst; the count, or -1. */
+static int readOpeners(const uint16_t **p, Opener *dst) {
+  const int n = *(*p)++;
+  if (n > MAX_OPENERS) return -1;
+  for (int j = 0; j < n; j++) {
+    const int len = *(*p)++;
+    if (len == 0 || len > MAX_OPENER_LEN) return -1;
+    for (int i = 0; i < len; i++) dst[j].s[i] = *(*p)++;
+    dst[j].len = len;
+  }
+  return n;
+}
+
+/*
+ * defineLanguage: spec holds the six opener lists (line, block open, block close, line start,
+ * line block open, line block close), each as a count then per opener its length and units. The
+ * language id, or -1.
+ */
+EXPORT("nd_define_language") int ndDefineLanguage(const uint16_t *spec, int singleQuote) {
+  if (!K) return -1;
+  Lang L;
+  memset(&L, 0, sizeof L);
+  const uint16_t *p = spec;
+  L.nLine = readOpeners(&p, L.line);
+  if (L.nLine < 0 || (L.nBlock = readOpeners(&p, L.open)) < 0) return -1;
+  const int nClose = readOpeners(&p, L.close);
+  if (nClose != L.nBlock || (L.nLineStart = readOpeners(&p, L.lineStart)) < 0 || (L.nLineBlock = readOpeners(&p, L.lbOpen)) < 0) return -1;
+  if (readOpeners(&p, L.lbClose) != L.nLineBlock) return -1;
+  L.singleQuote = singleQuote ? 1 : 0;
+  return kernelDefineLanguage(K, &L);
+}
+
+/* Where JavaScript writes a text of len UTF-16 units for nd_tokenize, or 0. */
+EXPORT("nd_text_buffer") uint16_t *ndTextBuffer(size_t len) { return K ? kernelTextBuffer(K, len) : NULL; }
+
+/* tokenize of the len units written at nd_text_buffer: the token count, -1, or -2. */
+EXPORT("nd_tokenize") int ndTokenize(int len, int langId, int normalize) {
+  if (!K || !K->ready || langId < 0 || langId >= K->nLangs || len < 0 || (size_t)len >= K->textCap) return -2;
+  return kernelTokenize(K, len, &K->langs[langId], normalize);
+}
+
+/* fingerprint into out (outLen words): the words written, minus the words needed (≤ -5), -1 or -2. */
+EXPORT("nd_fingerprint") double ndFingerprint(int k, int tf, int fileSketch, int sectionSketch, int minTokens, int sections, uint32_t *out, size_t outLen) {
+  if (!K || !K->ready) return -2;
+  double result = 0;
+  const int status = kernelFingerprint(K, k, tf, fileSketch, sectionSketch, minTokens, sections, out, outLen, &result);
+  return status < 0 ? status : result;
+}
+
+EXPORT("nd_section_text_buffer") uint16_t *ndSectionTextBuffer(size_t len) { return K ? kernelSectionTextBuffer(K, len) : NULL; }
+
+/* codeSections of the len units at nd_section_text_buffer: their count (ranges at nd_sections), -1 or -2. */
+EXPORT("nd_code_sections") int ndCodeSections(int len, int maxDepth, int minLines) {
+  if (!K || maxDepth < 1 || minLines < 2 || len < 0 || (size_t)len >= K->secTextCap) return -2;
+  return kernelCodeSections(K, len, maxDepth, minLines);
+}
+
+/* startLine endLine startOffset endOffset per section of the last nd_code_sections. */
+EXPORT("nd_sections") const SectionRange *ndSections(void) { return K ? K->sections.ranges : NULL; }
+
+EXPORT("nd_token_count") int ndTokenCount(void) { return K ? K->ntok : 0; }
+EXPORT("nd_token_hi") const uint32_t *ndTokenHi(void) { return K ? K->thi : NULL; }
+EXPORT("nd_token_lo") const uint32_t *ndTokenLo(void) { return K ? K->tlo : NULL; }
+EXPORT("nd_token_start") const int32_t *ndTokenStart(void) { return K ? K->tstart : NULL; }
+
+/* ------------------------------------------------------------------------------- all pairs */
+
+static AllPairsResult pairs;
+
+static void freePairs(void) {
+  free(pairs.a);
+  free(pairs.b);
+  free(pairs.distance);
+  memset(&pairs, 0, sizeof pairs);
+}
+
+/* allPairs of n fingerprints (hi, lo) at fp: 1 (the pairs at nd_pairs_*), 0 (over maxCandidates), -1 or -2. */
+EXPORT("nd_all_pairs") int ndAllPairs(const uint32_t *fp, uint32_t n, int k, double maxCandidates) {
+  freePairs();
+  if (k < 0 || k > 63 || !(maxCandidates >= 0)) return -2;
+  return allPairsSearch(fp, n, k, maxCandidates > 1e12 ? (size_t)1e12 : (size_t)maxCandidates, &pairs);
+}
+
+EXPORT("nd_pairs_length") size_t ndPairsLength(void) { return pairs.length; }
+EXPORT("nd_pairs_a") const uint32_t *ndPairsA(void) { return pairs.a; }
+EXPORT("nd_pairs_b") const uint32_t *ndPairsB(void) { return pairs.b; }
+EXPORT("nd_pairs_distance") const uint8_t *ndPairsDistance(void) { return pairs.distance; }
+EXPORT("nd_pairs_free") void ndPairsFree(void) { freePairs(); }
+
+/* ------------------------------------------------------------------------------- region seeds */
+
+static SeedResult seeds;
+
+static void freeSeeds(void) {
+  free(seeds.pairs);
+  free(seeds.buckets);
+  memset(&seeds, 0, sizeof seeds);
+}
+
+/* anchorSeeds (seeds.c): 0 (the result at nd_seed_*), -1 or -2 (a document without a cap). */
+EXPORT("nd_anchor_seeds") int ndAnchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nCaps, uint32_t maxDocs) {
+  freeSeeds();
+  for (size_t i = 0; i < n; i++)
+    if (doc[i] >= nCaps) return -2;
+  return anchorSeeds(hash, doc, pos, n, caps, nCaps, maxDocs, &seeds) < 0 ? -1 : 0;
+}
+
+EXPORT("nd_seed_count") size_t ndSeedCount(void) { return seeds.seeds; }
+EXPORT("nd_seed_pairs") const int32_t *ndSeedPairs(void) { return seeds.pairs; }
+EXPORT("nd_seed_bucket_count") size_t ndSeedBucketCount(void) { return seeds.nBuckets; }
+EXPORT("nd_seed_buckets") const uint32_t *ndSeedBuckets(void) { return seeds.buckets; }
+EXPORT("nd_seed_dropped") uint32_t ndSeedDropped(void) { return seeds.dropped; }
+EXPORT("nd_seeds_free") void ndSeedsFree(void) { freeSeeds(); }
+
+/* ------------------------------------------------------------------------------- alignment */
+
+/*
+ * alignChain (align.c): streams[10] the addresses of aRawHi aRawLo aIdsHi aIdsLo aIsIdent bRawHi
+ * bRawLo bIdsHi bIdsLo bIsIdent (0 for absent ids), m seeds (a, b) at seedPairs, params [k coverK
+ * margin band fringeGap minConsistency self]; 1 with out[13] written, 0 (no region), -1 or -2.
+ */
+EXPORT("nd_align_chain") int ndAlignChain(const uint32_t *const *streams, int32_t aLength, int32_t bLength, const int32_t *seedPairs, int32_t m, const double *pr, double *out) {
+  RegionDoc A = {{0}}, B = {{0}};
+  A.length = aLength;
+  B.length = bLength;
+  A.raw.hi = streams[0];
+  A.raw.lo = streams[1];
+  A.ids.hi = streams[2];
+  A.ids.lo = streams[3];
+  A.isIdent = A.ids.hi ? (const uint8_t *)streams[4] : NULL; /* as kernel.c: only with the ids */
+  B.raw.hi = streams[5];
+  B.raw.lo = streams[6];
+  B.ids.hi = streams[7];
+  B.ids.lo = streams[8];
+  B.isIdent = B.ids.hi ? (const uint8_t *)streams[9] : NULL;
+  if (aLength < 0 || bLength < 0 || m < 1) return -2;
+  for (int32_t i = 0; i < m; i++)
+    if (seedPairs[2 * i] < 0 || seedPairs[2 * i] >= aLength || seedPairs[2 * i + 1] < 0 || seedPairs[2 * i + 1] >= bLength) return -2;
+  AlignOptions o = {(int32_t)pr[0], (int32_t)pr[1], (int32_t)pr[2], (int32_t)pr[3], (int32_t)pr[4], pr[5]};
+  if (o.k < 1 || o.coverK < 1 || o.margin < 0 || o.band < 0 || o.fringeGap < 0) return -2;
+  const int self = pr[6] != 0;
+  AlignResult r;
+  const int status = alignChainNative(&A, &B, seedPairs, m, &o, self, &r);
+  if (status <= 0) return status;
+  const double v[13] = {r.aStart, r.aEnd, r.bStart, r.bEnd, r.rawA, r.rawB, r.idsA, r.idsB, r.identPairs, r.consistency, r.renames, r.exact, r.sameShape};
+  memcpy(out, v, sizeof v);
+  return 1;
+}

@@ -1,0 +1,370 @@
+/**
+ * The WebAssembly kernel: the C kernel of native/ compiled to wasm/neardup_kernel.wasm
+ * (scripts/build-wasm.js), instantiated from its bytes with no runtime and no imports, behind the
+ * same CodeKernel interface as the Node-API addon and with the same results. Works from bytes (or
+ * a compiled WebAssembly.Module) only: no file system, no Node built-ins, so the Node layer hands
+ * it the file it read (src/node/workers/nativeKernel.ts) and a browser build can hand it the
+ * module it fetched.
+ *
+ * The module's exports (native/wasm.c) take addresses in its linear memory: inputs are copied in
+ * (a text as UTF-16 units, once per tokenize, by a TextWriter the host may speed up), results
+ * copied out, and views of the memory are made after each call
+ * (a call may grow the memory, which detaches the old buffer).
+ */
+import { unicodeWordTable } from '../text/tokenize';
+import type { CodeKernel } from '../types';
+
+/**
+ * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
+ * another version (an addon or a .wasm built from other sources) is not used.
+ */
+export const KERNEL_VERSION = 3;
+
+/** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
+const LOG_TABLE_SIZE = 1 << 16;
+
+/** What JavaScript's engine decides and the kernel must agree on: word characters and Math.log of counts. */
+export function kernelTables(): { wordTable: Uint8Array; logTable: Float64Array } {
+  const logTable = new Float64Array(LOG_TABLE_SIZE);
+  for (let n = 1; n < LOG_TABLE_SIZE; n++) logTable[n] = Math.log(n);
+  return { wordTable: unicodeWordTable(), logTable };
+}
+
+// The few WebAssembly declarations used here (the project's lib has no DOM / WebAssembly types).
+interface WasmModule {
+  readonly __wasmModule?: never;
+}
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array | ArrayBuffer) => WasmModule;
+  Instance: new (module: WasmModule, imports: object) => { exports: Record<string, unknown> };
+};
+
+/** The exports of native/wasm.c (addresses and sizes are i32: read them with >>> 0). */
+interface Exports {
+  memory: { buffer: ArrayBuffer };
+  nd_version(): number;
+  nd_alloc(bytes: number): number;
+  nd_free(ptr: number): void;
+  nd_init(word: number, logs: number, nLogs: number): number;
+  nd_define_language(spec: number, singleQuote: number): number;
+  nd_text_buffer(len: number): number;
+  nd_tokenize(len: number, languageId: number, normalize: number): number;
+  nd_fingerprint(k: number, tf: number, fileSketch: number, sectionSketch: number, minTokens: number, sections: number, out: number, outLen: number): number;
+  nd_section_text_buffer(len: number): number;
+  nd_code_sections(len: number, maxDepth: number, minLines: number): number;
+  nd_sections(): number;
+  nd_token_count(): number;
+  nd_token_hi(): number;
+  nd_token_lo(): number;
+  nd_token_start(): number;
+  nd_all_pairs(fp: number, n: number, k: number, maxCandidates: number): number;
+  nd_pairs_length(): number;
+  nd_pairs_a(): number;
+  nd_pairs_b(): number;
+  nd_pairs_distance(): number;
+  nd_pairs_free(): void;
+  nd_anchor_seeds(hash: number, doc: number, pos: number, n: number, caps: number, nCaps: number, maxDocs: number): number;
+  nd_seed_count(): number;
+  nd_seed_pairs(): number;
+  nd_seed_bucket_count(): number;
+  nd_seed_buckets(): number;
+  nd_seed_dropped(): number;
+  nd_seeds_free(): void;
+  nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
+}
+
+/**
+ * Writes a text's UTF-16 units, as they are (lone surrogates included), little-endian at byteOffset
+ * of the module's memory. The default is a charCodeAt loop; a host with a faster copy hands its
+ * own (Node: Buffer's 'utf16le' write, several times faster, src/node/workers/nativeKernel.ts).
+ */
+export type TextWriter = (text: string, memory: ArrayBuffer, byteOffset: number) => void;
+
+/** The portable TextWriter: one unit at a time into a Uint16Array view. */
+export const writeUnits: TextWriter = (text, memory, byteOffset) => {
+  const units = new Uint16Array(memory, byteOffset, text.length);
+  for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+};
+
+/** The WebAssembly kernel's CodeKernel, with the version of the module it runs. */
+export interface WasmKernel extends CodeKernel {
+  readonly version: number;
+}
+
+/**
+ * A WebAssembly kernel, initialised, from the bytes of wasm/neardup_kernel.wasm or a module
+ * compiled from them. One per thread, as the addon: it holds the tokens of the last tokenize.
+ * Throws when the module is not a NearDup kernel of KERNEL_VERSION.
+ */
+export function createWasmKernel(source: Uint8Array | ArrayBuffer | WasmModule, writeText: TextWriter = writeUnits): WasmKernel {
+  const module = source instanceof Uint8Array || source instanceof ArrayBuffer ? new WebAssembly.Module(source) : source;
+  const x = new WebAssembly.Instance(module, {}).exports as unknown as Exports;
+  if (typeof x.nd_version !== 'function') throw new Error('not a NearDup kernel module');
+  const version = x.nd_version();
+  if (version !== KERNEL_VERSION) throw new Error(`outdated WebAssembly kernel (version ${version}, expected ${KERNEL_VERSION}; npm run build:wasm)`);
+  return new Kernel(x, writeText);
+}
+
+/** A document's streams as alignChain takes them: raw hi, raw lo, ids hi, ids lo, isIdent. */
+type DocumentStreams = readonly [Uint32Array, Uint32Array, Uint32Array | null, Uint32Array | null, Uint8Array | null];
+
+/** Rounds n up to a multiple of 8 (addresses of Float64 data). */
+const align8 = (n: number): number => (n + 7) & ~7;
+
+class Kernel implements WasmKernel {
+  readonly version = KERNEL_VERSION;
+  /** One growing block of the module's memory for a call's inputs and outputs. */
+  private scratch = 0;
+  private scratchBytes = 0;
+
+  constructor(
+    private readonly x: Exports,
+    private readonly writeText: TextWriter,
+  ) {
+    const { wordTable, logTable } = kernelTables();
+    const at = this.room(65536 + logTable.byteLength);
+    this.u8(at, 65536).set(wordTable);
+    new Float64Array(x.memory.buffer, at + 65536, logTable.length).set(logTable);
+    if (x.nd_init(at, at + 65536, logTable.length) !== 1) throw new Error('WebAssembly kernel: out of memory');
+  }
+
+  /** The scratch block, at least `bytes` long (its old contents are lost when it grows). */
+  private room(bytes: number): number {
+    if (bytes > this.scratchBytes) {
+      if (this.scratch) this.x.nd_free(this.scratch);
+      this.scratchBytes = Math.max(bytes, this.scratchBytes * 2, 1 << 16);
+      this.scratch = this.x.nd_alloc(this.scratchBytes) >>> 0;
+      if (!this.scratch) {
+        this.scratchBytes = 0;
+        throw new Error('WebAssembly kernel: out of memory');
+      }
+    }
+    return this.scratch;
+  }
+
+  private u8(at: number, n: number): Uint8Array {
+    return new Uint8Array(this.x.memory.buffer, at, n);
+  }
+  private u16(at: number, n: number): Uint16Array {
+    return new Uint16Array(this.x.memory.buffer, at, n);
+  }
+  private u32(at: number, n: number): Uint32Array {
+    return new Uint32Array(this.x.memory.buffer, at, n);
+  }
+  private i32(at: number, n: number): Int32Array {
+    return new Int32Array(this.x.memory.buffer, at, n);
+  }
+  private f64(at: number, n: number): Float64Array {
+    return new Float64Array(this.x.memory.buffer, at, n);
+  }
+
+  /** Copies a text into the module as UTF-16 units at `at`. */
+  private putText(at: number, text: string): void {
+    this.writeText(text, this.x.memory.buffer, at);
+  }
+
+  defineLanguage(
+    lineOpeners: string[],
+    blockOpeners: string[],
+    blockClosers: string[],
+    singleQuoteStrings: boolean,
+    lineStartOpeners?: string[],
+    lineBlockOpeners?: string[],
+    lineBlockClosers?: string[],
+  ): number {
+    // Six lists, each a count then per opener its length and units (native/wasm.c); a list or an
+    // opener the kernel cannot take is cut short at a length it refuses (count > 8, length > 16).
+    const spec: number[] = [];
+    for (const list of [lineOpeners, blockOpeners, blockClosers, lineStartOpeners ?? [], lineBlockOpeners ?? [], lineBlockClosers ?? []]) {
+      spec.push(Math.min(list.length, 9));
+      for (const o of list.slice(0, 9)) {
+        spec.push(Math.min(o.length, 17));
+        if (o.length <= 16) for (let i = 0; i < o.length; i++) spec.push(o.charCodeAt(i));
+      }
+    }
+    const at = this.room(spec.length * 2);
+    this.u16(at, spec.length).set(spec);
+    return this.x.nd_define_language(at, singleQuoteStrings ? 1 : 0);
+  }
+
+  tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number {
+    const at = this.x.nd_text_buffer(text.length) >>> 0;
+    if (!at) throw new Error('out of memory');
+    this.putText(at, text);
+    const n = this.x.nd_tokenize(text.length, languageId, normalizeIdentifiers ? 1 : 0);
+    if (n === -2) throw new Error('tokenize: unknown language id');
+    if (n < 0) throw new Error('out of memory');
+    return n;
+  }
+
+  fingerprint(k: number, tf: boolean, fileSketch: number, sectionSketch: number, minTokens: number, sections: boolean, out: Uint32Array): number {
+    const at = this.room(out.length * 4);
+    const w = this.x.nd_fingerprint(k, tf ? 1 : 0, fileSketch, sectionSketch, minTokens, sections ? 1 : 0, at, out.length);
+    if (w === -2) throw new Error('bad fingerprint arguments');
+    if (w === -1) throw new Error('out of memory');
+    if (w > 0) out.set(this.u32(at, w));
+    return w;
+  }
+
+  allPairs(fp: Uint32Array, k: number, maxCandidates: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null {
+    if (fp.length % 2 !== 0) throw new Error('fp: Uint32Array of (hi, lo) pairs');
+    const at = this.room(fp.length * 4);
+    this.u32(at, fp.length).set(fp);
+    const status = this.x.nd_all_pairs(at, fp.length / 2, k, maxCandidates);
+    if (status === -2) throw new Error('bad k or maxCandidates');
+    if (status < 0) throw new Error('out of memory');
+    if (status === 0) return null;
+    const n = this.x.nd_pairs_length() >>> 0;
+    const result = {
+      a: n ? this.u32(this.x.nd_pairs_a() >>> 0, n).slice() : new Uint32Array(0),
+      b: n ? this.u32(this.x.nd_pairs_b() >>> 0, n).slice() : new Uint32Array(0),
+      distance: n ? this.u8(this.x.nd_pairs_distance() >>> 0, n).slice() : new Uint8Array(0),
+    };
+    this.x.nd_pairs_free();
+    return result;
+  }
+
+  codeSections(text: string, maxDepth: number, minLines: number, out: Int32Array): number {
+    if (maxDepth < 1 || minLines < 2) throw new Error('codeSections: maxDepth >= 1, minLines >= 2');
+    const at = this.x.nd_section_text_buffer(text.length) >>> 0;
+    if (!at) throw new Error('out of memory');
+    this.putText(at, text);
+    const count = this.x.nd_code_sections(text.length, maxDepth, minLines);
+    if (count < 0) throw new Error('out of memory');
+    if (out.length < count * 4) return -count * 4;
+    if (count) out.set(this.i32(this.x.nd_sections() >>> 0, count * 4));
+    return count;
+  }
+
+  tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array): number {
+    const n = this.x.nd_token_count();
+    if (hi.length < n || lo.length < n || start.length < n) return -n;
+    if (n) {
+      hi.set(this.u32(this.x.nd_token_hi() >>> 0, n));
+      lo.set(this.u32(this.x.nd_token_lo() >>> 0, n));
+      start.set(this.i32(this.x.nd_token_start() >>> 0, n));
+    }
+    return n;
+  }
+
+  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number } {
+    if (!(n >= 0) || n > hash.length || n > doc.length || n > pos.length) throw new Error('anchorSeeds: n is over the arrays\' length');
+    n = Math.floor(n);
+    const at = this.room(n * 12 + caps.length * 4);
+    this.u32(at, n).set(hash.subarray(0, n));
+    this.u32(at + n * 4, n).set(doc.subarray(0, n));
+    this.u32(at + n * 8, n).set(pos.subarray(0, n));
+    this.u32(at + n * 12, caps.length).set(caps);
+    const cap = maxDocs >= 4294967295 || maxDocs !== maxDocs ? 4294967295 : maxDocs < 0 ? 0 : Math.floor(maxDocs);
+    const status = this.x.nd_anchor_seeds(at, at + n * 4, at + n * 8, n, at + n * 12, caps.length, cap | 0);
+    if (status === -2) throw new Error('anchorSeeds: a document without a cap');
+    if (status < 0) throw new Error('out of memory');
+    const seeds = this.x.nd_seed_count() >>> 0;
+    const nBuckets = this.x.nd_seed_bucket_count() >>> 0;
+    const result = {
+      pairs: seeds ? this.i32(this.x.nd_seed_pairs() >>> 0, seeds * 2).slice() : new Int32Array(0),
+      buckets: nBuckets ? this.u32(this.x.nd_seed_buckets() >>> 0, nBuckets * 3).slice() : new Uint32Array(0),
+      dropped: this.x.nd_seed_dropped() >>> 0,
+    };
+    this.x.nd_seeds_free();
+    return result;
+  }
+
+  /** The last two documents copied in for alignChain, most recently used first. */
+  private documents: { streams: DocumentStreams; length: number; at: number; bytes: number; addresses: number[] }[] = [];
+
+  /**
+   * The addresses of a document's five streams in the module: those of its earlier copy when the
+   * same arrays come again (a RegionDocument's streams never change), else a fresh copy into the
+   * least recently used of two blocks (never the one holding `keep`, the call's other document).
+   */
+  private placeDocument(streams: DocumentStreams, length: number, keep: DocumentStreams | null): number[] {
+    const same = (d: { streams: DocumentStreams; length: number }): boolean => d.length === length && d.streams.every((s, i) => s === streams[i]);
+    const found = this.documents.findIndex(same);
+    if (found >= 0) {
+      const d = this.documents[found];
+      this.documents.splice(found, 1);
+      this.documents.unshift(d);
+      return d.addresses;
+    }
+    const sizes = streams.map((s) => (s === null ? 0 : s instanceof Uint8Array ? align8(length) : length * 4));
+    const bytes = sizes.reduce((x, y) => x + y, 0) + 8;
+    let slot = this.documents.length < 2 ? undefined : this.documents[this.documents.length - 1];
+    if (slot && keep && slot.streams.every((s, i) => s === keep[i])) slot = undefined;
+    if (slot) this.documents.pop();
+    if (!slot || slot.bytes < bytes) {
+      if (slot) this.x.nd_free(slot.at);
+      const at = this.x.nd_alloc(bytes) >>> 0;
+      if (!at) throw new Error('out of memory');
+      slot = { streams, length, at, bytes, addresses: [] };
+    }
+    slot.streams = streams;
+    slot.length = length;
+    slot.addresses = [];
+    let next = slot.at;
+    for (const [i, s] of streams.entries()) {
+      if (!s) {
+        slot.addresses.push(0);
+        continue;
+      }
+      slot.addresses.push(next);
+      if (s instanceof Uint8Array) this.u8(next, length).set(s.subarray(0, length));
+      else this.u32(next, length).set(s.subarray(0, length));
+      next += sizes[i];
+    }
+    this.documents.unshift(slot);
+    return slot.addresses;
+  }
+
+  alignChain(
+    aRawHi: Uint32Array,
+    aRawLo: Uint32Array,
+    aIdsHi: Uint32Array | null,
+    aIdsLo: Uint32Array | null,
+    aIsIdent: Uint8Array | null,
+    bRawHi: Uint32Array,
+    bRawLo: Uint32Array,
+    bIdsHi: Uint32Array | null,
+    bIdsLo: Uint32Array | null,
+    bIsIdent: Uint8Array | null,
+    aLength: number,
+    bLength: number,
+    seeds: Int32Array,
+    params: Float64Array,
+    out: Float64Array,
+  ): number {
+    aLength |= 0;
+    bLength |= 0;
+    if (aLength < 0 || bLength < 0) throw new Error('alignChain: lengths');
+    const self = params[6] !== 0;
+    if (self && (aRawHi !== bRawHi || aLength !== bLength)) throw new Error('alignChain: self needs one document');
+    const check = (s: Uint32Array | Uint8Array | null, length: number, optional: boolean): void => {
+      if (s === null ? !optional : s.length < length) throw new Error("alignChain: token streams are Uint32Arrays of the documents' lengths");
+    };
+    const a = [aRawHi, aRawLo, aIdsHi, aIdsLo, aIsIdent] as const;
+    const b = [bRawHi, bRawLo, bIdsHi, bIdsLo, bIsIdent] as const;
+    for (const [doc, length, name] of [[a, aLength, 'a'], [b, bLength, 'b']] as const) {
+      for (let i = 0; i < 4; i++) check(doc[i] as Uint32Array | null, length, i >= 2);
+      if (doc[2] && (!doc[3] || !doc[4] || doc[4].length < length)) throw new Error(`alignChain: ${name}IsIdent`);
+    }
+    if (seeds.length < 2 || seeds.length % 2) throw new Error('alignChain: seeds');
+    if (params.length < 7) throw new Error('alignChain: params');
+    if (out.length < 13) throw new Error('alignChain: out: Float64Array(13)');
+    // The documents' streams stay in the module between calls (a chain's documents come back call
+    // after call); the call's own block: 10 stream addresses, params, out (Float64), seeds.
+    const addresses = [...this.placeDocument(a, aLength, null), ...(self ? [] : this.placeDocument(b, bLength, a))];
+    if (self) addresses.push(...addresses.slice(0, 5));
+    const base = this.room(40 + 8 + 7 * 8 + 13 * 8 + seeds.length * 4);
+    const paramsAt = align8(base + 40);
+    const outAt = paramsAt + 7 * 8;
+    const seedsAt = outAt + 13 * 8;
+    this.u32(base, 10).set(addresses);
+    this.f64(paramsAt, 7).set(params.subarray(0, 7));
+    this.i32(seedsAt, seeds.length).set(seeds);
+    const status = this.x.nd_align_chain(base, aLength, bLength, seedsAt, seeds.length / 2, paramsAt, outAt);
+    if (status === -2) throw new Error('alignChain: a seed is outside its document, or params out of range');
+    if (status < 0) throw new Error('out of memory');
+    if (status === 1) out.set(this.f64(outAt, 13));
+    return status;
+  }
+}
