@@ -137,7 +137,8 @@ describe('layering', () => {
     assert.match(dask, /import \{ execFile \} from 'node:child_process'/);
     assert.doesNotMatch(dask, /\b(exec|execSync|spawn|spawnSync|execFileSync|fork)\s*\(|shell\s*:/);
     assert.equal((dask.match(/\bexecFile\s*\(/g) ?? []).length, 1);
-    assert.match(dask, /execFile\('python3', \[job\],/);
+    assert.match(dask, /execFile\(PYTHON, \[job\],/);
+    assert.match(dask, /const PYTHON = fs\.existsSync\('\/usr\/bin\/python3'\) \? '\/usr\/bin\/python3' : 'python3';/);
     for (const f of files) {
       if (f === gitRunner || f === daskRunner) continue;
       for (const spec of importsOf(f)) assert.ok(!forbidden.test(spec), `${path.relative(SRC, f)} imports '${spec}'`);

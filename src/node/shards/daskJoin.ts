@@ -17,8 +17,19 @@ import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fi
 import type { LoadedShards } from './readShards';
 import { ShardError } from './shardFormat';
 
+/**
+ * The Python that runs the job: Debian's (where `apt-get install python3-dask python3-distributed`
+ * puts them) when there is one, else the first python3 on the PATH. Two fixed choices.
+ */
+const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
+
 /** Most tables of a Dask join: each table is one shuffle of every fingerprint. */
 const DASK_MAX_TABLES = 128;
+/**
+ * Cost of sending one fingerprint through one table's shuffle, in comparisons (planBlocks' unit):
+ * a row of 32 bytes serialised, sent and sorted costs far more than the 10 ns of a comparison.
+ */
+const DASK_ENTRY_COST = 20;
 
 export interface DaskOptions {
   scheduler?: string;
@@ -38,7 +49,7 @@ export function daskJobPath(): string | null {
 }
 
 function blocksFor(k: number, n: number): number {
-  const plan = planBlocks(k, Math.max(n, 2), { batch: true, maxTables: DASK_MAX_TABLES });
+  const plan = planBlocks(k, Math.max(n, 2), { batch: true, maxTables: DASK_MAX_TABLES, entryCost: DASK_ENTRY_COST });
   return plan.blocks > 0 ? plan.blocks : k + 1;
 }
 
@@ -55,7 +66,7 @@ export async function runDaskJoin(files: readonly string[], loaded: LoadedShards
     section: options.sections ? { k: options.sectionMaxDistance, blocks: blocksFor(options.sectionMaxDistance, plan.sectionItems.length), sketch: SECTION_SKETCH_SIZE } : null,
   };
   const stdout = await new Promise<string>((resolve, reject) => {
-    const child = execFile('python3', [job], { maxBuffer: 1 << 30, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } }, (error, out, err) => {
+    const child = execFile(PYTHON, [job], { maxBuffer: 1 << 30, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } }, (error, out, err) => {
       if (error) {
         const last = String(err).trim().split('\n').filter(Boolean).slice(-3).join(' / ');
         const code = (error as NodeJS.ErrnoException).code;
