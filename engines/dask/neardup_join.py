@@ -116,7 +116,14 @@ def load_shard(index, path):
             h = v["simhash"]
             his.append(int(h[:8], 16))
             los.append(int(h[8:], 16))
-            sketches.append(np.frombuffer(base64.b64decode(v["sketch"]), dtype="<u4"))
+            sketches.append(base64.b64decode(v["sketch"]))
+    # The sketches as one matrix (row i: item i's values, padded), not an array object per item.
+    width = max((len(s) for s in sketches), default=0) // 4
+    lengths = np.array([len(s) // 4 for s in sketches], dtype=np.int32)
+    matrix = np.zeros((len(sketches), width), dtype=np.uint32)
+    for i, raw in enumerate(sketches):
+        matrix[i, : lengths[i]] = np.frombuffer(raw, dtype="<u4")
+    sketches = None
     return {
         "index": index,
         "names": np.array(names, dtype=object),
@@ -125,7 +132,8 @@ def load_shard(index, path):
         "end": np.array(ends, dtype=np.int64),
         "hi": np.array(his, dtype=np.uint32),
         "lo": np.array(los, dtype=np.uint32),
-        "sketch": sketches,
+        "sketch": matrix,
+        "sketch_len": lengths,
     }
 
 
@@ -213,7 +221,9 @@ def confirm(part_a, part_b, rows_a, rows_b, dist, kind, sketch_size, min_similar
         sa, ea, sb, eb = int(part_a["start"][ra]), int(part_a["end"][ra]), int(part_b["start"][rb]), int(part_b["end"][rb])
         if kind == 1 and na == nb and not (ea < sb or eb < sa):
             continue  # overlapping sections of one file
-        if jaccard(part_a["sketch"][ra], part_b["sketch"][rb], sketch_size) >= min_similarity:
+        sk_a = part_a["sketch"][ra, : part_a["sketch_len"][ra]]
+        sk_b = part_b["sketch"][rb, : part_b["sketch_len"][rb]]
+        if jaccard(sk_a, sk_b, sketch_size) >= min_similarity:
             out.append((na, sa, ea, nb, sb, eb, int(d)))
     return out
 
