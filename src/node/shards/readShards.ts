@@ -58,8 +58,26 @@ export async function* shardLines(file: string): AsyncGenerator<string> {
   if (pending.length > 0) yield pending;
 }
 
+/** Views of 1 MiB buffers for the sketches of a shard's items. */
+function sketchSlab(): (n: number) => Uint32Array {
+  const WORDS = 1 << 18;
+  let buffer = new Uint32Array(WORDS);
+  let used = 0;
+  return (n) => {
+    if (n === 0) return new Uint32Array(0);
+    if (used + n > WORDS) {
+      buffer = new Uint32Array(WORDS);
+      used = 0;
+    }
+    const view = buffer.subarray(used, used + n);
+    used += n;
+    return view;
+  };
+}
+
 /** One shard, item by item: the header first (through `onHeader`), then its items. */
 export async function* readShard(file: string, onHeader: (h: ShardHeader) => void): AsyncGenerator<ShardItem> {
+  const alloc = sketchSlab();
   let header: ShardHeader | null = null;
   let n = 0;
   let line = 0;
@@ -88,7 +106,7 @@ export async function* readShard(file: string, onHeader: (h: ShardHeader) => voi
       continue;
     }
     n++;
-    yield parseItem(text, where, header.tokenizer);
+    yield parseItem(text, where, header.tokenizer, alloc);
   }
   if (header === null) throw new ShardError(`${file}: empty, not a fingerprint shard`);
   if (!ended) throw new ShardError(`${file}: truncated (it ends after ${n} fingerprints without its end line)`);
@@ -100,8 +118,6 @@ export interface LoadedShards {
   names: string[];
   /** Every document as `shard:path`, sorted by shard name, then path. */
   documents: FingerprintedDocument[];
-  /** Per document (same order): its shard's index in `names`, and its path in the shard. */
-  origin: Array<{ shard: number; path: string }>;
   /** Fingerprints read. */
   items: number;
   /** The files' bytes, as the shards record them. */
@@ -145,19 +161,17 @@ export async function loadShards(files: readonly string[], onProgress?: (items: 
       if (++items % 100_000 === 0) onProgress?.(items, s);
     }
     perShard.push(docs);
-    onProgress?.(items, s);
+    if (items % 100_000 !== 0 || items === 0) onProgress?.(items, s);
   }
   const order = names.map((_, i) => i).sort((x, y) => (names[x] < names[y] ? -1 : names[x] > names[y] ? 1 : 0));
   const documents: FingerprintedDocument[] = [];
-  const origin: Array<{ shard: number; path: string }> = [];
   for (const s of order) {
     const paths = [...perShard[s].keys()].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
     for (const p of paths) {
       const doc = perShard[s].get(p)!;
       documents.push({ path: `${names[s]}:${p}`, doc });
-      origin.push({ shard: s, path: p });
     }
     perShard[s].clear();
   }
-  return { header: first!.header, names, documents, origin, items, bytes };
+  return { header: first!.header, names, documents, items, bytes };
 }
