@@ -2,6 +2,8 @@
  * neardup — command-line front end of the engine.
  *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate] [--max-distance N] …
  *   [--baseline FILE] [--write-baseline FILE] [--changed-since REF] [--locate] [--config FILE | --no-config]
+ *   neardup fingerprints <dir> --out FILE [--name NAME] …   (a shard: node/shards, issue 17)
+ *   neardup join SHARD... [--format text|json|sarif] [--engine local|dask [--scheduler ADDR]]
  * The folder's `.neardup.json` (projectFlags.ts) sets what no flag on the command line sets.
  * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline); 2 usage or
  * fatal error (a baseline that cannot be read or written, a broken `.neardup.json`, a
@@ -14,6 +16,10 @@ import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
 import { LOCATE_MAX_BYTES, locateCopies, withLocated } from '../node/scan/locate';
 import { scanDirectory } from '../node/scan/scan';
+import { runDaskJoin } from '../node/shards/daskJoin';
+import { joinShards } from '../node/shards/joinShards';
+import { checkShardName, ShardError } from '../node/shards/shardFormat';
+import { writeShard } from '../node/shards/writeShard';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatCodeClimate } from './formatCodeClimate';
@@ -248,6 +254,130 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   return 0;
 }
 
+function settingsOf(flags: ScanFlags): EngineSettings {
+  return {
+    ...DEFAULT_ENGINE_SETTINGS,
+    maxDistance: flags.maxDistance ?? DEFAULT_ENGINE_SETTINGS.maxDistance,
+    sectionMaxDistance: flags.sectionMaxDistance ?? DEFAULT_ENGINE_SETTINGS.sectionMaxDistance,
+    minTokens: flags.minTokens,
+    minSimilarity: flags.minSimilarity ?? DEFAULT_ENGINE_SETTINGS.minSimilarity,
+    sections: flags.sections,
+    normalizeIdentifiers: flags.normalizeIdentifiers,
+    stopWords: flags.stopWords,
+    weighting: flags.weighting,
+    cjkSegmenter: flags.cjkSegmenter,
+    foldVariants: flags.foldVariants,
+    maxFileSizeBytes: flags.maxFileSize * 1024,
+  };
+}
+
+/** `neardup fingerprints <dir> --out FILE`: the tree's fingerprints as a shard (node/shards). */
+async function runFingerprints(dir: string, flags: ScanFlags & { out: string; name?: string }, cmd: Command): Promise<number> {
+  const root = path.resolve(dir);
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) {
+    process.stderr.write(`neardup: no such folder: ${sanitizeForTerminal(dir)}\n`);
+    return 2;
+  }
+  const project = applyProjectConfig(root, flags.config, flags as unknown as Record<string, unknown>, cmd);
+  if (!project.ok) {
+    process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
+    return 2;
+  }
+  if (flags.weighting === 'tfidf') {
+    process.stderr.write('neardup: --weighting tfidf weighs each shingle by the whole tree, so fingerprints of separate exports cannot be joined; use none or tf.\n');
+    return 2;
+  }
+  const name = flags.name ?? path.basename(root);
+  const bad = checkShardName(name);
+  if (bad) {
+    process.stderr.write(`neardup: ${sanitizeForTerminal(bad)}; give one with --name.\n`);
+    return 2;
+  }
+  const settings = settingsOf(flags);
+  const progress = new ProgressBar();
+  const result = await scanDirectory({
+    root,
+    settings,
+    include: flags.include,
+    exclude: flags.exclude,
+    gitignore: flags.gitignore,
+    workers: flags.workers,
+    quiet: flags.quiet,
+    match: false,
+    onProgress: flags.progress && !flags.quiet ? (done, found) => progress.update(done, found) : undefined,
+    onSkip: flags.quiet
+      ? undefined
+      : (relPath, reason) => {
+          if (reason === IGNORE_FILE_REASON) return;
+          progress.clear();
+          process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
+        },
+  });
+  progress.clear();
+  try {
+    const walk = { maxFileSizeBytes: settings.maxFileSizeBytes, gitignore: flags.gitignore, ...(flags.include ? { include: flags.include } : {}), ...(flags.exclude ? { exclude: flags.exclude } : {}) };
+    const stats = await writeShard(result.documents, { root, out: flags.out, shard: name, settings, tool: `neardup ${VERSION}`, walk });
+    if (!flags.quiet) process.stderr.write(`neardup: wrote ${stats.items} fingerprints of ${stats.files} files to ${sanitizeForTerminal(flags.out)} (shard "${sanitizeForTerminal(name)}", ${stats.bytesWritten} bytes).\n`);
+  } catch (e) {
+    if (!(e instanceof ShardError)) throw e;
+    process.stderr.write(`neardup: ${sanitizeForTerminal(e.message)}\n`);
+    return 2;
+  }
+  return 0;
+}
+
+interface JoinFlags {
+  format: 'json' | 'sarif' | 'text';
+  maxDistance: number;
+  sectionMaxDistance: number;
+  minSimilarity: number;
+  sections: boolean;
+  failOnPairs?: number;
+  engine: 'local' | 'dask';
+  scheduler?: string;
+  progress: boolean;
+  quiet: boolean;
+}
+
+/** `neardup join SHARD...`: the shards' pairs, in the reports of `scan`, paths as `shard:path`. */
+async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
+  const say = (text: string) => {
+    if (!flags.quiet) process.stderr.write(`neardup: ${text}\n`);
+  };
+  if (flags.scheduler !== undefined && flags.engine !== 'dask') {
+    process.stderr.write('neardup: --scheduler goes with --engine dask.\n');
+    return 2;
+  }
+  const settings = { maxDistance: flags.maxDistance, sectionMaxDistance: flags.sectionMaxDistance, minSimilarity: flags.minSimilarity, sections: flags.sections };
+  let result;
+  try {
+    result = await joinShards(shards, {
+      settings,
+      onProgress: flags.progress ? (items, s) => say(`read ${items} fingerprints (shard ${s + 1} of ${shards.length}: ${sanitizeForTerminal(shards[s])})`) : undefined,
+      onLoaded: (l) => say(`joining ${l.items} fingerprints of ${l.documents.length} files from ${l.names.length} shards${flags.engine === 'dask' ? ' on Dask' : ''}`),
+      engine: flags.engine === 'dask' ? (loaded, plan, options) => runDaskJoin(shards, loaded, plan, options, { scheduler: flags.scheduler, onLine: flags.progress ? say : undefined }) : undefined,
+    });
+  } catch (e) {
+    if (!(e instanceof ShardError)) throw e;
+    process.stderr.write(`neardup: ${sanitizeForTerminal(e.message)}\n`);
+    return 2;
+  }
+  say(`${result.pairs.length} pairs (read ${Math.round(result.readMs)} ms, matched ${Math.round(result.matchMs)} ms)`);
+  if (result.truncated) say(truncationMessage(result.truncated));
+  const output =
+    flags.format === 'json'
+      ? formatJson(result, result.root)
+      : flags.format === 'sarif'
+        ? formatSarif(result, VERSION, { ids: pairIdentities(result) })
+        : formatText(result);
+  await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
+  if (flags.failOnPairs !== undefined && result.pairs.length >= flags.failOnPairs) {
+    say(`${result.pairs.length} near-duplicate pairs (fail threshold ${flags.failOnPairs}).`);
+    return 1;
+  }
+  return 0;
+}
+
 export function buildProgram(): Command {
   const d = DEFAULT_ENGINE_SETTINGS;
   const program = new Command('neardup')
@@ -287,6 +417,48 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'print nothing on stderr but errors', false)
     .action(async (dir: string, flags: ScanFlags, cmd: Command) => {
       process.exitCode = await runScan(dir, flags, cmd);
+    });
+  program
+    .command('fingerprints')
+    .description('write the fingerprints of a folder as a shard (JSON Lines, gzip when FILE ends in .gz), to join with others')
+    .argument('<dir>', 'folder to fingerprint')
+    .requiredOption('--out <file>', 'the shard to write (.jsonl, or .jsonl.gz)')
+    .option('--name <name>', 'the shard name, before each path in joined reports (default: the folder name)')
+    .option('--min-tokens <n>', 'files and sections with fewer tokens are not fingerprinted', intIn('--min-tokens', SETTING_RANGES.minTokens.min, SETTING_RANGES.minTokens.max), d.minTokens)
+    .option('--include <glob>', 'only files matching this glob (repeatable)', collect)
+    .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect)
+    .option('--no-sections', 'whole files only')
+    .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
+    .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
+    .addOption(new Option('--weighting <w>', 'feature weighting: none or tf (tfidf depends on the whole tree: refused)').choices(['none', 'tf', 'tfidf']).default(d.weighting))
+    .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
+    .option('--no-fold-variants', 'do not fold Traditional and variant Chinese characters to Simplified before fingerprinting')
+    .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
+    .option('--no-gitignore', 'do not honour .gitignore files')
+    .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
+    .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
+    .option('--no-config', 'do not read <dir>/.neardup.json')
+    .option('--no-progress', 'no progress bar on stderr')
+    .option('-q, --quiet', 'print nothing on stderr but errors', false)
+    .action(async (dir: string, flags: ScanFlags & { out: string; name?: string }, cmd: Command) => {
+      process.exitCode = await runFingerprints(dir, flags, cmd);
+    });
+  program
+    .command('join')
+    .description('join shards written by `neardup fingerprints` and report their near duplicates (paths as shard:path)')
+    .argument('<shards...>', 'shard files')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text']).default('text'))
+    .option('--max-distance <n>', 'largest Hamming distance (of 64 bits) between two files', intIn('--max-distance', SETTING_RANGES.maxDistance.min, SETTING_RANGES.maxDistance.max), d.maxDistance)
+    .option('--section-max-distance <n>', 'largest Hamming distance between two sections', intIn('--section-max-distance', SETTING_RANGES.sectionMaxDistance.min, SETTING_RANGES.sectionMaxDistance.max), d.sectionMaxDistance)
+    .option('--min-similarity <x>', 'confirm candidates whose estimated Jaccard similarity of shingles is at least x (0 = plain SimHash)', numberIn('--min-similarity', 0, 1), d.minSimilarity)
+    .option('--no-sections', 'compare whole files only')
+    .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
+    .addOption(new Option('--engine <engine>', 'where the join runs: here, or as a Dask job (python3 with dask and distributed)').choices(['local', 'dask']).default('local'))
+    .option('--scheduler <addr>', 'with --engine dask: the address of a running Dask scheduler (default: a local cluster of 2 worker processes)')
+    .option('--no-progress', 'no progress lines on stderr')
+    .option('-q, --quiet', 'print nothing on stderr but errors', false)
+    .action(async (shards: string[], flags: JoinFlags) => {
+      process.exitCode = await runJoin(shards, flags);
     });
   return program;
 }

@@ -116,7 +116,7 @@ describe('layering', () => {
     assert.deepEqual(reached, ['core/text/comments.ts', 'core/text/ignoreMarkerEdit.ts', 'core/text/ignoreMarkers.ts', 'core/text/languageTable.ts', 'core/text/languages.ts', 'core/types.ts']);
   });
 
-  it('no network or process-spawning modules anywhere in src (http, https, http2, net, tls, dgram, dns, child_process, cluster), but git for the CLI\'s --changed-since', () => {
+  it('no network or process-spawning modules anywhere in src (http, https, http2, net, tls, dgram, dns, child_process, cluster), but git for the CLI\'s --changed-since and python3 for join --engine dask', () => {
     const forbidden = /^(node:)?(http|https|http2|net|tls|dgram|dns|child_process|cluster)(\/.*)?$/;
     const files = tsFiles(SRC);
     assert.ok(files.length > 40);
@@ -129,8 +129,18 @@ describe('layering', () => {
     assert.doesNotMatch(runner, /\b(exec|execSync|spawn|spawnSync|execFileSync|fork)\s*\(|shell\s*:/);
     assert.equal((runner.match(/\bexecFile\s*\(/g) ?? []).length, 1);
     assert.match(runner, /execFile\(\s*'git',/);
+    // The second: node/shards/daskJoin.ts starts the repository's Dask job for `neardup join
+    // --engine dask`: python3 and the job's path, by execFile (no shell), its input on stdin.
+    const daskRunner = path.join(SRC, 'node', 'shards', 'daskJoin.ts');
+    const dask = fs.readFileSync(daskRunner, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    assert.deepEqual(importsOf(daskRunner).filter((s) => forbidden.test(s)), ['node:child_process']);
+    assert.match(dask, /import \{ execFile \} from 'node:child_process'/);
+    assert.doesNotMatch(dask, /\b(exec|execSync|spawn|spawnSync|execFileSync|fork)\s*\(|shell\s*:/);
+    assert.equal((dask.match(/\bexecFile\s*\(/g) ?? []).length, 1);
+    assert.match(dask, /execFile\(PYTHON, \[job\],/);
+    assert.match(dask, /const PYTHON = fs\.existsSync\('\/usr\/bin\/python3'\) \? '\/usr\/bin\/python3' : 'python3';/);
     for (const f of files) {
-      if (f === gitRunner) continue;
+      if (f === gitRunner || f === daskRunner) continue;
       for (const spec of importsOf(f)) assert.ok(!forbidden.test(spec), `${path.relative(SRC, f)} imports '${spec}'`);
       // Also no global fetch / WebSocket / XMLHttpRequest.
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
@@ -143,10 +153,11 @@ describe('layering', () => {
   // through a temporary file beside it and a rename; nothing is written without that flag, which
   // test/unit/cli/cliSecurity.test.ts checks). No other file may write, nor may these two grow
   // new kinds of writes unnoticed (each has its own count below).
-  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage) and cli/baseline.ts (--write-baseline); every other open is read-only', () => {
+  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline) and node/shards/writeShard.ts (fingerprints --out); every other open is read-only', () => {
     const writes = /\b(?:fs|fsp|promises)\.(?:writeFile|appendFile|mkdir|mkdtemp|rename|rm|rmdir|unlink|createWriteStream|copyFile|cp|symlink|link|chmod|chown|utimes|lutimes|truncate|write|writev)\w*\s*\(/;
     let cacheWrites = 0;
     const baselineWrites: string[] = [];
+    const shardWrites: string[] = [];
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -154,6 +165,7 @@ describe('layering', () => {
         if (writes.test(line)) {
           if (rel === 'node/engine/fingerprintCache.ts') cacheWrites++;
           else if (rel === 'cli/baseline.ts') baselineWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
+          else if (rel === 'node/shards/writeShard.ts') shardWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
           else assert.fail(`${rel} writes: ${line.trim()}`);
         }
         if (/\.open(Sync)?\s*\(/.test(line) && /\b(fs|fsp)\./.test(line)) assert.match(line, /O_RDONLY/, `${rel} opens a file for writing: ${line.trim()}`);
@@ -162,6 +174,8 @@ describe('layering', () => {
     assert.ok(cacheWrites >= 3, 'the scanner sees the cache writes (guard against a vacuous pass)');
     // The baseline writer: the temporary file, its rename onto the named file, its removal on failure.
     assert.deepEqual(baselineWrites.sort(), ['renameSync', 'rmSync', 'writeFileSync'], 'cli/baseline.ts writes only the baseline file');
+    // The shard writer (`neardup fingerprints --out FILE`): a temporary file beside FILE, its rename, its removal on failure.
+    assert.deepEqual(shardWrites.sort(), ['createWriteStream', 'renameSync', 'rmSync'], 'node/shards/writeShard.ts writes only the shard named by --out');
   });
 
   it('the indexing path never pops up a notification (crashes, cache faults and skips go to the output channel)', () => {

@@ -69,6 +69,8 @@ export interface ScanOptions {
    * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
    */
   onPhase?: (phase: string, atMs: number) => void;
+  /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
+  match?: boolean;
 }
 
 export interface ScanStats {
@@ -321,7 +323,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     // The workers are let go as soon as the matching no longer needs them (their ends overlap the
     // rest of the report); the scan resolves once they are gone.
-    report = await matchDocuments(documents, settings, pool, phase, () => (closing ??= pool.close()));
+    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, () => (closing ??= pool.close()));
     phase('reported');
   } finally {
     await (closing ?? pool.close());
