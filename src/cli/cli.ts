@@ -55,6 +55,20 @@ function numberIn(name: string, min: number, max: number) {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/**
+ * The scan's skip notices on stderr: one line a skipped file (none with --quiet). Files a team
+ * marked `neardup-ignore-file` are counted as skipped but not named (a choice, like a gitignored
+ * file, not a problem).
+ */
+function skipNotices(quiet: boolean, progress: ProgressBar): ((relPath: string, reason: string) => void) | undefined {
+  if (quiet) return undefined;
+  return (relPath, reason) => {
+    if (reason === IGNORE_FILE_REASON) return;
+    progress.clear();
+    process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
+  };
+}
+
 interface ScanFlags {
   format: 'json' | 'sarif' | 'text' | 'markdown' | 'codeclimate';
   baseline?: string;
@@ -172,15 +186,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
-    // Files a team marked `neardup-ignore-file` are counted as skipped but not named (a choice,
-    // like a gitignored file, not a problem).
-    onSkip: flags.quiet
-      ? undefined
-      : (relPath, reason) => {
-          if (reason === IGNORE_FILE_REASON) return;
-          progress.clear();
-          process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
-        },
+    onSkip: skipNotices(flags.quiet, progress),
   });
   progress.clear();
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
@@ -305,13 +311,7 @@ async function runFingerprints(dir: string, flags: ScanFlags & { out: string; na
     quiet: flags.quiet,
     match: false,
     onProgress: flags.progress && !flags.quiet ? (done, found) => progress.update(done, found) : undefined,
-    onSkip: flags.quiet
-      ? undefined
-      : (relPath, reason) => {
-          if (reason === IGNORE_FILE_REASON) return;
-          progress.clear();
-          process.stderr.write(`neardup: skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
-        },
+    onSkip: skipNotices(flags.quiet, progress),
   });
   progress.clear();
   try {
