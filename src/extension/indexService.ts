@@ -414,7 +414,7 @@ export class IndexService implements vscode.Disposable {
   /**
    * A document saved in the editor: to the engine at once with the text the editor holds (no
    * debounce, no re-read), ahead of the file events waiting in the queue. The file watcher's later
-   * event for the same write is dropped by {@link enqueue} (see SaveEchoes).
+   * event for the same write is dropped by {@link queueEvent} (see SaveEchoes).
    */
   private onSaved(doc: vscode.TextDocument): void {
     if (this.disposed || doc.uri.scheme !== 'file') return;
@@ -424,6 +424,7 @@ export class IndexService implements vscode.Disposable {
     if (!folder || rel === '' || isDefaultExcluded(rel) || this.paused || !this.started) return this.enqueue(doc.uri, 'upsert');
     const file = doc.uri.fsPath;
     const text = doc.getText();
+    this.events.forget(file); // the watcher saw the write first: the save covers it
     this.savesSent++;
     const job = (async () => {
       if (!(await this.ensureEngine())) return undefined;
@@ -444,15 +445,8 @@ export class IndexService implements vscode.Disposable {
    * its own, calling this once per file: keep it O(1) — the folder lookup and the exclusion
    * test run later, in slices.
    */
-  private enqueue(uri: vscode.Uri, op: FileOp, checked = false): void {
+  private enqueue(uri: vscode.Uri, op: FileOp): void {
     if (this.disposed || uri.scheme !== 'file') return;
-    if (!checked && op === 'upsert' && this.echoes.has(uri.fsPath)) {
-      // Perhaps the watcher's echo of a save already indexed: a stat tells (off this thread).
-      void this.track(this.echoes.isEcho(uri.fsPath)).then((echo) => {
-        if (!echo) this.enqueue(uri, op, true);
-      });
-      return;
-    }
     this.rawEvents.push({ uri, op });
     if (this.resolvingEvents) return;
     this.resolvingEvents = true;
@@ -471,11 +465,21 @@ export class IndexService implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (folder) {
         const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.events.add(uri.fsPath, op);
+        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.queueEvent(uri.fsPath, op);
       }
       if (s.due) await s.yield(); // events that arrive meanwhile are appended: this loop takes them
     }
     this.rawEvents.length = 0;
+  }
+
+  /** Queues a resolved file event, unless it is the watcher's echo of a save already indexed (a stat tells, off this thread). */
+  private queueEvent(file: string, op: FileOp): void {
+    if (op !== 'upsert' || !this.echoes.has(file)) return this.events.add(file, op);
+    void this.track(
+      this.echoes.isEcho(file).then((echo) => {
+        if (!echo && !this.disposed) this.events.add(file, op);
+      }),
+    );
   }
 
   /** One coalesced batch of file events to the engine (the queue sends one at a time). */

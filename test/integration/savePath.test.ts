@@ -101,7 +101,7 @@ describe('save path', () => {
       // The watcher sees the write too; give it time to arrive, then nothing more may have happened.
       await new Promise((r) => setTimeout(r, 1500));
       await api.index.whenIdle();
-      assert.strictEqual(api.index.eventBatches(), batches, 'no batch of file events went to the engine');
+      assert.strictEqual(api.index.eventBatches(), batches, `no batch of file events went to the engine (the last: ${JSON.stringify(api.index.lastUpdateStats())})`);
       assert.strictEqual(reports, 1, 'one report');
       assert.strictEqual(reread, 1, 'the saved file fingerprinted once');
     } finally {
