@@ -5,10 +5,12 @@
 // p90, and the extension host's longest blocked slice); it asserts no timing. At scale:
 //   NEARDUP_SAVE_ROUNDS=20 node scripts/run-vscode-tests.js --scale-files 10000 --grep '^save path'
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { ViewReport } from '../../src/node/engine/engineProtocol';
-import { closeAllEditors, fileGroups, fixture, getApi, monitorEventLoop, waitForDiagnostics, waitForReport, waitUntil } from './helpers';
+import { closeAllEditors, fileGroups, fixture, getApi, monitorEventLoop, waitForDiagnostics, waitForReport, waitUntil, workspaceRoot } from './helpers';
 
 const read = async (rel: string) => Buffer.from(await vscode.workspace.fs.readFile(fixture(rel))).toString('utf8');
 const groupOf = (r: ViewReport, rel: string) => fileGroups(r).find((g) => g.includes(rel));
@@ -109,6 +111,31 @@ describe('save path', () => {
       await saveAndTime(original, true);
     }
     await waitForDiagnostics(fixture(rel), (d) => d.length === 1, 'the saved file’s diagnostic back');
+  });
+
+  it('a burst of 3,000 files rewritten on disk (a branch switch) still goes to the engine batched, not file by file', async function () {
+    this.timeout(180_000);
+    const dir = path.join(workspaceRoot().fsPath, 'burst');
+    const paths = Array.from({ length: 3000 }, (_, i) => path.join(dir, `f${i}.md`));
+    const body = (i: number, v: number) => `# note ${i} version ${v}\n\n${i * 7919} ${v} unique text about item ${i} in run ${v}\n`;
+    fs.mkdirSync(dir, { recursive: true });
+    paths.forEach((p, i) => fs.writeFileSync(p, body(i, 1)));
+    try {
+      await waitForReport(api, (r) => r.files >= 3000, 'the 3,000 files indexed', 120_000);
+      await new Promise((r) => setTimeout(r, 3000)); // the watcher's events of their creation
+      await api.index.whenIdle();
+      const batches = api.index.eventBatches();
+      paths.forEach((p, i) => fs.writeFileSync(p, body(i, 2)));
+      await waitUntil(() => api.index.eventBatches() > batches || undefined, [api.index.onDidUpdate, api.index.onDidChangeState], 'a batch', 60_000);
+      await new Promise((r) => setTimeout(r, 3000));
+      await api.index.whenIdle();
+      const sent = api.index.eventBatches() - batches;
+      console.log(`BURST ${JSON.stringify({ rewritten: paths.length, batches: sent })}`);
+      assert.ok(sent >= 1 && sent <= 3, `${sent} batches for 3,000 files rewritten`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    await waitForReport(api, (r) => r.files < 3000, 'the burst files gone', 120_000);
   });
 
   it('benchmark: save → report and diagnostics, a pair leaving and coming back (prints SAVE)', async function () {
