@@ -6,7 +6,8 @@
  * near duplicates (deleted, edited, excluded) are cleared. A large change (the first index of a
  * big workspace, a branch switch) is published by a sliced job ({@link HostTasks}), some files per
  * slice: each file goes from its old diagnostics straight to its new ones (never cleared all at
- * once and filled again).
+ * once and filled again). A document being edited (live/liveChecker.ts) shows its unsaved result
+ * instead, each message marked "(unsaved)", until it is saved or reverted.
  */
 import * as vscode from 'vscode';
 import type { ViewItem } from '../node/engine/engineProtocol';
@@ -16,6 +17,7 @@ import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
 import type { IndexService, ItemsChange } from './indexService';
 import type { Severity } from '../node/settings/settingsSchema';
 import type { Settings } from './settings';
+import type { LiveChecker } from './live/liveChecker';
 
 export const DIAGNOSTIC_SOURCE = 'neardup';
 /** Diagnostic codes: what the quick fix looks for. */
@@ -87,10 +89,12 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     private readonly index: IndexService,
     private readonly settings: Settings,
     private readonly tasks: HostTasks,
+    private readonly live?: LiveChecker,
   ) {
     this.disposables.push(
       this.collection,
       index.onDidChangeItems((c) => this.publish(c)),
+      ...(live ? [live.onDidChange((paths) => this.publish({ full: false, paths }))] : []),
       settings.onDidChange((e) => {
         if (e.change.severity) this.republish();
       }),
@@ -163,9 +167,10 @@ export class DiagnosticsPublisher implements vscode.Disposable {
       const entries: Array<[vscode.Uri, vscode.Diagnostic[] | undefined]> = [];
       for (const p of this.pending) {
         this.pending.delete(p);
-        const items = this.index.itemsOf(p);
+        const unsaved = this.live?.itemsOf(p);
+        const items = unsaved ?? this.index.itemsOf(p);
         if (items.length > 0) {
-          entries.push([vscode.Uri.file(p), await this.diagnosticsOf(items, severity, s)]);
+          entries.push([vscode.Uri.file(p), await this.diagnosticsOf(items, severity, s, unsaved !== undefined)]);
           if (stopped()) return;
           this.published.add(p);
         } else if (this.published.delete(p)) entries.push([vscode.Uri.file(p), undefined]);
@@ -180,12 +185,14 @@ export class DiagnosticsPublisher implements vscode.Disposable {
   }
 
   /** A file's diagnostics: its items (in order) up to the caps, and a count of the rest. */
-  private async diagnosticsOf(items: readonly ViewItem[], severity: vscode.DiagnosticSeverity, s: Slice): Promise<vscode.Diagnostic[]> {
+  private async diagnosticsOf(items: readonly ViewItem[], severity: vscode.DiagnosticSeverity, s: Slice, unsaved = false): Promise<vscode.Diagnostic[]> {
     const shown = Math.min(items.length, MAX_DIAGNOSTICS_PER_FILE);
     const related = Math.max(1, Math.min(MAX_RELATED, Math.floor(MAX_RELATED_PER_FILE / shown)));
     const out: vscode.Diagnostic[] = [];
     for (let i = 0; i < shown; i++) {
-      out.push(this.toDiagnostic(items[i], severity, related));
+      const d = this.toDiagnostic(items[i], severity, related);
+      if (unsaved) d.message = vscode.l10n.t('(unsaved) {0}', d.message);
+      out.push(d);
       if (s.due) await s.yield();
     }
     if (items.length > shown) {

@@ -8,7 +8,8 @@
  * {@link GROUP_PAGE} groups, then a "Show more" node: VS Code converts all the children of a node
  * in one task of the extension host (~17 µs a group: 3,000 groups would take ~50 ms). A group
  * lists its first {@link MEMBER_PAGE} members the same way (a generated file's sections, or
- * thousands of copies of one file, make groups of thousands).
+ * thousands of copies of one file, make groups of thousands). The unsaved results of documents
+ * being edited (live/liveChecker.ts) come first, each group marked "(unsaved)".
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -17,6 +18,8 @@ import type { ViewGroup, ViewMember, ViewReport } from '../node/engine/enginePro
 import { OPEN_CELL_COMMAND } from './commands/openNotebookCell';
 import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
+import type { LiveChecker } from './live/liveChecker';
+import { isUnsavedGroup } from './live/liveItems';
 
 export type ViewMode = 'both' | 'files' | 'sections';
 
@@ -132,11 +135,14 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
   private readonly limits = { file: GROUP_PAGE, section: GROUP_PAGE };
   /** Members listed of the groups whose "Show more" was used, by group key. */
   private readonly memberLimits = new Map<string, number>();
+  /** Groups of the unsaved results (listed first, in every mode). */
+  private unsavedGroups: GroupNode[] = [];
 
   constructor(
     private readonly index: IndexService,
     private readonly memento: vscode.Memento,
     private readonly tasks: HostTasks,
+    private readonly live?: LiveChecker,
   ) {
     const saved = memento.get<ViewMode>(MODE_KEY);
     this._mode = saved === 'files' || saved === 'sections' ? saved : 'both';
@@ -145,6 +151,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
       this.changeEmitter,
       index.onDidUpdate((r) => this.setReport(r)),
       index.onDidChangeState(() => this.updateState()),
+      ...(live ? [live.onDidChange(() => this.setUnsaved())] : []),
     );
     if (index.report) this.setReport(index.report);
     this.updateState();
@@ -172,9 +179,15 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
 
   /** The top-level nodes in the current mode. */
   roots(): DuplicateNode[] {
-    if (this._mode === 'files') return this.page('file', this.fileGroups, undefined);
-    if (this._mode === 'sections') return this.page('section', this.sectionGroups, undefined);
-    return this.categories;
+    const unsaved = this._mode === 'both' ? this.unsavedGroups : this.unsavedGroups.filter((g) => g.group.kind === (this._mode === 'files' ? 'file' : 'section'));
+    if (this._mode === 'files') return [...unsaved, ...this.page('file', this.fileGroups, undefined)];
+    if (this._mode === 'sections') return [...unsaved, ...this.page('section', this.sectionGroups, undefined)];
+    return [...unsaved, ...this.categories];
+  }
+
+  /** The groups of the unsaved results, as the panel lists them (tests). */
+  get unsaved(): readonly GroupNode[] {
+    return this.unsavedGroups;
   }
 
   /** Lists more groups of a kind, or more members of the group `groupKey` (the "Show more" nodes' command). */
@@ -240,6 +253,10 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
           : vscode.l10n.t('{0} sections · max distance {1}', g.members.length, g.maxDistance);
       item.iconPath = new vscode.ThemeIcon(g.kind === 'file' ? 'files' : 'symbol-method');
       item.contextValue = 'neardup.group';
+      if (isUnsavedGroup(g)) {
+        item.description = `${vscode.l10n.t('(unsaved)')} · ${item.description as string}`;
+        item.iconPath = new vscode.ThemeIcon('edit');
+      }
       return item;
     }
     const m = element.member;
@@ -353,6 +370,18 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     if (this._mode === 'files') return this.fileGroups;
     if (this._mode === 'sections') return this.sectionGroups;
     return [...this.fileGroups, ...this.sectionGroups];
+  }
+
+  /** The unsaved results changed: their groups are few (one document's), made at once. */
+  private setUnsaved(): void {
+    if (!this.live) return;
+    this.unsavedGroups = this.live.groups().map((g) => {
+      const node: GroupNode = { type: 'group', group: g, parent: undefined, members: [] };
+      node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
+      return node;
+    });
+    this.changeEmitter.fire();
+    this.updateState();
   }
 
   private setReport(report: ViewReport): void {

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EngineStats, IndexStats, InitResult, OverviewData, QueryResult, UpdateResult, ViewReport } from '../node/engine/engineProtocol';
+import type { EngineStats, IndexStats, InitResult, OverviewData, QueryResult, UpdateResult, ViewGroup, ViewReport } from '../node/engine/engineProtocol';
 import { registerCompare } from './commands/compare';
 import { registerOpenNotebookCell } from './commands/openNotebookCell';
 import { FindNearDuplicatesCommand } from './commands/findNearDuplicates';
@@ -17,6 +17,7 @@ import { OverviewPanel, type OverviewRendered } from './overview/overviewPanel';
 import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
+import { LiveChecker } from './live/liveChecker';
 import { OutputLog } from './outputLog';
 import { registerProgressNotification } from './progressNotification';
 import { Settings, type FolderConfigState, type NearDupSettings } from './settings';
@@ -65,6 +66,8 @@ export interface NearDupApi {
   log: { count(): number; since(mark: number): string[] };
   tree: DuplicatesTreeProvider;
   diagnostics: DiagnosticsPublisher;
+  /** Checks while typing (`src/extension/live`): requests sent so far, the unsaved groups, whether one is waiting or in flight. */
+  live: { requests(): number; groups(): ViewGroup[]; idle(): boolean; onDidChange: vscode.Event<string[]> };
   settings: {
     /** The values in force (settings, with the first folder's `.neardup.json` over them). */
     current(): NearDupSettings;
@@ -121,10 +124,11 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const tasks = new HostTasks();
   const index = new IndexService(path.join(context.extensionPath, 'dist', 'engineWorker.js'), cachePath, settings, log, tasks);
   service = index;
-  const tree = new DuplicatesTreeProvider(index, context.workspaceState, tasks);
+  const live = new LiveChecker(index, settings);
+  const tree = new DuplicatesTreeProvider(index, context.workspaceState, tasks, live);
   const view = vscode.window.createTreeView<DuplicateNode>('neardup.duplicates', { treeDataProvider: tree, showCollapseAll: true });
   tree.attach(view);
-  const diagnostics = new DiagnosticsPublisher(index, settings, tasks);
+  const diagnostics = new DiagnosticsPublisher(index, settings, tasks, live);
   const find = new FindNearDuplicatesCommand(index, tree);
   const marks = new EditorMarks(index, settings, tasks);
   const statusBar = new StatusBar(index, marks);
@@ -134,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     log,
     settings,
     index,
+    live,
     tree,
     view,
     diagnostics,
@@ -188,6 +193,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     log: { count: () => log.count, since: (mark) => log.since(mark) },
     tree,
     diagnostics,
+    live: { requests: () => live.requests, groups: () => live.groups(), idle: () => live.idle, onDidChange: live.onDidChange },
     settings: { current: () => settings.current, projectConfigs: () => settings.projectConfigs, onDidReadProjectConfig: settings.onDidReadProjectConfig },
     editor: {
       decorationsFor: (uri) => marks.decorationsFor(uri),

@@ -1,6 +1,7 @@
 /**
- * Owns the engine worker and keeps its index in step with the workspace: the first index, file
- * events (coalesced), settings and folder changes. Holds the latest report for the views. Runs
+ * Owns the engine worker and keeps its index in step with the workspace: the first index, saves
+ * (at once, with the editor's text: see live/saveEchoes.ts), file events (coalesced), settings
+ * and folder changes. Holds the latest report for the views. Runs
  * nothing heavy itself: walking, reading, hashing and matching all happen in the engine worker.
  * What it does with large data — a report of many files, a flood of file events — runs in short
  * slices ({@link HostTasks}), and a report is applied whole or not at all: the views see the
@@ -18,6 +19,7 @@ import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } f
 import type { HostTasks, Slice } from './hostTasks';
 import type { OutputLog } from './outputLog';
 import type { Settings, SettingsChangeEvent } from './settings';
+import { SaveEchoes } from './live/saveEchoes';
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
@@ -98,6 +100,10 @@ export class IndexService implements vscode.Disposable {
   private readonly parts = new ReportAssembler();
   /** Raw file events (uri, op) waiting to be resolved to workspace paths, and whether a job is on it. */
   private readonly rawEvents: Array<{ uri: vscode.Uri; op: FileOp }> = [];
+  /** Saves sent to the engine with their text: the watcher's echoes of them are dropped. */
+  private readonly echoes = new SaveEchoes();
+  /** Saves sent to the engine so far (a save path, not a batch of file events). */
+  savesSent = 0;
   private resolvingEvents = false;
   private readonly updateEmitter = new vscode.EventEmitter<ViewReport>();
   private readonly itemsEmitter = new vscode.EventEmitter<ItemsChange>();
@@ -184,7 +190,7 @@ export class IndexService implements vscode.Disposable {
       watcher.onDidCreate((u) => this.enqueue(u, 'upsert')),
       watcher.onDidChange((u) => this.enqueue(u, 'upsert')),
       watcher.onDidDelete((u) => this.enqueue(u, 'remove')),
-      vscode.workspace.onDidSaveTextDocument((d) => this.enqueue(d.uri, 'upsert')),
+      vscode.workspace.onDidSaveTextDocument((d) => this.onSaved(d)),
       vscode.workspace.onDidCreateFiles((e) => e.files.forEach((u) => this.enqueue(u, 'upsert'))),
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.enqueue(u, 'remove'))),
       vscode.workspace.onDidRenameFiles((e) => {
@@ -406,6 +412,35 @@ export class IndexService implements vscode.Disposable {
   }
 
   /**
+   * A document saved in the editor: to the engine at once with the text the editor holds (no
+   * debounce, no re-read), ahead of the file events waiting in the queue. The file watcher's later
+   * event for the same write is dropped by {@link queueEvent} (see SaveEchoes).
+   */
+  private onSaved(doc: vscode.TextDocument): void {
+    if (this.disposed || doc.uri.scheme !== 'file') return;
+    const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
+    const rel = folder ? path.relative(folder.uri.fsPath, doc.uri.fsPath).split(path.sep).join('/') : '';
+    // Outside the folders, an ignore rule file, or nothing is running: the ordinary file event.
+    if (!folder || rel === '' || isDefaultExcluded(rel) || this.paused || !this.started) return this.enqueue(doc.uri, 'upsert');
+    const file = doc.uri.fsPath;
+    const text = doc.getText();
+    this.events.forget(file); // the watcher saw the write first: the save covers it
+    this.savesSent++;
+    const job = (async () => {
+      if (!(await this.ensureEngine())) return undefined;
+      const stats = await this.client.request({ type: 'saveText', path: file, text });
+      this.lastUpdateStats = stats;
+      if (stats.rewalked) {
+        this.lastIndexStats = stats;
+        this.events.markBurst();
+      }
+      return stats.fromDisk || stats.size === undefined || stats.mtimeMs === undefined ? undefined : { size: stats.size, mtimeMs: stats.mtimeMs };
+    })();
+    this.echoes.saved(file, job);
+    this.track(job).catch((e) => this.onFailure(e));
+  }
+
+  /**
    * A file event. VS Code delivers a flood of them (a branch switch, a generator) in one task of
    * its own, calling this once per file: keep it O(1) — the folder lookup and the exclusion
    * test run later, in slices.
@@ -430,11 +465,21 @@ export class IndexService implements vscode.Disposable {
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (folder) {
         const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.events.add(uri.fsPath, op);
+        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.queueEvent(uri.fsPath, op);
       }
       if (s.due) await s.yield(); // events that arrive meanwhile are appended: this loop takes them
     }
     this.rawEvents.length = 0;
+  }
+
+  /** Queues a resolved file event, unless it is the watcher's echo of a save already indexed (a stat tells, off this thread). */
+  private queueEvent(file: string, op: FileOp): void {
+    if (op !== 'upsert' || !this.echoes.has(file)) return this.events.add(file, op);
+    void this.track(
+      this.echoes.isEcho(file).then((echo) => {
+        if (!echo && !this.disposed) this.events.add(file, op);
+      }),
+    );
   }
 
   /** One coalesced batch of file events to the engine (the queue sends one at a time). */

@@ -132,7 +132,7 @@ export class Settings implements vscode.Disposable {
     const previous = this.values;
     this.values = this.read();
     const change = diffSettings(previous, this.values);
-    if (change.reindex || change.thresholds || change.severity || change.editor) this.emitter.fire({ previous, current: this.values, change });
+    if (change.reindex || change.thresholds || change.severity || change.editor || change.live) this.emitter.fire({ previous, current: this.values, change });
   }
 
   /** The `.neardup.json` of each folder changed on disk: read them again and apply what changed. */

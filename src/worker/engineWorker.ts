@@ -60,6 +60,8 @@ async function handle(req: EngineRequest): Promise<unknown> {
       return engine().setThresholds(req.thresholds);
     case 'update':
       return engine().update(req);
+    case 'saveText':
+      return engine().saveText(req.path, req.text);
     case 'getReport':
       return engine().getReport();
     case 'queryFile':

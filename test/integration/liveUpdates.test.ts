@@ -33,8 +33,8 @@ describe('live updates', () => {
     const editor = await vscode.window.showTextDocument(uri);
     const replaceAll = (text: string) => editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), text));
 
-    // A save may reach the engine twice (the save event and the file watcher); the second finds
-    // the file unchanged in its cache. Count what every update re-read.
+    // A save goes to the engine with the editor's text; the file watcher's echo of it is dropped
+    // (or, arriving late, finds the file unchanged). Count what every update re-read.
     let reread = 0;
     const sub = api.index.onDidUpdate((r) => (reread += r.lastJob?.reread ?? 0));
     try {

@@ -103,6 +103,8 @@ export type EngineRequest =
   | { type: 'setThresholds'; thresholds: Thresholds }
   /** A coalesced batch of file events (absolute paths). Applied: renames, removes, upserts. */
   | { type: 'update'; upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }
+  /** A document saved in the editor, with the text it holds: indexed at once from that text (see savedText.ts). */
+  | { type: 'saveText'; path: string; text: string }
   | { type: 'getReport' }
   /** Near duplicates of one file, from its indexed fingerprint or from `text` (an unsaved editor). */
   | { type: 'queryFile'; path: string; text?: string }
@@ -148,6 +150,14 @@ export interface IndexStats {
 export interface UpdateResult extends IndexStats {
   /** True when the batch needed a full walk (a folder or an ignore file changed). */
   rewalked: boolean;
+}
+
+/** What a `saveText` did: an update, with the file's size and mtime on disk as indexed (the watcher's echo of the save has them). */
+export interface SaveTextResult extends UpdateResult {
+  size?: number;
+  mtimeMs?: number;
+  /** The file went the way of a file event (excluded, gone, too large…): read from disk. */
+  fromDisk?: boolean;
 }
 
 export interface EngineStats {
@@ -333,6 +343,7 @@ export interface EngineResponseMap {
   reindex: IndexStats;
   setThresholds: { generation: number };
   update: UpdateResult;
+  saveText: SaveTextResult;
   getReport: ViewReport;
   queryFile: QueryResult;
   cancel: { cancelled: boolean };

@@ -24,6 +24,7 @@ import type {
   InitRequest,
   InitResult,
   QueryResult,
+  SaveTextResult,
   Thresholds,
   UpdateResult,
   ViewItem,
@@ -37,6 +38,7 @@ import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } fro
 import { GitignoreChecker } from '../files/ignoreRules';
 import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries } from './documentEntries';
+import { applySavedText, type SavedTextHost } from './savedText';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { buildOverview, ReportViewBuilder } from './reportView';
 import { findTwins, type TwinLimit } from './twins';
@@ -192,6 +194,22 @@ export class EngineState {
   update(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
     return this.serial(() => this.runUpdate(batch));
   }
+
+  /** A document saved in the editor, indexed from its text (savedText.ts). */
+  saveText(file: string, text: string): Promise<SaveTextResult> {
+    return this.serial(() => applySavedText(this.savedTextHost, file, text));
+  }
+
+  private readonly savedTextHost: SavedTextHost = {
+    settings: () => this.requireConfig().settings,
+    eligible: async (abs) => (await this.eligible(abs)).ok,
+    setEntry: (abs, e) => this.entries.set(abs, e),
+    fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
+    skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
+    update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
+    commit: (stats, changed) => (this.computeReport(stats, true, changed), this.scheduleSave()),
+    documents: () => this.entries.docs.size,
+  };
 
   /** The whole current report (every item). */
   getReport(): ViewReport {

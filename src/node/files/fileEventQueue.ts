@@ -103,6 +103,14 @@ export class FileEventQueue {
     this.schedule();
   }
 
+  /**
+   * Drops a waiting upsert of `path` (the owner indexed the file another way: a save sent with
+   * its text). A batch already sent is not touched.
+   */
+  forget(path: string): void {
+    if (this.ops.get(path) === 'upsert') this.ops.delete(path);
+  }
+
   rename(from: string, to: string): void {
     if (this.disposed) return;
     this.renames.push({ from, to });

@@ -26,6 +26,8 @@ export interface NearDupSettings {
   decorationsEnabled: boolean;
   /** A CodeLens above each near-duplicate section (src/extension/editor). */
   codeLensEnabled: boolean;
+  /** The active document re-checked as you type, its pairs shown as unsaved (src/extension/live). */
+  liveWhileTyping: boolean;
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -47,6 +49,7 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   severity: 'information',
   decorationsEnabled: true,
   codeLensEnabled: true,
+  liveWhileTyping: true,
 });
 
 type Field = keyof NearDupSettings;
@@ -87,6 +90,7 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   severity: { key: 'diagnostics.severity', kind: 'enum', values: ['off', 'hint', 'information', 'warning'] },
   decorationsEnabled: { key: 'decorations.enabled', kind: 'boolean' },
   codeLensEnabled: { key: 'codeLens.enabled', kind: 'boolean' },
+  liveWhileTyping: { key: 'liveWhileTyping', kind: 'boolean' },
 };
 
 export interface SettingWarning {
@@ -184,6 +188,8 @@ export interface SettingsChange {
   severity: boolean;
   /** The editor's marks or CodeLens were switched on or off: redraw them. */
   editor: boolean;
+  /** `neardup.liveWhileTyping` was switched on or off. */
+  live: boolean;
 }
 
 const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting'];
@@ -196,6 +202,7 @@ export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsCh
     thresholds: THRESHOLD_FIELDS.some(changed),
     severity: changed('severity'),
     editor: changed('decorationsEnabled') || changed('codeLensEnabled'),
+    live: changed('liveWhileTyping'),
   };
 }
 

@@ -174,11 +174,12 @@ describe('extension manifest, localisation and settings', () => {
 
   it('diffSettings: fingerprint settings re-index, thresholds re-query, severity re-publishes', () => {
     const base = { ...SETTINGS_DEFAULTS };
-    assert.deepEqual(diffSettings(base, { ...base, maxDistance: 3 }), { reindex: false, thresholds: true, severity: false, editor: false });
-    assert.deepEqual(diffSettings(base, { ...base, minSimilarity: 0.5 }), { reindex: false, thresholds: true, severity: false, editor: false });
-    assert.deepEqual(diffSettings(base, { ...base, severity: 'warning' }), { reindex: false, thresholds: false, severity: true, editor: false });
-    assert.deepEqual(diffSettings(base, { ...base, decorationsEnabled: false }), { reindex: false, thresholds: false, severity: false, editor: true });
-    assert.deepEqual(diffSettings(base, { ...base, codeLensEnabled: false }), { reindex: false, thresholds: false, severity: false, editor: true });
+    assert.deepEqual(diffSettings(base, { ...base, maxDistance: 3 }), { reindex: false, thresholds: true, severity: false, editor: false, live: false });
+    assert.deepEqual(diffSettings(base, { ...base, minSimilarity: 0.5 }), { reindex: false, thresholds: true, severity: false, editor: false, live: false });
+    assert.deepEqual(diffSettings(base, { ...base, severity: 'warning' }), { reindex: false, thresholds: false, severity: true, editor: false, live: false });
+    assert.deepEqual(diffSettings(base, { ...base, decorationsEnabled: false }), { reindex: false, thresholds: false, severity: false, editor: true, live: false });
+    assert.deepEqual(diffSettings(base, { ...base, codeLensEnabled: false }), { reindex: false, thresholds: false, severity: false, editor: true, live: false });
+    assert.deepEqual(diffSettings(base, { ...base, liveWhileTyping: false }), { reindex: false, thresholds: false, severity: false, editor: false, live: true });
     for (const over of [{ minTokens: 30 }, { include: ['x/**'] }, { exclude: [] }, { maxFileSizeKB: 10 }, { sectionsEnabled: false }, { normalizeIdentifiers: true }, { cjkSegmenter: 'bigram' as const }, { foldVariants: false }, { weighting: 'tf' as const }]) {
       assert.equal(diffSettings(base, { ...base, ...over }).reindex, true, JSON.stringify(over));
     }

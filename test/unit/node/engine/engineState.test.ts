@@ -361,6 +361,51 @@ describe('EngineState', function () {
     assert.ok(filePairs(engine.getReport()).some((p) => p.includes('b2.ts')));
   });
 
+  it('saveText: a saved document is indexed from its text (not read again); the watcher\'s echo changes nothing; odd files go the way of a file event', async () => {
+    const { engine, fp, events } = makeEngine();
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    const copy = path.join(root, 'src/a-copy.ts');
+    const reports = () => events.filter((e) => e.type === 'report').length;
+
+    // The pair leaves: only the text is fingerprinted, the file is not read; one report.
+    fp.read = [];
+    const other = codeB.replace(/export/g, 'function');
+    fs.writeFileSync(copy, other);
+    let before = reports();
+    const saved = await engine.saveText(copy, other);
+    assert.deepEqual(fp.read, []);
+    assert.equal(fp.texts, 1);
+    assert.equal(saved.reread, 1);
+    assert.equal(reports(), before + 1);
+    const st = fs.statSync(copy);
+    assert.deepEqual([saved.size, saved.mtimeMs, saved.fromDisk], [st.size, st.mtimeMs, undefined]);
+    assert.ok(!filePairs(engine.getReport()).some((p) => p.includes('a.ts')));
+    assert.deepEqual(filePairs(engine.getReport()).find((p) => p.includes('b.ts')), ['a-copy.ts', 'b.ts']);
+
+    // The watcher's event for the same write: nothing read, no report.
+    before = reports();
+    const echo = await engine.update({ upserts: [copy], removes: [], renames: [] });
+    assert.deepEqual([echo.reread, fp.read.length, reports()], [0, 0, before]);
+
+    // Two saves in a row (both may see the second one's mtime): the later text wins.
+    const back = edited(codeA);
+    fs.writeFileSync(copy, back);
+    await Promise.all([engine.saveText(copy, other), engine.saveText(copy, back)]);
+    assert.deepEqual(filePairs(engine.getReport()).find((p) => p.includes('a.ts')), ['a-copy.ts', 'a.ts']);
+    assert.deepEqual(fp.read, []);
+
+    // An excluded file and a file that is gone: as file events (read from disk, or removed).
+    const excluded = write(root, 'excluded/b.ts', codeB);
+    const r = await engine.saveText(excluded, codeB);
+    assert.equal(r.fromDisk, true);
+    assert.ok(!filePairs(engine.getReport()).some((p) => p.includes('b.ts') && p.length > 2));
+    fs.rmSync(copy);
+    const gone = await engine.saveText(copy, back);
+    assert.equal(gone.fromDisk, true);
+    assert.ok(!filePairs(engine.getReport()).some((p) => p.includes('a-copy.ts')));
+  });
+
   it('report events carry only the items that changed; updates are matched incrementally', async () => {
     const { engine, events } = makeEngine();
     await engine.init({ config: config(), cachePath: null });

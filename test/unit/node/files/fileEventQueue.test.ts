@@ -99,6 +99,20 @@ describe('FileEventQueue (coalescing file events)', () => {
     assert.deepEqual(bursts, [6000], 'one re-walk once the burst is over (the watcher may have lost events)');
   });
 
+  it('forget drops a waiting upsert (a save indexed the file with its text), not a remove', async () => {
+    queue.add('/w/a.ts', 'upsert');
+    queue.add('/w/b.ts', 'remove');
+    queue.add('/w/c.ts', 'upsert');
+    queue.forget('/w/a.ts');
+    queue.forget('/w/b.ts');
+    await clock.advance(1000);
+    assert.deepEqual(batches, [{ upserts: ['/w/c.ts'], removes: ['/w/b.ts'], renames: [] }]);
+    queue.add('/w/a.ts', 'upsert');
+    queue.forget('/w/a.ts');
+    await clock.advance(1000);
+    assert.equal(batches.length, 1, 'nothing left to send');
+  });
+
   it('a steady stream still goes out every maxWaitMs', async () => {
     for (let i = 0; i < 50; i++) {
       queue.add(`/w/n${i}.md`, 'upsert');
