@@ -26,6 +26,8 @@
 //     section with its distance and the Compare / Open twin links (screenshot e2e-editor-hover.png);
 //   - the Overview (command palette) draws its treemap (code/ and docs/), histogram and every group;
 //     Enter on a folder zooms in, Escape out (screenshots e2e-overview*.png);
+//   - the packaged CLI's `--format html` page renders offline in chromium with every group and
+//     pair, hostile names and text escaped (test/e2e/htmlReport.js; screenshot e2e-*-html-report.png);
 //   - the Extensions view lists NearDup; the extension host log shows it activated without errors.
 // Distances shown must be integers within neardup.maxDistance / neardup.sectionMaxDistance (the
 // manifest's defaults) and equal to those of the packaged CLI (`dist/cli.js scan --format json`)
@@ -38,6 +40,7 @@
 const fs = require('fs');
 const path = require('path');
 const lib = require('../../scripts/lib/vscode-offline');
+const { checkHtmlReport } = require('./htmlReport');
 
 const ROOT = lib.ROOT;
 const RESULTS = path.join(ROOT, 'test-results');
@@ -426,6 +429,11 @@ async function main() {
     browser = await lib.launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (err) => console.log(`  [page error] ${err.message}`));
+
+    await check('the packaged CLI\'s --format html page renders offline in chromium with every group and pair (test/e2e/htmlReport.js)', async () => {
+      const r = await checkHtmlReport({ cli: path.join(extensionDir, 'dist', 'cli.js'), browser, tmp, screenshotFile: path.join(RESULTS, `e2e-${String(++shotNo).padStart(2, '0')}-html-report.png`) });
+      console.log(`      ${r.groups} groups, ${r.pairs} pairs, ${r.nodes} treemap boxes, ${r.bars} bars; ${r.bytes} bytes`);
+    });
 
     await check('the workbench loads with the fixture workspace', async () => {
       await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });

@@ -9,6 +9,7 @@ import { scanDirectory } from '../../../src/node/scan/scan';
 import { htmlReport } from '../../../src/node/htmlReport/fromScan';
 import { escapeHtml } from '../../../src/node/htmlReport/htmlPage';
 import { codeFile, codeFunction, editLines, mulberry32, proseText } from '../helpers/corpus';
+import { writeLocateFixture, type LocatedReport } from './locateFixture';
 
 const DIST = path.join(__dirname, '..', '..', '..', 'dist');
 const CLI = path.join(DIST, 'cli.js');
@@ -132,6 +133,39 @@ describe('neardup scan --format html', function () {
     assert.ok(!block.includes('<'));
     const parsed = JSON.parse(block) as { anchors: Record<string, string> };
     assert.ok(Object.keys(parsed.anchors).includes(`evil/${HOSTILE_NAME}.ts`));
+  });
+
+  it('with --locate: the located pairs (with their clone kind) and the regions of file pairs are on the page, each pair side by side', () => {
+    const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-html-locate-'));
+    try {
+      writeLocateFixture(tree);
+      const rnd = mulberry32(77);
+      const fns = Array.from({ length: 8 }, () => codeFunction(rnd, 12));
+      fs.writeFileSync(path.join(tree, 'whole-a.ts'), fns.join('\n'));
+      fs.writeFileSync(path.join(tree, 'whole-c.ts'), [...fns.slice(0, 4), codeFunction(rnd, 12), ...fns.slice(5)].join('\n'));
+      const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--locate']).stdout) as LocatedReport;
+      const located = j.pairs.filter((p) => p.located);
+      const withRegions = j.pairs.filter((p) => p.regions?.length);
+      assert.ok(located.length > 0 && withRegions.length > 0, `located ${located.length}, with regions ${withRegions.length}`);
+      const r = run(['scan', tree, '--format', 'html', '-q', '--locate']);
+      assert.equal(r.code, 0, r.stderr);
+      const html = r.stdout;
+      assert.equal((html.match(/<details class="group"/g) ?? []).length, j.groups.length);
+      assert.equal((html.match(/<table class="sbs">/g) ?? []).length, j.pairs.length);
+      const block = (p: (typeof j.pairs)[number]) => {
+        const at = html.indexOf(`data-pair="${escapeHtml(`${where(p.a)} | ${where(p.b)}`)}"`);
+        assert.ok(at > 0, `${where(p.a)} | ${where(p.b)} on the page`);
+        return html.slice(at, html.indexOf('</table>', at));
+      };
+      for (const p of located) assert.match(block(p), new RegExp(`· located, ${p.clone}</h4>`));
+      for (const p of withRegions) {
+        const b = block(p);
+        for (const g of p.regions!) assert.ok(b.includes(`<li>lines ${g.a.startLine}–${g.a.endLine} ↔ ${g.b.startLine}–${g.b.endLine} (${g.clone}, `), `region ${JSON.stringify(g)}`);
+      }
+      assert.ok(j.groups.some((g) => g.located) && html.includes('sections, located'), 'a located group is named so');
+    } finally {
+      fs.rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it('caps what it embeds and says so: the first pairs with text, the next listed, the rest counted in their groups', async () => {
