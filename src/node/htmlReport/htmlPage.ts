@@ -148,7 +148,8 @@ details.group > summary { cursor: pointer; font-weight: 600; }
 .pair { margin: 10px 0 16px; } .pair h4 { margin: 4px 0; font-weight: 500; font-size: 0.95em; }
 table.sbs { border-collapse: collapse; width: 100%; table-layout: fixed; font-family: var(--mono); font-size: 12px; }
 table.sbs td { vertical-align: top; padding: 0 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
-table.sbs td.n { width: 3.5em; text-align: right; opacity: 0.6; user-select: none; white-space: nowrap; }
+table.sbs col.n { width: 4em; }
+table.sbs td.n { text-align: right; opacity: 0.6; user-select: none; white-space: nowrap; }
 table.sbs th { text-align: left; font-weight: 500; padding: 2px 6px; background: var(--vscode-editorWidget-background); overflow-wrap: anywhere; }
 tr.changed td.l, tr.left td.l { background: var(--del); } tr.changed td.r, tr.right td.r { background: var(--add); }
 td.empty { background: var(--vscode-editorWidget-background); }
@@ -171,7 +172,7 @@ function pairHtml(p: PagePair, id: string): string {
   if (p.rows) {
     const offA = (p.a.startLine ?? 1) - 1;
     const offB = (p.b.startLine ?? 1) - 1;
-    out.push(`<table class="sbs"><thead><tr><th colspan="2">${escapeHtml(where(p.a))}</th><th colspan="2">${escapeHtml(where(p.b))}</th></tr></thead><tbody>`);
+    out.push(`<table class="sbs"><colgroup><col class="n"><col><col class="n"><col></colgroup><thead><tr><th colspan="2">${escapeHtml(where(p.a))}</th><th colspan="2">${escapeHtml(where(p.b))}</th></tr></thead><tbody>`);
     for (const r of p.rows) {
       const l = r.left ? `<td class="n">${r.left.line + offA}</td><td class="l">${escapeHtml(r.left.text)}</td>` : '<td class="n"></td><td class="l empty"></td>';
       const rt = r.right ? `<td class="n">${r.right.line + offB}</td><td class="r">${escapeHtml(r.right.text)}</td>` : '<td class="n"></td><td class="r empty"></td>';
