@@ -4,17 +4,21 @@
  * paths made relative to the folder scanned (no absolute path of the machine in the page), every
  * group with its pairs, and the text of the first {@link MAX_PAIRS_WITH_TEXT} pairs read from the
  * files (read-only, at most the scan's size limit, decoded as the scan decodes) as side-by-side
- * rows. What is cut is said on the page.
+ * rows. What is cut is said on the page. A notebook's section is shown by cell (its lines those
+ * inside the cell, as the other reports name them) with the cell's text; a whole notebook by the
+ * text NearDup fingerprints (its code and Markdown cells), not its JSON.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { cellRange, isNotebookPath } from '../../core/containers/cellLines';
+import { notebookText, parseNotebook } from '../../core/containers/notebook';
 import { sideBySide } from '../../core/report/lineDiff';
 import type { FingerprintedDocument, Location, ReportGroup, ReportPair } from '../../core/report/report';
 import type { DocumentFingerprint } from '../../core/types';
 import type { OverviewData, OverviewNode, Thresholds } from '../engine/engineProtocol';
 import { buildOverview, ReportViewBuilder } from '../engine/reportView';
 import { decodeBuffer } from '../files/decode';
-import { renderHtmlPage, type PageGroup, type PagePair } from './htmlPage';
+import { renderHtmlPage, type PageGroup, type PageLocation, type PagePair } from './htmlPage';
 
 /** Pairs shown with their text, side by side; the others are listed by their locations. */
 export const MAX_PAIRS_WITH_TEXT = 300;
@@ -46,17 +50,43 @@ export interface HtmlReportOptions {
 
 const keyOf = (l: Location) => (l.startLine === undefined ? l.path : `${l.path}#${l.startLine}-${l.endLine}`);
 
-/** The lines of a file under the root (undefined: cannot be read as text now). */
-function readLines(root: string, rel: string, maxBytes: number): string[] | undefined {
+const splitLines = (text: string): string[] => {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+};
+
+/** A location as the page names it: a notebook section by its cell and the lines inside it. */
+function pageLocation(l: Location): PageLocation {
+  const r = cellRange(l);
+  return r.cell === undefined ? { ...l } : { path: l.path, cell: r.cell, startLine: r.startLine, endLine: r.endLine };
+}
+
+/**
+ * The lines of a location's text, from the file's text (undefined: not readable now): a notebook
+ * cell's lines, a whole notebook's fingerprinted text, any other file's lines.
+ */
+function rangeLines(text: string | undefined, l: Location): string[] | undefined {
+  if (text === undefined) return undefined;
+  if (!isNotebookPath(l.path)) return splitLines(text).slice((l.startLine ?? 1) - 1, l.endLine);
+  const r = cellRange(l);
+  if (r.cell === undefined) {
+    const c = notebookText(text);
+    return 'reason' in c ? undefined : splitLines(c.text).slice((r.startLine ?? 1) - 1, r.endLine);
+  }
+  const nb = parseNotebook(text);
+  const cell = 'reason' in nb ? undefined : nb.cells.find((c) => c.index === r.cell);
+  return cell ? splitLines(cell.source).slice((r.startLine ?? 1) - 1, r.endLine) : undefined;
+}
+
+/** The text of a file under the root (undefined: cannot be read as text now). */
+function readText(root: string, rel: string, maxBytes: number): string | undefined {
   const file = path.join(root, ...rel.split('/'));
   try {
     const st = fs.lstatSync(file);
     if (!st.isFile() || st.size > maxBytes) return undefined;
     const decoded = decodeBuffer(fs.readFileSync(file));
-    if (!decoded.ok) return undefined;
-    const lines = decoded.text.split(/\r\n|\r|\n/);
-    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    return lines;
+    return decoded.ok ? decoded.text : undefined;
   } catch {
     return undefined;
   }
@@ -94,11 +124,11 @@ export function htmlReport(scan: HtmlScan, options: HtmlReportOptions): string {
     const g = scan.groups[gi];
     const locs = g.locations ?? g.members.map((p) => ({ path: p }));
     for (const l of locs) groupOf.set(`${g.kind}:${g.located ? 'L' : ''}:${keyOf(l)}`, pos);
-    return { kind: g.kind, ...(g.located ? { located: true } : {}), maxDistance: g.maxDistance, members: locs.map((l) => ({ ...l })), pairs: [], morePairs: 0 };
+    return { kind: g.kind, ...(g.located ? { located: true } : {}), maxDistance: g.maxDistance, members: locs.map(pageLocation), pairs: [], morePairs: 0 };
   });
-  const cache = new Map<string, string[] | undefined>();
-  const linesOf = (rel: string) => {
-    if (!cache.has(rel)) cache.set(rel, readLines(root, rel, options.maxFileSizeBytes));
+  const cache = new Map<string, string | undefined>();
+  const textOf = (rel: string) => {
+    if (!cache.has(rel)) cache.set(rel, readText(root, rel, options.maxFileSizeBytes));
     return cache.get(rel);
   };
   const ungrouped: PagePair[] = [];
@@ -119,8 +149,8 @@ export function htmlReport(scan: HtmlScan, options: HtmlReportOptions): string {
     listed++;
     const page: PagePair = {
       kind: p.kind,
-      a: { ...p.a },
-      b: { ...p.b },
+      a: pageLocation(p.a),
+      b: pageLocation(p.b),
       distance: p.distance,
       similarity: p.similarity,
       ...(p.clone ? { clone: p.clone } : {}),
@@ -128,13 +158,10 @@ export function htmlReport(scan: HtmlScan, options: HtmlReportOptions): string {
       ...(p.regions ? { regions: p.regions } : {}),
     };
     if (withText < maxText) {
-      const a = linesOf(p.a.path);
-      const b = linesOf(p.b.path);
-      if (a && b) {
+      const sa = rangeLines(textOf(p.a.path), p.a);
+      const sb = rangeLines(textOf(p.b.path), p.b);
+      if (sa && sb) {
         withText++;
-        const cut = (ls: string[], l: Location) => ls.slice((l.startLine ?? 1) - 1, l.endLine ?? ls.length);
-        const sa = cut(a, p.a);
-        const sb = cut(b, p.b);
         page.rows = sideBySide(sa.slice(0, MAX_SIDE_LINES), sb.slice(0, MAX_SIDE_LINES));
         if (sa.length > MAX_SIDE_LINES || sb.length > MAX_SIDE_LINES) page.note = `Only the first ${MAX_SIDE_LINES} lines of each side are shown.`;
       } else page.note = 'The text could not be read again (changed, removed or not text).';

@@ -17,6 +17,8 @@ import type { OverviewData } from '../engine/engineProtocol';
 /** One side of a pair: where, and its lines (when the page shows text). */
 export interface PageLocation {
   path: string;
+  /** In a notebook: the cell (1-based); the lines are then those inside the cell. */
+  cell?: number;
   startLine?: number;
   endLine?: number;
 }
@@ -155,8 +157,10 @@ tr.changed td.l, tr.left td.l { background: var(--del); } tr.changed td.r, tr.ri
 td.empty { background: var(--vscode-editorWidget-background); }
 `;
 
+/** `path`, `path:10-40`, in a notebook `path:cell3:2-10` (as the JSON report's group members). */
 function where(loc: PageLocation): string {
-  return loc.startLine === undefined ? loc.path : `${loc.path}:${loc.startLine}-${loc.endLine ?? loc.startLine}`;
+  if (loc.startLine === undefined) return loc.path;
+  return `${loc.path}:${loc.cell !== undefined ? `cell${loc.cell}:` : ''}${loc.startLine}-${loc.endLine ?? loc.startLine}`;
 }
 
 function pairHtml(p: PagePair, id: string): string {

@@ -168,6 +168,44 @@ describe('neardup scan --format html', function () {
     }
   });
 
+  it('a notebook section is shown by cell, with the lines of that cell (not the notebook\'s JSON)', () => {
+    const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-html-nb-'));
+    try {
+      const fn = [
+        'def normalise_rows(rows, columns, fill_value=None):',
+        '    """Return rows as dicts with every column present."""',
+        '    result = []',
+        '    for row in rows:',
+        '        entry = {}',
+        '        for column in columns:',
+        '            value = row.get(column, fill_value)',
+        '            if isinstance(value, str):',
+        '                value = value.strip().lower()',
+        '            entry[column] = value',
+        '        result.append(entry)',
+        '    return result',
+      ];
+      const nb = (cells: string[]) =>
+        JSON.stringify({ cells: cells.map((c) => ({ cell_type: 'code', metadata: {}, outputs: [], execution_count: null, source: c.split(/(?<=\n)/) })), metadata: { kernelspec: { language: 'python', name: 'python3' } }, nbformat: 4, nbformat_minor: 5 }, null, 1);
+      fs.writeFileSync(path.join(tree, 'a.ipynb'), nb(['import pandas as pd\nframe = pd.read_csv("answers.csv")\n', fn.join('\n') + '\n']));
+      fs.writeFileSync(path.join(tree, 'b.ipynb'), nb(['import numpy as np\nvalues = np.arange(100)\nprint(values.sum())\n', 'x = 1\n', 'COLUMNS = ["id"]\n' + fn.join('\n').replace('.lower()', '.upper()') + '\n']));
+      const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--min-tokens', '20']).stdout) as { pairs: Array<{ kind: string; a: Loc & { cell?: number }; b: Loc & { cell?: number } }> };
+      const pair = j.pairs.find((p) => p.kind === 'section');
+      assert.ok(pair && pair.a.cell !== undefined && pair.b.cell !== undefined, JSON.stringify(j.pairs));
+      const html = run(['scan', tree, '--format', 'html', '-q', '--min-tokens', '20']).stdout;
+      const label = (l: Loc & { cell?: number }) => `${l.path}:cell${l.cell}:${l.startLine}-${l.endLine}`;
+      const at = html.indexOf(`data-pair="${label(pair.a)} | ${label(pair.b)}"`);
+      assert.ok(at > 0, `the pair ${label(pair.a)} | ${label(pair.b)} on the page`);
+      const table = html.slice(at, html.indexOf('</table>', at));
+      assert.ok(table.includes(`<td class="l">${escapeHtml(fn[0])}</td>`) || table.includes(`<td class="r">${escapeHtml(fn[0])}</td>`), 'the cell\'s text');
+      assert.ok(!table.includes('execution_count') && !table.includes('cell_type'), 'not the JSON');
+      assert.match(table, /<tr class="changed"><td class="n">\d+<\/td><td class="l">.*lower\(\)<\/td><td class="n">\d+<\/td><td class="r">.*upper\(\)<\/td><\/tr>/);
+      assert.doesNotMatch(html, /ipynb:\d{7,}/, 'no raw cell lines');
+    } finally {
+      fs.rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it('caps what it embeds and says so: the first pairs with text, the next listed, the rest counted in their groups', async () => {
     const result = await scanDirectory({ root: dir, settings: DEFAULT_ENGINE_SETTINGS, workers: 1, workerScript: WORKER, quiet: true });
     const n = result.pairs.length;
