@@ -138,15 +138,18 @@ describe('layering', () => {
     }
   });
 
-  // Two places may write: the fingerprint cache (in the extension's storage) and the CLI's
+  // Three places may write (the third below): the fingerprint cache (in the extension's storage) and the CLI's
   // `--write-baseline FILE` (cli/baseline.ts: the one file the user names on the command line,
   // through a temporary file beside it and a rename; nothing is written without that flag, which
   // test/unit/cli/cliSecurity.test.ts checks). No other file may write, nor may these two grow
   // new kinds of writes unnoticed (each has its own count below).
-  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage) and cli/baseline.ts (--write-baseline); every other open is read-only', () => {
+  // A third: the command *Export Report…* (extension/overview/exportReport.ts) writes the HTML
+  // report once, through vscode.workspace.fs, onto the file the user chose in the save dialog.
+  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline) and exportReport.ts (the save dialog\'s choice); every other open is read-only', () => {
     const writes = /\b(?:fs|fsp|promises)\.(?:writeFile|appendFile|mkdir|mkdtemp|rename|rm|rmdir|unlink|createWriteStream|copyFile|cp|symlink|link|chmod|chown|utimes|lutimes|truncate|write|writev)\w*\s*\(/;
     let cacheWrites = 0;
     const baselineWrites: string[] = [];
+    const exportWrites: string[] = [];
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -154,6 +157,7 @@ describe('layering', () => {
         if (writes.test(line)) {
           if (rel === 'node/engine/fingerprintCache.ts') cacheWrites++;
           else if (rel === 'cli/baseline.ts') baselineWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
+          else if (rel === 'extension/overview/exportReport.ts') exportWrites.push(line.trim());
           else assert.fail(`${rel} writes: ${line.trim()}`);
         }
         if (/\.open(Sync)?\s*\(/.test(line) && /\b(fs|fsp)\./.test(line)) assert.match(line, /O_RDONLY/, `${rel} opens a file for writing: ${line.trim()}`);
@@ -162,11 +166,16 @@ describe('layering', () => {
     assert.ok(cacheWrites >= 3, 'the scanner sees the cache writes (guard against a vacuous pass)');
     // The baseline writer: the temporary file, its rename onto the named file, its removal on failure.
     assert.deepEqual(baselineWrites.sort(), ['renameSync', 'rmSync', 'writeFileSync'], 'cli/baseline.ts writes only the baseline file');
+    // The export: one write, onto the save dialog's answer, after a return when there is none.
+    assert.deepEqual(exportWrites, ['await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(html));']);
+    const exporter = fs.readFileSync(path.join(SRC, 'extension', 'overview', 'exportReport.ts'), 'utf8');
+    assert.match(exporter, /const target = await vscode\.window\.showSaveDialog\(\{[\s\S]*?\}\);\s*if \(!target\) return;/);
+    assert.equal((exporter.match(/\btarget\s*=/g) ?? []).length, 1, 'target is assigned once');
   });
 
   it('the indexing path never pops up a notification (crashes, cache faults and skips go to the output channel)', () => {
     const popup = /\bshow(Error|Warning|Information)Message\s*\(/;
-    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/settings.ts']);
+    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/settings.ts', 'extension/overview/exportReport.ts']);
     let seen = 0;
     for (const f of tsFiles(SRC)) {
       const rel = path.relative(SRC, f).split(path.sep).join('/');
