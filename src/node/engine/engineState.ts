@@ -448,7 +448,15 @@ export class EngineState {
   htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
     const roots = this.rules.map((r) => r.path);
     let root = roots[0] ?? '/';
-    for (const r of roots) while (r !== root && !r.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) root = path.dirname(root);
+    // The folders' common parent. Folders on different drives (Windows) have none: the page then
+    // lists the other drives' pairs without their text and leaves their files out of the treemap.
+    for (const r of roots) {
+      while (r !== root && !r.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) {
+        const up = path.dirname(root);
+        if (up === root) break;
+        root = up;
+      }
+    }
     const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
     const relLoc = <T extends { path: string }>(l: T): T => ({ ...l, path: rel(l.path) });
     const documents: HtmlScanData['documents'] = [];
