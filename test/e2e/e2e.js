@@ -772,10 +772,13 @@ async function main() {
       await screenshot('export-dialog');
       assert(!fs.existsSync(path.join(workspace, 'neardup-report.html')), 'nothing written before the choice');
       await box.fill(target);
-      await page.keyboard.press('Enter');
+      // The dialog lists the typed path's folder as it is typed, and ignores OK while it does:
+      // OK (the dialog's button) again until it takes, then the file comes.
+      const ok = page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ });
       await poll('the report written where chosen', async () => {
+        if (!fs.existsSync(target) && (await ok.isVisible().catch(() => false))) await ok.click({ timeout: 2_000 }).catch(() => {});
         assert(fs.existsSync(target) && /<\/html>\n$/.test(fs.readFileSync(target, 'utf8')), `${target} not written (yet)`);
-      }, { timeoutMs: 30_000 });
+      }, { timeoutMs: 30_000, intervalMs: 1_000 });
       assert(!fs.existsSync(path.join(workspace, 'neardup-report.html')), 'nothing written into the workspace');
       const context = await browser.newContext({ offline: true });
       try {
