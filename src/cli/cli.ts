@@ -1,6 +1,6 @@
 /**
  * neardup — command-line front end of the engine.
- *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate] [--max-distance N] …
+ *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate|html] [--max-distance N] …
  *   [--baseline FILE] [--write-baseline FILE] [--changed-since REF] [--locate] [--config FILE | --no-config]
  *   neardup fingerprints <dir> --out FILE [--name NAME] …   (a shard: node/shards, issue 17)
  *   neardup join SHARD... [--format text|json|sarif] [--engine local|dask [--scheduler ADDR]]
@@ -20,6 +20,7 @@ import { runDaskJoin } from '../node/shards/daskJoin';
 import { joinShards } from '../node/shards/joinShards';
 import { checkShardName, ShardError } from '../node/shards/shardFormat';
 import { writeShard } from '../node/shards/writeShard';
+import { htmlReport } from '../node/htmlReport/fromScan';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatCodeClimate } from './formatCodeClimate';
@@ -70,7 +71,7 @@ function skipNotices(quiet: boolean, progress: ProgressBar): ((relPath: string, 
 }
 
 interface ScanFlags {
-  format: 'json' | 'sarif' | 'text' | 'markdown' | 'codeclimate';
+  format: 'json' | 'sarif' | 'text' | 'markdown' | 'codeclimate' | 'html';
   baseline?: string;
   writeBaseline?: string;
   maxDistance: number;
@@ -168,6 +169,16 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     }
     changed = r;
   }
+  // --format html draws with the Overview's own script, bundled beside this one (dist/overview.js).
+  let overviewScript: string | undefined;
+  if (flags.format === 'html') {
+    try {
+      overviewScript = fs.readFileSync(path.join(__dirname, 'overview.js'), 'utf8');
+    } catch {
+      process.stderr.write('neardup: --format html needs dist/overview.js beside the CLI (run npm run build).\n');
+      return 2;
+    }
+  }
   const progress = new ProgressBar();
   const showProgress = flags.progress && !flags.quiet;
   // NEARDUP_TRACE=1: the time of each phase since the process started, on stderr (profiling).
@@ -244,6 +255,8 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
         ? formatSarif(view, VERSION, { ids: viewIds, inBaseline, baseline: summary })
         : flags.format === 'markdown'
           ? formatMarkdown(shown, summary)
+          : flags.format === 'html'
+            ? htmlReport(shown, { title: dir, thresholds: { maxDistance: settings.maxDistance, sectionMaxDistance: settings.sectionMaxDistance, minSimilarity: settings.minSimilarity }, overviewScript: overviewScript!, maxFileSizeBytes: settings.maxFileSizeBytes })
           : flags.format === 'codeclimate'
             ? formatCodeClimate(shown, shownIds!)
             : formatText(shown, summary);
@@ -390,7 +403,7 @@ export function buildProgram(): Command {
     .command('scan')
     .description('scan a folder and report near duplicates')
     .argument('<dir>', 'folder to scan')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text', 'markdown', 'codeclimate']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text', 'markdown', 'codeclimate', 'html']).default('text'))
     .option('--max-distance <n>', 'largest Hamming distance (of 64 bits) between two files', intIn('--max-distance', SETTING_RANGES.maxDistance.min, SETTING_RANGES.maxDistance.max), d.maxDistance)
     .option('--section-max-distance <n>', 'largest Hamming distance between two sections', intIn('--section-max-distance', SETTING_RANGES.sectionMaxDistance.min, SETTING_RANGES.sectionMaxDistance.max), d.sectionMaxDistance)
     .option('--min-tokens <n>', 'files and sections with fewer tokens are not compared', intIn('--min-tokens', SETTING_RANGES.minTokens.min, SETTING_RANGES.minTokens.max), d.minTokens)

@@ -14,6 +14,7 @@ import { registerMarksCodeLens } from './editor/codeLens';
 import { EditorMarks, textLines, type PaintedLines } from './editor/editorMarks';
 import { registerMarksHover } from './editor/hover';
 import { OverviewPanel, type OverviewRendered } from './overview/overviewPanel';
+import { registerExportReport } from './overview/exportReport';
 import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
@@ -145,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     statusBar,
     marks,
     overview,
+    registerExportReport(index),
     registerMarksHover(marks, tasks),
     registerMarksCodeLens(marks, settings),
     registerProgressNotification(index),

@@ -268,6 +268,12 @@ export class IndexService implements vscode.Disposable {
     return this.track(this.client.request({ type: 'overview' }));
   }
 
+  /** The HTML report of the index (written in the engine worker). */
+  async htmlReport(): Promise<string | undefined> {
+    if (!(await this.ensureEngine())) return undefined;
+    return this.track(this.client.request({ type: 'htmlReport' }));
+  }
+
   /** Engine-side statistics (documents, isolate heap). */
   async engineStats() {
     if (!this.client.running) return undefined;

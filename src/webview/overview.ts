@@ -211,7 +211,8 @@ function drawGroups(parent: HTMLElement): number {
     const members = el('ul');
     for (const m of g.members) {
       const item = el('li');
-      const rel = data!.roots.reduce((p, r) => (p.startsWith(r.path) ? p.slice(r.path.length + 1) : p), m.path);
+      // Paths under a root are shown relative to it (the HTML report's are relative already: root '').
+      const rel = data!.roots.reduce((p, r) => (r.path && p.startsWith(r.path) ? p.slice(r.path.length + 1) : p), m.path);
       const b = el('button', { type: 'button', class: 'link' }, m.startLine === undefined ? rel : `${rel}:${m.startLine}-${m.endLine}`);
       b.addEventListener('click', () => open(m.path, m.startLine, m.endLine));
       item.append(b);

@@ -3,12 +3,14 @@
  * of src/node/engine/engineProtocol.ts, delegating to {@link EngineState}. Files are fingerprinted by a
  * nested pool of dist/worker.js threads.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { EngineEvent, EngineMessage, EngineRequest, EngineRequestEnvelope } from '../node/engine/engineProtocol';
 import { EngineState } from '../node/engine/engineState';
 import { PoolFingerprinter } from '../node/engine/poolFingerprinter';
+import { htmlReport } from '../node/htmlReport/fromScan';
 import { REPORT_PART_WEIGHT, splitReport } from '../node/engine/reportParts';
 import { lowerThreadPriority } from '../node/workers/threadPriority';
 
@@ -72,6 +74,12 @@ async function handle(req: EngineRequest): Promise<unknown> {
       return engine().stats();
     case 'overview':
       return engine().overview();
+    case 'htmlReport': {
+      // The page is drawn by the Overview's script, bundled beside this one (dist/overview.js).
+      const { scan, thresholds, maxFileSizeBytes } = engine().htmlScan();
+      const overviewScript = fs.readFileSync(path.join(__dirname, 'overview.js'), 'utf8');
+      return htmlReport(scan, { title: path.basename(scan.root) || scan.root, thresholds, overviewScript, maxFileSizeBytes });
+    }
     case 'flushCache':
       await engine().flushCache();
       return null;

@@ -26,6 +26,10 @@
 //     section with its distance and the Compare / Open twin links (screenshot e2e-editor-hover.png);
 //   - the Overview (command palette) draws its treemap (code/ and docs/), histogram and every group;
 //     Enter on a folder zooms in, Escape out (screenshots e2e-overview*.png);
+//   - the packaged CLI's `--format html` page renders offline in chromium with every group and
+//     pair, hostile names and text escaped (test/e2e/htmlReport.js; screenshot e2e-*-html-report.png);
+//   - "Export Report…" asks where to save (the workbench's save dialog), writes the HTML report
+//     there and nowhere else, and that page renders offline with every group;
 //   - the Extensions view lists NearDup; the extension host log shows it activated without errors.
 // Distances shown must be integers within neardup.maxDistance / neardup.sectionMaxDistance (the
 // manifest's defaults) and equal to those of the packaged CLI (`dist/cli.js scan --format json`)
@@ -38,6 +42,7 @@
 const fs = require('fs');
 const path = require('path');
 const lib = require('../../scripts/lib/vscode-offline');
+const { checkHtmlReport } = require('./htmlReport');
 
 const ROOT = lib.ROOT;
 const RESULTS = path.join(ROOT, 'test-results');
@@ -429,6 +434,11 @@ async function main() {
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (err) => console.log(`  [page error] ${err.message}`));
 
+    await check('the packaged CLI\'s --format html page renders offline in chromium with every group and pair (test/e2e/htmlReport.js)', async () => {
+      const r = await checkHtmlReport({ cli: path.join(extensionDir, 'dist', 'cli.js'), browser, tmp, screenshotFile: path.join(RESULTS, `e2e-${String(++shotNo).padStart(2, '0')}-html-report.png`) });
+      console.log(`      ${r.groups} groups, ${r.pairs} pairs, ${r.nodes} treemap boxes, ${r.bars} bars; ${r.bytes} bytes`);
+    });
+
     await check('the workbench loads with the fixture workspace', async () => {
       await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded' });
       await waitForWorkbench();
@@ -744,6 +754,46 @@ async function main() {
       assert(fills.every((f) => f && f !== 'rgb(0, 0, 0)' && f !== 'none'), `fills: ${JSON.stringify(fills)}`);
       // Focus back to the workbench (keys typed in the webview stay there).
       await page.locator('.part.sidebar').click({ position: { x: 10, y: 200 } }).catch(() => {});
+      await closeQuickInput();
+    });
+
+    await check('"Export Report…" asks where to save, writes the HTML report there (engine worker, vscode.workspace.fs), and the page renders offline with every group', async () => {
+      needExpected();
+      const title = localize(((contributes.commands || []).find((c) => c.command === 'neardup.exportReport') || {}).title);
+      assert(title, 'package.json does not contribute neardup.exportReport');
+      const target = path.join(tmp, 'exported-report.html');
+      await commandPalette(title);
+      await quickPickRow(title).waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      // The save dialog (the workbench's own, in a browser): a path box holding the proposed file.
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await poll('the save dialog proposing neardup-report.html', async () => {
+        const v = await box.inputValue();
+        assert(v.endsWith('neardup-report.html'), `the path box holds ${JSON.stringify(v)}`);
+      }, { timeoutMs: 15_000 });
+      await screenshot('export-dialog');
+      assert(!fs.existsSync(path.join(workspace, 'neardup-report.html')), 'nothing written before the choice');
+      await box.fill(target);
+      // The dialog lists the typed path's folder as it is typed, and ignores OK while it does:
+      // OK (the dialog's button) again until it takes, then the file comes.
+      const ok = page.locator('.quick-input-widget .monaco-button', { hasText: /^OK$/ });
+      await poll('the report written where chosen', async () => {
+        if (!fs.existsSync(target) && (await ok.isVisible().catch(() => false))) await ok.click({ timeout: 2_000 }).catch(() => {});
+        assert(fs.existsSync(target) && /<\/html>\n$/.test(fs.readFileSync(target, 'utf8')), `${target} not written (yet)`);
+      }, { timeoutMs: 30_000, intervalMs: 1_000 });
+      assert(!fs.existsSync(path.join(workspace, 'neardup-report.html')), 'nothing written into the workspace');
+      const context = await browser.newContext({ offline: true });
+      try {
+        const p = await context.newPage();
+        await p.goto(`file://${target}`);
+        await p.waitForSelector('html[data-rendered-nodes]', { timeout: 15_000 });
+        const seen = await p.evaluate(() => ({ nodes: Number(document.documentElement.getAttribute('data-rendered-nodes')), groups: document.querySelectorAll('details.group').length, pairs: document.querySelectorAll('.pair table.sbs').length }));
+        assert(seen.nodes > 0, 'treemap drawn');
+        assert(seen.groups === expected.groups.file + expected.groups.section, `groups on the page: ${seen.groups}`);
+        assert(seen.pairs >= expected.pairs.length, `pairs side by side: ${seen.pairs}`);
+      } finally {
+        await context.close();
+      }
       await closeQuickInput();
     });
 

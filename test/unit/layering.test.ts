@@ -148,16 +148,19 @@ describe('layering', () => {
     }
   });
 
-  // Two places may write: the fingerprint cache (in the extension's storage) and the CLI's
+  // Three places may write (the third below): the fingerprint cache (in the extension's storage) and the CLI's
   // `--write-baseline FILE` (cli/baseline.ts: the one file the user names on the command line,
   // through a temporary file beside it and a rename; nothing is written without that flag, which
   // test/unit/cli/cliSecurity.test.ts checks). No other file may write, nor may these two grow
   // new kinds of writes unnoticed (each has its own count below).
-  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline) and node/shards/writeShard.ts (fingerprints --out); every other open is read-only', () => {
+  // Besides: the command *Export Report…* (extension/overview/exportReport.ts) writes the HTML
+  // report once, through vscode.workspace.fs, onto the file the user chose in the save dialog.
+  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline), node/shards/writeShard.ts (fingerprints --out) and exportReport.ts (the save dialog\'s choice); every other open is read-only', () => {
     const writes = /\b(?:fs|fsp|promises)\.(?:writeFile|appendFile|mkdir|mkdtemp|rename|rm|rmdir|unlink|createWriteStream|copyFile|cp|symlink|link|chmod|chown|utimes|lutimes|truncate|write|writev)\w*\s*\(/;
     let cacheWrites = 0;
     const baselineWrites: string[] = [];
     const shardWrites: string[] = [];
+    const exportWrites: string[] = [];
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -166,6 +169,7 @@ describe('layering', () => {
           if (rel === 'node/engine/fingerprintCache.ts') cacheWrites++;
           else if (rel === 'cli/baseline.ts') baselineWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
           else if (rel === 'node/shards/writeShard.ts') shardWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
+          else if (rel === 'extension/overview/exportReport.ts') exportWrites.push(line.trim());
           else assert.fail(`${rel} writes: ${line.trim()}`);
         }
         if (/\.open(Sync)?\s*\(/.test(line) && /\b(fs|fsp)\./.test(line)) assert.match(line, /O_RDONLY/, `${rel} opens a file for writing: ${line.trim()}`);
@@ -176,11 +180,16 @@ describe('layering', () => {
     assert.deepEqual(baselineWrites.sort(), ['renameSync', 'rmSync', 'writeFileSync'], 'cli/baseline.ts writes only the baseline file');
     // The shard writer (`neardup fingerprints --out FILE`): a temporary file beside FILE, its rename, its removal on failure.
     assert.deepEqual(shardWrites.sort(), ['createWriteStream', 'renameSync', 'rmSync'], 'node/shards/writeShard.ts writes only the shard named by --out');
+    // The export: one write, onto the save dialog's answer, after a return when there is none.
+    assert.deepEqual(exportWrites, ['await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(html));']);
+    const exporter = fs.readFileSync(path.join(SRC, 'extension', 'overview', 'exportReport.ts'), 'utf8');
+    assert.match(exporter, /const target = await vscode\.window\.showSaveDialog\(\{[\s\S]*?\}\);\s*if \(!target\) return;/);
+    assert.equal((exporter.match(/\btarget\s*=/g) ?? []).length, 1, 'target is assigned once');
   });
 
   it('the indexing path never pops up a notification (crashes, cache faults and skips go to the output channel)', () => {
     const popup = /\bshow(Error|Warning|Information)Message\s*\(/;
-    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/settings.ts']);
+    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/settings.ts', 'extension/overview/exportReport.ts']);
     let seen = 0;
     for (const f of tsFiles(SRC)) {
       const rel = path.relative(SRC, f).split(path.sep).join('/');

@@ -13,6 +13,8 @@ export interface FingerprintedDocument {
   /** Path relative to the scanned root, with '/' separators. */
   path: string;
   doc: DocumentFingerprint;
+  /** Lines of the text, when known (the CLI's scan: for the HTML report's treemap). */
+  lines?: number;
 }
 
 export interface ReportOptions {

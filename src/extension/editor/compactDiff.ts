@@ -5,59 +5,12 @@
  * {@link MAX_DIFF_CELLS} allow are compared by their common start and end only.
  */
 
-/** `' '` in both, `'-'` only here, `'+'` only in the twin. */
-export interface DiffLine {
-  op: ' ' | '-' | '+';
-  text: string;
-}
+import { lineDiff, MAX_DIFF_CELLS, type DiffLine } from '../../core/report/lineDiff';
+
+export { lineDiff, MAX_DIFF_CELLS, type DiffLine };
 
 /** A compact diff's entries: lines, and gaps of lines left out (`changed` of them differing: above the focus). */
 export type CompactEntry = DiffLine | { op: '…'; skipped: number; changed?: number };
-
-/** Cells of the longest-common-subsequence table at most (lines here × lines of the twin). */
-export const MAX_DIFF_CELLS = 250_000;
-
-const norm = (s: string): string => s.trim().replace(/\s+/g, ' ');
-
-/** A line diff of `here` against `twin`: common lines, lines only here, lines only in the twin, in order. */
-export function lineDiff(here: readonly string[], twin: readonly string[]): DiffLine[] {
-  const a = here.map(norm);
-  const b = twin.map(norm);
-  let pre = 0;
-  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
-  let suf = 0;
-  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
-  const out: DiffLine[] = [];
-  for (let i = 0; i < pre; i++) out.push({ op: ' ', text: twin[i] });
-  const n = a.length - pre - suf;
-  const m = b.length - pre - suf;
-  if (n * m > MAX_DIFF_CELLS) {
-    for (let i = 0; i < n; i++) out.push({ op: '-', text: here[pre + i] });
-    for (let j = 0; j < m; j++) out.push({ op: '+', text: twin[pre + j] });
-  } else {
-    // lcs[i][j]: the longest common subsequence of a[pre+i..] and b[pre+j..].
-    const w = m + 1;
-    const lcs = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) {
-        lcs[i * w + j] = a[pre + i] === b[pre + j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
-      }
-    }
-    let i = 0;
-    let j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && a[pre + i] === b[pre + j]) {
-        out.push({ op: ' ', text: twin[pre + j] });
-        i++;
-        j++;
-      } else if (i < n && (j === m || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
-        out.push({ op: '-', text: here[pre + i++] });
-      } else out.push({ op: '+', text: twin[pre + j++] });
-    }
-  }
-  for (let k = suf; k > 0; k--) out.push({ op: ' ', text: twin[twin.length - k] });
-  return out;
-}
 
 /**
  * The differing lines with `context` unchanged lines around each run of them, at most `maxLines`

@@ -113,6 +113,8 @@ export type EngineRequest =
   | { type: 'stats' }
   /** The picture of the workspace for the Overview: folders and files with their lines, pair distances, largest groups. */
   | { type: 'overview' }
+  /** The HTML report of the index (the CLI's `--format html` page), written in the engine worker. */
+  | { type: 'htmlReport' }
   /** Writes the cache now if anything changed; answered once it is written (or failed). */
   | { type: 'flushCache' }
   /** Saves the cache and stops the fingerprint workers. */
@@ -349,6 +351,7 @@ export interface EngineResponseMap {
   cancel: { cancelled: boolean };
   stats: EngineStats;
   overview: OverviewData;
+  htmlReport: string;
   flushCache: null;
   shutdown: null;
   /** Fingerprint workers terminated (target `pool`). */

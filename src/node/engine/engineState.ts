@@ -13,7 +13,7 @@
 import { kernelKind, kernelSummary, nativeKernel } from '../workers/nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions } from '../../core/report/report';
+import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../../core/report/report';
 import type { DocumentFingerprint } from '../../core/types';
 import type {
   EngineConfig,
@@ -43,6 +43,15 @@ import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { buildOverview, ReportViewBuilder } from './reportView';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
+
+/** The index in the shape of a scan's result, for the HTML report (paths relative to `root`, with '/'). */
+export interface HtmlScanData {
+  root: string;
+  pairs: ReportPair[];
+  groups: ReportGroup[];
+  documents: FingerprintedDocument[];
+  stats: { files: number; sections: number };
+}
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -447,6 +456,41 @@ export class EngineState {
       this.sentItems.set(p, sig);
     }
     return { ...view, items, clearedPaths, full };
+  }
+
+  /**
+   * What the HTML report needs (`exportReport`; the page is written in the engine worker, never on
+   * the extension host): the index as a scan's result, its paths relative to the workspace folder
+   * (several folders: to their common parent folder).
+   */
+  htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
+    const roots = this.rules.map((r) => r.path);
+    let root = roots[0] ?? '/';
+    // The folders' common parent. Folders on different drives (Windows) have none: the page then
+    // lists the other drives' pairs without their text and leaves their files out of the treemap.
+    for (const r of roots) {
+      while (r !== root && !r.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) {
+        const up = path.dirname(root);
+        if (up === root) break;
+        root = up;
+      }
+    }
+    const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
+    const relLoc = <T extends { path: string }>(l: T): T => ({ ...l, path: rel(l.path) });
+    const documents: HtmlScanData['documents'] = [];
+    let sections = 0;
+    for (const [p, doc] of this.entries.docs) {
+      const lines = this.entries.linesOf(p);
+      documents.push(lines === undefined ? { path: rel(p), doc } : { path: rel(p), doc, lines });
+      sections += doc.sections.length;
+    }
+    documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const pairs = [...this.matcher.pairs()].map((p) => ({ ...p, a: relLoc(p.a), b: relLoc(p.b) }));
+    const groups = (this.report?.groups ?? []).map((g) => {
+      const locations = g.members.map((m) => (m.startLine === undefined ? { path: rel(m.path) } : { path: rel(m.path), startLine: m.startLine, endLine: m.endLine }));
+      return { kind: g.kind, members: locations.map((l) => l.path), maxDistance: g.maxDistance, ...(g.kind === 'section' ? { locations } : {}) };
+    });
+    return { scan: { root, pairs, groups, documents, stats: { files: documents.length, sections } }, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
   }
 
   /** The Overview's data (on request: O(files), in the engine worker). */

@@ -314,7 +314,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       for (const o of outcomes) {
         if (o.ok) {
           bytes += o.bytes;
-          documents.push({ path: o.relPath, doc: o.doc });
+          documents.push(o.lines === undefined ? { path: o.relPath, doc: o.doc } : { path: o.relPath, doc: o.doc, lines: o.lines });
           if (o.region) regions.set(o.relPath, o.region);
         }
       }

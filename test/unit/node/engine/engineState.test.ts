@@ -9,6 +9,7 @@ import { fingerprintDecoded, fingerprintFile } from '../../../../src/node/worker
 import type { FileOutcome, FileToFingerprint } from '../../../../src/node/workers/fileOutcome';
 import { languageOf } from '../../../../src/core/text/languages';
 import { codeFile, mulberry32, proseText } from '../../helpers/corpus';
+import { htmlReport } from '../../../../src/node/htmlReport/fromScan';
 
 /** Fingerprints on the test's thread; counts the files it reads; optional delay per batch. */
 class InlineFingerprinter implements Fingerprinter {
@@ -597,5 +598,31 @@ describe('EngineState', function () {
     assert.strictEqual(second, third);
     await second;
     assert.deepEqual(filePairs(engine.getReport()), [['guide-old.md', 'guide.md']]);
+  });
+  it('htmlScan (Export Report…): the index as a scan, paths relative to the folder — two folders: to their common parent — and its page holds every group with every pair side by side', async () => {
+    write(root2, 'lib/b-copy.ts', edited(codeB));
+    const { engine } = makeEngine();
+    await engine.init({ config: config({ roots: [{ path: root, exclude: ['**/hidden'] }, { path: root2, exclude: [] }] }), cachePath });
+    await engine.reindex();
+    const report = engine.getReport();
+    const { scan, thresholds, maxFileSizeBytes } = engine.htmlScan();
+    assert.equal(scan.root, tmp);
+    assert.equal(scan.pairs.length, report.pairs);
+    assert.equal(scan.groups.length, report.groups.length);
+    const paths = new Set(scan.pairs.flatMap((p) => [p.a.path, p.b.path]));
+    assert.ok(paths.has('ws/src/a.ts') && paths.has('ws/src/a-copy.ts') && paths.has('ws2/lib/b-copy.ts'), [...paths].join(', '));
+    assert.ok(scan.documents.every((d) => !path.isAbsolute(d.path) && !d.path.includes('\\')));
+    assert.deepEqual(thresholds, { maxDistance: settings.maxDistance, sectionMaxDistance: settings.sectionMaxDistance, minSimilarity: settings.minSimilarity });
+    const html = htmlReport(scan, { title: 'ws', thresholds, overviewScript: '', maxFileSizeBytes });
+    assert.equal((html.match(/<details class="group"/g) ?? []).length, report.groups.length);
+    assert.equal((html.match(/<table class="sbs">/g) ?? []).length, report.pairs, 'every pair read again and shown side by side');
+    assert.ok(!html.includes(tmp), 'no absolute path in the page');
+    // One folder: relative to it.
+    const single = makeEngine();
+    await single.engine.init({ config: config(), cachePath: path.join(tmp, 'storage2', 'fp.bin') });
+    await single.engine.reindex();
+    const one = single.engine.htmlScan().scan;
+    assert.equal(one.root, root);
+    assert.ok(one.pairs.some((p) => p.a.path === 'src/a.ts' || p.b.path === 'src/a.ts'));
   });
 });
