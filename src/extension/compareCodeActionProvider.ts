@@ -8,16 +8,12 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ignoreMarkerEdit } from '../core/text/ignoreMarkerEdit';
 import { COMPARE_COMMAND, type CompareTarget } from './commands/compare';
+import { ignoreDuplicate, ignoreEdit, IGNORE_DUPLICATE_COMMAND, MAX_IGNORE_FIX_CHARS, saveAfterIgnore, SAVE_AFTER_IGNORE_COMMAND } from './commands/ignoreDuplicate';
 import { DIAGNOSTIC_SOURCE, FILE_CODE, SECTION_CODE } from './diagnosticsPublisher';
 
 /** Quick fixes offered per diagnostic. */
 const MAX_ACTIONS = 5;
-/** Runs after the ignore fix's edit: saves the document (internal, not in the command palette). */
-export const SAVE_AFTER_IGNORE_COMMAND = 'neardup.saveAfterIgnore';
-/** Larger documents get no ignore fix (the marker check reads the whole text on each request). */
-const MAX_IGNORE_FIX_CHARS = 4 * 1024 * 1024;
 
 export class CompareCodeActionProvider implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
@@ -56,14 +52,8 @@ export class CompareCodeActionProvider implements vscode.CodeActionProvider {
 
 /** "Ignore this duplicate": the marker's edit, then a save; undefined when no marker would work. */
 function ignoreAction(document: vscode.TextDocument, text: string, d: vscode.Diagnostic, isSection: boolean): vscode.CodeAction | undefined {
-  const insertions = ignoreMarkerEdit(document.uri.fsPath, text, isSection ? { startLine: d.range.start.line, endLine: d.range.end.line } : 'file');
-  if (!insertions) return undefined;
-  const eol = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
-  const edit = new vscode.WorkspaceEdit();
-  for (const ins of insertions) {
-    if (ins.line >= document.lineCount) edit.insert(document.uri, document.lineAt(document.lineCount - 1).range.end, eol + ins.text);
-    else edit.insert(document.uri, new vscode.Position(ins.line, 0), ins.text + eol);
-  }
+  const edit = ignoreEdit(document, text, isSection ? { startLine: d.range.start.line, endLine: d.range.end.line } : 'file');
+  if (!edit) return undefined;
   const title = isSection ? vscode.l10n.t('Ignore this duplicate (insert a neardup-ignore marker)') : vscode.l10n.t('Ignore this file’s duplicates (insert neardup-ignore-file)');
   const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
   action.edit = edit;
@@ -72,16 +62,10 @@ function ignoreAction(document: vscode.TextDocument, text: string, d: vscode.Dia
   return action;
 }
 
-/** Saves the document the ignore fix edited, so the index reads it again (saves re-index). */
-async function saveAfterIgnore(uri: unknown): Promise<void> {
-  if (!(uri instanceof vscode.Uri)) return;
-  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  if (doc?.isDirty) await doc.save();
-}
-
 export function registerCompareCodeActions(): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new CompareCodeActionProvider(), CompareCodeActionProvider.metadata),
     vscode.commands.registerCommand(SAVE_AFTER_IGNORE_COMMAND, saveAfterIgnore),
+    vscode.commands.registerCommand(IGNORE_DUPLICATE_COMMAND, ignoreDuplicate),
   );
 }

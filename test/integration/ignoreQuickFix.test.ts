@@ -92,4 +92,27 @@ describe('quick fix: Ignore this duplicate', () => {
       await vscode.commands.executeCommand('workbench.action.files.revert');
     }
   });
+  it('the hover’s Ignore… link: on a marked section of a saved file, it names neardup.ignoreDuplicate with the section’s lines; running it inserts the marker, saves, and the diagnostic goes', async () => {
+    const uri = fixture('code/logParser.ts');
+    keep('code/logParser.ts');
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const [d] = await waitForDiagnostics(uri, (ds) => ds.some((x) => x.code === 'near-duplicate-section'), 'the section diagnostic');
+    const line = d.range.start.line + 1;
+    let link: RegExpMatchArray | null = null;
+    for (let i = 0; i < 100 && !link; i++) {
+      const hovers = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(line, 2))) ?? [];
+      const text = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+      link = text.match(/\[Ignore…\]\(command:neardup\.ignoreDuplicate\?([^)]+)\)/);
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(link, 'the hover has the Ignore… link');
+    const args = JSON.parse(decodeURIComponent(link[1])) as [string, number, number];
+    assert.strictEqual(args[0], uri.toString());
+    assert.deepStrictEqual([args[1], args[2]], [d.range.start.line + 1, d.range.end.line + 1], 'the marked section’s lines');
+    await vscode.commands.executeCommand('neardup.ignoreDuplicate', ...args);
+    assert.strictEqual(doc.isDirty, false, 'saved by the command');
+    assert.match(fs.readFileSync(uri.fsPath, 'utf8').split('\n')[d.range.start.line], /^\s*\/\/ neardup-ignore-next\r?$/);
+    await waitForDiagnostics(uri, (ds) => !ds.some((x) => x.code === 'near-duplicate-section'), 'the section diagnostic gone');
+  });
 });

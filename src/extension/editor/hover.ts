@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { COMPARE_COMMAND, type CompareLink } from '../commands/compare';
+import { IGNORE_DUPLICATE_COMMAND } from '../commands/ignoreDuplicate';
 import { percent } from '../duplicatesTreeProvider';
 import type { HostTasks } from '../hostTasks';
 import { compactDiff, diffBlock, lineDiff } from './compactDiff';
@@ -76,7 +77,7 @@ export class MarksHoverProvider implements vscode.HoverProvider {
     const texts = await Promise.all(marks.map((m) => (m.item.twins.length > 0 ? twinLines(m.item.twins[0]) : Promise.resolve(undefined))));
     return this.tasks.time('editor.hover', () => {
       const md = new vscode.MarkdownString(undefined, true);
-      md.isTrusted = { enabledCommands: [COMPARE_COMMAND, OPEN_TWIN_COMMAND] };
+      md.isTrusted = { enabledCommands: [COMPARE_COMMAND, OPEN_TWIN_COMMAND, IGNORE_DUPLICATE_COMMAND] };
       marks.forEach((m, i) => {
         if (i > 0) md.appendMarkdown('\n\n---\n\n');
         this.describe(md, doc, m, texts[i], pos.line);
@@ -110,6 +111,12 @@ export class MarksHoverProvider implements vscode.HoverProvider {
     }
     const more = count - Math.min(MAX_TWINS, mark.item.twins.length);
     if (more > 0) md.appendMarkdown(`- ${vscode.l10n.t('and {0} more (the NearDup panel lists them)', more)}\n`);
+    // Ignore…: a neardup-ignore marker for these lines (the whole file for a file mark), saved
+    // files only (their marks are the saved lines).
+    if (!doc.isDirty && doc.uri.scheme === 'file') {
+      const args = mark.kind === 'file' ? [doc.uri.toString()] : [doc.uri.toString(), span.start + 1, span.end + 1];
+      md.appendMarkdown(`\n[${linkText(vscode.l10n.t('Ignore…'))}](${commandLink(IGNORE_DUPLICATE_COMMAND, args)}) ${escapeMd(vscode.l10n.t('(inserts a neardup-ignore marker)'))}\n`);
+    }
     const closest = mark.item.twins[0];
     if (!closest) return;
     const name = where(closest);
