@@ -8,20 +8,11 @@
  * point operations, so both give identical regions (checked by test/unit/core/regions).
  */
 #include "align.h"
+#include "hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
-
-static inline uint32_t fmix(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
-}
 
 /* kgramHash of anchors.ts with salt 0. */
 static uint32_t kgramHash(const TokenStream *s, int32_t i, int32_t k) {
@@ -32,7 +23,7 @@ static uint32_t kgramHash(const TokenStream *s, int32_t i, int32_t k) {
     h = (h ^ s->hi[j]) * 0x1b873593u;
     h = rotl32(h, 13);
   }
-  return fmix(h);
+  return fmix32(h);
 }
 
 typedef struct {

@@ -12,6 +12,7 @@
 
 #include "fingerprint.h"
 #include "grow.h"
+#include "hash.h"
 
 static int growSeq(Seq *s, size_t need) {
   if (s->cap >= need) return 1;
@@ -73,16 +74,6 @@ static uint64_t fnvAscii(const char *s) {
   return h;
 }
 
-static inline uint32_t fmix32(uint32_t h) {
-  h ^= h >> 16;
-  h *= 0x85ebca6bu;
-  h ^= h >> 13;
-  h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
-}
-
-static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
 /* ------------------------------------------------------------------------------- tokeniser */
 

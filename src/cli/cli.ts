@@ -391,6 +391,24 @@ async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
   return 0;
 }
 
+/**
+ * The options of the commands that read a folder's files (`scan`, `fingerprints`): how Chinese is
+ * cut and folded, which files are read and by how many threads, the project configuration, and
+ * what goes to stderr.
+ */
+function readingOptions(cmd: Command, d: EngineSettings): Command {
+  return cmd
+    .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
+    .option('--no-fold-variants', 'do not fold Traditional and variant Chinese characters to Simplified before fingerprinting')
+    .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
+    .option('--no-gitignore', 'do not honour .gitignore files')
+    .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
+    .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
+    .option('--no-config', 'do not read <dir>/.neardup.json')
+    .option('--no-progress', 'no progress bar on stderr')
+    .option('-q, --quiet', 'print nothing on stderr but errors', false);
+}
+
 export function buildProgram(): Command {
   const d = DEFAULT_ENGINE_SETTINGS;
   const program = new Command('neardup')
@@ -399,7 +417,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ outputError: (str, write) => write(str.replace(/^error: /, 'neardup: ')) });
-  program
+  const scan = program
     .command('scan')
     .description('scan a folder and report near duplicates')
     .argument('<dir>', 'folder to scan')
@@ -418,20 +436,12 @@ export function buildProgram(): Command {
     .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
     .addOption(new Option('--weighting <w>', 'feature weighting: none (each shingle once), tf (1 + ln count), tfidf (tf × corpus IDF, two passes)').choices(['none', 'tf', 'tfidf']).default(d.weighting))
-    .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
-    .option('--no-fold-variants', 'do not fold Traditional and variant Chinese characters to Simplified before fingerprinting')
-    .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
-    .option('--no-gitignore', 'do not honour .gitignore files')
-    .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
-    .option('--locate', 'experimental: also locate copied blocks inside files (verbatim, renamed, edited) as section pairs', false)
-    .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
-    .option('--no-config', 'do not read <dir>/.neardup.json')
-    .option('--no-progress', 'no progress bar on stderr')
-    .option('-q, --quiet', 'print nothing on stderr but errors', false)
+    .option('--locate', 'experimental: also locate copied blocks inside files (verbatim, renamed, edited) as section pairs', false);
+  readingOptions(scan, d)
     .action(async (dir: string, flags: ScanFlags, cmd: Command) => {
       process.exitCode = await runScan(dir, flags, cmd);
     });
-  program
+  const fingerprints = program
     .command('fingerprints')
     .description('write the fingerprints of a folder as a shard (JSON Lines, gzip when FILE ends in .gz), to join with others')
     .argument('<dir>', 'folder to fingerprint')
@@ -443,16 +453,8 @@ export function buildProgram(): Command {
     .option('--no-sections', 'whole files only')
     .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
-    .addOption(new Option('--weighting <w>', 'feature weighting: none or tf (tfidf depends on the whole tree: refused)').choices(['none', 'tf', 'tfidf']).default(d.weighting))
-    .addOption(new Option('--cjk-segmenter <s>', 'Chinese word segmentation').choices(['jieba', 'bigram']).default(d.cjkSegmenter))
-    .option('--no-fold-variants', 'do not fold Traditional and variant Chinese characters to Simplified before fingerprinting')
-    .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
-    .option('--no-gitignore', 'do not honour .gitignore files')
-    .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
-    .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
-    .option('--no-config', 'do not read <dir>/.neardup.json')
-    .option('--no-progress', 'no progress bar on stderr')
-    .option('-q, --quiet', 'print nothing on stderr but errors', false)
+    .addOption(new Option('--weighting <w>', 'feature weighting: none or tf (tfidf depends on the whole tree: refused)').choices(['none', 'tf', 'tfidf']).default(d.weighting));
+  readingOptions(fingerprints, d)
     .action(async (dir: string, flags: ScanFlags & { out: string; name?: string }, cmd: Command) => {
       process.exitCode = await runFingerprints(dir, flags, cmd);
     });

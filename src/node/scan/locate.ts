@@ -249,7 +249,7 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
   }
 
-  // ---- the SimHash pairs already reported, by their two files
+  // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const existing = new Map<string, number[]>();
   result.pairs.forEach((p, i) => {
@@ -259,10 +259,8 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     if (list) list.push(i);
     else existing.set(k, [i]);
   });
-  const rangeOf = (loc: Location) => {
-    if (loc.startLine !== undefined) return { startLine: loc.startLine, endLine: loc.endLine! };
-    return { startLine: 1, endLine: byPath.get(loc.path)?.region.lineStarts.length ?? Number.MAX_SAFE_INTEGER };
-  };
+  /** The lines of a section pair's side or of a region's side (both always have them). */
+  const rangeOf = (loc: Location) => ({ startLine: loc.startLine!, endLine: loc.endLine! });
   /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
   const alreadyReported = (a: Location, b: Location): { index: number; whole: boolean } | null => {
     const spans = (x: Location, y: Location) => {
