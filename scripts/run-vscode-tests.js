@@ -82,7 +82,8 @@ function prepareWorkspace(opts, dest) {
 }
 
 function testEnv(opts, fixtureCopy) {
-  const env = { NEARDUP_FIXTURE_WORKSPACE: fixtureCopy };
+  // Memory bounds measure what the engine holds (engineState.ts: a collection before its heap figure).
+  const env = { NEARDUP_FIXTURE_WORKSPACE: fixtureCopy, NEARDUP_TEST_LIVE_HEAP: '1' };
   if (opts.scaleFiles > 0) env.NEARDUP_SCALE_WORKSPACE_FILES = String(opts.scaleFiles);
   if (opts.grep) env.NEARDUP_TEST_GREP = opts.grep;
   if (process.env.NEARDUP_TEST_TIMEOUT) env.NEARDUP_TEST_TIMEOUT = process.env.NEARDUP_TEST_TIMEOUT;
