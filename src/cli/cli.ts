@@ -14,8 +14,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
-import { LOCATE_MAX_BYTES, locateCopies, withLocated } from '../node/scan/locate';
-import { scanDirectory } from '../node/scan/scan';
+import { LOCATE_MAX_BYTES, locateCopiesInPool, withLocated } from '../node/scan/locate';
+import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
 import { runDaskJoin } from '../node/shards/daskJoin';
 import { joinShards } from '../node/shards/joinShards';
 import { checkShardName, ShardError } from '../node/shards/shardFormat';
@@ -185,7 +185,28 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   const trace = process.env.NEARDUP_TRACE === '1';
   const onPhase = trace ? (phase: string, atMs: number) => process.stderr.write(`neardup: trace ${atMs.toFixed(1)} ms ${phase}\n`) : undefined;
   onPhase?.('scan called', performance.now());
-  let result = await scanDirectory({
+  // Copies located inside files (issue 12): after the report, from the region documents the
+  // scan's workers made, with the region finder's buckets worked by those workers.
+  const locate = async (scanned: ScanResult, pool: ScanPool): Promise<ScanResult> => {
+    const located = await locateCopiesInPool(
+      scanned,
+      {
+        settings,
+        maxBytes: locateMaxBytes(),
+        onSkip: flags.quiet
+          ? undefined
+          : (relPath, reason) => {
+              if (reason === IGNORE_FILE_REASON) return;
+              process.stderr.write(`neardup: --locate skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
+            },
+      },
+      pool,
+    );
+    if (!located.ok && !flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(located.reason)}.\n`);
+    onPhase?.(located.ok ? `located (${located.pairs.length} pairs, ${located.stats.dropped} already reported)` : 'locate refused', performance.now());
+    return located.ok ? withLocated(scanned, located) : scanned;
+  };
+  const result = await scanDirectory({
     root,
     settings,
     include: flags.include,
@@ -198,26 +219,10 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
     onSkip: skipNotices(flags.quiet, progress),
+    ...(flags.locate ? { withWorkers: locate } : {}),
   });
   progress.clear();
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
-  if (flags.locate) {
-    // Experimental (issue 12): copies located inside files, on this thread after the scan, from the
-    // region documents the scan's workers made.
-    const located = locateCopies(result, {
-      settings,
-      maxBytes: locateMaxBytes(),
-      onSkip: flags.quiet
-        ? undefined
-        : (relPath, reason) => {
-            if (reason === IGNORE_FILE_REASON) return;
-            process.stderr.write(`neardup: --locate skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
-          },
-    });
-    if (located.ok) result = withLocated(result, located);
-    else if (!flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(located.reason)}.\n`);
-    onPhase?.(located.ok ? `located (${located.pairs.length} pairs, ${located.stats.dropped} already reported)` : 'locate refused', performance.now());
-  }
   const ids = baseline || flags.writeBaseline !== undefined || flags.format === 'sarif' || flags.format === 'codeclimate' ? pairIdentities(result) : undefined;
   if (flags.writeBaseline !== undefined) {
     try {

@@ -10,6 +10,7 @@ import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../no
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
 import { nativeKernel } from '../node/workers/nativeKernel';
+import { runRegionBuckets } from '../node/workers/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
 if (data?.logged instanceof SharedArrayBuffer) {
@@ -41,6 +42,8 @@ function handle(req: WorkerRequest): WorkerResponse {
     case 'matchPairs': {
       return packPairs(matchPairList(unpackItems(req.items), { ...req.options, kernel: nativeKernel() }));
     }
+    case 'regionBuckets':
+      return runRegionBuckets(req);
   }
 }
 

@@ -5,7 +5,7 @@
  * aligned, trimmed, scored and classified (exact, renamed, edited); overlapping results of one
  * pair of documents reduced to the best; the pairs grouped into copies. Pure and deterministic.
  */
-import { AnchorIndex } from './anchorIndex';
+import { AnchorIndex, type SeedBucket } from './anchorIndex';
 import type { CodeKernel } from '../types';
 import { alignChain, kernelAligner, type Alignment, type ChainAligner } from './align';
 import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
@@ -182,7 +182,7 @@ export function defaultAnchors(doc: RegionDocument): Anchors {
 }
 
 /** Scores an alignment; null when it is too short or too dissimilar. */
-function judge(al: Alignment, o: typeof DEFAULTS): Omit<RegionPair, 'a' | 'b'> | null {
+function judge(al: Alignment, o: ResolvedRegionOptions): Omit<RegionPair, 'a' | 'b'> | null {
   if (al.aEnd - al.aStart < o.minTokens || al.bEnd - al.bStart < o.minTokens) return null;
   const raw = Math.min(al.rawA, al.rawB);
   const ids = Math.min(al.idsA, al.idsB);
@@ -197,11 +197,27 @@ function judge(al: Alignment, o: typeof DEFAULTS): Omit<RegionPair, 'a' | 'b'> |
 
 const overlap = (s1: number, e1: number, s2: number, e2: number): boolean => s1 < e2 && s2 < e1;
 
-/** Finds the copied regions among documents (indices into `docs` in the results). */
-export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
-  const o = { ...DEFAULTS, ...options };
-  const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
-  const margin = options.margin ?? o.w + o.k;
+/** findRegions' options resolved: every default filled in, the margin too (plain data: it crosses to workers). */
+export type ResolvedRegionOptions = Omit<typeof DEFAULTS, 'skipPair'> & { margin: number };
+
+/** The options with their defaults (the functions — skipPair, aligner, kernel — left out). */
+export function resolveRegionOptions(options: RegionOptions = {}): ResolvedRegionOptions {
+  const { skipPair: _skip, aligner: _aligner, kernel: _kernel, margin, ...given } = options;
+  const { skipPair: _none, ...defaults } = DEFAULTS;
+  const o = { ...defaults, ...given };
+  return { ...o, margin: margin ?? o.w + o.k };
+}
+
+/** What findRegions searches: the seed buckets of the documents' anchors, before any chain. */
+export interface RegionPlan {
+  options: ResolvedRegionOptions;
+  buckets: SeedBucket[];
+  stats: RegionStats;
+}
+
+/** The anchors of the documents into one index, and the seed buckets of its hashes under the caps. */
+export function planRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionPlan {
+  const o = resolveRegionOptions(options);
   const index = new AnchorIndex();
   let tokens = 0;
   for (let d = 0; d < docs.length; d++) {
@@ -220,46 +236,70 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
   const capOf = proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined;
   const { buckets, dropped, seeds } = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf, kernel: options.kernel });
   const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: dropped, seeds, chains: 0, aligned: 0, pairs: 0 };
-  const pairs: RegionPair[] = [];
+  return { options: o, buckets, stats };
+}
+
+/** A bucket worth chaining: not a self bucket when those are off, not skipped, with enough seeds. */
+export function bucketWanted(bucket: SeedBucket, o: ResolvedRegionOptions, skipPair?: (docA: number, docB: number) => boolean): boolean {
+  if (bucket.docA === bucket.docB && !o.selfMatches) return false;
+  if (skipPair?.(bucket.docA, bucket.docB)) return false;
+  return bucket.pairs.length >= 2 * o.minSeeds;
+}
+
+/**
+ * The regions of one seed bucket (two documents, or one with itself): its seeds chained, each
+ * chain aligned, judged and classified; of regions overlapping on both sides, the one with the
+ * most matched tokens. Counts its chains and alignments into `stats`.
+ */
+export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: ResolvedRegionOptions, align: ChainAligner, stats: Pick<RegionStats, 'chains' | 'aligned'>): RegionPair[] {
+  const self = bucket.docA === bucket.docB;
+  const margin = o.margin;
   const alignOptions = { k: o.k, coverK: o.coverK, margin, band: o.band, fringeGap: o.fringeGap, minConsistency: o.minConsistency };
-  for (const bucket of buckets) {
-    const self = bucket.docA === bucket.docB;
-    if (self && !o.selfMatches) continue;
-    if (o.skipPair?.(bucket.docA, bucket.docB)) continue;
-    if (bucket.pairs.length < 2 * o.minSeeds) continue;
-    const A = docs[bucket.docA];
-    const B = docs[bucket.docB];
-    const found: RegionPair[] = [];
-    const sa = A.ids ?? A.raw;
-    const sb = B.ids ?? B.raw;
-    const same = (i: number, j: number): boolean => sa.hi[i] === sb.hi[j] && sa.lo[i] === sb.lo[j];
-    const explains = (la: number, lb: number, a: number, b: number): boolean => indelExplains(la, lb, a, b, same, 2 + Math.floor(0.15 * Math.min(a - la, b - lb)));
-    for (const chain of joinChains(chainSeeds(bucket.pairs, o, self), o.joinGap, self, 3, explains)) {
-      stats.chains++;
-      if (chain.seeds.length < 2 * o.minSeeds) continue;
-      // The alignment stays within the seeds' span and a margin on each side: a chain whose span
-      // cannot hold minTokens on both sides is not aligned (most chains of two close seeds).
-      const last = chain.seeds.length - 2;
-      const reach = o.k + 2 * margin;
-      if (chain.seeds[last] - chain.seeds[0] + reach < o.minTokens || chain.seeds[last + 1] - chain.seeds[1] + reach < o.minTokens) continue;
-      const al = align(A, B, chain.seeds, alignOptions, self);
-      stats.aligned++;
-      if (!al) continue;
-      const j = judge(al, o);
-      if (!j) continue;
-      found.push({ a: sideOf(A, bucket.docA, al.aStart, al.aEnd), b: sideOf(B, bucket.docB, al.bStart, al.bEnd), ...j });
-    }
-    // One result per place pair: of regions overlapping on both sides, the one with the most matched tokens.
-    const weight = (p: RegionPair): number => p.similarity * (p.a.end - p.a.start + p.b.end - p.b.start);
-    found.sort((x, y) => weight(y) - weight(x) || x.a.start - y.a.start || x.b.start - y.b.start);
-    const kept: RegionPair[] = [];
-    for (const p of found) {
-      if (kept.some((q) => overlap(p.a.start, p.a.end, q.a.start, q.a.end) && overlap(p.b.start, p.b.end, q.b.start, q.b.end))) continue;
-      if (self && kept.some((q) => overlap(p.a.start, p.a.end, q.b.start, q.b.end) && overlap(p.b.start, p.b.end, q.a.start, q.a.end))) continue;
-      kept.push(p);
-    }
-    kept.sort((x, y) => x.a.start - y.a.start || x.b.start - y.b.start);
-    pairs.push(...kept);
+  const A = docs[bucket.docA];
+  const B = docs[bucket.docB];
+  const found: RegionPair[] = [];
+  const sa = A.ids ?? A.raw;
+  const sb = B.ids ?? B.raw;
+  const same = (i: number, j: number): boolean => sa.hi[i] === sb.hi[j] && sa.lo[i] === sb.lo[j];
+  const explains = (la: number, lb: number, a: number, b: number): boolean => indelExplains(la, lb, a, b, same, 2 + Math.floor(0.15 * Math.min(a - la, b - lb)));
+  for (const chain of joinChains(chainSeeds(bucket.pairs, o, self), o.joinGap, self, 3, explains)) {
+    stats.chains++;
+    if (chain.seeds.length < 2 * o.minSeeds) continue;
+    // The alignment stays within the seeds' span and a margin on each side: a chain whose span
+    // cannot hold minTokens on both sides is not aligned (most chains of two close seeds).
+    const last = chain.seeds.length - 2;
+    const reach = o.k + 2 * margin;
+    if (chain.seeds[last] - chain.seeds[0] + reach < o.minTokens || chain.seeds[last + 1] - chain.seeds[1] + reach < o.minTokens) continue;
+    const al = align(A, B, chain.seeds, alignOptions, self);
+    stats.aligned++;
+    if (!al) continue;
+    const j = judge(al, o);
+    if (!j) continue;
+    found.push({ a: sideOf(A, bucket.docA, al.aStart, al.aEnd), b: sideOf(B, bucket.docB, al.bStart, al.bEnd), ...j });
+  }
+  // One result per place pair: of regions overlapping on both sides, the one with the most matched tokens.
+  const weight = (p: RegionPair): number => p.similarity * (p.a.end - p.a.start + p.b.end - p.b.start);
+  found.sort((x, y) => weight(y) - weight(x) || x.a.start - y.a.start || x.b.start - y.b.start);
+  const kept: RegionPair[] = [];
+  for (const p of found) {
+    if (kept.some((q) => overlap(p.a.start, p.a.end, q.a.start, q.a.end) && overlap(p.b.start, p.b.end, q.b.start, q.b.end))) continue;
+    if (self && kept.some((q) => overlap(p.a.start, p.a.end, q.b.start, q.b.end) && overlap(p.b.start, p.b.end, q.a.start, q.a.end))) continue;
+    kept.push(p);
+  }
+  kept.sort((x, y) => x.a.start - y.a.start || x.b.start - y.b.start);
+  return kept;
+}
+
+/** Finds the copied regions among documents (indices into `docs` in the results). */
+export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
+  const plan = planRegions(docs, options);
+  const o = plan.options;
+  const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
+  const stats = plan.stats;
+  const pairs: RegionPair[] = [];
+  for (const bucket of plan.buckets) {
+    if (!bucketWanted(bucket, o, options.skipPair)) continue;
+    pairs.push(...bucketRegions(docs, bucket, o, align, stats));
   }
   stats.pairs = pairs.length;
   return { pairs, groups: groupRegions(pairs), stats };

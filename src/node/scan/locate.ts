@@ -3,7 +3,9 @@
  * documents (core/regions) its workers made of the text files they fingerprinted (same ignore
  * markers and variant folding; code tokenised by the kernel) are searched for copied regions;
  * each region pair becomes a section pair of the report with its clone kind and `located: true`,
- * each group of copies a section group. See README "Locating copies inside files". A result
+ * each group of copies a section group. See README "Locating copies inside files". The CLI runs
+ * it with the scan's workers still up (locateCopiesInPool): they chain and align the seed buckets
+ * (node/scan/regionJobs.ts), this thread indexes the anchors and makes the report. A result
  * without region documents (a scan run without `regions`) has its files read again here, with the
  * scan's reading, decoding and skip rules.
  *
@@ -35,18 +37,19 @@
  *   nothing here throws for bad input.
  */
 import { createHash } from 'node:crypto';
-import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
 import { containerText } from '../../core/containers/container';
 import * as path from 'node:path';
 import { simhashTokens } from '../../core/fingerprint/simhash';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
-import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
-import type { RegionGroup } from '../../core/regions/groups';
-import { findRegions, type CloneKind, type RegionPair } from '../../core/regions/regions';
+import type { RegionDocument } from '../../core/regions/document';
+import { linesOf, samePlace, sideKey, size, trimmed, type Doc } from './locateLines';
+import { findRegions, type CloneKind, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
+import type { WorkerRequest, WorkerResponse } from '../workers/messages';
+import type { WorkerPool } from '../workers/workerPool';
+import { findRegionsInPool } from './regionJobs';
 import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
-import { languageOf } from '../../core/text/languages';
-import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
+import { TokenBuffer } from '../../core/text/tokenize';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
@@ -97,69 +100,43 @@ export type LocateOutcome =
     }
   | { ok: false; reason: string };
 
-interface Doc {
-  path: string;
-  region: RegionDocument;
-}
 
-const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
-
-/** Tokens that close the code before them: a copy does not begin with one (their hashes, `hi:lo`). */
-const CLOSERS = (() => {
-  const buf = new TokenBuffer(16);
-  tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
-  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
-})();
-
-/**
- * A token range [start, end) without its leading closers: a region found next to code of the
- * same shape often takes the `;` or `}` that ends the statement before the copy (their 3-gram
- * with the copy's first tokens matches), which would move its first line up to that statement.
- */
-function trimmed(d: Doc, start: number, end: number): { start: number; end: number } {
-  if (d.region.kind !== 'code') return { start, end };
-  const { hi, lo } = d.region.raw;
-  while (start < end - 1 && CLOSERS.has(`${hi[start]}:${lo[start]}`)) start++;
-  return { start, end };
-}
-
-/**
- * Lines of a token range [start, end) of a document, as a report gives them: a notebook's as cell
- * lines (core/containers/cellLines.ts), a range cut at the end of its first cell.
- */
-function linesOf(d: RegionDocument, start: number, end: number): { startLine: number; endLine: number } {
-  const startLine = lineOfOffset(d.lineStarts, d.start[start]);
-  const endLine = lineOfOffset(d.lineStarts, d.start[end - 1]);
-  const cells = d.reportLines;
-  if (!cells) return { startLine, endLine };
-  const first = cells[startLine - 1];
-  const cell = Math.floor(first / CELL_LINE_STRIDE);
-  let last = startLine;
-  while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
-  return { startLine: first, endLine: cells[last - 1] };
-}
-
-/** Lines two inclusive ranges share. */
-const shared = (s1: number, e1: number, s2: number, e2: number): number => Math.max(0, Math.min(e1, e2) - Math.max(s1, s2) + 1);
-
-/**
- * A section `x` already says region `y`: it holds at least 80 % of the region's lines, and the
- * region at least half of the section's (a region much tighter than its section is kept).
- */
-function samePlace(x: { startLine: number; endLine: number }, y: { startLine: number; endLine: number }): boolean {
-  const s = shared(x.startLine, x.endLine, y.startLine, y.endLine);
-  return s >= 0.8 * (y.endLine - y.startLine + 1) && 2 * s >= x.endLine - x.startLine + 1;
-}
-
-/** A byte count for a notice: MB from 1 MB up, else KB or bytes (a limit lowered for tests). */
-function size(bytes: number): string {
-  if (bytes >= 1048576) return `${(bytes / 1048576).toFixed(1).replace(/\.0$/, '')} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1).replace(/\.0$/, '')} KB`;
-  return `${bytes} bytes`;
-}
+type LocateInput = Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats' | 'regions'>;
 
 /** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
-export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats' | 'regions'>, options: LocateOptions): LocateOutcome {
+export function locateCopies(result: LocateInput, options: LocateOptions): LocateOutcome {
+  const steps = locateSteps(result, options);
+  if ('ok' in steps) return steps;
+  let found: RegionResult;
+  try {
+    found = findRegions(steps.docs, steps.regionOptions);
+  } catch (e) {
+    return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+  }
+  return steps.finish(found);
+}
+
+/** locateCopies with the region finder's buckets worked by the scan's workers (the same outcome). */
+export async function locateCopiesInPool(result: LocateInput, options: LocateOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): Promise<LocateOutcome> {
+  const steps = locateSteps(result, options);
+  if ('ok' in steps) return steps;
+  let found: RegionResult;
+  try {
+    found = await findRegionsInPool(steps.docs, steps.regionOptions, pool);
+  } catch (e) {
+    return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+  }
+  return steps.finish(found);
+}
+
+/**
+ * The work of locateCopies around the region finder: the documents to search and its options, or
+ * the refusal; then what makes the outcome of the regions found.
+ */
+function locateSteps(
+  result: LocateInput,
+  options: LocateOptions,
+): { docs: RegionDocument[]; regionOptions: RegionOptions; finish: (found: RegionResult) => LocateOutcome } | Extract<LocateOutcome, { ok: false }> {
   const started = performance.now();
   const settings = options.settings;
   const maxBytes = options.maxBytes ?? LOCATE_MAX_BYTES;
@@ -239,246 +216,242 @@ export function locateCopies(result: Pick<ScanResult, 'root' | 'documents' | 'pa
     cloneOf.set(i, 'exact');
   }
 
-  let found: { pairs: RegionPair[]; groups: RegionGroup[] };
-  try {
-    found = findRegions(
-      docs.map((d) => d.region),
-      { skipPair: (a, b) => skipped.has(a * 0x4000000 + b), kernel },
-    );
-  } catch (e) {
-    return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
-  }
-
-  // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
-  const byPath = new Map(docs.map((d) => [d.path, d]));
-  const existing = new Map<string, number[]>();
-  result.pairs.forEach((p, i) => {
-    if (p.kind === 'file') return;
-    const k = filesKey(p.a.path, p.b.path);
-    const list = existing.get(k);
-    if (list) list.push(i);
-    else existing.set(k, [i]);
-  });
-  /** The lines of a section pair's side or of a region's side (both always have them). */
-  const rangeOf = (loc: Location) => ({ startLine: loc.startLine!, endLine: loc.endLine! });
-  /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
-  const alreadyReported = (a: Location, b: Location): { index: number; whole: boolean } | null => {
-    const spans = (x: Location, y: Location) => {
-      const r = rangeOf(x);
-      return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
-    };
-    for (const i of existing.get(filesKey(a.path, b.path)) ?? []) {
-      const p = result.pairs[i];
-      if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
-        return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
-      }
-      if (p.a.path === b.path && p.b.path === a.path && samePlace(rangeOf(p.a), rangeOf(b)) && samePlace(rangeOf(p.b), rangeOf(a))) {
-        return { index: i, whole: spans(p.a, b) && spans(p.b, a) };
-      }
-    }
-    return null;
-  };
-
-  // ---- region pairs into section pairs (or regions of a file pair)
-  // The SimHash of a side: of its tokens as the region finder reads them (identifier-normalised
-  // code under --normalize-identifiers), shingles of 3, weighted as the scan (tfidf as tf).
-  const weighting = settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting;
-  const simhashOf = (d: Doc, start: number, end: number) => {
-    const s = settings.normalizeIdentifiers && d.region.ids ? d.region.ids : d.region.raw;
-    const buf = new TokenBuffer(0);
-    buf.hi = s.hi;
-    buf.lo = s.lo;
-    buf.start = d.region.start;
-    buf.length = d.region.length;
-    return simhashTokens(buf, start, end, { weighting, sketchSize: 1 });
-  };
-  const sides = new Map<string, string>();
-  const side = (d: Doc, start: number, end: number): Location => {
-    const loc: Location = { path: d.path, ...linesOf(d.region, start, end) };
-    const k = sideKey(loc);
-    if (!sides.has(k)) {
-      const { hi, lo } = d.region.raw;
-      const h = createHash('sha256');
-      h.update(Buffer.from(hi.buffer, hi.byteOffset + 4 * start, 4 * (end - start)));
-      h.update(Buffer.from(lo.buffer, lo.byteOffset + 4 * start, 4 * (end - start)));
-      sides.set(k, `region:${end - start}:${h.digest('hex').slice(0, 24)}`);
-    }
-    return loc;
-  };
-  const pairs: ReportPair[] = [];
-
-  // ---- files the regions make up: two files the scan does not pair whose regions hold at least
-  // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own).
-  const promoted = new Map<string, ReportPair>();
-  {
-    const byFiles = new Map<string, RegionPair[]>();
-    for (const r of found.pairs) {
-      if (r.a.doc === r.b.doc) continue;
-      const k = filesKey(docs[r.a.doc].path, docs[r.b.doc].path);
-      if (filePair.has(k)) continue;
-      const list = byFiles.get(k);
-      if (list) list.push(r);
-      else byFiles.set(k, [r]);
-    }
-    const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
-    for (const [k, list] of byFiles) {
-      const A = docs[list[0].a.doc];
-      const B = docs[list[0].b.doc];
-      const cover = (ranges: Array<[number, number]>, n: number): number => {
-        ranges.sort((x, y) => x[0] - y[0]);
-        let covered = 0;
-        let end = 0;
-        for (const [s0, e0] of ranges) {
-          const s1 = Math.max(s0, end);
-          if (e0 > s1) covered += e0 - s1;
-          end = Math.max(end, e0);
-        }
-        return n > 0 ? covered / n : 0;
+  return {
+    docs: docs.map((d) => d.region),
+    regionOptions: { skipPair: (a, b) => skipped.has(a * 0x4000000 + b), kernel },
+    finish: (found) => {
+    // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
+    const byPath = new Map(docs.map((d) => [d.path, d]));
+    const existing = new Map<string, number[]>();
+    result.pairs.forEach((p, i) => {
+      if (p.kind === 'file') return;
+      const k = filesKey(p.a.path, p.b.path);
+      const list = existing.get(k);
+      if (list) list.push(i);
+      else existing.set(k, [i]);
+    });
+    /** The lines of a section pair's side or of a region's side (both always have them). */
+    const rangeOf = (loc: Location) => ({ startLine: loc.startLine!, endLine: loc.endLine! });
+    /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
+    const alreadyReported = (a: Location, b: Location): { index: number; whole: boolean } | null => {
+      const spans = (x: Location, y: Location) => {
+        const r = rangeOf(x);
+        return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
       };
-      const ca = cover(list.map((r) => [r.a.start, r.a.end]), A.region.length);
-      const cb = cover(list.map((r) => [r.b.start, r.b.end]), B.region.length);
-      if (ca < FILE_COVER || cb < FILE_COVER) continue;
-      const fa = fileFp.get(A.path) ?? simhashOf(A, 0, A.region.length);
-      const fb = fileFp.get(B.path) ?? simhashOf(B, 0, B.region.length);
-      let weighted = 0;
-      for (const r of list) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
-      const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
-      const whole = list.length === 1 && ca >= 0.99 && cb >= 0.99;
-      promoted.set(k, {
-        kind: 'file',
-        a: { path: A.path },
-        b: { path: B.path },
-        distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
-        similarity,
-        clone: whole ? list[0].clone : 'edited',
-        located: true,
-        regions: [],
-      });
-    }
-  }
+      for (const i of existing.get(filesKey(a.path, b.path)) ?? []) {
+        const p = result.pairs[i];
+        if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
+          return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
+        }
+        if (p.a.path === b.path && p.b.path === a.path && samePlace(rangeOf(p.a), rangeOf(b)) && samePlace(rangeOf(p.b), rangeOf(a))) {
+          return { index: i, whole: spans(p.a, b) && spans(p.b, a) };
+        }
+      }
+      return null;
+    };
 
-  /** Per region pair: its report pair, or null when dropped. */
-  const kept: Array<ReportPair | null> = [];
-  let dropped = 0;
-  let attached = 0;
-  for (const r of found.pairs) {
-    const A = docs[r.a.doc];
-    const B = docs[r.b.doc];
-    const ta = trimmed(A, r.a.start, r.a.end);
-    const tb = trimmed(B, r.b.start, r.b.end);
-    const clone = r.clone;
-    const made = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
-    if (made) {
-      // A region of an edited copy of a file: that file pair carries it.
-      const la = linesOf(A.region, ta.start, ta.end);
-      const lb = linesOf(B.region, tb.start, tb.end);
-      const flipped = made.a.path !== A.path;
-      made.regions!.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
-      attached++;
-      kept.push(null);
-      continue;
-    }
-    const fileIndex = A !== B ? filePair.get(filesKey(A.path, B.path)) : undefined;
-    if (fileIndex !== undefined) {
-      // A region of two files the scan already pairs: the file pair carries it.
-      const la = linesOf(A.region, ta.start, ta.end);
-      const lb = linesOf(B.region, tb.start, tb.end);
-      const flipped = result.pairs[fileIndex].a.path !== A.path;
-      const list = regionsOf.get(fileIndex) ?? [];
-      list.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
-      regionsOf.set(fileIndex, list);
-      attached++;
-      kept.push(null);
-      continue;
-    }
-    const a = side(A, ta.start, ta.end);
-    const b = side(B, tb.start, tb.end);
-    const known = alreadyReported(a, b);
-    if (known) {
-      if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
-      dropped++;
-      kept.push(null);
-      continue;
-    }
-    const fa = simhashOf(A, ta.start, ta.end);
-    const fb = simhashOf(B, tb.start, tb.end);
-    const distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
-    const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
-    pairs.push(pair);
-    kept.push(pair);
-  }
+    // ---- region pairs into section pairs (or regions of a file pair)
+    // The SimHash of a side: of its tokens as the region finder reads them (identifier-normalised
+    // code under --normalize-identifiers), shingles of 3, weighted as the scan (tfidf as tf).
+    const weighting = settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting;
+    const simhashOf = (d: Doc, start: number, end: number) => {
+      const s = settings.normalizeIdentifiers && d.region.ids ? d.region.ids : d.region.raw;
+      const buf = new TokenBuffer(0);
+      buf.hi = s.hi;
+      buf.lo = s.lo;
+      buf.start = d.region.start;
+      buf.length = d.region.length;
+      return simhashTokens(buf, start, end, { weighting, sketchSize: 1 });
+    };
+    const sides = new Map<string, string>();
+    const side = (d: Doc, start: number, end: number): Location => {
+      const loc: Location = { path: d.path, ...linesOf(d.region, start, end) };
+      const k = sideKey(loc);
+      if (!sides.has(k)) {
+        const { hi, lo } = d.region.raw;
+        const h = createHash('sha256');
+        h.update(Buffer.from(hi.buffer, hi.byteOffset + 4 * start, 4 * (end - start)));
+        h.update(Buffer.from(lo.buffer, lo.byteOffset + 4 * start, 4 * (end - start)));
+        sides.set(k, `region:${end - start}:${h.digest('hex').slice(0, 24)}`);
+      }
+      return loc;
+    };
+    const pairs: ReportPair[] = [];
 
-  // A file pair's clone kind: its one region's when that spans both files, else edited.
-  for (const [i, list] of regionsOf) {
-    list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
-    if (cloneOf.has(i)) continue;
-    const p = result.pairs[i];
-    const wa = whole(byPath.get(p.a.path)!);
-    const wb = whole(byPath.get(p.b.path)!);
-    const spans = (r: { startLine: number; endLine: number }, w: { startLine: number; endLine: number }) => Math.abs(r.startLine - w.startLine) <= 1 && Math.abs(r.endLine - w.endLine) <= 1;
-    cloneOf.set(i, list.length === 1 && spans(list[0].a, wa) && spans(list[0].b, wb) ? list[0].clone : 'edited');
-  }
+    // ---- files the regions make up: two files the scan does not pair whose regions hold at least
+    // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own).
+    const promoted = new Map<string, ReportPair>();
+    {
+      const byFiles = new Map<string, RegionPair[]>();
+      for (const r of found.pairs) {
+        if (r.a.doc === r.b.doc) continue;
+        const k = filesKey(docs[r.a.doc].path, docs[r.b.doc].path);
+        if (filePair.has(k)) continue;
+        const list = byFiles.get(k);
+        if (list) list.push(r);
+        else byFiles.set(k, [r]);
+      }
+      const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
+      for (const [k, list] of byFiles) {
+        const A = docs[list[0].a.doc];
+        const B = docs[list[0].b.doc];
+        const cover = (ranges: Array<[number, number]>, n: number): number => {
+          ranges.sort((x, y) => x[0] - y[0]);
+          let covered = 0;
+          let end = 0;
+          for (const [s0, e0] of ranges) {
+            const s1 = Math.max(s0, end);
+            if (e0 > s1) covered += e0 - s1;
+            end = Math.max(end, e0);
+          }
+          return n > 0 ? covered / n : 0;
+        };
+        const ca = cover(list.map((r) => [r.a.start, r.a.end]), A.region.length);
+        const cb = cover(list.map((r) => [r.b.start, r.b.end]), B.region.length);
+        if (ca < FILE_COVER || cb < FILE_COVER) continue;
+        const fa = fileFp.get(A.path) ?? simhashOf(A, 0, A.region.length);
+        const fb = fileFp.get(B.path) ?? simhashOf(B, 0, B.region.length);
+        let weighted = 0;
+        for (const r of list) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
+        const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
+        const whole = list.length === 1 && ca >= 0.99 && cb >= 0.99;
+        promoted.set(k, {
+          kind: 'file',
+          a: { path: A.path },
+          b: { path: B.path },
+          distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
+          similarity,
+          clone: whole ? list[0].clone : 'edited',
+          located: true,
+          regions: [],
+        });
+      }
+    }
 
-  // ---- groups: the places of each region group linked by the pairs kept
-  const groups: ReportGroup[] = [];
-  for (const g of found.groups) {
-    const parent = g.places.map((_, i) => i);
-    const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
-    const placeOf = (s: { doc: number; start: number; end: number }) => g.places.findIndex((p) => p.doc === s.doc && p.start <= s.start && s.end <= p.end);
-    const maxDistance = new Map<number, number>();
-    const linked: Array<[number, number, number]> = [];
-    for (const i of g.pairs) {
-      const pair = kept[i];
-      if (!pair) continue;
-      const x = placeOf(found.pairs[i].a);
-      const y = placeOf(found.pairs[i].b);
-      if (x < 0 || y < 0 || x === y) continue;
-      linked.push([x, y, pair.distance]);
-      const rx = find(x);
-      const ry = find(y);
-      if (rx !== ry) parent[Math.max(rx, ry)] = Math.min(rx, ry);
+    /** Per region pair: its report pair, or null when dropped. */
+    const kept: Array<ReportPair | null> = [];
+    let dropped = 0;
+    let attached = 0;
+    for (const r of found.pairs) {
+      const A = docs[r.a.doc];
+      const B = docs[r.b.doc];
+      const ta = trimmed(A, r.a.start, r.a.end);
+      const tb = trimmed(B, r.b.start, r.b.end);
+      const clone = r.clone;
+      const made = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
+      if (made) {
+        // A region of an edited copy of a file: that file pair carries it.
+        const la = linesOf(A.region, ta.start, ta.end);
+        const lb = linesOf(B.region, tb.start, tb.end);
+        const flipped = made.a.path !== A.path;
+        made.regions!.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
+        attached++;
+        kept.push(null);
+        continue;
+      }
+      const fileIndex = A !== B ? filePair.get(filesKey(A.path, B.path)) : undefined;
+      if (fileIndex !== undefined) {
+        // A region of two files the scan already pairs: the file pair carries it.
+        const la = linesOf(A.region, ta.start, ta.end);
+        const lb = linesOf(B.region, tb.start, tb.end);
+        const flipped = result.pairs[fileIndex].a.path !== A.path;
+        const list = regionsOf.get(fileIndex) ?? [];
+        list.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
+        regionsOf.set(fileIndex, list);
+        attached++;
+        kept.push(null);
+        continue;
+      }
+      const a = side(A, ta.start, ta.end);
+      const b = side(B, tb.start, tb.end);
+      const known = alreadyReported(a, b);
+      if (known) {
+        if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
+        dropped++;
+        kept.push(null);
+        continue;
+      }
+      const fa = simhashOf(A, ta.start, ta.end);
+      const fb = simhashOf(B, tb.start, tb.end);
+      const distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
+      const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
+      pairs.push(pair);
+      kept.push(pair);
     }
-    for (const [x, , d] of linked) maxDistance.set(find(x), Math.max(maxDistance.get(find(x)) ?? 0, d));
-    for (const [root, dist] of maxDistance) {
-      const members = g.places.map((_, i) => i).filter((i) => find(i) === root);
-      if (members.length < 2) continue;
-      const locations = members.map((i) => {
-        const p = g.places[i];
-        const t = trimmed(docs[p.doc], p.start, p.end);
-        return { path: docs[p.doc].path, ...linesOf(docs[p.doc].region, t.start, t.end) } as Location;
-      });
-      groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
+
+    // A file pair's clone kind: its one region's when that spans both files, else edited.
+    for (const [i, list] of regionsOf) {
+      list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
+      if (cloneOf.has(i)) continue;
+      const p = result.pairs[i];
+      const wa = whole(byPath.get(p.a.path)!);
+      const wb = whole(byPath.get(p.b.path)!);
+      const spans = (r: { startLine: number; endLine: number }, w: { startLine: number; endLine: number }) => Math.abs(r.startLine - w.startLine) <= 1 && Math.abs(r.endLine - w.endLine) <= 1;
+      cloneOf.set(i, list.length === 1 && spans(list[0].a, wa) && spans(list[0].b, wb) ? list[0].clone : 'edited');
     }
-  }
-  // ---- the edited copies of files: their pairs (regions in order) and their groups (files linked by them)
-  const filePairs = [...promoted.values()];
-  for (const p of filePairs) p.regions!.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
-  filePairs.sort((x, y) => (x.a.path < y.a.path ? -1 : x.a.path > y.a.path ? 1 : x.b.path < y.b.path ? -1 : x.b.path > y.b.path ? 1 : 0));
-  const parent = new Map<string, string>();
-  const root = (x: string): string => {
-    let r = x;
-    while (parent.get(r) !== r) r = parent.get(r)!;
-    parent.set(x, r);
-    return r;
+
+    // ---- groups: the places of each region group linked by the pairs kept
+    const groups: ReportGroup[] = [];
+    for (const g of found.groups) {
+      const parent = g.places.map((_, i) => i);
+      const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
+      const placeOf = (s: { doc: number; start: number; end: number }) => g.places.findIndex((p) => p.doc === s.doc && p.start <= s.start && s.end <= p.end);
+      const maxDistance = new Map<number, number>();
+      const linked: Array<[number, number, number]> = [];
+      for (const i of g.pairs) {
+        const pair = kept[i];
+        if (!pair) continue;
+        const x = placeOf(found.pairs[i].a);
+        const y = placeOf(found.pairs[i].b);
+        if (x < 0 || y < 0 || x === y) continue;
+        linked.push([x, y, pair.distance]);
+        const rx = find(x);
+        const ry = find(y);
+        if (rx !== ry) parent[Math.max(rx, ry)] = Math.min(rx, ry);
+      }
+      for (const [x, , d] of linked) maxDistance.set(find(x), Math.max(maxDistance.get(find(x)) ?? 0, d));
+      for (const [root, dist] of maxDistance) {
+        const members = g.places.map((_, i) => i).filter((i) => find(i) === root);
+        if (members.length < 2) continue;
+        const locations = members.map((i) => {
+          const p = g.places[i];
+          const t = trimmed(docs[p.doc], p.start, p.end);
+          return { path: docs[p.doc].path, ...linesOf(docs[p.doc].region, t.start, t.end) } as Location;
+        });
+        groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
+      }
+    }
+    // ---- the edited copies of files: their pairs (regions in order) and their groups (files linked by them)
+    const filePairs = [...promoted.values()];
+    for (const p of filePairs) p.regions!.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
+    filePairs.sort((x, y) => (x.a.path < y.a.path ? -1 : x.a.path > y.a.path ? 1 : x.b.path < y.b.path ? -1 : x.b.path > y.b.path ? 1 : 0));
+    const parent = new Map<string, string>();
+    const root = (x: string): string => {
+      let r = x;
+      while (parent.get(r) !== r) r = parent.get(r)!;
+      parent.set(x, r);
+      return r;
+    };
+    for (const p of filePairs) {
+      for (const x of [p.a.path, p.b.path]) if (!parent.has(x)) parent.set(x, x);
+      const ra = root(p.a.path);
+      const rb = root(p.b.path);
+      if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+    }
+    const fileGroups = new Map<string, { members: string[]; maxDistance: number }>();
+    for (const p of filePairs) {
+      const r = root(p.a.path);
+      const g = fileGroups.get(r) ?? { members: [], maxDistance: 0 };
+      for (const x of [p.a.path, p.b.path]) if (!g.members.includes(x)) g.members.push(x);
+      g.maxDistance = Math.max(g.maxDistance, p.distance);
+      fileGroups.set(r, g);
+    }
+    for (const g of fileGroups.values()) groups.push({ kind: 'file', members: g.members.sort(), maxDistance: g.maxDistance, located: true });
+    pairs.unshift(...filePairs);
+
+    return { ok: true, pairs, groups, sides, cloneOf, regionsOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
+    },
   };
-  for (const p of filePairs) {
-    for (const x of [p.a.path, p.b.path]) if (!parent.has(x)) parent.set(x, x);
-    const ra = root(p.a.path);
-    const rb = root(p.b.path);
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
-  }
-  const fileGroups = new Map<string, { members: string[]; maxDistance: number }>();
-  for (const p of filePairs) {
-    const r = root(p.a.path);
-    const g = fileGroups.get(r) ?? { members: [], maxDistance: 0 };
-    for (const x of [p.a.path, p.b.path]) if (!g.members.includes(x)) g.members.push(x);
-    g.maxDistance = Math.max(g.maxDistance, p.distance);
-    fileGroups.set(r, g);
-  }
-  for (const g of fileGroups.values()) groups.push({ kind: 'file', members: g.members.sort(), maxDistance: g.maxDistance, located: true });
-  pairs.unshift(...filePairs);
-
-  return { ok: true, pairs, groups, sides, cloneOf, regionsOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
 }
 
 /** The scan's result with the located pairs and groups after its own, and its pairs' clone kinds. */

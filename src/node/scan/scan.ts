@@ -71,7 +71,15 @@ export interface ScanOptions {
   onPhase?: (phase: string, atMs: number) => void;
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
+  /**
+   * Work on the finished result with the scan's workers before they are let go (the CLI's
+   * `--locate`: the region finder's buckets); its result is the scan's.
+   */
+  withWorkers?: (result: ScanResult, pool: ScanPool) => Promise<ScanResult>;
 }
+
+/** The scan's pool of fingerprint workers (ScanOptions.withWorkers). */
+export type ScanPool = WorkerPool<WorkerRequest, WorkerResponse>;
 
 export interface ScanStats {
   files: number;
@@ -322,29 +330,30 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     // The walk's order is already by path; this keeps the contract whatever the walk does.
     documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     // The workers are let go as soon as the matching no longer needs them (their ends overlap the
-    // rest of the report); the scan resolves once they are gone.
-    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, () => (closing ??= pool.close()));
+    // rest of the report) unless there is more work for them; the scan resolves once they are gone.
+    const release = options.withWorkers ? () => undefined : () => void (closing ??= pool.close());
+    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, release);
     phase('reported');
+    let sections = 0;
+    for (const d of documents) sections += d.doc.sections.length;
+    const result: ScanResult = {
+      root,
+      ...report,
+      documents,
+      ...(options.regions ? { regions } : {}),
+      stats: {
+        files: documents.length,
+        sections,
+        bytes,
+        elapsedMs: Math.round(performance.now() - started),
+        skipped,
+      },
+    };
+    return options.withWorkers ? await options.withWorkers(result, pool) : result;
   } finally {
     await (closing ?? pool.close());
+    signal?.throwIfAborted();
   }
-  signal?.throwIfAborted();
-
-  let sections = 0;
-  for (const d of documents) sections += d.doc.sections.length;
-  return {
-    root,
-    ...report,
-    documents,
-    ...(options.regions ? { regions } : {}),
-    stats: {
-      files: documents.length,
-      sections,
-      bytes,
-      elapsedMs: Math.round(performance.now() - started),
-      skipped,
-    },
-  };
 }
 
 /**

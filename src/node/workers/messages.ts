@@ -5,6 +5,7 @@ import type { MatchOptions } from '../../core/report/compare';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileOutcome, FileToFingerprint } from './fileOutcome';
 import type { PackedItems, PackedOutcomes, PackedPairs } from './packing';
+import type { RegionBucketsRequest, RegionBucketsResponse } from './regionJob';
 
 /**
  * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
@@ -45,7 +46,9 @@ export type WorkerRequest =
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
   | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }
   /** `matchPairs` over packed items (without `accept`), e.g. a report's files while the caller matches its sections. */
-  | { type: 'matchPairs'; items: PackedItems; options: MatchOptions };
+  | { type: 'matchPairs'; items: PackedItems; options: MatchOptions }
+  /** Region pairs of seed buckets (the copies located inside files; regionJob.ts). */
+  | RegionBucketsRequest;
 
 export interface WorkerResponseMap {
   fingerprintFiles: FileOutcome[] | PackedOutcomes;
@@ -53,6 +56,7 @@ export interface WorkerResponseMap {
   /** Number of documents counted. */
   countShingles: number;
   matchPairs: PackedPairs;
+  regionBuckets: RegionBucketsResponse;
 }
 
 export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];

@@ -6,6 +6,7 @@
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import type { RegionDocument } from '../../core/regions/document';
+import type { PackedRegionPairs } from './regionJob';
 import type { FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
@@ -50,6 +51,12 @@ export interface PackedRegions {
 
 const REGION_HEADER = 8;
 
+type SharedArray = Int32Array | Uint32Array | Uint8Array;
+/** A typed array of n elements on a SharedArrayBuffer of its own. */
+function shared<T extends SharedArray>(Ctor: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
+  return new Ctor(new SharedArrayBuffer(n * Ctor.BYTES_PER_ELEMENT));
+}
+
 function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefined {
   let tokens = 0;
   let ids = 0;
@@ -69,19 +76,21 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     anchors += o.region.anchors?.hash.length ?? 0;
   }
   if (!any) return undefined;
+  // On shared memory: the main thread hands the documents on to every worker (the region finder's
+  // jobs, node/scan/regionJobs.ts) without copying them.
   const r: PackedRegions = {
-    header: new Int32Array(outcomes.length * REGION_HEADER),
-    hi: new Uint32Array(tokens),
-    lo: new Uint32Array(tokens),
-    idsHi: new Uint32Array(ids),
-    idsLo: new Uint32Array(ids),
-    isIdent: new Uint8Array(ids),
-    start: new Int32Array(tokens),
-    lineStarts: new Int32Array(lines),
-    reportLines: new Int32Array(reported),
-    proseTokens: new Uint8Array(prose),
-    anchorHash: new Uint32Array(anchors),
-    anchorPos: new Int32Array(anchors),
+    header: shared(Int32Array, outcomes.length * REGION_HEADER),
+    hi: shared(Uint32Array, tokens),
+    lo: shared(Uint32Array, tokens),
+    idsHi: shared(Uint32Array, ids),
+    idsLo: shared(Uint32Array, ids),
+    isIdent: shared(Uint8Array, ids),
+    start: shared(Int32Array, tokens),
+    lineStarts: shared(Int32Array, lines),
+    reportLines: shared(Int32Array, reported),
+    proseTokens: shared(Uint8Array, prose),
+    anchorHash: shared(Uint32Array, anchors),
+    anchorPos: shared(Int32Array, anchors),
   };
   let pt = 0;
   let an = 0;
@@ -355,17 +364,18 @@ export function unpackPairs(p: PackedPairs): MatchedList {
 /** The buffers to transfer with a packed message (none for anything else). */
 export function transferablesOf(res: unknown): ArrayBuffer[] {
   if (!res || typeof res !== 'object' || !('packed' in res)) return [];
-  const r = res as PackedOutcomes | PackedItems | PackedPairs;
+  const r = res as PackedOutcomes | PackedItems | PackedPairs | PackedRegionPairs;
   switch (r.packed) {
     case 'outcomes': {
-      const g = r.regions;
-      const regions = g ? [g.header, g.hi, g.lo, g.idsHi, g.idsLo, g.isIdent, g.start, g.lineStarts, g.reportLines, g.proseTokens, g.anchorHash, g.anchorPos].map((a) => a.buffer) : [];
-      return [r.header.buffer, r.items.buffer, r.sketches.buffer, ...regions] as ArrayBuffer[];
+      // The region documents are on shared memory: shared, not transferred.
+      return [r.header.buffer, r.items.buffer, r.sketches.buffer] as ArrayBuffer[];
     }
     case 'items':
       return [r.fp.buffer, r.offsets.buffer, r.sketches.buffer] as ArrayBuffer[];
     case 'pairs':
       return [r.a.buffer, r.b.buffer, r.distance.buffer] as ArrayBuffer[];
+    case 'regionPairs':
+      return [r.ints.buffer, r.floats.buffer] as ArrayBuffer[];
   }
   return [];
 }

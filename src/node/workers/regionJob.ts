@@ -1,0 +1,90 @@
+/**
+ * The region finder's per-bucket work in a worker (issue 12: the copies located inside files): a
+ * job is a run of seed buckets (two documents, or one with itself, and the seeds they share); the
+ * worker chains, aligns (native kernel when built), judges and reduces each bucket's seeds exactly
+ * as findRegions does on one thread (core/regions/regions.ts bucketRegions), and answers the
+ * region pairs packed. The documents are the scan's region documents on shared memory: sent with
+ * a job the first time a worker sees them (kept by their id), views thereafter — a worker that
+ * restarted answers `missingDocs` and the caller sends them again.
+ */
+import type { RegionDocument } from '../../core/regions/document';
+import { alignChain, kernelAligner } from '../../core/regions/align';
+import { bucketRegions, type CloneKind, type RegionPair, type ResolvedRegionOptions } from '../../core/regions/regions';
+import { nativeKernel } from './nativeKernel';
+
+export interface RegionBucketsRequest {
+  type: 'regionBuckets';
+  /** Which set of documents the buckets index (one per region search). */
+  docsId: number;
+  /** The documents, the first time this worker is sent this set (views on shared memory). */
+  docs?: RegionDocument[];
+  options: ResolvedRegionOptions;
+  /** (docA, docB, seed pairs) per bucket. */
+  buckets: Uint32Array;
+  /** The buckets' seeds, (a, b) position pairs one bucket after another. */
+  seeds: Int32Array;
+}
+
+/** Region pairs packed: {@link PAIR_INTS} integers and {@link PAIR_FLOATS} floats per pair. */
+export interface PackedRegionPairs {
+  packed: 'regionPairs';
+  ints: Int32Array;
+  floats: Float64Array;
+  chains: number;
+  aligned: number;
+}
+
+export type RegionBucketsResponse = PackedRegionPairs | { missingDocs: true };
+
+export const PAIR_INTS = 12;
+export const PAIR_FLOATS = 3;
+const KINDS: CloneKind[] = ['exact', 'renamed', 'edited'];
+
+let held: { id: number; docs: RegionDocument[] } | null = null;
+
+/** Runs a job in this worker. */
+export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsResponse {
+  if (req.docs) held = { id: req.docsId, docs: req.docs };
+  if (!held || held.id !== req.docsId) return { missingDocs: true };
+  const kernel = nativeKernel();
+  const align = kernel ? kernelAligner(kernel) : alignChain;
+  const stats = { chains: 0, aligned: 0 };
+  const pairs: RegionPair[] = [];
+  let at = 0;
+  for (let b = 0; b < req.buckets.length; b += 3) {
+    const n = req.buckets[b + 2];
+    const bucket = { docA: req.buckets[b], docB: req.buckets[b + 1], pairs: req.seeds.subarray(at, at + 2 * n) };
+    at += 2 * n;
+    for (const p of bucketRegions(held.docs, bucket, req.options, align, stats)) pairs.push(p);
+  }
+  return { ...packRegionPairs(pairs), chains: stats.chains, aligned: stats.aligned };
+}
+
+export function packRegionPairs(pairs: readonly RegionPair[]): Omit<PackedRegionPairs, 'chains' | 'aligned'> {
+  const ints = new Int32Array(pairs.length * PAIR_INTS);
+  const floats = new Float64Array(pairs.length * PAIR_FLOATS);
+  pairs.forEach((p, i) => {
+    ints.set([p.a.doc, p.a.start, p.a.end, p.a.startLine, p.a.endLine, p.b.doc, p.b.start, p.b.end, p.b.startLine, p.b.endLine, KINDS.indexOf(p.clone), p.renames], i * PAIR_INTS);
+    floats.set([p.similarity, p.rawSimilarity, p.consistency], i * PAIR_FLOATS);
+  });
+  return { packed: 'regionPairs', ints, floats };
+}
+
+export function unpackRegionPairs(p: Pick<PackedRegionPairs, 'ints' | 'floats'>): RegionPair[] {
+  const out: RegionPair[] = new Array(p.ints.length / PAIR_INTS);
+  for (let i = 0; i < out.length; i++) {
+    const x = i * PAIR_INTS;
+    const f = i * PAIR_FLOATS;
+    const t = p.ints;
+    out[i] = {
+      a: { doc: t[x], start: t[x + 1], end: t[x + 2], startLine: t[x + 3], endLine: t[x + 4] },
+      b: { doc: t[x + 5], start: t[x + 6], end: t[x + 7], startLine: t[x + 8], endLine: t[x + 9] },
+      clone: KINDS[t[x + 10]],
+      similarity: p.floats[f],
+      rawSimilarity: p.floats[f + 1],
+      consistency: p.floats[f + 2],
+      renames: t[x + 11],
+    };
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+// The region finder spread over workers (node/scan/regionJobs.ts) finds what findRegions finds on
+// one thread, pair for pair and in the same order, with the same groups and counts: on this
+// repository's sources with blocks pasted into other files and into themselves, and prose with a
+// pasted paragraph; with a real pool of two fingerprint workers; with more runs than workers (the
+// documents sent once per worker); and when no worker can run a job (every run done here).
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import { findRegions } from '../../../../src/core/regions/regions';
+import { findRegionsInPool } from '../../../../src/node/scan/regionJobs';
+import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
+import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
+import { runRegionBuckets } from '../../../../src/node/workers/regionJob';
+import { WorkerPool } from '../../../../src/node/workers/workerPool';
+import { buildEngineWorkers, REPO } from '../../helpers/engineBundle';
+import { mulberry32, proseText } from '../../helpers/corpus';
+
+function corpus(): RegionDocument[] {
+  const rnd = mulberry32(12);
+  const files: Array<{ path: string; text: string }> = [];
+  for (const dir of ['src/core/regions', 'src/core/report', 'src/core/text']) {
+    for (const name of fs.readdirSync(path.join(REPO, dir)).sort()) {
+      if (name.endsWith('.ts')) files.push({ path: `${dir}/${name}`, text: fs.readFileSync(path.join(REPO, dir, name), 'utf8') });
+    }
+  }
+  const block = (text: string, lines: number) => {
+    const all = text.split('\n');
+    const from = Math.floor(rnd() * Math.max(1, all.length - lines));
+    return all.slice(from, from + lines).join('\n');
+  };
+  const paste = (host: string, b: string) => {
+    const lines = host.split('\n');
+    const at = Math.floor(rnd() * lines.length);
+    return [...lines.slice(0, at), b, ...lines.slice(at)].join('\n');
+  };
+  const out = files.map((f, i) => {
+    let text = f.text;
+    if (i % 3 === 0) text = paste(text, block(files[(i + 5) % files.length].text, 25)); // another file's block
+    if (i % 7 === 0) text = paste(text, block(text, 20)); // a repeat inside the file
+    return regionDocument(text, f.path, { kernel: nativeKernel() });
+  });
+  const para = proseText(rnd, 120);
+  out.push(regionDocument(`${proseText(rnd, 300)}\n\n${para}\n\n${proseText(rnd, 200)}`, 'a.md'));
+  out.push(regionDocument(`${proseText(rnd, 250)}\n\n${para}\n`, 'b.md'));
+  return out;
+}
+
+describe('the region finder on workers (regionJobs)', function () {
+  this.timeout(120000);
+  let docs: RegionDocument[];
+  let workerScript: string;
+
+  before(async () => {
+    docs = corpus();
+    ({ workerScript } = await buildEngineWorkers());
+  });
+
+  it('finds what findRegions finds on one thread: the same pairs in the same order, groups and counts', async () => {
+    const one = findRegions(docs, { kernel: nativeKernel() });
+    assert.ok(one.pairs.length >= 10, `the corpus has copies to find (${one.pairs.length})`);
+    assert.ok(one.pairs.some((p) => p.a.doc === p.b.doc), 'a repeat inside a file among them');
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
+    try {
+      const many = await findRegionsInPool(docs, { kernel: nativeKernel() }, pool);
+      assert.deepEqual(many.pairs, one.pairs);
+      assert.deepEqual(many.groups, one.groups);
+      assert.deepEqual(many.stats, one.stats);
+      // Again with the same pool: a new set of documents, sent again.
+      const again = await findRegionsInPool(docs.slice(0, docs.length - 2), {}, pool);
+      assert.deepEqual(again.pairs, findRegions(docs.slice(0, docs.length - 2)).pairs);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('skips what skipPair skips, as findRegions does', async () => {
+    const skipPair = (a: number, b: number) => (a + b) % 2 === 0;
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
+    try {
+      const many = await findRegionsInPool(docs, { skipPair }, pool);
+      const one = findRegions(docs, { skipPair });
+      assert.deepEqual(many.pairs, one.pairs);
+      assert.ok(many.pairs.length < findRegions(docs).pairs.length, 'some pairs were skipped');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('does the runs on this thread when no worker can (a worker script that fails to start)', async () => {
+    const bad = path.join(REPO, 'out', 'test', 'unit-workers', 'no-such-worker.js');
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: bad, size: 2, maxRestarts: 1 });
+    try {
+      const many = await findRegionsInPool(docs, {}, pool);
+      assert.deepEqual(many.pairs, findRegions(docs).pairs);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a worker without the documents of a job says so (it restarted), rather than guessing', () => {
+    const res = runRegionBuckets({ type: 'regionBuckets', docsId: -7, options: {} as never, buckets: new Uint32Array(0), seeds: new Int32Array(0) });
+    assert.deepEqual(res, { missingDocs: true });
+  });
+});
