@@ -23,7 +23,19 @@ export function kgramHash(s: TokenStream, i: number, k: number, salt = 0): numbe
 export function kgramHashes(s: TokenStream, from: number, to: number, k: number, salt = 0): Uint32Array {
   const n = Math.max(0, to - from - k + 1);
   const h = new Uint32Array(n);
-  for (let i = 0; i < n; i++) h[i] = kgramHash(s, from + i, k, salt);
+  const seed = (0x9747b28c ^ salt ^ k) | 0;
+  const { hi, lo } = s;
+  for (let i = 0; i < n; i++) {
+    // kgramHash(s, from + i, k, salt), inlined (the hot loop of a document's anchors).
+    let x = seed;
+    for (let j = from + i, e = j + k; j < e; j++) {
+      x = Math.imul(x ^ lo[j], 0xcc9e2d51);
+      x = (x << 15) | (x >>> 17);
+      x = Math.imul(x ^ hi[j], 0x1b873593);
+      x = (x << 13) | (x >>> 19);
+    }
+    h[i] = fmix32(x >>> 0);
+  }
   return h;
 }
 
@@ -39,9 +51,11 @@ export interface Anchors {
  */
 export function winnow(hashes: Uint32Array, w: number): Anchors {
   const n = hashes.length;
-  const hash: number[] = [];
-  const pos: number[] = [];
   if (n === 0) return { hash: new Uint32Array(0), pos: new Int32Array(0) };
+  // At most one anchor per k-gram; typically 2 / (w + 1) of them.
+  const hash = new Uint32Array(n);
+  const pos = new Int32Array(n);
+  let m = 0;
   const width = Math.max(1, Math.min(w, n));
   let last = -1;
   let min = -1;
@@ -55,12 +69,13 @@ export function winnow(hashes: Uint32Array, w: number): Anchors {
       min = end;
     }
     if (min !== last) {
-      hash.push(hashes[min]);
-      pos.push(min);
+      hash[m] = hashes[min];
+      pos[m] = min;
+      m++;
       last = min;
     }
   }
-  return { hash: Uint32Array.from(hash), pos: Int32Array.from(pos) };
+  return { hash: hash.slice(0, m), pos: pos.slice(0, m) };
 }
 
 /** Anchors of a whole stream of `length` tokens. */

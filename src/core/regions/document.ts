@@ -153,6 +153,10 @@ export function regionDocument(text: string, path: string, options: RegionDocume
   return regionDocumentOfParts(text, [{ startOffset: 0, endOffset: text.length, lang: languageOf(path) }], options);
 }
 
+/** Token buffers reused by regionDocumentOfParts (one thread's; dropped when one grows past 1M tokens). */
+const scratch = { raw: new TokenBuffer(16384), norm: new TokenBuffer(16384) };
+const SCRATCH_KEEP_TOKENS = 1 << 20;
+
 /**
  * A RegionDocument of a text in parts, each in its own language (a notebook's cells, a
  * component's blocks; text outside every part is not read): code if any part is code, prose
@@ -160,8 +164,12 @@ export function regionDocument(text: string, path: string, options: RegionDocume
  */
 export function regionDocumentOfParts(text: string, parts: ReadonlyArray<{ startOffset: number; endOffset: number; lang: LanguageInfo }>, options: RegionDocumentOptions = {}): RegionDocument {
   const starts = lineStartsOf(text);
-  const raw = new TokenBuffer(Math.max(16, text.length >> 2));
-  const norm = new TokenBuffer(Math.max(16, text.length >> 2));
+  // Scratch buffers kept between documents (documentFromTokens copies the tokens out): a scan's
+  // worker makes thousands of documents, and buffers sized by each text were most of its garbage.
+  const raw = scratch.raw;
+  const norm = scratch.norm;
+  raw.reset();
+  norm.reset();
   let code = false;
   let prose = false;
   const proseRanges: number[] = [];
@@ -174,8 +182,10 @@ export function regionDocumentOfParts(text: string, parts: ReadonlyArray<{ start
       proseRanges.push(from, raw.length);
     }
   }
-  if (!code) return documentFromTokens('prose', raw, null, starts);
-  const doc = documentFromTokens('code', raw, norm, starts);
+  const doc = code ? documentFromTokens('code', raw, norm, starts) : documentFromTokens('prose', raw, null, starts);
+  if (raw.hi.length > SCRATCH_KEEP_TOKENS) scratch.raw = new TokenBuffer(16384);
+  if (norm.hi.length > SCRATCH_KEEP_TOKENS) scratch.norm = new TokenBuffer(16384);
+  if (!code) return doc;
   if (prose) {
     doc.proseTokens = new Uint8Array(doc.length);
     for (let r = 0; r < proseRanges.length; r += 2) doc.proseTokens.fill(1, proseRanges[r], proseRanges[r + 1]);
