@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
-import { LOCATE_MAX_BYTES, locateCopiesInPool, withLocated } from '../node/scan/locate';
+import { beginLocateInPool, LOCATE_MAX_BYTES, withLocated } from '../node/scan/locate';
 import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
 import { runDaskJoin } from '../node/shards/daskJoin';
 import { joinShards } from '../node/shards/joinShards';
@@ -187,9 +187,9 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   onPhase?.('scan called', performance.now());
   // Copies located inside files (issue 12): after the report, from the region documents the
   // scan's workers made, with the region finder's buckets worked by those workers.
-  const locate = async (scanned: ScanResult, pool: ScanPool): Promise<ScanResult> => {
-    const located = await locateCopiesInPool(
-      scanned,
+  const locate = (fingerprinted: Parameters<typeof beginLocateInPool>[0], pool: ScanPool) => {
+    const located = beginLocateInPool(
+      fingerprinted,
       {
         settings,
         maxBytes: locateMaxBytes(),
@@ -202,9 +202,13 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
       },
       pool,
     );
-    if (!located.ok && !flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(located.reason)}.\n`);
-    onPhase?.(located.ok ? `located (${located.pairs.length} pairs, ${located.stats.dropped} already reported)` : 'locate refused', performance.now());
-    return located.ok ? withLocated(scanned, located) : scanned;
+    onPhase?.('locate begun', performance.now());
+    return async (scanned: ScanResult): Promise<ScanResult> => {
+      const outcome = await located(scanned.pairs);
+      if (!outcome.ok && !flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(outcome.reason)}.\n`);
+      onPhase?.(outcome.ok ? `located (${outcome.pairs.length} pairs, ${outcome.stats.dropped} already reported)` : 'locate refused', performance.now());
+      return outcome.ok ? withLocated(scanned, outcome) : scanned;
+    };
   };
   const result = await scanDirectory({
     root,

@@ -44,10 +44,10 @@ import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 import { linesOf, samePlace, sideKey, size, trimmed, type Doc } from './locateLines';
-import { findRegions, type CloneKind, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
+import { findRegions, type CloneKind, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
-import { findRegionsInPool } from './regionJobs';
+import { startRegionsInPool, type RegionsInPool } from './regionJobs';
 import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { TokenBuffer } from '../../core/text/tokenize';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
@@ -101,32 +101,59 @@ export type LocateOutcome =
   | { ok: false; reason: string };
 
 
-type LocateInput = Pick<ScanResult, 'root' | 'documents' | 'pairs' | 'stats' | 'regions'>;
+type LocateInput = Pick<ScanResult, 'root' | 'documents' | 'stats' | 'regions'>;
 
-/** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
-export function locateCopies(result: LocateInput, options: LocateOptions): LocateOutcome {
-  const steps = locateSteps(result, options);
-  if ('ok' in steps) return steps;
-  let found: RegionResult;
-  try {
-    found = findRegions(steps.docs, steps.regionOptions);
-  } catch (e) {
-    return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
-  }
-  return steps.finish(found);
+/** What locateCopies does around the region finder (locateSteps). */
+interface LocateSteps {
+  /** The documents to search. */
+  docs: RegionDocument[];
+  kernel: ReturnType<typeof nativeKernel>;
+  /** Two documents hold the same tokens. */
+  identical: (a: number, b: number) => boolean;
+  /** The pairs of documents the region finder skips, given the scan's pairs (identical files it pairs). */
+  skipOf: (pairs: readonly ReportPair[]) => (a: number, b: number) => boolean;
+  /** The outcome from the scan's pairs and the regions found. */
+  finish: (pairs: readonly ReportPair[], found: RegionResult) => LocateOutcome;
 }
 
-/** locateCopies with the region finder's buckets worked by the scan's workers (the same outcome). */
-export async function locateCopiesInPool(result: LocateInput, options: LocateOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): Promise<LocateOutcome> {
+/** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
+export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, options: LocateOptions): LocateOutcome {
   const steps = locateSteps(result, options);
   if ('ok' in steps) return steps;
   let found: RegionResult;
   try {
-    found = await findRegionsInPool(steps.docs, steps.regionOptions, pool);
+    found = findRegions(steps.docs, { skipPair: steps.skipOf(result.pairs), kernel: steps.kernel });
   } catch (e) {
     return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
   }
-  return steps.finish(found);
+  return steps.finish(result.pairs, found);
+}
+
+/**
+ * locateCopies with the region finder's buckets worked by the scan's workers, begun as soon as the
+ * files are fingerprinted (while this thread matches their sections): the same outcome. Pairs of
+ * identical files wait for the report (searched only when the scan does not pair them as files).
+ */
+export function beginLocateInPool(input: LocateInput, options: LocateOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): (pairs: readonly ReportPair[]) => Promise<LocateOutcome> {
+  const steps = locateSteps(input, options);
+  if ('ok' in steps) return () => Promise.resolve(steps);
+  let begun: RegionsInPool;
+  try {
+    begun = startRegionsInPool(steps.docs, { kernel: steps.kernel }, pool, steps.identical);
+  } catch (e) {
+    const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+    return () => Promise.resolve(failed);
+  }
+  return async (pairs) => {
+    let found: RegionResult;
+    try {
+      const skip = steps.skipOf(pairs);
+      found = await begun.result((a, b) => !skip(a, b));
+    } catch (e) {
+      return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+    }
+    return steps.finish(pairs, found);
+  };
 }
 
 /**
@@ -136,7 +163,7 @@ export async function locateCopiesInPool(result: LocateInput, options: LocateOpt
 function locateSteps(
   result: LocateInput,
   options: LocateOptions,
-): { docs: RegionDocument[]; regionOptions: RegionOptions; finish: (found: RegionResult) => LocateOutcome } | Extract<LocateOutcome, { ok: false }> {
+): LocateSteps | Extract<LocateOutcome, { ok: false }> {
   const started = performance.now();
   const settings = options.settings;
   const maxBytes = options.maxBytes ?? LOCATE_MAX_BYTES;
@@ -189,41 +216,68 @@ function locateSteps(
   let tokens = 0;
   for (const d of docs) tokens += d.region.length;
 
-  // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not searched)
-  const filesKey = (p: string, q: string) => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
-  const filePair = new Map<string, number>();
-  result.pairs.forEach((p, i) => {
-    if (p.kind === 'file') filePair.set(filesKey(p.a.path, p.b.path), i);
-  });
-  const regionsOf = new Map<number, PairRegion[]>();
-  const cloneOf = new Map<number, CloneKind>();
-  const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
-  const identical = (x: RegionDocument, y: RegionDocument): boolean => {
-    if (x.length !== y.length || x.length === 0) return false;
-    for (let i = 0; i < x.length; i++) if (x.raw.hi[i] !== y.raw.hi[i] || x.raw.lo[i] !== y.raw.lo[i]) return false;
-    return true;
-  };
-  const skipped = new Set<number>();
-  const docIndex = new Map(docs.map((d, i) => [d.path, i]));
-  for (const [, i] of filePair) {
-    const p = result.pairs[i];
-    const x = docIndex.get(p.a.path);
-    const y = docIndex.get(p.b.path);
-    if (x === undefined || y === undefined || !identical(docs[x].region, docs[y].region)) continue;
-    skipped.add(Math.min(x, y) * 0x4000000 + Math.max(x, y));
-    // A notebook's whole text is no one range of cell lines: the kind alone.
-    if (!docs[x].region.reportLines && !docs[y].region.reportLines) regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
-    cloneOf.set(i, 'exact');
+  // ---- identical documents (the same tokens as read): their pairs are not searched when the scan
+  // pairs them as files (they get one exact region of the whole file)
+  const classOf = new Int32Array(docs.length).fill(-1);
+  {
+    const byContent = new Map<string, number[]>();
+    docs.forEach((d, i) => {
+      const r = d.region;
+      if (r.length === 0) return;
+      const h = createHash('sha1');
+      h.update(Buffer.from(r.raw.hi.buffer, r.raw.hi.byteOffset, 4 * r.length));
+      h.update(Buffer.from(r.raw.lo.buffer, r.raw.lo.byteOffset, 4 * r.length));
+      const k = `${r.length}:${h.digest('base64')}`;
+      const list = byContent.get(k);
+      if (list) list.push(i);
+      else byContent.set(k, [i]);
+    });
+    for (const list of byContent.values()) if (list.length > 1) for (const i of list) classOf[i] = list[0];
   }
+  const identical = (x: number, y: number): boolean => classOf[x] >= 0 && classOf[x] === classOf[y];
+  const filesKey = (p: string, q: string) => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
+  /** Pairs of identical documents the scan pairs as files: not searched. */
+  const skipOf = (pairs: readonly ReportPair[]): ((a: number, b: number) => boolean) => {
+    const docIndex = new Map(docs.map((d, i) => [d.path, i]));
+    const skipped = new Set<number>();
+    for (const p of pairs) {
+      if (p.kind !== 'file') continue;
+      const x = docIndex.get(p.a.path);
+      const y = docIndex.get(p.b.path);
+      if (x !== undefined && y !== undefined && identical(x, y)) skipped.add(Math.min(x, y) * 0x4000000 + Math.max(x, y));
+    }
+    return (a, b) => skipped.has(a * 0x4000000 + b);
+  };
 
   return {
     docs: docs.map((d) => d.region),
-    regionOptions: { skipPair: (a, b) => skipped.has(a * 0x4000000 + b), kernel },
-    finish: (found) => {
+    kernel,
+    identical,
+    skipOf,
+    finish: (scanPairs, found) => {
+    // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not searched)
+    const filePair = new Map<string, number>();
+    scanPairs.forEach((p, i) => {
+      if (p.kind === 'file') filePair.set(filesKey(p.a.path, p.b.path), i);
+    });
+    const regionsOf = new Map<number, PairRegion[]>();
+    const cloneOf = new Map<number, CloneKind>();
+    const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
+    const docIndex = new Map(docs.map((d, i) => [d.path, i]));
+    for (const [, i] of filePair) {
+      const p = scanPairs[i];
+      const x = docIndex.get(p.a.path);
+      const y = docIndex.get(p.b.path);
+      if (x === undefined || y === undefined || !identical(x, y)) continue;
+      // A notebook's whole text is no one range of cell lines: the kind alone.
+      if (!docs[x].region.reportLines && !docs[y].region.reportLines) regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
+      cloneOf.set(i, 'exact');
+    }
+
     // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
     const byPath = new Map(docs.map((d) => [d.path, d]));
     const existing = new Map<string, number[]>();
-    result.pairs.forEach((p, i) => {
+    scanPairs.forEach((p, i) => {
       if (p.kind === 'file') return;
       const k = filesKey(p.a.path, p.b.path);
       const list = existing.get(k);
@@ -239,7 +293,7 @@ function locateSteps(
         return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
       };
       for (const i of existing.get(filesKey(a.path, b.path)) ?? []) {
-        const p = result.pairs[i];
+        const p = scanPairs[i];
         if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
           return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
         }
@@ -354,7 +408,7 @@ function locateSteps(
         // A region of two files the scan already pairs: the file pair carries it.
         const la = linesOf(A.region, ta.start, ta.end);
         const lb = linesOf(B.region, tb.start, tb.end);
-        const flipped = result.pairs[fileIndex].a.path !== A.path;
+        const flipped = scanPairs[fileIndex].a.path !== A.path;
         const list = regionsOf.get(fileIndex) ?? [];
         list.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
         regionsOf.set(fileIndex, list);
@@ -383,7 +437,7 @@ function locateSteps(
     for (const [i, list] of regionsOf) {
       list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
       if (cloneOf.has(i)) continue;
-      const p = result.pairs[i];
+      const p = scanPairs[i];
       const wa = whole(byPath.get(p.a.path)!);
       const wb = whole(byPath.get(p.b.path)!);
       const spans = (r: { startLine: number; endLine: number }, w: { startLine: number; endLine: number }) => Math.abs(r.startLine - w.startLine) <= 1 && Math.abs(r.endLine - w.endLine) <= 1;

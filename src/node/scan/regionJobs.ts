@@ -20,50 +20,73 @@ const RUNS_PER_WORKER = 6;
 
 let nextDocsId = 1;
 
+/** A region search under way on a pool (startRegionsInPool). */
+export interface RegionsInPool {
+  /**
+   * Its result once every run is back; the buckets held back (`defer`) are worked on this thread
+   * when `keep` says so — findRegions' result with those buckets' skipPair = !keep.
+   */
+  result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult>;
+}
+
 /** findRegions(docs, options) with the buckets' work done by the pool's workers. */
-export async function findRegionsInPool(docs: RegionDocument[], options: RegionOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): Promise<RegionResult> {
+export function findRegionsInPool(docs: RegionDocument[], options: RegionOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): Promise<RegionResult> {
+  return startRegionsInPool(docs, options, pool).result();
+}
+
+/**
+ * Indexes the documents' anchors and sends their seed buckets to the pool's workers now (this
+ * thread is free to do other work while they chain and align); buckets of pairs `defer` names wait
+ * for result().
+ */
+export function startRegionsInPool(docs: RegionDocument[], options: RegionOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>, defer?: (docA: number, docB: number) => boolean): RegionsInPool {
   const plan = planRegions(docs, options);
   const o = plan.options;
   const stats = plan.stats;
   const wanted = plan.buckets.filter((b) => bucketWanted(b, o, options.skipPair));
+  const held = new Set<number>();
+  if (defer) wanted.forEach((b, i) => defer(b.docA, b.docB) && held.add(i));
 
-  // Runs of consecutive buckets of about equal seeds.
+  // Runs of consecutive buckets of about equal seeds (the held ones left out).
   let total = 0;
-  for (const b of wanted) total += b.pairs.length;
+  wanted.forEach((b, i) => {
+    if (!held.has(i)) total += b.pairs.length;
+  });
   const target = Math.max(1, total / Math.max(1, pool.size * RUNS_PER_WORKER));
-  const runs: SeedBucket[][] = [];
-  let run: SeedBucket[] = [];
+  const runs: number[][] = [];
+  let run: number[] = [];
   let seeds = 0;
-  for (const b of wanted) {
-    run.push(b);
+  wanted.forEach((b, i) => {
+    if (held.has(i)) return;
+    run.push(i);
     seeds += b.pairs.length;
     if (seeds >= target) {
       runs.push(run);
       run = [];
       seeds = 0;
     }
-  }
+  });
   if (run.length > 0) runs.push(run);
 
-  const here = (r: SeedBucket[]): RegionPair[] => {
-    const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
-    return r.flatMap((b) => bucketRegions(docs, b, o, align, stats));
+  const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
+  const found: RegionPair[][] = new Array(wanted.length);
+  const here = (r: number[]) => {
+    for (const i of r) found[i] = bucketRegions(docs, wanted[i], o, align, stats);
   };
   const docsId = nextDocsId++;
-  const results: RegionPair[][] = new Array(runs.length);
   let next = 0;
   // One lane per worker: each sends the documents with its first run, then only their id.
   const lanes = Array.from({ length: Math.min(pool.size, runs.length) }, async (_, slot) => {
     let sent = false;
     while (next < runs.length) {
-      const i = next++;
-      const r = runs[i];
+      const r = runs[next++];
       let seedCount = 0;
-      for (const b of r) seedCount += b.pairs.length;
+      for (const i of r) seedCount += wanted[i].pairs.length;
       const buckets = new Uint32Array(3 * r.length);
       const seedArray = new Int32Array(seedCount);
       let at = 0;
-      r.forEach((b, j) => {
+      r.forEach((i, j) => {
+        const b = wanted[i];
         buckets.set([b.docA, b.docB, b.pairs.length / 2], 3 * j);
         seedArray.set(b.pairs, at);
         at += b.pairs.length;
@@ -77,15 +100,31 @@ export async function findRegionsInPool(docs: RegionDocument[], options: RegionO
         if ('missingDocs' in res) throw new Error('the worker lost the documents');
         stats.chains += res.chains;
         stats.aligned += res.aligned;
-        results[i] = unpackRegionPairs(res);
+        const pairs = unpackRegionPairs(res);
+        // Back to their buckets: a run's pairs are its buckets' in order.
+        let p = 0;
+        for (let j = 0; j < r.length; j++) {
+          const b = wanted[r[j]];
+          const list: RegionPair[] = [];
+          while (p < pairs.length && pairs[p].a.doc === b.docA && pairs[p].b.doc === b.docB) list.push(pairs[p++]);
+          found[r[j]] = list;
+        }
+        if (p !== pairs.length) throw new Error('a worker answered pairs of documents it was not asked about');
       } catch {
         sent = false;
-        results[i] = here(r);
+        here(r);
       }
     }
   });
-  await Promise.all(lanes);
-  const pairs = results.flat();
-  stats.pairs = pairs.length;
-  return { pairs, groups: groupRegions(pairs), stats };
+  const done = Promise.all(lanes);
+  return {
+    async result(keep = () => true) {
+      await done;
+      here([...held].filter((i) => keep(wanted[i].docA, wanted[i].docB)));
+      const pairs: RegionPair[] = [];
+      for (const list of found) if (list) pairs.push(...list);
+      stats.pairs = pairs.length;
+      return { pairs, groups: groupRegions(pairs), stats };
+    },
+  };
 }

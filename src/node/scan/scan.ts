@@ -72,10 +72,11 @@ export interface ScanOptions {
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
   /**
-   * Work on the finished result with the scan's workers before they are let go (the CLI's
-   * `--locate`: the region finder's buckets); its result is the scan's.
+   * Work for the scan's workers before they are let go (the CLI's `--locate`: the region finder's
+   * buckets): begun once the files are fingerprinted (the workers take it up while this thread
+   * matches sections), finished with the scan's result, whose result is the scan's.
    */
-  withWorkers?: (result: ScanResult, pool: ScanPool) => Promise<ScanResult>;
+  withWorkers?: (fingerprinted: Pick<ScanResult, 'root' | 'documents' | 'regions' | 'stats'>, pool: ScanPool) => (result: ScanResult) => Promise<ScanResult>;
 }
 
 /** The scan's pool of fingerprint workers (ScanOptions.withWorkers). */
@@ -332,24 +333,16 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     // The workers are let go as soon as the matching no longer needs them (their ends overlap the
     // rest of the report) unless there is more work for them; the scan resolves once they are gone.
     const release = options.withWorkers ? () => undefined : () => void (closing ??= pool.close());
-    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, release);
-    phase('reported');
     let sections = 0;
     for (const d of documents) sections += d.doc.sections.length;
-    const result: ScanResult = {
-      root,
-      ...report,
-      documents,
-      ...(options.regions ? { regions } : {}),
-      stats: {
-        files: documents.length,
-        sections,
-        bytes,
-        elapsedMs: Math.round(performance.now() - started),
-        skipped,
-      },
-    };
-    return options.withWorkers ? await options.withWorkers(result, pool) : result;
+    const stats = () => ({ files: documents.length, sections, bytes, elapsedMs: Math.round(performance.now() - started), skipped });
+    let finish: ((result: ScanResult) => Promise<ScanResult>) | undefined;
+    const begin = options.withWorkers ? () => void (finish = options.withWorkers!({ root, documents, ...(options.regions ? { regions } : {}), stats: stats() }, pool)) : undefined;
+    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, release, begin);
+    if (options.match === false) begin?.();
+    phase('reported');
+    const result: ScanResult = { root, ...report, documents, ...(options.regions ? { regions } : {}), stats: stats() };
+    return finish ? await finish(result) : result;
   } finally {
     await (closing ?? pool.close());
     signal?.throwIfAborted();
@@ -367,6 +360,7 @@ async function matchDocuments(
   pool: WorkerPool<WorkerRequest, WorkerResponse>,
   phase: (name: string) => void,
   release: () => void,
+  beforeSections?: () => void,
 ): Promise<Report> {
   const options: ReportOptions = {
     maxDistance: settings.maxDistance,
@@ -377,6 +371,7 @@ async function matchDocuments(
   };
   const plan = planReport(documents);
   if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
+    beforeSections?.();
     release();
     return finishReport(plan, options, matchFileItems(plan, options), null);
   }
@@ -390,6 +385,7 @@ async function matchDocuments(
       },
       () => null, // the worker failed: match them here
     );
+  beforeSections?.(); // e.g. work sent to the workers while this thread matches the sections
   const sections = matchSectionItems(plan, options, null);
   phase('sections matched');
   const files = (await filesJob) ?? matchFileItems(plan, options);

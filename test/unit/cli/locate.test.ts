@@ -204,6 +204,26 @@ describe('neardup scan --locate (experimental)', function () {
     assert.match(text, /2 files, edited copies located by their regions, largest distance \d+\n\s+copy\.ts\n\s+source\.ts {2}edited copy, similarity \d+\.\d%, distance \d+; regions at lines \d+-\d+/, text);
   });
 
+  it('identical files the scan does not pair (under --min-tokens) are still located: only identical file pairs are left unsearched', () => {
+    const tree = path.join(tmp, 'identicalSmall');
+    fs.mkdirSync(tree);
+    const rnd = mulberry32(91);
+    const fn = codeFunction(rnd, 14);
+    fs.writeFileSync(path.join(tree, 'one.js'), fn);
+    fs.writeFileSync(path.join(tree, 'two.js'), fn);
+    fs.writeFileSync(path.join(tree, 'other.js'), codeFile(rnd, 3));
+    const r = run(['scan', tree, '-q', '--locate', '--format', 'json', '--min-tokens', '100000']);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as LocatedReport;
+    assert.equal(report.pairs.filter((p) => p.kind === 'file' && !p.located).length, 0, 'the scan pairs no files under --min-tokens 100000');
+    const lines = fn.split('\n').length;
+    const located = report.pairs.filter((p) => p.located && [p.a.path, p.b.path].sort().join() === 'one.js,two.js');
+    assert.equal(located.length, 1, JSON.stringify(report.pairs));
+    const p = located[0];
+    assert.equal(p.clone, 'exact');
+    if (p.kind === 'section') assert.ok(p.a.startLine! <= 2 && p.a.endLine! >= lines - 2, `the whole function: ${JSON.stringify(p)}`);
+  });
+
   it('refuses a tree over the byte limit (a reason for the one notice, no crash)', () => {
     const out = locateCopies({ root: dir, documents: [], pairs: [], stats: { files: 0, sections: 0, bytes: 2048, elapsedMs: 0, skipped: 0 } }, { settings: DEFAULT_ENGINE_SETTINGS, maxBytes: 1024 });
     assert.equal(out.ok, false);

@@ -2,13 +2,14 @@
 // one thread, pair for pair and in the same order, with the same groups and counts: on this
 // repository's sources with blocks pasted into other files and into themselves, and prose with a
 // pasted paragraph; with a real pool of two fingerprint workers; with more runs than workers (the
-// documents sent once per worker); and when no worker can run a job (every run done here).
+// documents sent once per worker); with buckets held back until the caller says which to work;
+// and when no worker can run a job (every run done here).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { findRegions } from '../../../../src/core/regions/regions';
-import { findRegionsInPool } from '../../../../src/node/scan/regionJobs';
+import { findRegionsInPool, startRegionsInPool } from '../../../../src/node/scan/regionJobs';
 import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { runRegionBuckets } from '../../../../src/node/workers/regionJob';
@@ -82,6 +83,22 @@ describe('the region finder on workers (regionJobs)', function () {
       const one = findRegions(docs, { skipPair });
       assert.deepEqual(many.pairs, one.pairs);
       assert.ok(many.pairs.length < findRegions(docs).pairs.length, 'some pairs were skipped');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('holds back the buckets `defer` names until result(), and works those `keep` keeps (the rest as skipped)', async () => {
+    const defer = (a: number, b: number) => (a * 7 + b) % 3 === 0;
+    const keep = (a: number, b: number) => a % 2 === 0;
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
+    try {
+      const begun = startRegionsInPool(docs, {}, pool, defer);
+      const many = await begun.result(keep);
+      const one = findRegions(docs, { skipPair: (a, b) => defer(a, b) && !keep(a, b) });
+      assert.deepEqual(many.pairs, one.pairs);
+      assert.ok(one.pairs.some((p) => defer(p.a.doc, p.b.doc)), 'some held-back buckets were kept and worked');
+      assert.ok(one.pairs.length < findRegions(docs).pairs.length, 'some held-back buckets were dropped');
     } finally {
       await pool.close();
     }
