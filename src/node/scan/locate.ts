@@ -39,17 +39,16 @@
 import { createHash } from 'node:crypto';
 import { containerText } from '../../core/containers/container';
 import * as path from 'node:path';
-import { simhashTokens } from '../../core/fingerprint/simhash';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { linesOf, samePlace, sideKey, size, trimmed, type Doc } from './locateLines';
+import { linesOf, samePlace, sideKey, size, type Doc } from './locateLines';
+import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../workers/regionSides';
 import { findRegions, type CloneKind, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
 import { startRegionsInPool, type RegionsInPool } from './regionJobs';
 import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
-import { TokenBuffer } from '../../core/text/tokenize';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
@@ -113,8 +112,14 @@ interface LocateSteps {
   /** The pairs of documents the region finder skips, given the scan's pairs (identical files it pairs). */
   skipOf: (pairs: readonly ReportPair[]) => (a: number, b: number) => boolean;
   /** The outcome from the scan's pairs and the regions found. */
-  finish: (pairs: readonly ReportPair[], found: RegionResult) => LocateOutcome;
+  finish: (pairs: readonly ReportPair[], found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> }) => LocateOutcome;
 }
+
+/** The options of a located side's SimHash: the scan's (tfidf as tf). */
+const sideOptionsOf = (settings: EngineSettings): SideOptions => ({
+  normalizeIdentifiers: settings.normalizeIdentifiers,
+  weighting: settings.weighting === 'tfidf' ? 'tf' : settings.weighting,
+});
 
 /** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
 export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, options: LocateOptions): LocateOutcome {
@@ -139,13 +144,13 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
   if ('ok' in steps) return () => Promise.resolve(steps);
   let begun: RegionsInPool;
   try {
-    begun = startRegionsInPool(steps.docs, { kernel: steps.kernel }, pool, steps.identical);
+    begun = startRegionsInPool(steps.docs, { kernel: steps.kernel }, pool, steps.identical, sideOptionsOf(options.settings));
   } catch (e) {
     const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
     return () => Promise.resolve(failed);
   }
   return async (pairs) => {
-    let found: RegionResult;
+    let found: RegionResult & { sides: Array<PairSides | undefined> };
     try {
       const skip = steps.skipOf(pairs);
       found = await begun.result((a, b) => !skip(a, b));
@@ -304,30 +309,14 @@ function locateSteps(
       return null;
     };
 
-    // ---- region pairs into section pairs (or regions of a file pair)
-    // The SimHash of a side: of its tokens as the region finder reads them (identifier-normalised
-    // code under --normalize-identifiers), shingles of 3, weighted as the scan (tfidf as tf).
-    const weighting = settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting;
-    const simhashOf = (d: Doc, start: number, end: number) => {
-      const s = settings.normalizeIdentifiers && d.region.ids ? d.region.ids : d.region.raw;
-      const buf = new TokenBuffer(0);
-      buf.hi = s.hi;
-      buf.lo = s.lo;
-      buf.start = d.region.start;
-      buf.length = d.region.length;
-      return simhashTokens(buf, start, end, { weighting, sketchSize: 1 });
-    };
+    // ---- region pairs into section pairs (or regions of a file pair); what the report says of
+    // their sides comes made from the workers (regionSides.ts), or is made here
+    const sideOptions = sideOptionsOf(settings);
     const sides = new Map<string, string>();
-    const side = (d: Doc, start: number, end: number): Location => {
+    const side = (d: Doc, start: number, end: number, key?: string): Location => {
       const loc: Location = { path: d.path, ...linesOf(d.region, start, end) };
       const k = sideKey(loc);
-      if (!sides.has(k)) {
-        const { hi, lo } = d.region.raw;
-        const h = createHash('sha256');
-        h.update(Buffer.from(hi.buffer, hi.byteOffset + 4 * start, 4 * (end - start)));
-        h.update(Buffer.from(lo.buffer, lo.byteOffset + 4 * start, 4 * (end - start)));
-        sides.set(k, `region:${end - start}:${h.digest('hex').slice(0, 24)}`);
-      }
+      if (!sides.has(k)) sides.set(k, key ?? contentKey(d.region, start, end));
       return loc;
     };
     const pairs: ReportPair[] = [];
@@ -363,8 +352,8 @@ function locateSteps(
         const ca = cover(list.map((r) => [r.a.start, r.a.end]), A.region.length);
         const cb = cover(list.map((r) => [r.b.start, r.b.end]), B.region.length);
         if (ca < FILE_COVER || cb < FILE_COVER) continue;
-        const fa = fileFp.get(A.path) ?? simhashOf(A, 0, A.region.length);
-        const fb = fileFp.get(B.path) ?? simhashOf(B, 0, B.region.length);
+        const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions);
+        const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions);
         let weighted = 0;
         for (const r of list) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
         const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
@@ -386,22 +375,23 @@ function locateSteps(
     const kept: Array<ReportPair | null> = [];
     let dropped = 0;
     let attached = 0;
-    for (const r of found.pairs) {
+    found.pairs.forEach((r, i) => {
       const A = docs[r.a.doc];
       const B = docs[r.b.doc];
-      const ta = trimmed(A, r.a.start, r.a.end);
-      const tb = trimmed(B, r.b.start, r.b.end);
+      const made = found.sides?.[i];
+      const ta = { start: made ? made.aStart : trimmedStart(A.region, r.a.start, r.a.end), end: r.a.end };
+      const tb = { start: made ? made.bStart : trimmedStart(B.region, r.b.start, r.b.end), end: r.b.end };
       const clone = r.clone;
-      const made = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
-      if (made) {
+      const copy = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
+      if (copy) {
         // A region of an edited copy of a file: that file pair carries it.
         const la = linesOf(A.region, ta.start, ta.end);
         const lb = linesOf(B.region, tb.start, tb.end);
-        const flipped = made.a.path !== A.path;
-        made.regions!.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
+        const flipped = copy.a.path !== A.path;
+        copy.regions!.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
         attached++;
         kept.push(null);
-        continue;
+        return;
       }
       const fileIndex = A !== B ? filePair.get(filesKey(A.path, B.path)) : undefined;
       if (fileIndex !== undefined) {
@@ -414,24 +404,27 @@ function locateSteps(
         regionsOf.set(fileIndex, list);
         attached++;
         kept.push(null);
-        continue;
+        return;
       }
-      const a = side(A, ta.start, ta.end);
-      const b = side(B, tb.start, tb.end);
+      const a = side(A, ta.start, ta.end, made?.aKey);
+      const b = side(B, tb.start, tb.end, made?.bKey);
       const known = alreadyReported(a, b);
       if (known) {
         if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
         dropped++;
         kept.push(null);
-        continue;
+        return;
       }
-      const fa = simhashOf(A, ta.start, ta.end);
-      const fb = simhashOf(B, tb.start, tb.end);
-      const distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
+      let distance = made?.distance;
+      if (distance === undefined) {
+        const fa = sideSimhash(A.region, ta.start, ta.end, sideOptions);
+        const fb = sideSimhash(B.region, tb.start, tb.end, sideOptions);
+        distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
+      }
       const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
       pairs.push(pair);
       kept.push(pair);
-    }
+    });
 
     // A file pair's clone kind: its one region's when that spans both files, else edited.
     for (const [i, list] of regionsOf) {
@@ -469,8 +462,7 @@ function locateSteps(
         if (members.length < 2) continue;
         const locations = members.map((i) => {
           const p = g.places[i];
-          const t = trimmed(docs[p.doc], p.start, p.end);
-          return { path: docs[p.doc].path, ...linesOf(docs[p.doc].region, t.start, t.end) } as Location;
+          return { path: docs[p.doc].path, ...linesOf(docs[p.doc].region, trimmedStart(docs[p.doc].region, p.start, p.end), p.end) } as Location;
         });
         groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
       }

@@ -1,13 +1,11 @@
 /**
  * The lines and places of located regions (node/scan/locate.ts): a token range's report lines (a
- * notebook's cell lines), a code side without the closers of the statement before it, whether a
- * SimHash section already says a region, a side's key, and byte counts for notices.
+ * notebook's cell lines), whether a SimHash section already says a region, a side's key, and byte
+ * counts for notices (a side's trimmed start, content key and SimHash: node/workers/regionSides.ts).
  */
 import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
 import type { Location } from '../../core/report/report';
 import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
-import { languageOf } from '../../core/text/languages';
-import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
 
 /** A scanned file and its region document. */
 export interface Doc {
@@ -16,25 +14,6 @@ export interface Doc {
 }
 
 export const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
-
-/** Tokens that close the code before them: a copy does not begin with one (their hashes, `hi:lo`). */
-const CLOSERS = (() => {
-  const buf = new TokenBuffer(16);
-  tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
-  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
-})();
-
-/**
- * A token range [start, end) without its leading closers: a region found next to code of the
- * same shape often takes the `;` or `}` that ends the statement before the copy (their 3-gram
- * with the copy's first tokens matches), which would move its first line up to that statement.
- */
-export function trimmed(d: Doc, start: number, end: number): { start: number; end: number } {
-  if (d.region.kind !== 'code') return { start, end };
-  const { hi, lo } = d.region.raw;
-  while (start < end - 1 && CLOSERS.has(`${hi[start]}:${lo[start]}`)) start++;
-  return { start, end };
-}
 
 /**
  * Lines of a token range [start, end) of a document, as a report gives them: a notebook's as cell

@@ -12,7 +12,8 @@ import { alignChain, kernelAligner } from '../../core/regions/align';
 import { bucketRegions, bucketWanted, planRegions, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { SeedBucket } from '../../core/regions/anchorIndex';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
-import { unpackRegionPairs, type RegionBucketsResponse } from '../workers/regionJob';
+import { unpackPairSides, unpackRegionPairs, type RegionBucketsResponse } from '../workers/regionJob';
+import type { PairSides, SideOptions } from '../workers/regionSides';
 import type { WorkerPool } from '../workers/workerPool';
 
 /** Runs per worker: the work of a bucket varies a lot, so more runs than workers balance it. */
@@ -24,9 +25,10 @@ let nextDocsId = 1;
 export interface RegionsInPool {
   /**
    * Its result once every run is back; the buckets held back (`defer`) are worked on this thread
-   * when `keep` says so — findRegions' result with those buckets' skipPair = !keep.
+   * when `keep` says so — findRegions' result with those buckets' skipPair = !keep. With `sides`,
+   * each pair's sides as the workers made them (none for pairs found on this thread).
    */
-  result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult>;
+  result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult & { sides: Array<PairSides | undefined> }>;
 }
 
 /** findRegions(docs, options) with the buckets' work done by the pool's workers. */
@@ -39,7 +41,13 @@ export function findRegionsInPool(docs: RegionDocument[], options: RegionOptions
  * thread is free to do other work while they chain and align); buckets of pairs `defer` names wait
  * for result().
  */
-export function startRegionsInPool(docs: RegionDocument[], options: RegionOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>, defer?: (docA: number, docB: number) => boolean): RegionsInPool {
+export function startRegionsInPool(
+  docs: RegionDocument[],
+  options: RegionOptions,
+  pool: WorkerPool<WorkerRequest, WorkerResponse>,
+  defer?: (docA: number, docB: number) => boolean,
+  sides?: SideOptions,
+): RegionsInPool {
   const plan = planRegions(docs, options);
   const o = plan.options;
   const stats = plan.stats;
@@ -70,8 +78,12 @@ export function startRegionsInPool(docs: RegionDocument[], options: RegionOption
 
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const found: RegionPair[][] = new Array(wanted.length);
+  const foundSides: Array<Array<PairSides | undefined>> = new Array(wanted.length);
   const here = (r: number[]) => {
-    for (const i of r) found[i] = bucketRegions(docs, wanted[i], o, align, stats);
+    for (const i of r) {
+      found[i] = bucketRegions(docs, wanted[i], o, align, stats);
+      foundSides[i] = [];
+    }
   };
   const docsId = nextDocsId++;
   let next = 0;
@@ -92,7 +104,7 @@ export function startRegionsInPool(docs: RegionDocument[], options: RegionOption
         at += b.pairs.length;
       });
       const ask = (withDocs: boolean) =>
-        pool.run({ type: 'regionBuckets', docsId, ...(withDocs ? { docs } : {}), options: o, buckets, seeds: seedArray }, undefined, { slot }) as Promise<RegionBucketsResponse>;
+        pool.run({ type: 'regionBuckets', docsId, ...(withDocs ? { docs } : {}), options: o, buckets, seeds: seedArray, ...(sides ? { sides } : {}) }, undefined, { slot }) as Promise<RegionBucketsResponse>;
       try {
         let res = await ask(!sent);
         sent = true;
@@ -101,13 +113,15 @@ export function startRegionsInPool(docs: RegionDocument[], options: RegionOption
         stats.chains += res.chains;
         stats.aligned += res.aligned;
         const pairs = unpackRegionPairs(res);
+        const made = unpackPairSides(res);
         // Back to their buckets: a run's pairs are its buckets' in order.
         let p = 0;
         for (let j = 0; j < r.length; j++) {
           const b = wanted[r[j]];
-          const list: RegionPair[] = [];
-          while (p < pairs.length && pairs[p].a.doc === b.docA && pairs[p].b.doc === b.docB) list.push(pairs[p++]);
-          found[r[j]] = list;
+          const from = p;
+          while (p < pairs.length && pairs[p].a.doc === b.docA && pairs[p].b.doc === b.docB) p++;
+          found[r[j]] = pairs.slice(from, p);
+          foundSides[r[j]] = made ? made.slice(from, p) : [];
         }
         if (p !== pairs.length) throw new Error('a worker answered pairs of documents it was not asked about');
       } catch {
@@ -122,9 +136,16 @@ export function startRegionsInPool(docs: RegionDocument[], options: RegionOption
       await done;
       here([...held].filter((i) => keep(wanted[i].docA, wanted[i].docB)));
       const pairs: RegionPair[] = [];
-      for (const list of found) if (list) pairs.push(...list);
+      const pairSides: Array<PairSides | undefined> = [];
+      found.forEach((list, i) => {
+        if (!list) return;
+        for (let j = 0; j < list.length; j++) {
+          pairs.push(list[j]);
+          pairSides.push(foundSides[i][j]);
+        }
+      });
       stats.pairs = pairs.length;
-      return { pairs, groups: groupRegions(pairs), stats };
+      return { pairs, groups: groupRegions(pairs), stats, sides: pairSides };
     },
   };
 }

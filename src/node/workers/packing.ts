@@ -375,7 +375,7 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
     case 'pairs':
       return [r.a.buffer, r.b.buffer, r.distance.buffer] as ArrayBuffer[];
     case 'regionPairs':
-      return [r.ints.buffer, r.floats.buffer] as ArrayBuffer[];
+      return [r.ints.buffer, r.floats.buffer, ...(r.sideInts ? [r.sideInts.buffer] : [])] as ArrayBuffer[];
   }
   return [];
 }

@@ -11,6 +11,7 @@ import type { RegionDocument } from '../../core/regions/document';
 import { alignChain, kernelAligner } from '../../core/regions/align';
 import { bucketRegions, type CloneKind, type RegionPair, type ResolvedRegionOptions } from '../../core/regions/regions';
 import { nativeKernel } from './nativeKernel';
+import { pairSides, type PairSides, type SideOptions } from './regionSides';
 
 export interface RegionBucketsRequest {
   type: 'regionBuckets';
@@ -23,6 +24,8 @@ export interface RegionBucketsRequest {
   buckets: Uint32Array;
   /** The buckets' seeds, (a, b) position pairs one bucket after another. */
   seeds: Int32Array;
+  /** Also what the report says of each pair's sides (regionSides.ts), with these options. */
+  sides?: SideOptions;
 }
 
 /** Region pairs packed: {@link PAIR_INTS} integers and {@link PAIR_FLOATS} floats per pair. */
@@ -30,6 +33,9 @@ export interface PackedRegionPairs {
   packed: 'regionPairs';
   ints: Int32Array;
   floats: Float64Array;
+  /** With `sides`: per pair side a's and b's trimmed start and the distance, then their keys. */
+  sideInts?: Int32Array;
+  sideKeys?: string[];
   chains: number;
   aligned: number;
 }
@@ -57,7 +63,31 @@ export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsRespon
     at += 2 * n;
     for (const p of bucketRegions(held.docs, bucket, req.options, align, stats)) pairs.push(p);
   }
-  return { ...packRegionPairs(pairs), chains: stats.chains, aligned: stats.aligned };
+  const packed: PackedRegionPairs = { ...packRegionPairs(pairs), chains: stats.chains, aligned: stats.aligned };
+  if (req.sides) {
+    packed.sideInts = new Int32Array(3 * pairs.length);
+    packed.sideKeys = new Array<string>(2 * pairs.length);
+    pairs.forEach((p, i) => {
+      const s = pairSides(held!.docs[p.a.doc], held!.docs[p.b.doc], p, req.sides!);
+      packed.sideInts!.set([s.aStart, s.bStart, s.distance], 3 * i);
+      packed.sideKeys![2 * i] = s.aKey;
+      packed.sideKeys![2 * i + 1] = s.bKey;
+    });
+  }
+  return packed;
+}
+
+/** The sides of {@link runRegionBuckets}' pairs, by pair. */
+export function unpackPairSides(p: PackedRegionPairs): PairSides[] | undefined {
+  const { sideInts, sideKeys } = p;
+  if (!sideInts || !sideKeys) return undefined;
+  return Array.from({ length: sideInts.length / 3 }, (_, i) => ({
+    aStart: sideInts[3 * i],
+    bStart: sideInts[3 * i + 1],
+    distance: sideInts[3 * i + 2],
+    aKey: sideKeys[2 * i],
+    bKey: sideKeys[2 * i + 1],
+  }));
 }
 
 export function packRegionPairs(pairs: readonly RegionPair[]): Omit<PackedRegionPairs, 'chains' | 'aligned'> {

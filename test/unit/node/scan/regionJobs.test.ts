@@ -13,6 +13,7 @@ import { findRegionsInPool, startRegionsInPool } from '../../../../src/node/scan
 import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { runRegionBuckets } from '../../../../src/node/workers/regionJob';
+import { pairSides } from '../../../../src/node/workers/regionSides';
 import { WorkerPool } from '../../../../src/node/workers/workerPool';
 import { buildEngineWorkers, REPO } from '../../helpers/engineBundle';
 import { mulberry32, proseText } from '../../helpers/corpus';
@@ -99,6 +100,19 @@ describe('the region finder on workers (regionJobs)', function () {
       assert.deepEqual(many.pairs, one.pairs);
       assert.ok(one.pairs.some((p) => defer(p.a.doc, p.b.doc)), 'some held-back buckets were kept and worked');
       assert.ok(one.pairs.length < findRegions(docs).pairs.length, 'some held-back buckets were dropped');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("with `sides`, each pair's trimmed starts, content keys and distance as made on this thread", async () => {
+    const o = { normalizeIdentifiers: false, weighting: 'none' as const };
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
+    try {
+      const res = await startRegionsInPool(docs, {}, pool, undefined, o).result();
+      assert.ok(res.pairs.length > 0);
+      assert.equal(res.sides.length, res.pairs.length);
+      res.pairs.forEach((p, i) => assert.deepEqual(res.sides[i], pairSides(docs[p.a.doc], docs[p.b.doc], p, o)));
     } finally {
       await pool.close();
     }

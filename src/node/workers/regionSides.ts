@@ -1,0 +1,84 @@
+/**
+ * What the report says of each side of a located region pair, made where the pair is found (a
+ * scan worker's region job, or the main thread): the side's token range without the closers of
+ * the statement before it, its content key (the baseline key of a located side: SHA-256 of its
+ * tokens as read, so line shifts keep it), and the pair's SimHash distance (of the two sides'
+ * tokens as the region finder reads them: identifier-normalised code under normalizeIdentifiers,
+ * shingles of 3, weighted as the scan; tfidf as tf).
+ */
+import { createHash } from 'node:crypto';
+import { simhashTokens } from '../../core/fingerprint/simhash';
+import { hammingDistance } from '../../core/index/hamming';
+import type { RegionDocument } from '../../core/regions/document';
+import type { RegionPair } from '../../core/regions/regions';
+import { languageOf } from '../../core/text/languages';
+import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
+
+export interface SideOptions {
+  normalizeIdentifiers: boolean;
+  weighting: 'none' | 'tf';
+}
+
+export interface PairSides {
+  /** Side a's and b's first token once leading closers are dropped (the ends are the pair's). */
+  aStart: number;
+  bStart: number;
+  aKey: string;
+  bKey: string;
+  /** Hamming distance of the two sides' SimHash (64 when one side has none). */
+  distance: number;
+}
+
+/** Tokens that close the code before them: a copy does not begin with one (their hashes, `hi:lo`). */
+const CLOSERS = (() => {
+  const buf = new TokenBuffer(16);
+  tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
+  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
+})();
+
+/**
+ * The first token of [start, end) past its leading closers: a region found next to code of the
+ * same shape often takes the `;` or `}` that ends the statement before the copy (their 3-gram
+ * with the copy's first tokens matches), which would move its first line up to that statement.
+ */
+export function trimmedStart(d: RegionDocument, start: number, end: number): number {
+  if (d.kind !== 'code') return start;
+  const { hi, lo } = d.raw;
+  while (start < end - 1 && CLOSERS.has(`${hi[start]}:${lo[start]}`)) start++;
+  return start;
+}
+
+/** The content key of tokens [start, end): `region:<tokens>:<24 hex digits of SHA-256>`. */
+export function contentKey(d: RegionDocument, start: number, end: number): string {
+  const { hi, lo } = d.raw;
+  const h = createHash('sha256');
+  h.update(Buffer.from(hi.buffer, hi.byteOffset + 4 * start, 4 * (end - start)));
+  h.update(Buffer.from(lo.buffer, lo.byteOffset + 4 * start, 4 * (end - start)));
+  return `region:${end - start}:${h.digest('hex').slice(0, 24)}`;
+}
+
+/** The SimHash of tokens [start, end) of a document (null when too short for one). */
+export function sideSimhash(d: RegionDocument, start: number, end: number, o: SideOptions): { hi: number; lo: number } | null {
+  const s = o.normalizeIdentifiers && d.ids ? d.ids : d.raw;
+  const buf = new TokenBuffer(0);
+  buf.hi = s.hi;
+  buf.lo = s.lo;
+  buf.start = d.start;
+  buf.length = d.length;
+  return simhashTokens(buf, start, end, { weighting: o.weighting, sketchSize: 1 });
+}
+
+/** The sides of a region pair of documents A and B. */
+export function pairSides(A: RegionDocument, B: RegionDocument, p: RegionPair, o: SideOptions): PairSides {
+  const aStart = trimmedStart(A, p.a.start, p.a.end);
+  const bStart = trimmedStart(B, p.b.start, p.b.end);
+  const fa = sideSimhash(A, aStart, p.a.end, o);
+  const fb = sideSimhash(B, bStart, p.b.end, o);
+  return {
+    aStart,
+    bStart,
+    aKey: contentKey(A, aStart, p.a.end),
+    bKey: contentKey(B, bStart, p.b.end),
+    distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
+  };
+}
