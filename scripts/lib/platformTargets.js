@@ -53,14 +53,14 @@ const COMMON = {
   files: ['package.nls.json', 'package.nls.zh-cn.json', 'README.md', 'LICENSE', 'ThirdPartyNotices.txt', 'CHANGELOG.md'],
   dirs: ['media', 'l10n', 'schemas'],
   /** Which files of dist/ (recursively) ship: the bundles and the WebAssembly kernel. */
-  dist: (rel) => /\.(js|wasm)$/.test(rel) && !/\.node$/.test(rel),
+  dist: (rel) => /\.(js|wasm)$/.test(rel),
 };
 
 /**
- * Per-target extras beyond COMMON. The browser entry's bundle (when package.json gets a
- * `browser` field) is added here for `web`, e.g. `web: { dist: ['dist/web/extension.js'] }`: it
- * is already covered by COMMON.dist if it is a .js under dist/, so only files of other kinds (or
- * ones to keep out of the desktop packages) need a line.
+ * Per-target extras beyond COMMON, as paths relative to the repository (shipped at the same
+ * path). The hook for the browser entry: when package.json gets a `browser` field, its files that
+ * COMMON.dist does not already take (a `.js` under dist/ it does) are listed in `web.dist`,
+ * e.g. `web: { dist: ['dist/web/jieba_wasm_bg.wasm'] }`.
  */
 const EXTRAS = {
   web: { dist: [] },
