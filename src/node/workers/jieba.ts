@@ -4,6 +4,7 @@
  */
 import * as fs from 'node:fs';
 import type { CjkSegmenter } from '../../core/types';
+import { requireJiebaPlatformBinding } from './jiebaPlatform';
 
 export interface LoadedCjkSegmenter {
   segmenter: CjkSegmenter;
@@ -18,10 +19,25 @@ export interface JiebaLike {
 /** Creates a ready Jieba instance; throws when the native module is missing. */
 export type JiebaLoader = () => JiebaLike;
 
-/** Loads @node-rs/jieba with its default dictionary. */
+type JiebaBinding = { Jieba: { withDict(dict: Uint8Array): JiebaLike } };
+
+/**
+ * Loads @node-rs/jieba with its default dictionary: through jieba's own index.js, else straight
+ * from this platform's binary package (jiebaPlatform.ts); the first error is the one reported.
+ */
 export const defaultJiebaLoader: JiebaLoader = () => {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Jieba } = require('@node-rs/jieba') as { Jieba: { withDict(dict: Uint8Array): JiebaLike } };
+  let binding: JiebaBinding;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    binding = require('@node-rs/jieba') as JiebaBinding;
+  } catch (e) {
+    try {
+      binding = requireJiebaPlatformBinding<JiebaBinding>();
+    } catch {
+      throw e;
+    }
+  }
+  const { Jieba } = binding;
   // The dictionary file itself: '@node-rs/jieba/dict' would also read idf.txt (6 MB, unused).
   const dict = fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
   return Jieba.withDict(dict);
