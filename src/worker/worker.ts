@@ -10,7 +10,7 @@ import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../no
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
 import { nativeKernel } from '../node/workers/nativeKernel';
-import { runRegionBuckets } from '../node/workers/regionJob';
+import { runRegionBuckets } from '../node/regions/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
 if (data?.logged instanceof SharedArrayBuffer) {

@@ -43,7 +43,7 @@ import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 import { linesOf, samePlace, sideKey, size, type Doc } from './locateLines';
-import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../workers/regionSides';
+import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';

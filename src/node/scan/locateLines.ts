@@ -1,7 +1,7 @@
 /**
  * The lines and places of located regions (node/scan/locate.ts): a token range's report lines (a
  * notebook's cell lines), whether a SimHash section already says a region, a side's key, and byte
- * counts for notices (a side's trimmed start, content key and SimHash: node/workers/regionSides.ts).
+ * counts for notices (a side's trimmed start, content key and SimHash: node/regions/regionSides.ts).
  */
 import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
 import type { Location } from '../../core/report/report';

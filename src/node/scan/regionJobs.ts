@@ -2,7 +2,7 @@
  * The region finder spread over the scan's workers (issue 12, `--locate`): this thread indexes
  * the documents' anchors and cuts the seeds into buckets (core/regions planRegions); the buckets,
  * in runs of about equal seeds, go to every worker of the pool, which chain, align and judge them
- * (node/workers/regionJob.ts) on the documents it shares through shared memory; the pairs come
+ * (node/regions/regionJob.ts) on the documents it shares through shared memory; the pairs come
  * back in bucket order, so the result is findRegions' on one thread, pair for pair. A run a worker
  * fails is done on this thread.
  */
@@ -12,8 +12,9 @@ import { alignChain, kernelAligner } from '../../core/regions/align';
 import { bucketRegions, bucketWanted, planRegions, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { SeedBucket } from '../../core/regions/anchorIndex';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
-import { unpackPairSides, unpackRegionPairs, type RegionBucketsResponse } from '../workers/regionJob';
-import type { PairSides, SideOptions } from '../workers/regionSides';
+import { unpackPairSides, unpackRegionPairs } from '../regions/regionJob';
+import type { RegionBucketsResponse } from '../workers/messages';
+import type { PairSides, SideOptions } from '../regions/regionSides';
 import type { WorkerPool } from '../workers/workerPool';
 
 /** Runs per worker: the work of a bucket varies a lot, so more runs than workers balance it. */

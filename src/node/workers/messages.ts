@@ -4,8 +4,9 @@
 import type { MatchOptions } from '../../core/report/compare';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileOutcome, FileToFingerprint } from './fileOutcome';
-import type { PackedItems, PackedOutcomes, PackedPairs } from './packing';
-import type { RegionBucketsRequest, RegionBucketsResponse } from './regionJob';
+import type { PackedItems, PackedOutcomes, PackedPairs, PackedRegionPairs } from './packing';
+import type { RegionDocument } from '../../core/regions/document';
+import type { ResolvedRegionOptions } from '../../core/regions/regions';
 
 /**
  * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
@@ -60,3 +61,27 @@ export interface WorkerResponseMap {
 }
 
 export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];
+
+export interface RegionBucketsRequest {
+  type: 'regionBuckets';
+  /** Which set of documents the buckets index (one per region search). */
+  docsId: number;
+  /** The documents, the first time this worker is sent this set (views on shared memory). */
+  docs?: RegionDocument[];
+  options: ResolvedRegionOptions;
+  /** (docA, docB, seed pairs) per bucket. */
+  buckets: Uint32Array;
+  /** The buckets' seeds, (a, b) position pairs one bucket after another. */
+  seeds: Int32Array;
+  /** Also what the report says of each pair's sides (regionSides.ts), with these options. */
+  sides?: SideOptions;
+}
+
+/** Region pairs packed: {@link PAIR_INTS} integers and {@link PAIR_FLOATS} floats per pair. */
+export type RegionBucketsResponse = PackedRegionPairs | { missingDocs: true };
+
+/** How a located side's SimHash is made (node/regions/regionSides.ts): the scan's settings, tfidf as tf. */
+export interface SideOptions {
+  normalizeIdentifiers: boolean;
+  weighting: 'none' | 'tf';
+}

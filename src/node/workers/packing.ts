@@ -6,7 +6,6 @@
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import type { RegionDocument } from '../../core/regions/document';
-import type { PackedRegionPairs } from './regionJob';
 import type { FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
@@ -294,6 +293,18 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
 }
 
 // ------------------------------------------------------------------------------ items and pairs
+
+/** Region pairs packed (node/regions/regionJob.ts): 12 integers and 3 floats per pair. */
+export interface PackedRegionPairs {
+  packed: 'regionPairs';
+  ints: Int32Array;
+  floats: Float64Array;
+  /** With `sides`: per pair side a's and b's trimmed start and the distance, then their keys. */
+  sideInts?: Int32Array;
+  sideKeys?: string[];
+  chains: number;
+  aligned: number;
+}
 
 /** Fingerprints to match elsewhere: (hi, lo, tokens, features) per item, and the sketches. */
 export interface PackedItems {

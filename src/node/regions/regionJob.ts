@@ -7,40 +7,13 @@
  * a job the first time a worker sees them (kept by their id), views thereafter — a worker that
  * restarted answers `missingDocs` and the caller sends them again.
  */
-import type { RegionDocument } from '../../core/regions/document';
 import { alignChain, kernelAligner } from '../../core/regions/align';
+import type { RegionDocument } from '../../core/regions/document';
 import { bucketRegions, type CloneKind, type RegionPair, type ResolvedRegionOptions } from '../../core/regions/regions';
-import { nativeKernel } from './nativeKernel';
-import { pairSides, type PairSides, type SideOptions } from './regionSides';
-
-export interface RegionBucketsRequest {
-  type: 'regionBuckets';
-  /** Which set of documents the buckets index (one per region search). */
-  docsId: number;
-  /** The documents, the first time this worker is sent this set (views on shared memory). */
-  docs?: RegionDocument[];
-  options: ResolvedRegionOptions;
-  /** (docA, docB, seed pairs) per bucket. */
-  buckets: Uint32Array;
-  /** The buckets' seeds, (a, b) position pairs one bucket after another. */
-  seeds: Int32Array;
-  /** Also what the report says of each pair's sides (regionSides.ts), with these options. */
-  sides?: SideOptions;
-}
-
-/** Region pairs packed: {@link PAIR_INTS} integers and {@link PAIR_FLOATS} floats per pair. */
-export interface PackedRegionPairs {
-  packed: 'regionPairs';
-  ints: Int32Array;
-  floats: Float64Array;
-  /** With `sides`: per pair side a's and b's trimmed start and the distance, then their keys. */
-  sideInts?: Int32Array;
-  sideKeys?: string[];
-  chains: number;
-  aligned: number;
-}
-
-export type RegionBucketsResponse = PackedRegionPairs | { missingDocs: true };
+import type { RegionBucketsRequest, RegionBucketsResponse } from '../workers/messages';
+import type { PackedRegionPairs } from '../workers/packing';
+import { nativeKernel } from '../workers/nativeKernel';
+import { pairSides, type PairSides } from './regionSides';
 
 export const PAIR_INTS = 12;
 export const PAIR_FLOATS = 3;

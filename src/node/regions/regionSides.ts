@@ -13,11 +13,9 @@ import type { RegionDocument } from '../../core/regions/document';
 import type { RegionPair } from '../../core/regions/regions';
 import { languageOf } from '../../core/text/languages';
 import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
+import type { SideOptions } from '../workers/messages';
 
-export interface SideOptions {
-  normalizeIdentifiers: boolean;
-  weighting: 'none' | 'tf';
-}
+export type { SideOptions };
 
 export interface PairSides {
   /** Side a's and b's first token once leading closers are dropped (the ends are the pair's). */
