@@ -28,6 +28,9 @@ interface BrowserRun {
   info: WebEngineInfo;
   update: WebUpdateResult;
   report: WebReport;
+  /** The report after the `removes` were dropped from the index (null without removes). */
+  afterRemove: WebReport | null;
+  logs: string[];
 }
 
 /** The browser bundles, built from the sources as esbuild.js builds them (into out/test/web). */
@@ -73,7 +76,7 @@ function serve(workerJs: string, files: Map<string, Uint8Array>): Promise<{ url:
  * test runner's transpiler helpers): starts the worker, hands it jieba's bytes and every file,
  * asks for the report.
  */
-const PAGE_SCRIPT = `async (settingsJson) => {
+const PAGE_SCRIPT = `async (settingsJson, removesJson) => {
   const worker = new Worker('/engineWorker.js');
   const logs = [];
   let next = 1;
@@ -97,12 +100,19 @@ const PAGE_SCRIPT = `async (settingsJson) => {
   const files = await Promise.all(names.map(async (relPath) => ({ relPath, bytes: new Uint8Array(await (await fetch('/ws/' + relPath)).arrayBuffer()) })));
   const update = await request({ type: 'update', files, removes: [] }, files.map((f) => f.bytes.buffer));
   const report = await request({ type: 'report' });
+  // Then the same index with some files removed (the host's update after a delete).
+  const removes = JSON.parse(removesJson);
+  let afterRemove = null;
+  if (removes.length) {
+    await request({ type: 'update', files: [], removes });
+    afterRemove = await request({ type: 'report' });
+  }
   worker.terminate();
-  return { info, update, report, logs };
+  return { info, update, report, afterRemove, logs };
 }`;
 
 /** In the page: starts the worker, hands it jieba's bytes and every file, asks for the report. */
-async function runInBrowser(url: string, settings: EngineSettings): Promise<BrowserRun> {
+async function runInBrowser(url: string, settings: EngineSettings, removes: string[] = []): Promise<BrowserRun> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
   const browser = await chromium.launch({
@@ -115,7 +125,7 @@ async function runInBrowser(url: string, settings: EngineSettings): Promise<Brow
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${url}/index.html`);
-    const run = await page.evaluate(`(${PAGE_SCRIPT})(${JSON.stringify(JSON.stringify(settings))})`);
+    const run = await page.evaluate(`(${PAGE_SCRIPT})(${JSON.stringify(JSON.stringify(settings))}, ${JSON.stringify(JSON.stringify(removes))})`);
     assert.deepEqual(errors, [], 'no error in the page');
     return run as unknown as BrowserRun;
   } finally {
@@ -136,11 +146,11 @@ describe('VS Code for the Web: the browser engine in Chromium', function () {
   /** The workspace's files as the Node scan's walk finds them, with their bytes. */
   function workspaceFiles(root: string): Map<string, Uint8Array> {
     const files = new Map<string, Uint8Array>();
-    for (const e of walkFilesSync(root, { maxFileSizeBytes: DEFAULT_ENGINE_SETTINGS.maxFileSizeBytes })) files.set(e.relPath, fs.readFileSync(e.path));
+    for (const e of walkFilesSync(root, {})) files.set(e.relPath, fs.readFileSync(e.path));
     return files;
   }
 
-  async function compare(root: string, settings: EngineSettings) {
+  async function compare(root: string, settings: EngineSettings, removes: string[] = []) {
     const files = workspaceFiles(root);
     assert.ok(files.size >= 5, `files found: ${[...files.keys()].join(', ')}`);
     const skipped: { relPath: string; reason: string }[] = [];
@@ -148,7 +158,7 @@ describe('VS Code for the Web: the browser engine in Chromium', function () {
     const server = await serve(workerJs, files);
     let web: BrowserRun;
     try {
-      web = await runInBrowser(server.url, settings);
+      web = await runInBrowser(server.url, settings, removes);
     } finally {
       await server.close();
     }
@@ -163,6 +173,58 @@ describe('VS Code for the Web: the browser engine in Chromium', function () {
     // Chinese pairs are there: jieba's words decide them.
     assert.ok(node.pairs.some((p) => p.a.path.startsWith('docs/zh/')), 'a Chinese pair');
     assert.ok(node.pairs.some((p) => p.kind === 'section'), 'a section pair');
+    assert.equal(web.report.files, node.stats.files);
+    assert.deepEqual({ pairs: web.report.pairs, groups: web.report.groups }, { pairs: node.pairs, groups: node.groups });
+  });
+
+  it('decodes, skips and updates as the Node engine does: UTF-16, GB18030, binary, minified and oversized files; other settings (bigrams, no sections, identifiers normalised); a removed file leaves the report the Node scan makes without it', async () => {
+    const root = fs.mkdtempSync(path.join(OUT, 'workspace-'));
+    try {
+      fs.cpSync(WORKSPACE, root, { recursive: true });
+      const order = fs.readFileSync(path.join(WORKSPACE, 'code', 'orderService.ts'), 'utf8');
+      const tea = fs.readFileSync(path.join(WORKSPACE, 'docs', 'zh', 'tea-garden.md'), 'utf8');
+      // A UTF-16 LE copy (with BOM) and a big-endian one without: decoded to the same text.
+      fs.writeFileSync(path.join(root, 'code', 'orderService16.ts'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(order, 'utf16le')]));
+      fs.writeFileSync(path.join(root, 'code', 'orderService16be.ts'), Buffer.from(order, 'utf16le').swap16());
+      // A GB18030 copy of the Chinese text (the browser's TextDecoder, iconv-lite in Node).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const iconv = require('iconv-lite') as typeof import('iconv-lite');
+      fs.writeFileSync(path.join(root, 'docs', 'zh', 'tea-garden-gb.md'), iconv.encode(tea, 'gb18030'));
+      fs.writeFileSync(path.join(root, 'notes', 'image.bin'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]));
+      fs.writeFileSync(path.join(root, 'code', 'bundle.js'), `var a=${'1+'.repeat(6000)}1;\n`);
+      const settings: EngineSettings = { ...DEFAULT_ENGINE_SETTINGS, cjkSegmenter: 'bigram', sections: false, normalizeIdentifiers: true, maxFileSizeBytes: 64 * 1024 };
+      fs.writeFileSync(path.join(root, 'notes', 'huge.md'), 'a line of words\n'.repeat(5000));
+      const removes = ['code/orderService16be.ts', 'docs/zh/tea-garden-copy.md'];
+      const { node, web, skipped } = await compare(root, settings, removes);
+      assert.equal(web.info.kernel, 'wasm');
+      // Every copy is found, the Chinese ones by bigrams.
+      const paired = (p: string) => node.pairs.some((x) => x.a.path === p || x.b.path === p);
+      for (const p of ['code/orderService16.ts', 'code/orderService16be.ts', 'docs/zh/tea-garden-gb.md']) assert.ok(paired(p), `${p} is paired`);
+      assert.ok(node.pairs.every((p) => p.kind === 'file'), 'sections off');
+      assert.deepEqual({ pairs: web.report.pairs, groups: web.report.groups }, { pairs: node.pairs, groups: node.groups });
+      // The same files skipped for the same reasons (the oversized one: by the Node walk; by the
+      // browser engine when handed one, as its host skips it before reading).
+      const webSkipped = [...web.update.skipped].sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
+      const nodeSkipped = [...skipped].sort((a, b) => (a.relPath < b.relPath ? -1 : 1));
+      assert.deepEqual(webSkipped.map((s) => s.relPath), ['code/bundle.js', 'notes/huge.md', 'notes/image.bin']);
+      // (The oversized file's words differ: the Node walk says "file too large (… bytes > limit …)",
+      // the readers — Node's workers and the browser engine — "larger than 64 KB".)
+      const same = (list: { relPath: string; reason: string }[]) => list.map((s) => (s.relPath === 'notes/huge.md' ? { ...s, reason: /large/.test(s.reason) ? 'too large' : s.reason } : s));
+      assert.deepEqual(same(webSkipped), same(nodeSkipped));
+      // Removing files: the report of the rest, as the Node scan makes it without them.
+      for (const r of removes) fs.rmSync(path.join(root, r));
+      const rest = await scanDirectory({ root, settings, workerScript: nodeWorker, workers: 1, quiet: true });
+      assert.ok(rest.pairs.length < node.pairs.length);
+      assert.deepEqual({ pairs: web.afterRemove?.pairs, groups: web.afterRemove?.groups }, { pairs: rest.pairs, groups: rest.groups });
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('gives the same report as the Node engine on a larger real tree (this project\'s test/: ~100 files, ~1 MB, tens of section pairs)', async () => {
+    const { node, web } = await compare(path.join(REPO, 'test'), DEFAULT_ENGINE_SETTINGS);
+    assert.ok(node.stats.files > 80, `files: ${node.stats.files}`);
+    assert.ok(node.pairs.filter((p) => p.kind === 'section').length >= 10, `section pairs: ${node.pairs.length}`);
     assert.equal(web.report.files, node.stats.files);
     assert.deepEqual({ pairs: web.report.pairs, groups: web.report.groups }, { pairs: node.pairs, groups: node.groups });
   });
