@@ -48,7 +48,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   state('indexing');
 
   const collection = vscode.languages.createDiagnosticCollection('neardup');
-  const client = new WebEngineClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'engineWorker.js').toString(true), (m) => log.info(m));
+  let client: WebEngineClient;
+  try {
+    client = new WebEngineClient(vscode.Uri.joinPath(context.extensionUri, 'dist', 'web', 'engineWorker.js').toString(true), (m) => log.info(m));
+  } catch (e) {
+    // A host that cannot start workers (an extension served by a VS Code server, where "main" runs anyway).
+    log.error(`the engine worker could not start (${e instanceof Error ? e.message : String(e)}); NearDup shows nothing here`);
+    state('error');
+    return;
+  }
   let index: WebIndex | undefined;
   const uriOf = (relPath: string) => index?.uriOf(relPath);
   const tree = new WebDuplicatesTree(uriOf);
@@ -81,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     for (const p of info.problems) log.warn(p);
   } catch (e) {
     log.error(`the engine could not start (${e instanceof Error ? e.message : String(e)})`);
-    state('empty');
+    state('error');
     return;
   }
 
@@ -89,7 +97,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(index);
   const reindex = () => {
     state('indexing');
-    return index!.reindex().catch(() => undefined);
+    return index!.reindex().catch(() => state('error'));
   };
 
   let told = false;

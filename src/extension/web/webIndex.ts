@@ -119,7 +119,11 @@ export class WebIndex implements vscode.Disposable {
 
   private async send(files: WebFile[], removes: string[]): Promise<void> {
     if (files.length === 0 && removes.length === 0) return;
-    const result = await this.client.request({ type: 'update', files, removes }, files.map((f) => f.bytes.buffer));
+    // A file's buffer moves to the worker when the file owns it whole (a view into a buffer that
+    // other data shares is copied instead: moving it would empty the others).
+    const transfer = new Set<ArrayBufferLike>();
+    for (const f of files) if (f.bytes.byteOffset === 0 && f.bytes.byteLength === f.bytes.buffer.byteLength) transfer.add(f.bytes.buffer);
+    const result = await this.client.request({ type: 'update', files, removes }, [...transfer]);
     for (const s of result.skipped) this.log(`NearDup: skipped ${JSON.stringify(s.relPath)}: ${s.reason}`);
   }
 
