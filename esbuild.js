@@ -48,7 +48,24 @@ const entries = [
   { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The Overview webview's script: runs in the webview (a browser), not in Node.
   { entryPoints: ['src/webview/overview.ts'], outfile: 'dist/overview.js', platform: 'browser', format: 'iife', target: 'es2022' },
+  // VS Code for the Web (package.json "browser"): the extension in the web extension host and its
+  // engine's Web Worker. No Node built-ins (platform 'browser' refuses them; test/unit/layering.test.ts).
+  ...browserEntries(),
 ];
+
+/** The two bundles of VS Code for the Web, with their options (also used by the tests). */
+function browserEntries() {
+  const browser = { platform: 'browser', target: 'es2022', external: ['vscode'], mainFields: ['browser', 'module', 'main'], conditions: ['browser'] };
+  return [
+    { ...browser, entryPoints: ['src/extension/web/webExtension.ts'], outfile: 'dist/web/extension.js', format: 'cjs' },
+    { ...browser, entryPoints: ['src/web/engineWorker.ts'], outfile: 'dist/web/engineWorker.js', format: 'iife', loader: { '.wasm': 'binary' } },
+  ];
+}
+/** The full esbuild options of the browser bundles (test/web builds them as `npm run build` does). */
+function browserBuildOptions() {
+  return browserEntries().map((e) => ({ ...common, plugins: [], ...e }));
+}
+module.exports = { browserBuildOptions };
 
 /**
  * The native kernel (scripts/build-native.js) goes beside the bundles, where the workers look for
@@ -86,9 +103,22 @@ function copyWasmKernel() {
   fs.renameSync(tmp, to);
 }
 
+/**
+ * jieba-wasm's module (its dictionary inside, ~4 MB) beside the web bundles: the web extension
+ * reads it through vscode.workspace.fs and hands it to its engine worker.
+ */
+function copyJiebaWasm() {
+  const from = require.resolve('jieba-wasm/web').replace(/jieba_rs_wasm\.js$/, 'jieba_rs_wasm_bg.wasm');
+  const to = path.join(__dirname, 'dist', 'web', 'jieba_rs_wasm_bg.wasm');
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  if (fs.existsSync(to) && fs.statSync(to).size === fs.statSync(from).size && fs.readFileSync(to).equals(fs.readFileSync(from))) return;
+  fs.copyFileSync(from, to);
+}
+
 async function main() {
   copyNativeKernel();
   copyWasmKernel();
+  copyJiebaWasm();
   const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));
@@ -98,7 +128,9 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -7,11 +7,14 @@
 //   scale        the same runner on a workspace of 100,000 generated files present before VS Code
 //                starts (--scale-files; NEARDUP_SCALE_FILES=N for another count), running only
 //                the "large workspace" test (~1.5–2.5 min, most of it generating and indexing)
+//   web          test/web: VS Code for the Web's engine (dist/web/engineWorker.js built from the
+//                sources) in headless Chromium, against the Node engine (mocha, counted as unit;
+//                Chromium installed on first use as for integration)
 //   e2e          test/e2e/e2e.js on neardup.vsix (needs `npm run package`)
 // Ends with the line `N passed, N failed`; the exit code is non-zero if anything failed or a
 // level could not run.
 //
-//   node scripts/test-all.js [--package] [--only unit,integration,scale,e2e] [--vsix FILE]
+//   node scripts/test-all.js [--package] [--only unit,integration,scale,web,e2e] [--vsix FILE]
 //
 // --package first runs `npm run package` (typecheck + production build + vsce) into a fresh
 // neardup.vsix. If that fails, the run goes on (unit and integration results still count), the
@@ -93,6 +96,20 @@ const levels = {
       '--grep', '^large workspace',
     ]);
     return { code, counts: parseSummary('integration', out) };
+  },
+  async web() {
+    // Debian's chromium comes with the offline VS Code's setup (first use only).
+    require('./lib/vscode-offline').resolveInstall();
+    const statsFile = path.join(RESULTS, 'web-stats.json');
+    fs.rmSync(statsFile, { force: true });
+    const { code } = await run(process.execPath, [
+      path.join(ROOT, 'node_modules', 'mocha', 'bin', 'mocha.js'),
+      '--no-config', '--require', 'tsx/cjs', '--timeout', '180000', 'test/web/**/*.test.ts',
+      '--reporter', path.join(__dirname, 'lib', 'mocha-counting-reporter.cjs'),
+      '--reporter-option', `stats=${statsFile}`,
+    ]);
+    const counts = fs.existsSync(statsFile) ? JSON.parse(fs.readFileSync(statsFile, 'utf8')) : null;
+    return { code, counts };
   },
   async e2e(opts) {
     const { code, out } = await run(process.execPath, [path.join(ROOT, 'test', 'e2e', 'e2e.js'), opts.vsix]);

@@ -170,6 +170,10 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
 
   const activateMs = performance.now() - started;
   log.info(`activated in ${activateMs.toFixed(1)} ms`);
+  // A virtual folder (GitHub Repositories, a remote file system without a VS Code server): its
+  // files are not on this machine's disk, which the desktop engine reads. Said once, in the log.
+  const virtual = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme !== 'file').map((f) => f.uri.scheme);
+  if (virtual.length) log.info(`folders of a virtual file system (${[...new Set(virtual)].join(', ')}) are not indexed here: the desktop engine reads files from disk; VS Code for the Web indexes them`);
   return {
     index: {
       whenIdle: () => index.whenIdle(),

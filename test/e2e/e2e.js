@@ -398,6 +398,10 @@ async function main() {
       assert(fs.existsSync(path.join(extensionsDir, dir, 'dist', 'neardup_kernel.node')), 'dist/neardup_kernel.node not in the installed extension');
       // And the WebAssembly kernel, used wherever the native one is not there.
       assert(fs.existsSync(path.join(extensionsDir, dir, 'dist', 'neardup_kernel.wasm')), 'dist/neardup_kernel.wasm not in the installed extension');
+      // VS Code for the Web's entry (package.json "browser"), its engine worker and jieba-wasm's module.
+      for (const f of ['extension.js', 'engineWorker.js', 'jieba_rs_wasm_bg.wasm']) {
+        assert(fs.existsSync(path.join(extensionsDir, dir, 'dist', 'web', f)), `dist/web/${f} not in the installed extension`);
+      }
       const nlsFile = path.join(extensionsDir, dir, 'package.nls.json');
       nls = fs.existsSync(nlsFile) ? JSON.parse(fs.readFileSync(nlsFile, 'utf8')) : {};
       console.log(`      installed ${list.trim().split('\n').join(', ')}`);

@@ -43,6 +43,11 @@ function localImports(file: string): string[] {
   for (const spec of importsOf(file)) {
     if (!spec.startsWith('.')) continue;
     const base = path.resolve(path.dirname(file), spec);
+    // A data file bundled as bytes (the browser worker's wasm/neardup_kernel.wasm): no code.
+    if (spec.endsWith('.wasm')) {
+      assert.ok(fs.existsSync(base), `${rel(file)} imports '${spec}', which does not exist`);
+      continue;
+    }
     const target = [`${base}.ts`, path.join(base, 'index.ts')].find((p) => fs.existsSync(p));
     assert.ok(target, `${rel(file)} imports '${spec}', which does not exist`);
     out.push(target);
@@ -189,7 +194,7 @@ describe('layering', () => {
 
   it('the indexing path never pops up a notification (crashes, cache faults and skips go to the output channel)', () => {
     const popup = /\bshow(Error|Warning|Information)Message\s*\(/;
-    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/commands/ignoreDuplicate.ts', 'extension/settings.ts', 'extension/overview/exportReport.ts']);
+    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/commands/ignoreDuplicate.ts', 'extension/settings.ts', 'extension/overview/exportReport.ts', 'extension/web/webExtension.ts']);
     let seen = 0;
     for (const f of tsFiles(SRC)) {
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -200,13 +205,57 @@ describe('layering', () => {
     assert.ok(seen > 0, 'the scanner sees the commands’ messages (guard against a vacuous pass)');
   });
 
-  it('package.json capabilities are honest: no virtual workspaces (files are read through Node fs); untrusted workspaces supported (no workspace code runs, nothing is written into it, no network)', () => {
+  it('package.json capabilities are honest: virtual workspaces (the browser entry reads through vscode.workspace.fs; the desktop skips non-file folders and logs it); untrusted workspaces supported (no workspace code runs, nothing is written into it, no network)', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(SRC, '..', 'package.json'), 'utf8'));
-    assert.deepEqual(pkg.capabilities.virtualWorkspaces.supported, false);
-    assert.ok(pkg.capabilities.virtualWorkspaces.description, 'says why');
+    assert.equal(pkg.capabilities.virtualWorkspaces.supported, true);
+    assert.equal(pkg.browser, './dist/web/extension.js');
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, true);
-    // The extension reads files through Node's fs in a worker: a virtual (non-file) workspace would show nothing.
-    assert.ok(tsFiles(path.join(SRC, 'node')).some((f) => importsOf(f).includes('node:fs')));
+    // The browser's index reads every file through vscode.workspace.fs (any file system)…
+    const webIndex = fs.readFileSync(path.join(SRC, 'extension', 'web', 'webIndex.ts'), 'utf8');
+    assert.match(webIndex, /vscode\.workspace\.fs\.readFile\(uri\)/);
+    assert.match(webIndex, /vscode\.workspace\.findFiles\(/);
+    // …while the desktop's engine reads from disk: it keeps to file folders and says why once.
+    const desktopSettings = fs.readFileSync(path.join(SRC, 'extension', 'settings.ts'), 'utf8');
+    assert.match(desktopSettings, /filter\(\(f\) => f\.uri\.scheme === 'file'\)/);
+    assert.match(fs.readFileSync(path.join(SRC, 'extension', 'extension.ts'), 'utf8'), /folders of a virtual file system/);
+  });
+
+  // The two bundles of VS Code for the Web, built with esbuild.js's own options: every module they
+  // are made of (src and node_modules), and every import in them, is free of Node built-ins; the
+  // web extension host's bundle never tokenises or hashes (that is the worker's).
+  it('the browser bundles (dist/web/extension.js, dist/web/engineWorker.js) pull no Node built-in, and the web extension host does not hash', async function () {
+    this.timeout(60_000);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { browserBuildOptions } = require(path.join(SRC, '..', 'esbuild.js')) as { browserBuildOptions(): import('esbuild').BuildOptions[] };
+    const builtins = new Set(require('node:module').builtinModules as string[]);
+    const isBuiltin = (spec: string) => spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]);
+    const options = browserBuildOptions();
+    assert.deepEqual(options.map((o) => o.outfile).sort(), ['dist/web/engineWorker.js', 'dist/web/extension.js']);
+    const inputsOf: Record<string, string[]> = {};
+    for (const o of options) {
+      assert.equal(o.platform, 'browser', `${o.outfile} is built for the browser`);
+      const result = await esbuild.build({ ...o, absWorkingDir: path.join(SRC, '..'), write: false, metafile: true, outfile: `out/layering/${path.basename(String(o.outfile))}` });
+      const inputs = Object.keys(result.metafile.inputs);
+      inputsOf[String(o.outfile)] = inputs;
+      for (const [file, input] of Object.entries(result.metafile.inputs)) {
+        assert.ok(!isBuiltin(file), `${o.outfile} holds ${file}`);
+        for (const imp of input.imports.filter((i) => i.path !== '<runtime>')) assert.ok(!isBuiltin(imp.path) && !(imp.external && imp.path !== 'vscode'), `${o.outfile}: ${file} imports '${imp.path}'`);
+      }
+      // The same, read from the sources the bundle is made of (type-only imports included).
+      for (const file of inputs.filter((f) => f.startsWith('src/') && f.endsWith('.ts'))) {
+        for (const spec of importsOf(path.join(SRC, '..', file))) assert.ok(!isBuiltin(spec), `${file} (in ${o.outfile}) imports '${spec}'`);
+      }
+    }
+    const worker = inputsOf['dist/web/engineWorker.js'];
+    const host = inputsOf['dist/web/extension.js'];
+    // Guards against a vacuous pass: the worker is the engine (kernel, jieba-wasm, the report).
+    for (const f of ['src/web/engineWorker.ts', 'src/core/wasm/wasmKernel.ts', 'src/core/fingerprint/decodedDocument.ts', 'src/core/report/report.ts', 'wasm/neardup_kernel.wasm']) assert.ok(worker.includes(f), `the worker bundle holds ${f}`);
+    assert.ok(worker.some((f) => f.startsWith('node_modules/jieba-wasm/pkg/web/')), 'the worker bundle holds jieba-wasm\'s web build');
+    assert.ok(host.includes('src/extension/web/webExtension.ts'));
+    const hashing = host.filter((f) => /^src\/(core\/(text|fingerprint|sections|wasm)\/|web\/webEngine)/.test(f));
+    assert.deepEqual(hashing, [], 'the web extension host neither tokenises nor hashes');
   });
 
   it('each room imports only the rooms its README allows (core at the bottom, extension, CLI and workers at the top)', () => {

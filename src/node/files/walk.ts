@@ -29,6 +29,7 @@
  *   else to do meanwhile or that walks in slices (the CLI scan). It lists and stats a whole
  *   directory before yielding its first entry.
  */
+import { DEFAULT_EXCLUDED_NAMES } from '../settings/engineSettings';
 import * as fs from 'node:fs';
 import { promises as fsp, constants as fsConstants, type Dirent, type Stats } from 'node:fs';
 import * as path from 'node:path';
@@ -63,11 +64,8 @@ export interface WalkEntry {
 /** 2 MiB: larger files are rarely hand-written text worth fingerprinting. */
 export const DEFAULT_MAX_FILE_SIZE_BYTES = 2 * 1024 * 1024;
 
-/**
- * Names skipped at any depth when `defaultExcludes` is on: VCS metadata, node_modules, and
- * Jupyter's checkpoints (each an autosaved copy of a notebook beside it: always a duplicate).
- */
-export const DEFAULT_EXCLUDED_NAMES: readonly string[] = ['.git', '.hg', '.svn', '.bzr', '.jj', 'node_modules', '.ipynb_checkpoints'];
+/** Names skipped at any depth when `defaultExcludes` is on (node/settings/engineSettings.ts; the web extension skips them too). */
+export { DEFAULT_EXCLUDED_NAMES };
 
 /** Maximum number of file-system calls in flight. */
 export const WALK_CONCURRENCY = 64;

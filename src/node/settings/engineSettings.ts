@@ -42,6 +42,13 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   maxFileSizeBytes: 2 * 1024 * 1024,
 });
 
+/**
+ * Names skipped at any depth when `defaultExcludes` is on: VCS metadata, node_modules, and
+ * Jupyter's checkpoints (each an autosaved copy of a notebook beside it: always a duplicate).
+ * The Node walk (node/files/walk.ts) and the web extension's file search both skip them.
+ */
+export const DEFAULT_EXCLUDED_NAMES: readonly string[] = ['.git', '.hg', '.svn', '.bzr', '.jj', 'node_modules', '.ipynb_checkpoints'];
+
 /** Valid ranges of the numeric settings. */
 export const SETTING_RANGES = {
   minTokens: { min: 5, max: 100000 },

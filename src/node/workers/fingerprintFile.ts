@@ -6,14 +6,15 @@ import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
 import { applyContainerIgnoreMarkers, containerText, notebookLineOf, type ContainerText } from '../../core/containers/container';
+import { fingerprintDecodedText } from '../../core/fingerprint/decodedDocument';
 import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
-import { countDocumentShingles, fingerprintText, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
+import { countDocumentShingles, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
 import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
 import { defaultAnchors } from '../../core/regions/regions';
-import { applyIgnoreMarkers, hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
+import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
-import { decodeBuffer, isMinified, isRepetitive, lineShape } from '../files/decode';
+import { decodeBuffer, isMinified, isRepetitive } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
 import { variantFold } from './variants';
@@ -83,7 +84,7 @@ function fingerprintOptions(relPath: string, settings: EngineSettings, df?: Shar
   };
 }
 
-/** Fingerprints a text already in memory (an unsaved editor, or a decoded file). */
+/** Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's fingerprintDecodedText with this thread's tools. */
 export function fingerprintDecoded(
   relPath: string,
   text: string,
@@ -93,31 +94,12 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
 ): FileOutcome {
-  // A notebook is read as its cells (a broken one is skipped with the reason); a Vue or Svelte
-  // component by block. The checks below look at the text that is fingerprinted.
-  const container = containerText(relPath, text);
-  if (container && 'reason' in container) return { relPath, ok: false, reason: container.reason };
-  if (container) text = container.text;
-  const shape = lineShape(text);
-  if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
-  if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
-  // A file its team marked `neardup-ignore-file` is skipped with that reason (fingerprintText would
-  // give it no fingerprints anyway); start/end and next markers are applied by fingerprintText.
-  if (text.includes('neardup-ignore-file') && ignoredWhole(relPath, text, container)) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
-  let doc;
   try {
-    doc = fingerprintText(text, relPath, { ...fingerprintOptions(relPath, settings, df, cjk), container: container ?? undefined });
+    return fingerprintDecodedText(relPath, text, bytes, encoding, () => fingerprintOptions(relPath, settings, df, cjk));
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
   }
-  const lines = shape.newlines + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
-  return { relPath, ok: true, bytes, encoding, doc, lines };
-}
-
-/** Whether a file's `neardup-ignore-file` marker leaves it out (a container's: in a part on its first lines). */
-function ignoredWhole(relPath: string, text: string, container: ContainerText | null): boolean {
-  return container ? applyContainerIgnoreMarkers(container) === null : hasIgnoreFileMarker(text, languageOf(relPath));
 }
 
 /**

@@ -4,7 +4,10 @@
  */
 import * as fs from 'node:fs';
 import type { CjkSegmenter } from '../../core/types';
+import { bigramSegmenter, cutterSegmenter } from '../../core/text/segmenters';
 import { requireJiebaPlatformBinding } from './jiebaPlatform';
+
+export { bigramSegmenter };
 
 export interface LoadedCjkSegmenter {
   segmenter: CjkSegmenter;
@@ -56,16 +59,7 @@ export function loadCjkSegmenter(log?: (msg: string) => void, loader: JiebaLoade
   let result: LoadedCjkSegmenter;
   try {
     const jb = loader();
-    const segmenter: CjkSegmenter = (run: string) => {
-      if (run.length === 0) return [];
-      let tokens: string[];
-      try {
-        tokens = jb.cut(run, false);
-      } catch {
-        return bigramSegmenter(run);
-      }
-      return tokens.filter((t) => t.trim() !== '');
-    };
+    const segmenter = cutterSegmenter((run) => jb.cut(run, false));
     result = { segmenter, name: 'jieba' };
   } catch (e) {
     const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
@@ -77,20 +71,4 @@ export function loadCjkSegmenter(log?: (msg: string) => void, loader: JiebaLoade
   }
   cache.set(loader, result);
   return result;
-}
-
-/**
- * Overlapping character bigrams of a run, by code point: "abcd" → ["ab", "bc", "cd"];
- * a single character → [that character]; "" → []. Whitespace splits the run into parts that are
- * segmented separately (no bigram spans a space).
- */
-export function bigramSegmenter(run: string): string[] {
-  const out: string[] = [];
-  for (const part of run.split(/\s+/)) {
-    if (part === '') continue;
-    const chars = Array.from(part);
-    if (chars.length === 1) out.push(chars[0]);
-    for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
-  }
-  return out;
 }
