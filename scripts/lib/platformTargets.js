@@ -2,6 +2,7 @@
 // says what goes where. scripts/package-all.js stages exactly these files per target, and
 // test/unit/scripts/packageAll.test.ts reads the packages back against the same table.
 'use strict';
+const path = require('path');
 
 /**
  * One row per `vsce --target`. `jieba` is the suffix of the @node-rs/jieba platform package
@@ -52,18 +53,19 @@ const JIEBA_FILES = ['package.json', 'index.js', 'dict.txt', 'LICENSE'];
 const COMMON = {
   files: ['package.nls.json', 'package.nls.zh-cn.json', 'README.md', 'LICENSE', 'ThirdPartyNotices.txt', 'CHANGELOG.md'],
   dirs: ['media', 'l10n', 'schemas'],
-  /** Which files of dist/ (recursively) ship: the bundles and the WebAssembly kernel. */
-  dist: (rel) => /\.(js|wasm)$/.test(rel),
+  /**
+   * Which files of dist/ (recursively) ship: the bundles and the WebAssembly kernel; not the web
+   * host's jieba-wasm module (2.8 MB packed), which only the `web` package needs.
+   */
+  dist: (rel) => /\.(js|wasm)$/.test(rel) && !/^web\/.*\.wasm$/.test(rel.split(path.sep).join('/')),
 };
 
 /**
  * Per-target extras beyond COMMON, as paths relative to the repository (shipped at the same
- * path). The hook for the browser entry: when package.json gets a `browser` field, its files that
- * COMMON.dist does not already take (a `.js` under dist/ it does) are listed in `web.dist`,
- * e.g. `web: { dist: ['dist/web/jieba_wasm_bg.wasm'] }`.
+ * path): the browser entry's jieba-wasm module (its bundles, `.js` under dist/, COMMON takes).
  */
 const EXTRAS = {
-  web: { dist: [] },
+  web: { dist: ['dist/web/jieba_rs_wasm_bg.wasm'] },
 };
 
 /** The row of a target, or an error naming the valid ones. */
