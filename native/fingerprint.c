@@ -14,6 +14,12 @@
 #include "grow.h"
 #include "hash.h"
 
+#if defined(__wasm_simd128__)
+/* The WebAssembly build (-msimd128): SimHash's bit counts with SIMD128 (the addon's gcc vectorises the SWAR loop itself). */
+#include <wasm_simd128.h>
+#define TOKEN_SIMD128 1
+#endif
+
 static int growSeq(Seq *s, size_t need) {
   if (s->cap >= need) return 1;
   size_t n = s->cap ? s->cap : 1024;
@@ -305,13 +311,10 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
 
 /* ------------------------------------------------------------------------------- SimHash */
 
-/* Per-bit majority of `count` values, each counted once: SWAR counters (4-bit lanes for 15
- * values, 8-bit lanes for 255). Returns the 64-bit fingerprint. */
-static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count) {
-  uint32_t bitCounts[64];
-  memset(bitCounts, 0, sizeof bitCounts);
+/* Adds to bitCounts[b] how many of values [s, count) have bit b set: SWAR counters (4-bit lanes
+ * for 15 values, 8-bit lanes for 255). */
+static void countBits(const uint32_t *hiArr, const uint32_t *loArr, int s, int count, uint32_t *bitCounts) {
   const uint64_t M1 = 0x1111111111111111ULL, M4 = 0x0f0f0f0f0f0f0f0fULL;
-  int s = 0;
   while (s < count) {
     const int end255 = count < s + 255 ? count : s + 255;
     uint64_t e[4] = {0, 0, 0, 0}, o[4] = {0, 0, 0, 0};
@@ -342,6 +345,76 @@ static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count
       }
     }
   }
+}
+
+#ifdef TOKEN_SIMD128
+/* Adds the 8-bit counters of acc (byte b of each 32-bit lane counts bit `bit` + 8b) to bitCounts. */
+static inline void foldCounters(v128_t acc, uint32_t *bitCounts, int bit) {
+  /* the four lanes' byte b summed: 16-bit sums of lanes 0 + 2 and 1 + 3, then of those two */
+  const v128_t pairs = wasm_i16x8_add(wasm_u16x8_extend_low_u8x16(acc), wasm_u16x8_extend_high_u8x16(acc));
+  const v128_t sums = wasm_i16x8_add(pairs, wasm_i64x2_shuffle(pairs, pairs, 1, 0));
+  bitCounts[bit] += wasm_u16x8_extract_lane(sums, 0);
+  bitCounts[bit + 8] += wasm_u16x8_extract_lane(sums, 1);
+  bitCounts[bit + 16] += wasm_u16x8_extract_lane(sums, 2);
+  bitCounts[bit + 24] += wasm_u16x8_extract_lane(sums, 3);
+}
+
+/*
+ * countBits of values [0, count & ~3) with SIMD128, four at a time: the low words of four values in
+ * the 32-bit lanes of one vector, their high words in another, the same SWAR counters lane by lane
+ * (4-bit for 15 values a lane, 8-bit for 255). Returns where it stopped.
+ */
+static int countBitsSimd(const uint32_t *hiArr, const uint32_t *loArr, int count, uint32_t *bitCounts) {
+  const v128_t M1 = wasm_i32x4_splat(0x11111111), M4 = wasm_i32x4_splat(0x0f0f0f0f);
+  const int end = count & ~3;
+  int s = 0;
+  while (s < end) {
+    const int end255 = end < s + 4 * 255 ? end : s + 4 * 255;
+    v128_t eLo[4], oLo[4], eHi[4], oHi[4];
+    for (int j = 0; j < 4; j++) eLo[j] = oLo[j] = eHi[j] = oHi[j] = wasm_i32x4_splat(0);
+    while (s < end255) {
+      const int end15 = end255 < s + 4 * 15 ? end255 : s + 4 * 15;
+      v128_t l0 = wasm_i32x4_splat(0), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
+      for (; s < end15; s += 4) {
+        const v128_t lo = wasm_v128_load(loArr + s), hi = wasm_v128_load(hiArr + s);
+        l0 = wasm_i32x4_add(l0, wasm_v128_and(lo, M1));
+        l1 = wasm_i32x4_add(l1, wasm_v128_and(wasm_u32x4_shr(lo, 1), M1));
+        l2 = wasm_i32x4_add(l2, wasm_v128_and(wasm_u32x4_shr(lo, 2), M1));
+        l3 = wasm_i32x4_add(l3, wasm_v128_and(wasm_u32x4_shr(lo, 3), M1));
+        h0 = wasm_i32x4_add(h0, wasm_v128_and(hi, M1));
+        h1 = wasm_i32x4_add(h1, wasm_v128_and(wasm_u32x4_shr(hi, 1), M1));
+        h2 = wasm_i32x4_add(h2, wasm_v128_and(wasm_u32x4_shr(hi, 2), M1));
+        h3 = wasm_i32x4_add(h3, wasm_v128_and(wasm_u32x4_shr(hi, 3), M1));
+      }
+      const v128_t a[8] = {l0, l1, l2, l3, h0, h1, h2, h3};
+      for (int j = 0; j < 4; j++) {
+        eLo[j] = wasm_i32x4_add(eLo[j], wasm_v128_and(a[j], M4));
+        oLo[j] = wasm_i32x4_add(oLo[j], wasm_v128_and(wasm_u32x4_shr(a[j], 4), M4));
+        eHi[j] = wasm_i32x4_add(eHi[j], wasm_v128_and(a[4 + j], M4));
+        oHi[j] = wasm_i32x4_add(oHi[j], wasm_v128_and(wasm_u32x4_shr(a[4 + j], 4), M4));
+      }
+    }
+    /* eLo[j] byte b counts bit 8b + j, oLo[j] bit 8b + 4 + j; eHi, oHi the same 32 bits higher. */
+    for (int j = 0; j < 4; j++) {
+      foldCounters(eLo[j], bitCounts, j);
+      foldCounters(oLo[j], bitCounts, 4 + j);
+      foldCounters(eHi[j], bitCounts, 32 + j);
+      foldCounters(oHi[j], bitCounts, 36 + j);
+    }
+  }
+  return end;
+}
+#endif
+
+/* Per-bit majority of `count` values, each counted once. Returns the 64-bit fingerprint. */
+static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count) {
+  uint32_t bitCounts[64];
+  memset(bitCounts, 0, sizeof bitCounts);
+  int s = 0;
+#ifdef TOKEN_SIMD128
+  s = countBitsSimd(hiArr, loArr, count, bitCounts);
+#endif
+  countBits(hiArr, loArr, s, count, bitCounts);
   uint64_t bits = 0;
   for (int b = 0; b < 64; b++)
     if ((uint64_t)bitCounts[b] * 2 > (uint64_t)count) bits |= 1ULL << b;

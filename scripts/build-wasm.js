@@ -45,6 +45,12 @@ function build(out, tc) {
     // SIMD128 (Node ≥ 16.4, Chrome 91, Firefox 89, Safari 16.4): sections.c's stop bitmap and space
     // skip use it where the addon uses SSE2; elsewhere clang may auto-vectorise.
     '-msimd128',
+    // Bulk memory (memset / memcpy as memory.fill / memory.copy, which V8 runs natively), saturating
+    // float-to-int conversions (no range checks around bottomK's bucket index) and sign extension:
+    // all in Node ≥ 16, Chrome 75, Firefox 79, Safari 15.
+    '-mbulk-memory',
+    '-mnontrapping-fptoint',
+    '-msign-ext',
     '-std=c11',
     '-ffp-contract=off',
     '-fno-fast-math',
