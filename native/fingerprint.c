@@ -149,6 +149,18 @@ static void initTables(void) {
   done = 1;
 }
 
+/* The first unit at or after i that is not ASCII white space or a control (> 32), or n. */
+static inline int skipAsciiSpace(const uint16_t *t, int n, int i) {
+#ifdef TOKEN_SIMD128
+  for (; i + 8 <= n; i += 8) {
+    const unsigned m = wasm_i16x8_bitmask(wasm_u16x8_gt(wasm_v128_load(t + i), wasm_i16x8_splat(32)));
+    if (m) return i + __builtin_ctz(m);
+  }
+#endif
+  while (i < n && t[i] <= 32) i++;
+  return i;
+}
+
 static inline int isSpaceWide(uint32_t c) { return c == 0xa0 || c == 0xfeff || c == 0x3000 || c == 0x2028 || c == 0x2029; }
 
 static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
@@ -163,15 +175,20 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
     if (c < 128) {
       cls = CODE_CLASS[c];
       if (cls == C_SPACE) {
-        i++;
+        /* a run of ASCII white space in one go */
+        i = skipAsciiSpace(t, n, i + 1);
         continue;
       }
       if (L->first[c]) {
-        int e = skipComment(t, n, i, L);
+        const int e = skipComment(t, n, i, L);
         if (e >= 0) {
           i = e;
           continue;
         }
+        /* c and its class again rather than kept across the call (WebAssembly engines keep
+         * what lives across a call on the stack, on every turn) */
+        c = t[i];
+        cls = CODE_CLASS[c];
       }
       if (cls == C_SQUOTE) cls = L->singleQuote ? C_QUOTE : C_PUNCT;
     } else if (isSpaceWide(c)) {
