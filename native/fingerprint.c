@@ -260,6 +260,36 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
 
 /* ------------------------------------------------------------------------------- shingles */
 
+/* The keys of the shingles of k tokens at from, from + 1, … (positions of them): per shingle a
+ * rotate-xor-multiply fold of its tokens' low words into keyA, of their high words into keyB. */
+static void shingleKeys(const uint32_t *tlo, const uint32_t *thi, int from, int positions, int k, uint32_t *keyA, uint32_t *keyB) {
+  int p = 0;
+#ifdef TOKEN_SIMD128
+  /* four shingles a vector (the same 32-bit arithmetic lane by lane) */
+  const v128_t ma = wasm_i32x4_splat((int32_t)0x9e3779b1u), mb = wasm_i32x4_splat((int32_t)0x85ebca77u);
+  for (; p + 4 <= positions; p += 4) {
+    const int i = from + p;
+    v128_t a = wasm_v128_load(tlo + i), b = wasm_v128_load(thi + i);
+    for (int j = 1; j < k; j++) {
+      a = wasm_i32x4_mul(wasm_v128_xor(wasm_v128_or(wasm_i32x4_shl(a, 5), wasm_u32x4_shr(a, 27)), wasm_v128_load(tlo + i + j)), ma);
+      b = wasm_i32x4_mul(wasm_v128_xor(wasm_v128_or(wasm_i32x4_shl(b, 7), wasm_u32x4_shr(b, 25)), wasm_v128_load(thi + i + j)), mb);
+    }
+    wasm_v128_store(keyA + p, a);
+    wasm_v128_store(keyB + p, b);
+  }
+#endif
+  for (; p < positions; p++) {
+    const int i = from + p;
+    uint32_t a = tlo[i], b = thi[i];
+    for (int j = 1; j < k; j++) {
+      a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
+      b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
+    }
+    keyA[p] = a;
+    keyB[p] = b;
+  }
+}
+
 /* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). */
 static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   const int positions = to - from - k + 1;
@@ -283,15 +313,11 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   int32_t *keyB = K->foldedB;
   int32_t *id = s->id, *prev = s->prev;
   uint32_t *outHi = s->hi, *outLo = s->lo, *count = s->count;
-  const uint32_t *thi = K->thi, *tlo = K->tlo;
+  /* The shingles' two keys first, into id and prev (each read before it is overwritten below). */
+  shingleKeys(K->tlo, K->thi, from, positions, k, (uint32_t *)id, (uint32_t *)prev);
   int ids = 0;
   for (int p = 0; p < positions; p++) {
-    const int i = from + p;
-    uint32_t a = tlo[i], b = thi[i];
-    for (int j = 1; j < k; j++) {
-      a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
-      b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
-    }
+    const uint32_t a = (uint32_t)id[p], b = (uint32_t)prev[p];
     uint32_t slot = ((a ^ (b * 0x27d4eb2fu)) * 0x9e3779b1u) >> shift;
     for (;;) {
       const uint32_t w = slot << 1;
