@@ -290,6 +290,37 @@ static void shingleKeys(const uint32_t *tlo, const uint32_t *thi, int from, int 
   }
 }
 
+/* The 64-bit hash (hi, lo) of each of n distinct shingles from its keys (keyA in lo, overwritten). */
+static void shingleHashes(const uint32_t *keyB, uint32_t *lo, uint32_t *hi, int n) {
+  int d = 0;
+#ifdef TOKEN_SIMD128
+  /* four a vector: fmix32 lane by lane */
+#define FMIX32X4(x) \
+  (x = wasm_v128_xor(x, wasm_u32x4_shr(x, 16)), x = wasm_i32x4_mul(x, wasm_i32x4_splat((int32_t)0x85ebca6bu)), \
+   x = wasm_v128_xor(x, wasm_u32x4_shr(x, 13)), x = wasm_i32x4_mul(x, wasm_i32x4_splat((int32_t)0xc2b2ae35u)), \
+   x = wasm_v128_xor(x, wasm_u32x4_shr(x, 16)))
+  for (; d + 4 <= n; d += 4) {
+    const v128_t a = wasm_v128_load(lo + d), b = wasm_v128_load(keyB + d);
+    v128_t m = wasm_v128_xor(wasm_v128_xor(a, wasm_i32x4_mul(b, wasm_i32x4_splat((int32_t)0x9e3779b1u))), wasm_u32x4_shr(b, 15));
+    FMIX32X4(m);
+    v128_t h = wasm_v128_xor(wasm_v128_xor(b, wasm_i32x4_mul(m, wasm_i32x4_splat((int32_t)0x27d4eb2fu))), wasm_i32x4_splat(0x165667b1));
+    FMIX32X4(h);
+    v128_t l = wasm_v128_xor(m, wasm_i32x4_mul(h, wasm_i32x4_splat((int32_t)0x85ebca77u)));
+    FMIX32X4(l);
+    wasm_v128_store(hi + d, h);
+    wasm_v128_store(lo + d, l);
+  }
+#undef FMIX32X4
+#endif
+  for (; d < n; d++) {
+    const uint32_t a = lo[d], b = keyB[d];
+    const uint32_t m = fmix32(a ^ (b * 0x9e3779b1u) ^ (b >> 15));
+    const uint32_t h = fmix32(b ^ (m * 0x27d4eb2fu) ^ 0x165667b1u);
+    hi[d] = h;
+    lo[d] = fmix32(m ^ (h * 0x85ebca77u));
+  }
+}
+
 /* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). */
 static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   const int positions = to - from - k + 1;
@@ -330,10 +361,7 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
         prev[p] = -1;
         last[ids] = p;
         count[ids] = 1;
-        const uint32_t m = fmix32(a ^ (b * 0x9e3779b1u) ^ (b >> 15));
-        const uint32_t h = fmix32(b ^ (m * 0x27d4eb2fu) ^ 0x165667b1u);
-        outHi[ids] = h;
-        outLo[ids] = fmix32(m ^ (h * 0x85ebca77u));
+        outLo[ids] = a; /* the key, until shingleHashes */
         ids++;
         break;
       }
@@ -348,6 +376,7 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
       slot = (slot + 1) & mask;
     }
   }
+  shingleHashes((const uint32_t *)keyB, outLo, outHi, ids);
   s->distinct = ids;
   return 1;
 }
