@@ -149,11 +149,11 @@ static inline int wordBoundaryAt(const uint16_t *t, int n, int p, const char *w,
 
 /* t[from, to) == the ASCII word w. */
 static inline int sliceIs(const uint16_t *t, int from, int to, const char *w) {
-  int len = (int)strlen(w);
-  if (to - from != len) return 0;
-  for (int j = 0; j < len; j++)
-    if (t[from + j] != (uint8_t)w[j]) return 0;
-  return 1;
+  /* unit by unit, the word's end with the slice's (no strlen: the WebAssembly build would call it) */
+  int j = 0;
+  for (; from + j < to; j++)
+    if (!w[j] || t[from + j] != (uint8_t)w[j]) return 0;
+  return w[j] == 0;
 }
 
 /* ------------------------------------------------------------------------------- lines */
@@ -187,6 +187,9 @@ static int nextLine(Sections *S, const uint16_t *t, int lf, int line) {
  * together on first use: both stop at the first non-white-space unit. The scan stops at the \n
  * rather than at the line's end, which may not be known yet; the \r before it is white space.
  */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline int indentOf(Sections *S, const uint16_t *t, int n, int l) {
   int w = S->indent[l];
   if (w != INDENT_UNKNOWN) return w;
@@ -338,11 +341,17 @@ static int importHeader(const uint16_t *t, int n, int p) {
  *   [)\]}] | (?:end|endif|endfor|endwhile|endfunction|endsub|endmodule|fi|done|esac)\b
  */
 static int closer(const uint16_t *t, int n, int p) {
-  static const char *const WORDS[] = {"end", "endif", "endfor", "endwhile", "endfunction", "endsub", "endmodule", "fi", "done", "esac"};
+#define CLOSER_WORD(w) {w, sizeof w - 1}
+  static const struct {
+    const char *w;
+    int len;
+  } WORDS[] = {CLOSER_WORD("end"),    CLOSER_WORD("endif"),     CLOSER_WORD("endfor"), CLOSER_WORD("endwhile"), CLOSER_WORD("endfunction"),
+               CLOSER_WORD("endsub"), CLOSER_WORD("endmodule"), CLOSER_WORD("fi"),     CLOSER_WORD("done"),     CLOSER_WORD("esac")};
+#undef CLOSER_WORD
   const int c = at(t, n, p);
   if (c == ')' || c == ']' || c == '}') return 1;
   for (size_t j = 0; j < sizeof WORDS / sizeof WORDS[0]; j++)
-    if (wordBoundaryAt(t, n, p, WORDS[j], (int)strlen(WORDS[j]), 1)) return 1;
+    if (wordBoundaryAt(t, n, p, WORDS[j].w, WORDS[j].len, 1)) return 1;
   return 0;
 }
 
