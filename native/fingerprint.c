@@ -18,6 +18,7 @@
 /* The WebAssembly build (-msimd128): SimHash's bit counts with SIMD128 (the addon's gcc vectorises the SWAR loop itself). */
 #include <wasm_simd128.h>
 #define TOKEN_SIMD128 1
+#define SHINGLE_PASSES 1
 #endif
 
 static int growSeq(Seq *s, size_t need) {
@@ -260,6 +261,7 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
 
 /* ------------------------------------------------------------------------------- shingles */
 
+#ifdef SHINGLE_PASSES
 /* The keys of the shingles of k tokens at from, from + 1, … (positions of them): per shingle a
  * rotate-xor-multiply fold of its tokens' low words into keyA, of their high words into keyB. */
 static void shingleKeys(const uint32_t *tlo, const uint32_t *thi, int from, int positions, int k, uint32_t *keyA, uint32_t *keyB) {
@@ -321,7 +323,12 @@ static void shingleHashes(const uint32_t *keyB, uint32_t *lo, uint32_t *hi, int 
   }
 }
 
-/* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). */
+#endif
+
+/* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). With
+ * SHINGLE_PASSES (the .wasm), in three passes: the shingles' keys (shingleKeys), the numbering,
+ * the distinct shingles' hashes (shingleHashes); the addon does all three in one loop, which gcc
+ * keeps in registers but V8 would run largely from the stack. The same ids and hashes either way. */
 static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   const int positions = to - from - k + 1;
   if (!growSeq(s, positions)) return 0;
@@ -344,11 +351,24 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   int32_t *keyB = K->foldedB;
   int32_t *id = s->id, *prev = s->prev;
   uint32_t *outHi = s->hi, *outLo = s->lo, *count = s->count;
+#ifdef SHINGLE_PASSES
   /* The shingles' two keys first, into id and prev (each read before it is overwritten below). */
   shingleKeys(K->tlo, K->thi, from, positions, k, (uint32_t *)id, (uint32_t *)prev);
+#else
+  const uint32_t *thi = K->thi, *tlo = K->tlo;
+#endif
   int ids = 0;
   for (int p = 0; p < positions; p++) {
+#ifdef SHINGLE_PASSES
     const uint32_t a = (uint32_t)id[p], b = (uint32_t)prev[p];
+#else
+    const int i = from + p;
+    uint32_t a = tlo[i], b = thi[i];
+    for (int j = 1; j < k; j++) {
+      a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
+      b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
+    }
+#endif
     uint32_t slot = ((a ^ (b * 0x27d4eb2fu)) * 0x9e3779b1u) >> shift;
     for (;;) {
       const uint32_t w = slot << 1;
@@ -361,7 +381,14 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
         prev[p] = -1;
         last[ids] = p;
         count[ids] = 1;
+#ifdef SHINGLE_PASSES
         outLo[ids] = a; /* the key, until shingleHashes */
+#else
+        const uint32_t m = fmix32(a ^ (b * 0x9e3779b1u) ^ (b >> 15));
+        const uint32_t h = fmix32(b ^ (m * 0x27d4eb2fu) ^ 0x165667b1u);
+        outHi[ids] = h;
+        outLo[ids] = fmix32(m ^ (h * 0x85ebca77u));
+#endif
         ids++;
         break;
       }
@@ -376,7 +403,9 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
       slot = (slot + 1) & mask;
     }
   }
+#ifdef SHINGLE_PASSES
   shingleHashes((const uint32_t *)keyB, outLo, outHi, ids);
+#endif
   s->distinct = ids;
   return 1;
 }
