@@ -5,6 +5,29 @@
  */
 #include "comments.h"
 
+#ifdef __wasm_simd128__
+/* The WebAssembly build (-msimd128): the searches for a comment's end, 8 units at a time. */
+#include <wasm_simd128.h>
+
+/* The first i in [from, to) with t[i] == c, or to. */
+static inline int findUnit(const uint16_t *t, int from, int to, uint16_t c) {
+  const v128_t key = wasm_i16x8_splat((int16_t)c);
+  int i = from;
+  for (; i + 8 <= to; i += 8) {
+    const unsigned m = wasm_i16x8_bitmask(wasm_i16x8_eq(wasm_v128_load(t + i), key));
+    if (m) return i + __builtin_ctz(m);
+  }
+  while (i < to && t[i] != c) i++;
+  return i;
+}
+#else
+static inline int findUnit(const uint16_t *t, int from, int to, uint16_t c) {
+  int i = from;
+  while (i < to && t[i] != c) i++;
+  return i;
+}
+#endif
+
 static int startsWithAt(const uint16_t *t, int n, int i, const Opener *o) {
   if (i + o->len > n) return 0;
   for (int j = 0; j < o->len; j++)
@@ -13,8 +36,10 @@ static int startsWithAt(const uint16_t *t, int n, int i, const Opener *o) {
 }
 
 static int indexOf(const uint16_t *t, int n, const Opener *o, int from) {
-  for (int i = from; i + o->len <= n; i++) {
-    if (t[i] != o->s[0]) continue;
+  const int last = n - o->len + 1; /* the first unit of a match is before it */
+  for (int i = from; i < last; i++) {
+    i = findUnit(t, i, last, o->s[0]);
+    if (i >= last) break;
     int j = 1;
     while (j < o->len && t[i + j] == o->s[j]) j++;
     if (j == o->len) return i;
@@ -23,9 +48,8 @@ static int indexOf(const uint16_t *t, int n, const Opener *o, int from) {
 }
 
 static int indexOfChar(const uint16_t *t, int n, uint16_t c, int from) {
-  for (int i = from; i < n; i++)
-    if (t[i] == c) return i;
-  return -1;
+  const int i = findUnit(t, from, n, c);
+  return i < n ? i : -1;
 }
 
 /* Only spaces and tabs between offset i and the start of its line. */

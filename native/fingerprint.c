@@ -14,6 +14,13 @@
 #include "grow.h"
 #include "hash.h"
 
+#if defined(__wasm_simd128__)
+/* The WebAssembly build (-msimd128): SimHash's bit counts with SIMD128 (the addon's gcc vectorises the SWAR loop itself). */
+#include <wasm_simd128.h>
+#define TOKEN_SIMD128 1
+#define SHINGLE_PASSES 1
+#endif
+
 static int growSeq(Seq *s, size_t need) {
   if (s->cap >= need) return 1;
   size_t n = s->cap ? s->cap : 1024;
@@ -143,6 +150,18 @@ static void initTables(void) {
   done = 1;
 }
 
+/* The first unit at or after i that is not ASCII white space or a control (> 32), or n. */
+static inline int skipAsciiSpace(const uint16_t *t, int n, int i) {
+#ifdef TOKEN_SIMD128
+  for (; i + 8 <= n; i += 8) {
+    const unsigned m = wasm_i16x8_bitmask(wasm_u16x8_gt(wasm_v128_load(t + i), wasm_i16x8_splat(32)));
+    if (m) return i + __builtin_ctz(m);
+  }
+#endif
+  while (i < n && t[i] <= 32) i++;
+  return i;
+}
+
 static inline int isSpaceWide(uint32_t c) { return c == 0xa0 || c == 0xfeff || c == 0x3000 || c == 0x2028 || c == 0x2029; }
 
 static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
@@ -157,15 +176,20 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
     if (c < 128) {
       cls = CODE_CLASS[c];
       if (cls == C_SPACE) {
-        i++;
+        /* a run of ASCII white space in one go */
+        i = skipAsciiSpace(t, n, i + 1);
         continue;
       }
       if (L->first[c]) {
-        int e = skipComment(t, n, i, L);
+        const int e = skipComment(t, n, i, L);
         if (e >= 0) {
           i = e;
           continue;
         }
+        /* c and its class again rather than kept across the call (WebAssembly engines keep
+         * what lives across a call on the stack, on every turn) */
+        c = t[i];
+        cls = CODE_CLASS[c];
       }
       if (cls == C_SQUOTE) cls = L->singleQuote ? C_QUOTE : C_PUNCT;
     } else if (isSpaceWide(c)) {
@@ -237,7 +261,74 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
 
 /* ------------------------------------------------------------------------------- shingles */
 
-/* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). */
+#ifdef SHINGLE_PASSES
+/* The keys of the shingles of k tokens at from, from + 1, … (positions of them): per shingle a
+ * rotate-xor-multiply fold of its tokens' low words into keyA, of their high words into keyB. */
+static void shingleKeys(const uint32_t *tlo, const uint32_t *thi, int from, int positions, int k, uint32_t *keyA, uint32_t *keyB) {
+  int p = 0;
+#ifdef TOKEN_SIMD128
+  /* four shingles a vector (the same 32-bit arithmetic lane by lane) */
+  const v128_t ma = wasm_i32x4_splat((int32_t)0x9e3779b1u), mb = wasm_i32x4_splat((int32_t)0x85ebca77u);
+  for (; p + 4 <= positions; p += 4) {
+    const int i = from + p;
+    v128_t a = wasm_v128_load(tlo + i), b = wasm_v128_load(thi + i);
+    for (int j = 1; j < k; j++) {
+      a = wasm_i32x4_mul(wasm_v128_xor(wasm_v128_or(wasm_i32x4_shl(a, 5), wasm_u32x4_shr(a, 27)), wasm_v128_load(tlo + i + j)), ma);
+      b = wasm_i32x4_mul(wasm_v128_xor(wasm_v128_or(wasm_i32x4_shl(b, 7), wasm_u32x4_shr(b, 25)), wasm_v128_load(thi + i + j)), mb);
+    }
+    wasm_v128_store(keyA + p, a);
+    wasm_v128_store(keyB + p, b);
+  }
+#endif
+  for (; p < positions; p++) {
+    const int i = from + p;
+    uint32_t a = tlo[i], b = thi[i];
+    for (int j = 1; j < k; j++) {
+      a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
+      b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
+    }
+    keyA[p] = a;
+    keyB[p] = b;
+  }
+}
+
+/* The 64-bit hash (hi, lo) of each of n distinct shingles from its keys (keyA in lo, overwritten). */
+static void shingleHashes(const uint32_t *keyB, uint32_t *lo, uint32_t *hi, int n) {
+  int d = 0;
+#ifdef TOKEN_SIMD128
+  /* four a vector: fmix32 lane by lane */
+#define FMIX32X4(x) \
+  (x = wasm_v128_xor(x, wasm_u32x4_shr(x, 16)), x = wasm_i32x4_mul(x, wasm_i32x4_splat((int32_t)0x85ebca6bu)), \
+   x = wasm_v128_xor(x, wasm_u32x4_shr(x, 13)), x = wasm_i32x4_mul(x, wasm_i32x4_splat((int32_t)0xc2b2ae35u)), \
+   x = wasm_v128_xor(x, wasm_u32x4_shr(x, 16)))
+  for (; d + 4 <= n; d += 4) {
+    const v128_t a = wasm_v128_load(lo + d), b = wasm_v128_load(keyB + d);
+    v128_t m = wasm_v128_xor(wasm_v128_xor(a, wasm_i32x4_mul(b, wasm_i32x4_splat((int32_t)0x9e3779b1u))), wasm_u32x4_shr(b, 15));
+    FMIX32X4(m);
+    v128_t h = wasm_v128_xor(wasm_v128_xor(b, wasm_i32x4_mul(m, wasm_i32x4_splat((int32_t)0x27d4eb2fu))), wasm_i32x4_splat(0x165667b1));
+    FMIX32X4(h);
+    v128_t l = wasm_v128_xor(m, wasm_i32x4_mul(h, wasm_i32x4_splat((int32_t)0x85ebca77u)));
+    FMIX32X4(l);
+    wasm_v128_store(hi + d, h);
+    wasm_v128_store(lo + d, l);
+  }
+#undef FMIX32X4
+#endif
+  for (; d < n; d++) {
+    const uint32_t a = lo[d], b = keyB[d];
+    const uint32_t m = fmix32(a ^ (b * 0x9e3779b1u) ^ (b >> 15));
+    const uint32_t h = fmix32(b ^ (m * 0x27d4eb2fu) ^ 0x165667b1u);
+    hi[d] = h;
+    lo[d] = fmix32(m ^ (h * 0x85ebca77u));
+  }
+}
+
+#endif
+
+/* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). With
+ * SHINGLE_PASSES (the .wasm), in three passes: the shingles' keys (shingleKeys), the numbering,
+ * the distinct shingles' hashes (shingleHashes); the addon does all three in one loop, which gcc
+ * keeps in registers but V8 would run largely from the stack. The same ids and hashes either way. */
 static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   const int positions = to - from - k + 1;
   if (!growSeq(s, positions)) return 0;
@@ -260,15 +351,24 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   int32_t *keyB = K->foldedB;
   int32_t *id = s->id, *prev = s->prev;
   uint32_t *outHi = s->hi, *outLo = s->lo, *count = s->count;
+#ifdef SHINGLE_PASSES
+  /* The shingles' two keys first, into id and prev (each read before it is overwritten below). */
+  shingleKeys(K->tlo, K->thi, from, positions, k, (uint32_t *)id, (uint32_t *)prev);
+#else
   const uint32_t *thi = K->thi, *tlo = K->tlo;
+#endif
   int ids = 0;
   for (int p = 0; p < positions; p++) {
+#ifdef SHINGLE_PASSES
+    const uint32_t a = (uint32_t)id[p], b = (uint32_t)prev[p];
+#else
     const int i = from + p;
     uint32_t a = tlo[i], b = thi[i];
     for (int j = 1; j < k; j++) {
       a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
       b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
     }
+#endif
     uint32_t slot = ((a ^ (b * 0x27d4eb2fu)) * 0x9e3779b1u) >> shift;
     for (;;) {
       const uint32_t w = slot << 1;
@@ -281,10 +381,14 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
         prev[p] = -1;
         last[ids] = p;
         count[ids] = 1;
+#ifdef SHINGLE_PASSES
+        outLo[ids] = a; /* the key, until shingleHashes */
+#else
         const uint32_t m = fmix32(a ^ (b * 0x9e3779b1u) ^ (b >> 15));
         const uint32_t h = fmix32(b ^ (m * 0x27d4eb2fu) ^ 0x165667b1u);
         outHi[ids] = h;
         outLo[ids] = fmix32(m ^ (h * 0x85ebca77u));
+#endif
         ids++;
         break;
       }
@@ -299,19 +403,19 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
       slot = (slot + 1) & mask;
     }
   }
+#ifdef SHINGLE_PASSES
+  shingleHashes((const uint32_t *)keyB, outLo, outHi, ids);
+#endif
   s->distinct = ids;
   return 1;
 }
 
 /* ------------------------------------------------------------------------------- SimHash */
 
-/* Per-bit majority of `count` values, each counted once: SWAR counters (4-bit lanes for 15
- * values, 8-bit lanes for 255). Returns the 64-bit fingerprint. */
-static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count) {
-  uint32_t bitCounts[64];
-  memset(bitCounts, 0, sizeof bitCounts);
+/* Adds to bitCounts[b] how many of values [s, count) have bit b set: SWAR counters (4-bit lanes
+ * for 15 values, 8-bit lanes for 255). */
+static void countBits(const uint32_t *hiArr, const uint32_t *loArr, int s, int count, uint32_t *bitCounts) {
   const uint64_t M1 = 0x1111111111111111ULL, M4 = 0x0f0f0f0f0f0f0f0fULL;
-  int s = 0;
   while (s < count) {
     const int end255 = count < s + 255 ? count : s + 255;
     uint64_t e[4] = {0, 0, 0, 0}, o[4] = {0, 0, 0, 0};
@@ -342,6 +446,76 @@ static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count
       }
     }
   }
+}
+
+#ifdef TOKEN_SIMD128
+/* Adds the 8-bit counters of acc (byte b of each 32-bit lane counts bit `bit` + 8b) to bitCounts. */
+static inline void foldCounters(v128_t acc, uint32_t *bitCounts, int bit) {
+  /* the four lanes' byte b summed: 16-bit sums of lanes 0 + 2 and 1 + 3, then of those two */
+  const v128_t pairs = wasm_i16x8_add(wasm_u16x8_extend_low_u8x16(acc), wasm_u16x8_extend_high_u8x16(acc));
+  const v128_t sums = wasm_i16x8_add(pairs, wasm_i64x2_shuffle(pairs, pairs, 1, 0));
+  bitCounts[bit] += wasm_u16x8_extract_lane(sums, 0);
+  bitCounts[bit + 8] += wasm_u16x8_extract_lane(sums, 1);
+  bitCounts[bit + 16] += wasm_u16x8_extract_lane(sums, 2);
+  bitCounts[bit + 24] += wasm_u16x8_extract_lane(sums, 3);
+}
+
+/*
+ * countBits of values [0, count & ~3) with SIMD128, four at a time: the low words of four values in
+ * the 32-bit lanes of one vector, their high words in another, the same SWAR counters lane by lane
+ * (4-bit for 15 values a lane, 8-bit for 255). Returns where it stopped.
+ */
+static int countBitsSimd(const uint32_t *hiArr, const uint32_t *loArr, int count, uint32_t *bitCounts) {
+  const v128_t M1 = wasm_i32x4_splat(0x11111111), M4 = wasm_i32x4_splat(0x0f0f0f0f);
+  const int end = count & ~3;
+  int s = 0;
+  while (s < end) {
+    const int end255 = end < s + 4 * 255 ? end : s + 4 * 255;
+    v128_t eLo[4], oLo[4], eHi[4], oHi[4];
+    for (int j = 0; j < 4; j++) eLo[j] = oLo[j] = eHi[j] = oHi[j] = wasm_i32x4_splat(0);
+    while (s < end255) {
+      const int end15 = end255 < s + 4 * 15 ? end255 : s + 4 * 15;
+      v128_t l0 = wasm_i32x4_splat(0), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
+      for (; s < end15; s += 4) {
+        const v128_t lo = wasm_v128_load(loArr + s), hi = wasm_v128_load(hiArr + s);
+        l0 = wasm_i32x4_add(l0, wasm_v128_and(lo, M1));
+        l1 = wasm_i32x4_add(l1, wasm_v128_and(wasm_u32x4_shr(lo, 1), M1));
+        l2 = wasm_i32x4_add(l2, wasm_v128_and(wasm_u32x4_shr(lo, 2), M1));
+        l3 = wasm_i32x4_add(l3, wasm_v128_and(wasm_u32x4_shr(lo, 3), M1));
+        h0 = wasm_i32x4_add(h0, wasm_v128_and(hi, M1));
+        h1 = wasm_i32x4_add(h1, wasm_v128_and(wasm_u32x4_shr(hi, 1), M1));
+        h2 = wasm_i32x4_add(h2, wasm_v128_and(wasm_u32x4_shr(hi, 2), M1));
+        h3 = wasm_i32x4_add(h3, wasm_v128_and(wasm_u32x4_shr(hi, 3), M1));
+      }
+      const v128_t a[8] = {l0, l1, l2, l3, h0, h1, h2, h3};
+      for (int j = 0; j < 4; j++) {
+        eLo[j] = wasm_i32x4_add(eLo[j], wasm_v128_and(a[j], M4));
+        oLo[j] = wasm_i32x4_add(oLo[j], wasm_v128_and(wasm_u32x4_shr(a[j], 4), M4));
+        eHi[j] = wasm_i32x4_add(eHi[j], wasm_v128_and(a[4 + j], M4));
+        oHi[j] = wasm_i32x4_add(oHi[j], wasm_v128_and(wasm_u32x4_shr(a[4 + j], 4), M4));
+      }
+    }
+    /* eLo[j] byte b counts bit 8b + j, oLo[j] bit 8b + 4 + j; eHi, oHi the same 32 bits higher. */
+    for (int j = 0; j < 4; j++) {
+      foldCounters(eLo[j], bitCounts, j);
+      foldCounters(oLo[j], bitCounts, 4 + j);
+      foldCounters(eHi[j], bitCounts, 32 + j);
+      foldCounters(oHi[j], bitCounts, 36 + j);
+    }
+  }
+  return end;
+}
+#endif
+
+/* Per-bit majority of `count` values, each counted once. Returns the 64-bit fingerprint. */
+static uint64_t majority(const uint32_t *hiArr, const uint32_t *loArr, int count) {
+  uint32_t bitCounts[64];
+  memset(bitCounts, 0, sizeof bitCounts);
+  int s = 0;
+#ifdef TOKEN_SIMD128
+  s = countBitsSimd(hiArr, loArr, count, bitCounts);
+#endif
+  countBits(hiArr, loArr, s, count, bitCounts);
   uint64_t bits = 0;
   for (int b = 0; b < 64; b++)
     if ((uint64_t)bitCounts[b] * 2 > (uint64_t)count) bits |= 1ULL << b;

@@ -149,11 +149,11 @@ static inline int wordBoundaryAt(const uint16_t *t, int n, int p, const char *w,
 
 /* t[from, to) == the ASCII word w. */
 static inline int sliceIs(const uint16_t *t, int from, int to, const char *w) {
-  int len = (int)strlen(w);
-  if (to - from != len) return 0;
-  for (int j = 0; j < len; j++)
-    if (t[from + j] != (uint8_t)w[j]) return 0;
-  return 1;
+  /* unit by unit, the word's end with the slice's (no strlen: the WebAssembly build would call it) */
+  int j = 0;
+  for (; from + j < to; j++)
+    if (!w[j] || t[from + j] != (uint8_t)w[j]) return 0;
+  return w[j] == 0;
 }
 
 /* ------------------------------------------------------------------------------- lines */
@@ -187,6 +187,9 @@ static int nextLine(Sections *S, const uint16_t *t, int lf, int line) {
  * together on first use: both stop at the first non-white-space unit. The scan stops at the \n
  * rather than at the line's end, which may not be known yet; the \r before it is white space.
  */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
 static inline int indentOf(Sections *S, const uint16_t *t, int n, int l) {
   int w = S->indent[l];
   if (w != INDENT_UNKNOWN) return w;
@@ -338,11 +341,17 @@ static int importHeader(const uint16_t *t, int n, int p) {
  *   [)\]}] | (?:end|endif|endfor|endwhile|endfunction|endsub|endmodule|fi|done|esac)\b
  */
 static int closer(const uint16_t *t, int n, int p) {
-  static const char *const WORDS[] = {"end", "endif", "endfor", "endwhile", "endfunction", "endsub", "endmodule", "fi", "done", "esac"};
+#define CLOSER_WORD(w) {w, sizeof w - 1}
+  static const struct {
+    const char *w;
+    int len;
+  } WORDS[] = {CLOSER_WORD("end"),    CLOSER_WORD("endif"),     CLOSER_WORD("endfor"), CLOSER_WORD("endwhile"), CLOSER_WORD("endfunction"),
+               CLOSER_WORD("endsub"), CLOSER_WORD("endmodule"), CLOSER_WORD("fi"),     CLOSER_WORD("done"),     CLOSER_WORD("esac")};
+#undef CLOSER_WORD
   const int c = at(t, n, p);
   if (c == ')' || c == ']' || c == '}') return 1;
   for (size_t j = 0; j < sizeof WORDS / sizeof WORDS[0]; j++)
-    if (wordBoundaryAt(t, n, p, WORDS[j], (int)strlen(WORDS[j]), 1)) return 1;
+    if (wordBoundaryAt(t, n, p, WORDS[j].w, WORDS[j].len, 1)) return 1;
   return 0;
 }
 
@@ -436,26 +445,27 @@ static inline uint64_t stopBits16(const uint16_t *t, int p) {
 #endif
 
 #ifdef HAVE_WASM_SIMD
-/* stopLanes with WebAssembly SIMD128: the same lanes, the same bits. */
-static inline v128_t stopLanes(v128_t v) {
-  const v128_t ascii = wasm_i16x8_eq(wasm_v128_and(v, wasm_i16x8_splat((int16_t)0xff80)), wasm_i16x8_splat(0));
-  const v128_t range = wasm_i16x8_lt(wasm_i16x8_add(v, wasm_i16x8_splat(0x7fde)), wasm_i16x8_splat((int16_t)0x8008));
-  const v128_t lower = wasm_v128_or(v, wasm_i16x8_splat(0x20));
-  v128_t m = wasm_v128_or(wasm_i16x8_eq(v, wasm_i16x8_splat(10)), range);
-  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat(',')));
-  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat('/')));
-  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat(';')));
-  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat('`')));
-  m = wasm_v128_or(m, wasm_i16x8_eq(v, wasm_i16x8_splat('\\')));
-  m = wasm_v128_or(m, wasm_i16x8_eq(lower, wasm_i16x8_splat('{')));
-  m = wasm_v128_or(m, wasm_i16x8_eq(lower, wasm_i16x8_splat('}')));
-  return wasm_v128_or(wasm_v128_not(ascii), m);
-}
-
+/*
+ * The stops of 16 units with WebAssembly SIMD128, as a table lookup rather than SSE2's ten
+ * compares (which V8, with its 16 vector registers, runs mostly from the stack): every unit over
+ * 0x7f becomes 0x80 (u16 min) and the units are narrowed to bytes; a byte is a stop when the
+ * class bits its high nibble selects (STOP_HI) meet those of its low nibble (STOP_LO). Bits: 0
+ * high nibble 0 (\n), 1 high 2 (" # $ % & ' ( ) , /), 2 high 3 (;), 3 high 5 ([ \ ]), 4 high 6
+ * (`), 5 high 7 ({ }), 6 high 8 (a non-ASCII unit: every low nibble). The same bits as the
+ * SSE2 stopLanes and isStop.
+ */
 static inline uint64_t stopBits16(const uint16_t *t, int p) {
-  const v128_t a = stopLanes(wasm_v128_load(t + p));
-  const v128_t b = stopLanes(wasm_v128_load(t + p + 8));
-  return (uint64_t)(uint16_t)wasm_i8x16_bitmask(wasm_i8x16_narrow_i16x8(a, b));
+  const v128_t top = wasm_i16x8_splat(0x80);
+  const v128_t a = wasm_u16x8_min(wasm_v128_load(t + p), top);
+  const v128_t b = wasm_u16x8_min(wasm_v128_load(t + p + 8), top);
+  const v128_t bytes = wasm_u8x16_narrow_i16x8(a, b);
+  const v128_t hiTable = wasm_i8x16_const(1, 0, 2, 4, 0, 8, 16, 32, 64, 0, 0, 0, 0, 0, 0, 0);
+  const v128_t loTable = wasm_i8x16_const(16 | 64, 64, 2 | 64, 2 | 64, 2 | 64, 2 | 64, 2 | 64, 2 | 64, 2 | 64, 2 | 64, 1 | 64, 4 | 8 | 32 | 64,
+                                          2 | 8 | 64, 8 | 32 | 64, 64, 2 | 64);
+  const v128_t hi = wasm_i8x16_swizzle(hiTable, wasm_u8x16_shr(bytes, 4));
+  const v128_t lo = wasm_i8x16_swizzle(loTable, wasm_v128_and(bytes, wasm_i8x16_splat(0x0f)));
+  const v128_t hit = wasm_i8x16_ne(wasm_v128_and(hi, lo), wasm_i8x16_splat(0));
+  return (uint64_t)(uint16_t)wasm_i8x16_bitmask(hit);
 }
 #endif
 

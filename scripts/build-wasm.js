@@ -43,8 +43,15 @@ function build(out, tc) {
     tc.include,
     '-O3',
     // SIMD128 (Node ≥ 16.4, Chrome 91, Firefox 89, Safari 16.4): sections.c's stop bitmap and space
-    // skip use it where the addon uses SSE2; elsewhere clang may auto-vectorise.
+    // skip where the addon uses SSE2/AVX2, and the .wasm's own paths of fingerprint.c and comments.c
+    // (__wasm_simd128__: SimHash counts, shingle keys and hashes, white-space runs, comment ends).
     '-msimd128',
+    // Bulk memory (memset / memcpy as memory.fill / memory.copy, which V8 runs natively), saturating
+    // float-to-int conversions (no range checks around bottomK's bucket index) and sign extension:
+    // all in Node ≥ 16, Chrome 75, Firefox 79, Safari 15.
+    '-mbulk-memory',
+    '-mnontrapping-fptoint',
+    '-msign-ext',
     '-std=c11',
     '-ffp-contract=off',
     '-fno-fast-math',

@@ -136,13 +136,17 @@ function loadNative(): { kernel: CodeKernel; problem?: undefined } | { kernel?: 
   }
 }
 
+/** A Buffer over the whole of the module's memory, made again when the memory grows (a new ArrayBuffer). */
+let memoryBuffer: { memory: ArrayBuffer; buffer: Buffer } | undefined;
+
 /**
  * Node's copy of a text into the WebAssembly kernel's memory: Buffer's 'utf16le' write copies the
  * string's units as they are (lone surrogates too; the identity tests run through it), several
- * times faster than a charCodeAt loop.
+ * times faster than a charCodeAt loop; through one Buffer per memory, not a new one per text.
  */
 export const nodeTextWriter: TextWriter = (text, memory, byteOffset) => {
-  Buffer.from(memory, byteOffset, text.length * 2).write(text, 0, 'utf16le');
+  if (memoryBuffer?.memory !== memory) memoryBuffer = { memory, buffer: Buffer.from(memory) };
+  memoryBuffer.buffer.write(text, byteOffset, text.length * 2, 'utf16le');
 };
 
 function loadWasm(): { kernel: CodeKernel; problem?: undefined } | { kernel?: undefined; problem: string } {
