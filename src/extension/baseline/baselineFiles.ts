@@ -54,24 +54,28 @@ export class BaselineFiles implements vscode.Disposable {
   /** *Add to baseline* wrote this folder's file: use it now. */
   wrote(folder: string, file: string): Promise<void> {
     this.written.set(folder, file);
-    return this.refresh();
+    return this.refresh(true);
   }
 
-  /** Tells the engine the files (it reads them again) and watches them. */
-  refresh(): Promise<void> {
+  /**
+   * Tells the engine the files when they changed (`reread`: a file changed on disk, it reads them
+   * again) and watches them.
+   */
+  refresh(reread = false): Promise<void> {
     const sources = this.sources();
     const key = JSON.stringify(sources);
-    if (key !== this.watched) {
+    const changed = key !== this.watched;
+    if (changed) {
       this.watched = key;
       for (const w of this.watchers) w.dispose();
       this.watchers = [];
       for (const s of sources) {
         const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(s.file)), path.basename(s.file)));
-        const reread = () => void this.refresh();
+        const reread = () => void this.refresh(true);
         this.watchers.push(w, w.onDidCreate(reread), w.onDidChange(reread), w.onDidDelete(reread));
       }
     }
-    return this.index.setBaselines(sources);
+    return changed || reread ? this.index.setBaselines(sources) : Promise.resolve();
   }
 
   dispose(): void {

@@ -64,11 +64,16 @@ export class BaselineMarks {
     return problems;
   }
 
+  /** Some baseline holds a pair (else nothing is marked). */
+  get active(): boolean {
+    return this.loaded.some((l) => l.keys.size > 0);
+  }
+
   /** The items with the twins their folder's baseline holds marked (the same array when none is). */
   mark<T extends MarkItem>(items: T[]): T[];
   mark<T extends MarkItem>(items: T[] | undefined): T[] | undefined;
   mark<T extends MarkItem>(items: T[] | undefined): T[] | undefined {
-    if (!items || !this.loaded.some((l) => l.keys.size > 0)) return items;
+    if (!items || !this.active) return items;
     return items.map((item) => {
       const base = this.baselineOf(item.loc.path);
       if (!base || base.keys.size === 0) return item;

@@ -234,9 +234,10 @@ export class EngineState {
   /** Reads the folders' baselines, then sends the report again with every item compared. */
   setBaselines(sources: Array<{ root: string; file: string }>): Promise<{ problems: string[] }> {
     return this.serial(async () => {
+      const marked = this.baselines.active;
       const problems = this.baselines.load(sources);
       for (const message of problems) this.emit({ type: 'log', level: 'warn', message });
-      if (this.report) this.emit({ type: 'report', report: this.delta((this.report = { ...this.report, generation: ++this.generation, createdAt: Date.now(), lastJob: null }), null) });
+      if (this.report && (marked || this.baselines.active)) this.emit({ type: 'report', report: this.delta((this.report = { ...this.report, generation: ++this.generation, createdAt: Date.now(), lastJob: null }), null) });
       return { problems };
     });
   }
