@@ -48,7 +48,12 @@ describe('quick fix: Add to baseline, and neardup.baseline.show', () => {
     const doc = await vscode.workspace.openTextDocument(guide());
     await vscode.window.showTextDocument(doc);
     const [d] = await waitForDiagnostics(guide(), (ds) => ds.some((x) => x.code === 'near-duplicate-file' && plain(x)), 'the file diagnostic');
-    const actions = await quickFixes(guide(), d);
+    // The light bulb's providers may still be registering when the diagnostics arrive: ask until they answer.
+    let actions: vscode.CodeAction[] = [];
+    for (let i = 0; i < 100 && !actions.some((a) => a.title === ADD); i++) {
+      actions = await quickFixes(guide(), d);
+      if (!actions.some((a) => a.title === ADD)) await new Promise((r) => setTimeout(r, 100));
+    }
     const fix = actions.find((a) => a.title === ADD);
     assert.ok(fix?.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
     assert.ok(fix.kind && vscode.CodeActionKind.QuickFix.contains(fix.kind));
@@ -75,6 +80,8 @@ describe('quick fix: Add to baseline, and neardup.baseline.show', () => {
   });
 
   it('neardup.baseline.show applies live: hide drops the diagnostics and the group, show brings them back undimmed, dim dims again', async () => {
+    // Dimmed: no mark in the editor's gutter for it (a bar has no dimmed look).
+    await waitUntil(() => api.editor.marksFor(guide()).length === 0, [api.editor.onDidChange], 'no editor mark while dimmed');
     await setSetting('baseline.show', 'hide');
     await waitForDiagnostics(guide(), (ds) => ds.length === 0, 'hidden');
     await waitForDiagnostics(guide2023(), (ds) => ds.length === 0, 'the twin hidden');
@@ -82,6 +89,7 @@ describe('quick fix: Add to baseline, and neardup.baseline.show', () => {
     assert.ok(groupNodes(api).some((g) => g.group.members.some((m) => relOf(m.path) === 'code/orderService.ts')), 'other groups listed');
     await setSetting('baseline.show', 'show');
     await waitForDiagnostics(guide(), (ds) => ds.length === 1 && plain(ds[0]), 'shown as any other');
+    await waitUntil(() => api.editor.marksFor(guide()).some((m) => m.kind === 'file'), [api.editor.onDidChange], 'its editor mark back');
     await waitUntil(() => /^2 files/.test(groupDescription(api, 'docs/en/backup-guide.md')), [api.tree.onDidChangeTreeData], 'the group as any other');
     await setSetting('baseline.show', undefined);
     await waitForDiagnostics(guide(), (ds) => ds.length === 1 && dimmed(ds[0]), 'dimmed again (the default)');

@@ -31,6 +31,19 @@ export function splitByBaseline(item: ViewItem, show: BaselineShow): ShownItem[]
   return out;
 }
 
+/**
+ * The items as the editor's marks, hover and CodeLens show them: under `hide` and `dim` without
+ * their baseline twins, and without the items left with none (a gutter bar has no dimmed look).
+ */
+export function withoutBaselineTwins(items: readonly ViewItem[], show: BaselineShow): readonly ViewItem[] {
+  if (show === 'show' || !items.some((i) => i.twins.some((t) => t.baseline))) return items;
+  return items.flatMap((i) => {
+    if (!i.twins.some((t) => t.baseline)) return [i];
+    const twins = i.twins.filter((t) => !t.baseline);
+    return twins.length > 0 ? [{ ...i, twins }] : [];
+  });
+}
+
 /** Every twin inside the group that its members' items name is in the baseline (and there is one). */
 export function isBaselineGroup(group: ViewGroup, itemsOf: (path: string) => readonly ViewItem[]): boolean {
   const inGroup = new Set(group.members.map((m) => locKey(m)));

@@ -40,6 +40,8 @@ export class BaselineMarks {
   private loaded: Loaded[] = [];
   /** Section sides already hashed, valid while their document is the same object. */
   private readonly sides = new Map<string, { doc: DocumentFingerprint; id: string }>();
+  /** Pair keys already hashed, by their kind and sides (a side names its content). */
+  private readonly keys = new Map<string, string>();
 
   constructor(
     private readonly docOf: (absPath: string) => DocumentFingerprint | undefined,
@@ -51,6 +53,7 @@ export class BaselineMarks {
     const problems: string[] = [];
     this.loaded = [];
     this.sides.clear();
+    this.keys.clear();
     for (const s of sources) {
       const read = readBaselineFile(s.file);
       if ('problem' in read) {
@@ -115,7 +118,15 @@ export class BaselineMarks {
   private keyOf(root: string, kind: 'file' | 'section', a: MarkLocation, b: MarkLocation): string | undefined {
     const sa = this.sideOf(root, a);
     const sb = this.sideOf(root, b);
-    return sa === undefined || sb === undefined ? undefined : pairKey(kind, sa, sb);
+    if (sa === undefined || sb === undefined) return undefined;
+    const at = `${kind}\0${sa}\0\0${sb}`;
+    let key = this.keys.get(at);
+    if (key === undefined) {
+      if (this.keys.size > 200_000) this.keys.clear();
+      key = pairKey(kind, sa, sb);
+      this.keys.set(at, key);
+    }
+    return key;
   }
 
   private sideOf(root: string, loc: MarkLocation): string | undefined {

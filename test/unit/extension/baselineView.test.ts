@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { ViewGroup, ViewItem } from '../../../src/node/engine/engineProtocol';
-import { isBaselineGroup, splitByBaseline } from '../../../src/extension/baseline/baselineView';
+import { isBaselineGroup, splitByBaseline, withoutBaselineTwins } from '../../../src/extension/baseline/baselineView';
 
 const twin = (p: string, baseline?: boolean) => ({ path: p, distance: 2, similarity: 0.97, ...(baseline ? { baseline } : {}) });
 const item = (p: string, twins: ViewItem['twins'], moreTwins = 0): ViewItem => ({ kind: 'file', loc: { path: p }, twins, moreTwins });
@@ -43,5 +43,17 @@ describe('baselineView (neardup.baseline.show)', () => {
     assert.equal(isBaselineGroup(group('/w/a', '/w/b', '/w/c'), of), false, 'c ~ b is new');
     assert.equal(isBaselineGroup(group('/w/a', '/w/y'), of), false, 'a member without its item');
     assert.equal(isBaselineGroup(group('/w/a', '/w/x'), of), false);
+  });
+
+  it('the editor’s marks: baseline twins left out (and items left with none) under hide and dim; all under show', () => {
+    const mixed = item('/w/a', [twin('/w/b', true), twin('/w/c')], 2);
+    const known = item('/w/a', [twin('/w/d', true)]);
+    const fresh = item('/w/a', [twin('/w/e')]);
+    for (const show of ['hide', 'dim'] as const) {
+      assert.deepEqual(withoutBaselineTwins([mixed, known, fresh], show), [{ ...mixed, twins: [twin('/w/c')] }, fresh]);
+    }
+    const all = [mixed, known, fresh];
+    assert.equal(withoutBaselineTwins(all, 'show'), all);
+    assert.equal(withoutBaselineTwins([fresh], 'hide').length, 1);
   });
 });
