@@ -146,11 +146,16 @@ export class BaselineMarks {
   }
 }
 
-/** The path relative to the folder with `/`, or undefined when it is not inside it. */
+/**
+ * The path relative to the folder with `/`, or undefined when it is not inside it. Both are
+ * absolute and normalised (the engine's paths, path.resolve'd roots): a prefix test, which costs
+ * far less than path.relative on every twin of every report.
+ */
 function relative(root: string, absPath: string): string | undefined {
-  const rel = path.relative(root, absPath);
-  if (rel === '' || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) return undefined;
-  return rel.split(path.sep).join('/');
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  if (absPath.length <= prefix.length || !absPath.startsWith(prefix)) return undefined;
+  const rel = absPath.slice(prefix.length);
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
 /** A baseline file's content (none: the file does not exist yet), or one message naming it. */
