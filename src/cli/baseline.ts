@@ -1,25 +1,20 @@
 /**
- * Baselines (`--write-baseline FILE`, `--baseline FILE`): the identity of a pair that survives
- * unrelated edits and line shifts (also the fingerprint of SARIF and Code Climate issues), the
- * baseline file (read and validated, written atomically), and the split of a report into the
- * pairs the baseline holds and the new ones.
- *
- * Identity of a pair: its kind and its two sides, in an order that does not depend on which side
- * the report calls `a`. A side of a file pair is its path; a side of a section pair is its path
- * and a hash of the section's content: its token count and the bottom-k MinHash sketch of its
- * shingle set. Not its lines (lines inserted above move it) nor its SimHash (under
- * `--weighting tfidf` every edit anywhere changes the weights, so the SimHash moves too; the
- * sketch does not depend on the weighting). A renamed file is another path: its pairs are new.
- * A side of a located pair (`--locate`) is its path and the hash of its tokens as read
- * (`ScanResult.locatedSides`): a located range is not a section, but line shifts keep it too.
+ * Baselines (`--write-baseline FILE`, `--baseline FILE`) in the CLI: the identities of a scan's
+ * pairs (node/baseline/pairIdentity.ts, the one definition the engine's *Add to baseline* shares;
+ * also the fingerprint of SARIF and Code Climate issues), the baseline file read with one-line
+ * messages and written atomically (its text: node/baseline/baselineFile.ts), and the split of a
+ * report into the pairs the baseline holds and the new ones.
  */
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Location, ReportGroup, ReportPair } from '../core/report/report';
+import { baselineEntry, baselineText as entriesText, matchBaseline as matchKeys, parseBaseline, recordedSettings, type Baseline } from '../node/baseline/baselineFile';
+import { fileSide, locatedSide, pairKey, sectionSide } from '../node/baseline/pairIdentity';
 import type { EngineSettings } from '../node/settings/engineSettings';
 import type { ScanResult } from '../node/scan/scan';
-import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
+import { sanitizeForTerminal } from './sanitize';
+
+export { changedSettings, type Baseline, type BaselineEntry } from '../node/baseline/baselineFile';
 
 /** The identity of one reported pair. */
 export interface PairIdentity {
@@ -39,54 +34,20 @@ export interface BaselineSummary {
 /** A baseline file that is missing, unreadable or not a NearDup baseline (exit code 2). */
 export class BaselineError extends Error {}
 
-/** The settings a baseline records: those that decide which pairs are found and their identities. */
-const RECORDED = [
-  'sections',
-  'minTokens',
-  'maxDistance',
-  'sectionMaxDistance',
-  'minSimilarity',
-  'normalizeIdentifiers',
-  'stopWords',
-  'weighting',
-  'cjkSegmenter',
-  'foldVariants',
-] as const satisfies ReadonlyArray<keyof EngineSettings>;
-
-type RecordedSettings = Pick<EngineSettings, (typeof RECORDED)[number]>;
-
-export interface BaselineEntry {
-  kind: 'file' | 'section';
-  /** The two paths, sorted (for a reader of the file; the key decides). */
-  paths: [string, string];
-  key: string;
-}
-
-export interface Baseline {
-  version: 1;
-  tool: 'neardup';
-  settings: Partial<RecordedSettings>;
-  pairs: BaselineEntry[];
-}
-
-const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
-
 /** The identities of the result's pairs, in their order. */
 export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents' | 'locatedSides'>): PairIdentity[] {
   const byPath = new Map(result.documents.map((d) => [d.path, d.doc]));
   const sideCache = new Map<string, string>();
   const side = (loc: Location, located: boolean): string => {
-    if (loc.startLine === undefined) return loc.path;
+    if (loc.startLine === undefined) return fileSide(loc.path);
+    const lines = { startLine: loc.startLine, endLine: loc.endLine! };
     const at = `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
-    if (located) return `${loc.path}\0${result.locatedSides?.get(at) ?? `region-lines:${loc.startLine}-${loc.endLine}`}`;
+    if (located) return locatedSide(loc.path, result.locatedSides?.get(at), lines);
     let id = sideCache.get(at);
     if (id === undefined) {
-      const s = byPath.get(loc.path)?.sections.find((x) => x.startLine === loc.startLine && x.endLine === loc.endLine);
       // Without its fingerprint (never in a scan's own result) a section falls back on its lines.
-      const content = s
-        ? sha(Buffer.concat([Buffer.from(Uint32Array.of(s.tokens).buffer), Buffer.from(s.sketch.buffer, s.sketch.byteOffset, s.sketch.byteLength)])).slice(0, 24)
-        : `lines:${loc.startLine}-${loc.endLine}`;
-      id = `${loc.path}\0${content}`;
+      const s = byPath.get(loc.path)?.sections.find((x) => x.startLine === loc.startLine && x.endLine === loc.endLine);
+      id = sectionSide(loc.path, s, lines);
       sideCache.set(at, id);
     }
     return id;
@@ -94,30 +55,13 @@ export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents' | 
   return result.pairs.map((p) => {
     const a = side(p.a, p.located === true);
     const b = side(p.b, p.located === true);
-    const [x, y] = a <= b ? [a, b] : [b, a];
-    return { key: sha(`neardup-pair/1\0${p.kind}\0${x}\0\0${y}`).slice(0, 32), sides: [a, b] };
+    return { key: pairKey(p.kind, a, b), sides: [a, b] };
   });
-}
-
-export function recordedSettings(settings: EngineSettings): RecordedSettings {
-  const out = {} as Record<string, unknown>;
-  for (const k of RECORDED) out[k] = settings[k];
-  return out as RecordedSettings;
 }
 
 /** The baseline file's text: every pair of the result, sorted (the same pairs give the same bytes). */
 export function baselineText(result: Pick<ScanResult, 'pairs'>, ids: readonly PairIdentity[], settings: EngineSettings): string {
-  const pairs: BaselineEntry[] = result.pairs.map((p, i) => ({
-    kind: p.kind,
-    paths: p.a.path <= p.b.path ? [p.a.path, p.b.path] : [p.b.path, p.a.path],
-    key: ids[i].key,
-  }));
-  const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  pairs.sort((x, y) => cmp(x.paths[0], y.paths[0]) || cmp(x.paths[1], y.paths[1]) || cmp(x.kind, y.kind) || cmp(x.key, y.key));
-  // One pair a line, so that a baseline kept in version control shows a readable diff.
-  const head = JSON.stringify({ version: 1, tool: 'neardup', settings: recordedSettings(settings) }, null, 2).replace(/\n}$/, '');
-  const lines = pairs.map((p) => '    ' + JSON.stringify(p));
-  return escapeJsonControls(`${head},\n  "pairs": [${lines.length ? `\n${lines.join(',\n')}\n  ` : ''}]\n}\n`);
+  return entriesText(result.pairs.map((p, i) => baselineEntry(p.kind, p.a.path, p.b.path, ids[i].key)), recordedSettings(settings));
 }
 
 /** Writes the baseline where asked, atomically: a temporary file beside it, then a rename. */
@@ -152,50 +96,14 @@ export function readBaseline(file: string): Baseline {
   } catch (e) {
     throw new BaselineError(`cannot read baseline ${name}: ${reasonOf(e)}`);
   }
-  const bad = (why: string) => new BaselineError(`invalid baseline ${name}: ${why} (write one with --write-baseline)`);
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw bad('not JSON');
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('not a NearDup baseline');
-  const o = data as Record<string, unknown>;
-  if (o.tool !== 'neardup' || !Array.isArray(o.pairs)) throw bad('not a NearDup baseline');
-  if (o.version !== 1) throw bad(`version ${sanitizeForTerminal(JSON.stringify(o.version) ?? 'missing')} is not supported`);
-  o.pairs.forEach((e: unknown, i) => {
-    const x = e as Partial<BaselineEntry> | null;
-    const ok =
-      typeof x === 'object' && x !== null &&
-      (x.kind === 'file' || x.kind === 'section') &&
-      typeof x.key === 'string' && /^[0-9a-f]{32}$/.test(x.key) &&
-      Array.isArray(x.paths) && x.paths.length === 2 && x.paths.every((p) => typeof p === 'string');
-    if (!ok) throw bad(`pairs[${i}] is not a pair`);
-  });
-  const settings = typeof o.settings === 'object' && o.settings !== null && !Array.isArray(o.settings) ? (o.settings as Partial<RecordedSettings>) : {};
-  return { version: 1, tool: 'neardup', settings, pairs: o.pairs as BaselineEntry[] };
+  const parsed = parseBaseline(text);
+  if (!parsed.ok) throw new BaselineError(`invalid baseline ${name}: ${sanitizeForTerminal(parsed.why)} (write one with --write-baseline)`);
+  return parsed.baseline;
 }
 
-/** The recorded settings that differ from this run's (as option names), for a warning. */
-export function changedSettings(baseline: Baseline, settings: EngineSettings): string[] {
-  const now = recordedSettings(settings);
-  const flag = (k: string) => '--' + k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
-  return RECORDED.filter((k) => k in baseline.settings && baseline.settings[k] !== now[k]).map(flag);
-}
-
-/**
- * Which pairs the baseline holds: each baseline entry matches one pair of the same key (an entry
- * is used once, so a third copy of an accepted pair of copies is new).
- */
+/** Which pairs the baseline holds (each entry matches one pair of its key; see node/baseline). */
 export function matchBaseline(ids: readonly PairIdentity[], baseline: Baseline): boolean[] {
-  const left = new Map<string, number>();
-  for (const e of baseline.pairs) left.set(e.key, (left.get(e.key) ?? 0) + 1);
-  return ids.map((id) => {
-    const n = left.get(id.key) ?? 0;
-    if (n === 0) return false;
-    left.set(id.key, n - 1);
-    return true;
-  });
+  return matchKeys(ids.map((id) => id.key), baseline);
 }
 
 const locationId = (kind: string, loc: Location) => `${kind}\0${loc.path}\0${loc.startLine ?? ''}\0${loc.endLine ?? ''}`;

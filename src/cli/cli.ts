@@ -1,6 +1,6 @@
 /**
  * neardup — command-line front end of the engine.
- *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate|html] [--max-distance N] …
+ *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate|html|junit] [--max-distance N] …
  *   [--baseline FILE] [--write-baseline FILE] [--changed-since REF] [--locate] [--config FILE | --no-config]
  *   neardup fingerprints <dir> --out FILE [--name NAME] …   (a shard: node/shards, issue 17)
  *   neardup join SHARD... [--format text|json|sarif] [--engine local|dask [--scheduler ADDR]]
@@ -23,6 +23,7 @@ import { writeShard } from '../node/shards/writeShard';
 import { htmlReport } from '../node/htmlReport/fromScan';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
+import { formatJunit } from './reporters/formatJunit';
 import { formatCodeClimate } from './formatCodeClimate';
 import { formatJson } from './formatJson';
 import { formatMarkdown } from './formatMarkdown';
@@ -71,7 +72,7 @@ function skipNotices(quiet: boolean, progress: ProgressBar): ((relPath: string, 
 }
 
 interface ScanFlags {
-  format: 'json' | 'sarif' | 'text' | 'markdown' | 'codeclimate' | 'html';
+  format: 'json' | 'sarif' | 'text' | 'markdown' | 'codeclimate' | 'html' | 'junit';
   baseline?: string;
   writeBaseline?: string;
   maxDistance: number;
@@ -268,7 +269,9 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
             ? htmlReport(shown, { title: dir, thresholds: { maxDistance: settings.maxDistance, sectionMaxDistance: settings.sectionMaxDistance, minSimilarity: settings.minSimilarity }, overviewScript: overviewScript!, maxFileSizeBytes: settings.maxFileSizeBytes })
           : flags.format === 'codeclimate'
             ? formatCodeClimate(shown, shownIds!)
-            : formatText(shown, summary);
+            : flags.format === 'junit'
+              ? formatJunit(shown, summary)
+              : formatText(shown, summary);
   onPhase?.('formatted', performance.now());
   await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
   onPhase?.('written', performance.now());
@@ -430,7 +433,7 @@ export function buildProgram(): Command {
     .command('scan')
     .description('scan a folder and report near duplicates')
     .argument('<dir>', 'folder to scan')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text', 'markdown', 'codeclimate', 'html']).default('text'))
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['json', 'sarif', 'text', 'markdown', 'codeclimate', 'html', 'junit']).default('text'))
     .option('--max-distance <n>', 'largest Hamming distance (of 64 bits) between two files', intIn('--max-distance', SETTING_RANGES.maxDistance.min, SETTING_RANGES.maxDistance.max), d.maxDistance)
     .option('--section-max-distance <n>', 'largest Hamming distance between two sections', intIn('--section-max-distance', SETTING_RANGES.sectionMaxDistance.min, SETTING_RANGES.sectionMaxDistance.max), d.sectionMaxDistance)
     .option('--min-tokens <n>', 'files and sections with fewer tokens are not compared', intIn('--min-tokens', SETTING_RANGES.minTokens.min, SETTING_RANGES.minTokens.max), d.minTokens)

@@ -1,5 +1,8 @@
 /**
- * SARIF 2.1.0: one result per near-duplicate pair, located on one member and related to the other.
+ * SARIF 2.1.0: one result per group of near duplicates (issue 15: N copies are one finding, not
+ * N·(N−1)/2), located on the group's first member with the others as related locations; a group
+ * of two is its pair. Pairs that carry their own places (`--locate`: a file pair's matching
+ * regions, located copies) stay one result per pair, and so does a pair no group holds.
  */
 import type * as sarif from 'sarif';
 import { cellRange, describeLines } from '../core/containers/cellLines';
@@ -8,6 +11,7 @@ import { truncatedKinds } from '../node/engine/engineProtocol';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary, PairIdentity } from './baseline';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
+import { createHash } from 'node:crypto';
 
 /**
  * What a run adds to the SARIF log: each pair's identity (a `partialFingerprints` entry, stable
@@ -82,6 +86,60 @@ function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result 
   };
 }
 
+const locKey = (kind: string, loc: Location) => `${kind}\0${loc.path}\0${loc.startLine ?? ''}\0${loc.endLine ?? ''}`;
+
+/**
+ * The results: per group of plain pairs one, in the report's group order; then the pairs left
+ * (located, with regions, or in no group) one each, in the report's pair order.
+ */
+function results(scan: ScanResult, extras: SarifExtras): sarif.Result[] {
+  const groupOf = new Map<string, number>();
+  scan.groups.forEach((g, gi) => {
+    if (g.located) return;
+    (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi));
+  });
+  const byGroup = new Map<number, number[]>();
+  const single: number[] = [];
+  scan.pairs.forEach((p, i) => {
+    const gi = p.located || p.regions?.length ? undefined : groupOf.get(locKey(p.kind, p.a));
+    if (gi === undefined || groupOf.get(locKey(p.kind, p.b)) !== gi) single.push(i);
+    else byGroup.set(gi, [...(byGroup.get(gi) ?? []), i]);
+  });
+  const out: sarif.Result[] = [];
+  for (const [gi, members] of [...byGroup].sort((x, y) => x[0] - y[0])) {
+    out.push(members.length === 1 ? result(scan.pairs[members[0]], members[0], extras) : groupResult(scan, gi, members, extras));
+  }
+  for (const i of single) out.push(result(scan.pairs[i], i, extras));
+  return out;
+}
+
+/** One group of N copies: its first place, the N−1 others related, the group's figures; new when one of its pairs is. */
+function groupResult(scan: ScanResult, gi: number, pairIdx: number[], extras: SarifExtras): sarif.Result {
+  const g = scan.groups[gi];
+  const locs = g.locations ?? g.members.map((p) => ({ path: p }));
+  const pairs = pairIdx.map((i) => scan.pairs[i]);
+  const minSim = Math.min(...pairs.map((p) => p.similarity));
+  const maxDist = Math.max(...pairs.map((p) => p.distance));
+  const clones = new Set(pairs.map((p) => p.clone));
+  const clone = clones.size === 1 ? [...clones][0] : undefined;
+  const noun = g.kind === 'file' ? 'files' : 'sections';
+  const others = locs.slice(1).map(label);
+  const kindText = clone ? ` ${clone === 'renamed' ? 'A' : 'An'} ${clone} copy.` : '';
+  const keys = extras.ids ? pairIdx.map((i) => extras.ids![i].key).sort() : undefined;
+  return {
+    ruleId: g.kind === 'file' ? RULE_FILE : RULE_SECTION,
+    level: 'warning',
+    message: {
+      text: `${locs.length} near-duplicate ${noun} (${pairs.length} pairs, largest Hamming distance ${maxDist}, lowest similarity ${(minSim * 100).toFixed(1)}%): this one and ${others.join(', ')}.${kindText}`,
+    },
+    locations: [{ physicalLocation: physical(locs[0]) }],
+    relatedLocations: locs.slice(1).map((loc, k) => ({ id: k + 1, physicalLocation: physical(loc), message: { text: 'Near-duplicate copy' } })),
+    properties: { distance: maxDist, similarity: minSim, copies: locs.length, pairs: pairs.length, ...(clone ? { clone } : {}) },
+    ...(keys ? { partialFingerprints: { 'neardupGroup/v1': createHash('sha256').update(keys.join('\0')).digest('hex').slice(0, 32) } } : {}),
+    ...(extras.inBaseline ? { baselineState: pairIdx.every((i) => extras.inBaseline![i]) ? 'unchanged' : 'new' } : {}),
+  };
+}
+
 /** The run's notification when the pairs of a kind reached the cap (what the CLI also prints). */
 export function truncationMessage(truncated: { files: boolean; sections: boolean }): string {
   return `too many near-duplicate ${truncatedKinds(truncated)} pairs; the report holds only some of them (exclude generated files with --exclude, or raise --min-tokens).`;
@@ -118,7 +176,7 @@ export function formatSarif(result_: ScanResult, version: string, extras: SarifE
           },
         },
         originalUriBaseIds: { '%SRCROOT%': { uri: rootUri } },
-        results: result_.pairs.map((p, i) => result(p, i, extras)),
+        results: results(result_, extras),
         ...(extras.baseline ? { properties: { baseline: extras.baseline } } : {}),
         ...(result_.truncated
           ? {

@@ -4,13 +4,15 @@
  * inserts a `neardup-ignore-*` marker in the comment syntax of the file's language
  * (core/text/ignoreMarkerEdit.ts) and saves the file, so that it is indexed again and the
  * diagnostic goes. The ignore fix is offered only on a saved document (the diagnostics' lines are
- * those of the file on disk) and writes only on this explicit request.
+ * those of the file on disk) and writes only on this explicit request. "Add to baseline"
+ * (baseline/addToBaseline.ts) on a diagnostic of new pairs, in a trusted workspace only.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMPARE_COMMAND, type CompareTarget } from './commands/compare';
 import { ignoreDuplicate, ignoreEdit, IGNORE_DUPLICATE_COMMAND, MAX_IGNORE_FIX_CHARS, saveAfterIgnore, SAVE_AFTER_IGNORE_COMMAND } from './commands/ignoreDuplicate';
 import { DIAGNOSTIC_SOURCE, FILE_CODE, SECTION_CODE } from './diagnosticsPublisher';
+import { ADD_TO_BASELINE_COMMAND, type AddToBaselineArgs } from './baseline/addToBaseline';
 
 /** Quick fixes offered per diagnostic. */
 const MAX_ACTIONS = 5;
@@ -39,6 +41,9 @@ export class CompareCodeActionProvider implements vscode.CodeActionProvider {
         action.diagnostics = [d];
         actions.push(action);
       }
+      if ((d.code === FILE_CODE || isSection) && document.uri.scheme === 'file' && vscode.workspace.isTrusted && !d.tags?.includes(vscode.DiagnosticTag.Unnecessary) && !(isSection && document.uri.fsPath.endsWith('.ipynb'))) {
+        actions.push(baselineAction(document, d, isSection));
+      }
       if ((d.code === FILE_CODE || isSection) && !document.isDirty && document.uri.scheme === 'file') {
         text ??= document.getText();
         if (text.length > MAX_IGNORE_FIX_CHARS) continue;
@@ -59,6 +64,16 @@ function ignoreAction(document: vscode.TextDocument, text: string, d: vscode.Dia
   action.edit = edit;
   action.diagnostics = [d];
   action.command = { command: SAVE_AFTER_IGNORE_COMMAND, title, arguments: [document.uri] };
+  return action;
+}
+
+/** "Add to baseline": the diagnostic's pairs into the folder's baseline file (the item is found by its lines). */
+function baselineAction(document: vscode.TextDocument, d: vscode.Diagnostic, isSection: boolean): vscode.CodeAction {
+  const title = vscode.l10n.t('Add to baseline (accept this near duplicate)');
+  const action = new vscode.CodeAction(title, vscode.CodeActionKind.QuickFix);
+  const args: AddToBaselineArgs = isSection ? [document.uri.toString(), 'section', d.range.start.line + 1, d.range.end.line + 1] : [document.uri.toString(), 'file'];
+  action.command = { command: ADD_TO_BASELINE_COMMAND, title, arguments: args };
+  action.diagnostics = [d];
   return action;
 }
 

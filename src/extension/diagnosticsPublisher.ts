@@ -7,7 +7,9 @@
  * big workspace, a branch switch) is published by a sliced job ({@link HostTasks}), some files per
  * slice: each file goes from its old diagnostics straight to its new ones (never cleared all at
  * once and filled again). A document being edited (live/liveChecker.ts) shows its unsaved result
- * instead, each message marked "(unsaved)", until it is saved or reverted.
+ * instead, each message marked "(unsaved)", until it is saved or reverted. Pairs in the folder's
+ * baseline (marked by the engine) are left out, or shown apart as a dimmed hint
+ * (`neardup.baseline.show`, baseline/baselineView.ts).
  */
 import * as vscode from 'vscode';
 import type { ViewItem } from '../node/engine/engineProtocol';
@@ -18,6 +20,7 @@ import type { IndexService, ItemsChange } from './indexService';
 import type { Severity } from '../node/settings/settingsSchema';
 import type { Settings } from './settings';
 import type { LiveChecker } from './live/liveChecker';
+import { splitByBaseline } from './baseline/baselineView';
 
 export const DIAGNOSTIC_SOURCE = 'neardup';
 /** Diagnostic codes: what the quick fix looks for. */
@@ -186,19 +189,26 @@ export class DiagnosticsPublisher implements vscode.Disposable {
 
   /** A file's diagnostics: its items (in order) up to the caps, and a count of the rest. */
   private async diagnosticsOf(items: readonly ViewItem[], severity: vscode.DiagnosticSeverity, s: Slice, unsaved = false): Promise<vscode.Diagnostic[]> {
-    const shown = Math.min(items.length, MAX_DIAGNOSTICS_PER_FILE);
+    const show = this.settings.current.baselineShow;
+    const parts = items.flatMap((i) => splitByBaseline(i, show));
+    if (parts.length === 0) return [];
+    const shown = Math.min(parts.length, MAX_DIAGNOSTICS_PER_FILE);
     const related = Math.max(1, Math.min(MAX_RELATED, Math.floor(MAX_RELATED_PER_FILE / shown)));
     const out: vscode.Diagnostic[] = [];
     for (let i = 0; i < shown; i++) {
-      const d = this.toDiagnostic(items[i], severity, related);
+      const d = this.toDiagnostic(parts[i].item, parts[i].dimmed ? vscode.DiagnosticSeverity.Hint : severity, related);
+      if (parts[i].dimmed) {
+        d.message = vscode.l10n.t('(baseline) {0}', d.message);
+        d.tags = [vscode.DiagnosticTag.Unnecessary];
+      }
       if (unsaved) d.message = vscode.l10n.t('(unsaved) {0}', d.message);
       out.push(d);
       if (s.due) await s.yield();
     }
-    if (items.length > shown) {
+    if (parts.length > shown) {
       const more = new vscode.Diagnostic(
         FIRST_LINE,
-        vscode.l10n.t('{0} more near duplicates in this file are not shown here; the NearDup panel lists them.', items.length - shown),
+        vscode.l10n.t('{0} more near duplicates in this file are not shown here; the NearDup panel lists them.', parts.length - shown),
         severity,
       );
       more.source = DIAGNOSTIC_SOURCE;

@@ -20,6 +20,7 @@ import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
 import type { LiveChecker } from './live/liveChecker';
 import { isUnsavedGroup } from './live/liveItems';
+import { isBaselineGroup, type BaselineShow } from './baseline/baselineView';
 
 export type ViewMode = 'both' | 'files' | 'sections';
 
@@ -34,6 +35,8 @@ export interface GroupNode {
   group: ViewGroup;
   parent: CategoryNode | undefined;
   members: MemberNode[];
+  /** Every pair inside it is in the folder's baseline (shown dimmed: `neardup.baseline.show`). */
+  baseline?: boolean;
 }
 
 export interface MemberNode {
@@ -143,6 +146,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     private readonly memento: vscode.Memento,
     private readonly tasks: HostTasks,
     private readonly live?: LiveChecker,
+    private readonly baselineShow: () => BaselineShow = () => 'show',
   ) {
     const saved = memento.get<ViewMode>(MODE_KEY);
     this._mode = saved === 'files' || saved === 'sections' ? saved : 'both';
@@ -253,6 +257,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
           : vscode.l10n.t('{0} sections · max distance {1}', g.members.length, g.maxDistance);
       item.iconPath = new vscode.ThemeIcon(g.kind === 'file' ? 'files' : 'symbol-method');
       item.contextValue = 'neardup.group';
+      if (element.baseline) item.description = `${vscode.l10n.t('(baseline)')} · ${item.description as string}`;
       if (isUnsavedGroup(g)) {
         item.description = `${vscode.l10n.t('(unsaved)')} · ${item.description as string}`;
         item.iconPath = new vscode.ThemeIcon('edit');
@@ -384,14 +389,22 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     this.updateState();
   }
 
+  /** `neardup.baseline.show` changed: the groups again. */
+  rebuild(): void {
+    if (this.report) this.setReport(this.report);
+  }
+
   private setReport(report: ViewReport): void {
     const build = ++this.builds;
+    const show = this.index.baselinesInUse ? this.baselineShow() : 'show';
     void this.tasks.run('tree', async (s) => {
       const fileCat: CategoryNode = { type: 'category', kind: 'file', groups: [] };
       const sectionCat: CategoryNode = { type: 'category', kind: 'section', groups: [] };
       for (const g of report.groups) {
         const cat = g.kind === 'file' ? fileCat : sectionCat;
-        const node: GroupNode = { type: 'group', group: g, parent: cat, members: [] };
+        const baseline = show !== 'show' && isBaselineGroup(g, (p) => this.index.itemsOf(p));
+        if (baseline && show === 'hide') continue;
+        const node: GroupNode = { type: 'group', group: g, parent: cat, members: [], baseline };
         node.members = g.members.map((m, i) => ({ type: 'member', member: m, parent: node, representative: i === 0 }));
         cat.groups.push(node);
         if (s.due) {

@@ -23,6 +23,8 @@ import { OutputLog } from './outputLog';
 import { registerProgressNotification } from './progressNotification';
 import { Settings, type FolderConfigState, type NearDupSettings } from './settings';
 import { StatusBar } from './statusBar';
+import { BaselineFiles, type BaselineSource } from './baseline/baselineFiles';
+import { registerAddToBaseline } from './baseline/addToBaseline';
 
 /** What activate() returns: a read API for integration tests and other extensions. */
 export interface NearDupApi {
@@ -67,6 +69,8 @@ export interface NearDupApi {
   log: { count(): number; since(mark: number): string[] };
   tree: DuplicatesTreeProvider;
   diagnostics: DiagnosticsPublisher;
+  /** The baseline file of each folder the engine reads (`src/extension/baseline`). */
+  baseline: { sources(): BaselineSource[] };
   /** Checks while typing (`src/extension/live`): requests sent so far, the unsaved groups, whether one is waiting or in flight. */
   live: { requests(): number; groups(): ViewGroup[]; idle(): boolean; onDidChange: vscode.Event<string[]> };
   settings: {
@@ -126,7 +130,8 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const index = new IndexService(path.join(context.extensionPath, 'dist', 'engineWorker.js'), cachePath, settings, log, tasks);
   service = index;
   const live = new LiveChecker(index, settings);
-  const tree = new DuplicatesTreeProvider(index, context.workspaceState, tasks, live);
+  const tree = new DuplicatesTreeProvider(index, context.workspaceState, tasks, live, () => settings.current.baselineShow);
+  const baselines = new BaselineFiles(index, () => settings.projectConfigs, settings.onDidReadProjectConfig);
   const view = vscode.window.createTreeView<DuplicateNode>('neardup.duplicates', { treeDataProvider: tree, showCollapseAll: true });
   tree.attach(view);
   const diagnostics = new DiagnosticsPublisher(index, settings, tasks, live);
@@ -153,6 +158,9 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     registerCompare(),
     registerOpenNotebookCell(),
     registerCompareCodeActions(),
+    baselines,
+    registerAddToBaseline(index, settings, baselines),
+    settings.onDidChange((e) => e.change.severity && tree.rebuild()),
     find.register(),
     vscode.commands.registerCommand('neardup.refresh', () => index.refresh()),
     vscode.commands.registerCommand('neardup.viewMode.files', () => tree.setMode('files')),
@@ -199,6 +207,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     log: { count: () => log.count, since: (mark) => log.since(mark) },
     tree,
     diagnostics,
+    baseline: { sources: () => baselines.sources() },
     live: { requests: () => live.requests, groups: () => live.groups(), idle: () => live.idle, onDidChange: live.onDidChange },
     settings: { current: () => settings.current, projectConfigs: () => settings.projectConfigs, onDidReadProjectConfig: settings.onDidReadProjectConfig },
     editor: {

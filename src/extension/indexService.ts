@@ -11,7 +11,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type UpdateResult, type ViewItem, type ViewReport } from '../node/engine/engineProtocol';
+import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type UpdateResult, type ViewItem, type ViewLocation, type ViewReport } from '../node/engine/engineProtocol';
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/files/fileEventQueue';
 import { ReportAssembler } from '../node/engine/reportParts';
 import { isDefaultExcluded } from '../node/files/walk';
@@ -93,6 +93,8 @@ export class IndexService implements vscode.Disposable {
 
   /** Items of the current report by file. Replaced, never modified, when a report is applied. */
   private itemsByPath = new Map<string, ViewItem[]>();
+  /** The baseline files the engine reads (sent again after a restart). */
+  private baselines: Array<{ root: string; file: string }> = [];
   /** Reports received and not applied yet (oldest first), and whether a job is applying them. */
   private readonly incoming: Array<{ report: ViewReport; received: number; at: number }> = [];
   private applying = false;
@@ -268,6 +270,25 @@ export class IndexService implements vscode.Disposable {
     return this.track(this.client.request({ type: 'overview' }));
   }
 
+  /** The folders' baseline files (extension/baseline): read by the engine now and after every start. */
+  async setBaselines(sources: Array<{ root: string; file: string }>): Promise<void> {
+    this.baselines = sources;
+    // Not started yet: the engine gets them right after its init.
+    if (!this.ready || !this.client.running || !(await this.ready)) return;
+    await this.track(this.client.request({ type: 'setBaselines', baselines: sources }));
+  }
+
+  /** Some folder has a baseline file (the panel then looks for baseline groups). */
+  get baselinesInUse(): boolean {
+    return this.baselines.length > 0;
+  }
+
+  /** *Add to baseline*: the baseline file's text with these pairs, made by the engine (the caller writes it). */
+  async addToBaseline(root: string, file: string, pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation }>): Promise<{ text: string; added: number } | { problem: string }> {
+    if (!(await this.ensureEngine())) return { problem: 'no folder is indexed' };
+    return this.track(this.client.request({ type: 'addToBaseline', root, file, pairs }));
+  }
+
   /** The HTML report of the index (written in the engine worker). */
   async htmlReport(): Promise<string | undefined> {
     if (!(await this.ensureEngine())) return undefined;
@@ -359,6 +380,7 @@ export class IndexService implements vscode.Disposable {
         this.client.start();
         this.initResult = await this.client.request({ type: 'init', config, cachePath: this.cachePath });
         this.logCacheStatus(this.initResult);
+        if (this.baselines.length > 0) await this.client.request({ type: 'setBaselines', baselines: this.baselines });
         return true;
       })();
       this.ready.catch(() => {

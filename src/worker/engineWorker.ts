@@ -80,6 +80,10 @@ async function handle(req: EngineRequest): Promise<unknown> {
       const overviewScript = fs.readFileSync(path.join(__dirname, 'overview.js'), 'utf8');
       return htmlReport(scan, { title: path.basename(scan.root) || scan.root, thresholds, overviewScript, maxFileSizeBytes });
     }
+    case 'setBaselines':
+      return engine().setBaselines(req.baselines);
+    case 'addToBaseline':
+      return engine().baselines.addPairs(req.root, req.file, req.pairs);
     case 'flushCache':
       await engine().flushCache();
       return null;

@@ -159,13 +159,16 @@ describe('layering', () => {
   // test/unit/cli/cliSecurity.test.ts checks). No other file may write, nor may these two grow
   // new kinds of writes unnoticed (each has its own count below).
   // Besides: the command *Export Report…* (extension/overview/exportReport.ts) writes the HTML
-  // report once, through vscode.workspace.fs, onto the file the user chose in the save dialog.
+  // report once, through vscode.workspace.fs, onto the file the user chose in the save dialog; and
+  // the quick fix *Add to baseline* (extension/baseline/addToBaseline.ts) writes the folder's
+  // baseline file and names it in `.neardup.json`, in a trusted workspace only.
   it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline), node/shards/writeShard.ts (fingerprints --out) and exportReport.ts (the save dialog\'s choice); every other open is read-only', () => {
     const writes = /\b(?:fs|fsp|promises)\.(?:writeFile|appendFile|mkdir|mkdtemp|rename|rm|rmdir|unlink|createWriteStream|copyFile|cp|symlink|link|chmod|chown|utimes|lutimes|truncate|write|writev)\w*\s*\(/;
     let cacheWrites = 0;
     const baselineWrites: string[] = [];
     const shardWrites: string[] = [];
     const exportWrites: string[] = [];
+    const baselineFixWrites: string[] = [];
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -175,6 +178,7 @@ describe('layering', () => {
           else if (rel === 'cli/baseline.ts') baselineWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
           else if (rel === 'node/shards/writeShard.ts') shardWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
           else if (rel === 'extension/overview/exportReport.ts') exportWrites.push(line.trim());
+          else if (rel === 'extension/baseline/addToBaseline.ts') baselineFixWrites.push(line.trim());
           else assert.fail(`${rel} writes: ${line.trim()}`);
         }
         if (/\.open(Sync)?\s*\(/.test(line) && /\b(fs|fsp)\./.test(line)) assert.match(line, /O_RDONLY/, `${rel} opens a file for writing: ${line.trim()}`);
@@ -190,11 +194,19 @@ describe('layering', () => {
     const exporter = fs.readFileSync(path.join(SRC, 'extension', 'overview', 'exportReport.ts'), 'utf8');
     assert.match(exporter, /const target = await vscode\.window\.showSaveDialog\(\{[\s\S]*?\}\);\s*if \(!target\) return;/);
     assert.equal((exporter.match(/\btarget\s*=/g) ?? []).length, 1, 'target is assigned once');
+    // Add to baseline: the baseline file and `.neardup.json`, after the workspace's trust is checked.
+    assert.deepEqual(baselineFixWrites, [
+      'await vscode.workspace.fs.writeFile(baselineUri, new TextEncoder().encode(made.text));',
+      'await vscode.workspace.fs.writeFile(configUri, new TextEncoder().encode(next));',
+    ]);
+    const fix = fs.readFileSync(path.join(SRC, 'extension', 'baseline', 'addToBaseline.ts'), 'utf8');
+    assert.ok(fix.indexOf('if (!vscode.workspace.isTrusted) {') > 0 && fix.indexOf('if (!vscode.workspace.isTrusted) {') < fix.indexOf('vscode.workspace.fs.writeFile'), 'trust is checked before any write');
+    assert.match(fix, /const configUri = vscode\.Uri\.joinPath\(folder, PROJECT_CONFIG_FILE\);/);
   });
 
   it('the indexing path never pops up a notification (crashes, cache faults and skips go to the output channel)', () => {
     const popup = /\bshow(Error|Warning|Information)Message\s*\(/;
-    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/commands/ignoreDuplicate.ts', 'extension/settings.ts', 'extension/overview/exportReport.ts', 'extension/web/webExtension.ts']);
+    const allowed = new Set(['extension/commands/findNearDuplicates.ts', 'extension/commands/compare.ts', 'extension/commands/ignoreDuplicate.ts', 'extension/settings.ts', 'extension/overview/exportReport.ts', 'extension/web/webExtension.ts', 'extension/baseline/addToBaseline.ts']);
     let seen = 0;
     for (const f of tsFiles(SRC)) {
       const rel = path.relative(SRC, f).split(path.sep).join('/');

@@ -4,13 +4,16 @@
  * (`neardup.identicalMark`, `neardup.closeMark`, `neardup.distantMark`). Holds the marks of the
  * open documents (from {@link IndexService.itemsOf}, nothing computed here), moves them with the
  * edits of a document until the next report brings the real lines, and tells the hover and the
- * CodeLens where the marks are now. Off switch: `neardup.decorations.enabled`.
+ * CodeLens where the marks are now. Off switch: `neardup.decorations.enabled`. Pairs in the
+ * folder's baseline are not marked unless `neardup.baseline.show` is `show`.
  */
 import * as vscode from 'vscode';
 import type { HostTasks } from '../hostTasks';
 import type { IndexService, ItemsChange } from '../indexService';
 import type { Settings } from '../settings';
 import { CLOSENESS, marksAt, marksOf, paint, shiftMarks, type Closeness, type LineChange, type Mark } from './marks';
+import type { ViewItem } from '../../node/engine/engineProtocol';
+import { withoutBaselineTwins } from '../baseline/baselineView';
 
 /** Theme colour ids of the marks (contributed in package.json). */
 export const MARK_COLORS: Readonly<Record<Closeness, string>> = {
@@ -99,9 +102,16 @@ export class EditorMarks implements vscode.Disposable {
       ),
       settings.onDidChange((e) => {
         if (e.change.editor) this.redrawAll();
+        // neardup.baseline.show: the marks again from the items.
+        if (e.change.severity) this.onItems({ full: true, paths: [] });
       }),
     );
     this.redrawAll();
+  }
+
+  /** A file's items as marked: baseline pairs left out unless `neardup.baseline.show` is `show`. */
+  private itemsOf(fsPath: string): readonly ViewItem[] {
+    return withoutBaselineTwins(this.index.itemsOf(fsPath), this.settings.current.baselineShow);
   }
 
   get enabled(): boolean {
@@ -113,7 +123,7 @@ export class EditorMarks implements vscode.Disposable {
     if (doc.uri.scheme !== 'file') return [];
     const key = doc.uri.toString();
     let state = this.docs.get(key);
-    if (!state) this.docs.set(key, (state = { marks: marksOf(this.index.itemsOf(doc.uri.fsPath)), shifted: false }));
+    if (!state) this.docs.set(key, (state = { marks: marksOf(this.itemsOf(doc.uri.fsPath)), shifted: false }));
     return state.marks;
   }
 
@@ -136,7 +146,7 @@ export class EditorMarks implements vscode.Disposable {
         // A document with unsaved edits keeps its moved marks: the report's lines are those on disk.
         const state = this.docs.get(key);
         if (doc.isDirty && state?.shifted) continue;
-        this.docs.set(key, { marks: marksOf(this.index.itemsOf(doc.uri.fsPath)), shifted: false });
+        this.docs.set(key, { marks: marksOf(this.itemsOf(doc.uri.fsPath)), shifted: false });
         this.redraw(doc);
       }
     });
@@ -169,7 +179,7 @@ export class EditorMarks implements vscode.Disposable {
         const now = this.docs.get(key);
         if (!now || !now.shifted || doc.isDirty || doc.isClosed) return;
         this.tasks.time('editor.marks', () => {
-          this.docs.set(key, { marks: marksOf(this.index.itemsOf(doc.uri.fsPath)), shifted: false });
+          this.docs.set(key, { marks: marksOf(this.itemsOf(doc.uri.fsPath)), shifted: false });
           this.redraw(doc);
         });
       }, CLEAN_CHECK_MS),

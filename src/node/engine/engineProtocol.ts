@@ -115,6 +115,13 @@ export type EngineRequest =
   | { type: 'overview' }
   /** The HTML report of the index (the CLI's `--format html` page), written in the engine worker. */
   | { type: 'htmlReport' }
+  /**
+   * The baseline file of each workspace folder whose project config names one or that has one
+   * (`.neardup.json`'s `baseline`): read now, and its pairs' twins marked `baseline` in the report.
+   */
+  | { type: 'setBaselines'; baselines: Array<{ root: string; file: string }> }
+  /** *Add to baseline*: the baseline file's new text with these pairs (the host writes it). */
+  | { type: 'addToBaseline'; root: string; file: string; pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation }> }
   /** Writes the cache now if anything changed; answered once it is written (or failed). */
   | { type: 'flushCache' }
   /** Saves the cache and stops the fingerprint workers. */
@@ -243,6 +250,8 @@ export interface ViewGroup {
 export interface ViewTwin extends ViewLocation {
   distance: number;
   similarity: number;
+  /** The pair is in the folder's baseline (`neardup.baseline.show` hides or dims it). */
+  baseline?: boolean;
 }
 
 /** One file or section that has near duplicates, with all of them (closest first). */
@@ -352,6 +361,8 @@ export interface EngineResponseMap {
   stats: EngineStats;
   overview: OverviewData;
   htmlReport: string;
+  setBaselines: { problems: string[] };
+  addToBaseline: { text: string; added: number } | { problem: string };
   flushCache: null;
   shutdown: null;
   /** Fingerprint workers terminated (target `pool`). */

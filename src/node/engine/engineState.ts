@@ -43,6 +43,7 @@ import { DocumentEntries } from './documentEntries';
 import { applySavedText, type SavedTextHost } from './savedText';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { buildOverview, ReportViewBuilder } from './reportView';
+import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
 
@@ -126,6 +127,8 @@ export class EngineState {
   private dirty = false;
   private readonly matcher = new IncrementalReport();
   private readonly views = new ReportViewBuilder();
+  /** The folders' baselines: their pairs' twins marked as items leave the engine (node/baseline). */
+  readonly baselines = new BaselineMarks((p) => this.entries.docs.get(p), () => this.config?.settings);
   /** Per file, the items last sent in a report event (to send only what changed). */
   private sentItems = new Map<string, string>();
   private sentAny = false;
@@ -225,7 +228,18 @@ export class EngineState {
   /** The whole current report (every item). */
   getReport(): ViewReport {
     const view = this.report ?? this.computeReport(null, false);
-    return { ...view, items: this.views.allItems(), clearedPaths: [], full: true };
+    return { ...view, items: this.baselines.mark(this.views.allItems()), clearedPaths: [], full: true };
+  }
+
+  /** Reads the folders' baselines, then sends the report again with every item compared. */
+  setBaselines(sources: Array<{ root: string; file: string }>): Promise<{ problems: string[] }> {
+    return this.serial(async () => {
+      const marked = this.baselines.active;
+      const problems = this.baselines.load(sources);
+      for (const message of problems) this.emit({ type: 'log', level: 'warn', message });
+      if (this.report && (marked || this.baselines.active)) this.emit({ type: 'report', report: this.delta((this.report = { ...this.report, generation: ++this.generation, createdAt: Date.now(), lastJob: null }), null) });
+      return { problems };
+    });
   }
 
   cancel(): boolean {
@@ -448,7 +462,7 @@ export class EngineState {
     const items: ViewItem[] = [];
     const clearedPaths: string[] = [];
     for (const p of paths) {
-      const list = this.views.itemsOf(p);
+      const list = this.baselines.mark(this.views.itemsOf(p));
       if (!list) {
         if (this.sentItems.delete(p) && !full) clearedPaths.push(p);
         continue;

@@ -123,7 +123,7 @@ export class EngineSupervisor {
   /** The recovery's own requests. */
   private readonly internal = new Map<number, { resolve: (res: unknown) => void; reject: (err: Error) => void }>();
   /** What a new worker needs to be brought back to: the latest init (with the latest config). */
-  private session: { init: InitRequest | null; indexed: boolean } = { init: null, indexed: false };
+  private session: { init: InitRequest | null; indexed: boolean; baselines?: EngineRequest & { type: 'setBaselines' } } = { init: null, indexed: false };
   private failures = 0;
   private _restarts = 0;
   private startedAt = 0;
@@ -260,6 +260,9 @@ export class EngineSupervisor {
       case 'init':
         this.session = { init: { ...req, config: { ...req.config, settings: { ...req.config.settings } } }, indexed: false };
         break;
+      case 'setBaselines':
+        this.session.baselines = { ...req, baselines: [...req.baselines] };
+        break;
       case 'reindex':
         if (req.config && this.session.init) this.session.init = { ...this.session.init, config: { ...req.config, settings: { ...req.config.settings } } };
         this.session.indexed = true;
@@ -386,6 +389,7 @@ export class EngineSupervisor {
     let stats: IndexStats | null = null;
     try {
       if (session.init) init = await this.internalRequest(w, session.init);
+      if (session.init && session.baselines) await this.internalRequest(w, session.baselines);
       if (session.init && session.indexed) {
         stats = await this.internalRequest(w, { type: 'reindex' });
         this.indexedSinceStart = true;

@@ -28,6 +28,8 @@ export interface NearDupSettings {
   codeLensEnabled: boolean;
   /** The active document re-checked as you type, its pairs shown as unsaved (src/extension/live). */
   liveWhileTyping: boolean;
+  /** Pairs in the folder's baseline: hidden, shown dimmed, or shown as any other (src/extension/baseline). */
+  baselineShow: 'hide' | 'dim' | 'show';
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -50,6 +52,7 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   decorationsEnabled: true,
   codeLensEnabled: true,
   liveWhileTyping: true,
+  baselineShow: 'dim',
 });
 
 type Field = keyof NearDupSettings;
@@ -91,6 +94,7 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   decorationsEnabled: { key: 'decorations.enabled', kind: 'boolean' },
   codeLensEnabled: { key: 'codeLens.enabled', kind: 'boolean' },
   liveWhileTyping: { key: 'liveWhileTyping', kind: 'boolean' },
+  baselineShow: { key: 'baseline.show', kind: 'enum', values: ['hide', 'dim', 'show'] },
 };
 
 export interface SettingWarning {
@@ -184,7 +188,7 @@ export interface SettingsChange {
   reindex: boolean;
   /** Only match thresholds change: re-query without reading. */
   thresholds: boolean;
-  /** Only the diagnostics' severity changes: re-publish. */
+  /** Only the diagnostics' severity (or how baseline pairs show) changes: re-publish. */
   severity: boolean;
   /** The editor's marks or CodeLens were switched on or off: redraw them. */
   editor: boolean;
@@ -200,7 +204,7 @@ export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsCh
   return {
     reindex: REINDEX_FIELDS.some(changed),
     thresholds: THRESHOLD_FIELDS.some(changed),
-    severity: changed('severity'),
+    severity: changed('severity') || changed('baselineShow'),
     editor: changed('decorationsEnabled') || changed('codeLensEnabled'),
     live: changed('liveWhileTyping'),
   };

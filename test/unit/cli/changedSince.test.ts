@@ -140,6 +140,39 @@ describe('neardup scan --changed-since REF (CLI, a git repository made by the te
     assert.deepEqual(results.map((x) => x.baselineState).sort(), ['new', 'unchanged', 'unchanged', 'unchanged']);
   });
 
+  it('in CI, from the repository: `neardup scan . --baseline .neardup-baseline.json --changed-since HEAD~1 --format markdown --fail-on-pairs 1` shows only what the change added; a committed .neardup.json naming the baseline does the same without the flag', () => {
+    const d2 = read('src/d2.ts');
+    fs.rmSync(path.join(repo, 'src/d2.ts'));
+    try {
+      const written = run(['scan', '.', '-q', '--write-baseline', '.neardup-baseline.json'], repo);
+      assert.equal(written.code, 0, written.stderr);
+    } finally {
+      w('src/d2.ts', d2);
+    }
+    try {
+      const rows = (md: string) => md.split('\n').filter((l) => /^\| \d+ \|/.test(l));
+      const r = run(['scan', '.', '--baseline', '.neardup-baseline.json', '--changed-since', 'HEAD~1', '--format', 'markdown', '--fail-on-pairs', '1'], repo);
+      assert.equal(r.code, 1, r.stderr);
+      assert.equal(rows(r.stdout).length, 1, r.stdout);
+      assert.match(rows(r.stdout)[0], /`src\/d1\.ts`<br>`src\/d2\.ts`/);
+      assert.doesNotMatch(r.stdout, /src\/(a|b|c|f)[12]\.ts|sub\/g/);
+      // The same run with the baseline named by the project's config.
+      w('.neardup.json', '{\n  // accepted pairs\n  "baseline": ".neardup-baseline.json"\n}\n');
+      const c = run(['scan', '.', '--changed-since', 'HEAD~1', '--format', 'markdown', '--fail-on-pairs', '1'], repo);
+      assert.equal(c.code, 1, c.stderr);
+      assert.deepEqual(rows(c.stdout), rows(r.stdout));
+      // Nothing added since the baseline (d2 gone again): exit 0, no table row.
+      fs.rmSync(path.join(repo, 'src/d2.ts'));
+      const none = run(['scan', '.', '--changed-since', 'HEAD~1', '--format', 'markdown', '--fail-on-pairs', '1'], repo);
+      assert.equal(none.code, 0, none.stderr);
+      assert.deepEqual(rows(none.stdout), []);
+    } finally {
+      w('src/d2.ts', d2);
+      fs.rmSync(path.join(repo, '.neardup.json'), { force: true });
+      fs.rmSync(path.join(repo, '.neardup-baseline.json'), { force: true });
+    }
+  });
+
   it('a bad revision, an option in its place, or no repository: one line, exit code 2, git never given an option from the command line', () => {
     const bad = run(['scan', repo, '--changed-since', 'no-such-branch']);
     assert.equal(bad.code, 2);

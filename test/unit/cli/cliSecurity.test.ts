@@ -205,7 +205,8 @@ describe('CLI security: file names cannot inject into a terminal or a report', f
     const validate = ajv.compile(require('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'));
     assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 3)));
     const run = log.runs[0];
-    assert.ok(run.results.length >= allNames().length - 1);
+    // One group of every hostile name: one result, its copies the related locations (issue 15).
+    assert.ok(run.results.length >= 1);
     const base = run.originalUriBaseIds['%SRCROOT%'].uri;
     assert.match(base, /^file:\/\/[A-Za-z0-9\-._~%/!$&'()*+,;=:@]+\/$/);
     assert.equal(decodeURIComponent(new URL(base).pathname), root + '/');
@@ -214,7 +215,7 @@ describe('CLI security: file names cannot inject into a terminal or a report', f
       // After JSON parsing, message text is what a viewer shows: it must be free of controls.
       assert.equal(firstUnsafe(res.message.text), null, res.message.text);
       for (const rl of res.relatedLocations) assert.equal(firstUnsafe(rl.message.text), null);
-      for (const loc of [res.locations[0], res.relatedLocations[0]]) {
+      for (const loc of [res.locations[0], ...res.relatedLocations]) {
         const uri = loc.physicalLocation.artifactLocation.uri;
         assert.match(uri, /^[A-Za-z0-9\-._~%/!$&'()*+,;=:@]+$/, `only URI characters: ${uri}`);
         uris.add(uri.split('/').map(decodeURIComponent).join('/'));

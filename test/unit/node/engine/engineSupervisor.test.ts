@@ -227,6 +227,29 @@ describe('EngineSupervisor (the real engine worker, killed)', function () {
     assert.equal(canon(await sup.request({ type: 'getReport' })), canon(before));
   });
 
+  it('a restarted engine reads the folders’ baselines again: the twins they hold stay marked after a crash (issue 15)', async () => {
+    makeTree(root, 30, 4);
+    const sup = supervisor({ backoffInitialMs: 5 });
+    sup.start();
+    await sup.request({ type: 'init', config: config(), cachePath: null, workerScript, poolSize: 1, tuning });
+    await sup.request({ type: 'reindex' });
+    const items = (await sup.request({ type: 'getReport' })).items;
+    const pairs = items.flatMap((i) => i.twins.filter((t) => i.loc.path < t.path).map((t) => ({ kind: i.kind, a: i.loc, b: { path: t.path, startLine: t.startLine, endLine: t.endLine } })));
+    assert.ok(pairs.length >= 4, `planted pairs (${pairs.length})`);
+    const file = path.join(tmp, 'baseline.json');
+    const made = await sup.request({ type: 'addToBaseline', root, file, pairs });
+    assert.ok('text' in made, JSON.stringify(made));
+    fs.writeFileSync(file, made.text);
+    await sup.request({ type: 'setBaselines', baselines: [{ root, file }] });
+    const marks = (r: { items: Array<{ twins: Array<{ baseline?: boolean }> }> }) => r.items.flatMap((i) => i.twins.map((t) => t.baseline === true));
+    const before = marks(await sup.request({ type: 'getReport' }));
+    assert.ok(before.length > 0 && before.every(Boolean), 'every twin marked');
+    const recovered = new Promise<RecoveryInfo>((r) => sup.onRecovered(r));
+    void sup.request({ type: 'debugCrash', target: 'engine', how: 'exit' });
+    await recovered;
+    assert.deepEqual(marks(await sup.request({ type: 'getReport' })), before);
+  });
+
   it('fingerprint workers killed during a long read: no file is lost or wrongly skipped', async () => {
     makeTree(root, 200, 23);
     const sup = supervisor();
