@@ -21,8 +21,8 @@ export const PROJECT_CONFIG_FILE = '.neardup.json';
 export const PROJECT_CONFIG_MAX_BYTES = 256 * 1024;
 
 /** Settings of how one person sees the results (severity, editor marks, CodeLens, checks while typing): not a project's. */
-type PersonalField = 'severity' | 'decorationsEnabled' | 'codeLensEnabled' | 'liveWhileTyping';
-const PERSONAL: ReadonlySet<keyof NearDupSettings> = new Set<PersonalField>(['severity', 'decorationsEnabled', 'codeLensEnabled', 'liveWhileTyping']);
+type PersonalField = 'severity' | 'decorationsEnabled' | 'codeLensEnabled' | 'liveWhileTyping' | 'onPaste' | 'pasteMinLines';
+const PERSONAL: ReadonlySet<keyof NearDupSettings> = new Set<PersonalField>(['severity', 'decorationsEnabled', 'codeLensEnabled', 'liveWhileTyping', 'onPaste', 'pasteMinLines']);
 
 /** The settings a project may set in its file (the personal ones stay in each user's settings). */
 export type ProjectField = Exclude<keyof NearDupSettings, PersonalField>;

@@ -28,6 +28,10 @@ export interface NearDupSettings {
   codeLensEnabled: boolean;
   /** The active document re-checked as you type, its pairs shown as unsaved (src/extension/live). */
   liveWhileTyping: boolean;
+  /** A paste matching a region elsewhere: a notice at its range (`mark`), also in the status bar (`notify`), or nothing (src/extension/live). */
+  onPaste: 'mark' | 'notify' | 'off';
+  /** A paste is looked at when it inserts at least this many lines. */
+  pasteMinLines: number;
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -50,6 +54,8 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   decorationsEnabled: true,
   codeLensEnabled: true,
   liveWhileTyping: true,
+  onPaste: 'mark',
+  pasteMinLines: 5,
 });
 
 type Field = keyof NearDupSettings;
@@ -91,6 +97,8 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   decorationsEnabled: { key: 'decorations.enabled', kind: 'boolean' },
   codeLensEnabled: { key: 'codeLens.enabled', kind: 'boolean' },
   liveWhileTyping: { key: 'liveWhileTyping', kind: 'boolean' },
+  onPaste: { key: 'onPaste', kind: 'enum', values: ['mark', 'notify', 'off'] },
+  pasteMinLines: { key: 'paste.minLines', kind: 'integer', min: 1, max: 10000 },
 };
 
 export interface SettingWarning {
