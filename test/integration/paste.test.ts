@@ -120,9 +120,12 @@ describe('paste: a pasted copy recognised as it lands', () => {
     assert.deepStrictEqual(await pasteLenses(editor.document.uri), []);
   });
 
-  it('neardup.onPaste off: not asked, no notice', async () => {
-    await setSetting('onPaste', 'off');
+  it('neardup.onPaste off: a shown notice goes; a paste is not asked, no notice', async () => {
     const fn = linesOf(await read('code/logParser.ts'), 46, 54);
+    const first = await paste('code/salesReport.ts', fn);
+    assert.strictEqual(api.paste.noticesOf(first.editor.document.uri).length, 1);
+    await setSetting('onPaste', 'off');
+    await waitUntil(() => api.paste.noticesOf(first.editor.document.uri).length === 0 || undefined, [api.paste.onDidChange], 'the notice to go with the setting');
     const { editor, asked } = await paste('code/salesReport.ts', fn);
     assert.strictEqual(asked, 0);
     assert.deepStrictEqual(api.paste.noticesOf(editor.document.uri), []);

@@ -196,7 +196,7 @@ export interface SettingsChange {
   severity: boolean;
   /** The editor's marks or CodeLens were switched on or off: redraw them. */
   editor: boolean;
-  /** `neardup.liveWhileTyping` was switched on or off. */
+  /** `neardup.liveWhileTyping` was switched on or off, or `neardup.onPaste` / `neardup.paste.minLines` changed. */
   live: boolean;
 }
 
@@ -210,7 +210,7 @@ export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsCh
     thresholds: THRESHOLD_FIELDS.some(changed),
     severity: changed('severity'),
     editor: changed('decorationsEnabled') || changed('codeLensEnabled'),
-    live: changed('liveWhileTyping'),
+    live: changed('liveWhileTyping') || changed('onPaste') || changed('pasteMinLines'),
   };
 }
 
