@@ -718,6 +718,7 @@ async function main() {
     });
 
     await check('a pasted copy is recognised as it lands: the function of code/logParser.ts lines 46–54 pasted into code/salesReport.ts gets one notice naming them', async () => {
+      needExpected();
       await closeQuickInput();
       // Copy: lines 46–54 of code/logParser.ts (parseLogLine), selected with the keyboard.
       await quickOpen('logParser.ts:46');
@@ -742,15 +743,41 @@ async function main() {
         const hits = lenses.filter((t) => t.includes('Pasted block matches'));
         assert(hits.length === 1 && hits[0].includes(notice) && /Compare/.test(hits[0]), `CodeLens shown: ${JSON.stringify(lenses)}`);
       }, { timeoutMs: 30_000 });
+      // The inline note after the pasted block's first line: the editor draws it from a CSS rule
+      // (`::after { content: "⧉ Pasted block matches …" }`) of its decoration.
+      await poll('the inline note after the first pasted line', async () => {
+        const rules = await page.evaluate(() => {
+          const out = [];
+          for (const sheet of Array.from(document.styleSheets)) {
+            let list;
+            try {
+              list = sheet.cssRules;
+            } catch {
+              continue;
+            }
+            for (const r of Array.from(list)) if (r.cssText.includes('Pasted block matches')) out.push(r.cssText);
+          }
+          return out;
+        });
+        assert(rules.some((r) => r.includes('code/logParser.ts lines 46')), `decoration rules: ${JSON.stringify(rules)}`);
+      }, { timeoutMs: 15_000 });
       const shot = await screenshot('paste-notice');
       if (shot && process.env.NEARDUP_E2E_MEDIA === '1') fs.copyFileSync(shot, path.join(ROOT, 'media', 'paste-notice.png'));
-      // Undo the paste (and the line break): the notice goes, the document is its saved self again.
+      // Undo the paste (and the line break): the notice goes; saved, the file is as before (code-server
+      // may have auto-saved the paste) and the index back to the fixture's groups.
       await page.keyboard.press('Control+Z');
       await page.keyboard.press('Control+Z');
       await poll('the notice to go with the undo', async () => {
         const lenses = await editor.locator('.codelens-decoration').allInnerTexts();
         assert(!lenses.some((t) => t.includes('Pasted block matches')), `CodeLens shown: ${JSON.stringify(lenses)}`);
       }, { timeoutMs: 15_000 });
+      await page.keyboard.press('Control+S');
+      const item = page.locator(`.part.statusbar .statusbar-item[id$=".${STATUS_ID}"]`).first();
+      const groups = expected.groups.file + expected.groups.section;
+      await poll(`the status bar back to ${groups} groups`, async () => {
+        const text = (await item.innerText({ timeout: 1000 })).trim();
+        assert(text.startsWith(`NearDup ${groups} ·`), `"${text}"`);
+      }, { timeoutMs: 30_000 });
     });
 
     await check('the Overview opens from the command palette and draws the treemap, the histogram and the groups; Enter zooms into a folder', async () => {

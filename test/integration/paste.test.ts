@@ -112,6 +112,26 @@ describe('paste: a pasted copy recognised as it lands', () => {
     assert.deepStrictEqual([notices[0].originalStart, notices[0].originalEnd, notices[0].startLine, notices[0].endLine], [50, 54, line + 1, line + 5]);
   });
 
+  it('a save keeps the notice (files.autoSave saves a paste a second later); a revert removes it', async () => {
+    const fn = linesOf(await read('code/logParser.ts'), 46, 54);
+    const { editor } = await paste('code/salesReport.ts', fn);
+    assert.strictEqual(api.paste.noticesOf(editor.document.uri).length, 1);
+    try {
+      assert.ok(await editor.document.save());
+      assert.ok(!editor.document.isDirty);
+      await api.index.whenIdle();
+      assert.strictEqual(api.paste.noticesOf(editor.document.uri).length, 1, 'kept through the save');
+      await vscode.commands.executeCommand('undo');
+      await waitUntil(() => api.paste.noticesOf(editor.document.uri).length === 0 || undefined, [api.paste.onDidChange], 'the notice to go with the undo');
+    } finally {
+      await editor.document.save();
+    }
+    const again = await paste('code/salesReport.ts', fn);
+    assert.strictEqual(api.paste.noticesOf(again.editor.document.uri).length, 1);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await waitUntil(() => api.paste.noticesOf(again.editor.document.uri).length === 0 || undefined, [api.paste.onDidChange], 'the notice to go with the revert');
+  });
+
   it('unique text: asked, no notice', async () => {
     const unique = Array.from({ length: 8 }, (_, i) => `export function unrelated${i}(q: number): number { return q * ${i} + Math.floor(q / ${i + 7}) - ${i * 13}; }`).join('\n') + '\n';
     const { editor, asked } = await paste('code/salesReport.ts', unique);

@@ -64,6 +64,21 @@ export function shiftSpan(span: LineSpan, c: Change): LineSpan | undefined {
   return { start, end };
 }
 
+/**
+ * The pasted block among one event's changes (a paste may come with small edits of its own: the
+ * TypeScript extension adds the imports a pasted function needs): the one change that is a block,
+ * its lines moved by the changes after it in the event (they lie before it in the document).
+ * Undefined when none or several are blocks.
+ */
+export function pastedBlock(changes: readonly Change[], minLines: number): { span: LineSpan; text: string } | undefined {
+  const blocks = changes.map((c) => pastedSpan(c, minLines));
+  const at = blocks.findIndex((b) => b !== undefined);
+  if (at < 0 || blocks.some((b, i) => b !== undefined && i !== at)) return undefined;
+  let span = blocks[at];
+  for (const c of changes.slice(at + 1)) span = span && shiftSpan(span, c);
+  return span && { span, text: changes[at].text };
+}
+
 /** A block cut (deleted) a moment ago: pasting it back elsewhere moves it, it does not copy it. */
 export interface Cut {
   path: string;

@@ -7,8 +7,9 @@
  * lines 10–40 (distance 2)" with *Open original* and *Compare*. `notify` also says it in the
  * status bar. One notice per paste, none for text that matches nothing, never a dialog.
  *
- * A notice follows later edits of its lines and goes when they are removed (the paste undone),
- * when the document is saved (the saved result's marks take over) or closed, or when dismissed.
+ * A notice follows later edits of its lines and goes when they are removed (the paste undone,
+ * deleted, replaced), when the document is reverted or closed, or when dismissed; a save keeps it
+ * (with `files.autoSave` a paste is saved a second later: the notice would hardly be seen).
  */
 import * as vscode from 'vscode';
 import { COMPARE_COMMAND, type CompareLink } from '../commands/compare';
@@ -16,7 +17,7 @@ import { OPEN_TWIN_COMMAND } from '../editor/hover';
 import type { IndexService } from '../indexService';
 import type { Settings } from '../settings';
 import type { TextMatch } from '../../node/engine/engineProtocol';
-import { noticeMatch, pastedSpan, shiftSpan, type Change, type Cut, type LineSpan } from './pasteBlock';
+import { noticeMatch, pastedBlock, shiftSpan, type Change, type Cut, type LineSpan } from './pasteBlock';
 
 export const DISMISS_PASTE_COMMAND = 'neardup.dismissPasteNotice';
 /** Notices kept per document at most (the oldest go first). */
@@ -93,7 +94,6 @@ export class PasteNotices implements vscode.Disposable {
       this.note,
       this.emitter,
       vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
-      vscode.workspace.onDidSaveTextDocument((d) => this.clear(d.uri)),
       vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
       vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
       settings.onDidChange((e) => {
@@ -136,11 +136,9 @@ export class PasteNotices implements vscode.Disposable {
 
   private onEdit(e: vscode.TextDocumentChangeEvent): void {
     const doc = e.document;
-    // Back to the saved text (reverted, undone): nothing pasted is left.
-    if (e.contentChanges.length === 0) {
-      if (!doc.isDirty) this.clear(doc.uri);
-      return;
-    }
+    // No content change: the dirty flag changed (a save, an undo back to the saved text). A save
+    // keeps the notices; a revert or an undo removed the pasted lines by a content change already.
+    if (e.contentChanges.length === 0) return;
     const key = doc.uri.toString();
     // Existing notices follow the edit (changes of one event come last-in-the-document first).
     const list = this.notices.get(key);
@@ -156,20 +154,20 @@ export class PasteNotices implements vscode.Disposable {
       if (kept.length !== list.length || kept.some((n, i) => n.span.start !== list[i].span.start || n.span.end !== list[i].span.end)) this.changed(doc);
     }
     const mode = this.settings.current.onPaste;
-    if (mode === 'off' || doc.uri.scheme !== 'file' || e.contentChanges.length !== 1) return;
+    if (mode === 'off' || doc.uri.scheme !== 'file') return;
     if (e.reason === vscode.TextDocumentChangeReason.Undo || e.reason === vscode.TextDocumentChangeReason.Redo) return;
-    const change = changeOf(e.contentChanges[0]);
+    const changes = e.contentChanges.map(changeOf);
     const minLines = this.settings.current.pasteMinLines;
     // A block removed (cut): pasting it back elsewhere soon is a move, not a copy.
-    if (change.text === '' && change.endLine - change.startLine >= minLines - 1) {
-      this.cut = { path: doc.uri.fsPath, chars: change.rangeLength, at: Date.now() };
+    const [only] = changes;
+    if (changes.length === 1 && only.text === '' && only.endLine - only.startLine >= minLines - 1) {
+      this.cut = { path: doc.uri.fsPath, chars: only.rangeLength, at: Date.now() };
       return;
     }
     if (!vscode.window.visibleTextEditors.some((ed) => ed.document === doc) || !vscode.workspace.getWorkspaceFolder(doc.uri)) return;
     if (doc.uri.fsPath.toLowerCase().endsWith('.ipynb')) return;
-    const span = pastedSpan(change, minLines);
-    if (!span) return;
-    void this.look(doc, span, change.text);
+    const block = pastedBlock(changes, minLines);
+    if (block) void this.look(doc, block.span, block.text);
   }
 
   private async look(doc: vscode.TextDocument, span: LineSpan, text: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { CUT_MEMORY_MS, noticeMatch, pastedSpan, shiftSpan, type Change } from '../../../../src/extension/live/pasteBlock';
+import { CUT_MEMORY_MS, noticeMatch, pastedBlock, pastedSpan, shiftSpan, type Change } from '../../../../src/extension/live/pasteBlock';
 import type { TextMatch } from '../../../../src/node/engine/engineProtocol';
 
 const insert = (line: number, text: string, character = 0): Change => ({ startLine: line, startCharacter: character, endLine: line, rangeLength: 0, text });
@@ -28,6 +28,15 @@ describe('live/pasteBlock: a paste as it lands', () => {
     assert.equal(shiftSpan(span, { startLine: 10, startCharacter: 0, endLine: 14, rangeLength: 34, text: '' }), undefined);
     // The whole document replaced (a revert, a formatter): the paste is gone too.
     assert.equal(shiftSpan(span, { startLine: 0, startCharacter: 0, endLine: 30, rangeLength: 900, text: block(16) }), undefined);
+  });
+
+  it('pastedBlock: the one block among an event\'s changes, moved by the import line added above it; none when two are blocks', () => {
+    // Last in the document first: the paste at line 80, then an import line at line 0.
+    const got = pastedBlock([insert(80, block(9)), insert(0, "import { x } from './x';\n")], 5);
+    assert.deepEqual(got?.span, { start: 81, end: 89 });
+    assert.equal(got?.text, block(9));
+    assert.equal(pastedBlock([insert(80, block(9)), insert(10, block(6))], 5), undefined);
+    assert.equal(pastedBlock([insert(80, 'a'), insert(10, 'b')], 5), undefined);
   });
 
   it('noticeMatch: the best match, except the file a block of that size was just cut from (a move)', () => {
