@@ -721,10 +721,16 @@ async function main() {
       needExpected();
       await closeQuickInput();
       // Copy: lines 46–54 of code/logParser.ts (parseLogLine), selected with the keyboard.
-      await quickOpen('logParser.ts:46');
+      await quickOpen('logParser.ts');
       await quickPickRow('logParser.ts').waitFor({ timeout: 15_000 });
       await page.keyboard.press('Enter');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="logParser.ts"]', { timeout: 15_000 });
+      await page.keyboard.press('Control+Home');
+      for (let i = 1; i < 46; i++) await page.keyboard.press('ArrowDown');
+      await poll('the cursor on line 46', async () => {
+        const pos = await page.locator('.statusbar-item[id$="status.editor.selection"]').first().innerText({ timeout: 1000 });
+        assert(/Ln 46\b/.test(pos), pos);
+      }, { timeoutMs: 10_000 });
       await page.keyboard.press('Home');
       for (let i = 0; i < 9; i++) await page.keyboard.press('Shift+ArrowDown');
       await page.keyboard.press('Control+C');

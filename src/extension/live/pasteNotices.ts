@@ -227,7 +227,7 @@ export class PasteNotices implements vscode.Disposable {
       this.note,
       shown.map((n) => {
         const line = editor.document.lineAt(n.span.start);
-        return { range: new vscode.Range(line.range.end, line.range.end), renderOptions: { after: { contentText: `⧉ ${n.message}` } } };
+        return { range: new vscode.Range(line.range.end, line.range.end), renderOptions: { after: { contentText: `← ${n.message}` } } };
       }),
     );
   }
