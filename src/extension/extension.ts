@@ -19,6 +19,7 @@ import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from '.
 import { HostTasks, type HostTaskFigures } from './hostTasks';
 import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
 import { LiveChecker } from './live/liveChecker';
+import { PasteNotices, type PasteNoticeInfo } from './live/pasteNotices';
 import { OutputLog } from './outputLog';
 import { registerProgressNotification } from './progressNotification';
 import { Settings, type FolderConfigState, type NearDupSettings } from './settings';
@@ -73,6 +74,8 @@ export interface NearDupApi {
   baseline: { sources(): BaselineSource[] };
   /** Checks while typing (`src/extension/live`): requests sent so far, the unsaved groups, whether one is waiting or in flight. */
   live: { requests(): number; groups(): ViewGroup[]; idle(): boolean; onDidChange: vscode.Event<string[]> };
+  /** Pastes recognised as they land (`src/extension/live/pasteNotices.ts`): the notices of a document, pastes sent, answers awaited. */
+  paste: { noticesOf(uri: vscode.Uri): PasteNoticeInfo[]; requests(): number; pending(): number; onDidChange: vscode.Event<vscode.Uri> };
   settings: {
     /** The values in force (settings, with the first folder's `.neardup.json` over them). */
     current(): NearDupSettings;
@@ -136,8 +139,9 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   tree.attach(view);
   const diagnostics = new DiagnosticsPublisher(index, settings, tasks, live);
   const find = new FindNearDuplicatesCommand(index, tree);
-  const marks = new EditorMarks(index, settings, tasks);
-  const statusBar = new StatusBar(index, marks);
+  const marks = new EditorMarks(index, settings, tasks, live);
+  const paste = new PasteNotices(index, settings);
+  const statusBar = new StatusBar(index, marks, live);
   const overview = new OverviewPanel(index, context.extensionUri);
 
   context.subscriptions.push(
@@ -150,6 +154,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     diagnostics,
     statusBar,
     marks,
+    paste,
     overview,
     registerExportReport(index),
     registerMarksHover(marks, tasks),
@@ -209,6 +214,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     diagnostics,
     baseline: { sources: () => baselines.sources() },
     live: { requests: () => live.requests, groups: () => live.groups(), idle: () => live.idle, onDidChange: live.onDidChange },
+    paste: { noticesOf: (uri) => paste.noticesOf(uri), requests: () => paste.requests, pending: () => paste.pending, onDidChange: paste.onDidChange },
     settings: { current: () => settings.current, projectConfigs: () => settings.projectConfigs, onDidReadProjectConfig: settings.onDidReadProjectConfig },
     editor: {
       decorationsFor: (uri) => marks.decorationsFor(uri),

@@ -11,7 +11,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type UpdateResult, type ViewItem, type ViewLocation, type ViewReport } from '../node/engine/engineProtocol';
+import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type TextQueryResult, type UpdateResult, type ViewItem, type ViewLocation, type ViewReport } from '../node/engine/engineProtocol';
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/files/fileEventQueue';
 import { ReportAssembler } from '../node/engine/reportParts';
 import { isDefaultExcluded } from '../node/files/walk';
@@ -262,6 +262,12 @@ export class IndexService implements vscode.Disposable {
     if (uri.scheme !== 'file') return { status: 'outside', matches: [] };
     if (!(await this.ensureEngine())) return { status: 'outside', matches: [] };
     return this.track(this.client.request({ type: 'queryFile', path: uri.fsPath, text }));
+  }
+
+  /** Where a block of text (a paste into `uri`, whose language it takes) matches the index: fingerprinted in the engine worker. */
+  async matchText(uri: vscode.Uri, text: string): Promise<TextQueryResult | undefined> {
+    if (uri.scheme !== 'file' || !(await this.ensureEngine())) return undefined;
+    return this.track(this.client.request({ type: 'matchText', path: uri.fsPath, text }));
   }
 
   /** The Overview's data (folders, files, distances, largest groups), from the engine. */

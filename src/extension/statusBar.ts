@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { textLines, type EditorMarks } from './editor/editorMarks';
 import { markedLines, sharePercent } from './editor/marks';
 import type { IndexService } from './indexService';
+import type { LiveChecker } from './live/liveChecker';
 
 /** Edits re-render the item at most this often (the share moves with them; no work per keystroke). */
 const EDIT_RENDER_MS = 250;
@@ -21,6 +22,7 @@ export class StatusBar implements vscode.Disposable {
   constructor(
     private readonly index: IndexService,
     private readonly marks: EditorMarks,
+    private readonly live?: LiveChecker,
   ) {
     this.item = vscode.window.createStatusBarItem('neardup.status', vscode.StatusBarAlignment.Left, 10);
     this.item.name = 'NearDup';
@@ -40,11 +42,12 @@ export class StatusBar implements vscode.Disposable {
   }
 
   /** The active file's lines in near duplicates, or undefined when no file editor is active. */
-  activeShare(): { path: string; marked: number; lines: number } | undefined {
+  activeShare(): { path: string; marked: number; lines: number; unsaved: boolean } | undefined {
     const doc = vscode.window.activeTextEditor?.document;
     if (!doc || doc.uri.scheme !== 'file') return undefined;
     const lines = textLines(doc);
-    return { path: vscode.workspace.asRelativePath(doc.uri), marked: markedLines(this.marks.marksOf(doc), lines), lines };
+    const unsaved = this.live?.itemsOf(doc.uri.fsPath) !== undefined;
+    return { path: vscode.workspace.asRelativePath(doc.uri), marked: markedLines(this.marks.marksOf(doc), lines), lines, unsaved };
   }
 
   render(): void {
@@ -106,8 +109,10 @@ export class StatusBar implements vscode.Disposable {
       }
       const active = this.activeShare();
       if (active && active.marked > 0) {
-        text += ` · ${vscode.l10n.t('this file {0}', sharePercent(active.marked, active.lines))}`;
-        tooltip.push(vscode.l10n.t('{0}: {1} of {2} lines are in near duplicates ({3}).', active.path, active.marked, active.lines, sharePercent(active.marked, active.lines)));
+        const here = vscode.l10n.t('this file {0}', sharePercent(active.marked, active.lines));
+        text += ` · ${active.unsaved ? `${here} ${vscode.l10n.t('(unsaved)')}` : here}`;
+        const line = vscode.l10n.t('{0}: {1} of {2} lines are in near duplicates ({3}).', active.path, active.marked, active.lines, sharePercent(active.marked, active.lines));
+        tooltip.push(active.unsaved ? `${line} ${vscode.l10n.t('(unsaved: checked as you type; saving checks it for good)')}` : line);
       }
       this.item.text = text;
       this.item.tooltip = tooltip.join('\n');

@@ -68,6 +68,8 @@ async function handle(req: EngineRequest): Promise<unknown> {
       return engine().getReport();
     case 'queryFile':
       return engine().query(req.path, req.text);
+    case 'matchText':
+      return engine().matchText(req.path, req.text);
     case 'cancel':
       return { cancelled: state ? state.cancel() : false };
     case 'stats':

@@ -24,6 +24,9 @@
 //     notes/unique-meeting-notes.md;
 //   - in code/logParser.ts, the CodeLens above the copied section, and its hover naming the twin
 //     section with its distance and the Compare / Open twin links (screenshot e2e-editor-hover.png);
+//   - a copied function pasted into another file gets one notice (CodeLens) naming the original's
+//     file and lines (screenshot e2e-*-paste-notice.png; NEARDUP_E2E_MEDIA=1 keeps it as
+//     media/paste-notice.png for the README);
 //   - the Overview (command palette) draws its treemap (code/ and docs/), histogram and every group;
 //     Enter on a folder zooms in, Escape out (screenshots e2e-overview*.png);
 //   - the packaged CLI's `--format html` page renders offline in chromium with every group and
@@ -716,6 +719,75 @@ async function main() {
         assert(text.includes(`What differs in ${pair.b}`) && /\+\s+let netAmount = 0;/.test(text) && /-\s+let subtotal = 0;/.test(text), `hover's diff: ${JSON.stringify(text)}`);
       }, { timeoutMs: 30_000 });
       await screenshot('editor-hover-diff');
+    });
+
+    await check('a pasted copy is recognised as it lands: the function of code/logParser.ts lines 46–54 pasted into code/salesReport.ts gets one notice naming them', async () => {
+      needExpected();
+      await closeQuickInput();
+      // Copy: lines 46–54 of code/logParser.ts (parseLogLine), selected with the keyboard.
+      await quickOpen('logParser.ts');
+      await quickPickRow('logParser.ts').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tabs-container .tab.active[aria-label*="logParser.ts"]', { timeout: 15_000 });
+      await page.keyboard.press('Control+Home');
+      for (let i = 1; i < 46; i++) await page.keyboard.press('ArrowDown');
+      await poll('the cursor on line 46', async () => {
+        const pos = await page.locator('.statusbar-item[id$="status.editor.selection"]').first().innerText({ timeout: 1000 });
+        assert(/Ln 46\b/.test(pos), pos);
+      }, { timeoutMs: 10_000 });
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 9; i++) await page.keyboard.press('Shift+ArrowDown');
+      await page.keyboard.press('Control+C');
+      // Paste at the end of code/salesReport.ts (unsaved: nothing is written).
+      await quickOpen('salesReport.ts');
+      await quickPickRow('salesReport.ts').waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.tabs-container .tab.active[aria-label*="salesReport.ts"]', { timeout: 15_000 });
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Control+V');
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+      const notice = 'Pasted block matches code/logParser.ts lines 46–54 (distance 0)';
+      await poll(`the notice "${notice}" at the pasted lines`, async () => {
+        const lenses = await editor.locator('.codelens-decoration').allInnerTexts();
+        const hits = lenses.filter((t) => t.includes('Pasted block matches'));
+        assert(hits.length === 1 && hits[0].includes(notice) && /Compare/.test(hits[0]), `CodeLens shown: ${JSON.stringify(lenses)}`);
+      }, { timeoutMs: 30_000 });
+      // The inline note after the pasted block's first line: the editor draws it from a CSS rule
+      // (`::after { content: "⧉ Pasted block matches …" }`) of its decoration.
+      await poll('the inline note after the first pasted line', async () => {
+        const rules = await page.evaluate(() => {
+          const out = [];
+          for (const sheet of Array.from(document.styleSheets)) {
+            let list;
+            try {
+              list = sheet.cssRules;
+            } catch {
+              continue;
+            }
+            for (const r of Array.from(list)) if (r.cssText.includes('Pasted block matches')) out.push(r.cssText);
+          }
+          return out;
+        });
+        assert(rules.some((r) => r.includes('code/logParser.ts lines 46')), `decoration rules: ${JSON.stringify(rules)}`);
+      }, { timeoutMs: 15_000 });
+      const shot = await screenshot('paste-notice');
+      if (shot && process.env.NEARDUP_E2E_MEDIA === '1') fs.copyFileSync(shot, path.join(ROOT, 'media', 'paste-notice.png'));
+      // Undo the paste (and the line break): the notice goes; saved, the file is as before (code-server
+      // may have auto-saved the paste) and the index back to the fixture's groups.
+      await page.keyboard.press('Control+Z');
+      await page.keyboard.press('Control+Z');
+      await poll('the notice to go with the undo', async () => {
+        const lenses = await editor.locator('.codelens-decoration').allInnerTexts();
+        assert(!lenses.some((t) => t.includes('Pasted block matches')), `CodeLens shown: ${JSON.stringify(lenses)}`);
+      }, { timeoutMs: 15_000 });
+      await page.keyboard.press('Control+S');
+      const item = page.locator(`.part.statusbar .statusbar-item[id$=".${STATUS_ID}"]`).first();
+      const groups = expected.groups.file + expected.groups.section;
+      await poll(`the status bar back to ${groups} groups`, async () => {
+        const text = (await item.innerText({ timeout: 1000 })).trim();
+        assert(text.startsWith(`NearDup ${groups} ·`), `"${text}"`);
+      }, { timeoutMs: 30_000 });
     });
 
     await check('the Overview opens from the command palette and draws the treemap, the histogram and the groups; Enter zooms into a folder', async () => {

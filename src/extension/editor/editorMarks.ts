@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { HostTasks } from '../hostTasks';
 import type { IndexService, ItemsChange } from '../indexService';
 import type { Settings } from '../settings';
+import type { LiveChecker } from '../live/liveChecker';
 import { CLOSENESS, marksAt, marksOf, paint, shiftMarks, type Closeness, type LineChange, type Mark } from './marks';
 import type { ViewItem } from '../../node/engine/engineProtocol';
 import { withoutBaselineTwins } from '../baseline/baselineView';
@@ -67,6 +68,7 @@ export class EditorMarks implements vscode.Disposable {
     private readonly index: IndexService,
     private readonly settings: Settings,
     private readonly tasks: HostTasks,
+    private readonly live?: LiveChecker,
   ) {
     const type = (c: Closeness) =>
       vscode.window.createTextEditorDecorationType({
@@ -83,6 +85,7 @@ export class EditorMarks implements vscode.Disposable {
       this.changeEmitter,
       this.resetEmitter,
       index.onDidChangeItems((c) => this.onItems(c)),
+      ...(live ? [live.onDidChange((paths) => this.onLive(paths))] : []),
       vscode.workspace.onDidChangeTextDocument((e) => this.onEdit(e)),
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.docs.delete(d.uri.toString());
@@ -147,6 +150,26 @@ export class EditorMarks implements vscode.Disposable {
         const state = this.docs.get(key);
         if (doc.isDirty && state?.shifted) continue;
         this.docs.set(key, { marks: marksOf(this.itemsOf(doc.uri.fsPath)), shifted: false });
+        this.redraw(doc);
+      }
+    });
+  }
+
+  /**
+   * The unsaved results of these files changed (live/liveChecker.ts): an unsaved result's lines are
+   * those of the text being edited, so its marks replace the moved ones (and stay through reports
+   * while the document is dirty); a dropped one gives way to the report's marks once the document
+   * is back to its saved text (a save's report brings them anyway).
+   */
+  private onLive(paths: readonly string[]): void {
+    this.tasks.time('editor.marks', () => {
+      const changed = new Set(paths);
+      for (const doc of vscode.workspace.textDocuments) {
+        if (doc.uri.scheme !== 'file' || !changed.has(doc.uri.fsPath)) continue;
+        const unsaved = this.live?.completeItemsOf(doc.uri.fsPath);
+        if (unsaved) this.docs.set(doc.uri.toString(), { marks: marksOf(unsaved), shifted: true });
+        else if (!doc.isDirty) this.docs.set(doc.uri.toString(), { marks: marksOf(this.index.itemsOf(doc.uri.fsPath)), shifted: false });
+        else continue;
         this.redraw(doc);
       }
     });

@@ -21,7 +21,7 @@ export const IDLE_MS = 250;
 const SAVE_DROP_MS = 3000;
 
 export class LiveChecker implements vscode.Disposable {
-  private readonly results = new Map<string, { items: ViewItem[]; groups: ViewGroup[] }>();
+  private readonly results = new Map<string, { items: ViewItem[]; groups: ViewGroup[]; complete: boolean }>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Set<string>();
   /** Documents that went idle again while their request was in flight. */
@@ -56,6 +56,15 @@ export class LiveChecker implements vscode.Disposable {
   /** The unsaved result's items of a file (undefined: none, the saved result holds). */
   itemsOf(fsPath: string): readonly ViewItem[] | undefined {
     return this.results.get(fsPath)?.items;
+  }
+
+  /**
+   * The unsaved result's items of a file when the answer held every match (the editor's marks
+   * take them; a cut answer — a generated file matching by the thousand — leaves the saved marks).
+   */
+  completeItemsOf(fsPath: string): readonly ViewItem[] | undefined {
+    const r = this.results.get(fsPath);
+    return r?.complete ? r.items : undefined;
   }
 
   /** The groups of every unsaved result (the panel lists them first). */
@@ -116,8 +125,11 @@ export class LiveChecker implements vscode.Disposable {
     this.requests++;
     const version = doc.version;
     let items: ViewItem[] | undefined;
+    let complete = false;
     try {
-      items = liveItems(p, await this.index.query(doc.uri, doc.getText()));
+      const answer = await this.index.query(doc.uri, doc.getText());
+      complete = answer.total === undefined;
+      items = liveItems(p, answer);
     } catch {
       items = undefined; // the engine stopped: the saved result holds
     } finally {
@@ -125,7 +137,7 @@ export class LiveChecker implements vscode.Disposable {
     }
     // Saved, reverted or closed meanwhile: the answer is of text that is no longer unsaved.
     if (items && !doc.isClosed && doc.isDirty && this.enabled && !this.saved.has(p)) {
-      this.results.set(p, { items, groups: liveGroups(items) });
+      this.results.set(p, { items, groups: liveGroups(items), complete });
       this.emitter.fire([p]);
     }
     if (this.again.delete(p) && doc.version !== version) void this.check(doc);

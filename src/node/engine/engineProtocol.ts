@@ -108,6 +108,8 @@ export type EngineRequest =
   | { type: 'getReport' }
   /** Near duplicates of one file, from its indexed fingerprint or from `text` (an unsaved editor). */
   | { type: 'queryFile'; path: string; text?: string }
+  /** Where a block of text (a paste into `path`, whose language it takes) matches the index (see textQuery.ts). */
+  | { type: 'matchText'; path: string; text: string }
   /** Stops the running indexing job; what was read so far is kept. */
   | { type: 'cancel' }
   | { type: 'stats' }
@@ -220,6 +222,31 @@ export interface QueryResult {
    * Set when there were more matches than `matches` holds: how many were found (at least; the
    * search itself stops at MAX_REPORT_PAIRS section matches, see TwinLimit).
    */
+  total?: number;
+}
+
+/** Where a block of text matches an indexed file or section (a `matchText` answer). */
+export interface TextMatch {
+  kind: 'file' | 'section';
+  /** The other file (absolute) and its lines (1-based inclusive; a whole file's when known). */
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  /** The lines of the block that match (1-based, within the block). */
+  self: { startLine: number; endLine: number };
+  /** The share of the block's lines that `self` covers (0–1). */
+  covered: number;
+  distance: number;
+  similarity: number;
+}
+
+export interface TextQueryResult {
+  status: 'ok' | 'tooSmall' | 'tooLarge' | 'skipped';
+  reason?: string;
+  /** Lines of the block. */
+  lines: number;
+  /** Most covering, then closest first; at most MAX_TEXT_MATCHES (textQuery.ts). */
+  matches: TextMatch[];
   total?: number;
 }
 
@@ -357,6 +384,7 @@ export interface EngineResponseMap {
   saveText: SaveTextResult;
   getReport: ViewReport;
   queryFile: QueryResult;
+  matchText: TextQueryResult;
   cancel: { cancelled: boolean };
   stats: EngineStats;
   overview: OverviewData;

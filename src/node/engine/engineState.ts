@@ -27,6 +27,7 @@ import type {
   InitResult,
   QueryResult,
   SaveTextResult,
+  TextQueryResult,
   Thresholds,
   UpdateResult,
   ViewItem,
@@ -41,6 +42,7 @@ import { GitignoreChecker } from '../files/ignoreRules';
 import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries } from './documentEntries';
 import { applySavedText, type SavedTextHost } from './savedText';
+import { matchText, type TextQueryHost } from './editorText/textQuery';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { buildOverview, ReportViewBuilder } from './reportView';
 import { BaselineMarks } from '../baseline/baselineMarks';
@@ -301,6 +303,12 @@ export class EngineState {
     const matches = this.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
     if (matches.length <= MAX_QUERY_MATCHES && !limit.truncated) return { status: 'ok', matches };
     return { status: 'ok', matches: matches.slice(0, MAX_QUERY_MATCHES), total: matches.length };
+  }
+
+  /** Where a block of text (a paste) matches the index (textQuery.ts). */
+  matchText(file: string, text: string): Promise<TextQueryResult> {
+    const twins: TextQueryHost['twins'] = (self, doc, o, limit) => this.matcher.twins(self, doc, o, limit) ?? findTwins(self, doc, this.documents(), o, limit);
+    return matchText({ ...this.savedTextHost, thresholds: () => this.thresholds, twins, linesOf: (abs) => this.entries.get(abs)?.lines }, path.resolve(file), text);
   }
 
   async shutdown(): Promise<void> {

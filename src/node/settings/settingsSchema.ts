@@ -30,6 +30,10 @@ export interface NearDupSettings {
   liveWhileTyping: boolean;
   /** Pairs in the folder's baseline: hidden, shown dimmed, or shown as any other (src/extension/baseline). */
   baselineShow: 'hide' | 'dim' | 'show';
+  /** A paste matching a region elsewhere: a notice at its range (`mark`), also in the status bar (`notify`), or nothing (src/extension/live). */
+  onPaste: 'mark' | 'notify' | 'off';
+  /** A paste is looked at when it inserts at least this many lines. */
+  pasteMinLines: number;
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -53,6 +57,8 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   codeLensEnabled: true,
   liveWhileTyping: true,
   baselineShow: 'dim',
+  onPaste: 'mark',
+  pasteMinLines: 5,
 });
 
 type Field = keyof NearDupSettings;
@@ -95,6 +101,8 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   codeLensEnabled: { key: 'codeLens.enabled', kind: 'boolean' },
   liveWhileTyping: { key: 'liveWhileTyping', kind: 'boolean' },
   baselineShow: { key: 'baseline.show', kind: 'enum', values: ['hide', 'dim', 'show'] },
+  onPaste: { key: 'onPaste', kind: 'enum', values: ['mark', 'notify', 'off'] },
+  pasteMinLines: { key: 'paste.minLines', kind: 'integer', min: 1, max: 10000 },
 };
 
 export interface SettingWarning {
@@ -192,7 +200,7 @@ export interface SettingsChange {
   severity: boolean;
   /** The editor's marks or CodeLens were switched on or off: redraw them. */
   editor: boolean;
-  /** `neardup.liveWhileTyping` was switched on or off. */
+  /** `neardup.liveWhileTyping` was switched on or off, or `neardup.onPaste` / `neardup.paste.minLines` changed. */
   live: boolean;
 }
 
@@ -206,7 +214,7 @@ export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsCh
     thresholds: THRESHOLD_FIELDS.some(changed),
     severity: changed('severity') || changed('baselineShow'),
     editor: changed('decorationsEnabled') || changed('codeLensEnabled'),
-    live: changed('liveWhileTyping'),
+    live: changed('liveWhileTyping') || changed('onPaste') || changed('pasteMinLines'),
   };
 }
 

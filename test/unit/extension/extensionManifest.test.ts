@@ -180,6 +180,8 @@ describe('extension manifest, localisation and settings', () => {
     assert.deepEqual(diffSettings(base, { ...base, decorationsEnabled: false }), { reindex: false, thresholds: false, severity: false, editor: true, live: false });
     assert.deepEqual(diffSettings(base, { ...base, codeLensEnabled: false }), { reindex: false, thresholds: false, severity: false, editor: true, live: false });
     assert.deepEqual(diffSettings(base, { ...base, liveWhileTyping: false }), { reindex: false, thresholds: false, severity: false, editor: false, live: true });
+    assert.deepEqual(diffSettings(base, { ...base, onPaste: 'off' }), { reindex: false, thresholds: false, severity: false, editor: false, live: true });
+    assert.deepEqual(diffSettings(base, { ...base, pasteMinLines: 12 }), { reindex: false, thresholds: false, severity: false, editor: false, live: true });
     for (const over of [{ minTokens: 30 }, { include: ['x/**'] }, { exclude: [] }, { maxFileSizeKB: 10 }, { sectionsEnabled: false }, { normalizeIdentifiers: true }, { cjkSegmenter: 'bigram' as const }, { foldVariants: false }, { weighting: 'tf' as const }]) {
       assert.equal(diffSettings(base, { ...base, ...over }).reindex, true, JSON.stringify(over));
     }
