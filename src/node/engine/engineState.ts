@@ -15,7 +15,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportGroup, type ReportOptions, type ReportPair } from '../../core/report/report';
+import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions, type ReportPair } from '../../core/report/report';
 import type { DocumentFingerprint } from '../../core/types';
 import type {
   EngineConfig,
@@ -45,18 +45,10 @@ import { applySavedText, type SavedTextHost } from './savedText';
 import { matchText, type TextQueryHost } from './editorText/textQuery';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { buildOverview, ReportViewBuilder } from './reportView';
+import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
-
-/** The index in the shape of a scan's result, for the HTML report (paths relative to `root`, with '/'). */
-export interface HtmlScanData {
-  root: string;
-  pairs: ReportPair[];
-  groups: ReportGroup[];
-  documents: FingerprintedDocument[];
-  stats: { files: number; sections: number };
-}
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -112,6 +104,8 @@ function thresholdsOf(s: EngineSettings): Thresholds {
 function isAbort(e: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (e as Error)?.name === 'AbortError';
 }
+
+export type { HtmlScanData };
 
 export class EngineState {
   private config: EngineConfig | null = null;
@@ -488,33 +482,8 @@ export class EngineState {
    * (several folders: to their common parent folder).
    */
   htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
-    const roots = this.rules.map((r) => r.path);
-    let root = roots[0] ?? '/';
-    // The folders' common parent. Folders on different drives (Windows) have none: the page then
-    // lists the other drives' pairs without their text and leaves their files out of the treemap.
-    for (const r of roots) {
-      while (r !== root && !r.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) {
-        const up = path.dirname(root);
-        if (up === root) break;
-        root = up;
-      }
-    }
-    const rel = (p: string) => path.relative(root, p).split(path.sep).join('/');
-    const relLoc = <T extends { path: string }>(l: T): T => ({ ...l, path: rel(l.path) });
-    const documents: HtmlScanData['documents'] = [];
-    let sections = 0;
-    for (const [p, doc] of this.entries.docs) {
-      const lines = this.entries.linesOf(p);
-      documents.push(lines === undefined ? { path: rel(p), doc } : { path: rel(p), doc, lines });
-      sections += doc.sections.length;
-    }
-    documents.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const pairs = [...this.matcher.pairs()].map((p) => ({ ...p, a: relLoc(p.a), b: relLoc(p.b) }));
-    const groups = (this.report?.groups ?? []).map((g) => {
-      const locations = g.members.map((m) => (m.startLine === undefined ? { path: rel(m.path) } : { path: rel(m.path), startLine: m.startLine, endLine: m.endLine }));
-      return { kind: g.kind, members: locations.map((l) => l.path), maxDistance: g.maxDistance, ...(g.kind === 'section' ? { locations } : {}) };
-    });
-    return { scan: { root, pairs, groups, documents, stats: { files: documents.length, sections } }, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
+    const scan = htmlScanOf(this.rules.map((r) => r.path), this.entries, this.matcher.pairs(), this.report?.groups ?? []);
+    return { scan, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
   }
 
   /** The Overview's data (on request: O(files), in the engine worker). */
