@@ -28,6 +28,8 @@ export interface NearDupSettings {
   codeLensEnabled: boolean;
   /** The active document re-checked as you type, its pairs shown as unsaved (src/extension/live). */
   liveWhileTyping: boolean;
+  /** Copied blocks located inside files (issue 12; the engine's region index, src/node/engine/regions). */
+  locate: boolean;
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -50,6 +52,7 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   decorationsEnabled: true,
   codeLensEnabled: true,
   liveWhileTyping: true,
+  locate: true,
 });
 
 type Field = keyof NearDupSettings;
@@ -91,6 +94,7 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   decorationsEnabled: { key: 'decorations.enabled', kind: 'boolean' },
   codeLensEnabled: { key: 'codeLens.enabled', kind: 'boolean' },
   liveWhileTyping: { key: 'liveWhileTyping', kind: 'boolean' },
+  locate: { key: 'locate', kind: 'boolean' },
 };
 
 export interface SettingWarning {
@@ -192,7 +196,7 @@ export interface SettingsChange {
   live: boolean;
 }
 
-const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting'];
+const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting', 'locate'];
 const THRESHOLD_FIELDS: Field[] = ['maxDistance', 'sectionMaxDistance', 'minSimilarity'];
 
 export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsChange {
