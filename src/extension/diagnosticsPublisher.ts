@@ -234,12 +234,6 @@ export class DiagnosticsPublisher implements vscode.Disposable {
           vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)),
         ),
     );
-    // A file twin's located regions (neardup.locate): one entry each, on the twin's lines.
-    for (const r of closest.regions ?? []) {
-      if (d.relatedInformation.length >= maxRelated + 8) break;
-      const at = new vscode.Location(vscode.Uri.file(closest.path), new vscode.Range(r.other.startLine - 1, 0, r.other.endLine - 1, Number.MAX_SAFE_INTEGER));
-      d.relatedInformation.push(new vscode.DiagnosticRelatedInformation(at, vscode.l10n.t('matching region: lines {0}–{1} here ({2} similar)', r.self.startLine, r.self.endLine, percent(r.similarity))));
-    }
     return d;
   }
 

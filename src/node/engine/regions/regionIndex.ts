@@ -17,7 +17,7 @@
  */
 import type { ReportPair } from '../../../core/report/report';
 import type { RegionDocument } from '../../../core/regions/document';
-import { defaultAnchors, findRegions, type RegionOptions } from '../../../core/regions/regions';
+import { defaultAnchors, findRegions, type RegionOptions, type RegionPair } from '../../../core/regions/regions';
 import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import { locatedPair } from './regionPairs';
@@ -114,7 +114,10 @@ export class RegionIndex {
     for (let i = 0; i < names.length; i++) this.files.set(names[i], anchorsOfDoc(docs[i]));
     this.caps = capsFor(names.length);
     const found = findRegions(docs, { kernel: this.kernel });
-    for (const r of found.pairs) this.add(locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings));
+    for (const r of found.pairs) {
+      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
+      if (shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) this.add(pair);
+    }
     for (const p of this.byPath.keys()) touched.add(p);
     return touched;
   }
@@ -218,6 +221,7 @@ export class RegionIndex {
     const found = findRegions(docs, options);
     for (const r of found.pairs) {
       const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
+      if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
       this.add(pair);
       touched.add(pair.a.path).add(pair.b.path);
     }
@@ -276,6 +280,22 @@ export class RegionIndex {
       if (set.size === 0) this.byPath.delete(p);
     }
   }
+}
+
+/** Lines a code side of a shown region spans at least (jscpd's default `min-lines`). */
+export const MIN_CODE_LINES = 5;
+
+/**
+ * Whether a region is shown: both sides hold at least `neardup.minTokens` tokens (as a section
+ * must, to be fingerprinted) and a code side spans at least {@link MIN_CODE_LINES} lines. The
+ * region finder keeps regions from 30 tokens: one to three lines of look-alike code (a tally
+ * loop, a guard) that the panel and the Problems list would show by the dozen. Prose keeps
+ * one-line sides (a Markdown paragraph is one line).
+ */
+function shown(r: RegionPair, pair: ReportPair, A: RegionDocument, B: RegionDocument, settings: EngineSettings): boolean {
+  const long = (side: RegionPair['a'], lines: ReportPair['a'], d: RegionDocument) =>
+    side.end - side.start >= settings.minTokens && (d.kind !== 'code' || lines.endLine! - lines.startLine! + 1 >= MIN_CODE_LINES);
+  return long(r.a, pair.a, A) && long(r.b, pair.b, B);
 }
 
 function cmp(a: string, b: string): number {
