@@ -127,14 +127,13 @@ export class EngineRegions {
     return this.active ? mergeLocated(simhash, this.index.pairs()) : (simhash as ReportPair[]);
   }
 
-  /** The view's groups with one group per located copy (the located pairs not merged into SimHash pairs). */
-  groups(groups: ViewGroup[], simhashOf: (path: string) => readonly ReportPair[]): ViewGroup[] {
+  /** The view's groups with one group per located copy (the located pairs not merged into SimHash pairs). Linear in the pairs. */
+  groups(groups: ViewGroup[], simhash: readonly ReportPair[]): ViewGroup[] {
     if (!this.active) return groups;
-    const kept: ReportPair[] = [];
-    for (const p of this.index.pairs()) {
-      const merged = mergeLocated(simhashOf(p.a.path), [p]);
-      if (merged.length > 0 && merged[merged.length - 1] === p) kept.push(p);
-    }
+    const located = this.index.pairs();
+    if (located.length === 0) return groups;
+    const mine = new Set(located);
+    const kept = mergeLocated(simhash, located).filter((p) => mine.has(p));
     return mergeGroupLists(groups, locatedGroups(kept));
   }
 

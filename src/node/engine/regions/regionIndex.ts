@@ -34,6 +34,8 @@ export type RegionLoader = (paths: string[]) => Promise<Map<string, RegionDocume
 
 /** The region finder's defaults the index reproduces (core/regions/regions.ts DEFAULTS). */
 const MIN_TOKENS = 30;
+/** Seeds a pair of documents needs to be chained at all (RegionOptions.minSeeds). */
+const MIN_SEEDS = 2;
 const MAX_POSTINGS = 24;
 const PROSE_SHARE = 0.08;
 const CEILING = 64;
@@ -189,7 +191,7 @@ export class RegionIndex {
     }
     const stats = this.statsOf(S);
     for (const [h, s] of stats) if (s.n < 2 || s.n > (s.prose ? this.caps.prose : this.caps.code)) S.delete(h);
-    const partners = this.holders(S);
+    const partners = this.partnersOf(S, dirty);
 
     // Pairs touching a dirty file: out, then found again among the dirty files and their partners.
     const touched = new Set<string>(dirty);
@@ -244,6 +246,28 @@ export class RegionIndex {
           if (p < s.first) (s.first = p), (s.prose = f.prose);
         }
       }
+    }
+    return out;
+  }
+
+  /**
+   * The files (not dirty) that share at least two seeds with the dirty files: the region finder
+   * does not chain a pair of documents with fewer (RegionOptions.minSeeds), so the others cannot
+   * change (most of a file's partners in a large tree share one chance anchor with it).
+   */
+  private partnersOf(S: ReadonlySet<number>, dirty: ReadonlySet<string>): Set<string> {
+    const mine = new Map<number, number>();
+    for (const p of dirty) {
+      const f = this.files.get(p);
+      if (f) for (let i = 0; i < f.hash.length; i++) if (S.has(f.hash[i])) mine.set(f.hash[i], (mine.get(f.hash[i]) ?? 0) + 1);
+    }
+    const out = new Set<string>();
+    if (mine.size === 0) return out;
+    for (const [p, f] of this.files) {
+      if (dirty.has(p)) continue;
+      let seeds = 0;
+      for (let i = 0; i < f.hash.length && seeds < MIN_SEEDS; i++) seeds += mine.get(f.hash[i]) ?? 0;
+      if (seeds >= MIN_SEEDS) out.add(p);
     }
     return out;
   }
