@@ -51,9 +51,11 @@ export function stockAfter(movements: Movement[], sku: string): number {
 `;
 
 const HOST_BOTTOM = `
+const NORTH_SHARE = 0.5;
+
 export function busiestWarehouse(movements: Movement[]): 'north' | 'south' {
   const north = movements.filter((m) => m.warehouse === 'north').length;
-  return north * 2 >= movements.length ? 'north' : 'south';
+  return north >= NORTH_SHARE * movements.length ? 'north' : 'south';
 }
 `;
 
@@ -86,12 +88,10 @@ describe('located copies (neardup.locate)', function () {
     const inSource = lineOf(SOURCE, BLOCK);
     const inHost = lineOf(hostText, BLOCK);
 
-    const [dh] = await waitForDiagnostics(host, (ds) => ds.some((d) => d.range.start.line === inHost - 1), 'the located copy in inventory.ts', 40_000);
-    const hostDiags = vscode.languages.getDiagnostics(host).filter((d) => d.source === 'neardup');
-    assert.strictEqual(hostDiags.length, 1, hostDiags.map((d) => d.message).join(' | '));
-    const d = hostDiags[0] ?? dh;
-    assert.strictEqual(d.range.start.line, inHost - 1);
-    assert.strictEqual(d.range.end.line, inHost + blockLines - 2);
+    // The copy's diagnostic (a SimHash section pair of one of its functions may add its own, inside it).
+    const hostDiags = await waitForDiagnostics(host, (ds) => ds.some((d) => d.range.start.line === inHost - 1), 'the located copy in inventory.ts', 40_000);
+    const d = hostDiags.find((x) => x.range.start.line === inHost - 1)!;
+    assert.strictEqual(d.range.end.line, inHost + blockLines - 2, hostDiags.map((x) => x.message).join(' | '));
     assert.match(d.message, /dashboardHelpers\.ts/);
     const rel = d.relatedInformation?.[0];
     assert.ok(rel, 'related information');
@@ -100,8 +100,8 @@ describe('located copies (neardup.locate)', function () {
     assert.strictEqual(rel.location.range.end.line, inSource + blockLines - 2);
 
     // The other place has its own diagnostic, pointing back.
-    const [ds] = await waitForDiagnostics(source, (x) => x.length === 1, 'the located copy in dashboardHelpers.ts');
-    assert.strictEqual(ds.range.start.line, inSource - 1);
+    const sourceDiags = await waitForDiagnostics(source, (x) => x.some((y) => y.range.start.line === inSource - 1), 'the located copy in dashboardHelpers.ts');
+    const ds = sourceDiags.find((y) => y.range.start.line === inSource - 1)!;
     assert.strictEqual(ds.range.end.line, inSource + blockLines - 2);
     assert.strictEqual(relOf(ds.relatedInformation![0].location.uri.fsPath), 'code/located/inventory.ts');
     assert.strictEqual(ds.relatedInformation![0].location.range.start.line, inHost - 1);
@@ -131,6 +131,8 @@ describe('located copies (neardup.locate)', function () {
   });
 
   it('a block repeated in the same file is said to be repeated there', async () => {
+    // The block only in this file now (its other copy gone), twice.
+    await vscode.workspace.fs.delete(source);
     const text = `${HOST_TOP}\n${BLOCK}\n${HOST_BOTTOM}\n${BLOCK}\n`;
     await vscode.workspace.fs.writeFile(host, Buffer.from(text));
     const first = lineOf(text, BLOCK);
