@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
-import { fixture, getApi, groupNodes, relOf, waitForDiagnostics, waitForReport, waitUntil } from './helpers';
+import { closeAllEditors, fixture, getApi, groupNodes, relOf, waitForDiagnostics, waitForReport, waitUntil } from './helpers';
 
 // A run of small functions (each under minTokens: no section of its own) pasted into a file that
 // is otherwise different: only the region finder (neardup.locate, on by default) sees it.
@@ -78,6 +78,7 @@ describe('located copies (neardup.locate)', function () {
   });
 
   after(async () => {
+    await closeAllEditors();
     await vscode.workspace.fs.delete(fixture('code/located'), { recursive: true });
     await waitForReport(api, (r) => !r.groups.some((g) => g.members.some((m) => relOf(m.path).startsWith('code/located/'))), 'the test files gone');
   });
@@ -107,7 +108,8 @@ describe('located copies (neardup.locate)', function () {
     assert.strictEqual(ds.relatedInformation![0].location.range.start.line, inHost - 1);
 
     // Compare: a diff of the two files, revealing the copy.
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', host, d.range, vscode.CodeActionKind.QuickFix.value);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(host));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', host, new vscode.Range(d.range.start, d.range.start), vscode.CodeActionKind.QuickFix.value);
     const compare = actions.find((a) => a.title.startsWith('Compare with dashboardHelpers.ts'));
     assert.ok(compare?.command, actions.map((a) => a.title).join(', '));
     const target = compare.command.arguments?.[0] as { leftRange?: vscode.Range; rightRange?: vscode.Range };
