@@ -224,8 +224,10 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     const twinPath = vscode.workspace.asRelativePath(closest.path);
     const where = twinPath + linesLabel(closest);
     const self = cellRange(item.loc);
-    let message =
-      item.kind === 'file'
+    const repeat = item.kind === 'section' && closest.path === item.loc.path && closest.startLine !== undefined && self.cell === undefined;
+    let message = repeat
+      ? vscode.l10n.t('Lines {0}–{1} are repeated in this file at lines {2}–{3} ({4} similar)', item.loc.startLine ?? 0, item.loc.endLine ?? 0, closest.startLine ?? 0, closest.endLine ?? 0, percent(closest.similarity))
+      : item.kind === 'file'
         ? vscode.l10n.t('Near duplicate of {0} (distance {1}, {2} similar)', where, closest.distance, percent(closest.similarity))
         : self.cell !== undefined
           ? vscode.l10n.t('Cell {0}, lines {1}–{2} are a near duplicate of {3} (distance {4}, {5} similar)', self.cell, self.startLine ?? 0, self.endLine ?? 0, where, closest.distance, percent(closest.similarity))

@@ -569,6 +569,13 @@ export class IndexService implements vscode.Disposable {
         else if (e.level === 'warn') this.log.warn(e.message);
         else this.log.info(e.message);
         break;
+      case 'regionsOff': {
+        // Sent once until the text is under the limit again (src/node/engine/regions/engineRegions.ts);
+        // the indexing path pops up no notification: one line in the output channel.
+        const mb = (n: number) => (n / 1048576).toFixed(1);
+        this.log.warn(vscode.l10n.t('NearDup: copied blocks inside files are not located: the indexed text ({0} MB) is over {1} MB. Whole files and sections are still compared.', mb(e.bytes), mb(e.maxBytes)));
+        break;
+      }
     }
   }
 

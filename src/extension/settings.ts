@@ -229,7 +229,7 @@ export class Settings implements vscode.Disposable {
   }
 
   engineConfig(): EngineConfig {
-    return { settings: this.engineSettings, include: this.values.include, exclude: this.values.exclude, roots: this.roots() };
+    return { settings: this.engineSettings, include: this.values.include, exclude: this.values.exclude, roots: this.roots(), locate: this.values.locate };
   }
 
   private read(): NearDupSettings {

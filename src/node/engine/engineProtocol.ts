@@ -36,6 +36,8 @@ export interface EngineConfig {
   /** `neardup.exclude`: globs relative to each root. */
   exclude: string[];
   roots: EngineRoot[];
+  /** `neardup.locate`: find copied blocks inside files too (located copies, issue 12). Default true. */
+  locate?: boolean;
 }
 
 /** The settings that decide matches only (changing them re-queries without re-reading files). */
@@ -70,6 +72,8 @@ export interface EngineTuning {
   reportPartWeight?: number;
   /** Pairs of each kind a report holds at most (beyond: `truncated`). Default MAX_REPORT_PAIRS (250,000). */
   maxPairs?: number;
+  /** Located copies are off over this many bytes of indexed text. Default REGIONS_MAX_BYTES (32 MB). */
+  regionsMaxBytes?: number;
 }
 
 export interface InitRequest {
@@ -272,6 +276,8 @@ export interface ViewGroup {
   maxDistance: number;
   /** members[0] is the representative (distance 0); the rest closest first. */
   members: ViewMember[];
+  /** A copied block located inside files (`neardup.locate`): its places; figures are the region's. */
+  located?: true;
 }
 
 export interface ViewTwin extends ViewLocation {
@@ -279,6 +285,10 @@ export interface ViewTwin extends ViewLocation {
   similarity: number;
   /** The pair is in the folder's baseline (`neardup.baseline.show` hides or dims it). */
   baseline?: boolean;
+  /** A file twin's located regions (`neardup.locate`): `self` the item's lines, `other` the twin's. */
+  regions?: Array<{ self: { startLine: number; endLine: number }; other: { startLine: number; endLine: number }; clone: 'exact' | 'renamed' | 'edited'; similarity: number }>;
+  /** A located copy (`neardup.locate`): how it was made. */
+  clone?: 'exact' | 'renamed' | 'edited';
 }
 
 /** One file or section that has near duplicates, with all of them (closest first). */
@@ -402,6 +412,8 @@ export type EngineEvent =
   | { type: 'indexing'; active: boolean }
   | { type: 'skipped'; items: Array<{ path: string; reason: string }> }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string }
+  /** Located copies are off: the indexed text is over the limit (sent once until it is under again). */
+  | { type: 'regionsOff'; bytes: number; maxBytes: number }
   /**
    * A report. A large one comes as `reportPart` events first (see reportParts.ts): its groups,
    * items and cleared paths are those of the parts, in order, then its own; `parts` counts them.

@@ -49,11 +49,13 @@ import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
+import { EngineRegions, regionsHost } from './regions/engineRegions';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
   readonly size: number;
   fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>;
+  regionDocuments?(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>; // with their region documents (none: no located copies)
   fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome>;
   close(): Promise<void>;
 }
@@ -142,6 +144,8 @@ export class EngineState {
   private lastSaveMs = 0;
   /** A cache write failed and was logged; later failures are not logged again until one works. */
   private cacheWriteFailing = false;
+  /** Located copies (`neardup.locate`): the region index, brought up to date after each job. */
+  private readonly regions: EngineRegions;
 
   constructor(
     private readonly fingerprinter: Fingerprinter,
@@ -155,6 +159,7 @@ export class EngineState {
     this.maxPairs = options.maxPairs;
     this.checkpointMs = options.checkpointMs ?? 10_000;
     this.cacheIo = options.cacheIo ?? nodeCacheIo;
+    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes);
   }
 
   // ------------------------------------------------------------------------------ requests
@@ -217,7 +222,7 @@ export class EngineState {
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
     skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
     update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
-    commit: (stats, changed) => (this.computeReport(stats, true, changed), this.scheduleSave()),
+    commit: (stats, changed) => (this.computeReport(stats, true, changed), this.scheduleSave(), void this.serial(() => this.locate())),
     documents: () => this.entries.docs.size,
   };
 
@@ -350,6 +355,11 @@ export class EngineState {
 
   // ------------------------------------------------------------------------------ internals
 
+  /** After a job's report: the located copies brought up to date, and a report if they changed. */
+  private async locate(): Promise<void> {
+    if (this.regions.on && (await this.regions.step())) this.computeReport(null, true, new Set());
+  }
+
   private serial<T>(job: () => Promise<T>): Promise<T> {
     const run = this.queue.then(job, job);
     this.queue = run.catch(() => undefined);
@@ -366,7 +376,9 @@ export class EngineState {
     if (old && fingerprintKey(old.settings) !== fingerprintKey(config.settings)) {
       this.entries.clear(); // every fingerprint changes
       this.dirty = true;
+      this.regions.invalidate();
     }
+    this.regions.configure(config.locate !== false && !!this.fingerprinter.regionDocuments);
     this.config = { ...config, settings: { ...config.settings } };
     this.thresholds = thresholdsOf(config.settings);
     const seen = new Set<string>();
@@ -421,16 +433,19 @@ export class EngineState {
       report = this.matcher.rebuild(list, options);
       this.rebuildMs = performance.now() - t0;
     }
-    const { groups, rebuilt: rebuiltPaths } = this.views.build(
-      report,
+    const located = this.regions.takeTouched();
+    const touched = rebuilt || located === null ? null : located ? new Set([...(this.matcher.touched ?? []), ...located]) : this.matcher.touched;
+    const built = this.views.build(
+      touched ? report : { ...report, pairs: this.regions.allPairs(report.pairs) },
       docs,
-      rebuilt ? null : this.matcher.touched,
-      (p) => this.matcher.pairsOf(p),
+      touched,
+      (p) => this.regions.pairsOf(p, this.matcher.pairsOf(p)),
       (p) => {
         const doc = this.entries.docs.get(p);
         return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
       },
     );
+    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, this.matcher.pairs()), built.rebuilt];
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
     const view: ViewReport = {
@@ -646,6 +661,7 @@ export class EngineState {
       // Report first (the host waits for it), then write the cache.
       stats.elapsedMs = Math.round(performance.now() - started);
       this.computeReport(stats);
+      await this.locate();
       stats.elapsedMs = Math.round(performance.now() - started);
       if (this.dirty) this.scheduleSave(0);
       return stats;
@@ -847,6 +863,7 @@ export class EngineState {
     }
     stats.elapsedMs = Math.round(performance.now() - started);
     this.computeReport(stats, true, changed);
+    await this.locate();
     stats.elapsedMs = Math.round(performance.now() - started);
     this.scheduleSave();
     return stats;

@@ -36,6 +36,10 @@ export class PoolFingerprinter implements Fingerprinter {
     return this.run({ type: 'fingerprintFiles', files, settings }) as Promise<FileOutcome[]>;
   }
 
+  regionDocuments(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
+    return this.run({ type: 'fingerprintFiles', files, settings, regions: true }) as Promise<FileOutcome[]>;
+  }
+
   fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome> {
     return this.run({ type: 'fingerprintText', relPath, text, settings }) as Promise<FileOutcome>;
   }

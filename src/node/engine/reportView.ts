@@ -83,11 +83,17 @@ export function viewGroup(kind: 'file' | 'section', locations: Location[], maxDi
   return { kind, key: `${kind}:${locationKey(representative)}`, maxDistance, members };
 }
 
-/** A twin of a location: the other end of one of its pairs. */
-function twinOf(other: Location, distance: number, sim: number): ViewTwin {
-  return other.startLine === undefined
-    ? { path: other.path, distance, similarity: sim }
-    : { path: other.path, startLine: other.startLine, endLine: other.endLine, distance, similarity: sim };
+/** A twin of a location: the other end of one of its pairs (`self`: the location is the pair's side a). */
+function twinOf(other: Location, distance: number, sim: number, pair?: ReportPair, self?: 'a' | 'b'): ViewTwin {
+  const twin: ViewTwin =
+    other.startLine === undefined
+      ? { path: other.path, distance, similarity: sim }
+      : { path: other.path, startLine: other.startLine, endLine: other.endLine, distance, similarity: sim };
+  if (pair?.clone && pair.located) twin.clone = pair.clone;
+  if (pair?.regions?.length) {
+    twin.regions = pair.regions.map((r) => ({ self: self === 'b' ? r.b : r.a, other: self === 'b' ? r.a : r.b, clone: r.clone, similarity: r.similarity }));
+  }
+  return twin;
 }
 
 /** The twins of one location while they are collected: the other ends and their pairs' figures. */
@@ -97,6 +103,8 @@ interface TwinList {
   others: Location[];
   distances: number[];
   similarities: number[];
+  /** The pairs and which side the location is (located copies' kinds, file pairs' regions). */
+  pairs: Array<[ReportPair, 'a' | 'b']>;
 }
 
 /**
@@ -108,17 +116,19 @@ interface TwinList {
  */
 export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem[] {
   const byKey = new Map<string, TwinList>();
-  const add = (kind: 'file' | 'section', self: Location, other: Location, distance: number, sim: number) => {
+  const add = (p: ReportPair, side: 'a' | 'b') => {
+    const [self, other] = side === 'a' ? [p.a, p.b] : [p.b, p.a];
     const key = self.startLine === undefined ? self.path : `${self.path}#${self.startLine}-${self.endLine}`;
     let list = byKey.get(key);
-    if (!list) byKey.set(key, (list = { kind, loc: toView(self), others: [], distances: [], similarities: [] }));
+    if (!list) byKey.set(key, (list = { kind: p.kind, loc: toView(self), others: [], distances: [], similarities: [], pairs: [] }));
     list.others.push(other);
-    list.distances.push(distance);
-    list.similarities.push(sim);
+    list.distances.push(p.distance);
+    list.similarities.push(p.similarity);
+    list.pairs.push([p, side]);
   };
   for (const p of pairs) {
-    if (p.a.path === path) add(p.kind, p.a, p.b, p.distance, p.similarity);
-    if (p.b.path === path) add(p.kind, p.b, p.a, p.distance, p.similarity);
+    if (p.a.path === path) add(p, 'a');
+    if (p.b.path === path) add(p, 'b');
   }
   const items: ViewItem[] = [];
   for (const list of byKey.values()) {
@@ -138,7 +148,7 @@ export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem
     }
     chosen.sort((x, y) => distances[x] - distances[y] || compareLoc(others[x], others[y]));
     if (chosen.length > MAX_TWINS_PER_ITEM) chosen.length = MAX_TWINS_PER_ITEM;
-    const twins = chosen.map((i) => twinOf(others[i], distances[i], similarities[i]));
+    const twins = chosen.map((i) => twinOf(others[i], distances[i], similarities[i], list.pairs[i][0], list.pairs[i][1]));
     items.push({ kind: list.kind, loc: list.loc, twins, moreTwins: n - twins.length });
   }
   items.sort((a, b) => compareLoc(a.loc, b.loc));

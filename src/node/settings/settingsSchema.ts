@@ -34,6 +34,8 @@ export interface NearDupSettings {
   onPaste: 'mark' | 'notify' | 'off';
   /** A paste is looked at when it inserts at least this many lines. */
   pasteMinLines: number;
+  /** Copied blocks located inside files (issue 12; the engine's region index, src/node/engine/regions). */
+  locate: boolean;
 }
 
 /** Generated and lock files are rarely worth comparing. */
@@ -59,6 +61,7 @@ export const SETTINGS_DEFAULTS: Readonly<NearDupSettings> = Object.freeze({
   baselineShow: 'dim',
   onPaste: 'mark',
   pasteMinLines: 5,
+  locate: true,
 });
 
 type Field = keyof NearDupSettings;
@@ -103,6 +106,7 @@ export const SETTINGS_SPEC: Readonly<Record<Field, Spec>> = {
   baselineShow: { key: 'baseline.show', kind: 'enum', values: ['hide', 'dim', 'show'] },
   onPaste: { key: 'onPaste', kind: 'enum', values: ['mark', 'notify', 'off'] },
   pasteMinLines: { key: 'paste.minLines', kind: 'integer', min: 1, max: 10000 },
+  locate: { key: 'locate', kind: 'boolean' },
 };
 
 export interface SettingWarning {
@@ -204,7 +208,7 @@ export interface SettingsChange {
   live: boolean;
 }
 
-const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting'];
+const REINDEX_FIELDS: Field[] = ['minTokens', 'include', 'exclude', 'maxFileSizeKB', 'sectionsEnabled', 'normalizeIdentifiers', 'cjkSegmenter', 'foldVariants', 'weighting', 'locate'];
 const THRESHOLD_FIELDS: Field[] = ['maxDistance', 'sectionMaxDistance', 'minSimilarity'];
 
 export function diffSettings(a: NearDupSettings, b: NearDupSettings): SettingsChange {

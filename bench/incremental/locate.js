@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+'use strict';
+// What `neardup.locate` (located copies in the engine, src/node/engine/regions) costs the
+// extension's engine: EngineState with its PoolFingerprinter over dist/worker.js indexes a tree
+// with located copies off, then (another process) on, in the same run:
+//
+//   node bench/incremental/locate.js [--tree DIR] [--edits 5]
+//
+// Per configuration: the full index (wall and CPU time of the process, workers included), the
+// engine's heap after a full garbage collection (what it holds), the peak RSS, and the update of
+// one file (a copy of one of the tree's files, edited: read, matched, its located copies found
+// again) as the median of `--edits` edits. With locate on, also the anchors the region index holds
+// and the located pairs. Default tree: bench/.cache/trees/small.
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { execFileSync } = require('child_process');
+const { REPO, loadEngine, ensureDist, median, fmt, table, log, writeResult, parseArgs } = require('../lib/common');
+
+const MB = 1024 * 1024;
+
+async function child(tree, locate, edits) {
+  const E = loadEngine();
+  const ws = path.join(os.tmpdir(), `neardup-locate-bench-${process.pid}`);
+  fs.rmSync(ws, { recursive: true, force: true });
+  const files = [];
+  const walk = (dir, rel) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path.join(dir, e.name), r);
+      else if (e.isFile()) files.push(r);
+    }
+  };
+  walk(tree, '');
+  for (const r of files) {
+    const dst = path.join(ws, 'tree', ...r.split('/'));
+    fs.mkdirSync(path.dirname(dst), { recursive: true });
+    try {
+      fs.linkSync(path.join(tree, ...r.split('/')), dst);
+    } catch {
+      fs.copyFileSync(path.join(tree, ...r.split('/')), dst);
+    }
+  }
+  // The edited file: a copy of a mid-sized code file of the tree (not a hard link).
+  const source = files.filter((r) => /\.(js|ts)$/.test(r)).map((r) => ({ r, size: fs.statSync(path.join(tree, r)).size })).filter((f) => f.size > 8000 && f.size < 30000)[0];
+  const target = path.join(ws, 'edited.js');
+  const text = fs.readFileSync(path.join(tree, source.r), 'utf8');
+  fs.writeFileSync(target, text);
+
+  const poolSize = Math.max(1, Math.min(4, os.cpus().length - 1));
+  const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
+  const events = [];
+  const state = new E.EngineState(fp, (e) => e.type !== 'progress' && events.push(e.type), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
+  const settings = { ...E.DEFAULT_ENGINE_SETTINGS };
+  await state.init({ config: { settings, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath: null });
+  global.gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const stats = await state.reindex();
+  const indexMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  global.gc();
+  const heap = process.memoryUsage().heapUsed;
+  const report = state.getReport();
+  const located = report.groups.filter((g) => g.located).length;
+  const times = [];
+  let mtime = Date.now() / 1000;
+  for (let i = 0; i < edits; i++) {
+    const lines = text.split('\n');
+    lines[(i * 7919) % lines.length] += ` const __edit${i} = ${i};`;
+    fs.writeFileSync(target, lines.join('\n'));
+    mtime += 10;
+    fs.utimesSync(target, mtime, mtime);
+    const a = performance.now();
+    await state.update({ upserts: [target], removes: [], renames: [] });
+    times.push(performance.now() - a);
+  }
+  const regions = state.regions.stats();
+  await state.shutdown();
+  fs.rmSync(ws, { recursive: true, force: true });
+  return {
+    locate,
+    files: stats.files,
+    indexMs: Math.round(indexMs),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    heapMB: +((heap - heap0) / MB).toFixed(1),
+    heapTotalMB: +(heap / MB).toFixed(1),
+    peakRssMB: +(process.resourceUsage().maxRSS / 1024).toFixed(0),
+    updateMs: +median(times).toFixed(1),
+    locatedGroups: located,
+    regions,
+    edited: source.r,
+  };
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2), { tree: path.join(REPO, 'bench', '.cache', 'trees', 'small'), edits: 5, child: '' });
+  if (o.child) {
+    const r = await child(o.tree, o.child === 'on', Number(o.edits));
+    process.stdout.write(JSON.stringify(r) + '\n');
+    return;
+  }
+  ensureDist();
+  const runs = [];
+  for (const mode of ['off', 'on']) {
+    log('locate', `engine with neardup.locate ${mode} on ${o.tree}`);
+    const out = execFileSync(process.execPath, ['--expose-gc', __filename, '--tree', o.tree, '--edits', String(o.edits), '--child', mode], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    runs.push(JSON.parse(out.trim().split('\n').pop()));
+  }
+  const [off, on] = runs;
+  console.log(`\nneardup.locate in the engine: ${off.files} files of ${o.tree}; one file edited ${o.edits} times (${on.edited})\n`);
+  console.log(
+    table(
+      runs.map((r) => [r.locate ? 'on' : 'off', fmt(r.indexMs / 1000, 1), fmt(r.cpuMs / 1000, 1), r.heapMB, r.peakRssMB, fmt(r.updateMs, 1), r.locatedGroups]),
+      ['locate', 'index s', 'CPU s', 'engine heap MB', 'peak RSS MB', 'update ms (median)', 'located groups'],
+    ),
+  );
+  const rs = on.regions;
+  console.log(`\n   on / off: CPU ×${fmt(on.cpuMs / off.cpuMs, 2)}, heap +${fmt(on.heapMB - off.heapMB, 1)} MB, peak RSS ×${fmt(on.peakRssMB / off.peakRssMB, 2)}, update ×${fmt(on.updateMs / off.updateMs, 2)}`);
+  console.log(`   region index: ${rs.files} files, ${rs.anchors} anchors (${fmt(rs.anchorBytes / MB, 1)} MB of arrays), ${rs.pairs} located pairs`);
+  const file = writeResult('locate-engine', { tree: o.tree, edits: Number(o.edits), off, on });
+  log('locate', `wrote ${path.relative(REPO, file)}`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,211 @@
+/**
+ * Located copies in the engine (`neardup.locate`, issue 12): when to build and update the region
+ * index (regionIndex.ts) and how its pairs join the report (regionPairs.ts). EngineState calls
+ * {@link EngineRegions.step} after each report of a job (in its queue, so in order with the jobs);
+ * the step compares the indexed files (size and mtime) with those the region index was last
+ * brought up to date with, and updates it for the difference — a full build the first time, after
+ * the setting is turned on, or when most files changed. Over `maxBytes` of indexed text the index
+ * is let go (memory: the full build holds every file's tokens for a moment, ~18 bytes a token)
+ * and the host is told once until the text is under the limit again.
+ */
+import type { ReportPair } from '../../../core/report/report';
+import type { RegionDocument } from '../../../core/regions/document';
+import type { CodeKernel } from '../../../core/types';
+import type { EngineSettings } from '../../settings/engineSettings';
+import type { EngineEvent, ViewGroup } from '../engineProtocol';
+import { RegionIndex, type RegionIndexStats } from './regionIndex';
+import { locatedGroups, mergeGroupLists, mergeLocated } from './regionPairs';
+
+/** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
+export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
+
+export interface EngineRegionsHost {
+  /** Every fingerprinted file: its signature (size and mtime) and its size in bytes. */
+  files(): Map<string, { sig: string; bytes: number }>;
+  /** Region documents of files, read again through the fingerprint workers. */
+  load(paths: string[]): Promise<Map<string, RegionDocument>>;
+  settings(): EngineSettings;
+  emit(event: EngineEvent): void;
+}
+
+export class EngineRegions {
+  private readonly index: RegionIndex;
+  private enabled = false;
+  /** The files (and their signatures) the index was last brought up to date with; null: not built. */
+  private known: Map<string, string> | null = null;
+  /** Over the byte limit (told once). */
+  private over = false;
+  /** The files whose located pairs changed since the last report (null: all); undefined: none. */
+  private pending: Set<string> | null | undefined;
+
+  constructor(
+    private readonly host: EngineRegionsHost,
+    kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'> | undefined,
+    private readonly maxBytes = REGIONS_MAX_BYTES,
+  ) {
+    this.index = new RegionIndex(kernel);
+  }
+
+  /** `neardup.locate` is on (the index may still be off: over the byte limit). */
+  get on(): boolean {
+    return this.enabled;
+  }
+
+  get active(): boolean {
+    return this.enabled && !this.over;
+  }
+
+  /** `neardup.locate`: on or off. */
+  configure(on: boolean): void {
+    if (on === this.enabled) return;
+    this.enabled = on;
+    if (!on) this.drop();
+  }
+
+  /** Every fingerprint changes (other settings): the index is built again. */
+  invalidate(): void {
+    this.drop();
+  }
+
+  stats(): RegionIndexStats {
+    return this.index.stats();
+  }
+
+  /** Brings the index up to date with the indexed files; true when located pairs changed. */
+  async step(): Promise<boolean> {
+    if (!this.enabled) return this.pending !== undefined;
+    const files = this.host.files();
+    let bytes = 0;
+    for (const f of files.values()) bytes += f.bytes;
+    if (bytes > this.maxBytes) {
+      if (!this.over) {
+        this.over = true;
+        this.host.emit({ type: 'regionsOff', bytes, maxBytes: this.maxBytes });
+      }
+      this.drop();
+      return this.pending !== undefined;
+    }
+    this.over = false;
+    const settings = this.host.settings();
+    const current = new Map<string, string>();
+    for (const [p, f] of files) current.set(p, f.sig);
+    let changed: string[] | null = null;
+    if (this.known) {
+      changed = [];
+      for (const [p, sig] of current) if (this.known.get(p) !== sig) changed.push(p);
+      for (const p of this.known.keys()) if (!current.has(p)) changed.push(p);
+      if (changed.length === 0) return this.pending !== undefined;
+      if (changed.length > Math.max(500, current.size / 2)) changed = null;
+    }
+    try {
+      const touched = changed
+        ? await this.index.update(changed, (p) => current.has(p), (paths) => this.host.load(paths), settings, () => [...current.keys()])
+        : await this.index.rebuild([...current.keys()], (paths) => this.host.load(paths), settings);
+      this.known = current;
+      this.mark(touched);
+    } catch (e) {
+      this.host.emit({ type: 'log', level: 'error', message: `locating copies failed (${(e as Error).message}); located copies are off until the next reindex` });
+      this.drop();
+    }
+    return this.pending !== undefined;
+  }
+
+  /** The files whose located pairs changed since the last call (null: any); undefined: none. */
+  takeTouched(): Set<string> | null | undefined {
+    const t = this.pending;
+    this.pending = undefined;
+    return t;
+  }
+
+  /** A file's pairs for the view: its SimHash pairs with its located ones merged in. */
+  pairsOf(path: string, simhash: readonly ReportPair[]): ReportPair[] {
+    return this.active ? mergeLocated(simhash, this.index.pairsOf(path)) : (simhash as ReportPair[]);
+  }
+
+  /** All pairs: the SimHash pairs with every located pair merged in. */
+  allPairs(simhash: readonly ReportPair[]): ReportPair[] {
+    return this.active ? mergeLocated(simhash, this.index.pairs()) : (simhash as ReportPair[]);
+  }
+
+  /** The view's groups with one group per located copy (the located pairs not merged into SimHash pairs). Linear in the pairs. */
+  groups(groups: ViewGroup[], simhash: readonly ReportPair[]): ViewGroup[] {
+    if (!this.active) return groups;
+    const located = this.index.pairs();
+    if (located.length === 0) return groups;
+    const mine = new Set(located);
+    const kept = mergeLocated(simhash, located).filter((p) => mine.has(p));
+    return mergeGroupLists(groups, locatedGroups(kept));
+  }
+
+  private drop(): void {
+    const had = this.index.clear();
+    this.known = null;
+    if (had.size > 0) this.mark(had);
+  }
+
+  private mark(paths: Set<string> | null): void {
+    if (paths !== null && paths.size === 0) return;
+    if (paths === null || this.pending === null) this.pending = null;
+    else if (this.pending === undefined) this.pending = new Set(paths);
+    else for (const p of paths) this.pending.add(p);
+  }
+}
+
+/** What {@link loadRegionDocuments} needs of the engine's fingerprinter. */
+export interface RegionReader {
+  readonly size: number;
+  regionDocuments?(files: Array<{ path: string; relPath: string }>, settings: EngineSettings): Promise<Array<{ relPath: string; ok: boolean; region?: RegionDocument }>>;
+}
+
+/**
+ * Region documents of files read again through the fingerprint workers (batches of `batch`, two
+ * per worker in flight). A file that cannot be read or is skipped now is left out; a batch whose
+ * worker died is retried one file at a time.
+ */
+export async function loadRegionDocuments(reader: RegionReader, paths: readonly string[], settings: EngineSettings, batch = 8): Promise<Map<string, RegionDocument>> {
+  const out = new Map<string, RegionDocument>();
+  if (!reader.regionDocuments) return out;
+  const read = reader.regionDocuments.bind(reader);
+  const take = (list: Array<{ relPath: string; ok: boolean; region?: RegionDocument }>) => {
+    for (const o of list) if (o.ok && o.region) out.set(o.relPath, o.region);
+  };
+  const send = async (files: Array<{ path: string; relPath: string }>): Promise<void> => {
+    try {
+      take(await read(files, settings));
+    } catch {
+      for (const f of files) take(await read([f], settings).catch(() => []));
+    }
+  };
+  const inFlight = new Set<Promise<void>>();
+  const max = Math.max(2, reader.size * 2);
+  for (let i = 0; i < paths.length; i += batch) {
+    const p: Promise<void> = send(paths.slice(i, i + batch).map((x) => ({ path: x, relPath: x }))).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    while (inFlight.size >= max) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  return out;
+}
+
+/** The host of {@link EngineRegions} over the engine's entries and fingerprinter. */
+export function regionsHost(
+  entries: { docs: ReadonlyMap<string, unknown>; get(path: string): { size: number; mtimeMs: number } | undefined },
+  reader: RegionReader,
+  settings: () => EngineSettings,
+  emit: (event: EngineEvent) => void,
+  batch: number,
+): EngineRegionsHost {
+  return {
+    files: () => {
+      const out = new Map<string, { sig: string; bytes: number }>();
+      for (const p of entries.docs.keys()) {
+        const e = entries.get(p);
+        if (e) out.set(p, { sig: `${e.size}:${e.mtimeMs}`, bytes: e.size });
+      }
+      return out;
+    },
+    load: (paths) => loadRegionDocuments(reader, paths, settings(), batch),
+    settings,
+    emit,
+  };
+}

@@ -1,0 +1,327 @@
+/**
+ * The engine's index of located copies (issue 12 in the extension): per file only its anchors
+ * (core/regions: winnowed k-gram hashes and their token positions, 8 bytes each here; ~57,000 per
+ * MB of text), never its token streams, and the located pairs found (src/node/engine/regionPairs.ts).
+ *
+ * - `rebuild`: every file's region document (read again through the fingerprint workers by the
+ *   `load` callback), the region finder over all of them as the CLI's `--locate` runs it, then the
+ *   documents are let go and only their anchors kept.
+ * - `update`: a changed, created or deleted file's anchors out of and into the index; the files
+ *   whose pairs can change are the changed ones and, when a hash crosses the postings cap
+ *   (boilerplate, see core/regions/anchorIndex.ts), every file holding it ("dirty"); their pairs
+ *   are found again against the files sharing a seed with them (read again for the alignment),
+ *   with the anchors the full index would keep (a hash over the cap of the whole index is left
+ *   out), so the result is the full recompute's. When the number of files changes the caps (the
+ *   prose cap grows with the corpus), `update` rebuilds.
+ * The scans for partners go over the anchors of every file (typed arrays, no map per anchor).
+ */
+import type { ReportPair } from '../../../core/report/report';
+import type { RegionDocument } from '../../../core/regions/document';
+import { defaultAnchors, findRegions, type RegionOptions, type RegionPair } from '../../../core/regions/regions';
+import type { CodeKernel } from '../../../core/types';
+import type { EngineSettings } from '../../settings/engineSettings';
+import { locatedPair } from './regionPairs';
+
+/** A file's anchors: hashes, token positions, and whether the file is prose (its cap). */
+interface FileAnchors {
+  hash: Uint32Array;
+  pos: Int32Array;
+  prose: boolean;
+}
+
+/** Region documents of files (absolute paths), read again; a file that cannot be read or is skipped is absent. */
+export type RegionLoader = (paths: string[]) => Promise<Map<string, RegionDocument>>;
+
+/** The region finder's defaults the index reproduces (core/regions/regions.ts DEFAULTS). */
+const MIN_TOKENS = 30;
+/** Seeds a pair of documents needs to be chained at all (RegionOptions.minSeeds). */
+const MIN_SEEDS = 2;
+const MAX_POSTINGS = 24;
+const PROSE_SHARE = 0.08;
+const CEILING = 64;
+const EMPTY_HASH = new Uint32Array(0);
+const EMPTY_POS = new Int32Array(0);
+
+/** The postings caps findRegions uses for `n` documents (code, prose). */
+export function capsFor(n: number): { code: number; prose: number } {
+  const grown = (share: number) => Math.max(MAX_POSTINGS, Math.min(CEILING, Math.floor(share * n)));
+  const code = grown(0);
+  return { code, prose: Math.max(code, grown(PROSE_SHARE)) };
+}
+
+function anchorsOfDoc(doc: RegionDocument): FileAnchors {
+  if (doc.length < MIN_TOKENS) return { hash: EMPTY_HASH, pos: EMPTY_POS, prose: doc.kind === 'prose' };
+  const a = doc.anchors ?? defaultAnchors(doc);
+  return { hash: a.hash, pos: a.pos, prose: doc.kind === 'prose' };
+}
+
+/** Postings of a hash and the first file (by path) holding it: that file's kind decides its cap. */
+interface HashStat {
+  n: number;
+  first: string;
+  prose: boolean;
+}
+
+export interface RegionIndexStats {
+  files: number;
+  anchors: number;
+  /** Bytes of the anchors' arrays. */
+  anchorBytes: number;
+  pairs: number;
+}
+
+export class RegionIndex {
+  private readonly files = new Map<string, FileAnchors>();
+  private readonly byPath = new Map<string, Set<ReportPair>>();
+  private caps = capsFor(0);
+
+  constructor(private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>) {}
+
+  stats(): RegionIndexStats {
+    let anchors = 0;
+    for (const f of this.files.values()) anchors += f.hash.length;
+    return { files: this.files.size, anchors, anchorBytes: anchors * 8, pairs: this.pairs().length };
+  }
+
+  /** Located pairs touching a file. */
+  pairsOf(path: string): ReportPair[] {
+    const set = this.byPath.get(path);
+    return set ? [...set] : [];
+  }
+
+  /** Every located pair, in a stable order (by side a's path and line, then b's). */
+  pairs(): ReportPair[] {
+    const all = new Set<ReportPair>();
+    for (const set of this.byPath.values()) for (const p of set) all.add(p);
+    return [...all].sort(
+      (x, y) => cmp(x.a.path, y.a.path) || x.a.startLine! - y.a.startLine! || cmp(x.b.path, y.b.path) || x.b.startLine! - y.b.startLine!,
+    );
+  }
+
+  /** Forgets everything; returns the files that had pairs. */
+  clear(): Set<string> {
+    const had = new Set(this.byPath.keys());
+    this.files.clear();
+    this.byPath.clear();
+    this.caps = capsFor(0);
+    return had;
+  }
+
+  /** Every file's regions from scratch; returns the files whose pairs may have changed (all of them). */
+  async rebuild(paths: readonly string[], load: RegionLoader, settings: EngineSettings): Promise<Set<string>> {
+    const touched = this.clear();
+    const loaded = await load([...paths]);
+    const names = [...loaded.keys()].sort(cmp);
+    const docs = names.map((p) => loaded.get(p)!);
+    for (let i = 0; i < names.length; i++) this.files.set(names[i], anchorsOfDoc(docs[i]));
+    this.caps = capsFor(names.length);
+    const found = findRegions(docs, { kernel: this.kernel });
+    for (const r of found.pairs) {
+      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
+      if (shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) this.add(pair);
+    }
+    for (const p of this.byPath.keys()) touched.add(p);
+    return touched;
+  }
+
+  /**
+   * After files changed (created, changed or deleted; `present` says which still are): their
+   * anchors replaced and the pairs that can have changed found again. Returns the files whose
+   * pairs may have changed.
+   */
+  async update(changed: Iterable<string>, present: (path: string) => boolean, load: RegionLoader, settings: EngineSettings, all: () => string[]): Promise<Set<string>> {
+    const D = new Set(changed);
+    const old = new Map<string, FileAnchors | undefined>();
+    for (const p of D) old.set(p, this.files.get(p));
+    const loaded = await load([...D].filter(present));
+    for (const p of D) {
+      const d = loaded.get(p);
+      if (d) this.files.set(p, anchorsOfDoc(d));
+      else this.files.delete(p);
+    }
+    const caps = capsFor(this.files.size);
+    if (caps.code !== this.caps.code || caps.prose !== this.caps.prose) return this.rebuild(all(), load, settings);
+
+    // Hashes of the changed files, before and after: those crossing the cap make their holders dirty.
+    const H = new Set<number>();
+    for (const p of D) {
+      for (const f of [old.get(p), this.files.get(p)]) if (f) for (let i = 0; i < f.hash.length; i++) H.add(f.hash[i]);
+    }
+    const others = this.statsOf(H, D);
+    // The changed files' own postings of those hashes, before and after.
+    const own = (side: 'old' | 'new'): Map<number, HashStat> => {
+      const out = new Map<number, HashStat>();
+      for (const p of D) {
+        const f = side === 'old' ? old.get(p) : this.files.get(p);
+        if (!f) continue;
+        for (let i = 0; i < f.hash.length; i++) {
+          const s = out.get(f.hash[i]);
+          if (!s) out.set(f.hash[i], { n: 1, first: p, prose: f.prose });
+          else {
+            s.n++;
+            if (p < s.first) (s.first = p), (s.prose = f.prose);
+          }
+        }
+      }
+      return out;
+    };
+    const before = own('old');
+    const after = own('new');
+    const dropped = (h: number, mine: Map<number, HashStat>): boolean => {
+      const s = others.get(h);
+      const m = mine.get(h);
+      const n = (s?.n ?? 0) + (m?.n ?? 0);
+      const prose = s && (!m || s.first < m.first) ? s.prose : (m?.prose ?? false);
+      return n > (prose ? this.caps.prose : this.caps.code);
+    };
+    const flipped = new Set<number>();
+    for (const h of H) {
+      const s = others.get(h);
+      // Only hashes that some other file holds can change another file's seeds.
+      if (s && s.n > 0 && dropped(h, before) !== dropped(h, after)) flipped.add(h);
+    }
+    const dirty = new Set(D);
+    if (flipped.size > 0) for (const p of this.holders(flipped)) dirty.add(p);
+
+    // The seeds the full index would give the dirty files: their hashes under the cap.
+    const S = new Set<number>();
+    for (const p of dirty) {
+      const f = this.files.get(p);
+      if (f) for (let i = 0; i < f.hash.length; i++) S.add(f.hash[i]);
+    }
+    const stats = this.statsOf(S);
+    for (const [h, s] of stats) if (s.n < 2 || s.n > (s.prose ? this.caps.prose : this.caps.code)) S.delete(h);
+    const partners = this.partnersOf(S, dirty);
+
+    // Pairs touching a dirty file: out, then found again among the dirty files and their partners.
+    const touched = new Set<string>(dirty);
+    for (const p of dirty) {
+      for (const pair of [...(this.byPath.get(p) ?? [])]) this.remove(pair, touched);
+    }
+    const wanted = [...new Set([...dirty, ...partners])].filter((p) => this.files.has(p)).sort(cmp);
+    const more = await load(wanted.filter((p) => !loaded.has(p)));
+    const names: string[] = [];
+    const docs: RegionDocument[] = [];
+    for (const p of wanted) {
+      const d = loaded.get(p) ?? more.get(p);
+      if (!d) continue; // gone since: its pairs go with its next change
+      const f = this.files.get(p)!;
+      const keep: number[] = [];
+      for (let i = 0; i < f.hash.length; i++) if (S.has(f.hash[i])) keep.push(i);
+      names.push(p);
+      docs.push({ ...d, anchors: { hash: Uint32Array.from(keep, (i) => f.hash[i]), pos: Int32Array.from(keep, (i) => f.pos[i]) } });
+    }
+    const isDirty = names.map((p) => dirty.has(p));
+    const options: RegionOptions = {
+      // The global caps are applied above (S): none within the subset.
+      maxPostings: 0x7fffffff,
+      maxPostingsCeiling: 0x7fffffff,
+      proseMaxPostingsShare: 0,
+      skipPair: (a, b) => !isDirty[a] && !isDirty[b],
+      kernel: this.kernel,
+    };
+    const found = findRegions(docs, options);
+    for (const r of found.pairs) {
+      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
+      if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
+      this.add(pair);
+      touched.add(pair.a.path).add(pair.b.path);
+    }
+    return touched;
+  }
+
+  /** Postings and first holder of each hash of `H` over every file (but those in `exclude`). */
+  private statsOf(H: ReadonlySet<number>, exclude?: ReadonlySet<string>): Map<number, HashStat> {
+    const out = new Map<number, HashStat>();
+    if (H.size === 0) return out;
+    for (const [p, f] of this.files) {
+      if (exclude?.has(p)) continue;
+      const { hash } = f;
+      for (let i = 0; i < hash.length; i++) {
+        if (!H.has(hash[i])) continue;
+        const s = out.get(hash[i]);
+        if (!s) out.set(hash[i], { n: 1, first: p, prose: f.prose });
+        else {
+          s.n++;
+          if (p < s.first) (s.first = p), (s.prose = f.prose);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The files (not dirty) that share at least two seeds with the dirty files: the region finder
+   * does not chain a pair of documents with fewer (RegionOptions.minSeeds), so the others cannot
+   * change (most of a file's partners in a large tree share one chance anchor with it).
+   */
+  private partnersOf(S: ReadonlySet<number>, dirty: ReadonlySet<string>): Set<string> {
+    const mine = new Map<number, number>();
+    for (const p of dirty) {
+      const f = this.files.get(p);
+      if (f) for (let i = 0; i < f.hash.length; i++) if (S.has(f.hash[i])) mine.set(f.hash[i], (mine.get(f.hash[i]) ?? 0) + 1);
+    }
+    const out = new Set<string>();
+    if (mine.size === 0) return out;
+    for (const [p, f] of this.files) {
+      if (dirty.has(p)) continue;
+      let seeds = 0;
+      for (let i = 0; i < f.hash.length && seeds < MIN_SEEDS; i++) seeds += mine.get(f.hash[i]) ?? 0;
+      if (seeds >= MIN_SEEDS) out.add(p);
+    }
+    return out;
+  }
+
+  /** Files holding any hash of `H`. */
+  private holders(H: ReadonlySet<number>): Set<string> {
+    const out = new Set<string>();
+    if (H.size === 0) return out;
+    for (const [p, f] of this.files) {
+      for (let i = 0; i < f.hash.length; i++) {
+        if (H.has(f.hash[i])) {
+          out.add(p);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private add(pair: ReportPair): void {
+    for (const p of [pair.a.path, pair.b.path]) {
+      let set = this.byPath.get(p);
+      if (!set) this.byPath.set(p, (set = new Set()));
+      set.add(pair);
+    }
+  }
+
+  private remove(pair: ReportPair, touched: Set<string>): void {
+    for (const p of [pair.a.path, pair.b.path]) {
+      touched.add(p);
+      const set = this.byPath.get(p);
+      if (!set) continue;
+      set.delete(pair);
+      if (set.size === 0) this.byPath.delete(p);
+    }
+  }
+}
+
+/** Lines a code side of a shown region spans at least (jscpd's default `min-lines`). */
+export const MIN_CODE_LINES = 5;
+
+/**
+ * Whether a region is shown: both sides hold at least `neardup.minTokens` tokens (as a section
+ * must, to be fingerprinted) and a code side spans at least {@link MIN_CODE_LINES} lines. The
+ * region finder keeps regions from 30 tokens: one to three lines of look-alike code (a tally
+ * loop, a guard) that the panel and the Problems list would show by the dozen. Prose keeps
+ * one-line sides (a Markdown paragraph is one line).
+ */
+function shown(r: RegionPair, pair: ReportPair, A: RegionDocument, B: RegionDocument, settings: EngineSettings): boolean {
+  const long = (side: RegionPair['a'], lines: ReportPair['a'], d: RegionDocument) =>
+    side.end - side.start >= settings.minTokens && (d.kind !== 'code' || lines.endLine! - lines.startLine! + 1 >= MIN_CODE_LINES);
+  return long(r.a, pair.a, A) && long(r.b, pair.b, B);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,198 @@
+/**
+ * The engine's located copies as the report shows them (issue 12 in the extension): a region
+ * pair of the region finder (core/regions) as a located section pair of line ranges (the CLI's
+ * `--locate` rules of src/node/scan/locate.ts: a code side's leading closers trimmed, a notebook's
+ * lines as cell lines, the distance of the two sides' SimHash), and the pairs of one file or of
+ * the whole report with the located ones merged in: a region of two files the SimHash pairs as
+ * files goes into that file pair's `regions`; one a SimHash section pair already says (80 % of
+ * its lines on both sides, and it half of the section's) is dropped; the rest are section pairs
+ * with `located: true`, grouped one group per copied block (its places).
+ */
+import { CELL_LINE_STRIDE } from '../../../core/containers/cellLines';
+import { simhashTokens } from '../../../core/fingerprint/simhash';
+import { hammingDistance } from '../../../core/index/hamming';
+import type { PairRegion, ReportPair } from '../../../core/report/report';
+import { lineOfOffset, type RegionDocument } from '../../../core/regions/document';
+import { groupRegions } from '../../../core/regions/groups';
+import type { RegionPair } from '../../../core/regions/regions';
+import { languageOf } from '../../../core/text/languages';
+import { TokenBuffer, tokenizeCode } from '../../../core/text/tokenize';
+import type { EngineSettings } from '../../settings/engineSettings';
+import type { ViewGroup, ViewMember } from '../engineProtocol';
+
+/** Tokens that close the code before them (`hi:lo`): a copy does not begin with one (as locate.ts). */
+const CLOSERS = (() => {
+  const buf = new TokenBuffer(16);
+  tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
+  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
+})();
+
+type Lines = { startLine: number; endLine: number };
+
+/** Lines of a token range [start, end), a notebook's as cell lines cut at the end of the first cell. */
+function linesOf(d: RegionDocument, start: number, end: number): Lines {
+  const startLine = lineOfOffset(d.lineStarts, d.start[start]);
+  const endLine = lineOfOffset(d.lineStarts, d.start[end - 1]);
+  const cells = d.reportLines;
+  if (!cells) return { startLine, endLine };
+  const first = cells[startLine - 1];
+  const cell = Math.floor(first / CELL_LINE_STRIDE);
+  let last = startLine;
+  while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
+  return { startLine: first, endLine: cells[last - 1] };
+}
+
+/** A side's token start without its leading closers (code only). */
+function trimmedStart(d: RegionDocument, start: number, end: number): number {
+  if (d.kind !== 'code') return start;
+  while (start < end - 1 && CLOSERS.has(`${d.raw.hi[start]}:${d.raw.lo[start]}`)) start++;
+  return start;
+}
+
+/** One located pair of line ranges: side a in document `a`, side b in `b` (paths). */
+export function locatedPair(a: string, A: RegionDocument, b: string, B: RegionDocument, r: RegionPair, settings: EngineSettings): ReportPair {
+  const sa = trimmedStart(A, r.a.start, r.a.end);
+  const sb = trimmedStart(B, r.b.start, r.b.end);
+  const weighting = settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting;
+  const simhashOf = (d: RegionDocument, start: number, end: number) => {
+    const s = settings.normalizeIdentifiers && d.ids ? d.ids : d.raw;
+    const buf = new TokenBuffer(0);
+    buf.hi = s.hi;
+    buf.lo = s.lo;
+    buf.start = d.start;
+    buf.length = d.length;
+    return simhashTokens(buf, start, end, { weighting, sketchSize: 1 });
+  };
+  const fa = simhashOf(A, sa, r.a.end);
+  const fb = simhashOf(B, sb, r.b.end);
+  return {
+    kind: 'section',
+    a: { path: a, ...linesOf(A, sa, r.a.end) },
+    b: { path: b, ...linesOf(B, sb, r.b.end) },
+    distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
+    similarity: Math.round(r.similarity * 10000) / 10000,
+    clone: r.clone,
+    located: true,
+  };
+}
+
+const shared = (x: Lines, y: Lines): number => Math.max(0, Math.min(x.endLine, y.endLine) - Math.max(x.startLine, y.startLine) + 1);
+/** Section `x` already says region `y` (locate.ts's rule). */
+const says = (x: Lines, y: Lines): boolean => {
+  const s = shared(x, y);
+  return s >= 0.8 * (y.endLine - y.startLine + 1) && 2 * s >= x.endLine - x.startLine + 1;
+};
+const lines = (l: { startLine?: number; endLine?: number }): Lines => ({ startLine: l.startLine ?? 1, endLine: l.endLine ?? l.startLine ?? 1 });
+
+const filesKey = (p: string, q: string): string => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
+
+/** What becomes of a located pair next to the SimHash pairs of its two files (indices into `simhash`). */
+function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: readonly number[]): { fileIndex: number } | 'dropped' | 'kept' {
+  const { a, b } = loc;
+  for (const i of candidates) {
+    const p = simhash[i];
+    const same = p.a.path === a.path && p.b.path === b.path;
+    const swapped = p.a.path === b.path && p.b.path === a.path;
+    if (!same && !swapped) continue;
+    if (p.kind === 'file') {
+      if (a.path !== b.path) return { fileIndex: i };
+      continue;
+    }
+    if (same && says(lines(p.a), lines(a)) && says(lines(p.b), lines(b))) return 'dropped';
+    if (swapped && says(lines(p.a), lines(b)) && says(lines(p.b), lines(a))) return 'dropped';
+  }
+  return 'kept';
+}
+
+/**
+ * The SimHash pairs with the located ones merged in (see the file's comment): file pairs that
+ * have regions are new objects carrying them (side a of a region = the pair's a). Linear in the
+ * pairs: the SimHash pairs are looked up by their two files.
+ */
+export function mergeLocated(simhash: readonly ReportPair[], located: readonly ReportPair[]): ReportPair[] {
+  if (located.length === 0) return simhash as ReportPair[];
+  const keys = new Map<string, number[]>();
+  for (const loc of located) keys.set(filesKey(loc.a.path, loc.b.path), []);
+  simhash.forEach((p, i) => keys.get(filesKey(p.a.path, p.b.path))?.push(i));
+  const out = simhash.slice();
+  const regions = new Map<number, PairRegion[]>();
+  for (const loc of located) {
+    const where = placeOf(loc, simhash, keys.get(filesKey(loc.a.path, loc.b.path))!);
+    if (where === 'dropped') continue;
+    if (where === 'kept') {
+      out.push(loc);
+      continue;
+    }
+    const flipped = simhash[where.fileIndex].a.path !== loc.a.path;
+    const list = regions.get(where.fileIndex) ?? [];
+    list.push({ a: lines(flipped ? loc.b : loc.a), b: lines(flipped ? loc.a : loc.b), clone: loc.clone ?? 'edited', similarity: loc.similarity });
+    regions.set(where.fileIndex, list);
+  }
+  for (const [i, list] of regions) {
+    list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
+    out[i] = { ...out[i], regions: list };
+  }
+  return out;
+}
+
+/**
+ * One group per copied block: the located section pairs' sides that overlap by half of the
+ * shorter are one place, places linked by pairs one group. A member's figures are those of its
+ * closest pair to the group's first place (else its best pair); the group's maxDistance the
+ * largest distance of its pairs.
+ */
+export function locatedGroups(pairs: readonly ReportPair[]): ViewGroup[] {
+  const located = pairs.filter((p) => p.located && p.kind === 'section');
+  const ids = new Map<string, number>();
+  const paths: string[] = [];
+  const idOf = (p: string) => {
+    let id = ids.get(p);
+    if (id === undefined) ids.set(p, (id = paths.push(p) - 1));
+    return id;
+  };
+  const ranges = located.map((p) => ({
+    a: { doc: idOf(p.a.path), start: p.a.startLine!, end: p.a.endLine! + 1 },
+    b: { doc: idOf(p.b.path), start: p.b.startLine!, end: p.b.endLine! + 1 },
+  }));
+  const groups: ViewGroup[] = [];
+  for (const g of groupRegions(ranges)) {
+    if (g.places.length < 2) continue;
+    const inPlace = (s: { doc: number; start: number; end: number }) => g.places.findIndex((q) => q.doc === s.doc && q.start <= s.start && s.end <= q.end);
+    const best = g.places.map(() => ({ distance: 64, similarity: 0, toFirst: false }));
+    let maxDistance = 0;
+    for (const i of g.pairs) {
+      const x = inPlace(ranges[i].a);
+      const y = inPlace(ranges[i].b);
+      const p = located[i];
+      maxDistance = Math.max(maxDistance, p.distance);
+      for (const [m, o] of [[x, y], [y, x]]) {
+        if (m < 0) continue;
+        const toFirst = o === 0;
+        const b = best[m];
+        if ((toFirst && !b.toFirst) || (toFirst === b.toFirst && p.similarity > b.similarity)) best[m] = { distance: p.distance, similarity: p.similarity, toFirst };
+      }
+    }
+    const members: ViewMember[] = g.places.map((q, m) =>
+      m === 0
+        ? { path: paths[q.doc], startLine: q.start, endLine: q.end - 1, distance: 0, similarity: 1 }
+        : { path: paths[q.doc], startLine: q.start, endLine: q.end - 1, distance: best[m].distance, similarity: best[m].similarity },
+    );
+    const first = members[0];
+    groups.push({ kind: 'section', key: `located:${first.path}#${first.startLine}-${first.endLine}`, maxDistance, members, located: true });
+  }
+  return groups;
+}
+
+/** A ViewGroup's closeness, as reportView sorts groups (largest distance, then size). */
+export function mergeGroupLists(simhash: ViewGroup[], located: ViewGroup[]): ViewGroup[] {
+  if (located.length === 0) return simhash;
+  const cmp = (a: ViewGroup, b: ViewGroup) => a.maxDistance - b.maxDistance || b.members.length - a.members.length;
+  located.sort(cmp);
+  const out: ViewGroup[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < simhash.length && j < located.length) out.push(cmp(located[j], simhash[i]) < 0 ? located[j++] : simhash[i++]);
+  while (i < simhash.length) out.push(simhash[i++]);
+  while (j < located.length) out.push(located[j++]);
+  return out;
+}

@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { EngineConfig, EngineEvent, ViewItem, ViewReport } from '../../../../../src/node/engine/engineProtocol';
+import { EngineState, type Fingerprinter } from '../../../../../src/node/engine/engineState';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../../src/node/settings/engineSettings';
+import type { FileOutcome, FileToFingerprint } from '../../../../../src/node/workers/fileOutcome';
+import { fingerprintDecoded, fingerprintFileSync } from '../../../../../src/node/workers/fingerprintFile';
+
+/** Fingerprints (and makes region documents) on the test's thread; records what it reads for regions. */
+class InlineFingerprinter implements Fingerprinter {
+  readonly size = 2;
+  regionReads: string[] = [];
+  async fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
+    return files.map((f) => fingerprintFileSync(f, settings));
+  }
+  async regionDocuments(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
+    this.regionReads.push(...files.map((f) => f.path));
+    return files.map((f) => fingerprintFileSync(f, settings, undefined, undefined, true));
+  }
+  async fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome> {
+    return fingerprintDecoded(relPath, text, Buffer.byteLength(text), 'utf-8', settings);
+  }
+  async close(): Promise<void> {}
+}
+
+const SRC = path.join(__dirname, '../../../../../src');
+const source = (rel: string) => fs.readFileSync(path.join(SRC, rel), 'utf8');
+const lines = (text: string, from: number, to: number) => text.split('\n').slice(from, to).join('\n');
+
+describe('EngineState: located copies (neardup.locate)', function () {
+  this.timeout(60000);
+  let root: string;
+  const settings = { ...DEFAULT_ENGINE_SETTINGS };
+  const config = (over: Partial<EngineConfig> = {}): EngineConfig => ({ settings, include: [], exclude: [], roots: [{ path: root, exclude: [] }], ...over });
+  // Real code of this repository: a block of groups.ts pasted into a host that is otherwise different.
+  const host = source('core/regions/anchors.ts');
+  const block = lines(source('core/regions/groups.ts'), 20, 50);
+  const pasted = () => {
+    const l = host.split('\n');
+    l.splice(30, 0, ...block.split('\n'));
+    return l.join('\n');
+  };
+
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-locate-engine-'));
+    fs.writeFileSync(path.join(root, 'groups.ts'), source('core/regions/groups.ts'));
+    fs.writeFileSync(path.join(root, 'host.ts'), pasted());
+    fs.writeFileSync(path.join(root, 'other.ts'), source('core/regions/chain.ts'));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  /** The located twins of host.ts's items: [host lines, other file and lines]. */
+  const locatedOf = (items: ViewItem[]) =>
+    items
+      .filter((i) => path.basename(i.loc.path) === 'host.ts')
+      .flatMap((i) => i.twins.filter((t) => t.clone && path.basename(t.path) === 'groups.ts' && t.endLine! - t.startLine! > 20).map((t) => `${i.loc.startLine}-${i.loc.endLine} ${path.basename(t.path)}:${t.startLine}-${t.endLine} ${t.clone}`));
+
+  it('a pasted block: one item per place with the other place as twin, a group; editing the copy away removes it', async () => {
+    const fp = new InlineFingerprinter();
+    const events: EngineEvent[] = [];
+    const engine = new EngineState(fp, (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0 });
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    let report: ViewReport = engine.getReport();
+    assert.deepEqual(locatedOf(report.items), ['31-60 groups.ts:21-50 exact'], JSON.stringify(report.items.map((i) => [i.loc, i.twins])));
+    const group = report.groups.find((g) => g.located && g.members.some((m) => path.basename(m.path) === 'host.ts' && m.startLine === 31));
+    assert.ok(group, 'a group of the copied block');
+    const places = group.members.map((m) => `${path.basename(m.path)}:${m.startLine}-${m.endLine}`);
+    // Shorter look-alikes inside a place join its group (core/regions/groups.ts), as in the CLI.
+    assert.ok(places.includes('groups.ts:21-50') && places.includes('host.ts:31-60'), places.join(' '));
+    // The other side has the mirror item.
+    assert.ok(report.items.some((i) => path.basename(i.loc.path) === 'groups.ts' && i.loc.startLine === 21 && i.twins.some((t) => path.basename(t.path) === 'host.ts' && t.startLine === 31)));
+
+    // The copy edited away: a file event; only the changed file and its partners are read again.
+    fp.regionReads = [];
+    fs.writeFileSync(path.join(root, 'host.ts'), host);
+    await engine.update({ upserts: [path.join(root, 'host.ts')], removes: [], renames: [] });
+    report = engine.getReport();
+    assert.deepEqual(locatedOf(report.items), []);
+    assert.ok(!report.groups.some((g) => g.located && g.members.some((m) => path.basename(m.path) === 'host.ts' && m.startLine === 31)));
+    assert.ok(fp.regionReads.includes(path.join(root, 'host.ts')));
+
+    // Pasted again: back (the events carried the change too).
+    const before = events.length;
+    fs.writeFileSync(path.join(root, 'host.ts'), pasted());
+    await engine.update({ upserts: [path.join(root, 'host.ts')], removes: [], renames: [] });
+    assert.deepEqual(locatedOf(engine.getReport().items), ['31-60 groups.ts:21-50 exact']);
+    const sent = events.slice(before).flatMap((e) => (e.type === 'report' ? e.report.items : []));
+    assert.deepEqual(locatedOf(sent), ['31-60 groups.ts:21-50 exact'], 'the report event carries the new items');
+
+    // neardup.locate off: gone; on again: back.
+    await engine.reindex(config({ locate: false }));
+    assert.deepEqual(locatedOf(engine.getReport().items), []);
+    assert.ok(!engine.getReport().groups.some((g) => g.located));
+    await engine.reindex(config({ locate: true }));
+    assert.deepEqual(locatedOf(engine.getReport().items), ['31-60 groups.ts:21-50 exact']);
+    await engine.shutdown();
+  });
+
+  it('over regionsMaxBytes: none located, and the host told once', async () => {
+    const events: EngineEvent[] = [];
+    const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, regionsMaxBytes: 1000 });
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    await engine.reindex();
+    assert.deepEqual(locatedOf(engine.getReport().items), []);
+    const off = events.filter((e) => e.type === 'regionsOff');
+    assert.equal(off.length, 1);
+    assert.equal((off[0] as Extract<EngineEvent, { type: 'regionsOff' }>).maxBytes, 1000);
+    await engine.shutdown();
+  });
+});
