@@ -23,19 +23,7 @@ export function kgramHash(s: TokenStream, i: number, k: number, salt = 0): numbe
 export function kgramHashes(s: TokenStream, from: number, to: number, k: number, salt = 0): Uint32Array {
   const n = Math.max(0, to - from - k + 1);
   const h = new Uint32Array(n);
-  const seed = (0x9747b28c ^ salt ^ k) | 0;
-  const { hi, lo } = s;
-  for (let i = 0; i < n; i++) {
-    // kgramHash(s, from + i, k, salt), inlined (the hot loop of a document's anchors).
-    let x = seed;
-    for (let j = from + i, e = j + k; j < e; j++) {
-      x = Math.imul(x ^ lo[j], 0xcc9e2d51);
-      x = (x << 15) | (x >>> 17);
-      x = Math.imul(x ^ hi[j], 0x1b873593);
-      x = (x << 13) | (x >>> 19);
-    }
-    h[i] = fmix32(x >>> 0);
-  }
+  for (let i = 0; i < n; i++) h[i] = kgramHash(s, from + i, k, salt);
   return h;
 }
 
