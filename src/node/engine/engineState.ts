@@ -341,7 +341,8 @@ export class EngineState {
 
   /** After a job's report: the located copies brought up to date, and a report if they changed. */
   private async locate(): Promise<void> {
-    if (this.regions.on && (await this.regions.step())) this.computeReport(null, true, new Set());
+    // The report goes on the job's figures (a report with a job; it read no more files).
+    if (this.regions.on && (await this.regions.step())) this.computeReport(this.report?.lastJob ? { ...this.report.lastJob, reread: 0 } : null, true, new Set());
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {
