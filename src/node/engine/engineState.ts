@@ -222,7 +222,7 @@ export class EngineState {
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
     skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
     update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
-    commit: (stats, changed) => (this.computeReport(stats, true, changed), this.scheduleSave(), void this.serial(() => this.locate())),
+    commit: async (stats, changed) => (await this.locate(true), this.computeReport(stats, true, changed), this.scheduleSave()),
     documents: () => this.entries.docs.size,
   };
 
@@ -355,9 +355,9 @@ export class EngineState {
 
   // ------------------------------------------------------------------------------ internals
 
-  /** After a job's report: the located copies brought up to date, and a report if they changed. */
-  private async locate(): Promise<void> {
-    if (this.regions.on && (await this.regions.step())) this.computeReport(null, true, new Set());
+  /** The located copies brought up to date: after a job's report, with a report of their own if they changed (on the job's figures; it read no more files), or `before` it (one report). */
+  private async locate(before = false): Promise<void> {
+    if (this.regions.on && (await this.regions.step()) && !before) this.computeReport(this.report?.lastJob ? { ...this.report.lastJob, reread: 0 } : null, true, new Set());
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {
@@ -862,8 +862,8 @@ export class EngineState {
       return stats;
     }
     stats.elapsedMs = Math.round(performance.now() - started);
+    await this.locate(true);
     this.computeReport(stats, true, changed);
-    await this.locate();
     stats.elapsedMs = Math.round(performance.now() - started);
     this.scheduleSave();
     return stats;

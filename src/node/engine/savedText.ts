@@ -34,7 +34,7 @@ export interface SavedTextHost {
   /** The file as a file event (read from disk, every rule applied). */
   update(abs: string): Promise<UpdateResult>;
   /** Matches the changed file incrementally, posts the report and schedules the cache write. */
-  commit(stats: UpdateResult, changed: Set<string>): void;
+  commit(stats: UpdateResult, changed: Set<string>): void | Promise<void>;
   documents(): number;
 }
 
@@ -83,7 +83,7 @@ export async function applySavedText(h: SavedTextHost, file: string, text: strin
     h.skip(abs, o.reason);
   }
   stats.files = h.documents();
-  h.commit(stats, new Set([abs]));
+  await h.commit(stats, new Set([abs]));
   stats.elapsedMs = Math.round(performance.now() - started);
   return stats;
 }
