@@ -25,7 +25,7 @@ describe('settings', () => {
   });
 
   afterEach(async () => {
-    for (const key of ['maxDistance', 'sectionMaxDistance', 'sections.enabled', 'exclude', 'include', 'diagnostics.severity', 'minTokens']) await setSetting(key, undefined);
+    for (const key of ['maxDistance', 'sectionMaxDistance', 'sections.enabled', 'locate', 'exclude', 'include', 'diagnostics.severity', 'minTokens']) await setSetting(key, undefined);
     await vscode.commands.executeCommand('neardup.viewMode.both');
     await vscode.workspace.getConfiguration('files').update('exclude', undefined, vscode.ConfigurationTarget.Global);
     await waitForReport(api, (r) => isFixtureReport(r) && r.thresholds.maxDistance === 12, 'the fixture report again');
@@ -49,11 +49,15 @@ describe('settings', () => {
     // Identical sections remain (distance 0), also those of files that no longer pair as files.
     const sections = sectionGroups(none).map((g) => g.join(' '));
     assert.ok(sections.includes(FIXTURE_SECTION_GROUPS[0].join(' ')), 'the planted section pair remains');
-    assert.ok(none.groups.every((g) => g.maxDistance === 0));
+    // Located copies (neardup.locate) are their own finder: the SimHash thresholds do not apply to them.
+    assert.ok(none.groups.filter((g) => !g.located).every((g) => g.maxDistance === 0));
   });
 
   it('the welcome content: nothing found, or nothing of the kind shown', async () => {
     assert.strictEqual(api.tree.viewState, 'ready');
+    // Copies located inside files stay with sections off (as with the CLI's --no-sections): off
+    // here, so that nothing of the kind is left to show.
+    await setSetting('locate', false);
     await setSetting('sections.enabled', false);
     await waitForReport(api, (x) => x.sections === 0 && x.lastJob !== null, 'no sections');
     await vscode.commands.executeCommand('neardup.viewMode.sections');

@@ -91,9 +91,16 @@ export const CUT_MEMORY_MS = 60_000;
 
 /**
  * The match the notice names: the engine's best, leaving out the file a block of the same size
- * was just cut from (its indexed text still holds what was moved).
+ * was just cut from (its indexed text still holds what was moved), and the pasted lines' own place
+ * (`pasted.path` and `span`): a document given its saved text again (a restore, a replace of the
+ * whole text) matches that text on disk where it stands, which is no copy.
  */
-export function noticeMatch(matches: readonly TextMatch[], pasted: { chars: number; at: number }, cut: Cut | undefined): TextMatch | undefined {
+export function noticeMatch(matches: readonly TextMatch[], pasted: { chars: number; at: number; path?: string; span?: LineSpan }, cut: Cut | undefined): TextMatch | undefined {
   const moved = cut && pasted.at - cut.at <= CUT_MEMORY_MS && Math.abs(cut.chars - pasted.chars) <= 2 ? cut.path : undefined;
-  return matches.find((m) => m.path !== moved);
+  const itself = (m: TextMatch): boolean => {
+    if (pasted.path === undefined || m.path !== pasted.path || !pasted.span) return false;
+    if (m.startLine === undefined || m.endLine === undefined) return true; // the whole file
+    return m.startLine <= pasted.span.end + 1 && pasted.span.start + 1 <= m.endLine;
+  };
+  return matches.find((m) => m.path !== moved && !itself(m));
 }

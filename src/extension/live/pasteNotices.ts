@@ -177,7 +177,7 @@ export class PasteNotices implements vscode.Disposable {
     list.push(notice);
     while (list.length > MAX_PER_DOCUMENT) list.shift();
     this.notices.set(key, list);
-    const pasted = { chars: text.length, at: Date.now() };
+    const pasted = { chars: text.length, at: Date.now(), path: doc.uri.fsPath, span };
     const cut = this.cut;
     this.requests++;
     let match: TextMatch | undefined;

@@ -48,4 +48,14 @@ describe('live/pasteBlock: a paste as it lands', () => {
     assert.equal(noticeMatch(matches, { chars: 100, at: 1000 + CUT_MEMORY_MS + 1 }, { path: '/w/a.ts', chars: 100, at: 0 })?.path, '/w/a.ts', 'long ago');
     assert.equal(noticeMatch([m('/w/a.ts', 0)], { chars: 100, at: 1000 }, { path: '/w/a.ts', chars: 100, at: 900 }), undefined);
   });
+
+  it('noticeMatch: not the pasted lines\' own place (a document given its saved text again), but another place of the same file', () => {
+    const at = (startLine: number, endLine: number): TextMatch => ({ kind: 'section', path: '/w/a.ts', startLine, endLine, self: { startLine: 1, endLine: 9 }, covered: 1, distance: 0, similarity: 1 });
+    const pasted = { chars: 100, at: 1000, path: '/w/a.ts', span: { start: 0, end: 8 } }; // lines 1–9
+    assert.equal(noticeMatch([at(1, 9)], pasted, undefined), undefined, 'itself');
+    assert.equal(noticeMatch([at(5, 20)], pasted, undefined), undefined, 'overlapping itself');
+    assert.equal(noticeMatch([{ ...at(1, 9), kind: 'file', startLine: undefined, endLine: undefined }], pasted, undefined), undefined, 'its whole file');
+    assert.deepEqual(noticeMatch([at(1, 9), at(30, 38)], pasted, undefined)?.startLine, 30, 'a repeat elsewhere in the file');
+    assert.equal(noticeMatch([at(1, 9)], { ...pasted, path: '/w/b.ts' }, undefined)?.path, '/w/a.ts', 'another file');
+  });
 });
