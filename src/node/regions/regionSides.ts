@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { simhashTokens } from '../../core/fingerprint/simhash';
 import { hammingDistance } from '../../core/index/hamming';
-import type { RegionDocument } from '../../core/regions/document';
+import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
+import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
 import type { RegionPair } from '../../core/regions/regions';
 import { languageOf } from '../../core/text/languages';
 import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
@@ -44,6 +45,22 @@ export function trimmedStart(d: RegionDocument, start: number, end: number): num
   const { hi, lo } = d.raw;
   while (start < end - 1 && CLOSERS.has(`${hi[start]}:${lo[start]}`)) start++;
   return start;
+}
+
+/**
+ * Lines of a token range [start, end) of a document, as a report gives them: a notebook's as cell
+ * lines (core/containers/cellLines.ts), a range cut at the end of its first cell.
+ */
+export function linesOf(d: RegionDocument, start: number, end: number): { startLine: number; endLine: number } {
+  const startLine = lineOfOffset(d.lineStarts, d.start[start]);
+  const endLine = lineOfOffset(d.lineStarts, d.start[end - 1]);
+  const cells = d.reportLines;
+  if (!cells) return { startLine, endLine };
+  const first = cells[startLine - 1];
+  const cell = Math.floor(first / CELL_LINE_STRIDE);
+  let last = startLine;
+  while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
+  return { startLine: first, endLine: cells[last - 1] };
 }
 
 /** The content key of tokens [start, end): `region:<tokens>:<24 hex digits of SHA-256>`. */

@@ -3,9 +3,9 @@
  * notebook's cell lines), whether a SimHash section already says a region, a side's key, and byte
  * counts for notices (a side's trimmed start, content key and SimHash: node/regions/regionSides.ts).
  */
-import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
 import type { Location } from '../../core/report/report';
-import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
+import type { RegionDocument } from '../../core/regions/document';
+import { linesOf } from '../regions/regionSides';
 
 /** A scanned file and its region document. */
 export interface Doc {
@@ -15,21 +15,7 @@ export interface Doc {
 
 export const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
 
-/**
- * Lines of a token range [start, end) of a document, as a report gives them: a notebook's as cell
- * lines (core/containers/cellLines.ts), a range cut at the end of its first cell.
- */
-export function linesOf(d: RegionDocument, start: number, end: number): { startLine: number; endLine: number } {
-  const startLine = lineOfOffset(d.lineStarts, d.start[start]);
-  const endLine = lineOfOffset(d.lineStarts, d.start[end - 1]);
-  const cells = d.reportLines;
-  if (!cells) return { startLine, endLine };
-  const first = cells[startLine - 1];
-  const cell = Math.floor(first / CELL_LINE_STRIDE);
-  let last = startLine;
-  while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
-  return { startLine: first, endLine: cells[last - 1] };
-}
+export { linesOf };
 
 /** Lines two inclusive ranges share. */
 const shared = (s1: number, e1: number, s2: number, e2: number): number => Math.max(0, Math.min(e1, e2) - Math.max(s1, s2) + 1);

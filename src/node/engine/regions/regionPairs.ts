@@ -1,70 +1,31 @@
 /**
  * The engine's located copies as the report shows them (issue 12 in the extension): a region
  * pair of the region finder (core/regions) as a located section pair of line ranges (the CLI's
- * `--locate` rules of src/node/scan/locate.ts: a code side's leading closers trimmed, a notebook's
- * lines as cell lines, the distance of the two sides' SimHash), and the pairs of one file or of
+ * `--locate` rules, shared through node/regions/regionSides.ts: a code side's leading closers
+ * trimmed, a notebook's lines as cell lines, the distance of the two sides' SimHash), and the pairs of one file or of
  * the whole report with the located ones merged in: a region of two files the SimHash pairs as
  * files goes into that file pair's `regions`; one a SimHash section pair already says (80 % of
  * its lines on both sides, and it half of the section's) is dropped; the rest are section pairs
  * with `located: true`, grouped one group per copied block (its places).
  */
-import { CELL_LINE_STRIDE } from '../../../core/containers/cellLines';
-import { simhashTokens } from '../../../core/fingerprint/simhash';
 import { hammingDistance } from '../../../core/index/hamming';
 import type { PairRegion, ReportPair } from '../../../core/report/report';
-import { lineOfOffset, type RegionDocument } from '../../../core/regions/document';
+import type { RegionDocument } from '../../../core/regions/document';
 import { groupRegions } from '../../../core/regions/groups';
 import type { RegionPair } from '../../../core/regions/regions';
-import { languageOf } from '../../../core/text/languages';
-import { TokenBuffer, tokenizeCode } from '../../../core/text/tokenize';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
-
-/** Tokens that close the code before them (`hi:lo`): a copy does not begin with one (as locate.ts). */
-const CLOSERS = (() => {
-  const buf = new TokenBuffer(16);
-  tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
-  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
-})();
+import { linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
 
 type Lines = { startLine: number; endLine: number };
-
-/** Lines of a token range [start, end), a notebook's as cell lines cut at the end of the first cell. */
-function linesOf(d: RegionDocument, start: number, end: number): Lines {
-  const startLine = lineOfOffset(d.lineStarts, d.start[start]);
-  const endLine = lineOfOffset(d.lineStarts, d.start[end - 1]);
-  const cells = d.reportLines;
-  if (!cells) return { startLine, endLine };
-  const first = cells[startLine - 1];
-  const cell = Math.floor(first / CELL_LINE_STRIDE);
-  let last = startLine;
-  while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
-  return { startLine: first, endLine: cells[last - 1] };
-}
-
-/** A side's token start without its leading closers (code only). */
-function trimmedStart(d: RegionDocument, start: number, end: number): number {
-  if (d.kind !== 'code') return start;
-  while (start < end - 1 && CLOSERS.has(`${d.raw.hi[start]}:${d.raw.lo[start]}`)) start++;
-  return start;
-}
 
 /** One located pair of line ranges: side a in document `a`, side b in `b` (paths). */
 export function locatedPair(a: string, A: RegionDocument, b: string, B: RegionDocument, r: RegionPair, settings: EngineSettings): ReportPair {
   const sa = trimmedStart(A, r.a.start, r.a.end);
   const sb = trimmedStart(B, r.b.start, r.b.end);
-  const weighting = settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting;
-  const simhashOf = (d: RegionDocument, start: number, end: number) => {
-    const s = settings.normalizeIdentifiers && d.ids ? d.ids : d.raw;
-    const buf = new TokenBuffer(0);
-    buf.hi = s.hi;
-    buf.lo = s.lo;
-    buf.start = d.start;
-    buf.length = d.length;
-    return simhashTokens(buf, start, end, { weighting, sketchSize: 1 });
-  };
-  const fa = simhashOf(A, sa, r.a.end);
-  const fb = simhashOf(B, sb, r.b.end);
+  const options = { normalizeIdentifiers: settings.normalizeIdentifiers, weighting: settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting };
+  const fa = sideSimhash(A, sa, r.a.end, options);
+  const fb = sideSimhash(B, sb, r.b.end, options);
   return {
     kind: 'section',
     a: { path: a, ...linesOf(A, sa, r.a.end) },
