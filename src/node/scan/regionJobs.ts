@@ -18,7 +18,7 @@ import type { PairSides, SideOptions } from '../regions/regionSides';
 import type { WorkerPool } from '../workers/workerPool';
 
 /** Runs per worker: the work of a bucket varies a lot, so more runs than workers balance it. */
-const RUNS_PER_WORKER = 6;
+const RUNS_PER_WORKER = 8;
 
 let nextDocsId = 1;
 
@@ -88,9 +88,12 @@ export function startRegionsInPool(
   };
   const docsId = nextDocsId++;
   let next = 0;
-  // One lane per worker: each sends the documents with its first run, then only their id.
-  const lanes = Array.from({ length: Math.min(pool.size, runs.length) }, async (_, slot) => {
-    let sent = false;
+  // Two lanes per worker (a run in flight while the next waits: the worker is not idle while this
+  // thread is busy matching sections); each lane sends the documents with its first run, then
+  // only their id.
+  const sentTo = new Set<number>(); // the slots sent the documents (a worker handles its messages in order)
+  const lanes = Array.from({ length: Math.min(2 * pool.size, runs.length) }, async (_, lane) => {
+    const slot = lane % pool.size;
     while (next < runs.length) {
       const r = runs[next++];
       let seedCount = 0;
@@ -104,11 +107,13 @@ export function startRegionsInPool(
         seedArray.set(b.pairs, at);
         at += b.pairs.length;
       });
-      const ask = (withDocs: boolean) =>
-        pool.run({ type: 'regionBuckets', docsId, ...(withDocs ? { docs } : {}), options: o, buckets, seeds: seedArray, ...(sides ? { sides } : {}) }, undefined, { slot }) as Promise<RegionBucketsResponse>;
+      const ask = (force: boolean) => {
+        const withDocs = force || !sentTo.has(slot);
+        sentTo.add(slot);
+        return pool.run({ type: 'regionBuckets', docsId, ...(withDocs ? { docs } : {}), options: o, buckets, seeds: seedArray, ...(sides ? { sides } : {}) }, undefined, { slot }) as Promise<RegionBucketsResponse>;
+      };
       try {
-        let res = await ask(!sent);
-        sent = true;
+        let res = await ask(false);
         if ('missingDocs' in res) res = await ask(true); // the worker restarted
         if ('missingDocs' in res) throw new Error('the worker lost the documents');
         stats.chains += res.chains;
@@ -126,7 +131,7 @@ export function startRegionsInPool(
         }
         if (p !== pairs.length) throw new Error('a worker answered pairs of documents it was not asked about');
       } catch {
-        sent = false;
+        sentTo.delete(slot);
         here(r);
       }
     }

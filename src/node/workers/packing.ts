@@ -51,9 +51,23 @@ export interface PackedRegions {
 const REGION_HEADER = 8;
 
 type SharedArray = Int32Array | Uint32Array | Uint8Array;
-/** A typed array of n elements on a SharedArrayBuffer of its own. */
-function shared<T extends SharedArray>(Ctor: { new (buffer: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
-  return new Ctor(new SharedArrayBuffer(n * Ctor.BYTES_PER_ELEMENT));
+type SharedCtor = { new (buffer: SharedArrayBuffer, byteOffset: number, length: number): SharedArray; BYTES_PER_ELEMENT: number };
+
+/**
+ * Typed arrays of the given lengths carved out of one SharedArrayBuffer (each at an offset aligned
+ * to 8 bytes): one allocation per batch instead of one per array.
+ */
+function carve<K extends keyof PackedRegions>(spec: Record<K, [SharedCtor, number]>): PackedRegions {
+  let bytes = 0;
+  for (const [Ctor, n] of Object.values(spec) as Array<[SharedCtor, number]>) bytes += (n * Ctor.BYTES_PER_ELEMENT + 7) & ~7;
+  const buffer = new SharedArrayBuffer(bytes);
+  const out: Record<string, SharedArray> = {};
+  let at = 0;
+  for (const [key, [Ctor, n]] of Object.entries(spec) as Array<[string, [SharedCtor, number]]>) {
+    out[key] = new Ctor(buffer, at, n);
+    at += (n * Ctor.BYTES_PER_ELEMENT + 7) & ~7;
+  }
+  return out as unknown as PackedRegions;
 }
 
 function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefined {
@@ -77,20 +91,20 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
   if (!any) return undefined;
   // On shared memory: the main thread hands the documents on to every worker (the region finder's
   // jobs, node/scan/regionJobs.ts) without copying them.
-  const r: PackedRegions = {
-    header: shared(Int32Array, outcomes.length * REGION_HEADER),
-    hi: shared(Uint32Array, tokens),
-    lo: shared(Uint32Array, tokens),
-    idsHi: shared(Uint32Array, ids),
-    idsLo: shared(Uint32Array, ids),
-    isIdent: shared(Uint8Array, ids),
-    start: shared(Int32Array, tokens),
-    lineStarts: shared(Int32Array, lines),
-    reportLines: shared(Int32Array, reported),
-    proseTokens: shared(Uint8Array, prose),
-    anchorHash: shared(Uint32Array, anchors),
-    anchorPos: shared(Int32Array, anchors),
-  };
+  const r = carve({
+    header: [Int32Array, outcomes.length * REGION_HEADER],
+    hi: [Uint32Array, tokens],
+    lo: [Uint32Array, tokens],
+    idsHi: [Uint32Array, ids],
+    idsLo: [Uint32Array, ids],
+    start: [Int32Array, tokens],
+    lineStarts: [Int32Array, lines],
+    reportLines: [Int32Array, reported],
+    anchorHash: [Uint32Array, anchors],
+    anchorPos: [Int32Array, anchors],
+    isIdent: [Uint8Array, ids],
+    proseTokens: [Uint8Array, prose],
+  });
   let pt = 0;
   let an = 0;
   let t = 0;

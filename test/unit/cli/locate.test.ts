@@ -18,8 +18,8 @@ import { writeLocateFixture, type LocatedPair, type LocatedReport, type PlantedC
 
 const CLI = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
-function run(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000 });
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 60000, env: { ...process.env, ...env } });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -202,6 +202,19 @@ describe('neardup scan --locate (experimental)', function () {
     assert.ok(j.groups.some((g) => g.kind === 'file' && g.located && g.members.join() === 'copy.ts,source.ts'), JSON.stringify(j.groups));
     const text = run(['scan', tree, '-q', '--locate']).stdout;
     assert.match(text, /2 files, edited copies located by their regions, largest distance \d+\n\s+copy\.ts\n\s+source\.ts {2}edited copy, similarity \d+\.\d%, distance \d+; regions at lines \d+-\d+/, text);
+  });
+
+  it('the region finder on the workers (from NEARDUP_REGION_WORKERS workers up) and on the main thread give the same report', () => {
+    const json = (env: NodeJS.ProcessEnv) => {
+      const r = run(['scan', dir, '-q', '--locate', '--format', 'json', '--workers', '2'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout) as { stats: { elapsedMs?: number }; pairs: unknown[] };
+      delete report.stats.elapsedMs;
+      return report;
+    };
+    const pooled = json({ NEARDUP_REGION_WORKERS: '1' });
+    assert.ok(pooled.pairs.length > planted.length);
+    assert.deepEqual(pooled, json({ NEARDUP_REGION_WORKERS: '64' }));
   });
 
   it('identical files the scan does not pair (under --min-tokens) are still located: only identical file pairs are left unsearched', () => {
