@@ -131,20 +131,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
     return 2;
   }
-  const settings: EngineSettings = {
-    ...DEFAULT_ENGINE_SETTINGS,
-    maxDistance: flags.maxDistance,
-    sectionMaxDistance: flags.sectionMaxDistance,
-    minTokens: flags.minTokens,
-    minSimilarity: flags.minSimilarity,
-    sections: flags.sections,
-    normalizeIdentifiers: flags.normalizeIdentifiers,
-    stopWords: flags.stopWords,
-    weighting: flags.weighting,
-    cjkSegmenter: flags.cjkSegmenter,
-    foldVariants: flags.foldVariants,
-    maxFileSizeBytes: flags.maxFileSize * 1024,
-  };
+  const settings = settingsOf(flags);
   // A baseline that cannot be used stops the run before the scan: one line, exit code 2.
   let baseline: Baseline | undefined;
   if (flags.baseline !== undefined) {
@@ -285,6 +272,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   return 0;
 }
 
+/** The engine settings the flags (with the project's configuration applied) say; defaults for the rest. */
 function settingsOf(flags: ScanFlags): EngineSettings {
   return {
     ...DEFAULT_ENGINE_SETTINGS,
