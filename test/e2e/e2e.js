@@ -261,6 +261,18 @@ function quickPickRow(labelSubstring) {
   return page.locator('.quick-input-widget .quick-input-list .monaco-list-row', { hasText: labelSubstring }).first();
 }
 
+/**
+ * Presses Enter on the quick input once its focused (active) row is the one wanted. Quick Open
+ * filters as you type, asynchronously: the list of recently opened files, shown first, can already
+ * hold a row with the name while another row (the active editor) is still the focused one, and
+ * Enter then opens that other file (seen on a loaded machine).
+ */
+async function enterOnQuickPickRow(labelSubstring) {
+  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: labelSubstring })
+    .first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
 /** The rows of the open quick input: title, and each row's label, description and detail. */
 async function quickInputState() {
   return page.evaluate(() => {
@@ -458,7 +470,7 @@ async function main() {
       await quickOpen('orderService.ts');
       await quickPickRow('orderService.ts').waitFor({ timeout: 15_000 });
       await screenshot('quick-open');
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow('orderService.ts');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="orderService.ts"]', { timeout: 15_000 });
       await page.waitForSelector('.part.editor .monaco-editor .view-lines', { timeout: 15_000 });
       await screenshot('file-open');
@@ -489,7 +501,7 @@ async function main() {
       const row = quickPickRow(COMMAND_TITLE);
       await row.waitFor({ timeout: 15_000 });
       await screenshot('palette');
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow(COMMAND_TITLE);
       // The palette closes and the command's own quick pick opens, titled after the file.
       const twin = planted('file', 'code/orderService.ts');
       const title = 'Near duplicates of code/orderService.ts';
@@ -671,8 +683,7 @@ async function main() {
       const pair = expected.pairs.find((p) => p.kind === 'section');
       const [twin, self] = pair.a.startsWith('code/logParser.ts') ? [pair.b, pair.a] : [pair.a, pair.b];
       await quickOpen('logParser.ts');
-      await quickPickRow('logParser.ts').waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow('logParser.ts');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="logParser.ts"]', { timeout: 15_000 });
       const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
       const lens = `1 near duplicate (d=${pair.distance})`;
@@ -703,8 +714,7 @@ async function main() {
       // Line 44 (`let subtotal = 0;`, renamed in the copy) is below the first screen: Quick Open
       // goes to it (nothing is typed into the editor).
       await quickOpen('orderService.ts:44');
-      await quickPickRow('orderService.ts').waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow('orderService.ts');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="orderService.ts"]', { timeout: 15_000 });
       const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
       const line = editor.locator('.view-line', { hasText: 'let subtotal = 0;' }).first();
@@ -726,8 +736,7 @@ async function main() {
       await closeQuickInput();
       // Copy: lines 46–54 of code/logParser.ts (parseLogLine), selected with the keyboard.
       await quickOpen('logParser.ts');
-      await quickPickRow('logParser.ts').waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow('logParser.ts');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="logParser.ts"]', { timeout: 15_000 });
       await page.keyboard.press('Control+Home');
       for (let i = 1; i < 46; i++) await page.keyboard.press('ArrowDown');
@@ -740,8 +749,7 @@ async function main() {
       await page.keyboard.press('Control+C');
       // Paste at the end of code/salesReport.ts (unsaved: nothing is written).
       await quickOpen('salesReport.ts');
-      await quickPickRow('salesReport.ts').waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow('salesReport.ts');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="salesReport.ts"]', { timeout: 15_000 });
       await page.keyboard.press('Control+End');
       await page.keyboard.press('Enter');
@@ -795,8 +803,7 @@ async function main() {
       const title = localize(((contributes.commands || []).find((c) => c.command === 'neardup.showOverview') || {}).title);
       assert(title, 'package.json does not contribute neardup.showOverview');
       await commandPalette(title);
-      await quickPickRow(title).waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow(title);
       // The page runs in the webview's frames: find the one that drew the treemap.
       const drawn = await poll('the Overview page with its treemap', async () => {
         for (const f of page.frames()) {
@@ -839,8 +846,7 @@ async function main() {
       assert(title, 'package.json does not contribute neardup.exportReport');
       const target = path.join(tmp, 'exported-report.html');
       await commandPalette(title);
-      await quickPickRow(title).waitFor({ timeout: 15_000 });
-      await page.keyboard.press('Enter');
+      await enterOnQuickPickRow(title);
       // The save dialog (the workbench's own, in a browser): a path box holding the proposed file.
       const box = page.locator('.quick-input-widget .quick-input-box input');
       await poll('the save dialog proposing neardup-report.html', async () => {
