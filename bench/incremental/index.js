@@ -4,7 +4,7 @@
 // "results for that file and its twins ready", for a changed file of 100, 1,000 and 10,000 lines,
 // and the time of a query for one file.
 //
-//   node bench/incremental [--files 10000] [--reps 15] [--no-engine]
+//   node bench/incremental [--files 10000] [--reps 15] [--no-engine] [--pad-to 100000]
 //
 // A. Core path, in this thread: fingerprintText (file + sections) → replace the file's and its
 //    sections' entries in two live SimHashIndex (files k = 12, sections k = 10, the product's
@@ -113,11 +113,39 @@ class LiveIndex {
   }
 }
 
-function coreBench(E, mat, reps) {
+/**
+ * A stand-in for one more, unrelated document (--pad-to): a real document's fingerprints with its
+ * file's and sections' SimHashes replaced by random 64-bit values (the SimHashes of unrelated
+ * texts are about as far apart as random ones), its sketches kept.
+ */
+function paddingOf(doc, next) {
+  const rehash = (fp) => ({ ...fp, hi: next(), lo: next() });
+  return { ...doc, file: doc.file ? rehash(doc.file) : doc.file, sections: doc.sections.map(rehash) };
+}
+
+/** xorshift32 from a fixed seed: the same padding in every run. */
+function random32(seed = 0x9e3779b9) {
+  let x = seed >>> 0;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return x >>> 0;
+  };
+}
+
+function coreBench(E, mat, reps, padTo = 0) {
   const t0 = hr();
   const live = new LiveIndex(E);
   let id = 0;
-  for (const f of mat.indexed) live.put(id++, f.rel, E.fingerprintText(fs.readFileSync(f.abs, 'utf8'), f.rel));
+  const real = [];
+  for (const f of mat.indexed) {
+    const doc = E.fingerprintText(fs.readFileSync(f.abs, 'utf8'), f.rel);
+    real.push(doc);
+    live.put(id++, f.rel, doc);
+  }
+  const next = random32();
+  for (let k = 0; id < padTo - 2 * SIZES.length; k++) live.put(id++, `padding-${k}.js`, paddingOf(real[k % real.length], next));
   const targetIds = {};
   for (const L of SIZES) {
     const twinId = id++;
@@ -228,13 +256,14 @@ async function engineBench(E, mat, reps) {
 // ------------------------------------------------------------------------------ main
 
 async function main(argv) {
-  const o = parseArgs(argv, { files: 10000, reps: 15, engine: true, noEngine: false });
+  const o = parseArgs(argv, { files: 10000, reps: 15, engine: true, noEngine: false, padTo: 0 });
   console.log(`bench/incremental — ${environment()}`);
   const E = loadEngine();
   const mat = material(o.files);
-  const core = coreBench(E, mat, o.reps);
+  const core = coreBench(E, mat, o.reps, o.padTo);
   console.log(`\nA. Core path: fingerprintText + live SimHashIndex update (files k=12, sections k=10) + query + sketch verification`);
-  console.log(`   ${core.documents} documents, ${core.sections} sections; median of ${o.reps} edits (p90 in the next column)\n`);
+  const padded = o.padTo > 0 ? ` (${mat.indexed.length} real files + the targets, the rest stand-ins: real fingerprints with random SimHashes)` : '';
+  console.log(`   ${core.documents} documents, ${core.sections} sections${padded}; median of ${o.reps} edits (p90 in the next column)\n`);
   console.log(
     table(
       core.rows.map((r) => [r.lines, r.sections, r.fileTwins, fmt(r.medianMs, 2), fmt(r.p90Ms, 2), fmt(r.fingerprintMs, 2), fmt(r.updateMs, 3), fmt(r.queryVerifyMs, 3), fmt(r.queryOnlyMs, 3), fmt(r.queryOnlyP90Ms, 3)]),
