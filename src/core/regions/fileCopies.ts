@@ -12,8 +12,10 @@
  * docs — stays out; a k-gram of ten copies of one file is back), and judged on those regions.
  * Pure and deterministic.
  */
-import { defaultAnchors, findRegions, resolveRegionOptions, type RegionOptions, type RegionPair } from './regions';
+import { alignChain, kernelAligner, type ChainAligner } from './align';
+import { bucketRegions, bucketWanted, defaultAnchors, planRegions, resolveRegionOptions, type RegionPair } from './regions';
 import type { RegionDocument } from './document';
+import type { CodeKernel } from '../types';
 
 /** Regions holding at least this share of the tokens of both documents make them a copy of a file. */
 export const FILE_COVER = 0.6;
@@ -48,8 +50,8 @@ export interface FileCopyOptions {
   searchCover?: number;
   /** Pairs of documents not judged (e.g. those the scan already pairs as files). */
   skipPair?: (docA: number, docB: number) => boolean;
-  /** The region finder's options for the second search (a native kernel: the same regions, faster). */
-  regions?: RegionOptions;
+  /** The second search's native kernel (seeds and alignment: the same regions, faster) or aligner; default alignChain. */
+  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>; aligner?: ChainAligner };
 }
 
 /** Share of `n` tokens the union of token ranges holds. */
@@ -87,27 +89,41 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length),
     coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length),
   ];
-  // Distinct documents holding each anchor hash, and the anchors of a document without those over
-  // the cap (made at the first second search).
-  let docsOf: Map<number, number> | null = null;
+  // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
+  // times the cap of documents hold (counted once, at the first second search).
   const o = resolveRegionOptions();
   const cap = Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(o.maxPostingsShare * docs.length)));
   const proseCap = Math.max(cap, Math.min(o.maxPostingsCeiling, Math.floor(o.proseMaxPostingsShare * docs.length)));
   const anchorsOf = (d: RegionDocument) => d.anchors ?? defaultAnchors(d);
-  const withoutBoilerplate = (d: RegionDocument): RegionDocument => {
-    if (!docsOf) {
-      docsOf = new Map();
-      for (const doc of docs) {
-        if (doc.length < o.minTokens) continue;
-        const hashes = anchorsOf(doc).hash.slice().sort();
-        for (let i = 0; i < hashes.length; i++) if (i === 0 || hashes[i] !== hashes[i - 1]) docsOf.set(hashes[i], (docsOf.get(hashes[i]) ?? 0) + 1);
+  let docsOf: ((hash: number) => number) | null = null;
+  const filtered = new Map<number, RegionDocument>();
+  const withoutBoilerplate = (d: number): RegionDocument => {
+    docsOf ??= documentCounts(docs, o.minTokens, anchorsOf);
+    let doc = filtered.get(d);
+    if (!doc) {
+      const a = anchorsOf(docs[d]);
+      const limit = SEARCH_DOCS_FACTOR * (docs[d].kind === 'prose' ? proseCap : cap);
+      const keep: number[] = [];
+      for (let i = 0; i < a.hash.length; i++) if (docsOf(a.hash[i]) <= limit) keep.push(i);
+      doc = { ...docs[d], anchors: { hash: Uint32Array.from(keep, (i) => a.hash[i]), pos: Int32Array.from(keep, (i) => a.pos[i]) } };
+      filtered.set(d, doc);
+    }
+    return doc;
+  };
+  const align = options.regions?.aligner ?? (options.regions?.kernel ? kernelAligner(options.regions.kernel) : alignChain);
+  /** The regions of two documents alone (side a in x), without the boilerplate. */
+  const searchAlone = (x: number, y: number): RegionPair[] => {
+    const pair = [withoutBoilerplate(x), withoutBoilerplate(y)];
+    const plan = planRegions(pair, { maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false, kernel: options.regions?.kernel });
+    const found: RegionPair[] = [];
+    for (const bucket of plan.buckets) {
+      if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
+      for (const r of bucketRegions(pair, bucket, plan.options, align, plan.stats)) {
+        const t = oriented(r, 0);
+        found.push({ ...t, a: { ...t.a, doc: x }, b: { ...t.b, doc: y } });
       }
     }
-    const a = anchorsOf(d);
-    const limit = SEARCH_DOCS_FACTOR * (d.kind === 'prose' ? proseCap : cap);
-    const keep: number[] = [];
-    for (let i = 0; i < a.hash.length; i++) if (docsOf.get(a.hash[i])! <= limit) keep.push(i);
-    return { ...d, anchors: { hash: Uint32Array.from(keep, (i) => a.hash[i]), pos: Int32Array.from(keep, (i) => a.pos[i]) } };
+    return found;
   };
   const out: FileCopy[] = [];
   for (const k of [...byPair.keys()].sort((p, q) => p - q)) {
@@ -120,12 +136,48 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
       continue;
     }
     if (ca < searchCover || cb < searchCover) continue;
-    const again = findRegions([withoutBoilerplate(docs[x]), withoutBoilerplate(docs[y])], { ...options.regions, maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false }).pairs.map((r) => {
-      const o = oriented(r, 0);
-      return { ...o, a: { ...o.a, doc: x }, b: { ...o.b, doc: y } };
-    });
+    const again = searchAlone(x, y);
     const [sa, sb] = covers(again, x, y);
     if (sa >= cover && sb >= cover) out.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions: again, searched: true });
   }
   return out;
+}
+
+/**
+ * How many documents hold each anchor hash (documents under minTokens are not indexed): every
+ * document's distinct hashes sorted into one array, counted by runs, looked up by binary search.
+ */
+function documentCounts(docs: readonly RegionDocument[], minTokens: number, anchorsOf: (d: RegionDocument) => { hash: Uint32Array }): (hash: number) => number {
+  let total = 0;
+  for (const d of docs) if (d.length >= minTokens) total += anchorsOf(d).hash.length;
+  const all = new Uint32Array(total);
+  let n = 0;
+  for (const d of docs) {
+    if (d.length < minTokens) continue;
+    const h = anchorsOf(d).hash.slice().sort();
+    for (let i = 0; i < h.length; i++) if (i === 0 || h[i] !== h[i - 1]) all[n++] = h[i];
+  }
+  const sorted = all.subarray(0, n).sort();
+  const keys: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && sorted[j] === sorted[i]) j++;
+    if (j - i > 1) {
+      keys.push(sorted[i]);
+      counts.push(j - i);
+    }
+    i = j;
+  }
+  const k = Uint32Array.from(keys);
+  return (hash: number): number => {
+    let lo = 0;
+    let hi = k.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (k[mid] < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < k.length && k[lo] === hash ? counts[lo] : 1;
+  };
 }
