@@ -8,7 +8,7 @@
 //     --subset a,b       only these subsets (default: code,en,zh)
 //     --configs a,b      scan configurations, each run on every subset: `given` (the arguments as
 //                        given), `locate` (the same plus --locate); default: given
-//     --mutants N        files mutated per subset in the corpus (default 36; rebuilds it when it differs)
+//     --mutants N        files mutated per subset in the corpus (rebuilt when it differs; a new corpus: 36)
 //     --sweep N          run the CLI with --max-distance N and print precision/recall for every
 //                        distance threshold 0..N (a tuning aid; the verdict stays on the CLI's own set)
 //     --out FILE         results JSON (default: bench/results/quality.json)
