@@ -2,7 +2,10 @@
 'use strict';
 // Builds the bench/quality corpus from real npm packages (pinned versions) plus seeded mutants.
 //
-//   node bench/quality/corpus.js [--force]
+//   node bench/quality/corpus.js [--force] [--mutants N]
+//
+// --mutants N: files mutated per subset (default 36; each at every rate). The choice is a
+// seeded round-robin over packages, so the first 12 are those of a corpus built with 12.
 //
 // Layout (all under bench/.cache/, git-ignored):
 //   tarballs/<name>-<version>.tgz          npm pack output (downloaded once)
@@ -19,7 +22,7 @@ const { execFileSync } = require('child_process');
 const { tokens, modeOf, extOf } = require('./tokenize');
 const { mutate, mulberry32, fnv1a32 } = require('./mutate');
 
-const BUILDER_VERSION = 2;
+const BUILDER_VERSION = 3;
 const REPO = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(REPO, 'bench', '.cache');
 const TARBALLS = path.join(CACHE, 'tarballs');
@@ -29,7 +32,7 @@ const SEEDS = process.env.NEARDUP_SEEDS || path.resolve(REPO, '..', 'shared', 's
 
 const SUBSETS = ['code', 'en', 'zh'];
 const RATES = [1, 2, 5, 10, 15, 20, 25, 35]; // percent
-const MUTANT_SOURCES = 12; // per subset
+const MUTANT_SOURCES = 36; // per subset, by default (--mutants N): 36 so that a recall of 0.95 per rate means something
 const SEED = 20240601;
 const MIN_BYTES = 200;
 const MIN_TOKENS = 100; // truth tokens; SimHash is unreliable on shorter texts (DESIGN.md, 'Short texts')
@@ -133,7 +136,7 @@ function sha256(x) {
   return crypto.createHash('sha256').update(x).digest('hex');
 }
 
-function build() {
+function build({ mutantSources = MUTANT_SOURCES } = {}) {
   const t0 = Date.now();
   fs.rmSync(CORPUS, { recursive: true, force: true });
   const files = {};
@@ -206,7 +209,7 @@ function build() {
     });
     const chosen = [];
     const keys = new Set();
-    while (chosen.length < MUTANT_SOURCES && queues.some((q) => q.length)) {
+    while (chosen.length < mutantSources && queues.some((q) => q.length)) {
       for (const q of queues) {
         while (q.length) {
           const p = q.shift();
@@ -216,7 +219,7 @@ function build() {
           chosen.push(p);
           break;
         }
-        if (chosen.length >= MUTANT_SOURCES) break;
+        if (chosen.length >= mutantSources) break;
       }
     }
     for (const src of chosen) {
@@ -249,6 +252,7 @@ function build() {
     created: new Date().toISOString(),
     seed: SEED,
     rates: RATES,
+    mutantSources,
     limits: { minBytes: MIN_BYTES, maxBytes: MAX_BYTES, maxLine: MAX_LINE, minTokens: MIN_TOKENS },
     packages,
     skipped,
@@ -276,13 +280,26 @@ function loadManifest() {
   }
 }
 
-/** The manifest, building the corpus first when it is missing or stale. */
-function ensureCorpus({ force = false } = {}) {
+/**
+ * The manifest, building the corpus first when it is missing, stale or made with another number
+ * of mutated files (mutantSources; default: the corpus as it is, or MUTANT_SOURCES when none).
+ */
+function ensureCorpus({ force = false, mutantSources } = {}) {
   const m = loadManifest();
-  if (!force && m && m.builderVersion === BUILDER_VERSION) return m;
-  return build();
+  const wanted = mutantSources ?? (m && m.builderVersion === BUILDER_VERSION ? m.mutantSources : MUTANT_SOURCES);
+  if (!force && m && m.builderVersion === BUILDER_VERSION && m.mutantSources === wanted) return m;
+  return build({ mutantSources: wanted });
 }
 
-module.exports = { ensureCorpus, loadManifest, build, CORPUS, CACHE, REPO, SUBSETS, RATES, twinKey, extOf };
+/** `--mutants N` of argv (a whole number >= 1), or undefined. */
+function mutantsArg(argv) {
+  const i = argv.findIndex((a) => a === '--mutants' || a.startsWith('--mutants='));
+  if (i < 0) return undefined;
+  const v = Number(argv[i].includes('=') ? argv[i].slice(argv[i].indexOf('=') + 1) : argv[i + 1]);
+  if (!Number.isInteger(v) || v < 1) throw new Error('--mutants takes a whole number >= 1');
+  return v;
+}
 
-if (require.main === module) ensureCorpus({ force: process.argv.includes('--force') });
+module.exports = { ensureCorpus, loadManifest, build, mutantsArg, CORPUS, CACHE, REPO, SUBSETS, RATES, MUTANT_SOURCES, twinKey, extOf };
+
+if (require.main === module) ensureCorpus({ force: process.argv.includes('--force'), mutantSources: mutantsArg(process.argv.slice(2)) });

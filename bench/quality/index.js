@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 'use strict';
-// node bench/quality [--rebuild] [run.js options] [neardup scan options]
+// node bench/quality [--rebuild] [--mutants N] [run.js options] [neardup scan options]
 //   = corpus (built if missing) + truth (computed if missing/stale) + run.
 // See bench/quality/README.md.
-const { ensureCorpus } = require('./corpus');
+const { ensureCorpus, mutantsArg } = require('./corpus');
 const { ensureTruth } = require('./truth');
 const { main } = require('./run');
 
@@ -11,7 +11,7 @@ const argv = process.argv.slice(2);
 const rebuild = argv.includes('--rebuild');
 const rest = argv.filter((a) => a !== '--rebuild');
 try {
-  const manifest = ensureCorpus({ force: rebuild });
+  const manifest = ensureCorpus({ force: rebuild, mutantSources: mutantsArg(rest) });
   ensureTruth({ manifest, force: rebuild });
   process.exitCode = main(rest);
 } catch (e) {

@@ -44,7 +44,8 @@ import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/r
 import type { RegionDocument } from '../../core/regions/document';
 import { linesOf, samePlace, sideKey, size, type Doc } from './locateLines';
 import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
-import { findRegions, type CloneKind, type RegionPair, type RegionResult } from '../../core/regions/regions';
+import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
+import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
 import { startRegionsInPool, type RegionsInPool } from './regionJobs';
@@ -54,12 +55,6 @@ import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import type { ScanResult } from './scan';
-
-/**
- * Two files the scan does not pair whose located regions hold at least this share of the tokens of
- * each are reported as a pair of files (an edited copy of a file), carrying those regions.
- */
-export const FILE_COVER = 0.6;
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up; with
@@ -343,51 +338,40 @@ function locateSteps(
     const pairs: ReportPair[] = [];
 
     // ---- files the regions make up: two files the scan does not pair whose regions hold at least
-    // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own).
+    // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
+    // carrying those regions; core/regions/fileCopies.ts, which searches such a pair again alone
+    // when the whole search found it in pieces).
     const promoted = new Map<string, ReportPair>();
     {
-      const byFiles = new Map<string, RegionPair[]>();
-      for (const r of found.pairs) {
-        if (r.a.doc === r.b.doc) continue;
-        const k = filesKey(docs[r.a.doc].path, docs[r.b.doc].path);
-        if (filePair.has(k)) continue;
-        const list = byFiles.get(k);
-        if (list) list.push(r);
-        else byFiles.set(k, [r]);
-      }
+      const pairedFiles = new Set<string>(filePair.keys());
+      const copies = fileCopies(docs.map((d) => d.region), found.pairs, {
+        skipPair: (x, y) => pairedFiles.has(filesKey(docs[x].path, docs[y].path)),
+        regions: { kernel: kernel ?? undefined },
+      });
       const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
-      for (const [k, list] of byFiles) {
-        const A = docs[list[0].a.doc];
-        const B = docs[list[0].b.doc];
-        const cover = (ranges: Array<[number, number]>, n: number): number => {
-          ranges.sort((x, y) => x[0] - y[0]);
-          let covered = 0;
-          let end = 0;
-          for (const [s0, e0] of ranges) {
-            const s1 = Math.max(s0, end);
-            if (e0 > s1) covered += e0 - s1;
-            end = Math.max(end, e0);
-          }
-          return n > 0 ? covered / n : 0;
-        };
-        const ca = cover(list.map((r) => [r.a.start, r.a.end]), A.region.length);
-        const cb = cover(list.map((r) => [r.b.start, r.b.end]), B.region.length);
-        if (ca < FILE_COVER || cb < FILE_COVER) continue;
+      for (const c of copies) {
+        const A = docs[c.docA];
+        const B = docs[c.docB];
         const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions);
         const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions);
         let weighted = 0;
-        for (const r of list) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
+        for (const r of c.regions) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
         const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
-        const whole = list.length === 1 && ca >= 0.99 && cb >= 0.99;
-        promoted.set(k, {
+        const whole = c.regions.length === 1 && c.coverA >= 0.99 && c.coverB >= 0.99;
+        promoted.set(filesKey(A.path, B.path), {
           kind: 'file',
           a: { path: A.path },
           b: { path: B.path },
           distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
           similarity,
-          clone: whole ? list[0].clone : 'edited',
+          clone: whole ? c.regions[0].clone : 'edited',
           located: true,
-          regions: [],
+          regions: c.regions.map((r) => ({
+            a: linesOf(A.region, trimmedStart(A.region, r.a.start, r.a.end), r.a.end),
+            b: linesOf(B.region, trimmedStart(B.region, r.b.start, r.b.end), r.b.end),
+            clone: r.clone,
+            similarity: Math.round(r.similarity * 10000) / 10000,
+          })),
         });
       }
     }
@@ -405,11 +389,7 @@ function locateSteps(
       const clone = r.clone;
       const copy = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
       if (copy) {
-        // A region of an edited copy of a file: that file pair carries it.
-        const la = linesOf(A.region, ta.start, ta.end);
-        const lb = linesOf(B.region, tb.start, tb.end);
-        const flipped = copy.a.path !== A.path;
-        copy.regions!.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
+        // A region of an edited copy of a file: that file pair carries its regions (made above).
         attached++;
         kept.push(null);
         return;

@@ -1,0 +1,183 @@
+/**
+ * Edited copies of whole files, from the regions found: two documents whose region pairs hold at
+ * least `cover` of the tokens of each are one copy of a file (the CLI's located file pairs).
+ *
+ * The index's postings cap (boilerplate) counts postings: a file copied many times over (a file
+ * with its edited copies at several versions) has its own k-grams dropped as boilerplate (ten
+ * copies holding a k-gram three times are 30 postings), and the regions of each of its pairs come
+ * out in pieces, holding a fraction of the files. So a pair of documents whose regions hold at
+ * least `searchCover` of each (but not `cover`) is searched again on its own: the two documents
+ * alone in an index, with the anchors whose hash is in more *documents* of the corpus than the
+ * cap left out (boilerplate shared by many files — npm's config paragraphs, rxjs's operator
+ * docs — stays out; a k-gram of ten copies of one file is back), and judged on those regions.
+ * Pure and deterministic.
+ */
+import { alignChain, kernelAligner, type ChainAligner } from './align';
+import { bucketRegions, bucketWanted, defaultAnchors, planRegions, resolveRegionOptions, type RegionPair } from './regions';
+import type { RegionDocument } from './document';
+import type { CodeKernel } from '../types';
+
+/** Regions holding at least this share of the tokens of both documents make them a copy of a file. */
+export const FILE_COVER = 0.6;
+/** Pairs of documents whose regions hold at least this share of both (under FILE_COVER) are searched again alone. */
+export const SEARCH_COVER = 0.2;
+/** The postings cap of the second search (two documents): a k-gram more often in them is local repetition. */
+export const SEARCH_MAX_POSTINGS = 8;
+/**
+ * The second search leaves out anchors whose hash is in more documents of the corpus than this
+ * many times the postings cap (bench/quality, code: 1× kept look-alike operators out but also most
+ * of ten copies of one file, 3× let npm's shared config paragraphs back in; 2× neither).
+ */
+const SEARCH_DOCS_FACTOR = 2;
+
+export interface FileCopy {
+  /** Documents, docA < docB. */
+  docA: number;
+  docB: number;
+  /** Share of each document's tokens its regions hold (of the regions below). */
+  coverA: number;
+  coverB: number;
+  /** The pair's regions, in the order found; side a in docA. */
+  regions: RegionPair[];
+  /** The regions come from the pair searched again alone (not those of the whole search). */
+  searched: boolean;
+}
+
+export interface FileCopyOptions {
+  /** Default FILE_COVER. */
+  cover?: number;
+  /** Default SEARCH_COVER; 1 or more: no second search. */
+  searchCover?: number;
+  /** Pairs of documents not judged (e.g. those the scan already pairs as files). */
+  skipPair?: (docA: number, docB: number) => boolean;
+  /** The second search's native kernel (seeds and alignment: the same regions, faster) or aligner; default alignChain. */
+  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>; aligner?: ChainAligner };
+}
+
+/** Share of `n` tokens the union of token ranges holds. */
+export function coverOf(ranges: ReadonlyArray<readonly [number, number]>, n: number): number {
+  const sorted = ranges.slice().sort((x, y) => x[0] - y[0]);
+  let covered = 0;
+  let end = 0;
+  for (const [s0, e0] of sorted) {
+    const s1 = Math.max(s0, end);
+    if (e0 > s1) covered += e0 - s1;
+    end = Math.max(end, e0);
+  }
+  return n > 0 ? covered / n : 0;
+}
+
+/** A region pair with side a in `docA` (swapped when found the other way round). */
+const oriented = (r: RegionPair, docA: number): RegionPair => (r.a.doc === docA ? r : { ...r, a: r.b, b: r.a });
+
+/** The copies of whole files among the documents, given the region pairs found, ordered by (docA, docB). */
+export function fileCopies(docs: readonly RegionDocument[], pairs: readonly RegionPair[], options: FileCopyOptions = {}): FileCopy[] {
+  const cover = options.cover ?? FILE_COVER;
+  const searchCover = options.searchCover ?? SEARCH_COVER;
+  const byPair = new Map<number, RegionPair[]>();
+  for (const r of pairs) {
+    if (r.a.doc === r.b.doc) continue;
+    const x = Math.min(r.a.doc, r.b.doc);
+    const y = Math.max(r.a.doc, r.b.doc);
+    if (options.skipPair?.(x, y)) continue;
+    const k = x * 0x4000000 + y;
+    const list = byPair.get(k);
+    if (list) list.push(oriented(r, x));
+    else byPair.set(k, [oriented(r, x)]);
+  }
+  const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => [
+    coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length),
+    coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length),
+  ];
+  // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
+  // times the cap of documents hold (counted once, at the first second search).
+  const o = resolveRegionOptions();
+  const cap = Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(o.maxPostingsShare * docs.length)));
+  const proseCap = Math.max(cap, Math.min(o.maxPostingsCeiling, Math.floor(o.proseMaxPostingsShare * docs.length)));
+  const anchorsOf = (d: RegionDocument) => d.anchors ?? defaultAnchors(d);
+  let docsOf: ((hash: number) => number) | null = null;
+  const filtered = new Map<number, RegionDocument>();
+  const withoutBoilerplate = (d: number): RegionDocument => {
+    docsOf ??= documentCounts(docs, o.minTokens, anchorsOf);
+    let doc = filtered.get(d);
+    if (!doc) {
+      const a = anchorsOf(docs[d]);
+      const limit = SEARCH_DOCS_FACTOR * (docs[d].kind === 'prose' ? proseCap : cap);
+      const keep: number[] = [];
+      for (let i = 0; i < a.hash.length; i++) if (docsOf(a.hash[i]) <= limit) keep.push(i);
+      doc = { ...docs[d], anchors: { hash: Uint32Array.from(keep, (i) => a.hash[i]), pos: Int32Array.from(keep, (i) => a.pos[i]) } };
+      filtered.set(d, doc);
+    }
+    return doc;
+  };
+  const align = options.regions?.aligner ?? (options.regions?.kernel ? kernelAligner(options.regions.kernel) : alignChain);
+  /** The regions of two documents alone (side a in x), without the boilerplate. */
+  const searchAlone = (x: number, y: number): RegionPair[] => {
+    const pair = [withoutBoilerplate(x), withoutBoilerplate(y)];
+    const plan = planRegions(pair, { maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false, kernel: options.regions?.kernel });
+    const found: RegionPair[] = [];
+    for (const bucket of plan.buckets) {
+      if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
+      for (const r of bucketRegions(pair, bucket, plan.options, align, plan.stats)) {
+        const t = oriented(r, 0);
+        found.push({ ...t, a: { ...t.a, doc: x }, b: { ...t.b, doc: y } });
+      }
+    }
+    return found;
+  };
+  const out: FileCopy[] = [];
+  for (const k of [...byPair.keys()].sort((p, q) => p - q)) {
+    const list = byPair.get(k)!;
+    const x = list[0].a.doc;
+    const y = list[0].b.doc;
+    const [ca, cb] = covers(list, x, y);
+    if (ca >= cover && cb >= cover) {
+      out.push({ docA: x, docB: y, coverA: ca, coverB: cb, regions: list, searched: false });
+      continue;
+    }
+    if (ca < searchCover || cb < searchCover) continue;
+    const again = searchAlone(x, y);
+    const [sa, sb] = covers(again, x, y);
+    if (sa >= cover && sb >= cover) out.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions: again, searched: true });
+  }
+  return out;
+}
+
+/**
+ * How many documents hold each anchor hash (documents under minTokens are not indexed): every
+ * document's distinct hashes sorted into one array, counted by runs, looked up by binary search.
+ */
+function documentCounts(docs: readonly RegionDocument[], minTokens: number, anchorsOf: (d: RegionDocument) => { hash: Uint32Array }): (hash: number) => number {
+  let total = 0;
+  for (const d of docs) if (d.length >= minTokens) total += anchorsOf(d).hash.length;
+  const all = new Uint32Array(total);
+  let n = 0;
+  for (const d of docs) {
+    if (d.length < minTokens) continue;
+    const h = anchorsOf(d).hash.slice().sort();
+    for (let i = 0; i < h.length; i++) if (i === 0 || h[i] !== h[i - 1]) all[n++] = h[i];
+  }
+  const sorted = all.subarray(0, n).sort();
+  const keys: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < n; ) {
+    let j = i + 1;
+    while (j < n && sorted[j] === sorted[i]) j++;
+    if (j - i > 1) {
+      keys.push(sorted[i]);
+      counts.push(j - i);
+    }
+    i = j;
+  }
+  const k = Uint32Array.from(keys);
+  return (hash: number): number => {
+    let lo = 0;
+    let hi = k.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (k[mid] < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < k.length && k[lo] === hash ? counts[lo] : 1;
+  };
+}

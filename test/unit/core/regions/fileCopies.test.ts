@@ -1,0 +1,112 @@
+// Unit tests of src/core/regions/fileCopies.ts: the cover of token ranges, a copy of a whole file
+// from the regions found, a pair found in pieces searched again alone (and judged on that search),
+// the boilerplate of many documents kept out of the second search, pairs skipped, self pairs.
+import { strict as assert } from 'node:assert';
+import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import { coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS } from '../../../../src/core/regions/fileCopies';
+import { findRegions, type RegionPair } from '../../../../src/core/regions/regions';
+import { codeFile, mulberry32 } from '../../helpers/corpus';
+
+/** A region pair of token ranges [as, ae) in doc a and [bs, be) in doc b (lines not used here). */
+const piece = (a: number, as: number, ae: number, b: number, bs: number, be: number): RegionPair => ({
+  a: { doc: a, start: as, end: ae, startLine: 1, endLine: 1 },
+  b: { doc: b, start: bs, end: be, startLine: 1, endLine: 1 },
+  clone: 'edited',
+  similarity: 0.8,
+  rawSimilarity: 0.8,
+  consistency: 1,
+  renames: 0,
+});
+
+/** Every fourth non-blank line's words given a suffix: an edited copy (~25 % of the lines). */
+const edited = (text: string): string =>
+  text
+    .split('\n')
+    .map((line, i) => (i % 4 === 2 && line.trim() ? line.replace(/[A-Za-z]+/g, (m) => `${m}Q`) : line))
+    .join('\n');
+
+const doc = (text: string, name: string): RegionDocument => regionDocument(text, name);
+
+describe('core/regions/fileCopies: edited copies of whole files', () => {
+  it('coverOf: the union of token ranges over the document, overlaps counted once', () => {
+    assert.equal(coverOf([], 10), 0);
+    assert.equal(coverOf([[0, 5]], 10), 0.5);
+    assert.equal(coverOf([[6, 10], [0, 4], [2, 5]], 10), 0.9);
+    assert.equal(coverOf([[0, 10], [3, 4]], 10), 1);
+    assert.equal(coverOf([[0, 3]], 0), 0, 'an empty document is covered by nothing');
+  });
+
+  it('regions holding FILE_COVER of both documents are a copy of the file; less is not, without a second search', () => {
+    const a = doc(codeFile(mulberry32(1), 8), 'a.ts');
+    const b = doc(codeFile(mulberry32(2), 8), 'b.ts');
+    const n = Math.min(a.length, b.length);
+    const most = Math.ceil(FILE_COVER * Math.max(a.length, b.length));
+    const copies = fileCopies([a, b], [piece(0, 0, most, 1, 0, most)], { searchCover: 1 });
+    // The two documents are not related: this tests the rule on the pairs given, not the finder.
+    assert.equal(copies.length, most <= n ? 1 : 0);
+    if (copies.length) {
+      assert.deepEqual([copies[0].docA, copies[0].docB, copies[0].searched], [0, 1, false]);
+      assert.ok(copies[0].coverA >= FILE_COVER && copies[0].coverB >= FILE_COVER);
+    }
+    const half = Math.floor(0.5 * n);
+    assert.deepEqual(fileCopies([a, b], [piece(0, 0, half, 1, 0, half)], { searchCover: 1 }), []);
+  });
+
+  it('a region found the other way round (side a in the later document) is turned to side a in docA', () => {
+    const a = doc(codeFile(mulberry32(3), 6), 'a.ts');
+    const b = doc(codeFile(mulberry32(4), 6), 'b.ts');
+    const copies = fileCopies([a, b], [piece(1, 0, b.length, 0, 0, a.length)], { searchCover: 1 });
+    assert.equal(copies.length, 1);
+    assert.equal(copies[0].regions[0].a.doc, 0);
+    assert.equal(copies[0].regions[0].a.end, a.length);
+    assert.equal(copies[0].regions[0].b.end, b.length);
+  });
+
+  it('an edited copy found in pieces (a third of each) is searched again alone and becomes a copy with the regions of that search', () => {
+    const original = codeFile(mulberry32(5), 10);
+    const A = doc(original, 'source.ts');
+    const B = doc(edited(original), 'copy.ts');
+    const other = doc(codeFile(mulberry32(6), 8), 'other.ts');
+    const docs = [A, B, other];
+    // What a whole search would give when boilerplate left most anchors out: one piece.
+    const third = (d: RegionDocument) => Math.floor(d.length / 3);
+    const pieces = [piece(0, 0, third(A), 1, 0, third(B))];
+    assert.deepEqual(fileCopies(docs, pieces, { searchCover: 1 }), [], 'a third is not a copy of the file');
+    const copies = fileCopies(docs, pieces);
+    assert.equal(copies.length, 1);
+    const c = copies[0];
+    assert.deepEqual([c.docA, c.docB, c.searched], [0, 1, true]);
+    assert.ok(c.coverA >= FILE_COVER && c.coverB >= FILE_COVER, `${c.coverA} ${c.coverB}`);
+    // The regions are the pair's own search, on the corpus's documents.
+    const alone = findRegions([A, B], { selfMatches: false, maxPostings: SEARCH_MAX_POSTINGS }).pairs;
+    assert.equal(c.regions.length, alone.length);
+    for (const r of c.regions) assert.deepEqual([r.a.doc, r.b.doc], [0, 1]);
+    assert.deepEqual(
+      c.regions.map((r) => [r.a.start, r.a.end, r.b.start, r.b.end]),
+      alone.map((r) => [r.a.start, r.a.end, r.b.start, r.b.end]),
+    );
+    // Under SEARCH_COVER (a tenth of each): not searched, not a copy.
+    const tenth = (d: RegionDocument) => Math.floor(d.length / 10);
+    assert.deepEqual(fileCopies(docs, [piece(0, 0, tenth(A), 1, 0, tenth(B))]), []);
+  });
+
+  it('the second search leaves out what more than twice the postings cap of documents hold: a file shared by 60 documents is boilerplate, by 12 it is not', () => {
+    const shared = codeFile(mulberry32(7), 10);
+    const run = (holders: number) => {
+      const docs = [doc(shared, 'x.ts'), doc(edited(shared), 'y.ts')];
+      for (let i = 0; i < holders; i++) docs.push(doc(shared, `holder${i}.ts`));
+      const third = (d: RegionDocument) => Math.floor(d.length / 3);
+      return fileCopies(docs, [piece(0, 0, third(docs[0]), 1, 0, third(docs[1]))]);
+    };
+    assert.equal(run(10).length, 1, 'twelve documents: the copy is found');
+    assert.deepEqual(run(58), [], 'sixty documents: the shared text is boilerplate, nothing left to copy');
+  });
+
+  it('pairs skipped (the scan pairs them as files) and a document with itself are not judged', () => {
+    const a = doc(codeFile(mulberry32(8), 6), 'a.ts');
+    const b = doc(codeFile(mulberry32(9), 6), 'b.ts');
+    const whole = piece(0, 0, a.length, 1, 0, b.length);
+    assert.deepEqual(fileCopies([a, b], [whole], { skipPair: (x, y) => x === 0 && y === 1 }), []);
+    assert.deepEqual(fileCopies([a, b], [piece(0, 0, a.length / 2, 0, a.length / 2, a.length)]), []);
+  });
+});
