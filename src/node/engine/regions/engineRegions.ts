@@ -37,6 +37,8 @@ export class EngineRegions {
   private over = false;
   /** The files whose located pairs changed since the last report (null: all); undefined: none. */
   private pending: Set<string> | null | undefined;
+  /** Located pairs left out of the reports until the next step (see {@link holdBack}). */
+  private held: (() => ReadonlySet<ReportPair>) | undefined;
 
   constructor(
     private readonly host: EngineRegionsHost,
@@ -71,8 +73,41 @@ export class EngineRegions {
     return this.index.stats();
   }
 
+  /**
+   * Before the SimHash report of a change, whose located copies are brought up to date only after
+   * it (a second report): the changed files' located pairs stay in it as they were (nothing is
+   * lost or flickers), but for the one case where a stale pair would show where it never stood —
+   * a pair of two files whose SimHash pair has just left (the copy's text is gone), which would
+   * stand alone as a located group for a moment — it is held back until the step.
+   * `simhashPairsOf`: a file's SimHash pairs now (read before the change, and after it when the
+   * report is built).
+   */
+  holdBack(changed: ReadonlySet<string>, simhashPairsOf: (path: string) => readonly ReportPair[]): void {
+    this.held = undefined;
+    if (!this.active) return;
+    const other = (x: ReportPair, p: string) => (x.a.path === p ? x.b.path : x.a.path);
+    const partners = (p: string) => new Set(simhashPairsOf(p).map((x) => other(x, p)));
+    const before = new Map<string, Set<string>>();
+    for (const p of changed) if (this.index.pairsOf(p).length > 0) before.set(p, partners(p));
+    if (before.size === 0) return;
+    let held: Set<ReportPair> | undefined;
+    this.held = () => {
+      if (held) return held;
+      held = new Set();
+      for (const [p, was] of before) {
+        const now = partners(p);
+        for (const x of this.index.pairsOf(p)) if (was.has(other(x, p)) && !now.has(other(x, p))) held.add(x);
+      }
+      return held;
+    };
+  }
+
   /** Brings the index up to date with the indexed files; true when located pairs changed. */
   async step(): Promise<boolean> {
+    // Pairs held back come back (or go) with this step's report.
+    const held = this.held?.();
+    this.held = undefined;
+    if (held) for (const x of held) this.mark(new Set([x.a.path, x.b.path]));
     if (!this.enabled) return this.pending !== undefined;
     const files = this.host.files();
     let bytes = 0;
@@ -119,25 +154,32 @@ export class EngineRegions {
 
   /** A file's pairs for the view: its SimHash pairs with its located ones merged in. */
   pairsOf(path: string, simhash: readonly ReportPair[]): ReportPair[] {
-    return this.active ? mergeLocated(simhash, this.index.pairsOf(path)) : (simhash as ReportPair[]);
+    return this.active ? mergeLocated(simhash, this.shown(this.index.pairsOf(path))) : (simhash as ReportPair[]);
   }
 
   /** All pairs: the SimHash pairs with every located pair merged in. */
   allPairs(simhash: readonly ReportPair[]): ReportPair[] {
-    return this.active ? mergeLocated(simhash, this.index.pairs()) : (simhash as ReportPair[]);
+    return this.active ? mergeLocated(simhash, this.shown(this.index.pairs())) : (simhash as ReportPair[]);
   }
 
   /** The view's groups with one group per located copy (the located pairs not merged into SimHash pairs). Linear in the pairs. */
   groups(groups: ViewGroup[], simhash: readonly ReportPair[]): ViewGroup[] {
     if (!this.active) return groups;
-    const located = this.index.pairs();
+    const located = this.shown(this.index.pairs());
     if (located.length === 0) return groups;
     const mine = new Set(located);
     const kept = mergeLocated(simhash, located).filter((p) => mine.has(p));
     return mergeGroupLists(groups, locatedGroups(kept));
   }
 
+  /** Located pairs but those held back. */
+  private shown(pairs: ReportPair[]): ReportPair[] {
+    const held = this.held?.();
+    return held && held.size > 0 ? pairs.filter((x) => !held.has(x)) : pairs;
+  }
+
   private drop(): void {
+    this.held = undefined;
     const had = this.index.clear();
     this.known = null;
     if (had.size > 0) this.mark(had);

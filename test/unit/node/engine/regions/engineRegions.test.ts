@@ -99,6 +99,45 @@ describe('EngineState: located copies (neardup.locate)', function () {
     await engine.shutdown();
   });
 
+  it('a save: its SimHash report at once, the located copies in a second report; nothing stale shows alone in between', async () => {
+    const events: EngineEvent[] = [];
+    const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0 });
+    const copy = path.join(root, 'copy.ts');
+    fs.writeFileSync(copy, source('core/regions/chain.ts')); // other.ts's twin
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    const reports = (from: number) => events.slice(from).flatMap((e) => (e.type === 'report' ? [e.report] : []));
+    const aloneWithCopy = (r: ViewReport) => r.groups.some((g) => g.located && g.members.some((m) => m.path === copy));
+    const filePair = (r: ViewReport) => r.groups.some((g) => !g.located && g.members.some((m) => m.path === copy));
+    assert.ok(filePair(engine.getReport()) && !aloneWithCopy(engine.getReport()), JSON.stringify(engine.getReport().groups.map((g) => [g.located, g.members.map((m) => [m.path, m.startLine])])));
+
+    // A line added above the pasted block: the first report keeps the located copy where it was
+    // (not lost while the partners are read again), the second one moves it.
+    let from = events.length;
+    const host = path.join(root, 'host.ts');
+    const moved = `// one line more\n${pasted()}`;
+    fs.writeFileSync(host, moved);
+    await engine.saveText(host, moved);
+    let sent = reports(from);
+    assert.equal(sent.length, 2, 'two reports');
+    assert.equal(sent[0].lastJob?.reread, 1);
+    assert.equal(sent[1].lastJob?.reread, 0, 'the located copies read no file more');
+    assert.deepEqual(locatedOf(sent[0].items), ['31-60 groups.ts:21-50 exact'], 'the first report: as it was');
+    assert.deepEqual(locatedOf(sent[1].items), ['32-61 groups.ts:21-50 exact'], 'the second: found again');
+
+    // The copy's text replaced: its file pair leaves in the first report, and its located pair
+    // (whole-file, shown on the file pair) does not show as a group of its own in between.
+    from = events.length;
+    const unique = Array.from({ length: 60 }, (_, i) => `export const entry${i} = table${i % 7}.lookup('${(i * 7919) % 1000}', ${i * 31});`).join('\n');
+    fs.writeFileSync(copy, unique);
+    await engine.saveText(copy, unique);
+    sent = reports(from);
+    assert.ok(sent.length >= 1);
+    for (const r of sent) assert.ok(!filePair(r) && !aloneWithCopy(r), JSON.stringify(r.groups.filter((g) => g.members.some((m) => m.path === copy))));
+    assert.ok(!aloneWithCopy(engine.getReport()) && !filePair(engine.getReport()));
+    await engine.shutdown();
+  });
+
   it('over regionsMaxBytes: none located, and the host told once', async () => {
     const events: EngineEvent[] = [];
     const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, regionsMaxBytes: 1000 });
