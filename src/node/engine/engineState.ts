@@ -452,7 +452,7 @@ export class EngineState {
         return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
       },
     );
-    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, this.matcher.pairs()), built.rebuilt];
+    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p)), built.rebuilt];
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
     const view: ViewReport = {

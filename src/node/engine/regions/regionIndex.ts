@@ -74,6 +74,9 @@ export class RegionIndex {
   private readonly files = new Map<string, FileAnchors>();
   private readonly byPath = new Map<string, Set<ReportPair>>();
   private caps = capsFor(0);
+  /** Changes with every pair added or removed; {@link pairs} is kept for it. */
+  private ver = 0;
+  private sorted: { ver: number; pairs: ReportPair[] } | undefined;
 
   constructor(private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>) {}
 
@@ -89,18 +92,27 @@ export class RegionIndex {
     return set ? [...set] : [];
   }
 
-  /** Every located pair, in a stable order (by side a's path and line, then b's). */
-  pairs(): ReportPair[] {
+  /** Changes whenever the located pairs do. */
+  get version(): number {
+    return this.ver;
+  }
+
+  /** Every located pair, in a stable order (by side a's path and line, then b's). Not to be changed: kept until the pairs change. */
+  pairs(): readonly ReportPair[] {
+    if (this.sorted?.ver === this.ver) return this.sorted.pairs;
     const all = new Set<ReportPair>();
     for (const set of this.byPath.values()) for (const p of set) all.add(p);
-    return [...all].sort(
+    const pairs = [...all].sort(
       (x, y) => cmp(x.a.path, y.a.path) || x.a.startLine! - y.a.startLine! || cmp(x.b.path, y.b.path) || x.b.startLine! - y.b.startLine!,
     );
+    this.sorted = { ver: this.ver, pairs };
+    return pairs;
   }
 
   /** Forgets everything; returns the files that had pairs. */
   clear(): Set<string> {
     const had = new Set(this.byPath.keys());
+    this.ver++;
     this.files.clear();
     this.byPath.clear();
     this.caps = capsFor(0);
@@ -291,6 +303,7 @@ export class RegionIndex {
   }
 
   private add(pair: ReportPair): void {
+    this.ver++;
     for (const p of [pair.a.path, pair.b.path]) {
       let set = this.byPath.get(p);
       if (!set) this.byPath.set(p, (set = new Set()));
@@ -299,6 +312,7 @@ export class RegionIndex {
   }
 
   private remove(pair: ReportPair, touched: Set<string>): void {
+    this.ver++;
     for (const p of [pair.a.path, pair.b.path]) {
       touched.add(p);
       const set = this.byPath.get(p);

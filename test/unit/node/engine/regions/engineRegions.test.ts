@@ -113,6 +113,8 @@ describe('EngineState: located copies (neardup.locate)', function () {
 
     // A line added above the pasted block: the first report keeps the located copy where it was
     // (not lost while the partners are read again), the second one moves it.
+    const groupsOf = (r: ViewReport) => r.groups.map((g) => `${g.located ? 'located ' : ''}${g.members.map((m) => `${path.basename(m.path)}:${m.startLine}-${m.endLine}`).join(' ')}`);
+    const groupsBefore = groupsOf(engine.getReport());
     let from = events.length;
     const host = path.join(root, 'host.ts');
     const moved = `// one line more\n${pasted()}`;
@@ -123,6 +125,10 @@ describe('EngineState: located copies (neardup.locate)', function () {
     assert.equal(sent[0].lastJob?.reread, 1);
     assert.equal(sent[1].lastJob?.reread, 0, 'the located copies read no file more');
     assert.deepEqual(locatedOf(sent[0].items), ['31-60 groups.ts:21-50 exact'], 'the first report: as it was');
+    const locatedGroups = (g: string[]) => g.filter((x) => x.startsWith('located '));
+    assert.deepEqual(locatedGroups(groupsOf(sent[0])), locatedGroups(groupsBefore), 'its located groups as they were (kept, not made again)');
+    assert.ok(groupsOf(sent[0]).includes('groups.ts:21-39 host.ts:32-50'), 'its SimHash groups new');
+    assert.ok(groupsOf(sent[1]).some((g) => g.startsWith('located ') && g.includes('host.ts:32-61')), groupsOf(sent[1]).join(' | '));
     assert.deepEqual(locatedOf(sent[1].items), ['32-61 groups.ts:21-50 exact'], 'the second: found again');
 
     // The copy's text replaced: its file pair leaves in the first report, and its located pair
@@ -135,6 +141,17 @@ describe('EngineState: located copies (neardup.locate)', function () {
     assert.ok(sent.length >= 1);
     for (const r of sent) assert.ok(!filePair(r) && !aloneWithCopy(r), JSON.stringify(r.groups.filter((g) => g.members.some((m) => m.path === copy))));
     assert.ok(!aloneWithCopy(engine.getReport()) && !filePair(engine.getReport()));
+
+    // The groups kept from report to report (only the touched files' located pairs placed again)
+    // are those of a fresh index of the same files; after a copy's file pair comes back too.
+    fs.writeFileSync(copy, source('core/regions/chain.ts'));
+    await engine.saveText(copy, source('core/regions/chain.ts'));
+    const fresh = new EngineState(new InlineFingerprinter(), () => undefined, { saveDelayMs: 10, progressIntervalMs: 0 });
+    await fresh.init({ config: config(), cachePath: null });
+    await fresh.reindex();
+    assert.ok(filePair(engine.getReport()));
+    assert.deepEqual(groupsOf(engine.getReport()), groupsOf(fresh.getReport()));
+    await fresh.shutdown();
     await engine.shutdown();
   });
 
