@@ -159,7 +159,7 @@ if (ON) {
         saveToProblems: { leave: stats(save.leave.problems), back: stats(save.back.problems), all: stats([...save.leave.problems, ...save.back.problems]) },
         lastKeystrokeToUnsaved: stats(typing),
         pasteToNotice: stats(paste),
-        hostLoop: { maxMs: blocked.maxMs, p99Ms: blocked.p99Ms, busyP99Ms: blocked.busyP99Ms, stallsOver50: blocked.stallsOver50 },
+        hostLoop: { maxMs: blocked.maxMs, p99Ms: blocked.p99Ms, busyP99Ms: blocked.busyP99Ms, busyMaxMs: blocked.busyMaxMs, stallsOver50: blocked.stallsOver50, worst: blocked.worst },
         nearDupTasks: { count: tasks.count, maxMs: tasks.maxMs, p99Ms: tasks.p99Ms, cpuMaxMs: tasks.cpuMaxMs, cpuP99Ms: tasks.cpuP99Ms, cpuMaxByKind: tasks.cpuMaxByKind, maxByKind: tasks.maxByKind },
       };
       console.log(`LIVEBENCH ${JSON.stringify(out)}`);
