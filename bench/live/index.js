@@ -86,6 +86,7 @@ console.log(
   table(
     results.flatMap((r) => [
       [r.label, 'Ctrl+S → VS Code\'s save event', f(r.saveEvent.median), f(r.saveEvent.p90), f(r.saveEvent.max)],
+      [r.label, '… of a file NearDup ignores', f(r.saveEventUnindexed?.median), f(r.saveEventUnindexed?.p90), f(r.saveEventUnindexed?.max)],
       [r.label, 'save event → panel, pair leaving', f(r.saveEventToPanel.leave.median), f(r.saveEventToPanel.leave.p90), f(r.saveEventToPanel.leave.max)],
       [r.label, 'save event → panel, coming back', f(r.saveEventToPanel.back.median), f(r.saveEventToPanel.back.p90), f(r.saveEventToPanel.back.max)],
       [r.label, 'save → panel, pair leaving', f(r.saveToPanel.leave.median), f(r.saveToPanel.leave.p90), f(r.saveToPanel.leave.max)],

@@ -98,6 +98,27 @@ if (ON) {
         assert.ok(!editor.document.isDirty, 'saved');
       }
 
+      // 1b. VS Code's own save, NearDup out of it: the same two texts saved by Ctrl+S in a file
+      // NearDup does not index (under node_modules/, excluded by default), Ctrl+S → save event.
+      const ignored = fixture('node_modules/neardup-bench/orderServiceCopy.ts');
+      await vscode.workspace.fs.writeFile(ignored, Buffer.from(original));
+      const plain = await vscode.window.showTextDocument(ignored);
+      const vscodeSave: number[] = [];
+      for (let i = 0; i < 2 * ROUNDS; i++) {
+        assert.ok(await replaceAll(plain, i % 2 === 1 ? original : unique));
+        const t0 = performance.now();
+        let saved = NaN;
+        const onSave = vscode.workspace.onDidSaveTextDocument(() => (saved = performance.now() - t0));
+        try {
+          await vscode.commands.executeCommand('workbench.action.files.save');
+          await waitUntil(() => !Number.isNaN(saved) || undefined, [vscode.workspace.onDidSaveTextDocument as vscode.Event<unknown>], 'the save event');
+        } finally {
+          onSave.dispose();
+        }
+        vscodeSave.push(saved);
+      }
+      await vscode.workspace.fs.delete(fixture('node_modules/neardup-bench'), { recursive: true });
+
       // 2. The last keystroke → the unsaved result (a copy being typed in, unsaved).
       const notes = fixture('notes/unique-meeting-notes.md');
       editor = await vscode.window.showTextDocument(notes);
@@ -152,6 +173,7 @@ if (ON) {
           all: stats([...save.leave.panel.map((x, i) => x - save.leave.event[i]), ...save.back.panel.map((x, i) => x - save.back.event[i])]),
         },
         saveEvent: stats([...save.leave.event, ...save.back.event]),
+        saveEventUnindexed: stats(vscodeSave),
         saveToSettled: stats([...save.leave.settled, ...save.back.settled]),
         // What ran beside NearDup: every extension known to the host, and those active.
         extensions: { all: vscode.extensions.all.length, active: vscode.extensions.all.filter((e) => e.isActive).map((e) => e.id), builtinsLeftOut: process.env.NEARDUP_TEST_NO_BUILTINS === '1' },
