@@ -19,6 +19,21 @@ import { locatedGroups, mergeGroupLists, mergeLocated, standsAlone } from './reg
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Region documents kept between updates (bytes of their arrays, ~21 a code token): the partners
+ * an update reads again (the files sharing two seeds with the changed one) are mostly the same
+ * from one save of a file to the next; kept, the next save does not read and tokenise them again.
+ * Least recently used first out; a file whose size or mtime changed is read again.
+ */
+export const REGION_DOCS_CACHE_BYTES = 24 * 1024 * 1024;
+
+function docBytes(d: RegionDocument): number {
+  let n = d.raw.hi.byteLength + d.raw.lo.byteLength + d.start.byteLength + d.lineStarts.byteLength;
+  if (d.ids) n += d.ids.hi.byteLength + d.ids.lo.byteLength;
+  for (const a of [d.isIdent, d.reportLines, d.proseTokens, d.anchors?.hash, d.anchors?.pos]) n += a?.byteLength ?? 0;
+  return n;
+}
+
 export interface EngineRegionsHost {
   /** Every fingerprinted file: its signature (size and mtime) and its size in bytes. */
   files(): Map<string, { sig: string; bytes: number }>;
@@ -37,6 +52,9 @@ export class EngineRegions {
   private over = false;
   /** The files whose located pairs changed since the last report (null: all); undefined: none. */
   private pending: Set<string> | null | undefined;
+  /** Region documents kept between updates, least recently used first (see {@link REGION_DOCS_CACHE_BYTES}). */
+  private readonly kept = new Map<string, { sig: string; doc: RegionDocument; bytes: number }>();
+  private keptBytes = 0;
   /** The located pairs that stand alone and their groups, for the index's version (see {@link groups}). */
   private placed: { version: number; held: ReadonlySet<ReportPair> | undefined; alone: Set<ReportPair>; groups: ViewGroup[] } | undefined;
   /** Located pairs left out of the reports until the next step (see {@link holdBack}). */
@@ -46,6 +64,7 @@ export class EngineRegions {
     private readonly host: EngineRegionsHost,
     kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'> | undefined,
     private readonly maxBytes = REGIONS_MAX_BYTES,
+    private readonly cacheBytes = REGION_DOCS_CACHE_BYTES,
   ) {
     this.index = new RegionIndex(kernel);
   }
@@ -71,8 +90,8 @@ export class EngineRegions {
     this.drop();
   }
 
-  stats(): RegionIndexStats {
-    return this.index.stats();
+  stats(): RegionIndexStats & { keptDocs: number; keptDocBytes: number } {
+    return { ...this.index.stats(), keptDocs: this.kept.size, keptDocBytes: this.keptBytes };
   }
 
   /**
@@ -135,8 +154,9 @@ export class EngineRegions {
       if (changed.length > Math.max(500, current.size / 2)) changed = null;
     }
     try {
+      if (!changed) this.forgetDocs();
       const touched = changed
-        ? await this.index.update(changed, (p) => current.has(p), (paths) => this.host.load(paths), settings, () => [...current.keys()])
+        ? await this.index.update(changed, (p) => current.has(p), (paths) => this.loadKept(paths, current), settings, () => [...current.keys()])
         : await this.index.rebuild([...current.keys()], (paths) => this.host.load(paths), settings);
       this.known = current;
       this.mark(touched);
@@ -198,6 +218,44 @@ export class EngineRegions {
     return mergeGroupLists(groups, c.groups.slice());
   }
 
+  /** Region documents of `paths`: those kept (same size and mtime) and the others read, then kept. */
+  private async loadKept(paths: string[], sigs: ReadonlyMap<string, string>): Promise<Map<string, RegionDocument>> {
+    const out = new Map<string, RegionDocument>();
+    const missing: string[] = [];
+    for (const p of paths) {
+      const k = this.kept.get(p);
+      if (k) {
+        this.kept.delete(p);
+        if (k.sig === sigs.get(p)) {
+          this.kept.set(p, k); // most recently used
+          out.set(p, k.doc);
+          continue;
+        }
+        this.keptBytes -= k.bytes;
+      }
+      missing.push(p);
+    }
+    for (const [p, doc] of await this.host.load(missing)) {
+      out.set(p, doc);
+      const bytes = docBytes(doc);
+      const sig = sigs.get(p);
+      if (sig === undefined || bytes > this.cacheBytes) continue;
+      this.kept.set(p, { sig, doc, bytes });
+      this.keptBytes += bytes;
+    }
+    for (const [p, k] of this.kept) {
+      if (this.keptBytes <= this.cacheBytes) break;
+      this.kept.delete(p);
+      this.keptBytes -= k.bytes;
+    }
+    return out;
+  }
+
+  private forgetDocs(): void {
+    this.kept.clear();
+    this.keptBytes = 0;
+  }
+
   /** Located pairs but those held back. */
   private shown(pairs: readonly ReportPair[]): readonly ReportPair[] {
     const held = this.held?.();
@@ -206,6 +264,7 @@ export class EngineRegions {
 
   private drop(): void {
     this.held = undefined;
+    this.forgetDocs();
     this.placed = undefined;
     const had = this.index.clear();
     this.known = null;

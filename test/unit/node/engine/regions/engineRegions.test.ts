@@ -155,6 +155,33 @@ describe('EngineState: located copies (neardup.locate)', function () {
     await engine.shutdown();
   });
 
+  it('an update reads a partner again only when it changed: the partners read for one save are kept for the next (a bounded cache)', async () => {
+    const fp = new InlineFingerprinter();
+    const engine = new EngineState(fp, () => undefined, { saveDelayMs: 10, progressIntervalMs: 0 });
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    const host = path.join(root, 'host.ts');
+    const partner = path.join(root, 'groups.ts');
+    const save = async (file: string, text: string) => {
+      fs.writeFileSync(file, text);
+      fp.regionReads = [];
+      await engine.saveText(file, text);
+      return fp.regionReads.map((p) => path.basename(p)).sort();
+    };
+    const first = await save(host, `// 1\n${pasted()}`);
+    assert.ok(first.includes('groups.ts') && first.includes('host.ts'), `the first save reads its partners: ${first.join(' ')}`);
+    assert.deepEqual(await save(host, `// 2\n${pasted()}`), ['host.ts'], 'the next one does not');
+    assert.deepEqual(locatedOf(engine.getReport().items), ['32-61 groups.ts:21-50 exact']);
+    // The partner changed on disk (size and mtime): read again.
+    const grown = `${source('core/regions/groups.ts')}\n// grown\n`;
+    fs.writeFileSync(partner, grown);
+    await engine.update({ upserts: [partner], removes: [], renames: [] });
+    assert.ok(fp.regionReads.some((p) => path.basename(p) === 'groups.ts'));
+    const stats = (engine as unknown as { regions: { stats(): { keptDocs: number; keptDocBytes: number } } }).regions.stats();
+    assert.ok(stats.keptDocs >= 2 && stats.keptDocBytes > 0 && stats.keptDocBytes <= 24 * 1024 * 1024, JSON.stringify(stats));
+    await engine.shutdown();
+  });
+
   it('over regionsMaxBytes: none located, and the host told once', async () => {
     const events: EngineEvent[] = [];
     const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, regionsMaxBytes: 1000 });
