@@ -4,7 +4,7 @@
 //
 //   node scripts/run-vscode-tests.js [--host offline|electron] [--timeout SECONDS]
 //                                    [--grep REGEX] [--workspace DIR] [--keep]
-//                                    [--scale-files N]
+//                                    [--scale-files N] [--no-builtin-extensions]
 //
 // Hosts (also NEARDUP_TEST_HOST=offline|electron; offline is the default):
 //   offline   code-server (scripts/setup-vscode-offline.sh) started with the smoke-test driver,
@@ -18,6 +18,9 @@
 // starts (scripts/lib/scale-workspace.js; ~13 s for 100,000 files) and tells the extension host
 // (NEARDUP_SCALE_WORKSPACE_FILES=N): the "large workspace" test runs only then, e.g.
 //   node scripts/run-vscode-tests.js --scale-files 100000 --grep '^large workspace'
+// --no-builtin-extensions (offline host only): code-server's built-in extensions are left out
+// (VSCODE_SKIP_BUILTIN_EXTENSIONS): only the extension under development runs (bench/live's
+// "NearDup alone", with no other extension's save participants).
 // The extension host's console output is printed; the exit code is the tests' result
 // (0 passed, 1 failed, 2 harness error, 124 timeout).
 'use strict';
@@ -36,6 +39,7 @@ function parseArgs(argv) {
     workspace: path.join(ROOT, 'test', 'fixtures', 'workspace'),
     keep: false,
     scaleFiles: 0,
+    noBuiltins: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -50,6 +54,7 @@ function parseArgs(argv) {
     else if (a === '--workspace') opts.workspace = path.resolve(val());
     else if (a === '--keep') opts.keep = true;
     else if (a === '--scale-files') opts.scaleFiles = Number(val());
+    else if (a === '--no-builtin-extensions') opts.noBuiltins = true;
     else if (a === '-h' || a === '--help') {
       const lines = fs.readFileSync(__filename, 'utf8').split('\n').slice(1);
       const header = lines.slice(0, lines.findIndex((l) => !l.startsWith('//')));
@@ -134,7 +139,7 @@ async function runOffline(opts, testsIndex) {
     server = await lib.startCodeServer(install, {
       tmp,
       smokeTestDriver: true,
-      env: testEnv(opts, workspace),
+      env: { ...testEnv(opts, workspace), ...(opts.noBuiltins ? { VSCODE_SKIP_BUILTIN_EXTENSIONS: lib.builtinExtensionIds(install).join(','), NEARDUP_TEST_NO_BUILTINS: '1' } : {}) },
       logFile,
     });
     console.log(`[runner] code-server on ${server.url} (pid ${server.proc.pid}) in ${Date.now() - started} ms`);

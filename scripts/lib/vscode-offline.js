@@ -78,7 +78,24 @@ function codeServerEnv(install, extra = {}) {
   for (const k of Object.keys(env)) {
     if (/^(npm_|VSCODE_|ELECTRON_RUN_AS_NODE)/i.test(k)) delete env[k];
   }
+  // The one VS Code variable a caller may set on purpose: built-in extensions left out (bench/live).
+  if (extra.VSCODE_SKIP_BUILTIN_EXTENSIONS) env.VSCODE_SKIP_BUILTIN_EXTENSIONS = extra.VSCODE_SKIP_BUILTIN_EXTENSIONS;
   return env;
+}
+
+/** Ids (publisher.name) of the built-in extensions of a code-server install. */
+function builtinExtensionIds(install) {
+  const dir = path.join(install.codeServerHome, 'lib', 'vscode', 'extensions');
+  const ids = [];
+  for (const name of fs.readdirSync(dir)) {
+    try {
+      const m = JSON.parse(fs.readFileSync(path.join(dir, name, 'package.json'), 'utf8'));
+      if (m.publisher && m.name) ids.push(`${m.publisher}.${m.name}`);
+    } catch {
+      // not an extension folder (node_modules, postinstall.mjs)
+    }
+  }
+  return ids.sort();
 }
 
 /** Runs a code-server CLI command to completion (e.g. --install-extension). */
@@ -271,6 +288,7 @@ function safeJson(v) {
 }
 
 module.exports = {
+  builtinExtensionIds,
   ROOT,
   CHROMIUM,
   CHROMIUM_ARGS,

@@ -617,11 +617,15 @@ export class IndexService implements vscode.Disposable {
       let full = false;
       let changed = new Set<string>();
       let merged = 0;
+      // Files the merged reports' jobs read: a save's report and its located copies' (reread 0)
+      // applied together still say the save's read.
+      let reread = 0;
       while (this.incoming.length > 0) {
         const next = this.incoming.shift()!;
         const r = next.report;
         latest = next;
         merged++;
+        reread += r.lastJob?.reread ?? 0;
         if (r.full) {
           staged = new Map();
           full = true;
@@ -656,7 +660,8 @@ export class IndexService implements vscode.Disposable {
       if (!staged) continue;
       this.itemsByPath = staged;
       this.noteTruncation(this._report?.truncated, latest.report.truncated);
-      this._report = viewReport(latest.report, staged);
+      const last = latest.report.lastJob;
+      this._report = viewReport(merged > 1 && last && last.reread !== reread ? { ...latest.report, lastJob: { ...last, reread } } : latest.report, staged);
       const paths = [...changed];
       const t1 = performance.now();
       this.itemsEmitter.fire({ full, paths });

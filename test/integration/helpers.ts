@@ -186,6 +186,8 @@ export function monitorEventLoop(): {
      * Present where the thread's CPU time is known.
      */
     busyP99Ms?: number;
+    /** The longest such part (any code on this thread: an extension's task, a garbage collection). */
+    busyMaxMs?: number;
     stallsOver50: number;
     samples: number;
     worst: Array<{ atMs: number; ms: number; cpuMs?: number }>;
@@ -231,7 +233,7 @@ export function monitorEventLoop(): {
         maxMs: Math.max(ms(h.max), +maxDrift.toFixed(1)),
         p99Ms: ms(h.percentile(99)),
         p50Ms: ms(h.percentile(50)),
-        ...(busy.length > 0 ? { busyP99Ms: +busy.sort((a, b) => a - b)[Math.min(busy.length - 1, Math.floor(busy.length * 0.99))].toFixed(1) } : {}),
+        ...(busy.length > 0 ? { busyP99Ms: +busy.sort((a, b) => a - b)[Math.min(busy.length - 1, Math.floor(busy.length * 0.99))].toFixed(1), busyMaxMs: +busy[busy.length - 1].toFixed(1) } : {}),
         stallsOver50: stalls,
         samples,
         worst: worst.sort((a, b) => b.ms - a.ms),

@@ -104,8 +104,11 @@ describe('save path', () => {
       await new Promise((r) => setTimeout(r, 1500));
       await api.index.whenIdle();
       assert.strictEqual(api.index.eventBatches(), batches, `no batch of file events went to the engine (the last: ${JSON.stringify(api.index.lastUpdateStats())})`);
-      assert.strictEqual(reports, 1, 'one report');
+      // The SimHash report, then the located copies' (neardup.locate; reread 0), which the host
+      // may apply together; the watcher's echo adds none.
+      assert.ok(reports >= 1 && reports <= 2, `${reports} reports`);
       assert.strictEqual(reread, 1, 'the saved file fingerprinted once');
+      assert.strictEqual(api.index.lastUpdateStats()?.reread, 1, 'the save read one file');
     } finally {
       sub.dispose();
       await saveAndTime(original, true);

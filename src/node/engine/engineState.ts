@@ -222,7 +222,7 @@ export class EngineState {
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
     skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
     update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
-    commit: async (stats, changed) => (await this.locate(true), this.computeReport(stats, true, changed), this.scheduleSave()),
+    commit: async (stats, changed) => (await this.changeReport(stats, changed), this.scheduleSave()),
     documents: () => this.entries.docs.size,
   };
 
@@ -355,9 +355,16 @@ export class EngineState {
 
   // ------------------------------------------------------------------------------ internals
 
-  /** The located copies brought up to date: after a job's report, with a report of their own if they changed (on the job's figures; it read no more files), or `before` it (one report). */
-  private async locate(before = false): Promise<void> {
-    if (this.regions.on && (await this.regions.step()) && !before) this.computeReport(this.report?.lastJob ? { ...this.report.lastJob, reread: 0 } : null, true, new Set());
+  /** The located copies brought up to date after a job's report, with a report of their own if they changed (on the job's figures; it read no more files). */
+  private async locate(): Promise<void> {
+    if (this.regions.on && (await this.regions.step())) this.computeReport(this.report?.lastJob ? { ...this.report.lastJob, reread: 0 } : null, true, new Set());
+  }
+
+  /** A change's report: its SimHash result at once (no wait for partners read again), its located copies right after it (EngineRegions.holdBack). */
+  private async changeReport(stats: IndexStats, changed: Set<string>): Promise<void> {
+    this.regions.holdBack(changed, (p) => this.matcher.pairsOf(p));
+    this.computeReport(stats, true, changed);
+    await this.locate();
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {
@@ -445,7 +452,7 @@ export class EngineState {
         return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
       },
     );
-    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, this.matcher.pairs()), built.rebuilt];
+    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p)), built.rebuilt];
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
     const view: ViewReport = {
@@ -862,8 +869,7 @@ export class EngineState {
       return stats;
     }
     stats.elapsedMs = Math.round(performance.now() - started);
-    await this.locate(true);
-    this.computeReport(stats, true, changed);
+    await this.changeReport(stats, changed);
     stats.elapsedMs = Math.round(performance.now() - started);
     this.scheduleSave();
     return stats;

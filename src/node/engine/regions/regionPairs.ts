@@ -65,6 +65,11 @@ function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: re
   return 'kept';
 }
 
+/** Whether a located pair stands as a pair of its own next to `simhash` (any pairs holding those of its two files): as {@link mergeLocated} places it. */
+export function standsAlone(loc: ReportPair, simhash: readonly ReportPair[]): boolean {
+  return placeOf(loc, simhash, simhash.map((_, i) => i)) === 'kept';
+}
+
 /**
  * The SimHash pairs with the located ones merged in (see the file's comment): file pairs that
  * have regions are new objects carrying them (side a of a region = the pair's a). Linear in the

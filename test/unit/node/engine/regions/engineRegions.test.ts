@@ -99,6 +99,89 @@ describe('EngineState: located copies (neardup.locate)', function () {
     await engine.shutdown();
   });
 
+  it('a save: its SimHash report at once, the located copies in a second report; nothing stale shows alone in between', async () => {
+    const events: EngineEvent[] = [];
+    const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0 });
+    const copy = path.join(root, 'copy.ts');
+    fs.writeFileSync(copy, source('core/regions/chain.ts')); // other.ts's twin
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    const reports = (from: number) => events.slice(from).flatMap((e) => (e.type === 'report' ? [e.report] : []));
+    const aloneWithCopy = (r: ViewReport) => r.groups.some((g) => g.located && g.members.some((m) => m.path === copy));
+    const filePair = (r: ViewReport) => r.groups.some((g) => !g.located && g.members.some((m) => m.path === copy));
+    assert.ok(filePair(engine.getReport()) && !aloneWithCopy(engine.getReport()), JSON.stringify(engine.getReport().groups.map((g) => [g.located, g.members.map((m) => [m.path, m.startLine])])));
+
+    // A line added above the pasted block: the first report keeps the located copy where it was
+    // (not lost while the partners are read again), the second one moves it.
+    const groupsOf = (r: ViewReport) => r.groups.map((g) => `${g.located ? 'located ' : ''}${g.members.map((m) => `${path.basename(m.path)}:${m.startLine}-${m.endLine}`).join(' ')}`);
+    const groupsBefore = groupsOf(engine.getReport());
+    let from = events.length;
+    const host = path.join(root, 'host.ts');
+    const moved = `// one line more\n${pasted()}`;
+    fs.writeFileSync(host, moved);
+    await engine.saveText(host, moved);
+    let sent = reports(from);
+    assert.equal(sent.length, 2, 'two reports');
+    assert.equal(sent[0].lastJob?.reread, 1);
+    assert.equal(sent[1].lastJob?.reread, 0, 'the located copies read no file more');
+    assert.deepEqual(locatedOf(sent[0].items), ['31-60 groups.ts:21-50 exact'], 'the first report: as it was');
+    const locatedGroups = (g: string[]) => g.filter((x) => x.startsWith('located '));
+    assert.deepEqual(locatedGroups(groupsOf(sent[0])), locatedGroups(groupsBefore), 'its located groups as they were (kept, not made again)');
+    assert.ok(groupsOf(sent[0]).includes('groups.ts:21-39 host.ts:32-50'), 'its SimHash groups new');
+    assert.ok(groupsOf(sent[1]).some((g) => g.startsWith('located ') && g.includes('host.ts:32-61')), groupsOf(sent[1]).join(' | '));
+    assert.deepEqual(locatedOf(sent[1].items), ['32-61 groups.ts:21-50 exact'], 'the second: found again');
+
+    // The copy's text replaced: its file pair leaves in the first report, and its located pair
+    // (whole-file, shown on the file pair) does not show as a group of its own in between.
+    from = events.length;
+    const unique = Array.from({ length: 60 }, (_, i) => `export const entry${i} = table${i % 7}.lookup('${(i * 7919) % 1000}', ${i * 31});`).join('\n');
+    fs.writeFileSync(copy, unique);
+    await engine.saveText(copy, unique);
+    sent = reports(from);
+    assert.ok(sent.length >= 1);
+    for (const r of sent) assert.ok(!filePair(r) && !aloneWithCopy(r), JSON.stringify(r.groups.filter((g) => g.members.some((m) => m.path === copy))));
+    assert.ok(!aloneWithCopy(engine.getReport()) && !filePair(engine.getReport()));
+
+    // The groups kept from report to report (only the touched files' located pairs placed again)
+    // are those of a fresh index of the same files; after a copy's file pair comes back too.
+    fs.writeFileSync(copy, source('core/regions/chain.ts'));
+    await engine.saveText(copy, source('core/regions/chain.ts'));
+    const fresh = new EngineState(new InlineFingerprinter(), () => undefined, { saveDelayMs: 10, progressIntervalMs: 0 });
+    await fresh.init({ config: config(), cachePath: null });
+    await fresh.reindex();
+    assert.ok(filePair(engine.getReport()));
+    assert.deepEqual(groupsOf(engine.getReport()), groupsOf(fresh.getReport()));
+    await fresh.shutdown();
+    await engine.shutdown();
+  });
+
+  it('an update reads a partner again only when it changed: the partners read for one save are kept for the next (a bounded cache)', async () => {
+    const fp = new InlineFingerprinter();
+    const engine = new EngineState(fp, () => undefined, { saveDelayMs: 10, progressIntervalMs: 0 });
+    await engine.init({ config: config(), cachePath: null });
+    await engine.reindex();
+    const host = path.join(root, 'host.ts');
+    const partner = path.join(root, 'groups.ts');
+    const save = async (file: string, text: string) => {
+      fs.writeFileSync(file, text);
+      fp.regionReads = [];
+      await engine.saveText(file, text);
+      return fp.regionReads.map((p) => path.basename(p)).sort();
+    };
+    const first = await save(host, `// 1\n${pasted()}`);
+    assert.ok(first.includes('groups.ts') && first.includes('host.ts'), `the first save reads its partners: ${first.join(' ')}`);
+    assert.deepEqual(await save(host, `// 2\n${pasted()}`), ['host.ts'], 'the next one does not');
+    assert.deepEqual(locatedOf(engine.getReport().items), ['32-61 groups.ts:21-50 exact']);
+    // The partner changed on disk (size and mtime): read again.
+    const grown = `${source('core/regions/groups.ts')}\n// grown\n`;
+    fs.writeFileSync(partner, grown);
+    await engine.update({ upserts: [partner], removes: [], renames: [] });
+    assert.ok(fp.regionReads.some((p) => path.basename(p) === 'groups.ts'));
+    const stats = (engine as unknown as { regions: { stats(): { keptDocs: number; keptDocBytes: number } } }).regions.stats();
+    assert.ok(stats.keptDocs >= 2 && stats.keptDocBytes > 0 && stats.keptDocBytes <= 24 * 1024 * 1024, JSON.stringify(stats));
+    await engine.shutdown();
+  });
+
   it('over regionsMaxBytes: none located, and the host told once', async () => {
     const events: EngineEvent[] = [];
     const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, regionsMaxBytes: 1000 });
