@@ -50,6 +50,7 @@ void kernelFree(Kernel *k) {
   free(k->text);
   free(k->thi);
   free(k->tlo);
+  free(k->talt);
   free(k->tstart);
   freeSeq(&k->file);
   freeSeq(&k->spare);
@@ -200,8 +201,10 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
     }
     const int start = i;
     uint64_t h;
+    uint32_t alt; /* the other form's low word (TokenBuffer.alt) */
     if (cls == C_PUNCT) {
       h = c < 128 ? PUNCT_HASH[c] : fnvStep(FNV_OFFSET, c);
+      alt = (uint32_t)h;
       i++;
     } else if (cls == C_IDENT) {
       h = FNV_OFFSET;
@@ -211,7 +214,11 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
         c = t[i];
         if (c < 128 ? !ASCII_WORD[c] : !word[c]) break;
       }
-      if (normalize && !isKeyword(h)) h = ID_HASH;
+      if (isKeyword(h)) alt = (uint32_t)h;
+      else if (normalize) {
+        alt = (uint32_t)h;
+        h = ID_HASH;
+      } else alt = (uint32_t)ID_HASH;
     } else if (cls == C_DIGIT) {
       h = FNV_OFFSET;
       for (;;) {
@@ -221,7 +228,10 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
         int part = c < 128 ? ASCII_WORD[c] : word[c];
         if (!part && !(c == 46 && i + 1 < n && t[i + 1] >= 48 && t[i + 1] <= 57)) break;
       }
-      if (normalize) h = NUM_HASH;
+      if (normalize) {
+        alt = (uint32_t)h;
+        h = NUM_HASH;
+      } else alt = (uint32_t)NUM_HASH;
     } else {
       const uint32_t q = c;
       const int multiline = q == 96;
@@ -241,18 +251,22 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
           break;
         }
       }
-      if (normalize) h = STR_HASH;
+      if (normalize) {
+        alt = (uint32_t)h;
+        h = STR_HASH;
+      } else alt = (uint32_t)STR_HASH;
     }
     if ((size_t)len == K->tokCap) {
-      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap;
+      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
       if (!growArray((void **)&K->thi, &cap, len + 1, 4) || !growArray((void **)&K->tlo, &cap2, len + 1, 4) ||
-          !growArray((void **)&K->tstart, &cap3, len + 1, 4))
+          !growArray((void **)&K->tstart, &cap3, len + 1, 4) || !growArray((void **)&K->talt, &cap4, len + 1, 4))
         return -1;
       K->tokCap = cap;
     }
     K->thi[len] = (uint32_t)(h >> 32);
     K->tlo[len] = (uint32_t)h;
     K->tstart[len] = start;
+    K->talt[len] = alt;
     len++;
   }
   K->ntok = len;
@@ -673,6 +687,29 @@ static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, i
   return 1;
 }
 
+/* The clone hashes of tokens [from, to): cloneHashes of src/core/fingerprint/cloneHashes.ts
+ * (raw then normalised, each hi then lo) into dst[0..3]. */
+static void itemHashes(const Kernel *K, int from, int to, uint32_t *dst) {
+  const uint32_t *lo = K->tlo, *alt = K->talt;
+  uint32_t a1 = 0x811c9dc5u, b1 = 0x9747b28cu, a2 = 0x811c9dc5u, b2 = 0x9747b28cu;
+  for (int i = from; i < to; i++) {
+    const uint32_t v = lo[i], w = alt[i];
+    a1 = (a1 ^ v) * 0x85ebca6bu;
+    a1 ^= a1 >> 13;
+    b1 = (b1 ^ v) * 0xc2b2ae35u;
+    b1 ^= b1 >> 16;
+    a2 = (a2 ^ w) * 0x85ebca6bu;
+    a2 ^= a2 >> 13;
+    b2 = (b2 ^ w) * 0xc2b2ae35u;
+    b2 ^= b2 >> 16;
+  }
+  const int altIsRaw = K->normalized;
+  dst[0] = altIsRaw ? b2 : b1;
+  dst[1] = altIsRaw ? a2 : a1;
+  dst[2] = altIsRaw ? b1 : b2;
+  dst[3] = altIsRaw ? a1 : a2;
+}
+
 static int lowerBound(const Kernel *K, int offset) {
   int a = 0, b = K->ntok;
   while (a < b) {
@@ -718,6 +755,7 @@ int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize) {
   K->textLen = len;
   K->ntok = 0;
   K->sectionsReady = 0;
+  K->normalized = normalize != 0;
   return tokenizeCode(K, L, normalize);
 }
 
@@ -738,22 +776,25 @@ int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketc
     rangeCount = K->sections.count;
   }
   const SectionRange *sections = K->sections.ranges;
-  const size_t head = 7; /* words before a section's sketch: startLine endLine hi lo tokens features n */
+  /* words before a section's sketch: startLine endLine hi lo tokens features rawHi rawLo normHi normLo n */
+  const size_t head = 11;
+  const size_t fileHead = 9; /* the file's: hi lo tokens features rawHi rawLo normHi normLo n */
   /* Room check up front: the worst case of every section kept with a full sketch. */
-  const size_t need = 5 + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
+  const size_t need = fileHead + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
   if (outLen < need) {
     *result = -(double)need;
     return 0;
   }
   if (!buildSeq(K, &K->file, 0, total, k)) return -1;
   Item it;
-  if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + 5, &it)) return -1;
+  if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + fileHead, &it)) return -1;
   out[0] = (uint32_t)(it.bits >> 32);
   out[1] = (uint32_t)it.bits;
   out[2] = (uint32_t)total;
   out[3] = (uint32_t)it.features;
-  out[4] = (uint32_t)it.sketchLen;
-  size_t w = 5 + (size_t)it.sketchLen;
+  itemHashes(K, 0, total, out + 4);
+  out[8] = (uint32_t)it.sketchLen;
+  size_t w = fileHead + (size_t)it.sketchLen;
   for (int r = 0; r < rangeCount; r++) {
     const int from = lowerBound(K, sections[r].startOffset);
     const int to = lowerBound(K, sections[r].endOffset);
@@ -773,7 +814,8 @@ int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketc
     out[w + 3] = (uint32_t)it.bits;
     out[w + 4] = (uint32_t)(to - from);
     out[w + 5] = (uint32_t)it.features;
-    out[w + 6] = (uint32_t)it.sketchLen;
+    itemHashes(K, from, to, out + w + 6);
+    out[w + 10] = (uint32_t)it.sketchLen;
     w += head + (size_t)it.sketchLen;
   }
   *result = (double)w;
