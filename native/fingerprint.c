@@ -105,20 +105,26 @@ static const char *KEYWORD_LIST =
     "override template typename operator sizeof instanceof typeof readonly declare get set mut "
     "impl trait pub crate mod loop local global nonlocal del assert print echo";
 
-static int isKeyword(uint64_t h) {
-  uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
-  for (;;) {
-    uint64_t v = KEYWORDS[slot];
-    if (v == 0) return 0;
-    if (v == h) return 1;
-    slot = (slot + 1) & (KW_SLOTS - 1);
-  }
+/* The longest probe of a keyword from its slot (linear probing; 2 for this list): every keyword
+ * is within slot … slot + KW_PROBE, so a lookup reads those slots without branching on them. */
+static int KW_PROBE;
+
+static inline int isKeyword(uint64_t h) {
+  const uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
+  int kw = 0;
+  for (int k = 0; k <= KW_PROBE; k++) kw |= KEYWORDS[(slot + (uint32_t)k) & (KW_SLOTS - 1)] == h;
+  return kw;
 }
 
 static void addKeyword(uint64_t h) {
   uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
-  while (KEYWORDS[slot] != 0 && KEYWORDS[slot] != h) slot = (slot + 1) & (KW_SLOTS - 1);
+  int probe = 0;
+  while (KEYWORDS[slot] != 0 && KEYWORDS[slot] != h) {
+    slot = (slot + 1) & (KW_SLOTS - 1);
+    probe++;
+  }
   KEYWORDS[slot] = h;
+  if (probe > KW_PROBE) KW_PROBE = probe;
 }
 
 static void initTables(void) {
@@ -214,11 +220,12 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
         c = t[i];
         if (c < 128 ? !ASCII_WORD[c] : !word[c]) break;
       }
-      if (isKeyword(h)) alt = (uint32_t)h;
-      else if (normalize) {
+      /* A keyword stays itself in the normalised form (branch-free: keywords and other names mix). */
+      const int kw = isKeyword(h);
+      if (normalize) {
         alt = (uint32_t)h;
-        h = ID_HASH;
-      } else alt = (uint32_t)ID_HASH;
+        h = kw ? h : ID_HASH;
+      } else alt = kw ? (uint32_t)h : (uint32_t)ID_HASH;
     } else if (cls == C_DIGIT) {
       h = FNV_OFFSET;
       for (;;) {
@@ -687,27 +694,53 @@ static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, i
   return 1;
 }
 
-/* The clone hashes of tokens [from, to): cloneHashes of src/core/fingerprint/cloneHashes.ts
- * (raw then normalised, each hi then lo) into dst[0..3]. */
+#define CLONE_MUL 0x85ebca6bu
+#define CLONE_STEP(c, v) \
+  do {                   \
+    c = (c ^ (v)) * CLONE_MUL; \
+    c ^= c >> 15;        \
+  } while (0)
+
+/* The clone hashes of tokens [from, to): hashStreams of src/core/fingerprint/cloneHashes.ts (four
+ * chains a stream, token i into chain i mod 4, folded at the end), raw then normalised, each hi
+ * then lo, into dst[0..3]. */
 static void itemHashes(const Kernel *K, int from, int to, uint32_t *dst) {
   const uint32_t *lo = K->tlo, *alt = K->talt;
-  uint32_t a1 = 0x811c9dc5u, b1 = 0x9747b28cu, a2 = 0x811c9dc5u, b2 = 0x9747b28cu;
-  for (int i = from; i < to; i++) {
-    const uint32_t v = lo[i], w = alt[i];
-    a1 = (a1 ^ v) * 0x85ebca6bu;
-    a1 ^= a1 >> 13;
-    b1 = (b1 ^ v) * 0xc2b2ae35u;
-    b1 ^= b1 >> 16;
-    a2 = (a2 ^ w) * 0x85ebca6bu;
-    a2 ^= a2 >> 13;
-    b2 = (b2 ^ w) * 0xc2b2ae35u;
-    b2 ^= b2 >> 16;
+  uint32_t a0 = 0x811c9dc5u, a1 = 0x9747b28cu, a2 = 0x2545f491u, a3 = 0x6c8e9cf5u;
+  uint32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+  int i = from;
+  for (; i + 4 <= to; i += 4) {
+    CLONE_STEP(a0, lo[i]);
+    CLONE_STEP(a1, lo[i + 1]);
+    CLONE_STEP(a2, lo[i + 2]);
+    CLONE_STEP(a3, lo[i + 3]);
+    CLONE_STEP(b0, alt[i]);
+    CLONE_STEP(b1, alt[i + 1]);
+    CLONE_STEP(b2, alt[i + 2]);
+    CLONE_STEP(b3, alt[i + 3]);
   }
+  if (i < to) {
+    CLONE_STEP(a0, lo[i]);
+    CLONE_STEP(b0, alt[i]);
+    if (i + 1 < to) {
+      CLONE_STEP(a1, lo[i + 1]);
+      CLONE_STEP(b1, alt[i + 1]);
+      if (i + 2 < to) {
+        CLONE_STEP(a2, lo[i + 2]);
+        CLONE_STEP(b2, alt[i + 2]);
+      }
+    }
+  }
+  const uint32_t n = (uint32_t)(to - from);
+  const uint32_t aHi = fmix32(a0 ^ (a2 * 0x9e3779b1u) ^ n);
+  const uint32_t aLo = fmix32(a1 ^ (a3 * 0xc2b2ae35u) ^ aHi);
+  const uint32_t bHi = fmix32(b0 ^ (b2 * 0x9e3779b1u) ^ n);
+  const uint32_t bLo = fmix32(b1 ^ (b3 * 0xc2b2ae35u) ^ bHi);
   const int altIsRaw = K->normalized;
-  dst[0] = altIsRaw ? b2 : b1;
-  dst[1] = altIsRaw ? a2 : a1;
-  dst[2] = altIsRaw ? b1 : b2;
-  dst[3] = altIsRaw ? a1 : a2;
+  dst[0] = altIsRaw ? bHi : aHi;
+  dst[1] = altIsRaw ? bLo : aLo;
+  dst[2] = altIsRaw ? aHi : bHi;
+  dst[3] = altIsRaw ? aLo : bLo;
 }
 
 static int lowerBound(const Kernel *K, int offset) {
