@@ -83,7 +83,7 @@ export function formatCodeClimate(result: ScanResult, ids: readonly PairIdentity
       issues.push({
         type: 'issue',
         check_name: pair.kind === 'file' ? 'neardup/near-duplicate-file' : 'neardup/near-duplicate-section',
-        description: `Near-duplicate ${what}: also at ${label(there)} (${sim}).`,
+        description: `Near-duplicate ${what} (${pair.clone} copy): also at ${label(there)} (${sim}).`,
         categories: ['Duplication'],
         fingerprint: createHash('sha256').update(`${id.key}\0${order[s]}\0${n}`).digest('hex').slice(0, 32),
         severity,

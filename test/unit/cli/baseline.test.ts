@@ -283,7 +283,7 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     for (const i of issues) {
       assert.equal(i.type, 'issue');
       assert.match(i.check_name, /^neardup\/near-duplicate-(file|section)$/);
-      assert.match(i.description, /^Near-duplicate (file|section): also at \S.* \(similarity \d+\.\d%, Hamming distance \d+\)\.$/);
+      assert.match(i.description, /^Near-duplicate (file|section) \((exact|renamed|edited) copy\): also at \S.* \(similarity \d+\.\d%, Hamming distance \d+\)\.$/);
       assert.match(i.fingerprint, /^[0-9a-f]{32}$/);
       assert.equal(i.severity, 'minor');
       assert.ok(!path.isAbsolute(i.location.path) && !i.location.path.includes('\\'), i.location.path);
