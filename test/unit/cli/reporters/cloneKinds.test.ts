@@ -81,6 +81,31 @@ describe('clone kinds in the CLI (reports and --fail-on-kind)', function () {
     assert.match(md, /\| 1 exact, 2 renamed, 3 edited \|/);
   });
 
+  it('Code Climate: a group of four copies is four issues, each naming the three others; fingerprints per copy, unchanged when a copy joins', () => {
+    interface Issue {
+      description: string;
+      fingerprint: string;
+      location: { path: string };
+      other_locations: Array<{ path: string }>;
+    }
+    const issues = JSON.parse(scan(dir, '--format', 'codeclimate').stdout) as Issue[];
+    assert.equal(issues.length, 4);
+    for (const i of issues) {
+      assert.deepEqual(i.other_locations.map((o) => o.path).sort(), ['a.ts', 'b.ts', 'c.ts', 'd.ts'].filter((p) => p !== i.location.path));
+      assert.match(i.description, /^Near-duplicate file: also at .* \(4 copies, pairs 1 exact, 2 renamed, 3 edited; lowest similarity/);
+    }
+    assert.equal(new Set(issues.map((i) => i.fingerprint)).size, 4);
+    fs.writeFileSync(path.join(dir, 'e.ts'), ORIGINAL);
+    try {
+      const more = JSON.parse(scan(dir, '--format', 'codeclimate').stdout) as Issue[];
+      assert.equal(more.length, 5);
+      const before = new Map(issues.map((i) => [i.location.path, i.fingerprint]));
+      for (const i of more) if (before.has(i.location.path)) assert.equal(i.fingerprint, before.get(i.location.path), i.location.path);
+    } finally {
+      fs.rmSync(path.join(dir, 'e.ts'));
+    }
+  });
+
   it('--fail-on-kind: alone, fails on any pair of the kinds; with --fail-on-pairs, counts only them', () => {
     assert.equal(scan(dir, '--fail-on-kind', 'exact').code, 1);
     const renamed = scan(twoDir, '--fail-on-kind', 'exact');
