@@ -105,19 +105,21 @@ static const char *KEYWORD_LIST =
     "override template typename operator sizeof instanceof typeof readonly declare get set mut "
     "impl trait pub crate mod loop local global nonlocal del assert print echo";
 
-/* The longest probe of a keyword from its slot (linear probing; 2 for this list): every keyword
- * is within slot … slot + KW_PROBE, so a lookup reads those slots without branching on them. */
+/* The slot multiplier: chosen (by search) so that every keyword of the list has a slot of its own,
+ * so a lookup is one load and one compare (KW_PROBE stays 0; a longer list that collides still
+ * works, probing the KW_PROBE slots after). */
+#define KW_MUL 0x078ccc746a9ae867ULL
 static int KW_PROBE;
 
 static inline int isKeyword(uint64_t h) {
-  const uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
-  int kw = 0;
-  for (int k = 0; k <= KW_PROBE; k++) kw |= KEYWORDS[(slot + (uint32_t)k) & (KW_SLOTS - 1)] == h;
+  const uint32_t slot = (uint32_t)((h * KW_MUL) >> 54);
+  int kw = KEYWORDS[slot] == h;
+  for (int k = 1; k <= KW_PROBE; k++) kw |= KEYWORDS[(slot + (uint32_t)k) & (KW_SLOTS - 1)] == h;
   return kw;
 }
 
 static void addKeyword(uint64_t h) {
-  uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
+  uint32_t slot = (uint32_t)((h * KW_MUL) >> 54);
   int probe = 0;
   while (KEYWORDS[slot] != 0 && KEYWORDS[slot] != h) {
     slot = (slot + 1) & (KW_SLOTS - 1);

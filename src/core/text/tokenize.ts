@@ -107,16 +107,18 @@ const STOP_WORDS = new HashSet64([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS])
 /**
  * The keywords again as an open-addressing table on the low half (1024 slots, as native/
  * fingerprint.c's): probed for every identifier (a keyword stays itself in the normalised form),
- * so a few array loads rather than a Map lookup. Every keyword lies within KW_PROBE slots of its
- * own (linear probing), so a lookup reads those without stopping at an empty one.
+ * so one load and compare rather than a Map lookup: KW_MUL was chosen (by search) so that every
+ * keyword of the list has a slot of its own (KW_PROBE stays 0; a longer list that collides still
+ * works, probing the KW_PROBE slots after).
  */
 const KW_SLOTS = 1024;
+const KW_MUL = 0x816da9bd;
 const KW_HI = new Uint32Array(KW_SLOTS);
 const KW_LO = new Uint32Array(KW_SLOTS);
 let KW_PROBE = 0;
 for (const w of KEYWORD_LIST) {
   fnv1a64(w);
-  let slot = Math.imul(out.lo, 0x9e3779b1) >>> 22;
+  let slot = Math.imul(out.lo, KW_MUL) >>> 22;
   let probe = 0;
   while ((KW_HI[slot] !== 0 || KW_LO[slot] !== 0) && !(KW_HI[slot] === out.hi && KW_LO[slot] === out.lo)) {
     slot = (slot + 1) & (KW_SLOTS - 1);
@@ -129,8 +131,9 @@ for (const w of KEYWORD_LIST) {
 
 /** Whether an identifier's hash (unsigned halves) is a keyword's. */
 function isKeyword(hi: number, lo: number): boolean {
-  const slot = Math.imul(lo, 0x9e3779b1) >>> 22;
-  for (let k = 0; k <= KW_PROBE; k++) {
+  const slot = Math.imul(lo, KW_MUL) >>> 22;
+  if (KW_LO[slot] === lo && KW_HI[slot] === hi) return true;
+  for (let k = 1; k <= KW_PROBE; k++) {
     const s = (slot + k) & (KW_SLOTS - 1);
     if (KW_LO[s] === lo && KW_HI[s] === hi) return true;
   }
