@@ -19,6 +19,7 @@ import type { Location } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { PairIdentity } from './baseline';
 import { countKinds, describeKinds } from './reporters/cloneKinds';
+import { groupedPairs, locKey } from './reporters/pairGroups';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
 
 export type CodeClimateSeverity = 'info' | 'minor' | 'major' | 'critical' | 'blocker';
@@ -53,32 +54,6 @@ function lineCount(root: string, relPath: string): number | undefined {
 
 /** Other copies a description names at most (all are in `other_locations`). */
 const MAX_NAMED = 5;
-
-const locKey = (kind: string, loc: Location) => `${kind}\0${loc.path}\0${loc.startLine ?? ''}\0${loc.endLine ?? ''}`;
-
-/**
- * The report's pairs by group (plain pairs whose two sides are members of one group, in group
- * order) and the rest (located, with regions, or in no group), as the SARIF report splits them.
- */
-function groupedPairs(result: ScanResult): { byGroup: Array<[number, number[]]>; single: number[] } {
-  const groupOf = new Map<string, number>();
-  result.groups.forEach((g, gi) => {
-    if (g.located) return;
-    (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi));
-  });
-  const byGroup = new Map<number, number[]>();
-  const single: number[] = [];
-  result.pairs.forEach((p, i) => {
-    const gi = p.located || p.regions?.length ? undefined : groupOf.get(locKey(p.kind, p.a));
-    if (gi === undefined || groupOf.get(locKey(p.kind, p.b)) !== gi) single.push(i);
-    else {
-      const list = byGroup.get(gi);
-      if (list) list.push(i);
-      else byGroup.set(gi, [i]);
-    }
-  });
-  return { byGroup: [...byGroup].sort((x, y) => x[0] - y[0]), single };
-}
 
 export function formatCodeClimate(result: ScanResult, ids: readonly PairIdentity[], severity: CodeClimateSeverity = 'minor'): string {
   const fileLines = new Map<string, number | undefined>();

@@ -12,6 +12,7 @@ import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary, PairIdentity } from './baseline';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
 import { CLONE_KINDS, countKinds, describeKinds } from './reporters/cloneKinds';
+import { groupedPairs } from './reporters/pairGroups';
 import { createHash } from 'node:crypto';
 
 /**
@@ -87,31 +88,14 @@ function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result 
   };
 }
 
-const locKey = (kind: string, loc: Location) => `${kind}\0${loc.path}\0${loc.startLine ?? ''}\0${loc.endLine ?? ''}`;
-
 /**
  * The results: per group of plain pairs one, in the report's group order; then the pairs left
  * (located, with regions, or in no group) one each, in the report's pair order.
  */
 function results(scan: ScanResult, extras: SarifExtras): sarif.Result[] {
-  const groupOf = new Map<string, number>();
-  scan.groups.forEach((g, gi) => {
-    if (g.located) return;
-    (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi));
-  });
-  const byGroup = new Map<number, number[]>();
-  const single: number[] = [];
-  scan.pairs.forEach((p, i) => {
-    const gi = p.located || p.regions?.length ? undefined : groupOf.get(locKey(p.kind, p.a));
-    if (gi === undefined || groupOf.get(locKey(p.kind, p.b)) !== gi) single.push(i);
-    else {
-      const list = byGroup.get(gi);
-      if (list) list.push(i);
-      else byGroup.set(gi, [i]);
-    }
-  });
+  const { byGroup, single } = groupedPairs(scan);
   const out: sarif.Result[] = [];
-  for (const [gi, members] of [...byGroup].sort((x, y) => x[0] - y[0])) {
+  for (const [gi, members] of byGroup) {
     out.push(members.length === 1 ? result(scan.pairs[members[0]], members[0], extras) : groupResult(scan, gi, members, extras));
   }
   for (const i of single) out.push(result(scan.pairs[i], i, extras));

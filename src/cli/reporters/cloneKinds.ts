@@ -2,7 +2,8 @@
  * Clone kinds in the CLI's reports and exit code: counting a report's pairs by kind, saying the
  * counts in words, the kinds of a group's pairs, and `--fail-on-kind`'s list.
  */
-import type { Location, ReportGroup, ReportPair } from '../../core/report/report';
+import type { ReportGroup, ReportPair } from '../../core/report/report';
+import { groupedPairs } from './pairGroups';
 import type { CloneKind } from '../../core/types';
 
 export const CLONE_KINDS: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
@@ -22,21 +23,10 @@ export function describeKinds(counts: KindCounts): string {
     .join(', ');
 }
 
-const keyOf = (kind: string, l: Location) => `${kind}|${l.path}|${l.startLine ?? ''}|${l.endLine ?? ''}`;
-
-/** The kind counts of each group's own pairs (both sides members of it), parallel to `groups`. */
+/** The kind counts of each group's own pairs (both sides members of it; none for a located group), parallel to `groups`. */
 export function groupKinds(groups: readonly ReportGroup[], pairs: readonly ReportPair[]): KindCounts[] {
-  const groupOf = new Map<string, number>();
-  groups.forEach((g, i) => {
-    const locs = g.locations ?? g.members.map((path) => ({ path }));
-    for (const l of locs) groupOf.set(keyOf(g.kind + (g.located ? 'L' : ''), l), i);
-  });
   const out = groups.map((): KindCounts => ({ exact: 0, renamed: 0, edited: 0 }));
-  for (const p of pairs) {
-    const kind = p.kind + (p.located ? 'L' : '');
-    const g = groupOf.get(keyOf(kind, p.a));
-    if (g !== undefined && g === groupOf.get(keyOf(kind, p.b))) out[g][p.clone]++;
-  }
+  for (const [gi, list] of groupedPairs({ pairs, groups }).byGroup) for (const i of list) out[gi][pairs[i].clone]++;
   return out;
 }
 

@@ -7,22 +7,7 @@ import * as path from 'node:path';
 import { runCli } from '../../helpers/cli';
 import { countKinds, describeKinds, failureOf, groupKinds, parseKinds } from '../../../../src/cli/reporters/cloneKinds';
 import type { ReportPair } from '../../../../src/core/report/report';
-
-const ORIGINAL = `export function totalOf(orders, taxRate) {
-  let total = 0;
-  for (const order of orders) {
-    if (order.status === "paid") {
-      total += order.amount * (1 + taxRate);
-    } else if (order.status === "refunded") {
-      total -= order.amount;
-    }
-  }
-  return Math.round(total * 100) / 100;
-}
-`;
-const EXACT = `// a copy\n${ORIGINAL.replace(/\n {2}/g, '\n    ')}`;
-const RENAMED = ORIGINAL.replace(/order/g, 'invoice').replace(/total/g, 'sum').replace(/"paid"/, '"settled"').replace('100', '1000');
-const EDITED = RENAMED.replace('let sum = 0;', 'let sum = 0;\n  let count = 0;');
+import { EDITED, EXACT, ORIGINAL, RENAMED } from '../../helpers/cloneSamples';
 
 interface Pair {
   a: { path: string };

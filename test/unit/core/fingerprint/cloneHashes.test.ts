@@ -10,46 +10,7 @@ import { TokenBuffer, tokenizeCode } from '../../../../src/core/text/tokenize';
 import { languageOf } from '../../../../src/core/text/languages';
 import type { CodeKernel, ItemFingerprint } from '../../../../src/core/types';
 import { KERNELS } from '../../node/workers/kernelsUnderTest';
-
-const ORIGINAL = `
-export function totalOf(orders, taxRate) {
-  let total = 0;
-  for (const order of orders) {
-    if (order.status === "paid") {
-      total += order.amount * (1 + taxRate);
-    } else if (order.status === "refunded") {
-      total -= order.amount;
-    }
-  }
-  return Math.round(total * 100) / 100;
-}
-`;
-/** The same tokens: other spacing, a comment, other line breaks. */
-const EXACT = `
-// Copied from billing.
-export function totalOf(orders,taxRate){
-  let total=0;
-  for (const order of orders) { if (order.status === "paid") { total += order.amount * (1 + taxRate); }
-    else if (order.status === "refunded") { total -= order.amount; } }
-  return Math.round(total * 100) / 100; /* rounded */
-}
-`;
-/** Identifiers and literals changed, keywords and punctuation kept. */
-const RENAMED = `
-export function sumOfInvoices(invoices, vat) {
-  let sum = 1;
-  for (const invoice of invoices) {
-    if (invoice.state === "settled") {
-      sum += invoice.value * (7 + vat);
-    } else if (invoice.state === "voided") {
-      sum -= invoice.value;
-    }
-  }
-  return Math.floor(sum * 1000) / 1000;
-}
-`;
-/** Renamed and one statement more: near, not equal. */
-const EDITED = RENAMED.replace('let sum = 1;', 'let sum = 1;\n  let count = 0;');
+import { EDITED, EXACT, ORIGINAL, RENAMED } from '../../helpers/cloneSamples';
 
 const fileOf = (text: string, path: string, options: FingerprintOptions): ItemFingerprint => {
   const d = fingerprintText(text, path, { minTokens: 20, ...options });
