@@ -50,6 +50,7 @@ void kernelFree(Kernel *k) {
   free(k->text);
   free(k->thi);
   free(k->tlo);
+  free(k->talt);
   free(k->tstart);
   freeSeq(&k->file);
   freeSeq(&k->spare);
@@ -104,20 +105,28 @@ static const char *KEYWORD_LIST =
     "override template typename operator sizeof instanceof typeof readonly declare get set mut "
     "impl trait pub crate mod loop local global nonlocal del assert print echo";
 
-static int isKeyword(uint64_t h) {
-  uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
-  for (;;) {
-    uint64_t v = KEYWORDS[slot];
-    if (v == 0) return 0;
-    if (v == h) return 1;
-    slot = (slot + 1) & (KW_SLOTS - 1);
-  }
+/* The slot multiplier: chosen (by search) so that every keyword of the list has a slot of its own,
+ * so a lookup is one load and one compare (KW_PROBE stays 0; a longer list that collides still
+ * works, probing the KW_PROBE slots after). */
+#define KW_MUL 0x078ccc746a9ae867ULL
+static int KW_PROBE;
+
+static inline int isKeyword(uint64_t h) {
+  const uint32_t slot = (uint32_t)((h * KW_MUL) >> 54);
+  int kw = KEYWORDS[slot] == h;
+  for (int k = 1; k <= KW_PROBE; k++) kw |= KEYWORDS[(slot + (uint32_t)k) & (KW_SLOTS - 1)] == h;
+  return kw;
 }
 
 static void addKeyword(uint64_t h) {
-  uint32_t slot = (uint32_t)((h * 0x9e3779b97f4a7c15ULL) >> 54);
-  while (KEYWORDS[slot] != 0 && KEYWORDS[slot] != h) slot = (slot + 1) & (KW_SLOTS - 1);
+  uint32_t slot = (uint32_t)((h * KW_MUL) >> 54);
+  int probe = 0;
+  while (KEYWORDS[slot] != 0 && KEYWORDS[slot] != h) {
+    slot = (slot + 1) & (KW_SLOTS - 1);
+    probe++;
+  }
   KEYWORDS[slot] = h;
+  if (probe > KW_PROBE) KW_PROBE = probe;
 }
 
 static void initTables(void) {
@@ -200,8 +209,10 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
     }
     const int start = i;
     uint64_t h;
+    uint32_t alt; /* the other form's low word (TokenBuffer.alt) */
     if (cls == C_PUNCT) {
       h = c < 128 ? PUNCT_HASH[c] : fnvStep(FNV_OFFSET, c);
+      alt = (uint32_t)h;
       i++;
     } else if (cls == C_IDENT) {
       h = FNV_OFFSET;
@@ -211,7 +222,12 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
         c = t[i];
         if (c < 128 ? !ASCII_WORD[c] : !word[c]) break;
       }
-      if (normalize && !isKeyword(h)) h = ID_HASH;
+      /* A keyword stays itself in the normalised form (branch-free: keywords and other names mix). */
+      const int kw = isKeyword(h);
+      if (normalize) {
+        alt = (uint32_t)h;
+        h = kw ? h : ID_HASH;
+      } else alt = kw ? (uint32_t)h : (uint32_t)ID_HASH;
     } else if (cls == C_DIGIT) {
       h = FNV_OFFSET;
       for (;;) {
@@ -221,7 +237,10 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
         int part = c < 128 ? ASCII_WORD[c] : word[c];
         if (!part && !(c == 46 && i + 1 < n && t[i + 1] >= 48 && t[i + 1] <= 57)) break;
       }
-      if (normalize) h = NUM_HASH;
+      if (normalize) {
+        alt = (uint32_t)h;
+        h = NUM_HASH;
+      } else alt = (uint32_t)NUM_HASH;
     } else {
       const uint32_t q = c;
       const int multiline = q == 96;
@@ -241,18 +260,22 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
           break;
         }
       }
-      if (normalize) h = STR_HASH;
+      if (normalize) {
+        alt = (uint32_t)h;
+        h = STR_HASH;
+      } else alt = (uint32_t)STR_HASH;
     }
     if ((size_t)len == K->tokCap) {
-      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap;
+      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
       if (!growArray((void **)&K->thi, &cap, len + 1, 4) || !growArray((void **)&K->tlo, &cap2, len + 1, 4) ||
-          !growArray((void **)&K->tstart, &cap3, len + 1, 4))
+          !growArray((void **)&K->tstart, &cap3, len + 1, 4) || !growArray((void **)&K->talt, &cap4, len + 1, 4))
         return -1;
       K->tokCap = cap;
     }
     K->thi[len] = (uint32_t)(h >> 32);
     K->tlo[len] = (uint32_t)h;
     K->tstart[len] = start;
+    K->talt[len] = alt;
     len++;
   }
   K->ntok = len;
@@ -673,6 +696,55 @@ static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, i
   return 1;
 }
 
+#define CLONE_MUL 0x85ebca6bu
+#define CLONE_STEP(c, v) \
+  do {                   \
+    c = (c ^ (v)) * CLONE_MUL; \
+    c ^= c >> 15;        \
+  } while (0)
+
+/* The clone hashes of tokens [from, to): hashStreams of src/core/fingerprint/cloneHashes.ts (four
+ * chains a stream, token i into chain i mod 4, folded at the end), raw then normalised, each hi
+ * then lo, into dst[0..3]. */
+static void itemHashes(const Kernel *K, int from, int to, uint32_t *dst) {
+  const uint32_t *lo = K->tlo, *alt = K->talt;
+  uint32_t a0 = 0x811c9dc5u, a1 = 0x9747b28cu, a2 = 0x2545f491u, a3 = 0x6c8e9cf5u;
+  uint32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+  int i = from;
+  for (; i + 4 <= to; i += 4) {
+    CLONE_STEP(a0, lo[i]);
+    CLONE_STEP(a1, lo[i + 1]);
+    CLONE_STEP(a2, lo[i + 2]);
+    CLONE_STEP(a3, lo[i + 3]);
+    CLONE_STEP(b0, alt[i]);
+    CLONE_STEP(b1, alt[i + 1]);
+    CLONE_STEP(b2, alt[i + 2]);
+    CLONE_STEP(b3, alt[i + 3]);
+  }
+  if (i < to) {
+    CLONE_STEP(a0, lo[i]);
+    CLONE_STEP(b0, alt[i]);
+    if (i + 1 < to) {
+      CLONE_STEP(a1, lo[i + 1]);
+      CLONE_STEP(b1, alt[i + 1]);
+      if (i + 2 < to) {
+        CLONE_STEP(a2, lo[i + 2]);
+        CLONE_STEP(b2, alt[i + 2]);
+      }
+    }
+  }
+  const uint32_t n = (uint32_t)(to - from);
+  const uint32_t aHi = fmix32(a0 ^ (a2 * 0x9e3779b1u) ^ n);
+  const uint32_t aLo = fmix32(a1 ^ (a3 * 0xc2b2ae35u) ^ aHi);
+  const uint32_t bHi = fmix32(b0 ^ (b2 * 0x9e3779b1u) ^ n);
+  const uint32_t bLo = fmix32(b1 ^ (b3 * 0xc2b2ae35u) ^ bHi);
+  const int altIsRaw = K->normalized;
+  dst[0] = altIsRaw ? bHi : aHi;
+  dst[1] = altIsRaw ? bLo : aLo;
+  dst[2] = altIsRaw ? aHi : bHi;
+  dst[3] = altIsRaw ? aLo : bLo;
+}
+
 static int lowerBound(const Kernel *K, int offset) {
   int a = 0, b = K->ntok;
   while (a < b) {
@@ -718,6 +790,7 @@ int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize) {
   K->textLen = len;
   K->ntok = 0;
   K->sectionsReady = 0;
+  K->normalized = normalize != 0;
   return tokenizeCode(K, L, normalize);
 }
 
@@ -738,22 +811,25 @@ int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketc
     rangeCount = K->sections.count;
   }
   const SectionRange *sections = K->sections.ranges;
-  const size_t head = 7; /* words before a section's sketch: startLine endLine hi lo tokens features n */
+  /* words before a section's sketch: startLine endLine hi lo tokens features rawHi rawLo normHi normLo n */
+  const size_t head = 11;
+  const size_t fileHead = 9; /* the file's: hi lo tokens features rawHi rawLo normHi normLo n */
   /* Room check up front: the worst case of every section kept with a full sketch. */
-  const size_t need = 5 + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
+  const size_t need = fileHead + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
   if (outLen < need) {
     *result = -(double)need;
     return 0;
   }
   if (!buildSeq(K, &K->file, 0, total, k)) return -1;
   Item it;
-  if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + 5, &it)) return -1;
+  if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + fileHead, &it)) return -1;
   out[0] = (uint32_t)(it.bits >> 32);
   out[1] = (uint32_t)it.bits;
   out[2] = (uint32_t)total;
   out[3] = (uint32_t)it.features;
-  out[4] = (uint32_t)it.sketchLen;
-  size_t w = 5 + (size_t)it.sketchLen;
+  itemHashes(K, 0, total, out + 4);
+  out[8] = (uint32_t)it.sketchLen;
+  size_t w = fileHead + (size_t)it.sketchLen;
   for (int r = 0; r < rangeCount; r++) {
     const int from = lowerBound(K, sections[r].startOffset);
     const int to = lowerBound(K, sections[r].endOffset);
@@ -773,7 +849,8 @@ int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketc
     out[w + 3] = (uint32_t)it.bits;
     out[w + 4] = (uint32_t)(to - from);
     out[w + 5] = (uint32_t)it.features;
-    out[w + 6] = (uint32_t)it.sketchLen;
+    itemHashes(K, from, to, out + w + 6);
+    out[w + 10] = (uint32_t)it.sketchLen;
     w += head + (size_t)it.sketchLen;
   }
   *result = (double)w;

@@ -13,7 +13,7 @@
 /* ------------------------------------------------------------------------------- state */
 
 /* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
-#define KERNEL_VERSION 3
+#define KERNEL_VERSION 4
 /* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
 #define MAX_LANGS 1024
 
@@ -37,11 +37,13 @@ typedef struct {
   uint16_t *text;
   size_t textCap;
   int textLen;
-  /* tokens */
-  uint32_t *thi, *tlo;
+  /* tokens; talt: each token's other form's low word (normalised, or raw when normalize), as
+   * TokenBuffer.alt of src/core/text/tokenize.ts */
+  uint32_t *thi, *tlo, *talt;
   int32_t *tstart;
   size_t tokCap;
   int ntok;
+  int normalized; /* the last tokenize normalised identifiers and literals */
   /* sequences: the file's, and a spare one for ranges shorter than the shingle size */
   Seq file, spare;
   /* numbering scratch */

@@ -31,8 +31,9 @@
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
  * written to `out` as
- *   file:    hi lo tokens features sketchLength sketch…
- *   section: startLine endLine hi lo tokens features sketchLength sketch…   (only sections kept)
+ *   file:    hi lo tokens features rawHi rawLo normHi normLo sketchLength sketch…
+ *   section: startLine endLine hi lo tokens features rawHi rawLo normHi normLo sketchLength sketch…
+ *            (only sections kept; rawHi… normLo: the clone hashes of src/core/fingerprint/cloneHashes.ts)
  * A section is kept when it holds at least minTokens tokens and less than 95 % of the file's.
  */
 #define NAPI_VERSION 8

@@ -75,7 +75,7 @@ EXPORT("nd_tokenize") int ndTokenize(int len, int langId, int normalize) {
   return kernelTokenize(K, len, &K->langs[langId], normalize);
 }
 
-/* fingerprint into out (outLen words): the words written, minus the words needed (≤ -5), -1 or -2. */
+/* fingerprint into out (outLen words): the words written, minus the words needed (≤ -9), -1 or -2. */
 EXPORT("nd_fingerprint") double ndFingerprint(int k, int tf, int fileSketch, int sectionSketch, int minTokens, int sections, uint32_t *out, size_t outLen) {
   if (!K || !K->ready) return -2;
   double result = 0;

@@ -5,7 +5,8 @@
  *   neardup fingerprints <dir> --out FILE [--name NAME] …   (a shard: node/shards, issue 17)
  *   neardup join SHARD... [--format text|json|sarif] [--engine local|dask [--scheduler ADDR]]
  * The folder's `.neardup.json` (projectFlags.ts) sets what no flag on the command line sets.
- * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline); 2 usage or
+ * Exit codes: 0 done; 1 --fail-on-pairs reached (by the new pairs, with --baseline; by the pairs of
+ * the kinds --fail-on-kind names, with it; --fail-on-kind alone: any such pair); 2 usage or
  * fatal error (a baseline that cannot be read or written, a broken `.neardup.json`, a
  * `--changed-since` revision git does not know among them).
  */
@@ -28,6 +29,8 @@ import { formatCodeClimate } from './formatCodeClimate';
 import { formatJson } from './formatJson';
 import { formatMarkdown } from './formatMarkdown';
 import { formatSarif, truncationMessage } from './formatSarif';
+import { failureOf, parseKinds } from './reporters/cloneKinds';
+import type { CloneKind } from '../core/types';
 import { formatText } from './formatText';
 import { ProgressBar } from './progress';
 import { applyProjectConfig } from './projectFlags';
@@ -83,6 +86,8 @@ interface ScanFlags {
   exclude?: string[];
   sections: boolean;
   failOnPairs?: number;
+  /** `--fail-on-kind`: only pairs of these clone kinds count for --fail-on-pairs (alone: threshold 1). */
+  failOnKind?: CloneKind[];
   normalizeIdentifiers: boolean;
   stopWords: boolean;
   weighting: 'none' | 'tf' | 'tfidf';
@@ -262,14 +267,19 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   onPhase?.('formatted', performance.now());
   await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
   onPhase?.('written', performance.now());
-  const counted = shown.pairs.length;
-  if (flags.failOnPairs !== undefined && counted >= flags.failOnPairs) {
-    if (!flags.quiet) {
-      process.stderr.write(`neardup: ${counted} ${summary ? 'new ' : ''}near-duplicate pairs (fail threshold ${flags.failOnPairs}).\n`);
-    }
+  const failure = failureOf(shown.pairs, flags);
+  if (failure) {
+    if (!flags.quiet) process.stderr.write(`neardup: ${failure.counted} ${summary ? 'new ' : ''}${failure.what} (fail threshold ${failure.threshold}).\n`);
     return 1;
   }
   return 0;
+}
+
+/** Commander's parser of --fail-on-kind. */
+function kindList(value: string): CloneKind[] {
+  const parsed = parseKinds(value);
+  if ('error' in parsed) throw new InvalidArgumentError(parsed.error);
+  return parsed.kinds;
 }
 
 /** The engine settings the flags (with the project's configuration applied) say; defaults for the rest. */
@@ -346,6 +356,7 @@ interface JoinFlags {
   minSimilarity: number;
   sections: boolean;
   failOnPairs?: number;
+  failOnKind?: CloneKind[];
   engine: 'local' | 'dask';
   scheduler?: string;
   progress: boolean;
@@ -384,8 +395,9 @@ async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
         ? formatSarif(result, VERSION, { ids: pairIdentities(result) })
         : formatText(result);
   await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
-  if (flags.failOnPairs !== undefined && result.pairs.length >= flags.failOnPairs) {
-    say(`${result.pairs.length} near-duplicate pairs (fail threshold ${flags.failOnPairs}).`);
+  const failure = failureOf(result.pairs, flags);
+  if (failure) {
+    say(`${failure.counted} ${failure.what} (fail threshold ${failure.threshold}).`);
     return 1;
   }
   return 0;
@@ -430,6 +442,7 @@ export function buildProgram(): Command {
     .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect)
     .option('--no-sections', 'compare whole files only')
     .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found (new pairs, with --baseline)', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
+    .option('--fail-on-kind <kinds>', 'count for --fail-on-pairs only pairs of these clone kinds (exact, renamed, edited; comma-separated); alone: exit with code 1 when any such pair is found', kindList)
     .option('--baseline <file>', 'report (and count for --fail-on-pairs) only the pairs not in this baseline file')
     .option('--changed-since <ref>', 'report only pairs with at least one side in a file changed since this git revision (committed, staged, modified or untracked), matched against the whole tree')
     .option('--write-baseline <file>', 'record the pairs found in this file (JSON), to pass to --baseline later')
@@ -468,6 +481,7 @@ export function buildProgram(): Command {
     .option('--min-similarity <x>', 'confirm candidates whose estimated Jaccard similarity of shingles is at least x (0 = plain SimHash)', numberIn('--min-similarity', 0, 1), d.minSimilarity)
     .option('--no-sections', 'compare whole files only')
     .option('--fail-on-pairs <n>', 'exit with code 1 when at least n pairs are found', intIn('--fail-on-pairs', 1, Number.MAX_SAFE_INTEGER))
+    .option('--fail-on-kind <kinds>', 'count for --fail-on-pairs only pairs of these clone kinds (exact, renamed, edited; comma-separated); alone: exit with code 1 when any such pair is found', kindList)
     .addOption(new Option('--engine <engine>', 'where the join runs: here, or as a Dask job (python3 with dask and distributed)').choices(['local', 'dask']).default('local'))
     .option('--scheduler <addr>', 'with --engine dask: the address of a running Dask scheduler (default: a local cluster of 2 worker processes)')
     .option('--no-progress', 'no progress lines on stderr')

@@ -1,6 +1,7 @@
 /**
  * The Markdown report (`--format markdown`), compact enough for a pull-request comment: the counts,
- * then a table of the closest groups (at most {@link MAX_GROUPS}, then "and N more").
+ * then a table of the closest groups (at most {@link MAX_GROUPS}, then "and N more"), each with the
+ * clone kinds of its pairs (exact, renamed, edited).
  *
  * File names come from an untrusted workspace: each path is printed as a code span (no emphasis,
  * link, HTML, @mention or #reference can start inside one), its control characters escaped as
@@ -12,6 +13,7 @@ import type { Location, ReportGroup } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
 import { sanitizeForTerminal } from './sanitize';
+import { countKinds, describeKinds, groupKinds } from './reporters/cloneKinds';
 
 export const MAX_GROUPS = 20;
 /** Members listed in one cell; the rest are counted. */
@@ -42,7 +44,10 @@ export function formatMarkdown(result: ScanResult, baseline?: BaselineSummary): 
   const out: string[] = ['### NearDup: near duplicates', ''];
   const pairs = result.pairs.length;
   let counts = `**${files}** files, **${sections}** sections, **${pairs}** ${baseline ? 'new ' : ''}near-duplicate pair${pairs === 1 ? '' : 's'}`;
-  if (baseline) counts += ` (${baseline.matched} more in the baseline ${markdownCode(baseline.file)})`;
+  // By clone kind, then what the baseline holds: `(1 exact, 2 edited; 3 more in the baseline …)`.
+  const notes = pairs > 0 ? [describeKinds(countKinds(result.pairs))] : [];
+  if (baseline) notes.push(`${baseline.matched} more in the baseline ${markdownCode(baseline.file)}`);
+  if (notes.length) counts += ` (${notes.join('; ')})`;
   out.push(counts + '.');
   if (result.truncated) out.push('', '_The report was cut at the pair cap: it holds only some of the pairs._');
   // Closest first: the groups of both kinds by their largest distance (stable, so files first).
@@ -51,13 +56,15 @@ export function formatMarkdown(result: ScanResult, baseline?: BaselineSummary): 
     out.push('', baseline ? 'No new near duplicates.' : 'No near duplicates.');
     return out.join('\n') + '\n';
   }
-  out.push('', '| # | kind | where | largest distance | similarity ≥ |', '| ---: | --- | --- | ---: | ---: |');
-  groups.slice(0, MAX_GROUPS).forEach((g, i) => {
+  out.push('', '| # | kind | where | copies | largest distance | similarity ≥ |', '| ---: | --- | --- | --- | ---: | ---: |');
+  const shown = groups.slice(0, MAX_GROUPS);
+  const kinds = groupKinds(shown, result.pairs);
+  shown.forEach((g, i) => {
     const locs = g.locations ?? g.members.map((p) => ({ path: p }));
     const cells = locs.slice(0, MAX_MEMBERS).map(where);
     if (locs.length > MAX_MEMBERS) cells.push(`and ${locs.length - MAX_MEMBERS} more`);
     const kind = `${locs.length} ${g.kind === 'file' ? 'files' : 'sections'}`;
-    out.push(`| ${i + 1} | ${kind} | ${cells.join('<br>')} | ${g.maxDistance} | ${pct(g.maxDistance)} |`);
+    out.push(`| ${i + 1} | ${kind} | ${cells.join('<br>')} | ${describeKinds(kinds[i]) || '—'} | ${g.maxDistance} | ${pct(g.maxDistance)} |`);
   });
   if (groups.length > MAX_GROUPS) out.push('', `…and ${groups.length - MAX_GROUPS} more group${groups.length - MAX_GROUPS === 1 ? '' : 's'}.`);
   return out.join('\n') + '\n';

@@ -11,6 +11,8 @@ import { truncatedKinds } from '../node/engine/engineProtocol';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary, PairIdentity } from './baseline';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
+import { CLONE_KINDS, countKinds, describeKinds } from './reporters/cloneKinds';
+import { groupedPairs } from './reporters/pairGroups';
 import { createHash } from 'node:crypto';
 
 /**
@@ -68,9 +70,9 @@ function regionLocations(pair: ReportPair): sarif.Location[] {
 function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result {
   const pct = (pair.similarity * 100).toFixed(1);
   const what = pair.kind === 'file' ? 'File' : 'Section';
-  // With --locate a pair says how the copy was made (exact, renamed, edited) and, for a file pair,
-  // where its matching regions are.
-  const kind = pair.clone ? ` ${pair.clone === 'renamed' ? 'A' : 'An'} ${pair.clone} copy.` : '';
+  // Every pair says how the copy was made (exact, renamed, edited); with --locate a file pair
+  // also where its matching regions are.
+  const kind = ` ${pair.clone === 'renamed' ? 'A' : 'An'} ${pair.clone} copy.`;
   const regions = pair.regions?.length ? ` Matching regions: ${pair.regions.length} (related locations, on both files).` : '';
   return {
     ruleId: pair.kind === 'file' ? RULE_FILE : RULE_SECTION,
@@ -80,33 +82,20 @@ function result(pair: ReportPair, i: number, extras: SarifExtras): sarif.Result 
     },
     locations: [{ physicalLocation: physical(pair.a) }],
     relatedLocations: [{ id: 1, physicalLocation: physical(pair.b), message: { text: 'Near-duplicate twin' } }, ...regionLocations(pair)],
-    properties: { distance: pair.distance, similarity: pair.similarity, ...(pair.clone ? { clone: pair.clone } : {}), ...(pair.located ? { located: true } : {}) },
+    properties: { distance: pair.distance, similarity: pair.similarity, clone: pair.clone, ...(pair.located ? { located: true } : {}) },
     ...(extras.ids ? { partialFingerprints: { 'neardupPair/v1': extras.ids[i].key } } : {}),
     ...(extras.inBaseline ? { baselineState: extras.inBaseline[i] ? 'unchanged' : 'new' } : {}),
   };
 }
-
-const locKey = (kind: string, loc: Location) => `${kind}\0${loc.path}\0${loc.startLine ?? ''}\0${loc.endLine ?? ''}`;
 
 /**
  * The results: per group of plain pairs one, in the report's group order; then the pairs left
  * (located, with regions, or in no group) one each, in the report's pair order.
  */
 function results(scan: ScanResult, extras: SarifExtras): sarif.Result[] {
-  const groupOf = new Map<string, number>();
-  scan.groups.forEach((g, gi) => {
-    if (g.located) return;
-    (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi));
-  });
-  const byGroup = new Map<number, number[]>();
-  const single: number[] = [];
-  scan.pairs.forEach((p, i) => {
-    const gi = p.located || p.regions?.length ? undefined : groupOf.get(locKey(p.kind, p.a));
-    if (gi === undefined || groupOf.get(locKey(p.kind, p.b)) !== gi) single.push(i);
-    else byGroup.set(gi, [...(byGroup.get(gi) ?? []), i]);
-  });
+  const { byGroup, single } = groupedPairs(scan);
   const out: sarif.Result[] = [];
-  for (const [gi, members] of [...byGroup].sort((x, y) => x[0] - y[0])) {
+  for (const [gi, members] of byGroup) {
     out.push(members.length === 1 ? result(scan.pairs[members[0]], members[0], extras) : groupResult(scan, gi, members, extras));
   }
   for (const i of single) out.push(result(scan.pairs[i], i, extras));
@@ -120,11 +109,13 @@ function groupResult(scan: ScanResult, gi: number, pairIdx: number[], extras: Sa
   const pairs = pairIdx.map((i) => scan.pairs[i]);
   const minSim = Math.min(...pairs.map((p) => p.similarity));
   const maxDist = Math.max(...pairs.map((p) => p.distance));
-  const clones = new Set(pairs.map((p) => p.clone));
-  const clone = clones.size === 1 ? [...clones][0] : undefined;
+  // The kinds of its pairs: one kind is the group's (`clone`), several are counted (`clones`).
+  const clones = countKinds(pairs);
+  const kinds = CLONE_KINDS.filter((k) => clones[k] > 0);
+  const clone = kinds.length === 1 ? kinds[0] : undefined;
   const noun = g.kind === 'file' ? 'files' : 'sections';
   const others = locs.slice(1).map(label);
-  const kindText = clone ? ` ${clone === 'renamed' ? 'A' : 'An'} ${clone} copy.` : '';
+  const kindText = clone ? ` ${clone === 'renamed' ? 'Renamed' : clone === 'exact' ? 'Exact' : 'Edited'} copies.` : ` Copies: ${describeKinds(clones)}.`;
   const keys = extras.ids ? pairIdx.map((i) => extras.ids![i].key).sort() : undefined;
   return {
     ruleId: g.kind === 'file' ? RULE_FILE : RULE_SECTION,
@@ -134,7 +125,7 @@ function groupResult(scan: ScanResult, gi: number, pairIdx: number[], extras: Sa
     },
     locations: [{ physicalLocation: physical(locs[0]) }],
     relatedLocations: locs.slice(1).map((loc, k) => ({ id: k + 1, physicalLocation: physical(loc), message: { text: 'Near-duplicate copy' } })),
-    properties: { distance: maxDist, similarity: minSim, copies: locs.length, pairs: pairs.length, ...(clone ? { clone } : {}) },
+    properties: { distance: maxDist, similarity: minSim, copies: locs.length, pairs: pairs.length, ...(clone ? { clone } : {}), clones },
     ...(keys ? { partialFingerprints: { 'neardupGroup/v1': createHash('sha256').update(keys.join('\0')).digest('hex').slice(0, 32) } } : {}),
     ...(extras.inBaseline ? { baselineState: pairIdx.every((i) => extras.inBaseline![i]) ? 'unchanged' : 'new' } : {}),
   };

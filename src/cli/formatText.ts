@@ -1,12 +1,14 @@
 /**
  * Human-readable report: groups with their members, line ranges and Hamming distances to the
- * group's first member (its representative), closest groups first. Groups of located copies
- * (`--locate`) show, for each member, the clone kind and similarity of the pair that links it.
+ * group's first member (its representative) and how it was copied from it (clone kind), closest
+ * groups first. Groups of located copies (`--locate`) show, for each member, the clone kind and
+ * similarity of the pair that links it.
  */
 import { cellRange, describeLines } from '../core/containers/cellLines';
 import { hammingDistance, similarity } from '../core/index/hamming';
 import type { Location, ReportGroup } from '../core/report/report';
-import type { Fp64 } from '../core/types';
+import { cloneKind } from '../core/fingerprint/cloneHashes';
+import type { ItemFingerprint } from '../core/types';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
 import { sanitizeForTerminal } from './sanitize';
@@ -28,7 +30,7 @@ function where(loc: Location): string {
 /** With a baseline, `result` holds only the new pairs; a line says how many the baseline holds. */
 export function formatText(result: ScanResult, baseline?: BaselineSummary): string {
   const byPath = new Map(result.documents.map((d) => [d.path, d.doc]));
-  const fingerprintOf = (loc: Location): Fp64 | undefined => {
+  const fingerprintOf = (loc: Location): ItemFingerprint | undefined => {
     const doc = byPath.get(loc.path);
     if (!doc) return undefined;
     if (loc.startLine === undefined) return doc.file ?? undefined;
@@ -37,7 +39,6 @@ export function formatText(result: ScanResult, baseline?: BaselineSummary): stri
   const locationsOf = (g: ReportGroup): Location[] => g.locations ?? g.members.map((path) => ({ path }));
   // A located pair's side lies within one place of its group.
   const located = result.pairs.filter((p) => p.located);
-  const cloned = result.pairs.filter((p) => p.clone && !p.located);
   const within = (place: Location, s: Location) => place.path === s.path && place.startLine! <= s.startLine! && s.endLine! <= place.endLine!;
   const locatedInfo = (rep: Location, loc: Location): string => {
     const p =
@@ -88,13 +89,12 @@ export function formatText(result: ScanResult, baseline?: BaselineSummary): stri
       const rest = locs.slice(1).map((loc) => {
         const fp = fingerprintOf(loc);
         const d = rep && fp ? hammingDistance(rep.hi, rep.lo, fp.hi, fp.lo) : -1;
-        return { loc, d };
+        // How it was copied from the representative (the pair's clone kind when they pair).
+        const kind = rep && fp ? cloneKind(rep, fp) : undefined;
+        return { loc, d, kind };
       });
       rest.sort((x, y) => x.d - y.d);
-      for (const { loc, d } of rest) {
-        // With --locate, a SimHash pair a located copy repeats carries its clone kind.
-        const same = (x: Location, y: Location) => x.path === y.path && x.startLine === y.startLine && x.endLine === y.endLine;
-        const kind = cloned.find((p) => (same(p.a, locs[0]) && same(p.b, loc)) || (same(p.b, locs[0]) && same(p.a, loc)))?.clone;
+      for (const { loc, d, kind } of rest) {
         const info = (d >= 0 ? `distance ${d} (${(similarity(d) * 100).toFixed(1)}%)` : '') + (kind ? `, ${kind} copy` : '');
         lines.push(`     ${where(loc)}  ${info}`);
       }

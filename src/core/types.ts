@@ -33,8 +33,24 @@ export interface TextRange {
   endOffset: number;
 }
 
-/** The fingerprint of one item (a whole file or one of its sections). */
-export interface ItemFingerprint extends Fp64 {
+/** How a pair of items was copied: the same tokens, the same after identifiers and literals are replaced by placeholders, or neither. */
+export type CloneKind = 'exact' | 'renamed' | 'edited';
+
+/**
+ * Two 64-bit hashes of an item's token stream (core/fingerprint/cloneHashes.ts), made in the pass
+ * that fingerprints it: of its tokens as read (`raw`), and with identifiers and literals replaced
+ * by placeholders (`norm`; prose: the same as `raw`). Two items with equal raw hashes are exact
+ * copies; with equal normalised ones, renamed copies.
+ */
+export interface CloneHashes {
+  rawHi: number;
+  rawLo: number;
+  normHi: number;
+  normLo: number;
+}
+
+/** A SimHash with its sketch (core/fingerprint/simhash.ts): an item's fingerprint without its clone hashes. */
+export interface SimHashFingerprint extends Fp64 {
   /** Number of tokens the item had after noise removal. */
   tokens: number;
   /** Number of distinct shingles (features). */
@@ -46,6 +62,9 @@ export interface ItemFingerprint extends Fp64 {
    */
   sketch: Uint32Array;
 }
+
+/** The fingerprint of one item (a whole file or one of its sections). */
+export interface ItemFingerprint extends SimHashFingerprint, CloneHashes {}
 
 export interface SectionFingerprint extends ItemFingerprint {
   startLine: number;
@@ -82,10 +101,12 @@ export interface CodeKernel {
   tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number;
   /**
    * Fingerprints the tokens of the last tokenize with shingle size k into `out`: the whole file
-   * (hi lo tokens features n sketch[n]), then, with `sections`, each code section of the last
-   * tokenize's text (found as codeSections(text) finds them, default options) that holds at least
-   * `minTokens` tokens and under 95 % of the file's: startLine endLine hi lo tokens features n
-   * sketch[n]. Returns the words written, or minus the words needed when `out` is too small.
+   * (hi lo tokens features rawHi rawLo normHi normLo n sketch[n]), then, with `sections`, each
+   * code section of the last tokenize's text (found as codeSections(text) finds them, default
+   * options) that holds at least `minTokens` tokens and under 95 % of the file's: startLine endLine
+   * hi lo tokens features rawHi rawLo normHi normLo n sketch[n] (the clone hashes of
+   * core/fingerprint/cloneHashes.ts). Returns the words written, or minus the words needed when
+   * `out` is too small.
    */
   fingerprint(k: number, tf: boolean, fileSketch: number, sectionSketch: number, minTokens: number, sections: boolean, out: Uint32Array): number;
   /**

@@ -14,7 +14,7 @@
 import * as vscode from 'vscode';
 import type { ViewItem } from '../node/engine/engineProtocol';
 import { cellRange } from '../core/containers/cellLines';
-import { cellOf, linesLabel, percent } from './duplicatesTreeProvider';
+import { cellOf, cloneLabel, linesLabel, percent } from './duplicatesTreeProvider';
 import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
 import type { IndexService, ItemsChange } from './indexService';
 import type { Severity } from '../node/settings/settingsSchema';
@@ -232,6 +232,8 @@ export class DiagnosticsPublisher implements vscode.Disposable {
         : self.cell !== undefined
           ? vscode.l10n.t('Cell {0}, lines {1}–{2} are a near duplicate of {3} (distance {4}, {5} similar)', self.cell, self.startLine ?? 0, self.endLine ?? 0, where, closest.distance, percent(closest.similarity))
           : vscode.l10n.t('Lines {0}–{1} are a near duplicate of {2} (distance {3}, {4} similar)', item.loc.startLine ?? 0, item.loc.endLine ?? 0, where, closest.distance, percent(closest.similarity));
+    // How the closest twin was copied (exact, renamed, edited).
+    if (closest.clone) message = vscode.l10n.t('{0} — {1}', message, cloneLabel(closest.clone));
     if (others > 0) message += ' ' + vscode.l10n.t('and {0} more', others);
     const range = item.kind === 'file' ? FIRST_LINE : twinRange(item.loc);
     const d = new vscode.Diagnostic(range, message, severity);
@@ -241,7 +243,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
       (t) =>
         new vscode.DiagnosticRelatedInformation(
           new vscode.Location(vscode.Uri.file(t.path), twinRange(t)),
-          vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)),
+          t.clone ? vscode.l10n.t('{0} — {1}', vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)), cloneLabel(t.clone)) : vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)),
         ),
     );
     return d;

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cellRange } from '../core/containers/cellLines';
 import type { ViewGroup, ViewMember, ViewReport } from '../node/engine/engineProtocol';
+import type { CloneKind } from '../core/types';
 import { OPEN_CELL_COMMAND } from './commands/openNotebookCell';
 import { threadCpuMs, type HostTasks } from './hostTasks';
 import type { IndexService } from './indexService';
@@ -107,6 +108,16 @@ export function locationLabel(loc: { path: string; startLine?: number; endLine?:
 
 export function percent(similarity: number): string {
   return `${(similarity * 100).toFixed(1)}%`;
+}
+
+/** How a copy was made, in words ("exact copy", "renamed copy", "edited copy"). */
+export function cloneLabel(kind: CloneKind): string {
+  return kind === 'exact' ? vscode.l10n.t('exact copy') : kind === 'renamed' ? vscode.l10n.t('renamed copy') : vscode.l10n.t('edited copy');
+}
+
+/** " · exact copy" (or nothing, for a member whose kind is not known: the representative). */
+function cloneSuffix(kind: CloneKind | undefined): string {
+  return kind ? ` · ${cloneLabel(kind)}` : '';
 }
 
 /** A "Show more" node's item: runs SHOW_MORE_COMMAND with `args`. */
@@ -273,7 +284,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
     const where = dir === '.' ? '' : ` · ${dir}`;
     item.description = element.representative
       ? `${vscode.l10n.t('representative')}${where}`
-      : `${vscode.l10n.t('distance {0} · {1}', m.distance, percent(m.similarity))}${where}`;
+      : `${vscode.l10n.t('distance {0} · {1}', m.distance, percent(m.similarity))}${cloneSuffix(m.clone)}${where}`;
     item.contextValue = element.representative ? 'neardup.representative' : 'neardup.member';
     const options: vscode.TextDocumentShowOptions = { selection: rangeOf(m), preview: true };
     const cell = cellOf(m);
@@ -298,7 +309,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
           .map(
             (m, i) =>
               `- \`${vscode.workspace.asRelativePath(m.path)}${linesLabel(m)}\`` +
-              (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}`),
+              (i === 0 ? ` — ${vscode.l10n.t('representative')}` : ` — ${vscode.l10n.t('distance {0} ({1})', m.distance, percent(m.similarity))}${cloneSuffix(m.clone)}`),
           )
           .join('\n') + (more > 0 ? `\n- ${vscode.l10n.t('and {0} more', more)}` : ''),
       );
@@ -307,7 +318,7 @@ export class DuplicatesTreeProvider implements vscode.TreeDataProvider<Duplicate
       const rel = vscode.workspace.asRelativePath(vscode.Uri.file(m.path));
       item.tooltip = element.representative
         ? vscode.l10n.t('{0}: the representative of this group', rel)
-        : vscode.l10n.t('{0}: Hamming distance {1} to the representative ({2} similar)', rel, m.distance, percent(m.similarity));
+        : vscode.l10n.t('{0}: Hamming distance {1} to the representative ({2} similar)', rel, m.distance, percent(m.similarity)) + cloneSuffix(m.clone);
     }
     return item;
   }

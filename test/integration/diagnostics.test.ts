@@ -1,7 +1,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
-import { closeAllEditors, fixture, getApi, relOf, waitForDiagnostics, waitForReport } from './helpers';
+import { closeAllEditors, fixture, getApi, groupNodes, relOf, waitForDiagnostics, waitForReport } from './helpers';
+import type { MemberNode } from '../../src/extension/duplicatesTreeProvider';
 
 describe('diagnostics and quick fixes', () => {
   let api: NearDupApi;
@@ -38,6 +39,36 @@ describe('diagnostics and quick fixes', () => {
     assert.strictEqual(relOf(rel.location.uri.fsPath), 'code/salesReport.ts');
     assert.strictEqual(rel.location.range.start.line, 10);
     assert.strictEqual(rel.location.range.end.line, 39);
+  });
+
+  it('the message and the related information say how the copy was made: the section is verbatim, the file twins edited', async () => {
+    const [section] = await waitForDiagnostics(fixture('code/logParser.ts'), (ds) => ds.length > 0, 'diagnostics of logParser.ts');
+    assert.match(section.message, /\(distance 0, 100\.0% similar\) — exact copy$/);
+    assert.match(section.relatedInformation?.[0].message ?? '', / — exact copy$/);
+    // orderServiceCopy.ts: identifiers renamed and lines edited, so neither exact nor renamed.
+    const [file] = await waitForDiagnostics(fixture('code/orderService.ts'), (ds) => ds.length > 0, 'diagnostics of orderService.ts');
+    assert.match(file.message, /orderServiceCopy\.ts \(distance 1, 98\.4% similar\) — edited copy$/);
+    assert.match(file.relatedInformation?.[0].message ?? '', /distance 1 \(98\.4% similar\) — edited copy$/);
+  });
+
+  it('the duplicates panel shows the kind of each twin in its description and tooltip', async () => {
+    const groups = groupNodes(api);
+    const memberOf = (path: string) => {
+      for (const g of groups) {
+        const m = (api.tree.getChildren(g) as MemberNode[]).find((n) => !n.representative && n.member.path.endsWith(path));
+        if (m) return m;
+      }
+      return undefined;
+    };
+    const twin = memberOf('salesReport.ts') ?? memberOf('logParser.ts');
+    assert.ok(twin, 'the section twin in the panel');
+    assert.strictEqual(twin.member.clone, 'exact');
+    assert.match(String(api.tree.getTreeItem(twin).description), /^distance 0 · 100\.0% · exact copy/);
+    const resolved = api.tree.resolveTreeItem(api.tree.getTreeItem(twin), twin);
+    assert.match(String(resolved.tooltip), / · exact copy$/);
+    const edited = memberOf('orderServiceCopy.ts') ?? memberOf('orderService.ts');
+    assert.ok(edited);
+    assert.match(String(api.tree.getTreeItem(edited).description), /^distance 1 · 98\.4% · edited copy/);
   });
 
   it('files without near duplicates have no diagnostics; every twin of a group has one', async () => {

@@ -574,7 +574,7 @@ describe('engine limits on degenerate input', function () {
           const start = 1 + Math.floor(rnd() * 200);
           const end = start + Math.floor(rnd() * 60);
           const v = Math.floor(rnd() * 3);
-          sections.push({ hi: v, lo: v * 7, tokens: 60, features: 60, sketch: new Uint32Array(0), startLine: start, endLine: end });
+          sections.push({ hi: v, lo: v * 7, tokens: 60, features: 60, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0, startLine: start, endLine: end });
         }
         const doc: DocumentFingerprint = { kind: 'code', file: null, sections };
         docs.push({ path: `d${d}.ts`, doc });
@@ -609,7 +609,7 @@ describe('engine limits on degenerate input', function () {
 
   it('buildReport caps the pairs of each kind and marks the report truncated', () => {
     const docs: FingerprintedDocument[] = [];
-    const item = { hi: 1, lo: 2, tokens: 60, features: 60, sketch: new Uint32Array(0) };
+    const item = { hi: 1, lo: 2, tokens: 60, features: 60, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0 };
     for (let i = 0; i < 200; i++) docs.push({ path: `f${String(i).padStart(3, '0')}.ts`, doc: { kind: 'code', file: item, sections: [] } });
     const options = { maxDistance: 3, sectionMaxDistance: 3, minSimilarity: 0, sections: true };
     const full = buildReport(docs, options);

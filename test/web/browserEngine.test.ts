@@ -173,6 +173,9 @@ describe('VS Code for the Web: the browser engine in Chromium', function () {
     // Chinese pairs are there: jieba's words decide them.
     assert.ok(node.pairs.some((p) => p.a.path.startsWith('docs/zh/')), 'a Chinese pair');
     assert.ok(node.pairs.some((p) => p.kind === 'section'), 'a section pair');
+    // Every pair has its clone kind, the same in the browser (the verbatim section, the edited files).
+    assert.ok(node.pairs.some((p) => p.kind === 'section' && p.clone === 'exact') && node.pairs.some((p) => p.clone === 'edited'), JSON.stringify(node.pairs.map((p) => p.clone)));
+    assert.ok(web.report.pairs.every((p) => p.clone === 'exact' || p.clone === 'renamed' || p.clone === 'edited'));
     assert.equal(web.report.files, node.stats.files);
     assert.deepEqual({ pairs: web.report.pairs, groups: web.report.groups }, { pairs: node.pairs, groups: node.groups });
   });

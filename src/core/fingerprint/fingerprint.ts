@@ -9,9 +9,10 @@ import { languageOf, type LanguageInfo } from '../text/languages';
 import { codeSections } from '../sections/codeSections';
 import { proseSections } from '../sections/proseSections';
 import type { DocumentFrequencyTable } from './documentFrequency';
+import { hashes, hashStreams } from './cloneHashes';
 import { effectiveShingleSize, forEachDistinct, ShingleSequence, simhashRange, simhashTokens } from './simhash';
 import { TokenBuffer, tokenizeCode, tokenizeProse } from '../text/tokenize';
-import type { CjkSegmenter, CodeKernel, DocumentFingerprint, ItemFingerprint, SectionFingerprint, TextFold, TextRange, Weighting } from '../types';
+import type { CjkSegmenter, CodeKernel, DocumentFingerprint, ItemFingerprint, SectionFingerprint, SimHashFingerprint, TextFold, TextRange, Weighting } from '../types';
 
 export interface FingerprintOptions {
   /** Items (files and sections) with fewer tokens are not fingerprinted. Default 50. */
@@ -99,14 +100,15 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
   if (total < minTokens) return { kind: lang.kind, file: null, sections: [] };
   const k = effectiveShingleSize(options.shingleSize, total);
   fileShingles.build(buffer, 0, total, k);
-  const file = simhashRange(fileShingles, 0, total, simOptions);
+  const altIsRaw = options.normalizeIdentifiers === true;
+  const file = withCloneHashes(simhashRange(fileShingles, 0, total, simOptions), 0, total, altIsRaw);
 
   const sections: SectionFingerprint[] = [];
   if (options.sections !== false) {
     const ranges = lang.kind === 'code' ? codeSections(text) : proseSections(text);
     const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
     for (const r of ranges) {
-      pushSection(sections, buffer.lowerBound(r.startOffset), buffer.lowerBound(r.endOffset), r.startLine, r.endLine, total, k, minTokens, sectionOptions);
+      pushSection(sections, buffer.lowerBound(r.startOffset), buffer.lowerBound(r.endOffset), r.startLine, r.endLine, total, k, minTokens, sectionOptions, altIsRaw);
     }
   }
   return { kind: lang.kind, file, sections };
@@ -126,13 +128,24 @@ function pushSection(
   k: number,
   minTokens: number,
   sectionOptions: Parameters<typeof simhashRange>[3],
+  altIsRaw: boolean,
 ): void {
   if (to - from < minTokens || to - from >= total * 0.95) return;
   const fp = to - from >= k ? simhashRange(fileShingles, from, to, sectionOptions) : simhashTokens(buffer, from, to, sectionOptions);
   if (!fp) return;
   // Spelt out rather than spread ({ ...fp }): same fields in the same order, much cheaper.
   const { hi, lo, tokens, features, sketch } = fp;
-  sections.push({ hi, lo, tokens, features, sketch, startLine, endLine });
+  hashStreams(buffer.lo, buffer.alt, from, to, altIsRaw);
+  const { rawHi, rawLo, normHi, normLo } = hashes;
+  sections.push({ hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo, startLine, endLine });
+}
+
+/** A SimHash of tokens [from, to) of `buffer` with their clone hashes (cloneHashes.ts). */
+function withCloneHashes(fp: SimHashFingerprint, from: number, to: number, altIsRaw: boolean): ItemFingerprint {
+  hashStreams(buffer.lo, buffer.alt, from, to, altIsRaw);
+  const { hi, lo, tokens, features, sketch } = fp;
+  const { rawHi, rawLo, normHi, normLo } = hashes;
+  return { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo };
 }
 
 // ------------------------------------------------------------------------------ containers
@@ -186,7 +199,8 @@ function fingerprintContainer(c: ContainerText, options: FingerprintOptions): Do
   if (total < minTokens) return { kind: 'code', file: null, sections: [] };
   const k = effectiveShingleSize(options.shingleSize, total);
   fileShingles.build(buffer, 0, total, k);
-  const file = simhashRange(fileShingles, 0, total, simOptions);
+  const altIsRaw = options.normalizeIdentifiers === true;
+  const file = withCloneHashes(simhashRange(fileShingles, 0, total, simOptions), 0, total, altIsRaw);
   const sections: SectionFingerprint[] = [];
   if (options.sections === false) return { kind: 'code', file, sections };
   const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
@@ -202,7 +216,7 @@ function fingerprintContainer(c: ContainerText, options: FingerprintOptions): Do
     const first = lineOf(starts, buffer.start[from]);
     const last = lineOf(starts, buffer.start[to - 1]);
     if (at(first) < 0 || at(last) < 0) continue;
-    pushSection(sections, from, to, at(first), at(last), total, k, minTokens, sectionOptions);
+    pushSection(sections, from, to, at(first), at(last), total, k, minTokens, sectionOptions, altIsRaw);
     const part = text.slice(p.startOffset, p.endOffset);
     for (const r of p.lang.kind === 'code' ? codeSections(part) : proseSections(part)) {
       const startLine = r.startLine + shift;
@@ -210,7 +224,7 @@ function fingerprintContainer(c: ContainerText, options: FingerprintOptions): Do
       if ((startLine <= first && endLine >= last) || at(startLine) < 0 || at(endLine) < 0) continue;
       const s = buffer.lowerBound(r.startOffset + p.startOffset);
       const e = buffer.lowerBound(r.endOffset + p.startOffset);
-      pushSection(sections, s, e, at(startLine), at(endLine), total, k, minTokens, sectionOptions);
+      pushSection(sections, s, e, at(startLine), at(endLine), total, k, minTokens, sectionOptions, altIsRaw);
     }
   }
   return { kind: 'code', file, sections };
@@ -259,22 +273,37 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
   // One copy of what the kernel wrote; the sketches are views into it (one allocation per text,
   // not one per section, as the unpacked fingerprints of packing.ts are).
   const out = kernelOut.slice(0, words);
-  const n = out[4];
-  const file: ItemFingerprint = { hi: out[0], lo: out[1], tokens: out[2], features: out[3], sketch: out.subarray(5, 5 + n) };
+  // hi lo tokens features rawHi rawLo normHi normLo n sketch[n]
+  const n = out[8];
+  const file: ItemFingerprint = {
+    hi: out[0],
+    lo: out[1],
+    tokens: out[2],
+    features: out[3],
+    sketch: out.subarray(9, 9 + n),
+    rawHi: out[4],
+    rawLo: out[5],
+    normHi: out[6],
+    normLo: out[7],
+  };
   const sections: SectionFingerprint[] = [];
-  for (let w = 5 + n; w < words; ) {
-    // startLine endLine hi lo tokens features n sketch[n]
-    const m = out[w + 6];
+  for (let w = 9 + n; w < words; ) {
+    // startLine endLine hi lo tokens features rawHi rawLo normHi normLo n sketch[n]
+    const m = out[w + 10];
     sections.push({
       hi: out[w + 2],
       lo: out[w + 3],
       tokens: out[w + 4],
       features: out[w + 5],
-      sketch: out.subarray(w + 7, w + 7 + m),
+      sketch: out.subarray(w + 11, w + 11 + m),
+      rawHi: out[w + 6],
+      rawLo: out[w + 7],
+      normHi: out[w + 8],
+      normLo: out[w + 9],
       startLine: out[w],
       endLine: out[w + 1],
     });
-    w += 7 + m;
+    w += 11 + m;
   }
   return { kind: 'code', file, sections };
 }

@@ -12,7 +12,7 @@
  */
 import { fmix32 } from '../text/hash';
 import type { TokenBuffer } from '../text/tokenize';
-import type { ItemFingerprint, Weighting } from '../types';
+import type { SimHashFingerprint, Weighting } from '../types';
 
 export interface SimHashOptions {
   /** Tokens per shingle (k-gram size); default 3. */
@@ -252,7 +252,7 @@ const spare = new ShingleSequence();
 /**
  * Fingerprints tokens [from, to) of a buffer. Returns null when the range has no tokens.
  */
-export function simhashTokens(buf: TokenBuffer, from: number, to: number, options: SimHashOptions = {}): ItemFingerprint | null {
+export function simhashTokens(buf: TokenBuffer, from: number, to: number, options: SimHashOptions = {}): SimHashFingerprint | null {
   const tokens = to - from;
   if (tokens <= 0) return null;
   spare.build(buf, from, to, effectiveShingleSize(options.shingleSize, tokens));
@@ -264,7 +264,7 @@ export function simhashTokens(buf: TokenBuffer, from: number, to: number, option
  * them with the same shingle size (to − from ≥ seq.k). The whole sequence needs no gathering: its
  * distinct shingles are the ids, already in order of first occurrence, with their counts.
  */
-export function simhashRange(seq: ShingleSequence, from: number, to: number, options: SimHashOptions): ItemFingerprint {
+export function simhashRange(seq: ShingleSequence, from: number, to: number, options: SimHashOptions): SimHashFingerprint {
   const first = seq.first(from);
   const end = seq.end(to);
   const whole = first === 0 && end === seq.length;

@@ -2,7 +2,8 @@
  * Turns the fingerprints of many documents into the report users see: file pairs, section pairs
  * and groups, in the shape of the CLI's JSON contract (DESIGN.md).
  */
-import type { CodeKernel } from '../types';
+import type { CloneKind, CodeKernel } from '../types';
+import { cloneKind } from '../fingerprint/cloneHashes';
 import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
 import { similarity } from '../index/hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../fingerprint/fingerprint';
@@ -54,8 +55,12 @@ export interface ReportPair {
   b: Location;
   distance: number;
   similarity: number;
-  /** How the copy was made (`exact`, `renamed`, `edited`): set on located pairs (CLI `--locate`). */
-  clone?: 'exact' | 'renamed' | 'edited';
+  /**
+   * How the copy was made: `exact` (the same tokens), `renamed` (the same once identifiers and
+   * literals are normalised), `edited` (near, not equal). From the items' clone hashes
+   * (core/fingerprint/cloneHashes.ts); a located pair's from its alignment (core/regions).
+   */
+  clone: CloneKind;
   /** A copy located by the region finder (CLI `--locate`), not a SimHash section pair. */
   located?: true;
   /**
@@ -69,7 +74,7 @@ export interface ReportPair {
 export interface PairRegion {
   a: { startLine: number; endLine: number };
   b: { startLine: number; endLine: number };
-  clone: 'exact' | 'renamed' | 'edited';
+  clone: CloneKind;
   similarity: number;
 }
 
@@ -413,5 +418,5 @@ function toPair(
   let a = locationOf(docs, x, kind);
   let b = locationOf(docs, y, kind);
   if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
-  return { kind, a, b, distance, similarity: similarity(distance) };
+  return { kind, a, b, distance, similarity: similarity(distance), clone: cloneKind(x.fp, y.fp) };
 }

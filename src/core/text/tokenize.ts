@@ -10,29 +10,38 @@ import type { LanguageInfo } from './languages';
 import type { CjkSegmenter } from '../types';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopWords';
 
-/** Growable parallel arrays of token hashes (two halves) and start offsets. */
+/**
+ * Growable parallel arrays of token hashes (two halves), start offsets and each token's other
+ * form's low half (`alt`): in code, the low half of the token with identifiers and literals
+ * replaced by placeholders (or, when the hashes already are normalised, of the token as read); in
+ * prose, the low half itself. The clone hashes of items (cloneHashes.ts) are made from lo and alt.
+ */
 export class TokenBuffer {
   hi: Uint32Array;
   lo: Uint32Array;
   start: Int32Array;
+  alt: Uint32Array;
   length = 0;
 
   constructor(capacity = 4096) {
+    capacity = Math.max(1, capacity);
     this.hi = new Uint32Array(capacity);
     this.lo = new Uint32Array(capacity);
     this.start = new Int32Array(capacity);
+    this.alt = new Uint32Array(capacity);
   }
 
   reset(): void {
     this.length = 0;
   }
 
-  push(hi: number, lo: number, start: number): void {
+  push(hi: number, lo: number, start: number, alt: number = lo): void {
     if (this.length === this.hi.length) this.grow();
     const n = this.length++;
     this.hi[n] = hi;
     this.lo[n] = lo;
     this.start[n] = start;
+    this.alt[n] = alt;
   }
 
   /** Doubles the capacity, keeping the tokens. */
@@ -41,12 +50,15 @@ export class TokenBuffer {
     const hi = new Uint32Array(cap);
     const lo = new Uint32Array(cap);
     const start = new Int32Array(cap);
+    const alt = new Uint32Array(cap);
     hi.set(this.hi);
     lo.set(this.lo);
     start.set(this.start);
+    alt.set(this.alt);
     this.hi = hi;
     this.lo = lo;
     this.start = start;
+    this.alt = alt;
   }
 
   /** Index of the first token whose start offset is >= offset (binary search). */
@@ -79,8 +91,7 @@ class HashSet64 {
   }
 }
 
-const KEYWORDS = new HashSet64(
-  (
+const KEYWORD_LIST = (
     'if else for while do switch case default break continue return function class interface ' +
     'enum struct union type typedef extends implements new delete this self super null nil none ' +
     'true false undefined void var let const static public private protected final abstract ' +
@@ -90,9 +101,44 @@ const KEYWORDS = new HashSet64(
     'char float double bool boolean string byte unsigned signed auto extern inline virtual ' +
     'override template typename operator sizeof instanceof typeof readonly declare get set mut ' +
     'impl trait pub crate mod loop local global nonlocal del assert print echo'
-  ).split(' '),
-);
+  ).split(' ');
 const STOP_WORDS = new HashSet64([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS]);
+
+/**
+ * The keywords again as an open-addressing table on the low half (1024 slots, as native/
+ * fingerprint.c's): probed for every identifier (a keyword stays itself in the normalised form),
+ * so one load and compare rather than a Map lookup: KW_MUL was chosen (by search) so that every
+ * keyword of the list has a slot of its own (KW_PROBE stays 0; a longer list that collides still
+ * works, probing the KW_PROBE slots after).
+ */
+const KW_SLOTS = 1024;
+const KW_MUL = 0x816da9bd;
+const KW_HI = new Uint32Array(KW_SLOTS);
+const KW_LO = new Uint32Array(KW_SLOTS);
+let KW_PROBE = 0;
+for (const w of KEYWORD_LIST) {
+  fnv1a64(w);
+  let slot = Math.imul(out.lo, KW_MUL) >>> 22;
+  let probe = 0;
+  while ((KW_HI[slot] !== 0 || KW_LO[slot] !== 0) && !(KW_HI[slot] === out.hi && KW_LO[slot] === out.lo)) {
+    slot = (slot + 1) & (KW_SLOTS - 1);
+    probe++;
+  }
+  KW_HI[slot] = out.hi;
+  KW_LO[slot] = out.lo;
+  KW_PROBE = Math.max(KW_PROBE, probe);
+}
+
+/** Whether an identifier's hash (unsigned halves) is a keyword's. */
+function isKeyword(hi: number, lo: number): boolean {
+  const slot = Math.imul(lo, KW_MUL) >>> 22;
+  if (KW_LO[slot] === lo && KW_HI[slot] === hi) return true;
+  for (let k = 1; k <= KW_PROBE; k++) {
+    const s = (slot + k) & (KW_SLOTS - 1);
+    if (KW_LO[s] === lo && KW_HI[s] === hi) return true;
+  }
+  return false;
+}
 
 /** Placeholder tokens for normalised identifiers and literals. */
 function placeholderHash(s: string): [number, number] {
@@ -304,6 +350,7 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
   let hiArr = buf.hi;
   let loArr = buf.lo;
   let startArr = buf.start;
+  let altArr = buf.alt;
   let len = buf.length;
   let i = 0;
   while (i < n) {
@@ -332,6 +379,8 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
     const start = i;
     let hi: number;
     let lo: number;
+    // The other form's low half (TokenBuffer.alt): normalised when the hashes are not, and back.
+    let alt: number;
     if (cls === CODE_PUNCT) {
       // One character: a table entry below 128, one hash step above.
       if (c < 128) {
@@ -342,23 +391,28 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
         hi = out.hi;
         lo = out.lo;
       }
+      alt = lo;
       i++;
     } else if (cls === CODE_IDENT) {
       i = scanIdentifier(text, i, n);
       hi = out.hi;
       lo = out.lo;
-      if (normalize && !KEYWORDS.has(hi >>> 0, lo >>> 0)) {
+      if (isKeyword(hi >>> 0, lo >>> 0)) alt = lo;
+      else if (normalize) {
+        alt = lo;
         hi = ID_HI;
         lo = ID_LO;
-      }
+      } else alt = ID_LO;
     } else if (cls === CODE_DIGIT) {
       i = scanNumber(text, i, n);
       hi = normalize ? NUM_HI : out.hi;
       lo = normalize ? NUM_LO : out.lo;
+      alt = normalize ? out.lo : NUM_LO;
     } else {
       i = scanString(text, i, n, c);
       hi = normalize ? STR_HI : out.hi;
       lo = normalize ? STR_LO : out.lo;
+      alt = normalize ? out.lo : STR_LO;
     }
     if (len === hiArr.length) {
       buf.length = len;
@@ -366,10 +420,12 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
       hiArr = buf.hi;
       loArr = buf.lo;
       startArr = buf.start;
+      altArr = buf.alt;
     }
     hiArr[len] = hi;
     loArr[len] = lo;
     startArr[len] = start;
+    altArr[len] = alt;
     len++;
   }
   buf.length = len;

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Location, ReportGroup } from '../../core/report/report';
+import type { CloneKind } from '../../core/types';
 import type { Severity } from '../../node/settings/settingsSchema';
 import type { WebReport } from '../../web/webProtocol';
 
@@ -20,7 +21,12 @@ interface Twin {
   loc: Location;
   distance: number;
   similarity: number;
+  clone: CloneKind;
 }
+
+/** How a copy was made, in the desktop's words (cloneLabel of duplicatesTreeProvider.ts, which this bundle cannot import). */
+const cloneWords = (kind: CloneKind): string =>
+  kind === 'exact' ? vscode.l10n.t('exact copy') : kind === 'renamed' ? vscode.l10n.t('renamed copy') : vscode.l10n.t('edited copy');
 
 const percent = (similarity: number): string => `${(similarity * 100).toFixed(1)}%`;
 const linesLabel = (loc: Location): string => (loc.startLine === undefined ? '' : `:${loc.startLine}-${loc.endLine}`);
@@ -40,15 +46,15 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, repo
   const level = severityOf(severity);
   if (level === undefined) return;
   const items = new Map<string, { loc: Location; kind: 'file' | 'section'; twins: Twin[] }>();
-  const add = (self: Location, other: Location, kind: 'file' | 'section', distance: number, similarity: number) => {
+  const add = (self: Location, other: Location, kind: 'file' | 'section', distance: number, similarity: number, clone: CloneKind) => {
     const key = `${self.path}\0${self.startLine ?? ''}\0${self.endLine ?? ''}`;
     let item = items.get(key);
     if (!item) items.set(key, (item = { loc: self, kind, twins: [] }));
-    item.twins.push({ loc: other, distance, similarity });
+    item.twins.push({ loc: other, distance, similarity, clone });
   };
   for (const p of report.pairs) {
-    add(p.a, p.b, p.kind, p.distance, p.similarity);
-    add(p.b, p.a, p.kind, p.distance, p.similarity);
+    add(p.a, p.b, p.kind, p.distance, p.similarity, p.clone);
+    add(p.b, p.a, p.kind, p.distance, p.similarity, p.clone);
   }
   const byFile = new Map<string, vscode.Diagnostic[]>();
   for (const item of items.values()) {
@@ -59,6 +65,7 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, repo
       item.kind === 'file'
         ? vscode.l10n.t('Near duplicate of {0} (distance {1}, {2} similar)', where, closest.distance, percent(closest.similarity))
         : vscode.l10n.t('Lines {0}–{1} are a near duplicate of {2} (distance {3}, {4} similar)', item.loc.startLine ?? 0, item.loc.endLine ?? 0, where, closest.distance, percent(closest.similarity));
+    message = vscode.l10n.t('{0} — {1}', message, cloneWords(closest.clone));
     if (item.twins.length > 1) message += ' ' + vscode.l10n.t('and {0} more', item.twins.length - 1);
     const d = new vscode.Diagnostic(rangeOf(item.loc), message, level);
     d.source = DIAGNOSTIC_SOURCE;
@@ -66,7 +73,7 @@ export function publishDiagnostics(collection: vscode.DiagnosticCollection, repo
     d.relatedInformation = [];
     for (const t of item.twins.slice(0, MAX_RELATED)) {
       const uri = uriOf(t.loc.path);
-      if (uri) d.relatedInformation.push(new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, rangeOf(t.loc)), vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity))));
+      if (uri) d.relatedInformation.push(new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, rangeOf(t.loc)), vscode.l10n.t('{0} — {1}', vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)), cloneWords(t.clone))));
     }
     const list = byFile.get(item.loc.path) ?? [];
     list.push(d);

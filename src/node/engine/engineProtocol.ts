@@ -14,6 +14,7 @@
  * them, so one file that is inside two workspace folders counts once.
  */
 import type { EngineSettings } from '../settings/engineSettings';
+import type { CloneKind } from '../../core/types';
 
 /** One workspace folder to index. */
 export interface EngineRoot {
@@ -215,6 +216,8 @@ export interface QueryMatch {
   other: ViewLocation;
   distance: number;
   similarity: number;
+  /** How the copy was made (ReportPair.clone). */
+  clone: CloneKind;
 }
 
 export interface QueryResult {
@@ -266,6 +269,8 @@ export const MAX_QUERY_MATCHES = 1000;
 export interface ViewMember extends ViewLocation {
   distance: number;
   similarity: number;
+  /** How it was copied from the group's representative (absent on the representative itself). */
+  clone?: CloneKind;
 }
 
 export interface ViewGroup {
@@ -286,9 +291,9 @@ export interface ViewTwin extends ViewLocation {
   /** The pair is in the folder's baseline (`neardup.baseline.show` hides or dims it). */
   baseline?: boolean;
   /** A file twin's located regions (`neardup.locate`): `self` the item's lines, `other` the twin's. */
-  regions?: Array<{ self: { startLine: number; endLine: number }; other: { startLine: number; endLine: number }; clone: 'exact' | 'renamed' | 'edited'; similarity: number }>;
-  /** A located copy (`neardup.locate`): how it was made. */
-  clone?: 'exact' | 'renamed' | 'edited';
+  regions?: Array<{ self: { startLine: number; endLine: number }; other: { startLine: number; endLine: number }; clone: CloneKind; similarity: number }>;
+  /** How the copy was made (the pair's ReportPair.clone): `exact`, `renamed` or `edited`. */
+  clone?: CloneKind;
 }
 
 /** One file or section that has near duplicates, with all of them (closest first). */

@@ -11,7 +11,8 @@
  *   entry   str path | f64 size | f64 mtimeMs | u8 status (0 skipped, 1 code, 2 prose)
  *           skipped: str reason
  *           doc:     u32 lines + 1 (0: not known) | u8 hasFile [item] | u32 sections | sections × (u32 startLine | u32 endLine | item)
- *   item    u32 hi | u32 lo | u32 tokens | u32 features | u16 sketch length | u32 × sketch
+ *   item    u32 hi | u32 lo | u32 tokens | u32 features | u32 rawHi | u32 rawLo | u32 normHi | u32 normLo
+ *           | u16 sketch length | u32 × sketch
  *   str     u32 byte length | UTF-8
  * Anything unexpected (wrong magic, other version, bad length or checksum, values out of range)
  * discards the whole file: the cache is rebuilt, never trusted in part. Writes go to a temporary
@@ -28,9 +29,10 @@ export const CACHE_MAGIC = 'NDFC';
  * Bump when the layout or the fingerprint algorithm changes (2: comments by language,
  * languageTable.ts; 3: neardup-ignore markers, so unchanged files cached before them are re-read;
  * 4: notebooks by cell and Vue / Svelte components by block, core/containers; 5: each document's
- * number of lines, for the share of lines in near duplicates).
+ * number of lines, for the share of lines in near duplicates; 6: each item's clone hashes, raw and
+ * normalised, for the clone kind of its pairs).
  */
-export const CACHE_FORMAT_VERSION = 5;
+export const CACHE_FORMAT_VERSION = 6;
 const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
 
@@ -102,6 +104,10 @@ function writeItem(w: Writer, item: ItemFingerprint): void {
   w.u32(item.lo);
   w.u32(item.tokens);
   w.u32(item.features);
+  w.u32(item.rawHi);
+  w.u32(item.rawLo);
+  w.u32(item.normHi);
+  w.u32(item.normLo);
   const n = Math.min(item.sketch.length, MAX_SKETCH);
   w.u16(n);
   for (let i = 0; i < n; i++) w.u32(item.sketch[i]);
@@ -199,6 +205,10 @@ function readItem(r: Reader): ItemFingerprint {
   const lo = r.u32();
   const tokens = r.u32();
   const features = r.u32();
+  const rawHi = r.u32();
+  const rawLo = r.u32();
+  const normHi = r.u32();
+  const normLo = r.u32();
   const n = r.u16();
   if (n > MAX_SKETCH) throw new CorruptCache('sketch too long');
   const sketch = new Uint32Array(n);
@@ -206,7 +216,7 @@ function readItem(r: Reader): ItemFingerprint {
     sketch[i] = r.u32();
     if (i > 0 && sketch[i] < sketch[i - 1]) throw new CorruptCache('sketch not sorted');
   }
-  return { hi, lo, tokens, features, sketch };
+  return { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo };
 }
 
 export function decodeCache(buf: Buffer): DecodedCache {

@@ -182,7 +182,7 @@ export class IncrementalReport {
         const self: Location = m.kind === 'file' ? { path: p } : { path: p, startLine: m.self!.startLine, endLine: m.self!.endLine };
         const other: Location = m.kind === 'file' ? { path: m.other.path } : { path: m.other.path, startLine: m.other.startLine, endLine: m.other.endLine };
         const [a, b] = ordered(self, other);
-        this.add({ kind: m.kind, a, b, distance: m.distance, similarity: m.similarity });
+        this.add({ kind: m.kind, a, b, distance: m.distance, similarity: m.similarity, clone: m.clone });
       }
       done.add(p);
     }
@@ -194,7 +194,7 @@ export class IncrementalReport {
     for (const key of this.addedPairs) {
       const p = this.pairList[this.pairAt.get(key)!];
       const before = dropped.get(key);
-      if (before && before.distance === p.distance && before.similarity === p.similarity) {
+      if (before && before.distance === p.distance && before.similarity === p.similarity && before.clone === p.clone) {
         dropped.delete(key);
         continue;
       }

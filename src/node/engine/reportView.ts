@@ -6,7 +6,8 @@
  */
 import { hammingDistance, similarity } from '../../core/index/hamming';
 import type { Location, Report, ReportGroup, ReportPair } from '../../core/report/report';
-import type { ContentKind, DocumentFingerprint, Fp64 } from '../../core/types';
+import type { ContentKind, DocumentFingerprint, Fp64, ItemFingerprint } from '../../core/types';
+import { cloneKind } from '../../core/fingerprint/cloneHashes';
 import * as nodePath from 'node:path';
 import {
   MAX_OVERVIEW_FILES,
@@ -43,7 +44,7 @@ function compareLoc(a: ViewLocation, b: ViewLocation): number {
 }
 
 /** Fingerprint of a location, from the documents (keyed by path). */
-export function fingerprintAt(docs: ReadonlyMap<string, DocumentFingerprint>, loc: ViewLocation): Fp64 | undefined {
+export function fingerprintAt(docs: ReadonlyMap<string, DocumentFingerprint>, loc: ViewLocation): ItemFingerprint | undefined {
   const doc = docs.get(loc.path);
   if (!doc) return undefined;
   if (loc.startLine === undefined) return doc.file ?? undefined;
@@ -75,7 +76,9 @@ export function viewGroup(kind: 'file' | 'section', locations: Location[], maxDi
   }
   const members: ViewMember[] = locs.map((l, i) => {
     const d = i === rep ? 0 : distanceOf(fps[rep], fps[i]);
-    return { ...l, distance: d, similarity: similarity(d) };
+    const x = fps[rep];
+    const y = fps[i];
+    return i !== rep && x && y ? { ...l, distance: d, similarity: similarity(d), clone: cloneKind(x, y) } : { ...l, distance: d, similarity: similarity(d) };
   });
   const [representative] = members.splice(rep, 1);
   members.sort((a, b) => a.distance - b.distance || compareLoc(a, b));
@@ -89,7 +92,7 @@ function twinOf(other: Location, distance: number, sim: number, pair?: ReportPai
     other.startLine === undefined
       ? { path: other.path, distance, similarity: sim }
       : { path: other.path, startLine: other.startLine, endLine: other.endLine, distance, similarity: sim };
-  if (pair?.clone && pair.located) twin.clone = pair.clone;
+  if (pair) twin.clone = pair.clone;
   if (pair?.regions?.length) {
     twin.regions = pair.regions.map((r) => ({ self: self === 'b' ? r.b : r.a, other: self === 'b' ? r.a : r.b, clone: r.clone, similarity: r.similarity }));
   }

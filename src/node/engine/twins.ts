@@ -14,6 +14,7 @@ import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fi
 import { forEachContainers } from '../../core/report/ranges';
 import { hammingDistance, similarity } from '../../core/index/hamming';
 import { estimateJaccard } from '../../core/fingerprint/simhash';
+import { cloneKind } from '../../core/fingerprint/cloneHashes';
 import { allPairsBatch } from '../../core/index/allPairs';
 import type { DocumentFingerprint, Fp64, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import type { QueryMatch, Thresholds } from './engineProtocol';
@@ -102,7 +103,7 @@ export function findTwinsIn(
       if (n.path === selfPath || (exclude && exclude(n.path))) continue;
       if (!confirmed(doc.file, n.file, minSimilarity, FILE_SKETCH_SIZE)) continue;
       paired.add(n.path);
-      fileMatches.push({ kind: 'file', other: { path: n.path }, distance: n.distance, similarity: similarity(n.distance) });
+      fileMatches.push({ kind: 'file', other: { path: n.path }, distance: n.distance, similarity: similarity(n.distance), clone: cloneKind(doc.file, n.file) });
     }
   }
 
@@ -118,6 +119,7 @@ export function findTwinsIn(
         other: { path: p, startLine: t.startLine, endLine: t.endLine },
         distance: d,
         similarity: similarity(d),
+        clone: cloneKind(s, t),
       };
       const list = perDoc.get(p);
       if (list) list.push(m);

@@ -11,7 +11,7 @@
  *    "hash":"<32 hex: sha-256 of the bytes, the content hash of exact copies>","bytes":4312}
  */
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fingerprint';
-import type { ItemFingerprint } from '../../core/types';
+import type { CloneHashes, ItemFingerprint } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 
 /** The version of this format; a reader refuses any other. */
@@ -87,10 +87,21 @@ export function itemLine(item: ShardItem): string {
       tokens: item.fp.tokens,
       features: item.fp.features,
       sketch: sketch.toString('base64'),
+      clone: [hex8(item.fp.rawHi) + hex8(item.fp.rawLo), hex8(item.fp.normHi) + hex8(item.fp.normLo)],
       hash: item.hash,
       ...(item.bytes !== undefined ? { bytes: item.bytes } : {}),
     }) + '\n'
   );
+}
+
+/**
+ * An item line's clone hashes (`clone`: raw, normalised); a line written before them has none:
+ * NaN, which equals nothing, so its pairs are `edited` (core/fingerprint/cloneHashes.ts).
+ */
+function cloneHashesOf(clone: [string, string] | undefined): CloneHashes {
+  if (!clone) return { rawHi: NaN, rawLo: NaN, normHi: NaN, normLo: NaN };
+  const half = (h: string, at: number) => parseInt(h.slice(at, at + 8), 16) >>> 0;
+  return { rawHi: half(clone[0], 0), rawLo: half(clone[0], 8), normHi: half(clone[1], 0), normLo: half(clone[1], 8) };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -143,7 +154,7 @@ export function parseItem(line: string, where: string, sketchSizes = TOKENIZER, 
     throw new ShardError(`${where}: not JSON (a truncated or corrupt shard?)`);
   }
   if (!isObject(v)) throw new ShardError(`${where}: not a fingerprint line`);
-  const { path, kind, lines, simhash, tokens, features, sketch, hash, bytes } = v;
+  const { path, kind, lines, simhash, tokens, features, sketch, hash, bytes, clone } = v;
   if (typeof path !== 'string' || path.length === 0) throw new ShardError(`${where}: no path`);
   if (kind !== 'file' && kind !== 'section') throw new ShardError(`${where}: kind must be "file" or "section"`);
   if (!Array.isArray(lines) || lines.length !== 2 || !isCount(lines[0]) || !isCount(lines[1]) || lines[0] > lines[1]) throw new ShardError(`${where}: lines must be [start, end]`);
@@ -151,6 +162,10 @@ export function parseItem(line: string, where: string, sketchSizes = TOKENIZER, 
   if (!isCount(tokens) || !isCount(features)) throw new ShardError(`${where}: tokens and features must be counts`);
   if (typeof hash !== 'string' || !/^[0-9a-f]{8,64}$/.test(hash)) throw new ShardError(`${where}: hash must be hex digits`);
   if (bytes !== undefined && !isCount(bytes)) throw new ShardError(`${where}: bytes must be a count`);
+  const cloneHex = /^[0-9a-f]{16}$/;
+  if (clone !== undefined && !(Array.isArray(clone) && clone.length === 2 && clone.every((h) => typeof h === 'string' && cloneHex.test(h)))) {
+    throw new ShardError(`${where}: clone must be two hashes of 16 hex digits`);
+  }
   if (typeof sketch !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(sketch)) throw new ShardError(`${where}: sketch must be base64`);
   const raw = Buffer.from(sketch, 'base64');
   const limit = kind === 'file' ? sketchSizes.fileSketch : sketchSizes.sectionSketch;
@@ -163,7 +178,7 @@ export function parseItem(line: string, where: string, sketchSizes = TOKENIZER, 
     kind,
     startLine: lines[0],
     endLine: lines[1],
-    fp: { hi: parseInt(simhash.slice(0, 8), 16) >>> 0, lo: parseInt(simhash.slice(8), 16) >>> 0, tokens, features, sketch: values },
+    fp: { hi: parseInt(simhash.slice(0, 8), 16) >>> 0, lo: parseInt(simhash.slice(8), 16) >>> 0, tokens, features, sketch: values, ...cloneHashesOf(clone as [string, string] | undefined) },
     hash,
     ...(bytes !== undefined ? { bytes } : {}),
   };

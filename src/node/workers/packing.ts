@@ -15,7 +15,7 @@ export interface PackedOutcomes {
   packed: 'outcomes';
   /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections, lines + 1 (0: not known). */
   header: Uint32Array;
-  /** Per item (the file's, then its sections), {@link ITEM} words: hi, lo, tokens, features, sketch length, start line, end line. */
+  /** Per item (the file's, then its sections), {@link ITEM} words: hi, lo, tokens, features, sketch length, start line, end line, rawHi, rawLo, normHi, normLo. */
   items: Uint32Array;
   /** The items' sketches, one after another. */
   sketches: Uint32Array;
@@ -197,7 +197,7 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
 }
 
 const HEADER = 7;
-const ITEM = 7;
+const ITEM = 11;
 const OK = 0;
 const FAILED = 1;
 const RETRY_CJK = 2;
@@ -239,6 +239,10 @@ export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
     itemWords[it + 4] = fp.sketch.length;
     itemWords[it + 5] = startLine;
     itemWords[it + 6] = endLine;
+    itemWords[it + 7] = fp.rawHi;
+    itemWords[it + 8] = fp.rawLo;
+    itemWords[it + 9] = fp.normHi;
+    itemWords[it + 10] = fp.normLo;
     it += ITEM;
     sketches.set(fp.sketch, sk);
     sk += fp.sketch.length;
@@ -275,7 +279,17 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
   let sk = 0;
   const item = (): ItemFingerprint => {
     const len = items[it + 4];
-    const fp: ItemFingerprint = { hi: items[it], lo: items[it + 1], tokens: items[it + 2], features: items[it + 3], sketch: sketches.subarray(sk, sk + len) };
+    const fp: ItemFingerprint = {
+      hi: items[it],
+      lo: items[it + 1],
+      tokens: items[it + 2],
+      features: items[it + 3],
+      sketch: sketches.subarray(sk, sk + len),
+      rawHi: items[it + 7],
+      rawLo: items[it + 8],
+      normHi: items[it + 9],
+      normLo: items[it + 10],
+    };
     it += ITEM;
     sk += len;
     return fp;
@@ -294,7 +308,8 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
       const startLine = items[it + 5];
       const endLine = items[it + 6];
       const fp = item();
-      sections[s] = { hi: fp.hi, lo: fp.lo, tokens: fp.tokens, features: fp.features, sketch: fp.sketch, startLine, endLine };
+      const { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo } = fp;
+      sections[s] = { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo, startLine, endLine };
     }
     const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
     const region = regions?.[f];
@@ -329,17 +344,25 @@ export interface PackedItems {
   sketches: Uint32Array;
 }
 
+/** Words per item in PackedItems.fp: hi, lo, tokens, features, rawHi, rawLo, normHi, normLo. */
+const PACKED_ITEM = 8;
+
 export function packItems(items: readonly ItemFingerprint[]): PackedItems {
   const n = items.length;
-  const fp = new Uint32Array(n * 4);
+  const fp = new Uint32Array(n * PACKED_ITEM);
   const offsets = new Uint32Array(n + 1);
   let words = 0;
   for (let i = 0; i < n; i++) {
     const x = items[i];
-    fp[4 * i] = x.hi;
-    fp[4 * i + 1] = x.lo;
-    fp[4 * i + 2] = x.tokens;
-    fp[4 * i + 3] = x.features;
+    const w = PACKED_ITEM * i;
+    fp[w] = x.hi;
+    fp[w + 1] = x.lo;
+    fp[w + 2] = x.tokens;
+    fp[w + 3] = x.features;
+    fp[w + 4] = x.rawHi;
+    fp[w + 5] = x.rawLo;
+    fp[w + 6] = x.normHi;
+    fp[w + 7] = x.normLo;
     offsets[i] = words;
     words += x.sketch.length;
   }
@@ -353,12 +376,17 @@ export function unpackItems(p: PackedItems): ItemFingerprint[] {
   const n = p.offsets.length - 1;
   const out: ItemFingerprint[] = new Array(Math.max(0, n));
   for (let i = 0; i < n; i++) {
+    const w = PACKED_ITEM * i;
     out[i] = {
-      hi: p.fp[4 * i],
-      lo: p.fp[4 * i + 1],
-      tokens: p.fp[4 * i + 2],
-      features: p.fp[4 * i + 3],
+      hi: p.fp[w],
+      lo: p.fp[w + 1],
+      tokens: p.fp[w + 2],
+      features: p.fp[w + 3],
       sketch: p.sketches.subarray(p.offsets[i], p.offsets[i + 1]),
+      rawHi: p.fp[w + 4],
+      rawLo: p.fp[w + 5],
+      normHi: p.fp[w + 6],
+      normLo: p.fp[w + 7],
     };
   }
   return out;

@@ -29,7 +29,7 @@ interface Loc {
   endLine?: number;
 }
 interface JsonReport {
-  pairs: Array<{ kind: string; a: Loc; b: Loc; distance: number }>;
+  pairs: Array<{ kind: string; a: Loc; b: Loc; distance: number; clone: string }>;
   groups: Array<{ kind: string; members: string[]; maxDistance: number }>;
   baseline?: { file: string; matched: number; new: number };
 }
@@ -197,14 +197,14 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
 
   it('a pair’s identity does not depend on which side is a, nor on its lines', () => {
     const sketch = Uint32Array.of(5, 9, 12);
-    const doc = (startLine: number) => ({ kind: 'code' as const, file: null, sections: [{ hi: 1, lo: 2, tokens: 60, features: 40, sketch, startLine, endLine: startLine + 20 }] });
-    const other = { kind: 'code' as const, file: null, sections: [{ hi: 3, lo: 4, tokens: 70, features: 50, sketch: Uint32Array.of(1, 2), startLine: 1, endLine: 9 }] };
+    const doc = (startLine: number) => ({ kind: 'code' as const, file: null, sections: [{ hi: 1, lo: 2, tokens: 60, features: 40, sketch, rawHi: 0, rawLo: 0, normHi: 0, normLo: 0, startLine, endLine: startLine + 20 }] });
+    const other = { kind: 'code' as const, file: null, sections: [{ hi: 3, lo: 4, tokens: 70, features: 50, sketch: Uint32Array.of(1, 2), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0, startLine: 1, endLine: 9 }] };
     const x = { path: 'x.ts', startLine: 10, endLine: 30 };
     const y = { path: 'y.ts', startLine: 1, endLine: 9 };
-    const ab = pairIdentities({ pairs: [{ kind: 'section', a: x, b: y, distance: 1, similarity: 0 }], documents: [{ path: 'x.ts', doc: doc(10) }, { path: 'y.ts', doc: other }] });
-    const ba = pairIdentities({ pairs: [{ kind: 'section', a: y, b: { ...x, startLine: 40, endLine: 60 }, distance: 1, similarity: 0 }], documents: [{ path: 'x.ts', doc: doc(40) }, { path: 'y.ts', doc: other }] });
+    const ab = pairIdentities({ pairs: [{ kind: 'section', a: x, b: y, distance: 1, similarity: 0, clone: 'edited' }], documents: [{ path: 'x.ts', doc: doc(10) }, { path: 'y.ts', doc: other }] });
+    const ba = pairIdentities({ pairs: [{ kind: 'section', a: y, b: { ...x, startLine: 40, endLine: 60 }, distance: 1, similarity: 0, clone: 'edited' }], documents: [{ path: 'x.ts', doc: doc(40) }, { path: 'y.ts', doc: other }] });
     assert.equal(ab[0].key, ba[0].key);
-    const files = (a: string, b: string) => pairIdentities({ pairs: [{ kind: 'file', a: { path: a }, b: { path: b }, distance: 0, similarity: 1 }], documents: [] })[0].key;
+    const files = (a: string, b: string) => pairIdentities({ pairs: [{ kind: 'file', a: { path: a }, b: { path: b }, distance: 0, similarity: 1, clone: 'edited' }], documents: [] })[0].key;
     assert.equal(files('p', 'q'), files('q', 'p'));
     assert.notEqual(files('p', 'q'), files('p', 'r'));
   });
@@ -273,17 +273,20 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     assert.ok(plain.runs[0].results.every((x: object) => !('baselineState' in x)));
   });
 
-  it('codeclimate: one issue per side of each pair, GitLab’s fields, unique fingerprints stable across runs', () => {
-    const pairs = json().pairs;
+  it('codeclimate: one issue per copy of each group, GitLab’s fields, unique fingerprints stable across runs', () => {
+    const report = json();
     const r = run(['scan', dir, '-q', '--format', 'codeclimate']);
     assert.equal(r.code, 0, r.stderr);
     const issues = JSON.parse(r.stdout) as Issue[];
     assert.ok(Array.isArray(issues));
-    assert.equal(issues.length, 2 * pairs.length);
+    assert.equal(issues.length, report.groups.reduce((n, g) => n + g.members.length, 0));
     for (const i of issues) {
       assert.equal(i.type, 'issue');
       assert.match(i.check_name, /^neardup\/near-duplicate-(file|section)$/);
-      assert.match(i.description, /^Near-duplicate (file|section): also at \S.* \(similarity \d+\.\d%, Hamming distance \d+\)\.$/);
+      assert.match(
+        i.description,
+        /^Near-duplicate (file|section): also at \S.* \(((exact|renamed|edited) copy, similarity \d+\.\d%, Hamming distance \d+|\d+ copies, pairs \d+ (exact|renamed|edited)(, \d+ (renamed|edited))*; lowest similarity \d+\.\d%, largest Hamming distance \d+)\)\.$/,
+      );
       assert.match(i.fingerprint, /^[0-9a-f]{32}$/);
       assert.equal(i.severity, 'minor');
       assert.ok(!path.isAbsolute(i.location.path) && !i.location.path.includes('\\'), i.location.path);
@@ -306,20 +309,25 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     const lines = r.stdout.split('\n');
     assert.equal(lines[0], '### NearDup: near duplicates');
     const pairs = json().pairs.length;
-    assert.match(r.stdout, new RegExp(`^\\*\\*6\\*\\* files, \\*\\*\\d+\\*\\* sections, \\*\\*${pairs}\\*\\* near-duplicate pairs\\.$`, 'm'));
-    assert.ok(lines.includes('| # | kind | where | largest distance | similarity ≥ |'));
+    // The pairs counted by clone kind (json() gives the same pairs with their kinds).
+    const kinds = ['exact', 'renamed', 'edited'].map((k) => [k, json().pairs.filter((p) => p.clone === k).length] as const).filter(([, n]) => n > 0);
+    const inWords = kinds.map(([k, n]) => `${n} ${k}`).join(', ');
+    assert.ok(r.stdout.includes(`**6** files, `) && r.stdout.includes(` sections, **${pairs}** near-duplicate pairs (${inWords}).\n`), r.stdout);
+    assert.ok(lines.includes('| # | kind | where | copies | largest distance | similarity ≥ |'));
     const rows = lines.filter((l) => /^\| \d+ \|/.test(l));
     assert.equal(rows.length, json().groups.length);
     assert.match(r.stdout, /`src\/host1\.ts` lines \d+–\d+<br>`src\/host2\.ts` lines 1–\d+/);
-    const distances = rows.map((l) => Number(l.split(' | ')[3]));
+    const distances = rows.map((l) => Number(l.split(' | ')[4]));
+    // Each group's copies: host1/host2 hold the same function (exact), alpha/beta are edited.
+    assert.ok(rows.some((l) => l.includes('`src/host2.ts`') && l.includes(' | 1 exact | ')), rows.join('\n'));
     assert.deepEqual(distances, [...distances].sort((x, y) => x - y), 'closest first');
 
     fs.copyFileSync(path.join(dir, 'lib/other.ts'), path.join(dir, 'lib/other copy.ts'));
     try {
       const b = run(['scan', dir, '-q', '--format', 'markdown', '--baseline', baseline, '--fail-on-pairs', '1']);
       assert.equal(b.code, 1);
-      assert.match(b.stdout, new RegExp(`\\*\\*1\\*\\* new near-duplicate pair \\(${pairs} more in the baseline \`[^\`]*neardup-baseline\\.json\`\\)\\.`));
-      assert.deepEqual(b.stdout.split('\n').filter((l) => /^\| \d+ \|/.test(l)), ['| 1 | 2 files | `lib/other copy.ts`<br>`lib/other.ts` | 0 | 100.0% |']);
+      assert.match(b.stdout, new RegExp(`\\*\\*1\\*\\* new near-duplicate pair \\(1 exact; ${pairs} more in the baseline \`[^\`]*neardup-baseline\\.json\`\\)\\.`));
+      assert.deepEqual(b.stdout.split('\n').filter((l) => /^\| \d+ \|/.test(l)), ['| 1 | 2 files | `lib/other copy.ts`<br>`lib/other.ts` | 1 exact | 0 | 100.0% |']);
     } finally {
       fs.rmSync(path.join(dir, 'lib/other copy.ts'));
     }
@@ -367,7 +375,7 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     // With inline HTML on, as on GitHub (which keeps <br> and drops scripts): still no element from a name.
     const html: string = new MarkdownIt({ html: true }).render(r.stdout);
     const cells = [...html.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]);
-    assert.equal(cells.length, 5, `one row of five cells: ${html}`);
+    assert.equal(cells.length, 6, `one row of six cells: ${html}`);
     assert.doesNotMatch(cells[2].replace(/<\/?code>|<br>/g, ''), /<[a-z]/i, 'no element from a file name');
     const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     const codes = [...cells[2].matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) => decode(m[1]));

@@ -156,6 +156,11 @@ describe('neardup scan --changed-since REF (CLI, a git repository made by the te
       assert.equal(rows(r.stdout).length, 1, r.stdout);
       assert.match(rows(r.stdout)[0], /`src\/d1\.ts`<br>`src\/d2\.ts`/);
       assert.doesNotMatch(r.stdout, /src\/(a|b|c|f)[12]\.ts|sub\/g/);
+      // d2 is d1 copied as it is: the row says so, and --fail-on-kind picks the kinds that fail the run.
+      assert.match(rows(r.stdout)[0], /\| 1 exact \|/);
+      const ci = ['scan', '.', '--baseline', '.neardup-baseline.json', '--changed-since', 'HEAD~1', '--format', 'markdown', '--fail-on-pairs', '1'];
+      assert.equal(run([...ci, '--fail-on-kind', 'exact'], repo).code, 1);
+      assert.equal(run([...ci, '--fail-on-kind', 'renamed,edited'], repo).code, 0, 'the new pair is exact: no renamed or edited pair was added');
       // The same run with the baseline named by the project's config.
       w('.neardup.json', '{\n  // accepted pairs\n  "baseline": ".neardup-baseline.json"\n}\n');
       const c = run(['scan', '.', '--changed-since', 'HEAD~1', '--format', 'markdown', '--fail-on-pairs', '1'], repo);

@@ -59,10 +59,11 @@ describe('neardup scan --locate (experimental)', function () {
     assert.ok(j.groups.some((g) => g.located && g.kind === 'section'), 'located groups are section groups');
   });
 
-  it('without --locate the report is as before: no clone kinds, no located pairs or groups', () => {
+  it('without --locate the report is as before, with the clone kind of every pair: no located pairs or groups', () => {
     const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q']).stdout) as LocatedReport;
     for (const p of j.pairs) {
-      assert.deepEqual(Object.keys(p).sort(), ['a', 'b', 'distance', 'kind', 'similarity']);
+      assert.deepEqual(Object.keys(p).sort(), ['a', 'b', 'clone', 'distance', 'kind', 'similarity']);
+      assert.ok(['exact', 'renamed', 'edited'].includes(p.clone!), p.clone);
       assert.equal(p.similarity, 1 - p.distance / 64);
     }
     for (const g of j.groups) assert.deepEqual(Object.keys(g).sort(), ['kind', 'maxDistance', 'members']);

@@ -27,8 +27,8 @@ function makeDoc(rnd: () => number, pool: Array<{ hi: number; lo: number }>): Do
   };
   const sections: SectionFingerprint[] = [];
   const n = Math.floor(rnd() * 5);
-  for (let i = 0; i < n; i++) sections.push({ ...fp(), tokens: 60, features: 58, sketch: new Uint32Array(0), startLine: 10 * i + 1, endLine: 10 * i + 8 });
-  return { kind: 'code', file: rnd() < 0.9 ? { ...fp(), tokens: 200, features: 190, sketch: new Uint32Array(0) } : null, sections };
+  for (let i = 0; i < n; i++) sections.push({ ...fp(), tokens: 60, features: 58, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0, startLine: 10 * i + 1, endLine: 10 * i + 8 });
+  return { kind: 'code', file: rnd() < 0.9 ? { ...fp(), tokens: 200, features: 190, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0 } : null, sections };
 }
 
 describe('DocumentIndex', function () {
@@ -97,8 +97,8 @@ describe('DocumentIndex', function () {
 
   it('without sections, finds no sections', () => {
     const index = new DocumentIndex({ fileRadius: 3, sectionRadius: 3, sections: false });
-    const s: SectionFingerprint = { hi: 1, lo: 2, tokens: 60, features: 50, sketch: new Uint32Array(0), startLine: 1, endLine: 9 };
-    index.set('/a', { kind: 'code', file: { hi: 1, lo: 2, tokens: 60, features: 50, sketch: new Uint32Array(0) }, sections: [s] });
+    const s: SectionFingerprint = { hi: 1, lo: 2, tokens: 60, features: 50, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0, startLine: 1, endLine: 9 };
+    index.set('/a', { kind: 'code', file: { hi: 1, lo: 2, tokens: 60, features: 50, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0 }, sections: [s] });
     assert.equal(index.sectionsIndexed, 0);
     assert.deepEqual(index.sectionNeighbours([s]), [[]]);
     assert.deepEqual(

@@ -19,6 +19,7 @@ import {
 import { estimateJaccard } from '../../../../src/core/fingerprint/simhash';
 import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import type { ItemFingerprint } from '../../../../src/core/types';
+import { cloneKind } from '../../../../src/core/fingerprint/cloneHashes';
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
 import { packItems, packOutcomes, packPairs, transferablesOf, unpackItems, unpackOutcomes, unpackPairs } from '../../../../src/node/workers/packing';
 import { codeFile, editLines, mulberry32, proseText } from '../../helpers/corpus';
@@ -76,7 +77,7 @@ function referenceReport(docs: readonly FingerprintedDocument[], options: Report
     let a = loc(x, kind);
     let b = loc(y, kind);
     if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
-    return { kind, a, b, distance: p.distance, similarity: p.similarity };
+    return { kind, a, b, distance: p.distance, similarity: p.similarity, clone: cloneKind(x.fp, y.fp) };
   };
   const fileItems: It[] = [];
   docs.forEach((d, doc) => d.doc.file && fileItems.push({ doc, fp: d.doc.file, startLine: 0, endLine: 0 }));
@@ -238,7 +239,7 @@ describe('packing', () => {
     const back = unpackOutcomes(structuredClone(packed), outcomes.map((o) => o.relPath));
     assert.deepEqual(back, outcomes);
 
-    const items = outcomes.flatMap((o) => (o.ok ? [...(o.doc.file ? [o.doc.file] : []), ...o.doc.sections.map(({ hi, lo, tokens, features, sketch }) => ({ hi, lo, tokens, features, sketch }))] : []));
+    const items = outcomes.flatMap((o) => (o.ok ? [...(o.doc.file ? [o.doc.file] : []), ...o.doc.sections.map(({ startLine: _s, endLine: _e, ...item }) => item)] : []));
     assert.ok(items.length > 3);
     assert.deepEqual(unpackItems(structuredClone(packItems(items))), items);
 

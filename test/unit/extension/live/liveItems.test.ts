@@ -6,11 +6,11 @@ describe('liveItems (an unsaved document’s query as items and groups)', () => 
   const result: QueryResult = {
     status: 'ok',
     matches: [
-      { kind: 'section', self: { startLine: 30, endLine: 40 }, other: { path: '/w/b.ts', startLine: 1, endLine: 11 }, distance: 3, similarity: 1 - 3 / 64 },
-      { kind: 'file', other: { path: '/w/c.ts' }, distance: 4, similarity: 1 - 4 / 64 },
-      { kind: 'section', self: { startLine: 5, endLine: 20 }, other: { path: '/w/d.ts', startLine: 7, endLine: 22 }, distance: 2, similarity: 1 - 2 / 64 },
-      { kind: 'section', self: { startLine: 30, endLine: 40 }, other: { path: '/w/a2.ts', startLine: 3, endLine: 13 }, distance: 1, similarity: 1 - 1 / 64 },
-      { kind: 'file', other: { path: '/w/e.ts' }, distance: 2, similarity: 1 - 2 / 64 },
+      { kind: 'section', self: { startLine: 30, endLine: 40 }, other: { path: '/w/b.ts', startLine: 1, endLine: 11 }, distance: 3, similarity: 1 - 3 / 64, clone: 'edited' },
+      { kind: 'file', other: { path: '/w/c.ts' }, distance: 4, similarity: 1 - 4 / 64, clone: 'edited' },
+      { kind: 'section', self: { startLine: 5, endLine: 20 }, other: { path: '/w/d.ts', startLine: 7, endLine: 22 }, distance: 2, similarity: 1 - 2 / 64, clone: 'edited' },
+      { kind: 'section', self: { startLine: 30, endLine: 40 }, other: { path: '/w/a2.ts', startLine: 3, endLine: 13 }, distance: 1, similarity: 1 - 1 / 64, clone: 'edited' },
+      { kind: 'file', other: { path: '/w/e.ts' }, distance: 2, similarity: 1 - 2 / 64, clone: 'edited' },
     ],
   };
 

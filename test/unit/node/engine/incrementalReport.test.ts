@@ -240,7 +240,7 @@ describe('IncrementalReport', function () {
   }
 
   it('holds the pair cap: an update that would exceed it answers null (rebuild); a cut report is updated while it stays near the cap', () => {
-    const item = { hi: 1, lo: 2, tokens: 60, features: 60, sketch: new Uint32Array(0) };
+    const item = { hi: 1, lo: 2, tokens: 60, features: 60, sketch: new Uint32Array(0), rawHi: 0, rawLo: 0, normHi: 0, normLo: 0 };
     const doc: DocumentFingerprint = { kind: 'code', file: item, sections: [] };
     const name = (i: number) => `f${String(i).padStart(3, '0')}.ts`;
     const docs = new Map<string, DocumentFingerprint>();
@@ -328,16 +328,16 @@ describe('IncrementalReport', function () {
     const cmp = (a: Loc, b: Loc) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : (a.startLine ?? 0) - (b.startLine ?? 0));
     /** The plain rule: every twin made, all sorted by distance then location, the first 50 kept. */
     const reference = (path: string, pairs: ReportPair[]) => {
-      const byKey = new Map<string, { kind: string; loc: Loc; twins: Array<Loc & { distance: number; similarity: number }> }>();
-      const add = (kind: string, self: Loc, other: Loc, distance: number, similarity: number) => {
+      const byKey = new Map<string, { kind: string; loc: Loc; twins: Array<Loc & { distance: number; similarity: number; clone: string }> }>();
+      const add = (kind: string, self: Loc, other: Loc, distance: number, similarity: number, clone: string) => {
         const key = self.startLine === undefined ? self.path : `${self.path}#${self.startLine}-${self.endLine}`;
         let it = byKey.get(key);
         if (!it) byKey.set(key, (it = { kind, loc: { ...self }, twins: [] }));
-        it.twins.push({ ...other, distance, similarity });
+        it.twins.push({ ...other, distance, similarity, clone });
       };
       for (const p of pairs) {
-        if (p.a.path === path) add(p.kind, p.a, p.b, p.distance, p.similarity);
-        if (p.b.path === path) add(p.kind, p.b, p.a, p.distance, p.similarity);
+        if (p.a.path === path) add(p.kind, p.a, p.b, p.distance, p.similarity, p.clone);
+        if (p.b.path === path) add(p.kind, p.b, p.a, p.distance, p.similarity, p.clone);
       }
       return [...byKey.values()]
         .map((it) => {
@@ -354,13 +354,13 @@ describe('IncrementalReport', function () {
       const name = (i: number) => `/ws/f${String(i).padStart(3, '0')}.ts`;
       for (let i = 1; i < files; i++) {
         const d = Math.floor(rnd() * spread);
-        pairs.push({ kind: 'file', a: { path: name(0) }, b: { path: name(i) }, distance: d, similarity: 1 - d / 64 });
+        pairs.push({ kind: 'file', a: { path: name(0) }, b: { path: name(i) }, distance: d, similarity: 1 - d / 64, clone: 'edited' });
         for (let k = 0; k < 3; k++) {
           const s = 1 + Math.floor(rnd() * 5) * 10;
           const t = 1 + Math.floor(rnd() * 5) * 10;
           const e = Math.floor(rnd() * 3); // same start, other ends: ties of compareLoc
           const ds = Math.floor(rnd() * spread);
-          pairs.push({ kind: 'section', a: { path: name(0), startLine: s, endLine: s + 5 }, b: { path: name(i), startLine: t, endLine: t + 5 + e }, distance: ds, similarity: 1 - ds / 64 });
+          pairs.push({ kind: 'section', a: { path: name(0), startLine: s, endLine: s + 5 }, b: { path: name(i), startLine: t, endLine: t + 5 + e }, distance: ds, similarity: 1 - ds / 64, clone: 'edited' });
         }
       }
       // Shuffled: an incremental report's pairs come in any order.

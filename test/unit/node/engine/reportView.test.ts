@@ -33,9 +33,9 @@ describe('report view: the Overview', () => {
     { path: at('README.md'), lines: 20, duplicated: 0 },
   ];
   const pairs: ReportPair[] = [
-    { kind: 'file', a: { path: at('src', 'a.ts') }, b: { path: at('lib', 'a.ts') }, distance: 2, similarity: 0.97 },
-    { kind: 'section', a: { path: at('src', 'b.ts'), startLine: 1, endLine: 10 }, b: { path: at('src', 'a.ts'), startLine: 5, endLine: 14 }, distance: 0, similarity: 1 },
-    { kind: 'section', a: { path: at('src', 'b.ts'), startLine: 20, endLine: 29 }, b: { path: at('src', 'a.ts'), startLine: 40, endLine: 49 }, distance: 0, similarity: 1 },
+    { kind: 'file', a: { path: at('src', 'a.ts') }, b: { path: at('lib', 'a.ts') }, distance: 2, similarity: 0.97, clone: 'edited' },
+    { kind: 'section', a: { path: at('src', 'b.ts'), startLine: 1, endLine: 10 }, b: { path: at('src', 'a.ts'), startLine: 5, endLine: 14 }, distance: 0, similarity: 1, clone: 'edited' },
+    { kind: 'section', a: { path: at('src', 'b.ts'), startLine: 20, endLine: 29 }, b: { path: at('src', 'a.ts'), startLine: 40, endLine: 49 }, distance: 0, similarity: 1, clone: 'edited' },
   ];
   const groups: ViewGroup[] = [
     { kind: 'section', key: 's', maxDistance: 0, members: [{ path: at('src', 'b.ts'), startLine: 1, endLine: 10, distance: 0, similarity: 1 }, { path: at('src', 'a.ts'), startLine: 5, endLine: 14, distance: 0, similarity: 1 }] },
