@@ -299,7 +299,7 @@ function shingleShare(start: Uint8Array, unsupported: Uint8Array | null, from: n
  * The region a chain (flat seeds a0, b0, a1, b1, …) marks between documents A and B, or null when
  * nothing is left (a chain of one document that overlaps itself).
  */
-export function alignChain(A: RegionDocument, B: RegionDocument, seeds: number[], o: AlignOptions, self: boolean): Alignment | null {
+export function alignChain(A: RegionDocument, B: RegionDocument, seeds: ArrayLike<number>, o: AlignOptions, self: boolean): Alignment | null {
   const m = seeds.length >> 1;
   const seedA: number[] = new Array(m);
   const diag: number[] = new Array(m);
@@ -390,7 +390,7 @@ function longestRun(sa: TokenStream, sb: TokenStream, alignedB: Int32Array, a0: 
 }
 
 /** A function that aligns a chain as {@link alignChain} does (the TypeScript, or the native kernel's). */
-export type ChainAligner = (A: RegionDocument, B: RegionDocument, seeds: number[], o: AlignOptions, self: boolean) => Alignment | null;
+export type ChainAligner = (A: RegionDocument, B: RegionDocument, seeds: ArrayLike<number>, o: AlignOptions, self: boolean) => Alignment | null;
 
 /**
  * alignChain computed by a native kernel (native/align.c), which gives exactly the same
@@ -420,7 +420,7 @@ export function kernelAligner(kernel: Pick<CodeKernel, 'alignChain'>): ChainAlig
       B.isIdent,
       A.length,
       B.length,
-      Int32Array.from(seeds),
+      seeds instanceof Int32Array ? seeds : Int32Array.from(seeds),
       params,
       out,
     );

@@ -40,9 +40,11 @@ export interface Anchors {
 export function winnow(hashes: Uint32Array, w: number): Anchors {
   const n = hashes.length;
   if (n === 0) return { hash: new Uint32Array(0), pos: new Int32Array(0) };
-  // At most one anchor per k-gram; typically 2 / (w + 1) of them.
-  const hash = new Uint32Array(n);
-  const pos = new Int32Array(n);
+  // At most one anchor per k-gram; typically 2 / (w + 1) of them (scratch, copied out at the end).
+  if (scratch.hash.length < n) scratch.hash = new Uint32Array(Math.max(n, 2 * scratch.hash.length));
+  if (scratch.pos.length < n) scratch.pos = new Int32Array(Math.max(n, 2 * scratch.pos.length));
+  const hash = scratch.hash;
+  const pos = scratch.pos;
   let m = 0;
   const width = Math.max(1, Math.min(w, n));
   let last = -1;
@@ -66,9 +68,36 @@ export function winnow(hashes: Uint32Array, w: number): Anchors {
   return { hash: hash.slice(0, m), pos: pos.slice(0, m) };
 }
 
-/** Anchors of a whole stream of `length` tokens. */
+/**
+ * Arrays reused by anchorsOf and winnow (one thread's: a scan's worker anchors thousands of
+ * documents, and arrays sized by each were much of its garbage); dropped when over SCRATCH_KEEP.
+ */
+const scratch = { kgrams: new Uint32Array(4096), hash: new Uint32Array(4096), pos: new Int32Array(4096) };
+const SCRATCH_KEEP = 1 << 20;
+
+/** Anchors of a whole stream of `length` tokens: winnow(kgramHashes(s, 0, length, k, salt), w). */
 export function anchorsOf(s: TokenStream, length: number, k: number, w: number, salt = 0): Anchors {
-  return winnow(kgramHashes(s, 0, length, k, salt), w);
+  const n = Math.max(0, length - k + 1);
+  if (scratch.kgrams.length < n) scratch.kgrams = new Uint32Array(Math.max(n, 2 * scratch.kgrams.length));
+  const h = scratch.kgrams;
+  const { hi, lo } = s;
+  const seed = (0x9747b28c ^ salt ^ k) | 0;
+  for (let i = 0; i < n; i++) {
+    // kgramHash(s, i, k, salt), inlined
+    let x = seed;
+    for (let j = i; j < i + k; j++) {
+      x = Math.imul(x ^ lo[j], 0xcc9e2d51);
+      x = (x << 15) | (x >>> 17);
+      x = Math.imul(x ^ hi[j], 0x1b873593);
+      x = (x << 13) | (x >>> 19);
+    }
+    h[i] = fmix32(x >>> 0);
+  }
+  const anchors = winnow(h.subarray(0, n), w);
+  if (scratch.kgrams.length > SCRATCH_KEEP) scratch.kgrams = new Uint32Array(4096);
+  if (scratch.hash.length > SCRATCH_KEEP) scratch.hash = new Uint32Array(4096);
+  if (scratch.pos.length > SCRATCH_KEEP) scratch.pos = new Int32Array(4096);
+  return anchors;
 }
 
 /**

@@ -9,7 +9,7 @@ import { AnchorIndex, type SeedBucket } from './anchorIndex';
 import type { CodeKernel } from '../types';
 import { alignChain, kernelAligner, type Alignment, type ChainAligner } from './align';
 import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
-import { chainSeeds, indelExplains, joinChains } from './chain';
+import { bucketChains, indelExplains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
 import { groupRegions, type RegionGroup } from './groups';
 
@@ -269,15 +269,18 @@ export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: Res
   const sb = B.ids ?? B.raw;
   const same = (i: number, j: number): boolean => sa.hi[i] === sb.hi[j] && sa.lo[i] === sb.lo[j];
   const explains = (la: number, lb: number, a: number, b: number): boolean => indelExplains(la, lb, a, b, same, 2 + Math.floor(0.15 * Math.min(a - la, b - lb)));
-  for (const chain of joinChains(chainSeeds(bucket.pairs, o, self), o.joinGap, self, 3, explains)) {
+  const chains = bucketChains(bucket.pairs, o, self, o.joinGap, 3, explains);
+  const reach = o.k + 2 * margin;
+  for (let c = 0, from = 0; c < chains.count; from = chains.ends[c++]) {
     stats.chains++;
-    if (chain.seeds.length < 2 * o.minSeeds) continue;
+    const seeds = chains.seeds;
+    const end = chains.ends[c];
+    if (end - from < o.minSeeds) continue;
     // The alignment stays within the seeds' span and a margin on each side: a chain whose span
     // cannot hold minTokens on both sides is not aligned (most chains of two close seeds).
-    const last = chain.seeds.length - 2;
-    const reach = o.k + 2 * margin;
-    if (chain.seeds[last] - chain.seeds[0] + reach < o.minTokens || chain.seeds[last + 1] - chain.seeds[1] + reach < o.minTokens) continue;
-    const al = align(A, B, chain.seeds, alignOptions, self);
+    const last = 2 * end - 2;
+    if (seeds[last] - seeds[2 * from] + reach < o.minTokens || seeds[last + 1] - seeds[2 * from + 1] + reach < o.minTokens) continue;
+    const al = align(A, B, seeds.subarray(2 * from, 2 * end), alignOptions, self);
     stats.aligned++;
     if (!al) continue;
     const j = judge(al, o);

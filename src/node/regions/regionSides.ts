@@ -28,12 +28,17 @@ export interface PairSides {
   distance: number;
 }
 
-/** Tokens that close the code before them: a copy does not begin with one (their hashes, `hi:lo`). */
+/** Tokens that close the code before them: a copy does not begin with one (their hashes, hi and lo). */
 const CLOSERS = (() => {
   const buf = new TokenBuffer(16);
   tokenizeCode('; } ) ] ,', languageOf('closers.ts'), {}, buf);
-  return new Set(Array.from({ length: buf.length }, (_, i) => `${buf.hi[i]}:${buf.lo[i]}`));
+  return { hi: buf.hi.slice(0, buf.length), lo: buf.lo.slice(0, buf.length) };
 })();
+
+const isCloser = (hi: number, lo: number): boolean => {
+  for (let i = 0; i < CLOSERS.hi.length; i++) if (CLOSERS.hi[i] === hi && CLOSERS.lo[i] === lo) return true;
+  return false;
+};
 
 /**
  * The first token of [start, end) past its leading closers: a region found next to code of the
@@ -43,7 +48,7 @@ const CLOSERS = (() => {
 export function trimmedStart(d: RegionDocument, start: number, end: number): number {
   if (d.kind !== 'code') return start;
   const { hi, lo } = d.raw;
-  while (start < end - 1 && CLOSERS.has(`${hi[start]}:${lo[start]}`)) start++;
+  while (start < end - 1 && isCloser(hi[start], lo[start])) start++;
   return start;
 }
 
@@ -75,13 +80,24 @@ export function contentKey(d: RegionDocument, start: number, end: number): strin
 /** The SimHash of tokens [start, end) of a document (null when too short for one). */
 export function sideSimhash(d: RegionDocument, start: number, end: number, o: SideOptions): { hi: number; lo: number } | null {
   const s = o.normalizeIdentifiers && d.ids ? d.ids : d.raw;
-  const buf = new TokenBuffer(0);
+  const buf = sideBuffer;
   buf.hi = s.hi;
   buf.lo = s.lo;
   buf.start = d.start;
   buf.length = d.length;
-  return simhashTokens(buf, start, end, { weighting: o.weighting, sketchSize: 1 });
+  try {
+    return simhashTokens(buf, start, end, { weighting: o.weighting, sketchSize: 1 });
+  } finally {
+    buf.length = 0; // let go of the document's arrays
+    buf.hi = buf.lo = EMPTY_U32;
+    buf.start = EMPTY_I32;
+  }
 }
+
+/** The one buffer sideSimhash points at a document's streams (one a call, none held between calls). */
+const EMPTY_U32 = new Uint32Array(0);
+const EMPTY_I32 = new Int32Array(0);
+const sideBuffer = new TokenBuffer(0);
 
 /** The sides of a region pair of documents A and B. */
 export function pairSides(A: RegionDocument, B: RegionDocument, p: RegionPair, o: SideOptions): PairSides {

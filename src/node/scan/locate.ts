@@ -376,6 +376,14 @@ function locateSteps(
       }
     }
 
+    /** A side's SimHash, made once per place (a block pasted N times is a side of N − 1 pairs). */
+    const simhashes = new Map<string, ReturnType<typeof sideSimhash>>();
+    const simhashOfSide = (doc: number, start: number, end: number): ReturnType<typeof sideSimhash> => {
+      const k = `${doc}:${start}:${end}`;
+      let f = simhashes.get(k);
+      if (f === undefined) simhashes.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions)));
+      return f;
+    };
     /** Per region pair: its report pair, or null when dropped. */
     const kept: Array<ReportPair | null> = [];
     let dropped = 0;
@@ -418,8 +426,8 @@ function locateSteps(
       }
       let distance = made?.distance;
       if (distance === undefined) {
-        const fa = sideSimhash(A.region, ta.start, ta.end, sideOptions);
-        const fb = sideSimhash(B.region, tb.start, tb.end, sideOptions);
+        const fa = simhashOfSide(r.a.doc, ta.start, ta.end);
+        const fb = simhashOfSide(r.b.doc, tb.start, tb.end);
         distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
       }
       const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
