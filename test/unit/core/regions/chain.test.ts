@@ -3,7 +3,8 @@
 // seeds along a few diagonals with noise, sorted or not, with repeated pairs, for two documents
 // and for a document with itself, under several gaps and join rules.
 import { strict as assert } from 'node:assert';
-import { bucketChains, chainSeeds, joinChains, type FlatChains } from '../../../../src/core/regions/chain';
+import { bucketChains, type FlatChains } from '../../../../src/core/regions/chain';
+import { chainSeeds, joinChains } from './chainReference';
 
 /** A deterministic pseudo-random generator (mulberry32). */
 function rng(seed: number): () => number {

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { anchorsOf, kgramHashes, winnow } from '../../../../src/core/regions/anchors';
 import { AnchorIndex } from '../../../../src/core/regions/anchorIndex';
-import { chainSeeds } from '../../../../src/core/regions/chain';
+import { chainSeeds } from './chainReference';
 import { IDENT_HI, IDENT_LO, lineOfOffset, lineStartsOf, regionDocument, regionDocumentOfParts } from '../../../../src/core/regions/document';
 import { groupRegions, samePlace } from '../../../../src/core/regions/groups';
 import { defaultAnchors, findRegions, type RegionPair } from '../../../../src/core/regions/regions';
