@@ -1,14 +1,9 @@
 /**
  * Deterministic synthetic material for tests: code and prose with planted near duplicates.
  */
-export function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from './random';
+
+export { mulberry32 };
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tas', 'vor', 'quin', 'dex', 'pal', 'zu', 'bre', 'nok', 'sil', 'tar', 'ume', 'gri'];
 function word(rnd: () => number, parts = 2): string {

@@ -4,15 +4,7 @@ import { hammingDistance } from '../../../../src/core/index/hamming';
 import { fingerprintText } from '../../../../src/core/fingerprint/fingerprint';
 import { estimateJaccard, simhashTokens } from '../../../../src/core/fingerprint/simhash';
 import { TokenBuffer } from '../../../../src/core/text/tokenize';
-
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../helpers/random';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon phi chi psi omega'.split(' ');
 function randomText(rnd: () => number, words: number): string {

@@ -3,16 +3,7 @@ import { hammingDistance } from '../../../../src/core/index/hamming';
 import { SimHashIndex } from '../../../../src/core/index/simhashIndex';
 import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import { planBlocks } from '../../../../src/core/index/blockLayout';
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { mulberry32Uint as mulberry32 } from '../../helpers/random';
 
 interface Fp {
   hi: number;

@@ -2,16 +2,7 @@ import { strict as assert } from 'node:assert';
 import { hammingDistance } from '../../../../src/core/index/hamming';
 import { SimHashIndex } from '../../../../src/core/index/simhashIndex';
 import { SubstringTables, substringCost, substringRadii } from '../../../../src/core/index/substringIndex';
-
-function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
+import { mulberry32Uint as mulberry32 } from '../../helpers/random';
 
 /** A store of n fingerprints: clusters around a few centres (so matches exist at every distance) plus random ones. */
 function store(rnd: () => number, n: number): Uint32Array {

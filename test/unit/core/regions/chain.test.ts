@@ -5,16 +5,7 @@
 import { strict as assert } from 'node:assert';
 import { bucketChains, type FlatChains } from '../../../../src/core/regions/chain';
 import { chainSeeds, joinChains } from './chainReference';
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../helpers/random';
 
 /** Seeds of copies along a few diagonals (small drifts, gaps, repeats) and unrelated noise. */
 function randomSeeds(r: () => number, self: boolean): number[] {

@@ -10,16 +10,7 @@ import { groupRegions, samePlace } from '../../../../src/core/regions/groups';
 import { defaultAnchors, findRegions, type RegionPair } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import { TokenBuffer, tokenizeCode } from '../../../../src/core/text/tokenize';
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../../helpers/random';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river stone cloud field light night paper glass metal water'.split(' ');
 
