@@ -12,6 +12,7 @@
  * (`neardup.baseline.show`, baseline/baselineView.ts).
  */
 import * as vscode from 'vscode';
+import type { CloneKind } from '../core/types';
 import type { ViewItem } from '../node/engine/engineProtocol';
 import { cellRange } from '../core/containers/cellLines';
 import { cellOf, cloneLabel, linesLabel, percent } from './duplicatesTreeProvider';
@@ -233,7 +234,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
           ? vscode.l10n.t('Cell {0}, lines {1}–{2} are a near duplicate of {3} (distance {4}, {5} similar)', self.cell, self.startLine ?? 0, self.endLine ?? 0, where, closest.distance, percent(closest.similarity))
           : vscode.l10n.t('Lines {0}–{1} are a near duplicate of {2} (distance {3}, {4} similar)', item.loc.startLine ?? 0, item.loc.endLine ?? 0, where, closest.distance, percent(closest.similarity));
     // How the closest twin was copied (exact, renamed, edited).
-    if (closest.clone) message = vscode.l10n.t('{0} — {1}', message, cloneLabel(closest.clone));
+    message = withClone(message, closest.clone);
     if (others > 0) message += ' ' + vscode.l10n.t('and {0} more', others);
     const range = item.kind === 'file' ? FIRST_LINE : twinRange(item.loc);
     const d = new vscode.Diagnostic(range, message, severity);
@@ -243,7 +244,7 @@ export class DiagnosticsPublisher implements vscode.Disposable {
       (t) =>
         new vscode.DiagnosticRelatedInformation(
           new vscode.Location(vscode.Uri.file(t.path), twinRange(t)),
-          t.clone ? vscode.l10n.t('{0} — {1}', vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)), cloneLabel(t.clone)) : vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)),
+          withClone(vscode.l10n.t('distance {0} ({1} similar)', t.distance, percent(t.similarity)), t.clone),
         ),
     );
     return d;
@@ -255,4 +256,9 @@ export class DiagnosticsPublisher implements vscode.Disposable {
     this.queued.length = 0;
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** `text — exact copy` (or `text` alone where the kind is not known). */
+function withClone(text: string, kind: CloneKind | undefined): string {
+  return kind ? vscode.l10n.t('{0} — {1}', text, cloneLabel(kind)) : text;
 }

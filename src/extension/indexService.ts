@@ -661,7 +661,7 @@ export class IndexService implements vscode.Disposable {
       this.itemsByPath = staged;
       this.noteTruncation(this._report?.truncated, latest.report.truncated);
       const last = latest.report.lastJob;
-      this._report = viewReport(merged > 1 && last && last.reread !== reread ? { ...latest.report, lastJob: { ...last, reread } } : latest.report, staged);
+      this._report = viewReport(last && last.reread !== reread ? { ...latest.report, lastJob: { ...last, reread } } : latest.report, staged);
       const paths = [...changed];
       const t1 = performance.now();
       this.itemsEmitter.fire({ full, paths });
