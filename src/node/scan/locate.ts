@@ -26,6 +26,9 @@
  *   only part of (a copy cut across sections), is kept beside it.
  *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
  *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
+ *   But a SimHash section pair that two or more regions split (locateLines.ts splitsSection:
+ *   copies that are neighbours in both files) leaves the report, with its two-member section
+ *   group; the regions inside it stand.
  * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
  *   baseline key of its side (`ScanResult.locatedSides`).
  * - A code side's leading closers (`;` `}` `)` `]` `,`: the end of the statement before the copy,
