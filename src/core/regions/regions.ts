@@ -47,6 +47,14 @@ export interface RegionOptions {
   driftRate?: number;
   /** Chains that follow each other within this many tokens on both sides are joined (any drift). Default 40. */
   joinGap?: number;
+  /**
+   * Prose only: chains are joined across an insertion or deletion of at most this many tokens. A
+   * sentence or paragraph one side holds and the other does not lies between two copies that
+   * happen to be neighbours (a paragraph pasted right before one the two files share), not inside
+   * one copy; code keeps joining any indel within joinGap (a deleted statement is an edit).
+   * Default 12.
+   */
+  proseMaxJoinIndel?: number;
   /** k-gram size that marks matched tokens inside a region. Default 3. */
   coverK?: number;
   /** Distance from the chain's diagonal a marking match may have. Default 6. */
@@ -144,6 +152,7 @@ const DEFAULTS = {
   maxDrift: 4,
   driftRate: 0.25,
   joinGap: 40,
+  proseMaxJoinIndel: 12,
   coverK: 3,
   band: 6,
   fringeGap: 2,
@@ -268,7 +277,9 @@ export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: Res
   const sa = A.ids ?? A.raw;
   const sb = B.ids ?? B.raw;
   const same = (i: number, j: number): boolean => sa.hi[i] === sb.hi[j] && sa.lo[i] === sb.lo[j];
-  const explains = (la: number, lb: number, a: number, b: number): boolean => indelExplains(la, lb, a, b, same, 2 + Math.floor(0.15 * Math.min(a - la, b - lb)));
+  const maxIndel = A.kind === 'prose' || B.kind === 'prose' ? o.proseMaxJoinIndel : Infinity;
+  const explains = (la: number, lb: number, a: number, b: number): boolean =>
+    Math.abs(a - la - (b - lb)) <= maxIndel && indelExplains(la, lb, a, b, same, 2 + Math.floor(0.15 * Math.min(a - la, b - lb)));
   const chains = bucketChains(bucket.pairs, o, self, o.joinGap, 3, explains);
   const reach = o.k + 2 * margin;
   for (let c = 0, from = 0; c < chains.count; from = chains.ends[c++]) {

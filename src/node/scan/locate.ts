@@ -26,6 +26,9 @@
  *   only part of (a copy cut across sections), is kept beside it.
  *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
  *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
+ *   But a SimHash section pair that two or more regions split (locateLines.ts splitsSection:
+ *   copies that are neighbours in both files) leaves the report, with its two-member section
+ *   group; the regions inside it stand.
  * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
  *   baseline key of its side (`ScanResult.locatedSides`).
  * - A code side's leading closers (`;` `}` `)` `]` `,`: the end of the statement before the copy,
@@ -42,7 +45,7 @@ import * as path from 'node:path';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { linesOf, samePlace, sideKey, size, type Doc } from './locateLines';
+import { linesOf, samePlace, sideKey, size, splitsSection, type Doc } from './locateLines';
 import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
@@ -99,6 +102,8 @@ export type LocateOutcome =
       cloneOf: Map<number, CloneKind>;
       /** The matching regions of the scan's file pairs, by index (side a of the region = the pair's a). */
       regionsOf: Map<number, PairRegion[]>;
+      /** The scan's section pairs the located regions split (locateLines.ts splitsSection), by index: left out. */
+      replaced: Set<number>;
       stats: LocateStats;
     }
   | { ok: false; reason: string };
@@ -376,6 +381,29 @@ function locateSteps(
       }
     }
 
+    // ---- SimHash section pairs the regions split: the regions inside one stand as located pairs
+    // (none is dropped as already said) and the section pair leaves the report
+    const replaced = new Set<number>();
+    {
+      const inside = new Map<number, Array<{ a: ReturnType<typeof rangeOf>; b: ReturnType<typeof rangeOf> }>>();
+      found.pairs.forEach((r, i) => {
+        const A = docs[r.a.doc];
+        const B = docs[r.b.doc];
+        const k = filesKey(A.path, B.path);
+        if (A !== B && (promoted.has(k) || filePair.has(k))) return;
+        const made = found.sides?.[i];
+        const la = linesOf(A.region, made ? made.aStart : trimmedStart(A.region, r.a.start, r.a.end), r.a.end);
+        const lb = linesOf(B.region, made ? made.bStart : trimmedStart(B.region, r.b.start, r.b.end), r.b.end);
+        for (const j of existing.get(k) ?? []) {
+          const list = inside.get(j) ?? [];
+          if (scanPairs[j].a.path === A.path) list.push({ a: la, b: lb });
+          if (scanPairs[j].a.path === B.path) list.push({ a: lb, b: la });
+          inside.set(j, list);
+        }
+      });
+      for (const [j, list] of inside) if (splitsSection({ a: rangeOf(scanPairs[j].a), b: rangeOf(scanPairs[j].b) }, list)) replaced.add(j);
+    }
+
     /** A side's SimHash, made once per place (a block pasted N times is a side of N − 1 pairs). */
     const simhashes = new Map<string, ReturnType<typeof sideSimhash>>();
     const simhashOfSide = (doc: number, start: number, end: number): ReturnType<typeof sideSimhash> => {
@@ -418,7 +446,7 @@ function locateSteps(
       const a = side(A, ta.start, ta.end, made?.aKey);
       const b = side(B, tb.start, tb.end, made?.bKey);
       const known = alreadyReported(a, b);
-      if (known) {
+      if (known && !replaced.has(known.index)) {
         if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
         dropped++;
         kept.push(null);
@@ -504,7 +532,7 @@ function locateSteps(
     for (const g of fileGroups.values()) groups.push({ kind: 'file', members: g.members.sort(), maxDistance: g.maxDistance, located: true });
     pairs.unshift(...filePairs);
 
-    return { ok: true, pairs, groups, sides, cloneOf, regionsOf, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
+    return { ok: true, pairs, groups, sides, cloneOf, regionsOf, replaced, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
     },
   };
 }
@@ -516,5 +544,8 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
     const regions = located.regionsOf.get(i);
     return clone || regions ? { ...p, ...(clone ? { clone } : {}), ...(regions ? { regions } : {}) } : p;
   });
-  return { ...result, pairs: [...own, ...located.pairs], groups: [...result.groups, ...located.groups], locatedSides: located.sides };
+  // A section pair the regions split goes, and the section group of its two sides alone with it.
+  const gone = new Set([...located.replaced].map((i) => [result.pairs[i].a, result.pairs[i].b].map(sideKey).sort().join('\n')));
+  const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && gone.has(g.locations.map(sideKey).sort().join('\n'))));
+  return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
 }

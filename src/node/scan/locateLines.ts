@@ -29,6 +29,36 @@ export function samePlace(x: { startLine: number; endLine: number }, y: { startL
   return s >= 0.8 * (y.endLine - y.startLine + 1) && 2 * s >= x.endLine - x.startLine + 1;
 }
 
+type Lines = { startLine: number; endLine: number };
+
+/** Lines of the union of inclusive ranges. */
+function unionLines(ranges: Lines[]): number {
+  const sorted = ranges.slice().sort((x, y) => x.startLine - y.startLine);
+  let n = 0;
+  let end = -Infinity;
+  for (const r of sorted) {
+    const from = Math.max(r.startLine, end + 1);
+    if (r.endLine >= from) n += r.endLine - from + 1;
+    end = Math.max(end, r.endLine);
+  }
+  return n;
+}
+
+/**
+ * Located regions split a SimHash section pair `x` (side a, side b; the regions in the same
+ * order): two or more of them lie inside it on both sides (± 1 line) and together hold at least
+ * half of its lines on each side. Separate copies that happen to lie next to each other on both
+ * sides (a paragraph pasted before one the two files share) make one look-alike section pair;
+ * the regions say where each copy is, the section pair only that the sections are alike.
+ */
+export function splitsSection(x: { a: Lines; b: Lines }, regions: ReadonlyArray<{ a: Lines; b: Lines }>): boolean {
+  const within = (s: Lines, r: Lines) => r.startLine >= s.startLine - 1 && r.endLine <= s.endLine + 1;
+  const inside = regions.filter((r) => within(x.a, r.a) && within(x.b, r.b));
+  if (inside.length < 2) return false;
+  const holds = (s: Lines, side: Lines[]) => 2 * unionLines(side.map((r) => ({ startLine: Math.max(r.startLine, s.startLine), endLine: Math.min(r.endLine, s.endLine) }))) >= s.endLine - s.startLine + 1;
+  return holds(x.a, inside.map((r) => r.a)) && holds(x.b, inside.map((r) => r.b));
+}
+
 /** A byte count for a notice: MB from 1 MB up, else KB or bytes (a limit lowered for tests). */
 export function size(bytes: number): string {
   if (bytes >= 1048576) return `${(bytes / 1048576).toFixed(1).replace(/\.0$/, '')} MB`;

@@ -119,6 +119,45 @@ describe('neardup scan --locate (experimental)', function () {
     assert.ok(results.some((x) => x.properties.located === true));
   });
 
+  it('two copies next to each other in one look-alike SimHash section pair: the located regions replace it (and its group)', () => {
+    // Issue 12, planted-copy bench seed 1: a lesson's paragraphs pasted into a page right before
+    // the workspaces paragraph the lesson holds too; the lesson has one more paragraph between them.
+    const tree = path.join(tmp, 'neighbours');
+    fs.mkdirSync(tree);
+    const rnd = mulberry32(7);
+    const W = 'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river stone cloud field light night paper glass metal water'.split(' ');
+    const para = (n: number) => Array.from({ length: n }, () => W[Math.floor(rnd() * W.length)] + Math.floor(rnd() * 50)).join(' ');
+    const first =
+      'Create a program that prints the files of a directory filtered by their extension, where the directory is the first argument and the extension the second one given to the program, which must not assume that the extension comes with a leading dot. Keep in mind that the first arguments of your program are not the first values of the argument array, as the first two values are reserved for system information by the runtime.';
+    const extra = 'The list of files should be printed to the console with one file on each line and you must use asynchronous input and output.';
+    const second =
+      'Set to true to run the command in the context of all configured workspaces, and setting it to false makes commands like install ignore the workspaces altogether; when it is not set, commands that operate on the tree link the workspaces into the modules folder, while commands that do other things operate on the root project unless one or more workspaces are named in the workspace setting.';
+    fs.writeFileSync(path.join(tree, 'a.md'), ['## Workspaces', '', first, '', extra, '', second, '', '## Hints', '', para(80), '', para(60)].join('\n') + '\n');
+    fs.writeFileSync(path.join(tree, 'b.md'), ['# Config', '', para(70), '', '## Workspaces', '', first, '', second, '', '## Other', '', para(90)].join('\n') + '\n');
+    fs.writeFileSync(path.join(tree, 'c.md'), ['# Else', '', para(120)].join('\n') + '\n');
+    const lines = (p: LocatedPair) => [p.a.path, p.a.startLine, p.a.endLine, p.b.path, p.b.startLine, p.b.endLine];
+    // The plain scan: one SimHash section pair over both copies and the paragraph between them.
+    const plain = JSON.parse(run(['scan', tree, '--format', 'json', '-q']).stdout) as LocatedReport;
+    assert.deepEqual(plain.pairs.map(lines), [['a.md', 1, 7, 'b.md', 5, 9]]);
+    assert.equal(plain.groups.length, 1);
+    // --locate: the two copies where they are, each exact; the section pair and its group are gone.
+    const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--locate']).stdout) as LocatedReport;
+    assert.deepEqual(
+      j.pairs.map((p) => [...lines(p), p.clone, p.located]),
+      [
+        ['a.md', 1, 3, 'b.md', 5, 7, 'exact', true],
+        ['a.md', 7, 7, 'b.md', 9, 9, 'exact', true],
+      ],
+    );
+    assert.deepEqual(
+      j.groups.map((g) => [g.members, g.located]),
+      [
+        [['a.md:1-3', 'b.md:5-7'], true],
+        [['a.md:7-7', 'b.md:9-9'], true],
+      ],
+    );
+  });
+
   it('file pairs carry their matching regions: identical files one exact region of the whole file, an edited twin the regions around the edit; no located pair repeats them', () => {
     const tree = path.join(tmp, 'filePairs');
     fs.mkdirSync(tree);

@@ -303,6 +303,28 @@ describe('core/regions', () => {
       assert.deepEqual([p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine], [5, 5, 3, 3]);
     });
 
+    it('prose: two copies that are neighbours on both sides, a paragraph of one side between them, are two regions, not one', () => {
+      // A lesson's paragraphs pasted into a page right before a paragraph the lesson holds too
+      // (issue 12, planted-copy bench seed 1): side a has a 20-word paragraph between the two
+      // copies, side b none. Joined across it, the region spanned both copies as one edited one.
+      const r = rng(31);
+      const para = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)] + Math.floor(r() * 50)).join(' ');
+      const first = 'Create a program that prints the files of a directory filtered by their extension, where the directory is the first argument and the extension the second one given to the program, which must not assume that the extension comes with a leading dot.';
+      const extra = 'The list of files should be printed to the console with one file on each line and you must use asynchronous input and output.';
+      const second = 'Set to true to run the command in the context of all configured workspaces, and setting it to false makes commands like install ignore the workspaces altogether; when it is not set, commands that operate on the tree link the workspaces into the modules folder.';
+      const a = [first, '', extra, '', second, '', para(40)].join('\n');
+      const b = [para(50), '', first, '', second, '', para(30)].join('\n');
+      const docs = docsOf([['a.md', a], ['b.md', b]]);
+      const found = findRegions(docs).pairs.map((p) => [p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine, p.clone]);
+      assert.deepEqual(found, [
+        [1, 1, 3, 3, 'exact'],
+        [5, 5, 5, 5, 'exact'],
+      ]);
+      // Joined across any indel (before): one edited region over both copies and the paragraph.
+      const joined = findRegions(docs, { proseMaxJoinIndel: Infinity }).pairs.map((p) => [p.a.startLine, p.a.endLine, p.b.startLine, p.b.endLine, p.clone]);
+      assert.deepEqual(joined, [[1, 5, 3, 5, 'edited']]);
+    });
+
     it('a paragraph repeated in more documents than maxPostings but under a share of the corpus (npm docs) is still found', () => {
       const r = rng(23);
       const para = (n: number): string => Array.from({ length: n }, () => WORDS[Math.floor(r() * WORDS.length)] + Math.floor(r() * 50)).join(' ');
