@@ -41,11 +41,27 @@ const common = {
   plugins: watch ? [problemMatcherPlugin] : [],
 };
 
+/**
+ * The CLI's optional parts (src/cli/optionalParts.ts: --locate, --format html) are a bundle of their
+ * own, dist/cliExtras.js, that dist/cli.js requires only when a run asks for them: the region finder
+ * and the file decoding they pull in (iconv-lite, opencc-js) are ~0.8 MB that a plain scan would
+ * otherwise compile at start-up.
+ */
+const cliExtrasApart = {
+  name: 'cli-extras-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/optionalParts$/ }, (args) =>
+      path.basename(args.importer) === 'cli.ts' ? { path: './cliExtras.js', external: true } : undefined,
+    );
+  },
+};
+
 const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js' },
   { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js' },
-  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliExtrasApart] },
+  { entryPoints: ['src/cli/optionalParts.ts'], outfile: 'dist/cliExtras.js' },
   // The Overview webview's script: runs in the webview (a browser), not in Node.
   { entryPoints: ['src/webview/overview.ts'], outfile: 'dist/overview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   // VS Code for the Web (package.json "browser"): the extension in the web extension host and its

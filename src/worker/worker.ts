@@ -9,10 +9,11 @@ import { matchPairList } from '../core/report/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
-import { nativeKernel } from '../node/workers/nativeKernel';
+import { nativeKernel, useKernelTables } from '../node/workers/nativeKernel';
 import { runRegionBuckets } from '../node/regions/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
+if (data?.kernelTables instanceof SharedArrayBuffer) useKernelTables(data.kernelTables);
 if (data?.logged instanceof SharedArrayBuffer) {
   const logged = new Int32Array(data.logged);
   const quiet = data.quiet === true;

@@ -8,7 +8,7 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { nativeKernel } from '../workers/nativeKernel';
+import { fillKernelTables, kernelTablesBuffer, nativeKernel } from '../workers/nativeKernel';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -145,13 +145,16 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   let step = walker.next();
 
+  // The kernel's tables are made once, here, while the workers boot (they wait for them).
+  const kernelTables = kernelTablesBuffer();
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
     script: options.workerScript ?? path.join(__dirname, 'worker.js'),
     size: options.workers,
-    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false } satisfies FingerprintWorkerData,
+    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables } satisfies FingerprintWorkerData,
     pipeline: PIPELINE,
   });
   pool.warm();
+  fillKernelTables(kernelTables);
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode).
