@@ -145,8 +145,14 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   let step = walker.next();
 
-  // The kernel's tables are made once, here, while the workers boot (they wait for them).
+  // The kernel's tables are made once, by this thread, once the first files are on their way (the
+  // workers boot meanwhile, and wait for the tables at their first code file).
   const kernelTables = kernelTablesBuffer();
+  let tablesFilled = false;
+  const fillTables = () => {
+    if (!tablesFilled) fillKernelTables(kernelTables);
+    tablesFilled = true;
+  };
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
     script: options.workerScript ?? path.join(__dirname, 'worker.js'),
     size: options.workers,
@@ -154,7 +160,6 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     pipeline: PIPELINE,
   });
   pool.warm();
-  fillKernelTables(kernelTables);
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode).
@@ -207,6 +212,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     if (settings.weighting === 'tfidf') {
       walkSlice(Infinity);
       flush();
+      fillTables();
       const table = new SharedArrayBuffer(4 << DF_TABLE_BITS);
       const counted = await inParallel(ready, pool.size * PIPELINE, (b) =>
         pool.run({ type: 'countShingles', files: b.files, settings, table }).then((n) => n as number, () => 0),
@@ -305,10 +311,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         // A partial batch goes too when a worker would otherwise wait for it.
         if (walked || (ready.length === 0 && inFlight < limit)) flush();
         dispatch();
+        fillTables();
         if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       flush();
       dispatch();
+      fillTables();
       phase('walked');
       while ((inFlight > 0 || ready.length > 0) && !failure) {
         await new Promise<void>((resolve) => (wake = resolve));
@@ -317,6 +325,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     } catch (error) {
       failure ??= { error }; // batches still under way report nothing more
     }
+    fillTables(); // a worker never waits for tables that will not come
     if (failure) throw (failure as { error: unknown }).error;
     signal?.throwIfAborted();
     phase('fingerprinted');
