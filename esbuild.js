@@ -41,11 +41,35 @@ const common = {
   plugins: watch ? [problemMatcherPlugin] : [],
 };
 
+/**
+ * The CLI's optional parts (--locate's region finder, --format html's page), which src/cli/cli.ts
+ * requires only when a run asks for them, are a bundle of their own, dist/cliExtras.js: they
+ * re-read files (iconv-lite, opencc-js), ~0.8 MB that a plain scan would otherwise compile at
+ * start-up. In dist/cli.js both requires name that bundle.
+ */
+const CLI_EXTRAS = /^\.\.\/node\/(scan\/locate|htmlReport\/fromScan)$/;
+const cliExtrasApart = {
+  name: 'cli-extras-apart',
+  setup(build) {
+    build.onResolve({ filter: CLI_EXTRAS }, (args) => (path.basename(args.importer) === 'cli.ts' ? { path: './cliExtras.js', external: true } : undefined));
+  },
+};
+const cliExtras = {
+  stdin: {
+    contents: "export * from './src/node/scan/locate';\nexport * from './src/node/htmlReport/fromScan';\n",
+    resolveDir: __dirname,
+    sourcefile: 'cliExtras.ts',
+    loader: 'ts',
+  },
+  outfile: 'dist/cliExtras.js',
+};
+
 const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js' },
   { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js' },
-  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliExtrasApart] },
+  cliExtras,
   // The Overview webview's script: runs in the webview (a browser), not in Node.
   { entryPoints: ['src/webview/overview.ts'], outfile: 'dist/overview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   // VS Code for the Web (package.json "browser"): the extension in the web extension host and its

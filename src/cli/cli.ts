@@ -15,13 +15,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
-import { beginLocateInPool, LOCATE_MAX_BYTES, withLocated } from '../node/scan/locate';
+import type * as Locate from '../node/scan/locate';
+import type * as HtmlReport from '../node/htmlReport/fromScan';
 import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
 import { runDaskJoin } from '../node/shards/daskJoin';
 import { joinShards } from '../node/shards/joinShards';
 import { checkShardName, ShardError } from '../node/shards/shardFormat';
 import { writeShard } from '../node/shards/writeShard';
-import { htmlReport } from '../node/htmlReport/fromScan';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatJunit } from './reporters/formatJunit';
@@ -105,6 +105,20 @@ interface ScanFlags {
   config?: string | boolean;
 }
 
+/*
+ * --locate's and --format html's code, required when a run asks for it: in the bundle both are
+ * dist/cliExtras.js (esbuild.js), so that a plain scan does not compile them (they re-read files,
+ * with iconv-lite and opencc-js: ~0.8 MB) at start-up.
+ */
+function locateParts(): typeof Locate {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../node/scan/locate') as typeof Locate;
+}
+function htmlParts(): typeof HtmlReport {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../node/htmlReport/fromScan') as typeof HtmlReport;
+}
+
 /**
  * The byte limit of `--locate`: NEARDUP_LOCATE_MAX_BYTES when it is a positive whole number (for
  * tests, to reach the refusal with a small tree; not a user option), else the default
@@ -180,7 +194,8 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   onPhase?.('scan called', performance.now());
   // Copies located inside files (issue 12): after the report, from the region documents the
   // scan's workers made, with the region finder's buckets worked by those workers.
-  const locate = (fingerprinted: Parameters<typeof beginLocateInPool>[0], pool: ScanPool) => {
+  const locate = (fingerprinted: Parameters<typeof Locate.beginLocateInPool>[0], pool: ScanPool) => {
+    const { beginLocateInPool, withLocated } = locateParts();
     const located = beginLocateInPool(
       fingerprinted,
       {
@@ -211,7 +226,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     gitignore: flags.gitignore,
     workers: flags.workers,
     regions: flags.locate === true,
-    regionsMaxBytes: locateMaxBytes() ?? LOCATE_MAX_BYTES,
+    regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? locateParts().LOCATE_MAX_BYTES) : undefined,
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
@@ -258,7 +273,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
         : flags.format === 'markdown'
           ? formatMarkdown(shown, summary)
           : flags.format === 'html'
-            ? htmlReport(shown, { title: dir, thresholds: { maxDistance: settings.maxDistance, sectionMaxDistance: settings.sectionMaxDistance, minSimilarity: settings.minSimilarity }, overviewScript: overviewScript!, maxFileSizeBytes: settings.maxFileSizeBytes })
+            ? htmlParts().htmlReport(shown, { title: dir, thresholds: { maxDistance: settings.maxDistance, sectionMaxDistance: settings.sectionMaxDistance, minSimilarity: settings.minSimilarity }, overviewScript: overviewScript!, maxFileSizeBytes: settings.maxFileSizeBytes })
           : flags.format === 'codeclimate'
             ? formatCodeClimate(shown, shownIds!)
             : flags.format === 'junit'

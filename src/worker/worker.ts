@@ -9,10 +9,11 @@ import { matchPairList } from '../core/report/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
-import { nativeKernel } from '../node/workers/nativeKernel';
-import { runRegionBuckets } from '../node/regions/regionJob';
+import { nativeKernel, useKernelTables } from '../node/workers/nativeKernel';
+import type * as RegionJob from '../node/regions/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
+if (data?.kernelTables instanceof SharedArrayBuffer) useKernelTables(data.kernelTables);
 if (data?.logged instanceof SharedArrayBuffer) {
   const logged = new Int32Array(data.logged);
   const quiet = data.quiet === true;
@@ -22,6 +23,15 @@ if (data?.logged instanceof SharedArrayBuffer) {
     const bit = 1 << (out.lo & 31);
     if ((Atomics.or(logged, 0, bit) & bit) === 0) console.error(msg); // first worker to say it
   });
+}
+
+/**
+ * The region finder's worker side (--locate with 3 workers and more), loaded on its first job: a
+ * plain scan's workers do not run its set-up (node:crypto, its tokenised closers) while they boot.
+ */
+function regionJob(): typeof RegionJob {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('../node/regions/regionJob') as typeof RegionJob;
 }
 
 function handle(req: WorkerRequest): WorkerResponse {
@@ -43,7 +53,7 @@ function handle(req: WorkerRequest): WorkerResponse {
       return packPairs(matchPairList(unpackItems(req.items), { ...req.options, kernel: nativeKernel() }));
     }
     case 'regionBuckets':
-      return runRegionBuckets(req);
+      return regionJob().runRegionBuckets(req);
   }
 }
 

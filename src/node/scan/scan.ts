@@ -8,7 +8,7 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { nativeKernel } from '../workers/nativeKernel';
+import { fillKernelTables, kernelTablesBuffer, nativeKernel } from '../workers/nativeKernel';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -145,10 +145,18 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   let step = walker.next();
 
+  // The kernel's tables are made once, by this thread, once the first files are on their way (the
+  // workers boot meanwhile, and wait for the tables at their first code file).
+  const kernelTables = kernelTablesBuffer();
+  let tablesFilled = false;
+  const fillTables = () => {
+    if (!tablesFilled) fillKernelTables(kernelTables);
+    tablesFilled = true;
+  };
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
     script: options.workerScript ?? path.join(__dirname, 'worker.js'),
     size: options.workers,
-    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false } satisfies FingerprintWorkerData,
+    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables } satisfies FingerprintWorkerData,
     pipeline: PIPELINE,
   });
   pool.warm();
@@ -204,6 +212,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     if (settings.weighting === 'tfidf') {
       walkSlice(Infinity);
       flush();
+      fillTables();
       const table = new SharedArrayBuffer(4 << DF_TABLE_BITS);
       const counted = await inParallel(ready, pool.size * PIPELINE, (b) =>
         pool.run({ type: 'countShingles', files: b.files, settings, table }).then((n) => n as number, () => 0),
@@ -302,10 +311,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         // A partial batch goes too when a worker would otherwise wait for it.
         if (walked || (ready.length === 0 && inFlight < limit)) flush();
         dispatch();
+        fillTables();
         if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       flush();
       dispatch();
+      fillTables();
       phase('walked');
       while ((inFlight > 0 || ready.length > 0) && !failure) {
         await new Promise<void>((resolve) => (wake = resolve));
@@ -314,6 +325,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     } catch (error) {
       failure ??= { error }; // batches still under way report nothing more
     }
+    fillTables(); // a worker never waits for tables that will not come
     if (failure) throw (failure as { error: unknown }).error;
     signal?.throwIfAborted();
     phase('fingerprinted');

@@ -30,6 +30,8 @@ export interface SharedFrequencies {
 export interface FingerprintWorkerData {
   logged: SharedArrayBuffer;
   quiet: boolean;
+  /** The native kernel's tables, filled by the starting thread (nativeKernel.ts, kernelTablesBuffer). */
+  kernelTables?: SharedArrayBuffer;
 }
 
 export type WorkerRequest =

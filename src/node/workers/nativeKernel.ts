@@ -66,6 +66,66 @@ function isNearDupCheckout(dir: string): boolean {
   }
 }
 
+/** Entries of the log table handed to the kernel (LOG_TABLE_SIZE of core/wasm/wasmKernel.ts). */
+const LOG_ENTRIES = 1 << 16;
+const WORD_ENTRIES = 1 << 16;
+/** Layout of the shared tables: a state word (0 being made, 1 ready, 2 make your own), the log table, the word table. */
+const LOG_AT = 8;
+const WORD_AT = LOG_AT + LOG_ENTRIES * 8;
+const TABLE_WAIT_MS = 5000;
+
+/** This thread's tables for the kernel, once made or received. */
+let tables: { wordTable: Uint8Array; logTable: Float64Array } | undefined;
+/** Shared tables another thread is filling (useKernelTables). */
+let sharedTables: SharedArrayBuffer | undefined;
+
+/**
+ * Room for the kernel's tables, to hand to worker threads (workerData) before they start; the
+ * starting thread then fills it once ({@link fillKernelTables}) while they boot, instead of every
+ * thread making its own (~15 ms of cold JavaScript each: 65,536 Math.log and Unicode classes).
+ */
+export function kernelTablesBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(WORD_AT + WORD_ENTRIES);
+}
+
+/**
+ * Loads this thread's kernel and, when it is the addon, fills a {@link kernelTablesBuffer} with
+ * its tables; wakes the threads waiting for them (told to make their own otherwise).
+ */
+export function fillKernelTables(buffer: SharedArrayBuffer): void {
+  const state = new Int32Array(buffer, 0, 1);
+  try {
+    nativeKernel(); // this thread's kernel: made with `tables` when it is the addon
+    const own = tables;
+    if (!own) throw new Error('no native kernel');
+    if (own.logTable.length !== LOG_ENTRIES || own.wordTable.length !== WORD_ENTRIES) throw new Error('kernel table sizes');
+    new Float64Array(buffer, LOG_AT, LOG_ENTRIES).set(own.logTable);
+    new Uint8Array(buffer, WORD_AT, WORD_ENTRIES).set(own.wordTable);
+    Atomics.store(state, 0, 1);
+  } catch {
+    Atomics.store(state, 0, 2);
+  }
+  Atomics.notify(state, 0);
+}
+
+/** This worker's kernel takes its tables from `buffer`, which the thread that started it fills ({@link fillKernelTables}). */
+export function useKernelTables(buffer: SharedArrayBuffer): void {
+  if (buffer.byteLength === WORD_AT + WORD_ENTRIES) sharedTables = buffer;
+}
+
+/** The tables for this thread's kernel: the shared ones when ready (waited for a few seconds at most), else its own. */
+function kernelTablesOfThread(): { wordTable: Uint8Array; logTable: Float64Array } {
+  if (tables) return tables;
+  if (sharedTables) {
+    const state = new Int32Array(sharedTables, 0, 1);
+    if (Atomics.load(state, 0) === 0) Atomics.wait(state, 0, 0, TABLE_WAIT_MS);
+    if (Atomics.load(state, 0) === 1) {
+      return (tables = { wordTable: new Uint8Array(sharedTables, WORD_AT, WORD_ENTRIES), logTable: new Float64Array(sharedTables, LOG_AT, LOG_ENTRIES) });
+    }
+  }
+  return (tables = kernelTables());
+}
+
 let state: { kernel: CodeKernel | undefined; kind: KernelKind; native?: string; wasm?: string } | undefined;
 
 /**
@@ -128,7 +188,7 @@ function loadNative(): { kernel: CodeKernel; problem?: undefined } | { kernel?: 
     if (mod.version !== KERNEL_VERSION) {
       return { problem: `outdated (version ${mod.version ?? 1}, expected ${KERNEL_VERSION}; npm run build:native)` };
     }
-    const { wordTable, logTable } = kernelTables();
+    const { wordTable, logTable } = kernelTablesOfThread();
     mod.init(wordTable, logTable);
     return { kernel: mod };
   } catch (e) {
