@@ -20,9 +20,61 @@ static uint64_t identHash(void) {
   return h;
 }
 
+/* The k-gram hashes before their finaliser (kgramHash of anchors.ts): k passes over all the
+ * k-grams at once, token j of each in pass j — the same steps in the same order, but each pass a
+ * loop of independent lanes the compiler vectorises (one k-gram at a time is a chain of 2k
+ * dependent multiplications). */
+#define KGRAM_PASSES(g, lo0, hi0, grams, k, seed)                       \
+  do {                                                                  \
+    for (int i = 0; i < grams; i++) g[i] = seed;                        \
+    for (int j = 0; j < k; j++) {                                       \
+      const uint32_t *restrict lo = lo0 + j, *restrict hi = hi0 + j;    \
+      for (int i = 0; i < grams; i++) {                                 \
+        const uint32_t x = rotl32((g[i] ^ lo[i]) * 0xcc9e2d51u, 15);    \
+        g[i] = rotl32((x ^ hi[i]) * 0x1b873593u, 13);                   \
+      }                                                                 \
+    }                                                                   \
+  } while (0)
+
+static void kgramPasses(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) { KGRAM_PASSES(g, lo0, hi0, grams, k, seed); }
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define HAVE_AVX2_DISPATCH 1
+/* The same with AVX2 (eight lanes and a multiply instruction; SSE2 has neither), when the CPU has it. */
+__attribute__((target("avx2"))) static void kgramPassesAvx2(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) {
+  KGRAM_PASSES(g, lo0, hi0, grams, k, seed);
+}
+#endif
+
+/* Offsets after every \n of t[0, n) into K->lines from index 1 (lineStartsOf; lines[0] = 0 is the
+ * caller's): their count + 1, or -1 out of memory. Four units at a time skip a run without \n. */
+static int lineStarts(Kernel *K, const uint16_t *t, int n) {
+  int l = 1;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint64_t v;
+    memcpy(&v, t + i, 8);
+    const uint64_t x = v ^ 0x000a000a000a000aULL; /* a zero lane where a unit is \n */
+    if (((x - 0x0001000100010001ULL) & ~x & 0x8000800080008000ULL) == 0) continue;
+    for (int j = i; j < i + 4; j++) {
+      if (t[j] != 10) continue;
+      if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return -1;
+      K->lines[l++] = j + 1;
+    }
+  }
+  for (; i < n; i++) {
+    if (t[i] != 10) continue;
+    if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return -1;
+    K->lines[l++] = i + 1;
+  }
+  return l;
+}
+
 /* winnow of anchors.ts: of each window of w k-gram hashes the minimum (the rightmost on ties),
  * recorded when it changes; fewer than w: their minimum. Into K->ahash / K->apos. */
-static void winnow(Kernel *K, const uint32_t *h, int n, int w) {
+static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
+  uint32_t *restrict hash = K->ahash;
+  int32_t *restrict pos = K->apos;
   int m = 0;
   if (n > 0) {
     const int width = w < 1 ? 1 : w > n ? n : w;
@@ -37,8 +89,8 @@ static void winnow(Kernel *K, const uint32_t *h, int n, int w) {
         min = end;
       }
       if (min != last) {
-        K->ahash[m] = h[min];
-        K->apos[m] = min;
+        hash[m] = h[min];
+        pos[m] = min;
         m++;
         last = min;
       }
@@ -58,21 +110,19 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
   }
   const uint64_t id = identHash();
   const uint32_t idHi = (uint32_t)(id >> 32), idLo = (uint32_t)id;
+  uint32_t *restrict ihi = K->ihi, *restrict ilo = K->ilo;
+  const uint32_t *restrict rhi = K->rhi, *restrict rlo = K->rlo;
+  const uint8_t *restrict ident = K->rident;
   for (int i = 0; i < n; i++) {
-    const int x = K->rident[i];
-    K->ihi[i] = x ? idHi : K->rhi[i];
-    K->ilo[i] = x ? idLo : K->rlo[i];
+    const uint32_t m = 0u - (uint32_t)ident[i]; /* all ones at an identifier */
+    ihi[i] = (idHi & m) | (rhi[i] & ~m);
+    ilo[i] = (idLo & m) | (rlo[i] & ~m);
   }
   /* Line starts (lineStartsOf): 0, then after every \n. */
-  const uint16_t *t = K->text;
-  const int len = K->textLen;
-  int lines = 1;
-  for (int i = 0; i < len; i++) lines += t[i] == 10;
-  if (!growArray((void **)&K->lines, &K->linesCap, (size_t)lines, 4)) return -1;
+  if (!growArray((void **)&K->lines, &K->linesCap, 1024, 4)) return -1;
   K->lines[0] = 0;
-  int l = 1;
-  for (int i = 0; i < len; i++)
-    if (t[i] == 10) K->lines[l++] = i + 1;
+  const int lines = lineStarts(K, K->text, K->textLen);
+  if (lines < 0) return -1;
   K->nLines = lines;
   K->nAnchors = 0;
   if (k < 1) return 0;
@@ -86,15 +136,19 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
     K->anchorCap = cap;
   }
   const uint32_t seed = 0x9747b28cu ^ salt ^ (uint32_t)k;
-  const uint32_t *hi = K->ihi, *lo = K->ilo;
-  for (int i = 0; i < grams; i++) {
-    uint32_t x = seed;
-    for (int j = i; j < i + k; j++) {
-      x = rotl32((x ^ lo[j]) * 0xcc9e2d51u, 15);
-      x = rotl32((x ^ hi[j]) * 0x1b873593u, 13);
-    }
-    K->kgrams[i] = fmix32(x);
+  uint32_t *g = K->kgrams;
+#ifdef HAVE_AVX2_DISPATCH
+  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
   }
+  if (avx2)
+    kgramPassesAvx2(g, K->ilo, K->ihi, grams, k, seed);
+  else
+#endif
+    kgramPasses(g, K->ilo, K->ihi, grams, k, seed);
+  for (int i = 0; i < grams; i++) g[i] = fmix32(g[i]);
   winnow(K, K->kgrams, grams, w);
   return 0;
 }
