@@ -52,6 +52,15 @@ void kernelFree(Kernel *k) {
   free(k->tlo);
   free(k->talt);
   free(k->tstart);
+  free(k->rhi);
+  free(k->rlo);
+  free(k->rident);
+  free(k->ihi);
+  free(k->ilo);
+  free(k->lines);
+  free(k->kgrams);
+  free(k->ahash);
+  free(k->apos);
   freeSeq(&k->file);
   freeSeq(&k->spare);
   free(k->table);
@@ -173,7 +182,10 @@ static inline int skipAsciiSpace(const uint16_t *t, int n, int i) {
 
 static inline int isSpaceWide(uint32_t c) { return c == 0xa0 || c == 0xfeff || c == 0x3000 || c == 0x2028 || c == 0x2029; }
 
-static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
+/* The tokeniser; with `region` (a constant at each call: the compiler makes two loops, so a
+ * fingerprint alone pays nothing for it) also each token's raw hash and whether it is an
+ * identifier, for kernelRegion. */
+static inline __attribute__((always_inline)) int tokenizeCodeWith(Kernel *K, const Lang *L, int normalize, const int region) {
   const uint16_t *t = K->text;
   const int n = K->textLen;
   const uint8_t *word = K->word;
@@ -208,10 +220,12 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
       cls = word[c] ? C_IDENT : C_PUNCT;
     }
     const int start = i;
-    uint64_t h;
+    uint64_t h, raw;
     uint32_t alt; /* the other form's low word (TokenBuffer.alt) */
+    int ident = 0; /* an identifier, not a keyword (region only) */
     if (cls == C_PUNCT) {
       h = c < 128 ? PUNCT_HASH[c] : fnvStep(FNV_OFFSET, c);
+      raw = h;
       alt = (uint32_t)h;
       i++;
     } else if (cls == C_IDENT) {
@@ -224,6 +238,8 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
       }
       /* A keyword stays itself in the normalised form (branch-free: keywords and other names mix). */
       const int kw = isKeyword(h);
+      raw = h;
+      ident = !kw;
       if (normalize) {
         alt = (uint32_t)h;
         h = kw ? h : ID_HASH;
@@ -237,6 +253,7 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
         int part = c < 128 ? ASCII_WORD[c] : word[c];
         if (!part && !(c == 46 && i + 1 < n && t[i + 1] >= 48 && t[i + 1] <= 57)) break;
       }
+      raw = h;
       if (normalize) {
         alt = (uint32_t)h;
         h = NUM_HASH;
@@ -260,6 +277,7 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
           break;
         }
       }
+      raw = h;
       if (normalize) {
         alt = (uint32_t)h;
         h = STR_HASH;
@@ -276,11 +294,24 @@ static int tokenizeCode(Kernel *K, const Lang *L, int normalize) {
     K->tlo[len] = (uint32_t)h;
     K->tstart[len] = start;
     K->talt[len] = alt;
+    if (region) {
+      if ((size_t)len == K->regionCap) {
+        size_t cap = K->regionCap, cap2 = K->regionCap, cap3 = K->regionCap;
+        if (!growArray((void **)&K->rhi, &cap, len + 1, 4) || !growArray((void **)&K->rlo, &cap2, len + 1, 4) || !growArray((void **)&K->rident, &cap3, len + 1, 1)) return -1;
+        K->regionCap = cap;
+      }
+      K->rhi[len] = (uint32_t)(raw >> 32);
+      K->rlo[len] = (uint32_t)raw;
+      K->rident[len] = (uint8_t)ident;
+    }
     len++;
   }
   K->ntok = len;
   return len;
 }
+
+static int tokenizeCode(Kernel *K, const Lang *L, int normalize) { return tokenizeCodeWith(K, L, normalize, 0); }
+static int tokenizeCodeRegion(Kernel *K, const Lang *L, int normalize) { return tokenizeCodeWith(K, L, normalize, 1); }
 
 /* ------------------------------------------------------------------------------- shingles */
 
@@ -786,12 +817,16 @@ uint16_t *kernelTextBuffer(Kernel *K, size_t len) {
   return K->text;
 }
 
-int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize) {
+int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize, int region) {
   K->textLen = len;
   K->ntok = 0;
   K->sectionsReady = 0;
   K->normalized = normalize != 0;
-  return tokenizeCode(K, L, normalize);
+  K->regionReady = 0;
+  if (!region) return tokenizeCode(K, L, normalize);
+  const int n = tokenizeCodeRegion(K, L, normalize);
+  K->regionReady = n >= 0;
+  return n;
 }
 
 /* Default options of codeSections (src/core/sections/), for fingerprint's sections. */

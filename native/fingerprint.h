@@ -13,7 +13,7 @@
 /* ------------------------------------------------------------------------------- state */
 
 /* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
-#define KERNEL_VERSION 4
+#define KERNEL_VERSION 5
 /* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
 #define MAX_LANGS 1024
 
@@ -44,6 +44,22 @@ typedef struct {
   size_t tokCap;
   int ntok;
   int normalized; /* the last tokenize normalised identifiers and literals */
+  /* With a tokenize asked for the region document (regiondoc.c): each token's hash as read and
+   * whether it is an identifier (not a keyword: the tokens the normalised form replaces). */
+  uint32_t *rhi, *rlo;
+  uint8_t *rident;
+  size_t regionCap;
+  int regionReady; /* the last tokenize filled rhi, rlo and rident */
+  /* kernelRegion's results: the identifier-normalised stream, the text's line starts, anchors */
+  uint32_t *ihi, *ilo;
+  size_t idsCap;
+  int32_t *lines;
+  size_t linesCap;
+  int nLines;
+  uint32_t *kgrams, *ahash;
+  int32_t *apos;
+  size_t anchorCap;
+  int nAnchors;
   /* sequences: the file's, and a spare one for ranges shorter than the shingle size */
   Seq file, spare;
   /* numbering scratch */
@@ -78,8 +94,18 @@ int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs)
 int kernelDefineLanguage(Kernel *K, const Lang *L);
 /* Room for a text of len UTF-16 units (+1) for kernelTokenize, or NULL out of memory. */
 uint16_t *kernelTextBuffer(Kernel *K, size_t len);
-/* Tokenises the first len units of kernelTextBuffer: the token count, or -1 out of memory. */
-int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize);
+/* Tokenises the first len units of kernelTextBuffer: the token count, or -1 out of memory. With
+ * `region`, also keeps what kernelRegion needs (each token's raw hash, identifier or not). */
+int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize, int region);
+/*
+ * The region document (src/core/regions/document.ts) of the last tokenize, made with `region`:
+ * the identifier-normalised stream into ihi / ilo, the text's line starts into lines (nLines),
+ * and, with k >= 1, the anchors of the normalised stream (anchorsOf of src/core/regions/anchors.ts,
+ * k-grams of k tokens salted with `salt`, winnowed by w) into ahash / apos (nAnchors; none with
+ * k < 1). The raw stream and token starts stay in rhi / rlo / tstart. 0, -1 out of memory, -2 no
+ * such tokenize. regiondoc.c.
+ */
+int kernelRegion(Kernel *K, int k, int w, uint32_t salt);
 /*
  * Fingerprints the tokens of the last tokenize into out (see kernel.c for the layout): 0 with
  * *result the words written, or minus the words needed when outLen is too small; -1 out of

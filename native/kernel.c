@@ -15,7 +15,11 @@
  *                  singleQuoteStrings: boolean, lineStartOpeners?: string[],
  *                  lineBlockOpeners?: string[], lineBlockClosers?: string[]) -> language id
  *                  (comments skipped as native/comments.c skips them), or -1
- *   tokenize(text: string, languageId, normalizeIdentifiers: boolean) -> token count
+ *   tokenize(text: string, languageId, normalizeIdentifiers: boolean, region?: boolean) -> token
+ *               count; with `region`, keeps what region() needs
+ *   region(k, w, salt) -> the region document of the last tokenize made with `region`
+ *               (native/regiondoc.c): { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts,
+ *               anchorHash, anchorPos } (views of one new ArrayBuffer; no anchors with k < 1)
  *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, sections: boolean,
  *               out: Uint32Array) -> words written to out (or -(words needed))
  *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
@@ -154,8 +158,8 @@ static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
 }
 
 static napi_value jsTokenize(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
   if (!K || !K->ready || argc < 3) return throwError(env, "tokenize(text, languageId, normalize) before init");
@@ -163,6 +167,12 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   bool normalize;
   CALL(napi_get_value_int32(env, argv[1], &langId));
   CALL(napi_get_value_bool(env, argv[2], &normalize));
+  bool region = false;
+  if (argc >= 4) {
+    napi_valuetype t;
+    CALL(napi_typeof(env, argv[3], &t));
+    if (t == napi_boolean) CALL(napi_get_value_bool(env, argv[3], &region));
+  }
   if (langId < 0 || langId >= K->nLangs) return throwError(env, "unknown language id");
   size_t len = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
@@ -171,7 +181,7 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   if (!text) return throwError(env, "out of memory");
   size_t got = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)text, len + 1, &got));
-  const int n = kernelTokenize(K, (int)got, &K->langs[langId], normalize);
+  const int n = kernelTokenize(K, (int)got, &K->langs[langId], normalize, region);
   if (n < 0) return throwError(env, "out of memory");
   return number(env, n);
 }
@@ -306,6 +316,56 @@ static napi_value jsTokens(napi_env env, napi_callback_info info) {
   return number(env, (double)n);
 }
 
+/* Sets result[name] to a typed array of `count` elements at byte `offset` of `ab`. */
+static int setView(napi_env env, napi_value result, const char *name, napi_typedarray_type type, size_t count, napi_value ab, size_t offset) {
+  napi_value view;
+  return napi_create_typedarray(env, type, count, ab, offset, &view) == napi_ok && napi_set_named_property(env, result, name, view) == napi_ok;
+}
+
+/* region(k, w, salt) -> the region document of the last tokenize made with `region` (regiondoc.c):
+ * { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts, anchorHash, anchorPos }, views of one
+ * new ArrayBuffer (one allocation per document). */
+static napi_value jsRegion(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 3) return throwError(env, "region(k, w, salt) after tokenize");
+  int32_t k, w;
+  uint32_t salt;
+  CALL(napi_get_value_int32(env, argv[0], &k));
+  CALL(napi_get_value_int32(env, argv[1], &w));
+  CALL(napi_get_value_uint32(env, argv[2], &salt));
+  const int status = kernelRegion(K, k, w, salt);
+  if (status == -2) return throwError(env, "region: the last tokenize was not made with region");
+  if (status < 0) return throwError(env, "out of memory");
+  const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
+  /* rawHi rawLo idsHi idsLo start (n words each), lineStarts, anchorHash anchorPos, isIdent (bytes) */
+  const size_t words = 5 * n + lines + 2 * anchors;
+  void *data;
+  napi_value ab, result;
+  CALL(napi_create_arraybuffer(env, words * 4 + n, &data, &ab));
+  uint32_t *o = data;
+  const void *parts[] = {K->rhi, K->rlo, K->ihi, K->ilo, K->tstart};
+  for (int p = 0; p < 5; p++)
+    if (n) memcpy(o + p * n, parts[p], n * 4);
+  if (lines) memcpy(o + 5 * n, K->lines, lines * 4);
+  if (anchors) {
+    memcpy(o + 5 * n + lines, K->ahash, anchors * 4);
+    memcpy(o + 5 * n + lines + anchors, K->apos, anchors * 4);
+  }
+  if (n) memcpy((uint8_t *)data + words * 4, K->rident, n);
+  CALL(napi_create_object(env, &result));
+  if (!setView(env, result, "rawHi", napi_uint32_array, n, ab, 0) || !setView(env, result, "rawLo", napi_uint32_array, n, ab, n * 4) ||
+      !setView(env, result, "idsHi", napi_uint32_array, n, ab, 2 * n * 4) || !setView(env, result, "idsLo", napi_uint32_array, n, ab, 3 * n * 4) ||
+      !setView(env, result, "start", napi_int32_array, n, ab, 4 * n * 4) || !setView(env, result, "lineStarts", napi_int32_array, lines, ab, 5 * n * 4) ||
+      !setView(env, result, "anchorHash", napi_uint32_array, anchors, ab, (5 * n + lines) * 4) ||
+      !setView(env, result, "anchorPos", napi_int32_array, anchors, ab, (5 * n + lines + anchors) * 4) ||
+      !setView(env, result, "isIdent", napi_uint8_array, n, ab, words * 4))
+    return throwError(env, "napi call failed");
+  return result;
+}
+
 /* anchorSeeds(hash, doc, pos: Uint32Array, n, caps: Uint32Array, maxDocs) -> { pairs: Int32Array,
  * buckets: Uint32Array, dropped }: AnchorIndex.seeds of src/core/regions/anchorIndex.ts without
  * rescue (native/seeds.c): the seeds (a, b) sorted by (docA, docB, a, b), and (docA, docB, end)
@@ -437,6 +497,7 @@ NAPI_MODULE_INIT() {
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
       {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},
+      {"region", NULL, jsRegion, NULL, NULL, NULL, napi_default, NULL},
       {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };

@@ -1,7 +1,7 @@
 /*
  * NearDup's fingerprinting kernel as a standalone WebAssembly module: the WebAssembly exports of
- * the same C functions the Node-API addon calls (fingerprint.c, sections.c, allpairs.c, seeds.c,
- * align.c, comments.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
+ * the same C functions the Node-API addon calls (fingerprint.c, regiondoc.c, sections.c, allpairs.c,
+ * seeds.c, align.c, comments.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
  * wasm/neardup_kernel.wasm, with no imports. src/core/wasm/wasmKernel.ts instantiates it from its
  * bytes and offers the CodeKernel interface of src/core/types.ts over these exports.
  *
@@ -69,11 +69,24 @@ EXPORT("nd_define_language") int ndDefineLanguage(const uint16_t *spec, int sing
 /* Where JavaScript writes a text of len UTF-16 units for nd_tokenize, or 0. */
 EXPORT("nd_text_buffer") uint16_t *ndTextBuffer(size_t len) { return K ? kernelTextBuffer(K, len) : NULL; }
 
-/* tokenize of the len units written at nd_text_buffer: the token count, -1, or -2. */
-EXPORT("nd_tokenize") int ndTokenize(int len, int langId, int normalize) {
+/* tokenize of the len units written at nd_text_buffer (flags: 1 normalize, 2 region): the token count, -1, or -2. */
+EXPORT("nd_tokenize") int ndTokenize(int len, int langId, int flags) {
   if (!K || !K->ready || langId < 0 || langId >= K->nLangs || len < 0 || (size_t)len >= K->textCap) return -2;
-  return kernelTokenize(K, len, &K->langs[langId], normalize);
+  return kernelTokenize(K, len, &K->langs[langId], flags & 1, (flags & 2) != 0);
 }
+
+/* kernelRegion (regiondoc.c) of the last tokenize made with region: 0 (the arrays at nd_region_*), -1 or -2. */
+EXPORT("nd_region") int ndRegion(int k, int w, uint32_t salt) { return K ? kernelRegion(K, k, w, salt) : -2; }
+EXPORT("nd_region_raw_hi") const uint32_t *ndRegionRawHi(void) { return K->rhi; }
+EXPORT("nd_region_raw_lo") const uint32_t *ndRegionRawLo(void) { return K->rlo; }
+EXPORT("nd_region_ids_hi") const uint32_t *ndRegionIdsHi(void) { return K->ihi; }
+EXPORT("nd_region_ids_lo") const uint32_t *ndRegionIdsLo(void) { return K->ilo; }
+EXPORT("nd_region_is_ident") const uint8_t *ndRegionIsIdent(void) { return K->rident; }
+EXPORT("nd_region_line_count") int ndRegionLineCount(void) { return K->nLines; }
+EXPORT("nd_region_lines") const int32_t *ndRegionLines(void) { return K->lines; }
+EXPORT("nd_region_anchor_count") int ndRegionAnchorCount(void) { return K->nAnchors; }
+EXPORT("nd_region_anchor_hash") const uint32_t *ndRegionAnchorHash(void) { return K->ahash; }
+EXPORT("nd_region_anchor_pos") const int32_t *ndRegionAnchorPos(void) { return K->apos; }
 
 /* fingerprint into out (outLen words): the words written, minus the words needed (≤ -9), -1 or -2. */
 EXPORT("nd_fingerprint") double ndFingerprint(int k, int tf, int fileSketch, int sectionSketch, int minTokens, int sections, uint32_t *out, size_t outLen) {

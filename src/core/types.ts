@@ -83,6 +83,19 @@ export interface DocumentFingerprint {
  * sketches) that gives exactly its results; injected by the Node layer (src/node/nativeKernel.ts).
  * Per thread: it holds the tokens of the last `tokenize` for the next `fingerprint`.
  */
+/** What {@link CodeKernel.region} gives: a code RegionDocument's arrays (core/regions/document.ts). */
+export interface KernelRegion {
+  rawHi: Uint32Array;
+  rawLo: Uint32Array;
+  idsHi: Uint32Array;
+  idsLo: Uint32Array;
+  isIdent: Uint8Array;
+  start: Int32Array;
+  lineStarts: Int32Array;
+  anchorHash: Uint32Array;
+  anchorPos: Int32Array;
+}
+
 export interface CodeKernel {
   /**
    * Registers a language's comments and quotes (the fields of CommentSyntax in
@@ -97,8 +110,19 @@ export interface CodeKernel {
     lineBlockOpeners?: string[],
     lineBlockClosers?: string[],
   ): number;
-  /** Tokenises a code text; returns the number of tokens. */
-  tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number;
+  /**
+   * Tokenises a code text; returns the number of tokens. With `region`, also keeps what
+   * {@link CodeKernel.region} needs (the same tokens; the fingerprints do not change).
+   */
+  tokenize(text: string, languageId: number, normalizeIdentifiers: boolean, region?: boolean): number;
+  /**
+   * The region document (core/regions/document.ts) of the last tokenize, made with `region`: the
+   * tokens as read and identifier-normalised, which are identifiers, their start offsets, the
+   * text's line starts and, with k ≥ 1, the anchors of the normalised stream (anchorsOf of
+   * core/regions/anchors.ts with k, w and salt). New arrays (the caller keeps them). Throws when
+   * the last tokenize was not made with `region`.
+   */
+  region(k: number, w: number, salt: number): KernelRegion;
   /**
    * Fingerprints the tokens of the last tokenize with shingle size k into `out`: the whole file
    * (hi lo tokens features rawHi rawLo normHi normLo n sketch[n]), then, with `sections`, each

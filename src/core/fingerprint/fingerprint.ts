@@ -46,6 +46,12 @@ export interface FingerprintOptions {
    * which reads one language per text), so the results do not depend on the kernel.
    */
   container?: ContainerText;
+  /**
+   * Called when the kernel has tokenised the text (a code file it takes, not a container): the
+   * tokenize was made with `region`, so the caller may ask the kernel for the text's region
+   * document (CodeKernel.region) without tokenising it again.
+   */
+  kernelTokenized?: (kernel: CodeKernel) => void;
 }
 
 export const DEFAULT_MIN_TOKENS = 50;
@@ -260,7 +266,8 @@ let kernelOut = new Uint32Array(8192);
 
 /** fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. */
 function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string, options: FingerprintOptions, minTokens: number): DocumentFingerprint {
-  const total = kernel.tokenize(text, langId, options.normalizeIdentifiers === true);
+  const total = kernel.tokenize(text, langId, options.normalizeIdentifiers === true, options.kernelTokenized !== undefined);
+  options.kernelTokenized?.(kernel);
   if (total < minTokens) return { kind: 'code', file: null, sections: [] };
   const k = effectiveShingleSize(options.shingleSize, total);
   const tf = options.weighting === 'tf';

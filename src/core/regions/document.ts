@@ -148,9 +148,45 @@ function tokenizePart(text: string, from: number, to: number, lang: LanguageInfo
   shift(norm, n0);
 }
 
-/** Tokenises a text with the product's tokenisers (code or prose by the path) into a RegionDocument. */
-export function regionDocument(text: string, path: string, options: RegionDocumentOptions = {}): RegionDocument {
-  return regionDocumentOfParts(text, [{ startOffset: 0, endOffset: text.length, lang: languageOf(path) }], options);
+/** How documentFromKernel anchors: k-grams of k tokens of the normalised stream, salted with `salt`, winnowed by w (anchors.ts). */
+export interface KernelAnchoring {
+  k: number;
+  w: number;
+  salt: number;
+}
+
+/**
+ * The code RegionDocument of a kernel's last tokenize, made with `region` (CodeKernel.region):
+ * regionDocument's for the same text, in one pass of the kernel; with `anchoring`, its anchors
+ * too (anchorsOf(doc.ids, length, k, w, salt)), made by the kernel.
+ */
+export function documentFromKernel(kernel: CodeKernel, anchoring?: KernelAnchoring): RegionDocument {
+  const r = kernel.region(anchoring?.k ?? 0, anchoring?.w ?? 0, anchoring?.salt ?? 0);
+  const doc: RegionDocument = {
+    kind: 'code',
+    length: r.start.length,
+    raw: { hi: r.rawHi, lo: r.rawLo },
+    ids: { hi: r.idsHi, lo: r.idsLo },
+    isIdent: r.isIdent,
+    start: r.start,
+    lineStarts: r.lineStarts,
+  };
+  if (anchoring) doc.anchors = { hash: r.anchorHash, pos: r.anchorPos };
+  return doc;
+}
+
+/**
+ * Tokenises a text with the product's tokenisers (code or prose by the path) into a RegionDocument;
+ * code the kernel takes in one pass of it (documentFromKernel), with `anchoring` its anchors too.
+ */
+export function regionDocument(text: string, path: string, options: RegionDocumentOptions = {}, anchoring?: KernelAnchoring): RegionDocument {
+  const lang = languageOf(path);
+  const id = options.kernel && lang.kind === 'code' ? kernelLanguage(options.kernel, lang) : -1;
+  if (id >= 0) {
+    options.kernel!.tokenize(text, id, false, true);
+    return documentFromKernel(options.kernel!, anchoring);
+  }
+  return regionDocumentOfParts(text, [{ startOffset: 0, endOffset: text.length, lang }], options);
 }
 
 /** Token buffers reused by regionDocumentOfParts (one thread's; dropped when one grows past 1M tokens). */

@@ -197,6 +197,9 @@ export function defaultAnchors(doc: RegionDocument): Anchors {
   return documentAnchors(doc, DEFAULTS.k, DEFAULTS.w, DEFAULTS.streams)[0];
 }
 
+/** defaultAnchors of a code document (a kernel's documentFromKernel makes them with these): its normalised stream's. */
+export const DEFAULT_CODE_ANCHORING = { k: DEFAULTS.k, w: DEFAULTS.w, salt: IDS_SALT } as const;
+
 /** Scores an alignment; null when it is too short or too dissimilar. */
 function judge(al: Alignment, o: ResolvedRegionOptions): Omit<RegionPair, 'a' | 'b'> | null {
   if (al.aEnd - al.aStart < o.minTokens || al.bEnd - al.bStart < o.minTokens) return null;

@@ -12,13 +12,13 @@
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
-import type { CodeKernel } from '../types';
+import type { CodeKernel, KernelRegion } from '../types';
 
 /**
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
  * another version (an addon or a .wasm built from other sources) is not used.
  */
-export const KERNEL_VERSION = 4;
+export const KERNEL_VERSION = 5;
 
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
@@ -57,6 +57,17 @@ interface Exports {
   nd_token_hi(): number;
   nd_token_lo(): number;
   nd_token_start(): number;
+  nd_region(k: number, w: number, salt: number): number;
+  nd_region_raw_hi(): number;
+  nd_region_raw_lo(): number;
+  nd_region_ids_hi(): number;
+  nd_region_ids_lo(): number;
+  nd_region_is_ident(): number;
+  nd_region_line_count(): number;
+  nd_region_lines(): number;
+  nd_region_anchor_count(): number;
+  nd_region_anchor_hash(): number;
+  nd_region_anchor_pos(): number;
   nd_all_pairs(fp: number, n: number, k: number, maxCandidates: number): number;
   nd_pairs_length(): number;
   nd_pairs_a(): number;
@@ -187,11 +198,11 @@ class Kernel implements WasmKernel {
     return this.x.nd_define_language(at, singleQuoteStrings ? 1 : 0);
   }
 
-  tokenize(text: string, languageId: number, normalizeIdentifiers: boolean): number {
+  tokenize(text: string, languageId: number, normalizeIdentifiers: boolean, region = false): number {
     const at = this.x.nd_text_buffer(text.length) >>> 0;
     if (!at) throw new Error('out of memory');
     this.putText(at, text);
-    const n = this.x.nd_tokenize(text.length, languageId, normalizeIdentifiers ? 1 : 0);
+    const n = this.x.nd_tokenize(text.length, languageId, (normalizeIdentifiers ? 1 : 0) | (region ? 2 : 0));
     if (n === -2) throw new Error('tokenize: unknown language id');
     if (n < 0) throw new Error('out of memory');
     return n;
@@ -245,6 +256,37 @@ class Kernel implements WasmKernel {
       start.set(this.i32(this.x.nd_token_start() >>> 0, n));
     }
     return n;
+  }
+
+  region(k: number, w: number, salt: number): KernelRegion {
+    const status = this.x.nd_region(k | 0, w | 0, salt | 0);
+    if (status === -2) throw new Error('region: the last tokenize was not made with region');
+    if (status < 0) throw new Error('out of memory');
+    const x = this.x;
+    const n = x.nd_token_count();
+    const lines = x.nd_region_line_count();
+    const anchors = x.nd_region_anchor_count();
+    // One buffer per document, as the addon's: rawHi rawLo idsHi idsLo start lineStarts anchorHash anchorPos, isIdent.
+    const words = 5 * n + lines + 2 * anchors;
+    const buffer = new ArrayBuffer(words * 4 + n);
+    const memory = x.memory.buffer; // after the call: nd_region may have grown it
+    /** `count` 32-bit words at address `from` copied to word `at` of the document's buffer. */
+    const copy = <T extends Uint32Array | Int32Array>(Ctor: new (b: ArrayBuffer, byteOffset: number, length: number) => T, from: number, at: number, count: number): T => {
+      const view = new Ctor(buffer, at * 4, count);
+      if (count) view.set(new Ctor(memory, from >>> 0, count));
+      return view;
+    };
+    const rawHi = copy(Uint32Array, x.nd_region_raw_hi(), 0, n);
+    const rawLo = copy(Uint32Array, x.nd_region_raw_lo(), n, n);
+    const idsHi = copy(Uint32Array, x.nd_region_ids_hi(), 2 * n, n);
+    const idsLo = copy(Uint32Array, x.nd_region_ids_lo(), 3 * n, n);
+    const start = copy(Int32Array, x.nd_token_start(), 4 * n, n);
+    const lineStarts = copy(Int32Array, x.nd_region_lines(), 5 * n, lines);
+    const anchorHash = copy(Uint32Array, x.nd_region_anchor_hash(), 5 * n + lines, anchors);
+    const anchorPos = copy(Int32Array, x.nd_region_anchor_pos(), 5 * n + lines + anchors, anchors);
+    const isIdent = new Uint8Array(buffer, words * 4, n);
+    if (n) isIdent.set(new Uint8Array(memory, x.nd_region_is_ident() >>> 0, n));
+    return { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts, anchorHash, anchorPos };
   }
 
   anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number } {

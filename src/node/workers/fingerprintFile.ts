@@ -10,11 +10,12 @@ import { fingerprintDecodedText } from '../../core/fingerprint/decodedDocument';
 import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
-import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
-import { defaultAnchors } from '../../core/regions/regions';
+import { documentFromKernel, regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
+import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive } from '../files/decode';
+import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter, loadCjkSegmenter } from './jieba';
 import { variantFold } from './variants';
@@ -70,8 +71,9 @@ function codeKernel(relPath: string) {
   return kernel;
 }
 
-function fingerprintOptions(relPath: string, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode): FingerprintOptions {
+function fingerprintOptions(relPath: string, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, kernelTokenized?: (kernel: CodeKernel) => void): FingerprintOptions {
   return {
+    kernelTokenized,
     kernel: codeKernel(relPath),
     minTokens: settings.minTokens,
     sections: settings.sections,
@@ -93,9 +95,10 @@ export function fingerprintDecoded(
   settings: EngineSettings,
   df?: SharedFrequencies,
   cjk?: CjkMode,
+  kernelTokenized?: (kernel: CodeKernel) => void,
 ): FileOutcome {
   try {
-    return fingerprintDecodedText(relPath, text, bytes, encoding, () => fingerprintOptions(relPath, settings, df, cjk));
+    return fingerprintDecodedText(relPath, text, bytes, encoding, () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized));
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
@@ -119,7 +122,9 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
   };
   if (!container) {
     const kept = applyIgnoreMarkers(text, languageOf(relPath));
-    return kept === null ? null : withAnchors(regionDocument(fold(kept), relPath, { kernel: codeKernel(relPath) }));
+    if (kept === null) return null;
+    const doc = regionDocument(fold(kept), relPath, { kernel: codeKernel(relPath) }, DEFAULT_CODE_ANCHORING);
+    return doc.anchors ? doc : withAnchors(doc); // the kernel's code documents come with their anchors
   }
   const kept = applyContainerIgnoreMarkers(container);
   if (kept === null) return null;
@@ -251,8 +256,12 @@ export async function countFileShingles(file: FileToFingerprint, settings: Engin
 export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, regions = false): FileOutcome {
   const read = readTextSync(file, settings);
   if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
-  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk);
-  if (regions && outcome.ok) outcome.region = regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
+  // With regions, a code file the kernel fingerprints gives its region document from the same
+  // tokenize (one pass: documentFromKernel); any other file is read again by regionDocumentOf.
+  const made: { region?: RegionDocument } = {};
+  const fromKernel = regions ? (kernel: CodeKernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)) : undefined;
+  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel);
+  if (regions && outcome.ok) outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
   return outcome;
 }
 

@@ -1,0 +1,154 @@
+/*
+ * The region document of a code text from the tokenize that fingerprinted it (kernelRegion of
+ * fingerprint.h): the identifier-normalised token stream, the text's line starts and the winnowed
+ * anchors of src/core/regions/document.ts and anchors.ts, computed here so that a file is
+ * tokenised once for its fingerprints and its located copies. The same values as the TypeScript,
+ * bit for bit (test/unit/node/workers/nativeRegionDocument.test.ts compares them).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "fingerprint.h"
+#include "grow.h"
+#include "hash.h"
+
+/* The placeholder of a normalised identifier: FNV-1a 64 of "\001id" (IDENT_HI / IDENT_LO of document.ts). */
+static uint64_t identHash(void) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  const char *s = "\001id";
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+  return h;
+}
+
+/* The k-gram hashes before their finaliser (kgramHash of anchors.ts): k passes over all the
+ * k-grams at once, token j of each in pass j — the same steps in the same order, but each pass a
+ * loop of independent lanes the compiler vectorises (one k-gram at a time is a chain of 2k
+ * dependent multiplications). */
+#define KGRAM_PASSES(g, lo0, hi0, grams, k, seed)                       \
+  do {                                                                  \
+    for (int i = 0; i < grams; i++) g[i] = seed;                        \
+    for (int j = 0; j < k; j++) {                                       \
+      const uint32_t *restrict lo = lo0 + j, *restrict hi = hi0 + j;    \
+      for (int i = 0; i < grams; i++) {                                 \
+        const uint32_t x = rotl32((g[i] ^ lo[i]) * 0xcc9e2d51u, 15);    \
+        g[i] = rotl32((x ^ hi[i]) * 0x1b873593u, 13);                   \
+      }                                                                 \
+    }                                                                   \
+  } while (0)
+
+static void kgramPasses(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) { KGRAM_PASSES(g, lo0, hi0, grams, k, seed); }
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define HAVE_AVX2_DISPATCH 1
+/* The same with AVX2 (eight lanes and a multiply instruction; SSE2 has neither), when the CPU has it. */
+__attribute__((target("avx2"))) static void kgramPassesAvx2(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) {
+  KGRAM_PASSES(g, lo0, hi0, grams, k, seed);
+}
+#endif
+
+/* Offsets after every \n of t[0, n) into K->lines from index 1 (lineStartsOf; lines[0] = 0 is the
+ * caller's): their count + 1, or -1 out of memory. Four units at a time skip a run without \n. */
+static int lineStarts(Kernel *K, const uint16_t *t, int n) {
+  int l = 1;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint64_t v;
+    memcpy(&v, t + i, 8);
+    const uint64_t x = v ^ 0x000a000a000a000aULL; /* a zero lane where a unit is \n */
+    if (((x - 0x0001000100010001ULL) & ~x & 0x8000800080008000ULL) == 0) continue;
+    for (int j = i; j < i + 4; j++) {
+      if (t[j] != 10) continue;
+      if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return -1;
+      K->lines[l++] = j + 1;
+    }
+  }
+  for (; i < n; i++) {
+    if (t[i] != 10) continue;
+    if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return -1;
+    K->lines[l++] = i + 1;
+  }
+  return l;
+}
+
+/* winnow of anchors.ts: of each window of w k-gram hashes the minimum (the rightmost on ties),
+ * recorded when it changes; fewer than w: their minimum. Into K->ahash / K->apos. */
+static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
+  uint32_t *restrict hash = K->ahash;
+  int32_t *restrict pos = K->apos;
+  int m = 0;
+  if (n > 0) {
+    const int width = w < 1 ? 1 : w > n ? n : w;
+    int last = -1, min = -1;
+    for (int end = width - 1; end < n; end++) {
+      const int start = end - width + 1;
+      if (min < start) {
+        min = start;
+        for (int i = start + 1; i <= end; i++)
+          if (h[i] <= h[min]) min = i;
+      } else if (h[end] <= h[min]) {
+        min = end;
+      }
+      if (min != last) {
+        hash[m] = h[min];
+        pos[m] = min;
+        m++;
+        last = min;
+      }
+    }
+  }
+  K->nAnchors = m;
+}
+
+int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
+  if (!K->regionReady) return -2;
+  const int n = K->ntok;
+  /* The normalised stream: identifiers replaced by the placeholder, everything else as read. */
+  if (K->idsCap < (size_t)n || !K->ihi) {
+    size_t cap = K->idsCap, cap2 = K->idsCap;
+    if (!growArray((void **)&K->ihi, &cap, (size_t)n + 1, 4) || !growArray((void **)&K->ilo, &cap2, (size_t)n + 1, 4)) return -1;
+    K->idsCap = cap;
+  }
+  const uint64_t id = identHash();
+  const uint32_t idHi = (uint32_t)(id >> 32), idLo = (uint32_t)id;
+  uint32_t *restrict ihi = K->ihi, *restrict ilo = K->ilo;
+  const uint32_t *restrict rhi = K->rhi, *restrict rlo = K->rlo;
+  const uint8_t *restrict ident = K->rident;
+  for (int i = 0; i < n; i++) {
+    const uint32_t m = 0u - (uint32_t)ident[i]; /* all ones at an identifier */
+    ihi[i] = (idHi & m) | (rhi[i] & ~m);
+    ilo[i] = (idLo & m) | (rlo[i] & ~m);
+  }
+  /* Line starts (lineStartsOf): 0, then after every \n. */
+  if (!growArray((void **)&K->lines, &K->linesCap, 1024, 4)) return -1;
+  K->lines[0] = 0;
+  const int lines = lineStarts(K, K->text, K->textLen);
+  if (lines < 0) return -1;
+  K->nLines = lines;
+  K->nAnchors = 0;
+  if (k < 1) return 0;
+  /* Anchors (anchorsOf): the k-gram hashes of the normalised stream, winnowed. */
+  const int grams = n - k + 1 > 0 ? n - k + 1 : 0;
+  if (K->anchorCap < (size_t)grams || !K->kgrams) {
+    size_t cap = K->anchorCap, cap2 = K->anchorCap, cap3 = K->anchorCap;
+    if (!growArray((void **)&K->kgrams, &cap, (size_t)grams + 1, 4) || !growArray((void **)&K->ahash, &cap2, (size_t)grams + 1, 4) ||
+        !growArray((void **)&K->apos, &cap3, (size_t)grams + 1, 4))
+      return -1;
+    K->anchorCap = cap;
+  }
+  const uint32_t seed = 0x9747b28cu ^ salt ^ (uint32_t)k;
+  uint32_t *g = K->kgrams;
+#ifdef HAVE_AVX2_DISPATCH
+  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+  }
+  if (avx2)
+    kgramPassesAvx2(g, K->ilo, K->ihi, grams, k, seed);
+  else
+#endif
+    kgramPasses(g, K->ilo, K->ihi, grams, k, seed);
+  for (int i = 0; i < grams; i++) g[i] = fmix32(g[i]);
+  winnow(K, K->kgrams, grams, w);
+  return 0;
+}

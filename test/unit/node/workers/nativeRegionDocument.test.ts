@@ -1,0 +1,127 @@
+// A code file's region document made by the kernel from the tokenize that fingerprints it
+// (CodeKernel.region, native/regiondoc.c) must be the TypeScript's: the same streams, identifiers,
+// token starts and line starts as regionDocument without a kernel, the same anchors as anchorsOf
+// (defaultAnchors under the region finder's defaults, any k, w and salt), and the fingerprints
+// of that tokenize unchanged. For the native addon and the committed WebAssembly kernel, on this
+// repository's sources (whole, edited, cut short) and on snippets of every comment syntax.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fingerprintText } from '../../../../src/core/fingerprint/fingerprint';
+import { anchorsOf } from '../../../../src/core/regions/anchors';
+import { documentFromKernel, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../../../src/core/regions/regions';
+import { languageOf } from '../../../../src/core/text/languages';
+import type { CodeKernel } from '../../../../src/core/types';
+import { KERNELS } from './kernelsUnderTest';
+import { editLines, mulberry32 } from '../../helpers/corpus';
+
+const REPO = path.join(__dirname, '..', '..', '..', '..');
+
+/** This repository's code sources under a few folders (sorted: the same set on every run). */
+function sources(): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : 1))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(ts|c|js)$/.test(e.name)) out.push([path.relative(REPO, p), fs.readFileSync(p, 'utf8')]);
+    }
+  };
+  for (const dir of ['src/core/regions', 'src/core/fingerprint', 'native', 'scripts']) walk(path.join(REPO, dir));
+  return out;
+}
+
+const SNIPPETS: Array<[string, string]> = [
+  ['a.py', 'def f(x):\n    # comment\n    return x + "s\'q" + \'d"q\'  # tail\n"""doc"""\n'],
+  ['b.c', '/* block */ int main(void) { // line\n  char *s = "a\\"b"; return \'x\'; }\n#define X 1\n'],
+  ['c.rb', '=begin\nblock\n=end\ndef g; puts "x#{y}" # c\nend\n'],
+  ['g.ts', 'const café = `t${x}` + /re/g; // ü\r\nlet 变量 = 1;\u2028x = 2; if (typeof y === "z") return 3.5e3;\n'],
+  ['empty.ts', ''],
+  ['one.ts', 'x'],
+  ['lines.ts', '\n\n\r\n\n'],
+];
+
+/** The texts compared: every source whole, edited and cut to a third; the snippets. */
+function texts(): Array<[string, string]> {
+  const rnd = mulberry32(11);
+  const out: Array<[string, string]> = [...SNIPPETS];
+  for (const [p, text] of sources()) out.push([p, text], [p, editLines(text, rnd, 0.3)], [p, text.slice(0, Math.floor(text.length / 3))]);
+  return out;
+}
+
+/** The TypeScript's document of a text with its default anchors (as the workers make it without a kernel). */
+function tsDocument(text: string, p: string): RegionDocument {
+  const doc = regionDocument(text, p);
+  doc.anchors = defaultAnchors(doc);
+  return doc;
+}
+
+for (const under of KERNELS) {
+  describe(`${under.name} kernel: a code file's region document from its fingerprinting tokenize (native/regiondoc.c)`, function () {
+    this.timeout(120000);
+    let kernel: CodeKernel;
+
+    before(function () {
+      const k = under.kernel();
+      if (!k) this.skip();
+      kernel = k;
+    });
+
+    it('equals the TypeScript’s document with its default anchors (sources whole, edited, cut short; snippets; empty and one-token texts)', () => {
+      let docs = 0;
+      let anchors = 0;
+      for (const [p, text] of texts()) {
+        const ts = tsDocument(text, p);
+        assert.deepEqual(regionDocument(text, p, { kernel }, DEFAULT_CODE_ANCHORING), ts, p);
+        docs++;
+        anchors += ts.anchors!.hash.length;
+      }
+      assert.ok(docs > 100 && anchors > 10000, `${docs} documents, ${anchors} anchors compared`);
+    });
+
+    it('makes the anchors of anchorsOf for any k, w and salt (k over the token count, w of 1, a salt over 2^31)', () => {
+      const cases = [
+        { k: 1, w: 1, salt: 0 },
+        { k: 3, w: 7, salt: 0 },
+        { k: 8, w: 2, salt: 0xdeadbeef },
+        { k: 50, w: 30, salt: 12345 },
+        { k: 100000, w: 4, salt: 1 },
+      ];
+      let compared = 0;
+      for (const [p, text] of texts().slice(0, 60)) {
+        const ts = regionDocument(text, p);
+        for (const a of cases) {
+          const made = regionDocument(text, p, { kernel }, a);
+          assert.deepEqual(made.anchors, anchorsOf(ts.ids!, ts.length, a.k, a.w, a.salt), `${p} ${JSON.stringify(a)}`);
+          compared++;
+        }
+      }
+      assert.ok(compared >= 300);
+    });
+
+    it('fingerprintText’s kernelTokenized hook: the fingerprints are those made without it, the document the TypeScript’s, either identifier setting', () => {
+      let hooked = 0;
+      for (const [p, text] of texts().slice(0, 80)) {
+        for (const normalizeIdentifiers of [false, true]) {
+          const options = { kernel, normalizeIdentifiers, minTokens: 10 };
+          const plain = fingerprintText(text, p, options);
+          let doc: RegionDocument | undefined;
+          const withHook = fingerprintText(text, p, { ...options, kernelTokenized: (k) => void (doc = documentFromKernel(k, DEFAULT_CODE_ANCHORING)) });
+          assert.deepEqual(withHook, plain, p);
+          if (languageOf(p).kind !== 'code') continue;
+          assert.ok(doc, `${p}: the hook was called`);
+          assert.deepEqual(doc, tsDocument(text, p), p);
+          hooked++;
+        }
+      }
+      assert.ok(hooked > 100, `${hooked} hooked documents`);
+    });
+
+    it('refuses region() after a tokenize made without region', () => {
+      assert.equal(regionDocument('let a = 1;', 'x.ts', { kernel }).length, 5); // with region
+      fingerprintText('let a = b + c; '.repeat(20), 'x.ts', { kernel, minTokens: 1 }); // without
+      assert.throws(() => kernel.region(5, 4, 0), /not made with region/);
+    });
+  });
+}
