@@ -13,7 +13,8 @@
  *   init(wordTable: Uint8Array(65536), logTable: Float64Array)
  *   defineLanguage(lineOpeners: string[], blockOpeners: string[], blockClosers: string[],
  *                  singleQuoteStrings: boolean, lineStartOpeners?: string[],
- *                  lineBlockOpeners?: string[], lineBlockClosers?: string[]) -> language id
+ *                  lineBlockOpeners?: string[], lineBlockClosers?: string[],
+ *                  regexLiterals?: boolean) -> language id
  *                  (comments skipped as native/comments.c skips them), or -1
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean, region?: boolean) -> token
  *               count; with `region`, keeps what region() needs
@@ -137,11 +138,11 @@ static int openersOf(napi_env env, size_t argc, napi_value *argv, size_t k, Open
 }
 
 static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
-  if (!K || argc < 4) return throwError(env, "defineLanguage(line, open, close, singleQuote, lineStart?, lineBlockOpen?, lineBlockClose?)");
+  if (!K || argc < 4) return throwError(env, "defineLanguage(line, open, close, singleQuote, lineStart?, lineBlockOpen?, lineBlockClose?, regex?)");
   Lang L;
   memset(&L, 0, sizeof L);
   L.nLine = openersOf(env, argc, argv, 0, L.line);
@@ -154,6 +155,13 @@ static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
   bool sq = false;
   CALL(napi_get_value_bool(env, argv[3], &sq));
   L.singleQuote = sq ? 1 : 0;
+  if (argc >= 8) {
+    napi_valuetype t;
+    CALL(napi_typeof(env, argv[7], &t));
+    bool rx = false;
+    if (t == napi_boolean) CALL(napi_get_value_bool(env, argv[7], &rx));
+    L.regex = rx ? 1 : 0;
+  }
   return number(env, kernelDefineLanguage(K, &L));
 }
 
