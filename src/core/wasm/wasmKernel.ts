@@ -270,21 +270,23 @@ class Kernel implements WasmKernel {
     // One buffer per document, as the addon's: rawHi rawLo idsHi idsLo start lineStarts anchorHash anchorPos, isIdent.
     const words = 5 * n + lines + 2 * anchors;
     const buffer = new ArrayBuffer(words * 4 + n);
-    const u32 = (from: number, to: number, count: number): Uint32Array => {
-      const view = new Uint32Array(buffer, to * 4, count);
-      if (count) view.set(this.u32(from >>> 0, count));
+    const memory = x.memory.buffer; // after the call: nd_region may have grown it
+    /** `count` 32-bit words at address `from` copied to word `at` of the document's buffer. */
+    const copy = <T extends Uint32Array | Int32Array>(Ctor: new (b: ArrayBuffer, byteOffset: number, length: number) => T, from: number, at: number, count: number): T => {
+      const view = new Ctor(buffer, at * 4, count);
+      if (count) view.set(new Ctor(memory, from >>> 0, count));
       return view;
     };
-    const rawHi = u32(x.nd_region_raw_hi(), 0, n);
-    const rawLo = u32(x.nd_region_raw_lo(), n, n);
-    const idsHi = u32(x.nd_region_ids_hi(), 2 * n, n);
-    const idsLo = u32(x.nd_region_ids_lo(), 3 * n, n);
-    const start = new Int32Array(u32(x.nd_token_start(), 4 * n, n).buffer, 16 * n, n);
-    const lineStarts = new Int32Array(u32(x.nd_region_lines(), 5 * n, lines).buffer, 20 * n, lines);
-    const anchorHash = u32(x.nd_region_anchor_hash(), 5 * n + lines, anchors);
-    const anchorPos = new Int32Array(u32(x.nd_region_anchor_pos(), 5 * n + lines + anchors, anchors).buffer, (5 * n + lines + anchors) * 4, anchors);
+    const rawHi = copy(Uint32Array, x.nd_region_raw_hi(), 0, n);
+    const rawLo = copy(Uint32Array, x.nd_region_raw_lo(), n, n);
+    const idsHi = copy(Uint32Array, x.nd_region_ids_hi(), 2 * n, n);
+    const idsLo = copy(Uint32Array, x.nd_region_ids_lo(), 3 * n, n);
+    const start = copy(Int32Array, x.nd_token_start(), 4 * n, n);
+    const lineStarts = copy(Int32Array, x.nd_region_lines(), 5 * n, lines);
+    const anchorHash = copy(Uint32Array, x.nd_region_anchor_hash(), 5 * n + lines, anchors);
+    const anchorPos = copy(Int32Array, x.nd_region_anchor_pos(), 5 * n + lines + anchors, anchors);
     const isIdent = new Uint8Array(buffer, words * 4, n);
-    if (n) isIdent.set(this.u8(x.nd_region_is_ident() >>> 0, n));
+    if (n) isIdent.set(new Uint8Array(memory, x.nd_region_is_ident() >>> 0, n));
     return { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts, anchorHash, anchorPos };
   }
 
