@@ -18,6 +18,7 @@ typedef struct {
 
 typedef struct {
   int singleQuote;
+  int regex; /* `/` may open a regular-expression literal (src/core/text/comments.ts) */
   int nLine, nBlock, nLineStart, nLineBlock;
   Opener line[MAX_OPENERS];                        /* line comments: to the end of the line */
   Opener open[MAX_OPENERS], close[MAX_OPENERS];    /* block comments */

@@ -114,6 +114,11 @@ static const char *KEYWORD_LIST =
     "override template typename operator sizeof instanceof typeof readonly declare get set mut "
     "impl trait pub crate mod loop local global nonlocal del assert print echo";
 
+/* Keywords after which `/` opens a regex: REGEX_KEYWORDS of src/core/text/comments.ts. */
+static const char *const REGEX_KEYWORD_LIST[] = {"return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw", "yield", "await", "instanceof"};
+#define N_REGEX_KEYWORDS (int)(sizeof REGEX_KEYWORD_LIST / sizeof REGEX_KEYWORD_LIST[0])
+static uint64_t REGEX_KEYWORDS[N_REGEX_KEYWORDS];
+
 /* The slot multiplier: chosen (by search) so that every keyword of the list has a slot of its own,
  * so a lookup is one load and one compare (KW_PROBE stays 0; a longer list that collides still
  * works, probing the KW_PROBE slots after). */
@@ -165,7 +170,54 @@ static void initTables(void) {
     if (n) addKeyword(fnvAscii(word));
     while (*p == ' ') p++;
   }
+  for (int k = 0; k < N_REGEX_KEYWORDS; k++) REGEX_KEYWORDS[k] = fnvAscii(REGEX_KEYWORD_LIST[k]);
   done = 1;
+}
+
+/* Whether a `/` may open a regex after token `last` of this tokenize (none when last < 0):
+ * regexMayStart of src/core/text/tokenize.ts, from the token's first unit and hash. */
+static int regexMayStart(const Kernel *K, const Lang *L, const uint16_t *t, int last) {
+  if (last < 0) return 1;
+  const uint32_t p = t[K->tstart[last]];
+  if (p >= 128) return !K->word[p];
+  const uint64_t h = ((uint64_t)K->thi[last] << 32) | K->tlo[last];
+  switch (CODE_CLASS[p]) {
+    case C_IDENT:
+      for (int k = 0; k < N_REGEX_KEYWORDS; k++)
+        if (REGEX_KEYWORDS[k] == h) return 1;
+      return 0;
+    case C_PUNCT:
+      /* `/` only as division (a regex token starts with `/` too); not after ) ] } or < (JSX's `</`) */
+      return p == 47 ? h == PUNCT_HASH[47] : (p != 41 && p != 93 && p != 125 && p != 60);
+    case C_SQUOTE:
+      return !L->singleQuote;
+    default:
+      return 0;
+  }
+}
+
+/* The end (exclusive) of a regex literal opened by the `/` at i, its flags included, or -1:
+ * regexLiteralEnd of src/core/text/comments.ts (never across a line break). */
+static int regexLiteralEnd(const uint16_t *t, int n, int i) {
+  uint32_t d = i + 1 < n ? t[i + 1] : 0;
+  if (d == 47 || d == 42) return -1;
+  int inClass = 0;
+  for (int j = i + 1; j < n; j++) {
+    d = t[j];
+    if (d == 10 || d == 13) return -1;
+    if (d == 92) {
+      if (++j >= n) return -1;
+      d = t[j];
+      if (d == 10 || d == 13) return -1;
+    } else if (d == 91) inClass = 1;
+    else if (d == 93) inClass = 0;
+    else if (d == 47 && !inClass) {
+      j++;
+      while (j < n && t[j] < 128 && ASCII_WORD[t[j]]) j++;
+      return j;
+    }
+  }
+  return -1;
 }
 
 /* The first unit at or after i that is not ASCII white space or a control (> 32), or n. */
@@ -223,7 +275,18 @@ static inline __attribute__((always_inline)) int tokenizeCodeWith(Kernel *K, con
     uint64_t h, raw;
     uint32_t alt; /* the other form's low word (TokenBuffer.alt) */
     int ident = 0; /* an identifier, not a keyword (region only) */
-    if (cls == C_PUNCT) {
+    int regexEnd = -1;
+    if (c == 47 && cls == C_PUNCT && L->regex && regexMayStart(K, L, t, len - 1)) regexEnd = regexLiteralEnd(t, n, i);
+    if (regexEnd >= 0) {
+      /* a regular expression: one literal token, as a string */
+      h = FNV_OFFSET;
+      for (; i < regexEnd; i++) h = fnvStep(h, t[i]);
+      raw = h;
+      if (normalize) {
+        alt = (uint32_t)h;
+        h = STR_HASH;
+      } else alt = (uint32_t)STR_HASH;
+    } else if (cls == C_PUNCT) {
       h = c < 128 ? PUNCT_HASH[c] : fnvStep(FNV_OFFSET, c);
       raw = h;
       alt = (uint32_t)h;

@@ -13,7 +13,8 @@
  *   init(wordTable: Uint8Array(65536), logTable: Float64Array)
  *   defineLanguage(lineOpeners: string[], blockOpeners: string[], blockClosers: string[],
  *                  singleQuoteStrings: boolean, lineStartOpeners?: string[],
- *                  lineBlockOpeners?: string[], lineBlockClosers?: string[]) -> language id
+ *                  lineBlockOpeners?: string[], lineBlockClosers?: string[],
+ *                  regexLiterals?: boolean) -> language id
  *                  (comments skipped as native/comments.c skips them), or -1
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean, region?: boolean) -> token
  *               count; with `region`, keeps what region() needs
@@ -136,12 +137,19 @@ static int openersOf(napi_env env, size_t argc, napi_value *argv, size_t k, Open
   return (int)n;
 }
 
+/* Argument k when it is there and a boolean, else false. */
+static bool optionalBool(napi_env env, size_t argc, const napi_value *argv, size_t k) {
+  napi_valuetype t;
+  bool v = false;
+  return argc > k && napi_typeof(env, argv[k], &t) == napi_ok && t == napi_boolean && napi_get_value_bool(env, argv[k], &v) == napi_ok && v;
+}
+
 static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
+  size_t argc = 8;
+  napi_value argv[8];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
-  if (!K || argc < 4) return throwError(env, "defineLanguage(line, open, close, singleQuote, lineStart?, lineBlockOpen?, lineBlockClose?)");
+  if (!K || argc < 4) return throwError(env, "defineLanguage(line, open, close, singleQuote, lineStart?, lineBlockOpen?, lineBlockClose?, regex?)");
   Lang L;
   memset(&L, 0, sizeof L);
   L.nLine = openersOf(env, argc, argv, 0, L.line);
@@ -154,6 +162,7 @@ static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
   bool sq = false;
   CALL(napi_get_value_bool(env, argv[3], &sq));
   L.singleQuote = sq ? 1 : 0;
+  L.regex = optionalBool(env, argc, argv, 7) ? 1 : 0;
   return number(env, kernelDefineLanguage(K, &L));
 }
 
@@ -167,12 +176,7 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   bool normalize;
   CALL(napi_get_value_int32(env, argv[1], &langId));
   CALL(napi_get_value_bool(env, argv[2], &normalize));
-  bool region = false;
-  if (argc >= 4) {
-    napi_valuetype t;
-    CALL(napi_typeof(env, argv[3], &t));
-    if (t == napi_boolean) CALL(napi_get_value_bool(env, argv[3], &region));
-  }
+  const bool region = optionalBool(env, argc, argv, 3);
   if (langId < 0 || langId >= K->nLangs) return throwError(env, "unknown language id");
   size_t len = 0;
   CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));

@@ -52,7 +52,7 @@ static int readOpeners(const uint16_t **p, Opener *dst) {
  * line block open, line block close), each as a count then per opener its length and units. The
  * language id, or -1.
  */
-EXPORT("nd_define_language") int ndDefineLanguage(const uint16_t *spec, int singleQuote) {
+EXPORT("nd_define_language") int ndDefineLanguage(const uint16_t *spec, int quoteAndRegex) {
   if (!K) return -1;
   Lang L;
   memset(&L, 0, sizeof L);
@@ -62,7 +62,8 @@ EXPORT("nd_define_language") int ndDefineLanguage(const uint16_t *spec, int sing
   const int nClose = readOpeners(&p, L.close);
   if (nClose != L.nBlock || (L.nLineStart = readOpeners(&p, L.lineStart)) < 0 || (L.nLineBlock = readOpeners(&p, L.lbOpen)) < 0) return -1;
   if (readOpeners(&p, L.lbClose) != L.nLineBlock) return -1;
-  L.singleQuote = singleQuote ? 1 : 0;
+  L.singleQuote = quoteAndRegex & 1;
+  L.regex = (quoteAndRegex >> 1) & 1;
   return kernelDefineLanguage(K, &L);
 }
 

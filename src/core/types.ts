@@ -109,6 +109,8 @@ export interface CodeKernel {
     lineStartOpeners?: string[],
     lineBlockOpeners?: string[],
     lineBlockClosers?: string[],
+    /** Whether `/` may open a regular-expression literal (core/text/comments.ts). */
+    regexLiterals?: boolean,
   ): number;
   /**
    * Tokenises a code text; returns the number of tokens. With `region`, also keeps what

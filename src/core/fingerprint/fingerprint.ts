@@ -236,16 +236,16 @@ function fingerprintContainer(c: ContainerText, options: FingerprintOptions): Do
   return { kind: 'code', file, sections };
 }
 
-/** Language ids of a kernel, by comment syntax (shared constants) and quote rule. */
-const kernelLanguages = new WeakMap<CodeKernel, Map<LanguageInfo['comments'], [number, number]>>();
+/** Language ids of a kernel, by comment syntax (shared constants), then quote rule + 2 × regex rule. */
+const kernelLanguages = new WeakMap<CodeKernel, Map<LanguageInfo['comments'], number[]>>();
 
-/** A kernel's id for a language's comment syntax and quote rule (defined on first use), or −1 when it cannot take it. */
+/** A kernel's id for a language's comment syntax, quote and regex rules (defined on first use), or −1 when it cannot take it. */
 export function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
   let byComments = kernelLanguages.get(kernel);
   if (!byComments) kernelLanguages.set(kernel, (byComments = new Map()));
   let ids = byComments.get(lang.comments);
-  if (!ids) byComments.set(lang.comments, (ids = [-2, -2]));
-  const q = lang.singleQuoteStrings ? 1 : 0;
+  if (!ids) byComments.set(lang.comments, (ids = [-2, -2, -2, -2]));
+  const q = (lang.singleQuoteStrings ? 1 : 0) | (lang.regexLiterals ? 2 : 0);
   if (ids[q] === -2) {
     const { line, block, lineStart = [], lineBlock = [] } = lang.comments;
     ids[q] = kernel.defineLanguage(
@@ -256,6 +256,7 @@ export function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
       lineStart,
       lineBlock.map((b) => b[0]),
       lineBlock.map((b) => b[1]),
+      lang.regexLiterals,
     );
   }
   return ids[q];

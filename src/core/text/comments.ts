@@ -1,7 +1,9 @@
 /**
  * Comments of code, which the code tokeniser skips: whether one starts at an offset and where it
  * ends, by a language's CommentSyntax (languages.ts). native/comments.c is its twin in C and must
- * give the same offsets (test/unit/node/workers/nativeKernel.test.ts compares them).
+ * give the same offsets (test/unit/node/workers/nativeKernel.test.ts compares them). Also the
+ * other piece of code that hides quotes and comment openers from the scanners: JavaScript's
+ * regular-expression literals (below).
  */
 import type { CommentSyntax } from './languages';
 
@@ -75,4 +77,63 @@ export function skipComment(text: string, i: number, comments: CommentSyntax): n
     }
   }
   return -1;
+}
+
+/*
+ * Regular-expression literals of JavaScript and TypeScript (languages whose LanguageInfo has
+ * `regexLiterals`), as the code tokeniser (tokenize.ts), its C twin in native/fingerprint.c and
+ * the ignore-marker scanner (ignoreMarkers.ts) see them: after which tokens a `/` opens one (the
+ * classic rule) and where one ends. A regex never spans a line: a `/` with no closing `/` on its
+ * line is punctuation after all.
+ */
+
+/**
+ * Keywords after which a `/` opens a regex (`return /x/`, `typeof /x/`); after any other word,
+ * a number, a string, a regex or `)` `]` `}` it divides. native/fingerprint.c holds the same list.
+ */
+export const REGEX_KEYWORDS: readonly string[] = [
+  'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof',
+];
+
+/**
+ * Whether a `/` after this punctuation character (a code unit that is no word character) may open
+ * a regex: any but `)` `]` `}`, which end an expression, and `<`, whose `</` closes a JSX or TSX
+ * element (`<p>a</p>`) far more often than it compares with a regex.
+ */
+export function regexMayFollowPunct(c: number): boolean {
+  return c !== 41 && c !== 93 && c !== 125 && c !== 60;
+}
+
+/**
+ * The end (exclusive) of a regex literal opened by the `/` at i: up to the unescaped `/` outside a
+ * `[…]` class, then its flags (ASCII letters, digits, `_`, `$`); −1 when a line break (`\n`, `\r`)
+ * or the end of the text comes first, or the `/` is followed by `/` or `*` (a comment's opener:
+ * no regex starts so).
+ */
+export function regexLiteralEnd(text: string, i: number): number {
+  const n = text.length;
+  let d = text.charCodeAt(i + 1);
+  if (d === 47 || d === 42) return -1;
+  let inClass = false;
+  for (let j = i + 1; j < n; j++) {
+    d = text.charCodeAt(j);
+    if (d === 10 || d === 13) return -1;
+    if (d === 92) {
+      j++;
+      if (j >= n) return -1;
+      d = text.charCodeAt(j);
+      if (d === 10 || d === 13) return -1;
+    } else if (d === 91) inClass = true;
+    else if (d === 93) inClass = false;
+    else if (d === 47 && !inClass) {
+      j++;
+      while (j < n && isFlagChar(text.charCodeAt(j))) j++;
+      return j;
+    }
+  }
+  return -1;
+}
+
+function isFlagChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 }

@@ -20,8 +20,8 @@
  * `\r`), so the text keeps its length, offsets and line numbers (like the variant fold); ignored
  * text then gives no tokens, so it is neither reported nor matched against. Pure functions.
  */
-import { skipComment } from './comments';
 import type { CommentSyntax, LanguageInfo } from './languages';
+import { REGEX_KEYWORDS, regexLiteralEnd, regexMayFollowPunct, skipComment } from './comments';
 
 /** How many of a file's first lines may hold `neardup-ignore-file`. */
 export const IGNORE_FILE_LINES = 10;
@@ -182,8 +182,10 @@ function skipString(text: string, i: number): number {
  *
  * Prose: L through the line before the next blank line (a paragraph).
  *
- * Code: brackets `{ } ( ) [ ]` are counted from L on, outside comments and string literals
- * (`"…"`, `'…'` where `'` opens strings, backtick strings across lines, triple quotes). Walking
+ * Code: brackets `{ } ( ) [ ]` are counted from L on, outside comments, string literals
+ * (`"…"`, `'…'` where `'` opens strings, backtick strings across lines, triple quotes) and, in
+ * JavaScript and TypeScript, regular-expression literals (where the code tokeniser sees one:
+ * comments.ts; a quote or bracket inside `/[`'"]/` opens nothing). Walking
  * the lines from L, after each line X where the count is back to zero (or below), let N be the
  * next non-blank line: the block ends at X when there is no N; goes on when N is indented more
  * than L (a Python body, a continuation); else ends at X when a bracket left open on an earlier
@@ -206,6 +208,9 @@ export function nextBlockEnd(text: string, from: number, lang: LanguageInfo): nu
     }
   }
   const comments = lang.comments;
+  const regex = lang.regexLiterals;
+  // Whether a `/` here would open a regex (by the token before it, as the code tokeniser decides).
+  let regexMayStart = true;
   const baseIndent = indentOf(text, first);
   let depth = 0;
   let depthAtLineStart = 0;
@@ -225,6 +230,7 @@ export function nextBlockEnd(text: string, from: number, lang: LanguageInfo): nu
     }
     if (c === '"' || c === '`' || (c === "'" && lang.singleQuoteStrings)) {
       i = skipString(text, i);
+      regexMayStart = false;
       continue;
     }
     const e = skipComment(text, i, comments);
@@ -232,11 +238,33 @@ export function nextBlockEnd(text: string, from: number, lang: LanguageInfo): nu
       i = e;
       continue;
     }
+    if (regex) {
+      const code = text.charCodeAt(i);
+      const r = code === 47 && regexMayStart ? regexLiteralEnd(text, i) : -1;
+      if (r >= 0) {
+        i = r;
+        regexMayStart = false;
+        continue;
+      }
+      if (isIdentUnit(code)) {
+        // A word (any non-ASCII unit counts as a word's): a regex may follow only a keyword of REGEX_KEYWORDS.
+        const s = i;
+        while (i < text.length && isIdentUnit(text.charCodeAt(i))) i++;
+        regexMayStart = REGEX_KEYWORDS.includes(text.slice(s, i));
+        continue;
+      }
+      if (code > 32) regexMayStart = regexMayFollowPunct(code);
+    }
     if (c === '{' || c === '(' || c === '[') depth++;
     else if (c === '}' || c === ')' || c === ']') depth--;
     i++;
   }
   return text.length;
+}
+
+/** Letters, digits, `_`, `$` and any unit beyond ASCII. */
+function isIdentUnit(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
 }
 
 function blank(chars: string[], text: string, s: number, e: number): void {

@@ -1,6 +1,6 @@
 /**
  * The languages NearDup knows: for each, the file extensions and file names that mean it, how its
- * comments look, and whether `'` opens a string. languages.ts answers by file name from this table;
+ * comments look, whether `'` opens a string and whether `/` may open a regular expression. languages.ts answers by file name from this table;
  * the README's table "Languages" lists the same rows (a unit test holds them together).
  *
  * The comment syntaxes are shared constants: the native kernel defines one language per syntax
@@ -29,6 +29,8 @@ export interface LanguageEntry {
   comments: CommentSyntax;
   /** Whether `'` opens a string literal (false where it is an apostrophe, lifetime, quote or attribute). */
   singleQuoteStrings: boolean;
+  /** Whether `/` may open a regular-expression literal (comments.ts): JavaScript and TypeScript only. */
+  regexLiterals?: boolean;
   /** Extensions, lower case, without the dot. */
   extensions: string[];
   /** Whole file names (matched case-insensitively); a name wins over its extension (CMakeLists.txt). */
@@ -107,7 +109,7 @@ export const LANGUAGES: LanguageEntry[] = [
     names: 'README LICENSE LICENCE COPYING COPYRIGHT AUTHORS CONTRIBUTORS CHANGELOG CHANGES HISTORY NEWS NOTICE PATENTS THANKS'.split(' '),
     prefixes: 'README LICENSE LICENCE COPYING CHANGELOG'.split(' '),
   },
-  code('JavaScript, TypeScript', C_LIKE, true, 'js mjs cjs jsx ts mts cts tsx'),
+  { ...code('JavaScript, TypeScript', C_LIKE, true, 'js mjs cjs jsx ts mts cts tsx'), regexLiterals: true },
   code('Java', C_LIKE, true, 'java'),
   code('Kotlin', C_LIKE, true, 'kt kts'),
   code('Scala', C_LIKE, true, 'scala sc sbt'),

@@ -1,7 +1,7 @@
 /**
  * What kind of text a file holds, judged by its name, and how its comments look.
- * Language-agnostic tokenising needs only the comment syntax and the quote rule; everything else
- * is shared. The languages themselves are the rows of languageTable.ts.
+ * Language-agnostic tokenising needs only the comment syntax, the quote rule and whether `/` may
+ * open a regular expression; everything else is shared. The languages themselves are the rows of languageTable.ts.
  */
 import type { ContentKind } from '../types';
 import { C_LIKE, type CommentSyntax, LANGUAGES, type LanguageEntry, NONE } from './languageTable';
@@ -13,17 +13,22 @@ export interface LanguageInfo {
   comments: CommentSyntax;
   /** Whether `'` opens a string literal (false for languages where it is an apostrophe or lifetime). */
   singleQuoteStrings: boolean;
+  /** Whether `/` may open a regular-expression literal (JavaScript, TypeScript: see comments.ts). */
+  regexLiterals: boolean;
 }
 
-const PROSE: LanguageInfo = { kind: 'prose', comments: NONE, singleQuoteStrings: false };
+const PROSE: LanguageInfo = { kind: 'prose', comments: NONE, singleQuoteStrings: false, regexLiterals: false };
 /** Files whose name says nothing known: code with C-like comments. */
-const DEFAULT: LanguageInfo = { kind: 'code', comments: C_LIKE, singleQuoteStrings: true };
+const DEFAULT: LanguageInfo = { kind: 'code', comments: C_LIKE, singleQuoteStrings: true, regexLiterals: false };
 
 const byExtension = new Map<string, LanguageInfo>();
 const byName = new Map<string, LanguageInfo>();
 const byPrefix = new Map<string, LanguageInfo>();
 for (const entry of LANGUAGES) {
-  const info: LanguageInfo = entry.kind === 'prose' ? PROSE : { kind: entry.kind, comments: entry.comments, singleQuoteStrings: entry.singleQuoteStrings };
+  const info: LanguageInfo =
+    entry.kind === 'prose'
+      ? PROSE
+      : { kind: entry.kind, comments: entry.comments, singleQuoteStrings: entry.singleQuoteStrings, regexLiterals: entry.regexLiterals === true };
   for (const ext of entry.extensions) add(byExtension, ext, info, entry);
   for (const name of entry.names ?? []) add(byName, name.toLowerCase(), info, entry);
   for (const name of entry.prefixes ?? []) add(byPrefix, name.toLowerCase(), info, entry);

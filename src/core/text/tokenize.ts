@@ -5,7 +5,7 @@
  * computed while its characters are scanned, and stored with its start offset in a TokenBuffer.
  */
 import { FNV64_OFFSET_HI, FNV64_OFFSET_LO, FNV64_PRIME_LO, fnv1a64, fnv1a64Step, fnvHi, out } from './hash';
-import { commentFirstChars, skipComment } from './comments';
+import { commentFirstChars, REGEX_KEYWORDS, regexLiteralEnd, regexMayFollowPunct, skipComment } from './comments';
 import type { LanguageInfo } from './languages';
 import type { CjkSegmenter } from '../types';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopWords';
@@ -336,16 +336,53 @@ function scanString(text: string, i: number, n: number, q: number): number {
   return i;
 }
 
+/** REGEX_KEYWORDS by hash. */
+const REGEX_KEYWORD_SET = new HashSet64(REGEX_KEYWORDS);
+
+/** The FNV-1a 64 of text[i, e) (a regex literal), left in `out`. */
+function hashRange(text: string, i: number, e: number): void {
+  let hi = FNV64_OFFSET_HI | 0;
+  let lo = FNV64_OFFSET_LO | 0;
+  for (; i < e; i++) {
+    const x = lo ^ text.charCodeAt(i);
+    hi = fnvHi(hi, x);
+    lo = Math.imul(x, FNV64_PRIME_LO);
+  }
+  out.hi = hi;
+  out.lo = lo;
+}
+
 /**
- * Code tokens: identifiers, numbers, string literals (one token each) and single punctuation
- * characters. Comments and whitespace are dropped.
+ * Whether a `/` may open a regex after the last token buffered (index `last`, or none when
+ * last < first): the text's first token, a keyword of REGEX_KEYWORDS, or punctuation that
+ * regexMayFollowPunct allows; `/` itself only as division (a regex token begins with `/` too,
+ * but its hash is not the one-character `/`'s). Read from the token's first character and hash,
+ * which native/fingerprint.c has as well.
+ */
+function regexMayStart(text: string, buf: TokenBuffer, first: number, last: number, singleQuote: boolean): boolean {
+  if (last < first) return true;
+  const p = text.charCodeAt(buf.start[last]);
+  if (p >= 128) return !isUnicodeWordChar(p);
+  const cls = CODE_CLASS[p];
+  if (cls === CODE_IDENT) return REGEX_KEYWORD_SET.has(buf.hi[last], buf.lo[last]);
+  if (cls === CODE_PUNCT) return p === 47 ? buf.hi[last] === PUNCT_HI[47] && buf.lo[last] === PUNCT_LO[47] : regexMayFollowPunct(p);
+  return cls === CODE_SQUOTE && !singleQuote;
+}
+
+/**
+ * Code tokens: identifiers, numbers, string literals and (where the language has them) regular
+ * expression literals, one token each, and single punctuation characters. Comments and
+ * whitespace are dropped. A regex becomes a literal like a string: `\u0001str` when identifiers
+ * are normalised.
  */
 export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeTokenizeOptions, buf: TokenBuffer): void {
   const normalize = options.normalizeIdentifiers === true;
   const comments = lang.comments;
   const commentFirst = commentFirstChars(comments);
   const singleQuote = lang.singleQuoteStrings;
+  const regex = lang.regexLiterals;
   const n = text.length;
+  const first = buf.length;
   // The buffer's arrays and length, held in locals while tokenising (one store site below).
   let hiArr = buf.hi;
   let loArr = buf.lo;
@@ -381,7 +418,18 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
     let lo: number;
     // The other form's low half (TokenBuffer.alt): normalised when the hashes are not, and back.
     let alt: number;
-    if (cls === CODE_PUNCT) {
+    let regexEnd: number;
+    if (cls === CODE_PUNCT && c === 47 && regex) {
+      regexEnd = regexMayStart(text, buf, first, len - 1, singleQuote) ? regexLiteralEnd(text, i) : -1;
+    } else regexEnd = -1;
+    if (regexEnd >= 0) {
+      // A regular expression: one literal token, as a string.
+      hashRange(text, i, regexEnd);
+      i = regexEnd;
+      hi = normalize ? STR_HI : out.hi;
+      lo = normalize ? STR_LO : out.lo;
+      alt = normalize ? out.lo : STR_LO;
+    } else if (cls === CODE_PUNCT) {
       // One character: a table entry below 128, one hash step above.
       if (c < 128) {
         hi = PUNCT_HI[c];

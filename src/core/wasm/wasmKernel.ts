@@ -18,7 +18,7 @@ import type { CodeKernel, KernelRegion } from '../types';
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
  * another version (an addon or a .wasm built from other sources) is not used.
  */
-export const KERNEL_VERSION = 5;
+export const KERNEL_VERSION = 6;
 
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
@@ -46,7 +46,7 @@ interface Exports {
   nd_alloc(bytes: number): number;
   nd_free(ptr: number): void;
   nd_init(word: number, logs: number, nLogs: number): number;
-  nd_define_language(spec: number, singleQuote: number): number;
+  nd_define_language(spec: number, quoteAndRegex: number): number;
   nd_text_buffer(len: number): number;
   nd_tokenize(len: number, languageId: number, normalize: number): number;
   nd_fingerprint(k: number, tf: number, fileSketch: number, sectionSketch: number, minTokens: number, sections: number, out: number, outLen: number): number;
@@ -182,6 +182,7 @@ class Kernel implements WasmKernel {
     lineStartOpeners?: string[],
     lineBlockOpeners?: string[],
     lineBlockClosers?: string[],
+    regexLiterals?: boolean,
   ): number {
     // Six lists, each a count then per opener its length and units (native/wasm.c); a list or an
     // opener the kernel cannot take is cut short at a length it refuses (count > 8, length > 16).
@@ -195,7 +196,7 @@ class Kernel implements WasmKernel {
     }
     const at = this.room(spec.length * 2);
     this.u16(at, spec.length).set(spec);
-    return this.x.nd_define_language(at, singleQuoteStrings ? 1 : 0);
+    return this.x.nd_define_language(at, (singleQuoteStrings ? 1 : 0) | (regexLiterals === true ? 2 : 0));
   }
 
   tokenize(text: string, languageId: number, normalizeIdentifiers: boolean, region = false): number {

@@ -30,9 +30,10 @@ export const CACHE_MAGIC = 'NDFC';
  * languageTable.ts; 3: neardup-ignore markers, so unchanged files cached before them are re-read;
  * 4: notebooks by cell and Vue / Svelte components by block, core/containers; 5: each document's
  * number of lines, for the share of lines in near duplicates; 6: each item's clone hashes, raw and
- * normalised, for the clone kind of its pairs).
+ * normalised, for the clone kind of its pairs; 7: regular-expression literals in the code tokeniser,
+ * core/text/comments.ts).
  */
-export const CACHE_FORMAT_VERSION = 6;
+export const CACHE_FORMAT_VERSION = 7;
 const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
 

@@ -62,6 +62,13 @@ describe('ignore markers (core/text/ignoreMarkers)', () => {
     assert.deepEqual(blankedLines(t, blanked(t, 'a.js')), [1, 3, 4, 6, 7]); // 2 and 5 were blank already
   });
 
+  it('neardup-ignore-next, JavaScript: a quote, backtick or bracket inside a regular expression opens nothing; a division is no regex', () => {
+    const t = "a();\n// neardup-ignore-next\nfunction f(s) {\n  if (/[`'(]/.test(s)) return /}/;\n  return s.length / 2 / 3;\n}\nfunction g() { return '`'; }\n";
+    assert.deepEqual(blankedLines(t, blanked(t, 'a.js')), [1, 2, 3, 4, 5]);
+    // Without regex literals (Java) the backtick opens a string to the end, so the block runs on.
+    assert.deepEqual(blankedLines(t, blanked(t, 'a.java')), [1, 2, 3, 4, 5, 6]);
+  });
+
   it('neardup-ignore-next, code: an indented Python block, blank lines inside included', () => {
     const t = 'x = 1\n# neardup-ignore-next\n@dec\ndef f(a):\n    return a\n\n    pass\n\ndef g():\n    pass\n';
     assert.deepEqual(blankedLines(t, blanked(t, 'a.py')), [1, 2, 3, 4, 6]); // 5 was blank already

@@ -54,6 +54,34 @@ describe('tokenize', () => {
     assert.deepEqual(hashes(a), hashes(b));
   });
 
+  it('code: a regular expression is one token where an expression may start; `/` after an operand divides', () => {
+    const axios = "const isValidHeaderName = (str) => /^[-_a-zA-Z0-9^`|~,!#$%&'*+.]+$/.test(str.trim());\nfunction after() {}\n";
+    assert.deepEqual(hashes(code(axios)), [
+      'const', 'isValidHeaderName', '=', '(', 'str', ')', '=', '>', "/^[-_a-zA-Z0-9^`|~,!#$%&'*+.]+$/", '.', 'test', '(', 'str', '.', 'trim', '(', ')', ')', ';',
+      'function', 'after', '(', ')', '{', '}',
+    ].map(h));
+    assert.deepEqual(hashes(code('x = a / b / c;')), ['x', '=', 'a', '/', 'b', '/', 'c', ';'].map(h));
+    assert.deepEqual(hashes(code('x = y / 2 // half\nz')), ['x', '=', 'y', '/', '2', 'z'].map(h));
+    assert.deepEqual(hashes(code('f(a)/2/g')), ['f', '(', 'a', ')', '/', '2', '/', 'g'].map(h));
+    assert.deepEqual(hashes(code('v = x[0] / 2 / y.z')), ['v', '=', 'x', '[', '0', ']', '/', '2', '/', 'y', '.', 'z'].map(h));
+    assert.deepEqual(hashes(code('return /a\'b`c"d/gi.test(s)')), ['return', '/a\'b`c"d/gi', '.', 'test', '(', 's', ')'].map(h));
+    // `//`, `/*`, a `/` in a class and escaped: all inside the one token, no comment opened.
+    assert.deepEqual(hashes(code('s.replace(/\\/\\/|[/*]+|\\/\\*/g, "") + 1')), ['s', '.', 'replace', '(', '/\\/\\/|[/*]+|\\/\\*/g', ',', '""', ')', '+', '1'].map(h));
+    assert.deepEqual(hashes(code('typeof /x/; case /y/: a = b / /z/.source.length')), ['typeof', '/x/', ';', 'case', '/y/', ':', 'a', '=', 'b', '/', '/z/', '.', 'source', '.', 'length'].map(h));
+    // No closing `/` on its line: punctuation after all (and a regex never spans a line).
+    assert.deepEqual(hashes(code('if (x) p = /open\nq = `t`')), ['if', '(', 'x', ')', 'p', '=', '/', 'open', 'q', '=', '`t`'].map(h));
+    assert.deepEqual(hashes(code('a = [/x\\\n/]')), ['a', '=', '[', '/', 'x', '\\', '/', ']'].map(h));
+    // JSX: `</` closes an element.
+    assert.deepEqual(hashes(code('<p>a</p>', 'a.tsx')), ['<', 'p', '>', 'a', '<', '/', 'p', '>'].map(h));
+    // Languages without regex literals keep `/` as punctuation.
+    assert.deepEqual(hashes(code('x = /a"b/', 'a.java')), ['x', '=', '/', 'a', '"b/'].map(h));
+  });
+
+  it('code: a regex normalises to the literal placeholder, as a string does', () => {
+    assert.deepEqual(hashes(code('x = /ab+c/g;', 'a.ts', true)), hashes(code('x = "other";', 'a.ts', true)));
+    assert.notDeepEqual(hashes(code('x = /ab+c/g;')), hashes(code('x = "other";')));
+  });
+
   it('code: normalising identifiers and literals makes renamed copies equal, keeps keywords', () => {
     const a = code('function add(x, y) { return x + y * 2; }', 'a.ts', true);
     const b = code('function sum(p, q) { return p + q * 7; }', 'a.ts', true);

@@ -32,6 +32,24 @@ function assertSame(text: string, file: string, options: FingerprintOptions): vo
   }
 }
 
+/**
+ * Regular-expression literals and divisions (core/text/comments.ts): the axios header-name regex
+ * with a backtick and a quote, divisions, `)/` after a call, a regex after `return`, `//` `/*` a
+ * quote and a backtick inside one, an unterminated `/` at the end of a line, JSX's `</`.
+ */
+const REGEX_CASES = [
+  "const isValidHeaderName = (str) => /^[-_a-zA-Z0-9^`|~,!#$%&'*+.]+$/.test(str.trim());\n",
+  'x = a / b / c;\n',
+  'x = y / 2 // comment\n',
+  'n = f(a)/2/g(b) + (c)/d/e;\n',
+  "function t(s) { return /a'b\"c`d/gi.test(s) }\n",
+  'v = s.replace(/\\/\\/|[/*]+|\\/\\*|"|`/g, "");\n',
+  'if (x) p = /unterminated\n',
+  'w = typeof /r/ + [/s/, /t\\/u/y] instanceof /v/;\n',
+  'el = <p>a</p>; q = i++ / 2 / 3;\r\n',
+  '/lead/.test(z) ? 1 : 2\n',
+];
+
 /** Pieces of code in many styles, glued at random: the tokeniser's and numbering's hard cases. */
 const PIECES = [
   'function f(a, b) {\n  return a + b;\n}\n',
@@ -62,6 +80,7 @@ const PIECES = [
   'import { a, b } from "m";\nexport { c } from "n";\n',
   '$var = @array[0] ~ %hash{key} ^ !x | y & z;\n',
   'if x:\n    pass\nelif y:\n    pass\nelse:\n    pass\n',
+  ...REGEX_CASES,
 ];
 const FILES = ['a.js', 'b.ts', 'c.py', 'd.sql', 'e.lua', 'f.html', 'g.css', 'h.clj', 'i.erl', 'j.json', 'k.rs', 'l.go', 'Makefile', 'm.unknown', 'n.hs'];
 const OPTION_SETS: FingerprintOptions[] = [
@@ -188,6 +207,19 @@ describe('native kernel', () => {
             }
           }
           assert.ok(compared > 5000, `${compared} texts compared`);
+        });
+
+        it('on regular-expression literals and divisions, each alone and glued, in JavaScript, TypeScript, TSX and Java', () => {
+          const texts = [...REGEX_CASES, REGEX_CASES.join(''), REGEX_CASES.join('\n'), REGEX_CASES.map((t) => t.trimEnd()).join(' ')];
+          for (const text of texts) {
+            for (const file of ['a.js', 'b.ts', 'c.tsx', 'd.java']) {
+              for (const options of OPTION_SETS) assertSame(text, file, { ...options, minTokens: 1 });
+            }
+          }
+          // The kernel sees the regex: the axios line's backtick opens no template literal.
+          const axios = `${REGEX_CASES[0]}function after(a, b) {\n  return a + b;\n}\n`;
+          const doc = fingerprintText(axios, 'a.js', { minTokens: 1, kernel });
+          assert.equal(doc.file?.tokens, 33, "19 tokens on the regex's line, 14 after");
         });
 
         it('on a file with hundreds of sections (the output buffer grows) and on tiny texts', () => {

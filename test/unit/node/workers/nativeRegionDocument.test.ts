@@ -37,6 +37,7 @@ const SNIPPETS: Array<[string, string]> = [
   ['b.c', '/* block */ int main(void) { // line\n  char *s = "a\\"b"; return \'x\'; }\n#define X 1\n'],
   ['c.rb', '=begin\nblock\n=end\ndef g; puts "x#{y}" # c\nend\n'],
   ['g.ts', 'const café = `t${x}` + /re/g; // ü\r\nlet 变量 = 1;\u2028x = 2; if (typeof y === "z") return 3.5e3;\n'],
+  ['h.js', "const ok = (s) => /^[-_a-zA-Z0-9^`|~,!#$%&'*+.]+$/.test(s) && a / b / c > 0; // c\nreturn /x\\/\\/'\"/g;\nif (x) p = /open\nq = `t`;\n"],
   ['empty.ts', ''],
   ['one.ts', 'x'],
   ['lines.ts', '\n\n\r\n\n'],
