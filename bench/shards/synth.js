@@ -79,7 +79,7 @@ function header(name) {
       format: 1,
       shard: name,
       tool: 'neardup-bench-synth',
-      tokenizer: { version: 'neardup-tokens/1', shingleSize: 3, hash: 'fnv1a64+fmix/1', fileSketch: 128, sectionSketch: 64 },
+      tokenizer: { version: 'neardup-tokens/2', shingleSize: 3, hash: 'fnv1a64+fmix/1', fileSketch: 128, sectionSketch: 64 },
       settings: { minTokens: 50, sections: true, normalizeIdentifiers: false, stopWords: false, weighting: 'none', cjkSegmenter: 'jieba', foldVariants: true },
     }) + '\n'
   );

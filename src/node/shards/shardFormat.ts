@@ -30,9 +30,9 @@ export type FingerprintSettings = Pick<EngineSettings, (typeof FINGERPRINT_SETTI
 
 /**
  * The tokenizer and hashing constants of this build. A change to the tokenizers, the shingles or
- * the hash that moves fingerprints must change `version` here.
+ * the hash that moves fingerprints must change `version` here (2: JavaScript/TypeScript regular expressions became one token).
  */
-export const TOKENIZER = Object.freeze({ version: 'neardup-tokens/1', shingleSize: 3, hash: 'fnv1a64+fmix/1', fileSketch: FILE_SKETCH_SIZE, sectionSketch: SECTION_SKETCH_SIZE });
+export const TOKENIZER = Object.freeze({ version: 'neardup-tokens/2', shingleSize: 3, hash: 'fnv1a64+fmix/1', fileSketch: FILE_SKETCH_SIZE, sectionSketch: SECTION_SKETCH_SIZE });
 
 export interface ShardHeader {
   neardup: 'fingerprints';
