@@ -1,7 +1,7 @@
 /**
  * The region finder spread over the scan's workers (issue 12, `--locate`): this thread indexes
  * the documents' anchors and cuts the seeds into buckets (core/regions planRegions); the buckets,
- * in runs of about equal seeds, go to every worker of the pool, which chain, align and judge them
+ * in runs of about equal seeds, go to the pool's workers, which chain, align and judge them
  * (node/regions/regionJob.ts) on the documents it shares through shared memory; the pairs come
  * back in bucket order, so the result is findRegions' on one thread, pair for pair. This thread
  * takes runs from the same queue once it asks for the result (it is a core too: one worker fewer
