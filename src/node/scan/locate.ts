@@ -58,10 +58,14 @@ import type { ScanResult } from './scan';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
- * main thread (regionJobs.ts regionSlots); with fewer the main thread does them after the report.
- * `NEARDUP_REGION_WORKERS` overrides it (tests, benches).
+ * main thread (regionJobs.ts regionSlots); with fewer the main thread does them after the report,
+ * the workers let go first. Measured on 2 cores (the small bench tree, busy machine, 9 paired
+ * runs): one worker and the main thread taking runs cost 1.09× the CPU of the main thread alone
+ * for 1.07× the wall time and +20 MB (the worker receives the documents and compiles the chaining
+ * code again, ~0.3 s of CPU, on the core the main thread needs). `NEARDUP_REGION_WORKERS`
+ * overrides it (tests, benches).
  */
-export const MIN_WORKERS_FOR_REGION_JOBS = Number(process.env.NEARDUP_REGION_WORKERS) > 0 ? Number(process.env.NEARDUP_REGION_WORKERS) : 2;
+export const MIN_WORKERS_FOR_REGION_JOBS = Number(process.env.NEARDUP_REGION_WORKERS) > 0 ? Number(process.env.NEARDUP_REGION_WORKERS) : 3;
 
 /**
  * The workers make what the report says of their pairs' sides from this many workers up; with
@@ -69,7 +73,7 @@ export const MIN_WORKERS_FOR_REGION_JOBS = Number(process.env.NEARDUP_REGION_WOR
  * for every pair it finds, ~0.4 s of CPU on the small bench tree where the main thread spends
  * ~0.15 s, and on 2 cores that CPU is the other thread's.
  */
-const MIN_WORKERS_FOR_SIDES = 3;
+const MIN_WORKERS_FOR_SIDES = 3; // = MIN_WORKERS_FOR_REGION_JOBS by default: matters under NEARDUP_REGION_WORKERS
 
 /** Largest tree (bytes of the fingerprinted files) `--locate` takes. */
 export const LOCATE_MAX_BYTES = 32 * 1024 * 1024;
@@ -155,7 +159,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
   if (pool.size < MIN_WORKERS_FOR_REGION_JOBS) {
     // Too few cores to gain: the work handed over costs more than it saves (docs/localisation.md).
     return (pairs) => {
-      void pool.close(); // done with the workers: their memory goes before the region finder's (peak)
+      void pool.close(); // done with the workers: their memory goes before the region finder's (peak: −20 MB)
       let found: RegionResult;
       try {
         found = findRegions(steps.docs, { skipPair: steps.skipOf(pairs), kernel: steps.kernel });

@@ -23,8 +23,8 @@ const RUNS_PER_WORKER = 8;
 
 /**
  * The workers of a pool of `size` sent runs: one fewer than the pool (this thread takes runs too;
- * the pool has a worker per core), at least one. On 2 cores a second worker taking runs cost more
- * than it gave: each isolate compiles the chaining code again (~0.25 s of CPU), on the core the
+ * the pool has a worker per core), at least one: each worker taking runs receives the documents
+ * and compiles the chaining code again (~0.3 s of CPU on the small bench tree), on a core the
  * others need.
  */
 export const regionSlots = (size: number): number => Math.max(1, size - 1);
