@@ -59,9 +59,9 @@ import type { ScanResult } from './scan';
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
  * main thread (regionJobs.ts regionSlots); with fewer the main thread does them after the report,
- * the workers let go first. Measured on 2 cores (the small bench tree, busy machine, 9 paired
- * runs): one worker and the main thread taking runs cost 1.09× the CPU of the main thread alone
- * for 1.07× the wall time and +20 MB (the worker receives the documents and compiles the chaining
+ * the workers let go first. Measured on 2 cores (the small bench tree, paired runs): one worker
+ * and the main thread taking runs cost 1.08× the CPU of the main thread alone for the same wall
+ * time (1.00×; 1.07× on a busy machine) and +17 MB (the worker receives the documents and compiles the chaining
  * code again, ~0.3 s of CPU, on the core the main thread needs). `NEARDUP_REGION_WORKERS`
  * overrides it (tests, benches).
  */
