@@ -60,13 +60,23 @@ import { nativeKernel } from '../workers/nativeKernel';
 import type { ScanResult } from './scan';
 
 /**
- * The scan's workers take the region finder's buckets from this many workers (cores) up; with
- * fewer the main thread does them after the report. Measured on 2 cores (the small bench tree):
- * the same wall time either way (ratio 1.04), 19 % more CPU and 75 MB more memory handed over
- * (each worker receives the documents and compiles the chaining code; the sides of all pairs are
- * made, not only of those reported). `NEARDUP_REGION_WORKERS` overrides it (tests, benches).
+ * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
+ * main thread (regionJobs.ts regionSlots); with fewer the main thread does them after the report,
+ * the workers let go first. Measured on 2 cores (the small bench tree, paired runs): one worker
+ * and the main thread taking runs cost 1.08× the CPU of the main thread alone for the same wall
+ * time (1.00×; 1.07× on a busy machine) and +17 MB (the worker receives the documents and compiles the chaining
+ * code again, ~0.3 s of CPU, on the core the main thread needs). `NEARDUP_REGION_WORKERS`
+ * overrides it (tests, benches).
  */
 export const MIN_WORKERS_FOR_REGION_JOBS = Number(process.env.NEARDUP_REGION_WORKERS) > 0 ? Number(process.env.NEARDUP_REGION_WORKERS) : 3;
+
+/**
+ * The workers make what the report says of their pairs' sides from this many workers up; with
+ * fewer the main thread makes them for the pairs it reports (once per place): a worker makes them
+ * for every pair it finds, ~0.4 s of CPU on the small bench tree where the main thread spends
+ * ~0.15 s, and on 2 cores that CPU is the other thread's.
+ */
+const MIN_WORKERS_FOR_SIDES = 3; // = MIN_WORKERS_FOR_REGION_JOBS by default: matters under NEARDUP_REGION_WORKERS
 
 /** Largest tree (bytes of the fingerprinted files) `--locate` takes. */
 export const LOCATE_MAX_BYTES = 32 * 1024 * 1024;
@@ -154,6 +164,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
   if (pool.size < MIN_WORKERS_FOR_REGION_JOBS) {
     // Too few cores to gain: the work handed over costs more than it saves (docs/localisation.md).
     return (pairs) => {
+      void pool.close(); // done with the workers: their memory goes before the region finder's (peak: −20 MB)
       let found: RegionResult;
       try {
         found = findRegions(steps.docs, { skipPair: steps.skipOf(pairs), kernel: steps.kernel });
@@ -165,7 +176,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
   }
   let begun: RegionsInPool;
   try {
-    begun = startRegionsInPool(steps.docs, { kernel: steps.kernel }, pool, steps.identical, sideOptionsOf(options.settings));
+    begun = startRegionsInPool(steps.docs, { kernel: steps.kernel }, pool, steps.identical, pool.size >= MIN_WORKERS_FOR_SIDES ? sideOptionsOf(options.settings) : undefined);
   } catch (e) {
     const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
     return () => Promise.resolve(failed);
@@ -175,6 +186,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
     try {
       const skip = steps.skipOf(pairs);
       found = await begun.result((a, b) => !skip(a, b));
+      void pool.close(); // done with the workers: their memory goes before the report is made (peak)
     } catch (e) {
       return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
     }

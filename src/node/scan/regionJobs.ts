@@ -1,10 +1,11 @@
 /**
  * The region finder spread over the scan's workers (issue 12, `--locate`): this thread indexes
  * the documents' anchors and cuts the seeds into buckets (core/regions planRegions); the buckets,
- * in runs of about equal seeds, go to every worker of the pool, which chain, align and judge them
+ * in runs of about equal seeds, go to the pool's workers, which chain, align and judge them
  * (node/regions/regionJob.ts) on the documents it shares through shared memory; the pairs come
- * back in bucket order, so the result is findRegions' on one thread, pair for pair. A run a worker
- * fails is done on this thread.
+ * back in bucket order, so the result is findRegions' on one thread, pair for pair. This thread
+ * takes runs from the same queue once it asks for the result (it is a core too: one worker fewer
+ * is sent runs, {@link regionSlots}). A run a worker fails is done on this thread.
  */
 import type { RegionDocument } from '../../core/regions/document';
 import { groupRegions } from '../../core/regions/groups';
@@ -17,8 +18,16 @@ import type { RegionBucketsResponse } from '../workers/messages';
 import type { PairSides, SideOptions } from '../regions/regionSides';
 import type { WorkerPool } from '../workers/workerPool';
 
-/** Runs per worker: the work of a bucket varies a lot, so more runs than workers balance it. */
+/** Runs per thread: the work of a bucket varies a lot, so more runs than threads balance it. */
 const RUNS_PER_WORKER = 8;
+
+/**
+ * The workers of a pool of `size` sent runs: one fewer than the pool (this thread takes runs too;
+ * the pool has a worker per core), at least one: each worker taking runs receives the documents
+ * and compiles the chaining code again (~0.3 s of CPU on the small bench tree), on a core the
+ * others need.
+ */
+export const regionSlots = (size: number): number => Math.max(1, size - 1);
 
 let nextDocsId = 1;
 
@@ -29,7 +38,7 @@ export interface RegionsInPool {
    * when `keep` says so — findRegions' result with those buckets' skipPair = !keep. With `sides`,
    * each pair's sides as the workers made them (none for pairs found on this thread).
    */
-  result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult & { sides: Array<PairSides | undefined> }>;
+  result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult & { sides: Array<PairSides | undefined>; workedHere: number }>;
 }
 
 /** findRegions(docs, options) with the buckets' work done by the pool's workers. */
@@ -61,7 +70,8 @@ export function startRegionsInPool(
   wanted.forEach((b, i) => {
     if (!held.has(i)) total += b.pairs.length;
   });
-  const target = Math.max(1, total / Math.max(1, pool.size * RUNS_PER_WORKER));
+  const slots = regionSlots(pool.size);
+  const target = Math.max(1, total / Math.max(1, (slots + 1) * RUNS_PER_WORKER));
   const runs: number[][] = [];
   let run: number[] = [];
   let seeds = 0;
@@ -80,7 +90,9 @@ export function startRegionsInPool(
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const found: RegionPair[][] = new Array(wanted.length);
   const foundSides: Array<Array<PairSides | undefined>> = new Array(wanted.length);
+  let workedHere = 0;
   const here = (r: number[]) => {
+    workedHere += r.length;
     for (const i of r) {
       found[i] = bucketRegions(docs, wanted[i], o, align, stats);
       foundSides[i] = [];
@@ -92,8 +104,8 @@ export function startRegionsInPool(
   // thread is busy matching sections); each lane sends the documents with its first run, then
   // only their id.
   const sentTo = new Set<number>(); // the slots sent the documents (a worker handles its messages in order)
-  const lanes = Array.from({ length: Math.min(2 * pool.size, runs.length) }, async (_, lane) => {
-    const slot = lane % pool.size;
+  const lanes = Array.from({ length: Math.min(2 * slots, runs.length) }, async (_, lane) => {
+    const slot = lane % slots;
     while (next < runs.length) {
       const r = runs[next++];
       let seedCount = 0;
@@ -139,6 +151,12 @@ export function startRegionsInPool(
   const done = Promise.all(lanes);
   return {
     async result(keep = () => true) {
+      // This thread takes runs too, one at a time (the workers' answers and their next runs go
+      // through between two), until none is left; then waits for those in flight.
+      while (next < runs.length) {
+        here(runs[next++]);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       await done;
       here([...held].filter((i) => keep(wanted[i].docA, wanted[i].docB)));
       const pairs: RegionPair[] = [];
@@ -151,7 +169,7 @@ export function startRegionsInPool(
         }
       });
       stats.pairs = pairs.length;
-      return { pairs, groups: groupRegions(pairs), stats, sides: pairSides };
+      return { pairs, groups: groupRegions(pairs), stats, sides: pairSides, workedHere };
     },
   };
 }

@@ -1,15 +1,16 @@
 // The region finder spread over workers (node/scan/regionJobs.ts) finds what findRegions finds on
 // one thread, pair for pair and in the same order, with the same groups and counts: on this
 // repository's sources with blocks pasted into other files and into themselves, and prose with a
-// pasted paragraph; with a real pool of two fingerprint workers; with more runs than workers (the
-// documents sent once per worker); with buckets held back until the caller says which to work;
-// and when no worker can run a job (every run done here).
+// pasted paragraph, and on corpora of other random pastes; with real pools of one to three
+// fingerprint workers, this thread taking runs too; with more runs than workers (the documents
+// sent once per worker); with buckets held back until the caller says which to work; and when no
+// worker can run a job (every run done here).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { findRegions } from '../../../../src/core/regions/regions';
-import { findRegionsInPool, startRegionsInPool } from '../../../../src/node/scan/regionJobs';
+import { findRegionsInPool, regionSlots, startRegionsInPool } from '../../../../src/node/scan/regionJobs';
 import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { runRegionBuckets } from '../../../../src/node/regions/regionJob';
@@ -18,8 +19,8 @@ import { WorkerPool } from '../../../../src/node/workers/workerPool';
 import { buildEngineWorkers, REPO } from '../../helpers/engineBundle';
 import { mulberry32, proseText } from '../../helpers/corpus';
 
-function corpus(): RegionDocument[] {
-  const rnd = mulberry32(12);
+function corpus(seed = 12): RegionDocument[] {
+  const rnd = mulberry32(seed);
   const files: Array<{ path: string; text: string }> = [];
   for (const dir of ['src/core/regions', 'src/core/report', 'src/core/text']) {
     for (const name of fs.readdirSync(path.join(REPO, dir)).sort()) {
@@ -76,6 +77,46 @@ describe('the region finder on workers (regionJobs)', function () {
     }
   });
 
+  it('this thread takes runs too: with one worker sent runs, both work buckets, and the result is the same', async () => {
+    const o = { normalizeIdentifiers: false, weighting: 'none' as const };
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
+    try {
+      assert.equal(regionSlots(pool.size), 1);
+      const res = await startRegionsInPool(docs, { kernel: nativeKernel() }, pool, undefined, o).result();
+      const one = findRegions(docs, { kernel: nativeKernel() });
+      assert.deepEqual(res.pairs, one.pairs);
+      assert.ok(res.workedHere > 0, 'this thread worked some buckets');
+      // The worker's pairs come with their sides, this thread's without.
+      assert.ok(res.sides.some((s) => s !== undefined), 'the worker found some of the pairs');
+      assert.ok(res.sides.some((s) => s === undefined), 'this thread found some of the pairs');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('on random pastes (three seeds), pools of one, two and three workers find what findRegions finds', async () => {
+    for (const seed of [1, 2, 3]) {
+      const random = corpus(seed);
+      const one = findRegions(random, { kernel: nativeKernel() });
+      assert.ok(one.pairs.length >= 10, `seed ${seed}: copies to find (${one.pairs.length})`);
+      for (const size of [1, 2, 3]) {
+        const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size });
+        try {
+          const many = await findRegionsInPool(random, { kernel: nativeKernel() }, pool);
+          assert.deepEqual(many.pairs, one.pairs, `seed ${seed}, ${size} workers`);
+          assert.deepEqual(many.groups, one.groups, `seed ${seed}, ${size} workers`);
+          assert.deepEqual(many.stats, one.stats, `seed ${seed}, ${size} workers`);
+        } finally {
+          await pool.close();
+        }
+      }
+    }
+  });
+
+  it('sends runs to one worker fewer than the pool (this thread is a core too), at least one', () => {
+    assert.deepEqual([1, 2, 3, 8].map(regionSlots), [1, 1, 2, 7]);
+  });
+
   it('skips what skipPair skips, as findRegions does', async () => {
     const skipPair = (a: number, b: number) => (a + b) % 2 === 0;
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
@@ -105,14 +146,16 @@ describe('the region finder on workers (regionJobs)', function () {
     }
   });
 
-  it("with `sides`, each pair's trimmed starts, content keys and distance as made on this thread", async () => {
+  it("with `sides`, each pair a worker found has its trimmed starts, content keys and distance as made on this thread", async () => {
     const o = { normalizeIdentifiers: false, weighting: 'none' as const };
     const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script: workerScript, size: 2 });
     try {
       const res = await startRegionsInPool(docs, {}, pool, undefined, o).result();
       assert.ok(res.pairs.length > 0);
       assert.equal(res.sides.length, res.pairs.length);
-      res.pairs.forEach((p, i) => assert.deepEqual(res.sides[i], pairSides(docs[p.a.doc], docs[p.b.doc], p, o)));
+      // Pairs found on this thread (it takes runs too) have none: the caller makes them.
+      res.pairs.forEach((p, i) => res.sides[i] && assert.deepEqual(res.sides[i], pairSides(docs[p.a.doc], docs[p.b.doc], p, o)));
+      assert.ok(res.sides.some((s) => s !== undefined), 'the workers made some');
     } finally {
       await pool.close();
     }
