@@ -204,6 +204,24 @@ describe('editor: marks, hover, CodeLens', () => {
     assert.doesNotMatch(here, /Order handling for the fixture shop/, 'the header difference is above, counted');
   });
 
+  it('the hover of a near-duplicate file names the regions where the two match (neardup.locate), each with a Compare of just those lines', async () => {
+    const editor = await showAndWaitForMarks(api, 'code/orderService.ts', { identical: [], close: [[1, 82]], distant: [] });
+    const region = /^ {2}- lines (\d+)–(\d+) here, (\d+)–(\d+) there: (exact|renamed|edited) copy, [\d\\.]+% similar · \[Compare\]\(command:neardup\.compare\?([^)]+)\)$/m;
+    const top = await waitUntil(async () => {
+      const [h] = await nearDupHovers(editor.document.uri, 0);
+      return h && region.test(h) ? h : undefined;
+    }, [api.index.onDidUpdate], 'a matching region under the file twin in the hover');
+    const m = region.exec(top);
+    assert.ok(m, top);
+    const [here0, here1, there0, there1] = [m[1], m[2], m[3], m[4]].map(Number);
+    assert.ok(1 <= here0 && here0 < here1 && here1 <= 82, `the region's lines here lie in the file: ${m[0]}`);
+    assert.ok(1 <= there0 && there0 < there1, `the twin's lines: ${m[0]}`);
+    const [link] = JSON.parse(decodeURIComponent(m[6])) as Array<{ leftUri: string; rightUri: string; leftLines: number[]; rightLines: number[] }>;
+    assert.strictEqual(vscode.Uri.parse(link.leftUri).fsPath, editor.document.uri.fsPath);
+    assert.match(link.rightUri, /orderServiceCopy\.ts$/);
+    assert.deepStrictEqual([link.leftLines, link.rightLines], [[here0, here1], [there0, there1]], 'the Compare link carries the region, not the whole files');
+  });
+
   it('a CodeLens above the copied section and on a near-duplicate file peeks at the twins; neardup.codeLens.enabled turns them off', async () => {
     const uri = fixture('code/logParser.ts');
     await vscode.window.showTextDocument(uri);

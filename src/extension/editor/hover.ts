@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { COMPARE_COMMAND, type CompareLink } from '../commands/compare';
 import { IGNORE_DUPLICATE_COMMAND } from '../commands/ignoreDuplicate';
-import { percent } from '../duplicatesTreeProvider';
+import { cloneLabel, percent } from '../duplicatesTreeProvider';
 import type { HostTasks } from '../hostTasks';
 import { compactDiff, diffBlock, lineDiff } from './compactDiff';
 import { textLines, type EditorMarks } from './editorMarks';
@@ -19,6 +19,8 @@ export const OPEN_TWIN_COMMAND = 'neardup.openTwin';
 /** Twins named per mark, marks shown per hover. */
 const MAX_TWINS = 3;
 const MAX_MARKS = 2;
+/** A file twin's matching regions (located copies) named under it. */
+const MAX_REGIONS = 4;
 /** Twins larger than this get no diff (the engine's default size limit). */
 const MAX_TWIN_BYTES = 2 * 1024 * 1024;
 
@@ -62,6 +64,26 @@ const escapeMd = (s: string): string => s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (
 
 /** Markdown link text: no brackets or backslashes that would end it early. */
 const linkText = (s: string) => s.replace(/[\\[\]]/g, (c) => `\\${c}`);
+
+/**
+ * Under a file twin, the regions where the two files match (`neardup.locate`: the file pair's
+ * `regions`), each with its lines here and there, how it was copied, and a *Compare* of just
+ * those lines.
+ */
+function regionsOf(md: vscode.MarkdownString, here: vscode.Uri, twinUri: vscode.Uri, twin: ViewTwin): void {
+  const regions = twin.regions ?? [];
+  for (const r of regions.slice(0, MAX_REGIONS)) {
+    const link: CompareLink = {
+      leftUri: here.toString(),
+      rightUri: twinUri.toString(),
+      leftLines: [r.self.startLine, r.self.endLine],
+      rightLines: [r.other.startLine, r.other.endLine],
+    };
+    const text = vscode.l10n.t('lines {0}–{1} here, {2}–{3} there: {4}, {5} similar', r.self.startLine, r.self.endLine, r.other.startLine, r.other.endLine, cloneLabel(r.clone), percent(r.similarity));
+    md.appendMarkdown(`  - ${escapeMd(text)} · [${linkText(vscode.l10n.t('Compare'))}](${commandLink(COMPARE_COMMAND, [link])})\n`);
+  }
+  if (regions.length > MAX_REGIONS) md.appendMarkdown(`  - ${escapeMd(vscode.l10n.t('and {0} more matching regions', regions.length - MAX_REGIONS))}\n`);
+}
 
 export class MarksHoverProvider implements vscode.HoverProvider {
   constructor(
@@ -108,6 +130,7 @@ export class MarksHoverProvider implements vscode.HoverProvider {
       const compare = `[${linkText(vscode.l10n.t('Compare'))}](${commandLink(COMPARE_COMMAND, [link])})`;
       const open = `[${linkText(vscode.l10n.t('Open twin'))}](${commandLink(OPEN_TWIN_COMMAND, [twinUri.toString(), twin.startLine ?? 1, twin.endLine ?? twin.startLine ?? 1])})`;
       md.appendMarkdown(`- ${codeSpan(where(twin))} — ${vscode.l10n.t('distance {0}, {1} similar', twin.distance, percent(twin.similarity))} · ${compare} · ${open}\n`);
+      regionsOf(md, doc.uri, twinUri, twin);
     }
     const more = count - Math.min(MAX_TWINS, mark.item.twins.length);
     if (more > 0) md.appendMarkdown(`- ${vscode.l10n.t('and {0} more (the NearDup panel lists them)', more)}\n`);
