@@ -124,10 +124,12 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     const found: RegionPair[] = [];
     for (const bucket of plan.buckets) {
       if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
-      for (const r of bucketRegions(pair, bucket, plan.options, align, plan.stats)) {
-        const t = oriented(r, 0);
-        found.push({ ...t, a: { ...t.a, doc: x }, b: { ...t.b, doc: y } });
-      }
+      // Aligned in the corpus's documents under their own numbers (bucketRegions reads no anchors):
+      // the regions come out as those of the whole search (side a in x, the same object shapes);
+      // the bucket (this plan's own) renumbered in place keeps the shape of the whole search's.
+      bucket.docA = bucket.docA === 0 ? x : y;
+      bucket.docB = bucket.docB === 0 ? x : y;
+      for (const r of bucketRegions(docs as RegionDocument[], bucket, plan.options, align, plan.stats)) found.push(oriented(r, x));
     }
     return found;
   };
@@ -152,7 +154,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   for (const [at, x, y] of again) {
     while (next < at) merged.push(out[next++]);
     const regions = searchAlone(x, y);
-    const [sa, sb] = covers(regions, x, y);
+    const [sa, sb] = regions.length > 0 ? covers(regions, x, y) : [0, 0]; // (an empty list: another array shape for covers)
     if (sa >= cover && sb >= cover) merged.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions, searched: true });
   }
   while (next < out.length) merged.push(out[next++]);
