@@ -21,26 +21,36 @@ typedef struct {
   uint32_t docA, docB, a, b;
 } Seed;
 
-/* Stable LSD radix sort of anchors by hash, 16 bits a pass. */
+/*
+ * The digit of the radix sorts: 16 bits a pass, 8 for fewer items than SMALL_SORT (a 2-document
+ * search again of core/regions/fileCopies.ts: 65,536 counters cleared and summed a pass cost more
+ * than its few thousand items). Both are stable LSD sorts on the same keys: the same order.
+ */
+#define SMALL_SORT 32768
+static inline int digitBits(size_t n) { return n < SMALL_SORT ? 8 : 16; }
+
+/* Stable LSD radix sort of anchors by hash. */
 static int sortAnchors(Anchor **items, size_t n) {
+  const int bits = digitBits(n);
+  const uint32_t mask = (1u << bits) - 1;
   Anchor *tmp = malloc((n ? n : 1) * sizeof(Anchor));
-  uint32_t *count = malloc(65537 * sizeof(uint32_t));
+  uint32_t *count = malloc((mask + 2) * sizeof(uint32_t));
   if (!tmp || !count) {
     free(tmp);
     free(count);
     return 0;
   }
   Anchor *src = *items, *dst = tmp;
-  for (int shift = 0; shift < 32; shift += 16) {
-    memset(count, 0, 65537 * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) count[((src[i].hash >> shift) & 0xffff) + 1]++;
-    for (int d = 0; d < 65536; d++) count[d + 1] += count[d];
-    for (size_t i = 0; i < n; i++) dst[count[(src[i].hash >> shift) & 0xffff]++] = src[i];
+  for (int shift = 0; shift < 32; shift += bits) {
+    memset(count, 0, (mask + 2) * sizeof(uint32_t));
+    for (size_t i = 0; i < n; i++) count[((src[i].hash >> shift) & mask) + 1]++;
+    for (uint32_t d = 0; d <= mask; d++) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; i++) dst[count[(src[i].hash >> shift) & mask]++] = src[i];
     Anchor *t = src;
     src = dst;
     dst = t;
   }
-  /* Two passes: the sorted anchors are back in the first array. */
+  /* An even number of passes: the sorted anchors are back in the first array. */
   free(dst);
   *items = src;
   free(count);
@@ -49,10 +59,12 @@ static int sortAnchors(Anchor **items, size_t n) {
 
 static inline uint32_t field(const Seed *s, int f) { return f == 0 ? s->b : f == 1 ? s->a : f == 2 ? s->docB : s->docA; }
 
-/* LSD radix sort of seeds by (docA, docB, a, b); a key's second pass only when it needs one. */
+/* LSD radix sort of seeds by (docA, docB, a, b); a key's further passes only when it needs them. */
 static int sortSeeds(Seed **items, size_t n) {
+  const int bits = digitBits(n);
+  const uint32_t mask = (1u << bits) - 1;
   Seed *tmp = malloc((n ? n : 1) * sizeof(Seed));
-  uint32_t *count = malloc(65537 * sizeof(uint32_t));
+  uint32_t *count = malloc((mask + 2) * sizeof(uint32_t));
   if (!tmp || !count) {
     free(tmp);
     free(count);
@@ -65,17 +77,17 @@ static int sortSeeds(Seed **items, size_t n) {
       const uint32_t v = field(&src[i], f);
       if (v > max) max = v;
     }
-    for (int shift = 0; shift < (max > 0xffff ? 32 : 16); shift += 16) {
-      memset(count, 0, 65537 * sizeof(uint32_t));
-      for (size_t i = 0; i < n; i++) count[((field(&src[i], f) >> shift) & 0xffff) + 1]++;
-      for (int d = 0; d < 65536; d++) count[d + 1] += count[d];
-      for (size_t i = 0; i < n; i++) dst[count[(field(&src[i], f) >> shift) & 0xffff]++] = src[i];
+    for (int shift = 0; shift == 0 || (shift < 32 && (max >> shift) != 0); shift += bits) {
+      memset(count, 0, (mask + 2) * sizeof(uint32_t));
+      for (size_t i = 0; i < n; i++) count[((field(&src[i], f) >> shift) & mask) + 1]++;
+      for (uint32_t d = 0; d <= mask; d++) count[d + 1] += count[d];
+      for (size_t i = 0; i < n; i++) dst[count[(field(&src[i], f) >> shift) & mask]++] = src[i];
       Seed *t = src;
       src = dst;
       dst = t;
     }
   }
-  free(dst);
+  free(dst); /* the one of the two arrays that does not hold the result */
   *items = src;
   free(count);
   return 1;

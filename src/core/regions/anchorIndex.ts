@@ -85,11 +85,14 @@ export class AnchorIndex {
     let order = new Uint32Array(n);
     let next = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    for (const shift of [0, 16]) {
-      const count = new Uint32Array(65537);
-      for (let i = 0; i < n; i++) count[((this.hash[order[i]] >>> shift) & 0xffff) + 1]++;
-      for (let d = 0; d < 65536; d++) count[d + 1] += count[d];
-      for (let i = 0; i < n; i++) next[count[(this.hash[order[i]] >>> shift) & 0xffff]++] = order[i];
+    const bits = digitBits(n);
+    const mask = (1 << bits) - 1;
+    const count = new Uint32Array(mask + 2);
+    for (let shift = 0; shift < 32; shift += bits) {
+      count.fill(0);
+      for (let i = 0; i < n; i++) count[((this.hash[order[i]] >>> shift) & mask) + 1]++;
+      for (let d = 0; d <= mask; d++) count[d + 1] += count[d];
+      for (let i = 0; i < n; i++) next[count[(this.hash[order[i]] >>> shift) & mask]++] = order[i];
       [order, next] = [next, order];
     }
     const hash = new Uint32Array(n);
@@ -171,6 +174,13 @@ export class AnchorIndex {
   }
 }
 
+/**
+ * The digit of the radix sorts: 16 bits a pass, 8 for fewer items than 32,768 (a 2-document search
+ * again of fileCopies.ts: 65,536 counters cleared and summed a pass cost more than its few thousand
+ * items). Both are stable sorts on the same keys: the same order (native/seeds.c does the same).
+ */
+const digitBits = (n: number): number => (n < 32768 ? 8 : 16);
+
 /** AnchorIndex.seeds made by a native kernel: its seeds and buckets, as views into its arrays. */
 function bucketsOf(pairs: Int32Array, cuts: Uint32Array): SeedBucket[] {
   const buckets: SeedBucket[] = new Array(cuts.length / 3);
@@ -216,15 +226,18 @@ class SeedArrays {
     let order = new Uint32Array(n);
     let next = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = i;
-    // LSD radix sort, least significant key first, 16 bits a pass (a second pass only when needed).
+    // LSD radix sort, least significant key first, a digit a pass (further passes only when needed).
+    const bits = digitBits(n);
+    const mask = (1 << bits) - 1;
+    const count = new Uint32Array(mask + 2);
     for (const col of [this.b, this.a, this.docB, this.docA]) {
       let max = 0;
       for (let i = 0; i < n; i++) if (col[i] > max) max = col[i];
-      for (const shift of max > 0xffff ? [0, 16] : [0]) {
-        const count = new Uint32Array(65537);
-        for (let i = 0; i < n; i++) count[((col[order[i]] >>> shift) & 0xffff) + 1]++;
-        for (let d = 0; d < 65536; d++) count[d + 1] += count[d];
-        for (let i = 0; i < n; i++) next[count[(col[order[i]] >>> shift) & 0xffff]++] = order[i];
+      for (let shift = 0; shift === 0 || (shift < 32 && max >>> shift !== 0); shift += bits) {
+        count.fill(0);
+        for (let i = 0; i < n; i++) count[((col[order[i]] >>> shift) & mask) + 1]++;
+        for (let d = 0; d <= mask; d++) count[d + 1] += count[d];
+        for (let i = 0; i < n; i++) next[count[(col[order[i]] >>> shift) & mask]++] = order[i];
         [order, next] = [next, order];
       }
     }

@@ -90,22 +90,28 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length),
   ];
   // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
-  // times the cap of documents hold (counted once, at the first second search).
+  // times the cap of documents hold (counted once, for the hashes of the documents searched again).
   const o = resolveRegionOptions();
   const cap = Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(o.maxPostingsShare * docs.length)));
   const proseCap = Math.max(cap, Math.min(o.maxPostingsCeiling, Math.floor(o.proseMaxPostingsShare * docs.length)));
   const anchorsOf = (d: RegionDocument) => d.anchors ?? defaultAnchors(d);
-  let docsOf: ((hash: number) => number) | null = null;
+  let docsOf = (_hash: number): number => 1; // set before the first search again
   const filtered = new Map<number, RegionDocument>();
   const withoutBoilerplate = (d: number): RegionDocument => {
-    docsOf ??= documentCounts(docs, o.minTokens, anchorsOf);
     let doc = filtered.get(d);
     if (!doc) {
       const a = anchorsOf(docs[d]);
       const limit = SEARCH_DOCS_FACTOR * (docs[d].kind === 'prose' ? proseCap : cap);
-      const keep: number[] = [];
-      for (let i = 0; i < a.hash.length; i++) if (docsOf(a.hash[i]) <= limit) keep.push(i);
-      doc = { ...docs[d], anchors: { hash: Uint32Array.from(keep, (i) => a.hash[i]), pos: Int32Array.from(keep, (i) => a.pos[i]) } };
+      const hash = new Uint32Array(a.hash.length);
+      const pos = new Int32Array(a.hash.length);
+      let n = 0;
+      for (let i = 0; i < a.hash.length; i++) {
+        if (docsOf(a.hash[i]) <= limit) {
+          hash[n] = a.hash[i];
+          pos[n++] = a.pos[i];
+        }
+      }
+      doc = { ...docs[d], anchors: { hash: hash.slice(0, n), pos: pos.slice(0, n) } };
       filtered.set(d, doc);
     }
     return doc;
@@ -118,66 +124,89 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     const found: RegionPair[] = [];
     for (const bucket of plan.buckets) {
       if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
-      for (const r of bucketRegions(pair, bucket, plan.options, align, plan.stats)) {
-        const t = oriented(r, 0);
-        found.push({ ...t, a: { ...t.a, doc: x }, b: { ...t.b, doc: y } });
-      }
+      // Aligned in the corpus's documents under their own numbers (bucketRegions reads no anchors):
+      // the regions come out as those of the whole search (side a in x, the same object shapes);
+      // the bucket (this plan's own) renumbered in place keeps the shape of the whole search's.
+      bucket.docA = bucket.docA === 0 ? x : y;
+      bucket.docB = bucket.docB === 0 ? x : y;
+      for (const r of bucketRegions(docs as RegionDocument[], bucket, plan.options, align, plan.stats)) found.push(oriented(r, x));
     }
     return found;
   };
   const out: FileCopy[] = [];
+  /** Pairs under `cover` but at least `searchCover` on both sides: searched again (in this order). */
+  const again: Array<[number, number, number]> = [];
   for (const k of [...byPair.keys()].sort((p, q) => p - q)) {
     const list = byPair.get(k)!;
     const x = list[0].a.doc;
     const y = list[0].b.doc;
     const [ca, cb] = covers(list, x, y);
-    if (ca >= cover && cb >= cover) {
-      out.push({ docA: x, docB: y, coverA: ca, coverB: cb, regions: list, searched: false });
-      continue;
-    }
-    if (ca < searchCover || cb < searchCover) continue;
-    const again = searchAlone(x, y);
-    const [sa, sb] = covers(again, x, y);
-    if (sa >= cover && sb >= cover) out.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions: again, searched: true });
+    if (ca >= cover && cb >= cover) out.push({ docA: x, docB: y, coverA: ca, coverB: cb, regions: list, searched: false });
+    else if (ca >= searchCover && cb >= searchCover) again.push([out.length, x, y]);
   }
-  return out;
+  if (again.length === 0) return out;
+  const searched = new Set<number>();
+  for (const [, x, y] of again) searched.add(x).add(y);
+  docsOf = documentCounts(docs, o.minTokens, anchorsOf, [...searched].sort((p, q) => p - q));
+  // Each copy found again goes where its pair is in the (docA, docB) order, among the copies above.
+  const merged: FileCopy[] = [];
+  let next = 0;
+  for (const [at, x, y] of again) {
+    while (next < at) merged.push(out[next++]);
+    const regions = searchAlone(x, y);
+    const [sa, sb] = regions.length > 0 ? covers(regions, x, y) : [0, 0]; // (an empty list: another array shape for covers)
+    if (sa >= cover && sb >= cover) merged.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions, searched: true });
+  }
+  while (next < out.length) merged.push(out[next++]);
+  return merged;
 }
 
 /**
- * How many documents hold each anchor hash (documents under minTokens are not indexed): every
- * document's distinct hashes sorted into one array, counted by runs, looked up by binary search.
+ * How many documents hold each anchor hash of the documents `wanted` (documents under minTokens are
+ * not indexed; a hash in none or one: 1): those hashes in an open-addressing table, every indexed
+ * document's anchors looked up in it, a document counted once per hash (the last document seen).
  */
-function documentCounts(docs: readonly RegionDocument[], minTokens: number, anchorsOf: (d: RegionDocument) => { hash: Uint32Array }): (hash: number) => number {
-  let total = 0;
-  for (const d of docs) if (d.length >= minTokens) total += anchorsOf(d).hash.length;
-  const all = new Uint32Array(total);
-  let n = 0;
-  for (const d of docs) {
-    if (d.length < minTokens) continue;
-    const h = anchorsOf(d).hash.slice().sort();
-    for (let i = 0; i < h.length; i++) if (i === 0 || h[i] !== h[i - 1]) all[n++] = h[i];
-  }
-  const sorted = all.subarray(0, n).sort();
-  const keys: number[] = [];
-  const counts: number[] = [];
-  for (let i = 0; i < n; ) {
-    let j = i + 1;
-    while (j < n && sorted[j] === sorted[i]) j++;
-    if (j - i > 1) {
-      keys.push(sorted[i]);
-      counts.push(j - i);
+function documentCounts(
+  docs: readonly RegionDocument[],
+  minTokens: number,
+  anchorsOf: (d: RegionDocument) => { hash: Uint32Array },
+  wanted: readonly number[],
+): (hash: number) => number {
+  let size = 0;
+  for (const d of wanted) size += anchorsOf(docs[d]).hash.length;
+  let bits = 4;
+  while (1 << bits < 2 * size) bits++;
+  const mask = (1 << bits) - 1;
+  const keys = new Uint32Array(1 << bits);
+  const used = new Uint8Array(1 << bits);
+  const count = new Uint32Array(1 << bits);
+  const last = new Int32Array(1 << bits).fill(-1);
+  const slotOf = (h: number): number => {
+    let i = Math.imul(h, 0x9e3779b1) >>> (32 - bits);
+    while (used[i] && keys[i] !== h) i = (i + 1) & mask;
+    return i;
+  };
+  for (const d of wanted) {
+    const h = anchorsOf(docs[d]).hash;
+    for (let i = 0; i < h.length; i++) {
+      const s = slotOf(h[i]);
+      used[s] = 1;
+      keys[s] = h[i];
     }
-    i = j;
   }
-  const k = Uint32Array.from(keys);
+  for (let d = 0; d < docs.length; d++) {
+    if (docs[d].length < minTokens) continue;
+    const h = anchorsOf(docs[d]).hash;
+    for (let i = 0; i < h.length; i++) {
+      const s = slotOf(h[i]);
+      if (used[s] && last[s] !== d) {
+        last[s] = d;
+        count[s]++;
+      }
+    }
+  }
   return (hash: number): number => {
-    let lo = 0;
-    let hi = k.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (k[mid] < hash) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < k.length && k[lo] === hash ? counts[lo] : 1;
+    const s = slotOf(hash);
+    return used[s] ? Math.max(1, count[s]) : 1;
   };
 }

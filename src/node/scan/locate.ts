@@ -49,6 +49,7 @@ import { linesOf, samePlace, sideKey, size, splitsSection, type Doc } from './lo
 import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
+import { kernelAligner, type ChainAligner } from '../../core/regions/align';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
 import { startRegionsInPool, type RegionsInPool } from './regionJobs';
@@ -126,6 +127,8 @@ interface LocateSteps {
   /** The documents to search. */
   docs: RegionDocument[];
   kernel: ReturnType<typeof nativeKernel>;
+  /** The kernel's aligner, one for the whole search and fileCopies' searches again (one call target: no deopt). */
+  aligner: ChainAligner | undefined;
   /** Two documents hold the same tokens. */
   identical: (a: number, b: number) => boolean;
   /** The pairs of documents the region finder skips, given the scan's pairs (identical files it pairs). */
@@ -146,7 +149,7 @@ export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, op
   if ('ok' in steps) return steps;
   let found: RegionResult;
   try {
-    found = findRegions(steps.docs, { skipPair: steps.skipOf(result.pairs), kernel: steps.kernel });
+    found = findRegions(steps.docs, { skipPair: steps.skipOf(result.pairs), kernel: steps.kernel, aligner: steps.aligner });
   } catch (e) {
     return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
   }
@@ -167,7 +170,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
       void pool.close(); // done with the workers: their memory goes before the region finder's (peak: −20 MB)
       let found: RegionResult;
       try {
-        found = findRegions(steps.docs, { skipPair: steps.skipOf(pairs), kernel: steps.kernel });
+        found = findRegions(steps.docs, { skipPair: steps.skipOf(pairs), kernel: steps.kernel, aligner: steps.aligner });
       } catch (e) {
         return Promise.resolve({ ok: false, reason: `the region finder failed (${(e as Error).message})` });
       }
@@ -211,6 +214,7 @@ function locateSteps(
 
   // The native kernel tokenises and aligns when it is built (the same results, faster).
   const kernel = nativeKernel();
+  const aligner = kernel ? kernelAligner(kernel) : undefined;
 
   // ---- the scan's region documents (made by its workers), or read again what it fingerprinted
   const docs: Doc[] = [];
@@ -290,6 +294,7 @@ function locateSteps(
   return {
     docs: docs.map((d) => d.region),
     kernel,
+    aligner,
     identical,
     skipOf,
     finish: (scanPairs, found) => {
@@ -363,7 +368,7 @@ function locateSteps(
       const pairedFiles = new Set<string>(filePair.keys());
       const copies = fileCopies(docs.map((d) => d.region), found.pairs, {
         skipPair: (x, y) => pairedFiles.has(filesKey(docs[x].path, docs[y].path)),
-        regions: { kernel: kernel ?? undefined },
+        regions: { kernel: kernel ?? undefined, aligner },
       });
       const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
       for (const c of copies) {
@@ -491,7 +496,17 @@ function locateSteps(
     for (const g of found.groups) {
       const parent = g.places.map((_, i) => i);
       const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
-      const placeOf = (s: { doc: number; start: number; end: number }) => g.places.findIndex((p) => p.doc === s.doc && p.start <= s.start && s.end <= p.end);
+      const placesOf = new Map<number, number[]>(); // a document's places, in order
+      g.places.forEach((p, i) => {
+        const list = placesOf.get(p.doc);
+        if (list) list.push(i);
+        else placesOf.set(p.doc, [i]);
+      });
+      /** The first place holding a side, or -1. */
+      const placeOf = (s: { doc: number; start: number; end: number }): number => {
+        for (const i of placesOf.get(s.doc) ?? []) if (g.places[i].start <= s.start && s.end <= g.places[i].end) return i;
+        return -1;
+      };
       const maxDistance = new Map<number, number>();
       const linked: Array<[number, number, number]> = [];
       for (const i of g.pairs) {

@@ -180,6 +180,44 @@ for (const under of KERNELS) {
       assert.ok(seeds > 10000, `${seeds} seeds compared`);
     });
 
+    it('the seeds of a few anchors (sorted a byte a digit) are those the same anchors give among many (two bytes a digit), with the kernel and without', () => {
+      const rnd = mulberry32(29);
+      for (let round = 0; round < 6; round++) {
+        const docs = 2 + Math.floor(rnd() * 4);
+        const added: Array<[number, Uint32Array, Int32Array]> = [];
+        for (let d = 0; d < docs; d++) {
+          const n = 200 + Math.floor(rnd() * 800);
+          const hash = Uint32Array.from({ length: n }, () => (round % 2 ? (Math.floor(rnd() * 300) * 0x9e3779b1) >>> 0 : Math.floor(rnd() * 300)));
+          let p = 0;
+          const pos = Int32Array.from({ length: n }, () => (p += 1 + Math.floor(rnd() * (round % 3 === 0 ? 70000 : 4))));
+          added.push([d, hash, pos]);
+        }
+        // A last document of 80,000 anchors, each hash twice and in no other document: 40,000 seeds of its own.
+        const taken = new Set(added.flatMap(([, h]) => [...h]));
+        const pad: number[] = [];
+        for (let h = 0x7fff0000; pad.length < 80000; h++) if (!taken.has(h) && !taken.has(h + 1)) pad.push(h, h++);
+        const few = (kernelOrNot?: typeof kernel) => {
+          const index = new AnchorIndex();
+          for (const [d, h, p] of added) index.add(d, h, p);
+          return index.seeds(24, kernelOrNot ? { kernel: kernelOrNot } : {});
+        };
+        const many = (kernelOrNot?: typeof kernel) => {
+          const index = new AnchorIndex();
+          for (const [d, h, p] of added) index.add(d, h, p);
+          index.add(docs, Uint32Array.from(pad), Int32Array.from(pad, (_, i) => i));
+          return index.seeds(24, kernelOrNot ? { kernel: kernelOrNot } : {});
+        };
+        const view = (r: ReturnType<AnchorIndex['seeds']>) => r.buckets.filter((x) => x.docB < docs).map((x) => [x.docA, x.docB, Array.from(x.pairs)]);
+        for (const k of [undefined, kernel]) {
+          const small = few(k);
+          const large = many(k);
+          assert.ok(small.seeds > 100 && small.seeds < 32768 && large.seeds >= 32768, `round ${round}: ${small.seeds} and ${large.seeds} seeds`);
+          assert.deepEqual(view(large), view(small), `round ${round}, ${k ? 'kernel' : 'TypeScript'}`);
+          assert.equal(large.seeds - small.seeds, 40000);
+        }
+      }
+    });
+
     it('random chains: the same alignment or none, for pairs of documents and a document with itself', () => {
       // Pairs of a source and its edited (renamed, …) copy: seeds near their diagonal align.
       const rnd = mulberry32(99);
