@@ -307,7 +307,7 @@ static void longestRun(const TokenStream *sa, const TokenStream *sb, const int32
 #define EXACT_SHARE 0.9
 #define CUT_MIN_RUN 30
 #define CUT_RUN_SHARE 0.4
-#define CUT_SHARE 0.55
+#define CUT_SHARE 0.5
 
 /* score of align.ts: the region [aStart, aEnd) x [bStart, bEnd) scored (shares and renames). */
 static void score(const RegionDoc *A, const RegionDoc *B, const Marks *raw, const Marks *ids, int hasIds, int32_t nA, int32_t a0, int32_t b0, int32_t nB, int32_t aStart, int32_t aEnd, int32_t bStart, int32_t bEnd, int32_t kc,

@@ -376,7 +376,7 @@ function score(A: RegionDocument, B: RegionDocument, raw: Marks, ids: Marks | nu
 const CUT_MIN_RUN = 30;
 const CUT_RUN_SHARE = 0.4;
 /** A stretch between a region's end and its run goes when both sides match fewer of its coverK-grams than this. */
-const CUT_SHARE = 0.55;
+const CUT_SHARE = 0.5;
 
 /**
  * The region cut at the ends of its longest unbroken run [rs, re) (side a; side b from its
