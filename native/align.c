@@ -327,10 +327,18 @@ static void score(const RegionDoc *A, const RegionDoc *B, const Marks *raw, cons
   *al = res;
 }
 
-/* A stretch is sparse when, on each side where it holds tokens, few of its coverK-grams match. */
+/* The coverK-grams starting in [from, to) (a range shorter than k: its one short k-gram), and how many of them match. */
+static int32_t grams(int32_t from, int32_t to, int32_t kc) { return to > from ? imax(from, to - kc) - from + 1 : 0; }
+static int32_t matched(const uint8_t *start, int32_t from, int32_t to, int32_t kc) {
+  int32_t n = 0;
+  for (int32_t i = from, last = from + grams(from, to, kc); i < last; i++) n += start[i];
+  return n;
+}
+
+/* A stretch is sparse when few of its coverK-grams match, both sides' pooled. */
 static int sparse(const Marks *raw, int32_t a0, int32_t b0, int32_t fa, int32_t ta, int32_t fb, int32_t tb, int32_t kc) {
-  return (ta > fa || tb > fb) && (ta <= fa || shingleShare(raw->startA, NULL, fa - a0, ta - a0, kc) < CUT_SHARE) &&
-         (tb <= fb || shingleShare(raw->startB, NULL, fb - b0, tb - b0, kc) < CUT_SHARE);
+  return (ta > fa || tb > fb) &&
+         (double)(matched(raw->startA, fa - a0, ta - a0, kc) + matched(raw->startB, fb - b0, tb - b0, kc)) < CUT_SHARE * (double)(grams(fa, ta, kc) + grams(fb, tb, kc));
 }
 
 /* cutAtRun of align.ts: the region cut at the ends of its longest run where the stretch beyond is sparse; 0 when neither end goes. */

@@ -375,13 +375,13 @@ function score(A: RegionDocument, B: RegionDocument, raw: Marks, ids: Marks | nu
 /** The shortest unbroken run that can cut a region, and the share of the region it must hold. */
 const CUT_MIN_RUN = 30;
 const CUT_RUN_SHARE = 0.4;
-/** A stretch between a region's end and its run goes when both sides match fewer of its coverK-grams than this. */
+/** A stretch between a region's end and its run goes when fewer of its coverK-grams than this match (both sides pooled). */
 const CUT_SHARE = 0.5;
 
 /**
  * The region cut at the ends of its longest unbroken run [rs, re) (side a; side b from its
  * aligned position) where the stretch beyond the run matches a share of its coverK-grams below
- * CUT_SHARE on both sides — look-alike code, not the copy; null when neither end goes. Only a run
+ * CUT_SHARE (both sides pooled) — look-alike code, not the copy; null when neither end goes. Only a run
  * of CUT_MIN_RUN tokens or more holding CUT_RUN_SHARE of the region cuts it.
  */
 function cutAtRun(raw: Marks, run: [number, number], al: Alignment, a0: number, b0: number, kc: number): [number, number, number, number] | null {
@@ -391,9 +391,15 @@ function cutAtRun(raw: Marks, run: [number, number], al: Alignment, a0: number, 
   const bs = raw.alignedB[rs - a0];
   const be = bs + n;
   if (bs < al.bStart || be > al.bEnd) return null;
-  // A stretch is sparse when, on each side where it holds tokens, few of its coverK-grams match.
+  // A stretch is sparse when few of its coverK-grams match, both sides' pooled.
+  const grams = (from: number, to: number): number => (to > from ? Math.max(from, to - kc) - from + 1 : 0);
+  const matched = (start: Uint8Array, from: number, to: number): number => {
+    let n = 0;
+    for (let i = from, last = from + grams(from, to); i < last; i++) n += start[i];
+    return n;
+  };
   const sparse = (fa: number, ta: number, fb: number, tb: number): boolean =>
-    (ta > fa || tb > fb) && (ta <= fa || shingleShare(raw.startA, null, fa - a0, ta - a0, kc) < CUT_SHARE) && (tb <= fb || shingleShare(raw.startB, null, fb - b0, tb - b0, kc) < CUT_SHARE);
+    (ta > fa || tb > fb) && matched(raw.startA, fa - a0, ta - a0) + matched(raw.startB, fb - b0, tb - b0) < CUT_SHARE * (grams(fa, ta) + grams(fb, tb));
   const left = sparse(al.aStart, rs, al.bStart, bs);
   const right = sparse(re, al.aEnd, be, al.bEnd);
   if (!left && !right) return null;
