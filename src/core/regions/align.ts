@@ -381,8 +381,8 @@ const CUT_SHARE = 0.5;
 /**
  * The region cut at the ends of its longest unbroken run [rs, re) (side a; side b from its
  * aligned position) where the stretch beyond the run matches a share of its coverK-grams below
- * CUT_SHARE (both sides pooled) — look-alike code, not the copy; null when neither end goes. Only a run
- * of CUT_MIN_RUN tokens or more holding CUT_RUN_SHARE of the region cuts it.
+ * CUT_SHARE (both sides pooled) — look-alike code, not the copy; null when neither end goes.
+ * Only a run of CUT_MIN_RUN tokens or more holding CUT_RUN_SHARE of the region cuts it.
  */
 function cutAtRun(raw: Marks, run: [number, number], al: Alignment, a0: number, b0: number, kc: number): [number, number, number, number] | null {
   const [rs, re] = run;
@@ -391,12 +391,13 @@ function cutAtRun(raw: Marks, run: [number, number], al: Alignment, a0: number, 
   const bs = raw.alignedB[rs - a0];
   const be = bs + n;
   if (bs < al.bStart || be > al.bEnd) return null;
-  // A stretch is sparse when few of its coverK-grams match, both sides' pooled.
+  // A stretch is sparse when few of its coverK-grams match, both sides' pooled (a stretch shorter
+  // than coverK counts its one short k-gram, as shingleShare does).
   const grams = (from: number, to: number): number => (to > from ? Math.max(from, to - kc) - from + 1 : 0);
   const matched = (start: Uint8Array, from: number, to: number): number => {
-    let n = 0;
-    for (let i = from, last = from + grams(from, to); i < last; i++) n += start[i];
-    return n;
+    let hits = 0;
+    for (let i = from, last = from + grams(from, to); i < last; i++) hits += start[i];
+    return hits;
   };
   const sparse = (fa: number, ta: number, fb: number, tb: number): boolean =>
     (ta > fa || tb > fb) && matched(raw.startA, fa - a0, ta - a0) + matched(raw.startB, fb - b0, tb - b0) < CUT_SHARE * (grams(fa, ta) + grams(fb, tb));
