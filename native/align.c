@@ -305,6 +305,58 @@ static void longestRun(const TokenStream *sa, const TokenStream *sb, const int32
 }
 
 #define EXACT_SHARE 0.9
+#define CUT_MIN_RUN 30
+#define CUT_RUN_SHARE 0.4
+#define CUT_SHARE 0.5
+
+/* score of align.ts: the region [aStart, aEnd) x [bStart, bEnd) scored (shares and renames). */
+static void score(const RegionDoc *A, const RegionDoc *B, const Marks *raw, const Marks *ids, int hasIds, int32_t nA, int32_t a0, int32_t b0, int32_t nB, int32_t aStart, int32_t aEnd, int32_t bStart, int32_t bEnd, int32_t kc,
+                  uint8_t *unsA, uint8_t *unsB, KeyPair *pairsScratch, int32_t *counts, AlignResult *al) {
+  const double rawA = shingleShare(raw->startA, NULL, aStart - a0, aEnd - a0, kc);
+  const double rawB = shingleShare(raw->startB, NULL, bStart - b0, bEnd - b0, kc);
+  double idsA = rawA, idsB = rawB;
+  Renames r = {0, 1, 0};
+  if (hasIds) {
+    renameConsistency(A, B, ids->alignedB, nA, a0, b0, nB, aStart, aEnd, unsA, unsB, pairsScratch, counts, &r);
+    const double sa = shingleShare(ids->startA, unsA, aStart - a0, aEnd - a0, kc);
+    const double sb = shingleShare(ids->startB, unsB, bStart - b0, bEnd - b0, kc);
+    idsA = rawA > sa ? rawA : sa;
+    idsB = rawB > sb ? rawB : sb;
+  }
+  const AlignResult res = {aStart, aEnd, bStart, bEnd, rawA, rawB, idsA, idsB, r.pairs, r.consistency, r.renames, 0, 0};
+  *al = res;
+}
+
+/* The coverK-grams starting in [from, to) (a range shorter than k: its one short k-gram), and how many of them match. */
+static int32_t grams(int32_t from, int32_t to, int32_t kc) { return to > from ? imax(from, to - kc) - from + 1 : 0; }
+static int32_t matched(const uint8_t *start, int32_t from, int32_t to, int32_t kc) {
+  int32_t n = 0;
+  for (int32_t i = from, last = from + grams(from, to, kc); i < last; i++) n += start[i];
+  return n;
+}
+
+/* A stretch is sparse when few of its coverK-grams match, both sides' pooled. */
+static int sparse(const Marks *raw, int32_t a0, int32_t b0, int32_t fa, int32_t ta, int32_t fb, int32_t tb, int32_t kc) {
+  return (ta > fa || tb > fb) &&
+         (double)(matched(raw->startA, fa - a0, ta - a0, kc) + matched(raw->startB, fb - b0, tb - b0, kc)) < CUT_SHARE * (double)(grams(fa, ta, kc) + grams(fb, tb, kc));
+}
+
+/* cutAtRun of align.ts: the region cut at the ends of its longest run where the stretch beyond is sparse; 0 when neither end goes. */
+static int cutAtRun(const Marks *raw, int32_t rs, int32_t re, const AlignResult *al, int32_t a0, int32_t b0, int32_t kc, int32_t cut[4]) {
+  const int32_t n = re - rs;
+  const int32_t la = al->aEnd - al->aStart, lb = al->bEnd - al->bStart;
+  if (n < CUT_MIN_RUN || (double)n < CUT_RUN_SHARE * (double)(la > lb ? la : lb)) return 0;
+  const int32_t bs = raw->alignedB[rs - a0], be = bs + n;
+  if (bs < al->bStart || be > al->bEnd) return 0;
+  const int left = sparse(raw, a0, b0, al->aStart, rs, al->bStart, bs, kc);
+  const int right = sparse(raw, a0, b0, re, al->aEnd, be, al->bEnd, kc);
+  if (!left && !right) return 0;
+  cut[0] = left ? rs : al->aStart;
+  cut[1] = right ? re : al->aEnd;
+  cut[2] = left ? bs : al->bStart;
+  cut[3] = right ? be : al->bEnd;
+  return 1;
+}
 
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
   const int32_t firstA = seeds[0], lastA = seeds[2 * m - 2], firstB = seeds[1], lastB = seeds[2 * m - 1];
@@ -363,29 +415,20 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
     free(block);
     return 0;
   }
-  const int32_t aStart = a0 + ea0, aEnd = a0 + ea1, bStart = b0 + eb0, bEnd = b0 + eb1;
-  const int32_t la = aEnd - aStart, lb = bEnd - bStart;
-  const double rawA = shingleShare(raw.startA, NULL, aStart - a0, aEnd - a0, kc);
-  const double rawB = shingleShare(raw.startB, NULL, bStart - b0, bEnd - b0, kc);
-  double idsA = rawA, idsB = rawB;
-  Renames r = {0, 1, 0};
-  if (hasIds) {
-    renameConsistency(A, B, ids.alignedB, nA, a0, b0, nB, aStart, aEnd, unsA, unsB, pairsScratch, counts, &r);
-    const double sa = shingleShare(ids.startA, unsA, aStart - a0, aEnd - a0, kc);
-    const double sb = shingleShare(ids.startB, unsB, bStart - b0, bEnd - b0, kc);
-    idsA = rawA > sa ? rawA : sa;
-    idsB = rawB > sb ? rawB : sb;
-  }
-  AlignResult al = {aStart, aEnd, bStart, bEnd, rawA, rawB, idsA, idsB, r.pairs, r.consistency, r.renames, 0, 0};
+  AlignResult al;
+  score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, a0 + ea0, a0 + ea1, b0 + eb0, b0 + eb1, kc, unsA, unsB, pairsScratch, counts, &al);
+  /* A verbatim copy next to look-alike code: the sparse stretch beyond its run goes (align.ts; code only). */
+  int32_t rs, re, cut[4];
+  longestRun(&A->raw, &B->raw, raw.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
+  if (hasIds && cutAtRun(&raw, rs, re, &al, a0, b0, kc, cut)) score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, cut[0], cut[1], cut[2], cut[3], kc, unsA, unsB, pairsScratch, counts, &al);
+  const int32_t la = al.aEnd - al.aStart, lb = al.bEnd - al.bStart;
   const double longer = (double)(la > lb ? la : lb);
-  int32_t rs, re;
-  longestRun(&A->raw, &B->raw, raw.alignedB, a0, aStart, aEnd, &rs, &re);
   if ((double)(re - rs) >= EXACT_SHARE * longer) {
     const int32_t b = raw.alignedB[rs - a0];
     al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);
     al.rawA = 1, al.rawB = 1, al.idsA = 1, al.idsB = 1, al.exact = 1, al.sameShape = 1;
-  } else if (hasIds && r.consistency >= o->minConsistency) {
-    longestRun(&A->ids, &B->ids, ids.alignedB, a0, aStart, aEnd, &rs, &re);
+  } else if (hasIds && al.consistency >= o->minConsistency) {
+    longestRun(&A->ids, &B->ids, ids.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
     if ((double)(re - rs) >= EXACT_SHARE * longer) {
       const int32_t b = ids.alignedB[rs - a0];
       al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);

@@ -331,12 +331,32 @@ export function alignChain(A: RegionDocument, B: RegionDocument, seeds: ArrayLik
   const ea = extent(goodA, firstA - a0, lastA + o.k - a0, o.fringeGap);
   const eb = extent(goodB, firstB - b0, lastB + o.k - b0, o.fringeGap);
   if (!ea || !eb) return null;
-  const aStart = a0 + ea[0];
-  const aEnd = a0 + ea[1];
-  const bStart = b0 + eb[0];
-  const bEnd = b0 + eb[1];
-  const la = aEnd - aStart;
-  const lb = bEnd - bStart;
+  let al = score(A, B, raw, ids, a0, b0, b1, a0 + ea[0], a0 + ea[1], b0 + eb[0], b0 + eb[1], kc);
+  // A verbatim copy pasted next to look-alike code (the same family on both sides, on the same
+  // diagonal) is an unbroken run that meets a stretch of much lower match density: that stretch
+  // is not the copy, and goes (each end on its own; the rest is scored again). Code only: a
+  // renamed or edited prose copy (no identifier stream) falls below that density inside the copy.
+  const rawRun = longestRun(A.raw, B.raw, raw.alignedB, a0, al.aStart, al.aEnd);
+  const cut = ids ? cutAtRun(raw, rawRun, al, a0, b0, kc) : null;
+  if (cut) al = score(A, B, raw, ids, a0, b0, b1, cut[0], cut[1], cut[2], cut[3], kc);
+  // A verbatim (or consistently renamed) copy is one unbroken run on one diagonal: when such a run
+  // holds nearly all of the region, the region is that run (what a few tokens of look-alike code
+  // around it added goes), and the copy is exact (renamed). The run found above is still the
+  // longest of the region it was cut to.
+  const longer = Math.max(al.aEnd - al.aStart, al.bEnd - al.bStart);
+  if (rawRun[1] - rawRun[0] >= EXACT_SHARE * longer) return asRun(al, rawRun, raw.alignedB[rawRun[0] - a0], true);
+  if (ids && al.consistency >= o.minConsistency) {
+    const idsRun = longestRun(A.ids!, B.ids!, ids.alignedB, a0, al.aStart, al.aEnd);
+    if (idsRun[1] - idsRun[0] >= EXACT_SHARE * longer) return asRun(al, idsRun, ids.alignedB[idsRun[0] - a0], false);
+  }
+  return al;
+}
+
+/**
+ * The region [aStart, aEnd) × [bStart, bEnd) scored: the shares of matched coverK-grams on the
+ * tokens as read and (code) on the normalised stream, and the renames inside it.
+ */
+function score(A: RegionDocument, B: RegionDocument, raw: Marks, ids: Marks | null, a0: number, b0: number, b1: number, aStart: number, aEnd: number, bStart: number, bEnd: number, kc: number): Alignment {
   const rawA = shingleShare(raw.startA, null, aStart - a0, aEnd - a0, kc);
   const rawB = shingleShare(raw.startB, null, bStart - b0, bEnd - b0, kc);
   let idsA = rawA;
@@ -349,17 +369,42 @@ export function alignChain(A: RegionDocument, B: RegionDocument, seeds: ArrayLik
     idsB = Math.max(rawB, shingleShare(ids.startB, inside.unsupportedB, bStart - b0, bEnd - b0, kc));
     r = inside;
   }
-  // A verbatim (or consistently renamed) copy is one unbroken run on one diagonal: when such a run
-  // holds nearly all of the region, the region is that run (what a few tokens of look-alike code
-  // around it added goes), and the copy is exact (renamed).
-  const al: Alignment = { aStart, aEnd, bStart, bEnd, rawA, rawB, idsA, idsB, identPairs: r.pairs, consistency: r.consistency, renames: r.renames, exact: false, sameShape: false };
-  const rawRun = longestRun(A.raw, B.raw, raw.alignedB, a0, aStart, aEnd);
-  if (rawRun[1] - rawRun[0] >= EXACT_SHARE * Math.max(la, lb)) return asRun(al, rawRun, raw.alignedB[rawRun[0] - a0], true);
-  if (ids && r.consistency >= o.minConsistency) {
-    const idsRun = longestRun(A.ids!, B.ids!, ids.alignedB, a0, aStart, aEnd);
-    if (idsRun[1] - idsRun[0] >= EXACT_SHARE * Math.max(la, lb)) return asRun(al, idsRun, ids.alignedB[idsRun[0] - a0], false);
-  }
-  return al;
+  return { aStart, aEnd, bStart, bEnd, rawA, rawB, idsA, idsB, identPairs: r.pairs, consistency: r.consistency, renames: r.renames, exact: false, sameShape: false };
+}
+
+/** The shortest unbroken run that can cut a region, and the share of the region it must hold. */
+const CUT_MIN_RUN = 30;
+const CUT_RUN_SHARE = 0.4;
+/** A stretch between a region's end and its run goes when fewer of its coverK-grams than this match (both sides pooled). */
+const CUT_SHARE = 0.5;
+
+/**
+ * The region cut at the ends of its longest unbroken run [rs, re) (side a; side b from its
+ * aligned position) where the stretch beyond the run matches a share of its coverK-grams below
+ * CUT_SHARE (both sides pooled) — look-alike code, not the copy; null when neither end goes.
+ * Only a run of CUT_MIN_RUN tokens or more holding CUT_RUN_SHARE of the region cuts it.
+ */
+function cutAtRun(raw: Marks, run: [number, number], al: Alignment, a0: number, b0: number, kc: number): [number, number, number, number] | null {
+  const [rs, re] = run;
+  const n = re - rs;
+  if (n < CUT_MIN_RUN || n < CUT_RUN_SHARE * Math.max(al.aEnd - al.aStart, al.bEnd - al.bStart)) return null;
+  const bs = raw.alignedB[rs - a0];
+  const be = bs + n;
+  if (bs < al.bStart || be > al.bEnd) return null;
+  // A stretch is sparse when few of its coverK-grams match, both sides' pooled (a stretch shorter
+  // than coverK counts its one short k-gram, as shingleShare does).
+  const grams = (from: number, to: number): number => (to > from ? Math.max(from, to - kc) - from + 1 : 0);
+  const matched = (start: Uint8Array, from: number, to: number): number => {
+    let hits = 0;
+    for (let i = from, last = from + grams(from, to); i < last; i++) hits += start[i];
+    return hits;
+  };
+  const sparse = (fa: number, ta: number, fb: number, tb: number): boolean =>
+    (ta > fa || tb > fb) && matched(raw.startA, fa - a0, ta - a0) + matched(raw.startB, fb - b0, tb - b0) < CUT_SHARE * (grams(fa, ta) + grams(fb, tb));
+  const left = sparse(al.aStart, rs, al.bStart, bs);
+  const right = sparse(re, al.aEnd, be, al.bEnd);
+  if (!left && !right) return null;
+  return [left ? rs : al.aStart, right ? re : al.aEnd, left ? bs : al.bStart, right ? be : al.bEnd];
 }
 
 /** The share of a region an unbroken run must hold for the region to be that run. */

@@ -203,6 +203,45 @@ describe('core/regions', () => {
       assert.equal(r.pairs.length, 1);
     });
 
+    it('a verbatim copy between look-alike code of one family on both sides (on its diagonal): the exact copy, not one edited region over all of it', () => {
+      // Keyword definitions of one shape (ajv's keyword files): the two sides' differ in their
+      // strings and some names, so part of their 3-grams match, with no gap the chain stops at.
+      const keyword = (kw: string, type: string, v: string, op: string, x: number): string =>
+        [
+          `const ${kw}Def = {`,
+          `  keyword: "${kw}",`,
+          `  type: "${type}",`,
+          `  schemaType: ${['"number"', '["boolean", "object"]'][x]},`,
+          ['  $data: true,', '  before: "uniqueItems",'][x],
+          '  error,',
+          '  code(cxt) {',
+          ['    const {gen, data, schemaCode} = cxt', '    const {schema, parentSchema, it} = cxt'][x],
+          `    const ${v} = ${['gen.const', 'it.opts.get'][x]}("${v}", ${['schemaCode', 'parentSchema.items'][x]})`,
+          `    cxt.fail$data(data ${op} ${v})`,
+          '  },',
+          '}',
+          `export { ${kw}Def }`,
+          '',
+        ].join('\n');
+      const place = (seed: number, before: string, after: string): { text: string; start: number; end: number } => {
+        const head = hostCode(seed, 6) + '\n' + before;
+        const at = head.split('\n').length;
+        return { text: [head, BLOCK, after, hostCode(seed + 1, 6)].join('\n'), start: at + 1, end: at + BLOCK.split('\n').length };
+      };
+      const a = place(41, keyword('minimum', 'number', 'lower', '<', 0), keyword('maxItems', 'array', 'count', '>', 1));
+      const b = place(51, keyword('maxLength', 'string', 'upper', '>', 1), keyword('minProperties', 'object', 'size', '<', 0));
+      const r = findRegions(docsOf([['a.js', a.text], ['b.js', b.text]]));
+      // (The look-alike definitions of one shape, after the copy on side a and before it on side b, match each other too.)
+      const over = r.pairs.filter((q) => q.a.doc === 0 && q.b.doc === 1 && q.a.startLine <= a.end && q.a.endLine >= a.start);
+      assert.equal(over.length, 1, JSON.stringify(r.pairs));
+      const p = over[0];
+      assert.equal(p.clone, 'exact', JSON.stringify(p));
+      // The copy, and at most the tokens its neighbours' last and first lines share with it (`}` and the blank line, `const`).
+      for (const [side, want] of [[p.a, a], [p.b, b]] as const) {
+        assert.ok(side.startLine <= want.start && side.startLine >= want.start - 2 && side.endLine >= want.end && side.endLine <= want.end + 1, `lines ${side.startLine}-${side.endLine}, want ${want.start}-${want.end}`);
+      }
+    });
+
     it('a renamed copy: "renamed", with its renames counted and consistent', () => {
       const a = paste(hostCode(3, 20), BLOCK, 20);
       const b = paste(hostCode(4, 20), RENAMED, 50, 1);

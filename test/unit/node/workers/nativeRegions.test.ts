@@ -142,6 +142,27 @@ for (const under of KERNELS) {
       assert.ok(pairs > 100, `${pairs} region pairs compared`);
     });
 
+    it('a verbatim copy between look-alike code on its diagonal (heavily edited twins of one text on both sides): the same cut regions', () => {
+      // The copy pasted between two look-alike stretches (each side's an edit of one text at half
+      // the lines): the aligner cuts the stretches that match much less than the copy.
+      const rnd = mulberry32(23);
+      const src = sources(24);
+      let pairs = 0;
+      let exact = 0;
+      for (let i = 0; i + 3 < src.length; i += 4) {
+        const copy = blockOf(src[i].text, rnd, 20 + Math.floor(rnd() * 30));
+        const before = blockOf(src[i + 1].text, rnd, 8 + Math.floor(rnd() * 12));
+        const after = blockOf(src[i + 1].text, rnd, 8 + Math.floor(rnd() * 12));
+        const side = (host: string) => [blockOf(host, rnd, 30), editLines(before, rnd, 0.6), copy, editLines(after, rnd, 0.6), blockOf(host, rnd, 30)].join('\n');
+        const docs = [regionDocument(side(src[i + 2].text), 'a.ts'), regionDocument(side(src[i + 3].text), 'b.ts')];
+        const ts = findRegions(docs);
+        assert.deepEqual(findRegions(docs, { kernel }).pairs, ts.pairs, `copy from ${src[i].path}`);
+        pairs += ts.pairs.length;
+        exact += ts.pairs.filter((p) => p.clone === 'exact').length;
+      }
+      assert.ok(pairs >= 6 && exact >= 3, `${pairs} pairs, ${exact} exact`);
+    });
+
     it('the kernel’s seeds: the same buckets as AnchorIndex.seeds, under every cap, per-document caps and a limit on distinct documents', () => {
       const rnd = mulberry32(17);
       let seeds = 0;
