@@ -127,13 +127,14 @@ export function regexLiteralEnd(text: string, i: number): number {
     else if (d === 93) inClass = false;
     else if (d === 47 && !inClass) {
       j++;
-      while (j < n && isFlagChar(text.charCodeAt(j))) j++;
+      while (j < n && isAsciiWordUnit(text.charCodeAt(j))) j++;
       return j;
     }
   }
   return -1;
 }
 
-function isFlagChar(c: number): boolean {
+/** ASCII letters, digits, `_` and `$`: a regex's flags, and (with any unit beyond ASCII) a word's units for ignoreMarkers.ts. */
+export function isAsciiWordUnit(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 }

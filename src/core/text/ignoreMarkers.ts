@@ -21,7 +21,7 @@
  * text then gives no tokens, so it is neither reported nor matched against. Pure functions.
  */
 import type { CommentSyntax, LanguageInfo } from './languages';
-import { REGEX_KEYWORDS, regexLiteralEnd, regexMayFollowPunct, skipComment } from './comments';
+import { isAsciiWordUnit, REGEX_KEYWORDS, regexLiteralEnd, regexMayFollowPunct, skipComment } from './comments';
 
 /** How many of a file's first lines may hold `neardup-ignore-file`. */
 export const IGNORE_FILE_LINES = 10;
@@ -264,7 +264,7 @@ export function nextBlockEnd(text: string, from: number, lang: LanguageInfo): nu
 
 /** Letters, digits, `_`, `$` and any unit beyond ASCII. */
 function isIdentUnit(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
+  return c >= 128 || isAsciiWordUnit(c);
 }
 
 function blank(chars: string[], text: string, s: number, e: number): void {
