@@ -14,7 +14,7 @@ import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { EngineEvent, ViewGroup } from '../engineProtocol';
 import { RegionIndex, type RegionIndexStats } from './regionIndex';
-import { locatedGroups, mergeGroupLists, mergeLocated, standsAlone } from './regionPairs';
+import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, splitSectionKeys, standsAlone } from './regionPairs';
 
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
@@ -56,7 +56,7 @@ export class EngineRegions {
   private readonly kept = new Map<string, { sig: string; doc: RegionDocument; bytes: number }>();
   private keptBytes = 0;
   /** The located pairs that stand alone and their groups, for the index's version (see {@link groups}). */
-  private placed: { version: number; held: ReadonlySet<ReportPair> | undefined; alone: Set<ReportPair>; groups: ViewGroup[] } | undefined;
+  private placed: { version: number; held: ReadonlySet<ReportPair> | undefined; alone: Set<ReportPair>; groups: ViewGroup[]; split: Set<string> } | undefined;
   /** Located pairs left out of the reports until the next step (see {@link holdBack}). */
   private held: (() => ReadonlySet<ReportPair>) | undefined;
 
@@ -201,21 +201,28 @@ export class EngineRegions {
     let c = this.placed;
     if (!c || touched === null || c.version !== this.index.version || c.held !== heldKey) {
       const mine = new Set(located);
-      const alone = new Set(mergeLocated(simhash(), located).filter((p) => mine.has(p)));
-      c = this.placed = { version: this.index.version, held: heldKey, alone, groups: locatedGroups([...alone]) };
+      const all = simhash();
+      const alone = new Set(mergeLocated(all, located).filter((p) => mine.has(p)));
+      c = this.placed = { version: this.index.version, held: heldKey, alone, groups: locatedGroups([...alone]), split: splitSectionKeys(all, located) };
     } else {
       let moved = false;
       for (const f of touched) {
+        const around = this.shown(this.index.pairsOf(f));
         for (const x of this.index.pairsOf(f)) {
-          if (heldKey?.has(x) || standsAlone(x, simhashOf(x.a.path)) === c.alone.has(x)) continue;
+          if (heldKey?.has(x) || standsAlone(x, simhashOf(x.a.path), around) === c.alone.has(x)) continue;
           moved = true;
           if (c.alone.has(x)) c.alone.delete(x);
           else c.alone.add(x);
         }
+        // The section pairs of f the located ones split, found again.
+        for (const k of c.split) if (k.startsWith(`${f}\0`) || k.includes(`\n${f}\0`)) c.split.delete(k);
+        for (const k of splitSectionKeys(simhashOf(f), around)) c.split.add(k);
       }
       if (moved) c.groups = locatedGroups(located.filter((x) => c!.alone.has(x)));
     }
-    return mergeGroupLists(groups, c.groups.slice());
+    const split = c.split;
+    const kept = split.size > 0 ? groups.filter((g) => !isSplitGroup(g, split)) : groups;
+    return mergeGroupLists(kept, c.groups.slice());
   }
 
   /** Region documents of `paths`: those kept (same size and mtime) and the others read, then kept. */

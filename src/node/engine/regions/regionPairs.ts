@@ -6,7 +6,10 @@
  * the whole report with the located ones merged in: a region of two files the SimHash pairs as
  * files goes into that file pair's `regions`; one a SimHash section pair already says (80 % of
  * its lines on both sides, and it half of the section's) is dropped; the rest are section pairs
- * with `located: true`, grouped one group per copied block (its places).
+ * with `located: true`, grouped one group per copied block (its places). A SimHash section pair
+ * that two or more located pairs split (neighbouring copies in both files) leaves the view with
+ * its two-member group, the located pairs inside it stand (node/regions/regionPlaces.ts, as in
+ * the CLI).
  */
 import { hammingDistance } from '../../../core/index/hamming';
 import type { PairRegion, ReportPair } from '../../../core/report/report';
@@ -16,6 +19,7 @@ import type { RegionPair } from '../../../core/regions/regions';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
 import { linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
+import { samePlace, splitsSection } from '../../regions/regionPlaces';
 
 type Lines = { startLine: number; endLine: number };
 
@@ -37,18 +41,45 @@ export function locatedPair(a: string, A: RegionDocument, b: string, B: RegionDo
   };
 }
 
-const shared = (x: Lines, y: Lines): number => Math.max(0, Math.min(x.endLine, y.endLine) - Math.max(x.startLine, y.startLine) + 1);
-/** Section `x` already says region `y` (locate.ts's rule). */
-const says = (x: Lines, y: Lines): boolean => {
-  const s = shared(x, y);
-  return s >= 0.8 * (y.endLine - y.startLine + 1) && 2 * s >= x.endLine - x.startLine + 1;
-};
 const lines = (l: { startLine?: number; endLine?: number }): Lines => ({ startLine: l.startLine ?? 1, endLine: l.endLine ?? l.startLine ?? 1 });
 
 const filesKey = (p: string, q: string): string => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
 
-/** What becomes of a located pair next to the SimHash pairs of its two files (indices into `simhash`). */
-function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: readonly number[]): { fileIndex: number } | 'dropped' | 'kept' {
+/** The indices of `simhash` (pairs of any files) by their two files, for the files of `located`. */
+function candidatesOf(simhash: readonly ReportPair[], located: readonly ReportPair[]): Map<string, number[]> {
+  const keys = new Map<string, number[]>();
+  for (const loc of located) keys.set(filesKey(loc.a.path, loc.b.path), []);
+  simhash.forEach((p, i) => keys.get(filesKey(p.a.path, p.b.path))?.push(i));
+  return keys;
+}
+
+/**
+ * The SimHash section pairs (indices into `simhash`) that located pairs split (regionPlaces.ts
+ * splitsSection): two or more copies that are neighbours in both files. As in the CLI they leave
+ * the report and the located pairs inside them stand; located pairs of two files paired as files
+ * go to the file pair and split nothing.
+ */
+function splitPairs(simhash: readonly ReportPair[], located: readonly ReportPair[], keys: ReadonlyMap<string, readonly number[]>): Set<number> {
+  const inside = new Map<number, Array<{ a: Lines; b: Lines }>>();
+  for (const loc of located) {
+    const candidates = keys.get(filesKey(loc.a.path, loc.b.path)) ?? [];
+    if (loc.a.path !== loc.b.path && candidates.some((i) => simhash[i].kind === 'file')) continue;
+    for (const i of candidates) {
+      const p = simhash[i];
+      if (p.kind !== 'section') continue;
+      const list = inside.get(i) ?? [];
+      if (p.a.path === loc.a.path) list.push({ a: lines(loc.a), b: lines(loc.b) });
+      if (p.a.path === loc.b.path) list.push({ a: lines(loc.b), b: lines(loc.a) });
+      inside.set(i, list);
+    }
+  }
+  const split = new Set<number>();
+  for (const [i, list] of inside) if (list.length >= 2 && splitsSection({ a: lines(simhash[i].a), b: lines(simhash[i].b) }, list)) split.add(i);
+  return split;
+}
+
+/** What becomes of a located pair next to the SimHash pairs of its two files (indices into `simhash`; `split` ones do not count). */
+function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: readonly number[], split: ReadonlySet<number>): { fileIndex: number } | 'dropped' | 'kept' {
   const { a, b } = loc;
   for (const i of candidates) {
     const p = simhash[i];
@@ -59,31 +90,57 @@ function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: re
       if (a.path !== b.path) return { fileIndex: i };
       continue;
     }
-    if (same && says(lines(p.a), lines(a)) && says(lines(p.b), lines(b))) return 'dropped';
-    if (swapped && says(lines(p.a), lines(b)) && says(lines(p.b), lines(a))) return 'dropped';
+    if (split.has(i)) continue;
+    if (same && samePlace(lines(p.a), lines(a)) && samePlace(lines(p.b), lines(b))) return 'dropped';
+    if (swapped && samePlace(lines(p.a), lines(b)) && samePlace(lines(p.b), lines(a))) return 'dropped';
   }
   return 'kept';
 }
 
-/** Whether a located pair stands as a pair of its own next to `simhash` (any pairs holding those of its two files): as {@link mergeLocated} places it. */
-export function standsAlone(loc: ReportPair, simhash: readonly ReportPair[]): boolean {
-  return placeOf(loc, simhash, simhash.map((_, i) => i)) === 'kept';
+/**
+ * Whether a located pair stands as a pair of its own next to `simhash` (any pairs holding those of
+ * its two files), as {@link mergeLocated} places it among `located` (any located pairs holding
+ * those of its two files: they may split a SimHash section pair that would say it).
+ */
+export function standsAlone(loc: ReportPair, simhash: readonly ReportPair[], located: readonly ReportPair[]): boolean {
+  const keys = candidatesOf(simhash, [loc]);
+  const mine = filesKey(loc.a.path, loc.b.path);
+  const split = splitPairs(simhash, located.filter((x) => filesKey(x.a.path, x.b.path) === mine), keys);
+  return placeOf(loc, simhash, keys.get(mine)!, split) === 'kept';
+}
+
+/**
+ * The section sides of the SimHash section pairs the located pairs split (see splitPairs), each
+ * pair as one key (its two sides, sorted): such a pair's two-member section group leaves the view
+ * with it ({@link isSplitGroup}).
+ */
+export function splitSectionKeys(simhash: readonly ReportPair[], located: readonly ReportPair[]): Set<string> {
+  const split = splitPairs(simhash, located, candidatesOf(simhash, located));
+  return new Set([...split].map((i) => pairKey(simhash[i].a, simhash[i].b)));
+}
+
+const sideKey = (l: { path: string; startLine?: number; endLine?: number }): string => `${l.path}\0${l.startLine ?? 0}\0${l.endLine ?? 0}`;
+const pairKey = (x: { path: string; startLine?: number; endLine?: number }, y: { path: string; startLine?: number; endLine?: number }): string => [sideKey(x), sideKey(y)].sort().join('\n');
+
+/** A SimHash section group of just the two sides of a split section pair (`keys`: splitSectionKeys). */
+export function isSplitGroup(g: ViewGroup, keys: ReadonlySet<string>): boolean {
+  return keys.size > 0 && !g.located && g.kind === 'section' && g.members.length === 2 && keys.has(pairKey(g.members[0], g.members[1]));
 }
 
 /**
  * The SimHash pairs with the located ones merged in (see the file's comment): file pairs that
- * have regions are new objects carrying them (side a of a region = the pair's a). Linear in the
- * pairs: the SimHash pairs are looked up by their two files.
+ * have regions are new objects carrying them (side a of a region = the pair's a); section pairs
+ * the located ones split are left out. Linear in the pairs: the SimHash pairs are looked up by
+ * their two files.
  */
 export function mergeLocated(simhash: readonly ReportPair[], located: readonly ReportPair[]): ReportPair[] {
   if (located.length === 0) return simhash as ReportPair[];
-  const keys = new Map<string, number[]>();
-  for (const loc of located) keys.set(filesKey(loc.a.path, loc.b.path), []);
-  simhash.forEach((p, i) => keys.get(filesKey(p.a.path, p.b.path))?.push(i));
+  const keys = candidatesOf(simhash, located);
+  const split = splitPairs(simhash, located, keys);
   const out = simhash.slice();
   const regions = new Map<number, PairRegion[]>();
   for (const loc of located) {
-    const where = placeOf(loc, simhash, keys.get(filesKey(loc.a.path, loc.b.path))!);
+    const where = placeOf(loc, simhash, keys.get(filesKey(loc.a.path, loc.b.path))!, split);
     if (where === 'dropped') continue;
     if (where === 'kept') {
       out.push(loc);
@@ -98,7 +155,7 @@ export function mergeLocated(simhash: readonly ReportPair[], located: readonly R
     list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
     out[i] = { ...out[i], regions: list };
   }
-  return out;
+  return split.size > 0 ? out.filter((_, i) => !split.has(i)) : out;
 }
 
 /**

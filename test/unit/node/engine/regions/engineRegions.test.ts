@@ -196,4 +196,41 @@ describe('EngineState: located copies (neardup.locate)', function () {
     assert.equal((off[0] as Extract<EngineEvent, { type: 'regionsOff' }>).maxBytes, 1000);
     await engine.shutdown();
   });
+  it('a SimHash section pair two located copies split leaves the view with its group, as in the CLI (neighbouring copies)', async () => {
+    // test/fixtures/split-section: b.md holds the two paragraph runs of a.md's "Notes" section
+    // without the sentence a.md has between them: one look-alike section pair (a.md 26-52 ~
+    // b.md 37-61), two copies (26-36 ~ 37-47, 40-52 ~ 49-61); `neardup scan --locate` reports the two.
+    const fixture = path.join(__dirname, '../../../../fixtures/split-section');
+    for (const f of ['a.md', 'b.md']) fs.copyFileSync(path.join(fixture, f), path.join(root, f));
+    for (const f of ['groups.ts', 'host.ts', 'other.ts']) fs.rmSync(path.join(root, f));
+    const twinsOf = (report: ViewReport) =>
+      report.items
+        .filter((i) => path.basename(i.loc.path) === 'a.md')
+        .flatMap((i) => i.twins.map((t) => `${i.loc.startLine}-${i.loc.endLine} ${path.basename(t.path)}:${t.startLine}-${t.endLine}${t.clone ? ` ${t.clone}` : ''}`))
+        .sort();
+    const sectionGroups = (report: ViewReport) =>
+      report.groups.filter((g) => g.kind === 'section').map((g) => `${g.located ? 'located ' : ''}${g.members.map((m) => `${path.basename(m.path)}:${m.startLine}-${m.endLine}`).join(' ')}`);
+    const engine = new EngineState(new InlineFingerprinter(), () => {}, { saveDelayMs: 10, progressIntervalMs: 0 });
+    await engine.init({ config: config({ locate: false }), cachePath: null });
+    await engine.reindex();
+    // Without located copies: the SimHash section pair and its group.
+    assert.deepEqual(twinsOf(engine.getReport()), ['26-52 b.md:37-61 edited']);
+    assert.deepEqual(sectionGroups(engine.getReport()), ['a.md:26-52 b.md:37-61']);
+    await engine.reindex(config({ locate: true }));
+    let report = engine.getReport();
+    assert.deepEqual(twinsOf(report), ['26-36 b.md:37-47 exact', '40-52 b.md:49-61 exact'], JSON.stringify(report.items));
+    assert.deepEqual(sectionGroups(report).sort(), ['located a.md:26-36 b.md:37-47', 'located a.md:40-52 b.md:49-61']);
+
+    // A save of a.md (the incremental placing): the same; the sentence removed, one copy that the section says.
+    await engine.update({ upserts: [path.join(root, 'a.md')], removes: [], renames: [] });
+    assert.deepEqual(twinsOf(engine.getReport()), ['26-36 b.md:37-47 exact', '40-52 b.md:49-61 exact']);
+    assert.deepEqual(sectionGroups(engine.getReport()).sort(), ['located a.md:26-36 b.md:37-47', 'located a.md:40-52 b.md:49-61']);
+    const text = fs.readFileSync(path.join(root, 'a.md'), 'utf8').split('\n');
+    fs.writeFileSync(path.join(root, 'a.md'), [...text.slice(0, 36), ...text.slice(38)].join('\n'));
+    await engine.update({ upserts: [path.join(root, 'a.md')], removes: [], renames: [] });
+    report = engine.getReport();
+    assert.ok(!twinsOf(report).some((t) => t.startsWith('40-52')), twinsOf(report).join(' | '));
+    assert.ok(sectionGroups(report).every((g) => g.split(' ').length === 2 && !g.includes('40-52')), sectionGroups(report).join(' | '));
+    await engine.shutdown();
+  });
 });

@@ -1,12 +1,12 @@
-// Unit tests of src/node/scan/locateLines.ts: when a SimHash section pair already says a located
+// Unit tests of src/node/regions/regionPlaces.ts (the CLI's and the engine's rule): when a SimHash section pair already says a located
 // region (samePlace), and when located regions split a section pair into separate copies
 // (splitsSection).
 import { strict as assert } from 'node:assert';
-import { samePlace, splitsSection } from '../../../../src/node/scan/locateLines';
+import { samePlace, splitsSection } from '../../../../src/node/regions/regionPlaces';
 
 const L = (startLine: number, endLine: number) => ({ startLine, endLine });
 
-describe('node/scan/locateLines', () => {
+describe('node/regions/regionPlaces', () => {
   it('samePlace: the section holds 80 % of the region and the region half of the section', () => {
     assert.ok(samePlace(L(1, 24), L(1, 22)));
     assert.ok(!samePlace(L(1, 24), L(1, 5)), 'a region much tighter than its section is not said by it');
