@@ -1,0 +1,204 @@
+/**
+ * jieba's dictionary file as bytes (lines `word freq tag`, sorted by the bytes of the word): one
+ * pass that checks that shape and sums the frequencies, a binary search for a word, and the
+ * subset dictionary of one run (the words found in it plus a filler line that carries the rest
+ * of the total), which jieba cuts exactly as it cuts that run with the whole dictionary.
+ */
+import { isUtf8 } from 'node:buffer';
+
+/** A checked dictionary: its bytes, where its lines are, the sum of its frequencies (jieba's `total`). */
+export interface JiebaDictionary {
+  bytes: Uint8Array;
+  /** Line i's word is bytes[wordStarts[i], wordEnds[i]); its frequency follows one space later. */
+  wordStarts: Int32Array;
+  wordEnds: Int32Array;
+  lines: number;
+  total: number;
+  /** The longest word, in bytes. */
+  maxWordBytes: number;
+}
+
+/**
+ * The filler word of a subset dictionary: a private-use character, in no word of the dictionary
+ * and in no CJK run (a run that holds it is cut with the whole dictionary instead).
+ */
+export const FILLER_WORD = '\uE000';
+
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const NEWLINE_BYTES = Uint8Array.of(NEWLINE);
+
+/**
+ * Checks `bytes` and sums its frequencies in one pass. Undefined unless every line is
+ * `word freq tag` (one ASCII space between, a decimal freq, a word with no white space), the words
+ * strictly ascending by bytes (so unique: jieba's total is then the plain sum) and the text valid
+ * UTF-8: a dictionary of another shape is only ever loaded whole.
+ */
+export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const n = bytes.length;
+  // At least 4 bytes a line ("w 1\n"), so at most n/4 + 1 lines.
+  const wordStarts = new Int32Array((n >>> 2) + 1);
+  const wordEnds = new Int32Array((n >>> 2) + 1);
+  let lines = 0;
+  let pos = 0;
+  let total = 0;
+  let maxWordBytes = 0;
+  let prevStart = -1;
+  let prevEnd = -1;
+  while (pos < n) {
+    const wordStart = pos;
+    // Bytes past the end read as undefined: every comparison with them is false.
+    let c = bytes[pos];
+    while (c > SPACE) {
+      if (c >= 0xc2 && c <= 0xe3 && isUnicodeSpaceAt(bytes, pos)) return undefined;
+      c = bytes[++pos];
+    }
+    const wordEnd = pos;
+    if (c !== SPACE || wordEnd === wordStart) return undefined;
+    c = bytes[++pos];
+    const freqStart = pos;
+    let freq = 0;
+    while (c >= 0x30 && c <= 0x39) {
+      freq = freq * 10 + (c - 0x30);
+      c = bytes[++pos];
+    }
+    if (pos === freqStart || pos - freqStart > 15) return undefined;
+    if (c === SPACE) {
+      const tagStart = ++pos;
+      c = bytes[pos];
+      while (c > SPACE) {
+        if (c >= 0xc2 && c <= 0xe3 && isUnicodeSpaceAt(bytes, pos)) return undefined;
+        c = bytes[++pos];
+      }
+      if (pos === tagStart) return undefined;
+    }
+    if (pos < n && c !== NEWLINE) return undefined;
+    pos++;
+    if (prevStart >= 0 && compareBytes(bytes, prevStart, prevEnd, bytes, wordStart, wordEnd) >= 0) return undefined;
+    prevStart = wordStart;
+    prevEnd = wordEnd;
+    wordStarts[lines] = wordStart;
+    wordEnds[lines] = wordEnd;
+    lines++;
+    total += freq;
+    if (wordEnd - wordStart > maxWordBytes) maxWordBytes = wordEnd - wordStart;
+  }
+  if (!Number.isSafeInteger(total) || total === 0) return undefined;
+  return { bytes, wordStarts, wordEnds, lines, total, maxWordBytes };
+}
+
+/**
+ * Unicode white space beyond ASCII at `i` (U+0085, U+00A0, U+1680, U+2000–200A, U+2028/9, U+202F,
+ * U+205F, U+3000): jieba splits a line on any of them.
+ */
+function isUnicodeSpaceAt(b: Uint8Array, i: number): boolean {
+  const c = b[i];
+  if (c < 0xc2 || c > 0xe3) return false;
+  const d = b[i + 1];
+  if (c === 0xc2) return d === 0x85 || d === 0xa0;
+  if (c === 0xe1) return d === 0x9a && b[i + 2] === 0x80;
+  if (c === 0xe2) {
+    const e = b[i + 2];
+    return (d === 0x80 && (e <= 0x8a || e === 0xa8 || e === 0xa9 || e === 0xaf)) || (d === 0x81 && e === 0x9f);
+  }
+  return c === 0xe3 && d === 0x80 && b[i + 2] === 0x80;
+}
+
+/** Byte order of a[aStart, aEnd) and b[bStart, bEnd): negative, 0 or positive. */
+function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array, bStart: number, bEnd: number): number {
+  const la = aEnd - aStart;
+  const lb = bEnd - bStart;
+  const m = la < lb ? la : lb;
+  for (let i = 0; i < m; i++) {
+    const d = a[aStart + i] - b[bStart + i];
+    if (d !== 0) return d;
+  }
+  return la - lb;
+}
+
+/** Where a word was looked for: its line (-1 if none), and whether longer words start with it. */
+export interface WordSearch {
+  line: number;
+  extends: boolean;
+}
+
+/**
+ * Binary search for the word `w[wStart, wEnd)` (UTF-8): its line, and whether some word of the
+ * dictionary starts with it and is longer (when not, no longer substring from the same start can
+ * be a word).
+ */
+export function searchWord(dict: JiebaDictionary, w: Uint8Array, wStart: number, wEnd: number): WordSearch {
+  const { bytes, wordStarts, wordEnds } = dict;
+  let lo = 0;
+  let hi = dict.lines;
+  // The first line whose word is >= w.
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareBytes(bytes, wordStarts[mid], wordEnds[mid], w, wStart, wEnd) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  let line = -1;
+  let next = lo;
+  if (next < dict.lines && compareBytes(bytes, wordStarts[next], wordEnds[next], w, wStart, wEnd) === 0) line = next++;
+  const len = wEnd - wStart;
+  const extendsWord = next < dict.lines && wordEnds[next] - wordStarts[next] > len && compareBytes(bytes, wordStarts[next], wordStarts[next] + len, w, wStart, wEnd) === 0;
+  return { line, extends: extendsWord };
+}
+
+/** End of line `line`, past its newline (or the end of the bytes). */
+function lineEnd(dict: JiebaDictionary, line: number): number {
+  const nl = dict.bytes.indexOf(NEWLINE, dict.wordEnds[line]);
+  return nl < 0 ? dict.bytes.length : nl + 1;
+}
+
+/** Frequency of line `line`. */
+function freqOf(dict: JiebaDictionary, line: number): number {
+  const bytes = dict.bytes;
+  let i = dict.wordEnds[line] + 1;
+  let f = 0;
+  for (let c = bytes[i]; c >= 0x30 && c <= 0x39; c = bytes[++i]) f = f * 10 + (c - 0x30);
+  return f;
+}
+
+/**
+ * The lines of the dictionary words that are substrings of `run` (from a code point to a code
+ * point, up to the longest word), each once: with the same total, these are all the words jieba
+ * can meet when it cuts the run, so a jieba holding them (and any other words) cuts it as the whole
+ * dictionary does.
+ */
+export function wordsOfRun(dict: JiebaDictionary, run: string): Set<number> {
+  const utf8 = Buffer.from(run, 'utf8');
+  const n = utf8.length;
+  const found = new Set<number>();
+  for (let s = 0; s < n; s++) {
+    if ((utf8[s] & 0xc0) === 0x80) continue;
+    const last = Math.min(n, s + dict.maxWordBytes);
+    for (let e = s + 1; e <= last; e++) {
+      if (e < n && (utf8[e] & 0xc0) === 0x80) continue;
+      const hit = searchWord(dict, utf8, s, e);
+      if (hit.line >= 0) found.add(hit.line);
+      if (!hit.extends) break;
+    }
+  }
+  return found;
+}
+
+/**
+ * Dictionary text of `lines` (as in the dictionary) and, last, the filler word with frequency
+ * `fillerFreq`; `freqSum` receives the sum of the lines' frequencies.
+ */
+export function dictionaryText(dict: JiebaDictionary, lines: Iterable<number>, fillerFreq: (freqSum: number) => number): Uint8Array {
+  const bytes = dict.bytes;
+  const parts: Uint8Array[] = [];
+  let sum = 0;
+  for (const line of lines) {
+    const end = lineEnd(dict, line);
+    parts.push(bytes.subarray(dict.wordStarts[line], end));
+    // The dictionary's last line may have no newline.
+    if (bytes[end - 1] !== NEWLINE) parts.push(NEWLINE_BYTES);
+    sum += freqOf(dict, line);
+  }
+  parts.push(Buffer.from(`${FILLER_WORD} ${fillerFreq(sum)} x\n`, 'utf8'));
+  return Buffer.concat(parts);
+}
