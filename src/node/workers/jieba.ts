@@ -1,14 +1,14 @@
 /**
  * Chinese (CJK) word segmentation with @node-rs/jieba, loaded lazily and once per process, with a
  * character-bigram fallback when the native module cannot be loaded (never a crash). A little
- * Chinese is cut with per-run subset dictionaries (jiebaDictionary.ts), the same cuts as the whole
- * dictionary without its load; past a budget of characters the whole dictionary is loaded.
+ * Chinese is cut with a subset of the dictionary (the words met, jiebaDictionary.ts): the same cuts
+ * as the whole dictionary without its load; past a budget of characters the whole one is loaded.
  */
 import * as fs from 'node:fs';
 import type { CjkSegmenter } from '../../core/types';
 import { bigramSegmenter, cutterSegmenter } from '../../core/text/segmenters';
 import { requireJiebaPlatformBinding } from './jiebaPlatform';
-import { FILLER_WORD, dictionaryText, readJiebaDictionary, wordsOfRun } from './jiebaDictionary';
+import { FILLER_WORD, dictionaryText, freqSum, readJiebaDictionary, wordsOfRun } from './jiebaDictionary';
 
 export { bigramSegmenter };
 
@@ -19,7 +19,7 @@ export interface LoadedCjkSegmenter {
   dictionary?: () => JiebaDictionaryInUse;
 }
 
-/** `subset`: every run so far cut with its own subset dictionary; `full`: the whole one is loaded. */
+/** `subset`: every run so far cut with the subset of the dictionary; `full`: the whole one is loaded. */
 export type JiebaDictionaryInUse = 'subset' | 'full';
 
 /** The part of a Jieba instance we use. */
@@ -51,10 +51,12 @@ export interface SubsetFirstJieba extends JiebaLike {
 }
 
 /**
- * Characters of Chinese cut with the subset dictionary before the whole dictionary is loaded:
- * about where the subset's cost reaches the load's (bench/README.md, issue 16).
+ * Characters of Chinese cut with the subset dictionary before the whole dictionary is loaded.
+ * Measured cold in one thread (bench/README.md, issue 16): the subset's cost is ≈ 25 ms for the
+ * dictionary pass, then ≈ 35 ms for the first 10,000 characters, against 80–200 ms for the whole
+ * load; so a tree with a little Chinese saves most of the load, and one with much pays ≈ 60 ms more.
  */
-export const SUBSET_BUDGET_CHARS = 20_000;
+export const SUBSET_BUDGET_CHARS = 10_000;
 
 /**
  * A jieba over the dictionary file `bytes` that loads it whole only once `budgetChars` characters
@@ -69,9 +71,10 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
   const dict = readJiebaDictionary(bytes);
   let full: JiebaLike | undefined;
   let subset: GrowingJieba | undefined;
-  if (dict) subset = Jieba.withDict(dictionaryText(dict, [], () => dict.total));
+  if (dict) subset = Jieba.withDict(dictionaryText(dict, [], dict.total));
   else full = Jieba.withDict(bytes);
   const held = new Set<number>();
+  const runsSeen = new Set<string>();
   let heldFreq = 0;
   let lateLoadFailed = false;
   let spent = 0;
@@ -81,6 +84,7 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
       try {
         full = Jieba.withDict(bytes);
         subset = undefined;
+        runsSeen.clear();
       } catch {
         lateLoadFailed = true;
       }
@@ -99,24 +103,27 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
     },
     cut(run: string, hmm = false): string[] {
       let whole = full;
-      if (whole || !dict || !subset) return (whole ?? Jieba.withDict(bytes)).cut(run, hmm);
+      if (whole) return whole.cut(run, hmm);
+      const part = subset;
+      if (!dict || !part) throw new Error('jieba: no dictionary');
       spent += run.length;
       if ((spent > budgetChars || run.includes(FILLER_WORD)) && (whole = loadFull())) return whole.cut(run, hmm);
       if (run.includes(FILLER_WORD)) throw new Error('jieba: the whole dictionary could not be loaded');
-      const fresh: number[] = [];
-      for (const line of wordsOfRun(dict, run)) if (!held.has(line)) fresh.push(line);
-      if (fresh.length > 0) {
-        for (const line of fresh) held.add(line);
-        // The filler is loaded again with the new rest of the total (jieba keeps a word's last frequency).
-        subset.loadDict(
-          dictionaryText(dict, fresh, (sum) => {
-            heldFreq += sum;
-            return dict.total - heldFreq;
-          }),
-        );
+      // A run met before has its words held already.
+      if (!runsSeen.has(run)) {
+        const fresh: number[] = [];
+        for (const line of wordsOfRun(dict, run)) if (!held.has(line)) fresh.push(line);
+        if (fresh.length > 0) {
+          const sum = freqSum(dict, fresh);
+          // The filler comes again with the new rest of the total (jieba keeps a word's last frequency).
+          part.loadDict(dictionaryText(dict, fresh, dict.total - heldFreq - sum));
+          heldFreq += sum;
+          for (const line of fresh) held.add(line);
+        }
+        runsSeen.add(run);
       }
       subsetRuns++;
-      return subset.cut(run, hmm);
+      return part.cut(run, hmm);
     },
   };
 }

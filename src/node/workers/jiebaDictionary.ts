@@ -37,9 +37,9 @@ const NEWLINE_BYTES = Uint8Array.of(NEWLINE);
 export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefined {
   if (!isUtf8(bytes)) return undefined;
   const n = bytes.length;
-  // At least 4 bytes a line ("w 1\n"), so at most n/4 + 1 lines.
-  const wordStarts = new Int32Array((n >>> 2) + 1);
-  const wordEnds = new Int32Array((n >>> 2) + 1);
+  // Room for lines of 8 bytes on average (jieba's own are 14.5), grown when short.
+  let wordStarts: Int32Array = new Int32Array((n >>> 3) + 1);
+  let wordEnds: Int32Array = new Int32Array((n >>> 3) + 1);
   let lines = 0;
   let pos = 0;
   let total = 0;
@@ -78,6 +78,10 @@ export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefi
     if (prevStart >= 0 && compareBytes(bytes, prevStart, prevEnd, bytes, wordStart, wordEnd) >= 0) return undefined;
     prevStart = wordStart;
     prevEnd = wordEnd;
+    if (lines === wordStarts.length) {
+      wordStarts = grown(wordStarts);
+      wordEnds = grown(wordEnds);
+    }
     wordStarts[lines] = wordStart;
     wordEnds[lines] = wordEnd;
     lines++;
@@ -86,6 +90,13 @@ export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefi
   }
   if (!Number.isSafeInteger(total) || total === 0) return undefined;
   return { bytes, wordStarts, wordEnds, lines, total, maxWordBytes };
+}
+
+/** A copy of `a` with twice the room. */
+function grown(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 /**
@@ -117,20 +128,16 @@ function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array
   return la - lb;
 }
 
-/** Where a word was looked for: its line (-1 if none), and whether longer words start with it. */
-export interface WordSearch {
-  line: number;
-  extends: boolean;
-}
-
 /**
- * Binary search for the word `w[wStart, wEnd)` (UTF-8): its line, and whether some word of the
- * dictionary starts with it and is longer (when not, no longer substring from the same start can
- * be a word).
+ * Binary search for the word `w[wStart, wEnd)` (UTF-8) among the lines from `from` on: its line
+ * (-1 if none), and whether some word of the dictionary starts with it and is longer (when not,
+ * no longer substring from the same start can be a word). Packed in one number:
+ * `(line + 1) * 2 + (longer ? 1 : 0)` (wordLine and extendsWord read it); `from` may be the line
+ * found for a prefix of w.
  */
-export function searchWord(dict: JiebaDictionary, w: Uint8Array, wStart: number, wEnd: number): WordSearch {
+export function searchWord(dict: JiebaDictionary, w: Uint8Array, wStart: number, wEnd: number, from = 0): number {
   const { bytes, wordStarts, wordEnds } = dict;
-  let lo = 0;
+  let lo = from;
   let hi = dict.lines;
   // The first line whose word is >= w.
   while (lo < hi) {
@@ -142,8 +149,18 @@ export function searchWord(dict: JiebaDictionary, w: Uint8Array, wStart: number,
   let next = lo;
   if (next < dict.lines && compareBytes(bytes, wordStarts[next], wordEnds[next], w, wStart, wEnd) === 0) line = next++;
   const len = wEnd - wStart;
-  const extendsWord = next < dict.lines && wordEnds[next] - wordStarts[next] > len && compareBytes(bytes, wordStarts[next], wordStarts[next] + len, w, wStart, wEnd) === 0;
-  return { line, extends: extendsWord };
+  const longer = next < dict.lines && wordEnds[next] - wordStarts[next] > len && compareBytes(bytes, wordStarts[next], wordStarts[next] + len, w, wStart, wEnd) === 0;
+  return (line + 1) * 2 + (longer ? 1 : 0);
+}
+
+/** The line of a searchWord result, -1 if the word is not in the dictionary. */
+export function wordLine(found: number): number {
+  return (found >>> 1) - 1;
+}
+
+/** Whether a searchWord result says that longer words start with the word. */
+export function extendsWord(found: number): boolean {
+  return (found & 1) === 1;
 }
 
 /** End of line `line`, past its newline (or the end of the bytes). */
@@ -174,31 +191,37 @@ export function wordsOfRun(dict: JiebaDictionary, run: string): Set<number> {
   for (let s = 0; s < n; s++) {
     if ((utf8[s] & 0xc0) === 0x80) continue;
     const last = Math.min(n, s + dict.maxWordBytes);
+    let from = 0;
     for (let e = s + 1; e <= last; e++) {
       if (e < n && (utf8[e] & 0xc0) === 0x80) continue;
-      const hit = searchWord(dict, utf8, s, e);
-      if (hit.line >= 0) found.add(hit.line);
-      if (!hit.extends) break;
+      const hit = searchWord(dict, utf8, s, e, from);
+      const line = wordLine(hit);
+      if (line >= 0) found.add(line);
+      if (!extendsWord(hit)) break;
+      // Longer words from s sort after this one.
+      if (line >= 0) from = line;
     }
   }
   return found;
 }
 
-/**
- * Dictionary text of `lines` (as in the dictionary) and, last, the filler word with frequency
- * `fillerFreq`; `freqSum` receives the sum of the lines' frequencies.
- */
-export function dictionaryText(dict: JiebaDictionary, lines: Iterable<number>, fillerFreq: (freqSum: number) => number): Uint8Array {
+/** Sum of the frequencies of `lines`. */
+export function freqSum(dict: JiebaDictionary, lines: Iterable<number>): number {
+  let sum = 0;
+  for (const line of lines) sum += freqOf(dict, line);
+  return sum;
+}
+
+/** Dictionary text of `lines` (as in the dictionary) and, last, the filler word with frequency `fillerFreq`. */
+export function dictionaryText(dict: JiebaDictionary, lines: Iterable<number>, fillerFreq: number): Uint8Array {
   const bytes = dict.bytes;
   const parts: Uint8Array[] = [];
-  let sum = 0;
   for (const line of lines) {
     const end = lineEnd(dict, line);
     parts.push(bytes.subarray(dict.wordStarts[line], end));
     // The dictionary's last line may have no newline.
     if (bytes[end - 1] !== NEWLINE) parts.push(NEWLINE_BYTES);
-    sum += freqOf(dict, line);
   }
-  parts.push(Buffer.from(`${FILLER_WORD} ${fillerFreq(sum)} x\n`, 'utf8'));
+  parts.push(Buffer.from(`${FILLER_WORD} ${fillerFreq} x\n`, 'utf8'));
   return Buffer.concat(parts);
 }

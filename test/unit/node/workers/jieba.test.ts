@@ -201,6 +201,30 @@ describe('subsetFirstJieba', () => {
     assert.throws(() => subset.cut(FILLER_WORD), /whole dictionary could not be loaded/);
   });
 
+  it('holds no word whose loading failed: the run fails alone and the next cuts are right', () => {
+    let failNext = false;
+    const flaky: JiebaClass = {
+      withDict: (dict) => {
+        const j = Jieba.withDict(dict);
+        return {
+          cut: (s, hmm) => j.cut(s, hmm),
+          loadDict: (d) => {
+            if (failNext) {
+              failNext = false;
+              throw new Error('Load dict failed');
+            }
+            j.loadDict(d);
+          },
+        };
+      },
+    };
+    const subset = subsetFirstJieba(flaky, DICT_BYTES, Infinity);
+    failNext = true;
+    assert.throws(() => subset.cut('南京市长江大桥'), /Load dict failed/);
+    assert.equal(subset.subsetWords, 0);
+    for (const run of ['南京市长江大桥', '长江', '市长']) assert.deepEqual(subset.cut(run), full.cut(run, false), run);
+  });
+
   it('loads a dictionary of another shape whole at once', () => {
     // A word twice: jieba keeps its last frequency, and the total is not the sum of the lines.
     const twice = Buffer.from('乙 5 n\n甲 5 n\n甲 70 n\n甲乙 1 n\n', 'utf8');

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { dictionaryText, FILLER_WORD, readJiebaDictionary, searchWord, wordsOfRun } from '../../../../src/node/workers/jiebaDictionary';
+import { dictionaryText, extendsWord, FILLER_WORD, freqSum, readJiebaDictionary, searchWord, wordLine, wordsOfRun } from '../../../../src/node/workers/jiebaDictionary';
 
 const DICT_BYTES = fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
@@ -36,6 +36,16 @@ describe('readJiebaDictionary', () => {
     assert.equal(dict.lines, 3);
   });
 
+  it('reads dictionaries of short lines (its line index grows)', () => {
+    const words: string[] = [];
+    for (let a = 0x61; a <= 0x7a; a++) for (let b = 0x61; b <= 0x7a; b++) words.push(String.fromCharCode(a, b));
+    const dict = readJiebaDictionary(utf8(words.map((w, i) => `${w} ${i}`).join('\n')));
+    assert.ok(dict);
+    assert.equal(dict.lines, words.length);
+    assert.equal(dict.total, (words.length * (words.length - 1)) / 2);
+    for (const [i, w] of words.entries()) assert.equal(wordLine(searchWord(dict, utf8(w), 0, 2)), i, w);
+  });
+
   it('rejects what jieba would read otherwise (or not at all): the whole dictionary is then loaded', () => {
     const bad: [string, string | Uint8Array][] = [
       ['unsorted', '二 1 n\n一 1 n\n'],
@@ -67,20 +77,24 @@ describe('searchWord', () => {
     for (let i = 0; i < entries.length; i += 173) {
       const w = utf8(entries[i].word);
       const hit = searchWord(dict, w, 0, w.length);
-      assert.equal(hit.line, i, entries[i].word);
+      assert.equal(wordLine(hit), i, entries[i].word);
+      // From the line of a prefix on, as wordsOfRun searches longer words.
+      assert.equal(searchWord(dict, w, 0, w.length, Math.max(0, i - 5)), hit);
       const longer = i + 1 < entries.length && entries[i + 1].word.startsWith(entries[i].word);
-      assert.equal(hit.extends, longer, entries[i].word);
+      assert.equal(extendsWord(hit), longer, entries[i].word);
     }
   });
 
   it('does not find non-words, and finds a prefix of longer words as extending', () => {
     for (const w of ['丶丶丶', 'zzzz', FILLER_WORD, '\u4e00\u4e00\u4e00\u4e00\u4e00']) {
       assert.ok(!words.has(w));
-      assert.equal(searchWord(dict, utf8(w), 0, utf8(w).length).line, -1, w);
+      assert.equal(wordLine(searchWord(dict, utf8(w), 0, utf8(w).length)), -1, w);
     }
     const prefix = utf8('中华人民共和'); // not a word itself, but 中华人民共和国 is
     assert.ok(!words.has('中华人民共和') && words.has('中华人民共和国'));
-    assert.deepEqual(searchWord(dict, prefix, 0, prefix.length), { line: -1, extends: true });
+    const hit = searchWord(dict, prefix, 0, prefix.length);
+    assert.equal(wordLine(hit), -1);
+    assert.ok(extendsWord(hit));
   });
 });
 
@@ -105,15 +119,20 @@ describe('wordsOfRun and dictionaryText', () => {
 
   it('writes the lines as they are, then the filler with the frequency asked for', () => {
     const lines = [...wordsOfRun(dict, '长江大桥')];
-    let seen = -1;
-    const text = Buffer.from(dictionaryText(dict, lines, (sum) => ((seen = sum), dict.total - sum))).toString('utf8');
+    const sum = freqSum(dict, lines);
+    assert.equal(sum, lines.reduce((a, l) => a + entries[l].freq, 0));
+    const text = Buffer.from(dictionaryText(dict, lines, dict.total - sum)).toString('utf8');
     const parsed = plainEntries(text);
     assert.deepEqual(
       parsed.slice(0, -1).map((e) => e.word),
       lines.map((l) => entries[l].word),
     );
-    assert.equal(seen, lines.reduce((a, l) => a + entries[l].freq, 0));
-    assert.deepEqual(parsed[parsed.length - 1], { word: FILLER_WORD, freq: dict.total - seen });
+    assert.deepEqual(parsed[parsed.length - 1], { word: FILLER_WORD, freq: dict.total - sum });
     assert.equal(parsed.reduce((a, e) => a + e.freq, 0), dict.total);
+  });
+
+  it("ends the dictionary's last line when it has no newline", () => {
+    const small = readJiebaDictionary(utf8('一 5 n\n二 3'))!;
+    assert.equal(Buffer.from(dictionaryText(small, [1, 0], 9)).toString('utf8'), `二 3\n一 5 n\n${FILLER_WORD} 9 x\n`);
   });
 });
