@@ -68,7 +68,7 @@ export const SUBSET_BUDGET_CHARS = 10_000;
  * (readJiebaDictionary) is loaded whole at once; a failed late load keeps the subset (same words).
  */
 export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetChars = SUBSET_BUDGET_CHARS): SubsetFirstJieba {
-  const dict = readJiebaDictionary(bytes);
+  let dict = readJiebaDictionary(bytes);
   let full: JiebaLike | undefined;
   let subset: GrowingJieba | undefined;
   if (dict) subset = Jieba.withDict(dictionaryText(dict, [], dict.total));
@@ -80,9 +80,11 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
   let spent = 0;
   let subsetRuns = 0;
   const loadFull = (): JiebaLike | undefined => {
-    if (!full && !lateLoadFailed) {
+    if (!full && !lateLoadFailed && dict) {
       try {
-        full = Jieba.withDict(bytes);
+        full = Jieba.withDict(dict.bytes);
+        // The file, its line index and the subset are not needed any more.
+        dict = undefined;
         subset = undefined;
         runsSeen.clear();
       } catch {
@@ -105,18 +107,19 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
       let whole = full;
       if (whole) return whole.cut(run, hmm);
       const part = subset;
-      if (!dict || !part) throw new Error('jieba: no dictionary');
+      const words = dict;
+      if (!words || !part) throw new Error('jieba: no dictionary');
       spent += run.length;
       if ((spent > budgetChars || run.includes(FILLER_WORD)) && (whole = loadFull())) return whole.cut(run, hmm);
       if (run.includes(FILLER_WORD)) throw new Error('jieba: the whole dictionary could not be loaded');
       // A run met before has its words held already.
       if (!runsSeen.has(run)) {
         const fresh: number[] = [];
-        for (const line of wordsOfRun(dict, run)) if (!held.has(line)) fresh.push(line);
+        for (const line of wordsOfRun(words, run)) if (!held.has(line)) fresh.push(line);
         if (fresh.length > 0) {
-          const sum = freqSum(dict, fresh);
+          const sum = freqSum(words, fresh);
           // The filler comes again with the new rest of the total (jieba keeps a word's last frequency).
-          part.loadDict(dictionaryText(dict, fresh, dict.total - heldFreq - sum));
+          part.loadDict(dictionaryText(words, fresh, words.total - heldFreq - sum));
           heldFreq += sum;
           for (const line of fresh) held.add(line);
         }

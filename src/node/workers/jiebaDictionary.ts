@@ -9,9 +9,8 @@ import { isUtf8 } from 'node:buffer';
 /** A checked dictionary: its bytes, where its lines are, the sum of its frequencies (jieba's `total`). */
 export interface JiebaDictionary {
   bytes: Uint8Array;
-  /** Line i's word is bytes[wordStarts[i], wordEnds[i]); its frequency follows one space later. */
+  /** Line i starts at bytes[wordStarts[i]] with its word, which ends at a space. */
   wordStarts: Int32Array;
-  wordEnds: Int32Array;
   lines: number;
   total: number;
   /** The longest word, in bytes. */
@@ -39,7 +38,6 @@ export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefi
   const n = bytes.length;
   // Room for lines of 8 bytes on average (jieba's own are 14.5), grown when short.
   let wordStarts: Int32Array = new Int32Array((n >>> 3) + 1);
-  let wordEnds: Int32Array = new Int32Array((n >>> 3) + 1);
   let lines = 0;
   let pos = 0;
   let total = 0;
@@ -78,18 +76,14 @@ export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefi
     if (prevStart >= 0 && compareBytes(bytes, prevStart, prevEnd, bytes, wordStart, wordEnd) >= 0) return undefined;
     prevStart = wordStart;
     prevEnd = wordEnd;
-    if (lines === wordStarts.length) {
-      wordStarts = grown(wordStarts);
-      wordEnds = grown(wordEnds);
-    }
+    if (lines === wordStarts.length) wordStarts = grown(wordStarts);
     wordStarts[lines] = wordStart;
-    wordEnds[lines] = wordEnd;
     lines++;
     total += freq;
     if (wordEnd - wordStart > maxWordBytes) maxWordBytes = wordEnd - wordStart;
   }
   if (!Number.isSafeInteger(total) || total === 0) return undefined;
-  return { bytes, wordStarts, wordEnds, lines, total, maxWordBytes };
+  return { bytes, wordStarts, lines, total, maxWordBytes };
 }
 
 /** A copy of `a` with twice the room. */
@@ -136,21 +130,41 @@ function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array
  * found for a prefix of w.
  */
 export function searchWord(dict: JiebaDictionary, w: Uint8Array, wStart: number, wEnd: number, from = 0): number {
-  const { bytes, wordStarts, wordEnds } = dict;
+  const { bytes, wordStarts } = dict;
   let lo = from;
   let hi = dict.lines;
   // The first line whose word is >= w.
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareBytes(bytes, wordStarts[mid], wordEnds[mid], w, wStart, wEnd) < 0) lo = mid + 1;
+    if (compareWord(bytes, wordStarts[mid], w, wStart, wEnd) < 0) lo = mid + 1;
     else hi = mid;
   }
   let line = -1;
   let next = lo;
-  if (next < dict.lines && compareBytes(bytes, wordStarts[next], wordEnds[next], w, wStart, wEnd) === 0) line = next++;
-  const len = wEnd - wStart;
-  const longer = next < dict.lines && wordEnds[next] - wordStarts[next] > len && compareBytes(bytes, wordStarts[next], wordStarts[next] + len, w, wStart, wEnd) === 0;
+  if (next < dict.lines && compareWord(bytes, wordStarts[next], w, wStart, wEnd) === 0) line = next++;
+  // The next line's word is longer and starts with w: w is a proper prefix of it.
+  const longer = next < dict.lines && compareWord(bytes, wordStarts[next], w, wStart, wEnd) === PREFIX_OF_WORD;
   return (line + 1) * 2 + (longer ? 1 : 0);
+}
+
+/** compareWord's answer when w is a proper prefix of the line's word. */
+const PREFIX_OF_WORD = 2;
+
+/**
+ * Byte order of the word of the line at `start` (ended by its space, which sorts before every byte
+ * of a word) against w[wStart, wEnd): negative, 0, or positive (PREFIX_OF_WORD when w is a proper
+ * prefix of the line's word).
+ */
+function compareWord(bytes: Uint8Array, start: number, w: Uint8Array, wStart: number, wEnd: number): number {
+  const len = wEnd - wStart;
+  for (let i = 0; i < len; i++) {
+    const c = bytes[start + i];
+    const d = w[wStart + i];
+    // The line's word ended (at its space) before w did: it is a prefix of w.
+    if (c === SPACE) return -1;
+    if (c !== d) return c < d ? -1 : 1;
+  }
+  return bytes[start + len] === SPACE ? 0 : PREFIX_OF_WORD;
 }
 
 /** The line of a searchWord result, -1 if the word is not in the dictionary. */
@@ -165,14 +179,14 @@ export function extendsWord(found: number): boolean {
 
 /** End of line `line`, past its newline (or the end of the bytes). */
 function lineEnd(dict: JiebaDictionary, line: number): number {
-  const nl = dict.bytes.indexOf(NEWLINE, dict.wordEnds[line]);
+  const nl = dict.bytes.indexOf(NEWLINE, dict.wordStarts[line]);
   return nl < 0 ? dict.bytes.length : nl + 1;
 }
 
 /** Frequency of line `line`. */
 function freqOf(dict: JiebaDictionary, line: number): number {
   const bytes = dict.bytes;
-  let i = dict.wordEnds[line] + 1;
+  let i = dict.bytes.indexOf(SPACE, dict.wordStarts[line]) + 1;
   let f = 0;
   for (let c = bytes[i]; c >= 0x30 && c <= 0x39; c = bytes[++i]) f = f * 10 + (c - 0x30);
   return f;
