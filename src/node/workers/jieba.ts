@@ -52,11 +52,12 @@ export interface SubsetFirstJieba extends JiebaLike {
 
 /**
  * Characters of Chinese cut with the subset dictionary before the whole dictionary is loaded.
- * Measured cold in one thread (bench/README.md, issue 16): the subset's cost is ≈ 25 ms for the
- * dictionary pass, then ≈ 35 ms for the first 10,000 characters, against 80–200 ms for the whole
- * load; so a tree with a little Chinese saves most of the load, and one with much pays ≈ 60 ms more.
+ * Measured cold in one thread (bench/README.md, issue 16; CPU, medians): the subset costs ≈ 7 ms
+ * to start (the file read, its CRC-32), then ≈ 22 ms for the first 1,000 characters, 49 ms for
+ * 5,000, 75 ms for 10,000; the whole load ≈ 115 ms (80–200). At 5,000 a tree with a little
+ * Chinese saves most of the load, and one with much pays less than half of it more.
  */
-export const SUBSET_BUDGET_CHARS = 10_000;
+export const SUBSET_BUDGET_CHARS = 5_000;
 
 /**
  * A jieba over the dictionary file `bytes` that loads it whole only once `budgetChars` characters

@@ -1,21 +1,38 @@
 /**
- * jieba's dictionary file as bytes (lines `word freq tag`, sorted by the bytes of the word): one
- * pass that checks that shape and sums the frequencies, a binary search for a word, and the
- * subset dictionary of one run (the words found in it plus a filler line that carries the rest
- * of the total), which jieba cuts exactly as it cuts that run with the whole dictionary.
+ * jieba's dictionary file as bytes (lines `word freq tag`, sorted by the bytes of the word): a
+ * check of that shape with the sum of the frequencies (one pass, or a checksum of a dictionary
+ * already checked), a binary search for a word, and the words of a run with their lines: with a
+ * filler line that carries the rest of the total, jieba cuts the run with them exactly as with
+ * the whole dictionary.
  */
 import { isUtf8 } from 'node:buffer';
+import * as zlib from 'node:zlib';
 
-/** A checked dictionary: its bytes, where its lines are, the sum of its frequencies (jieba's `total`). */
+/**
+ * A checked dictionary: its bytes, the sum of its frequencies (jieba's `total`) and its longest
+ * word. A line is named by the offset where it starts (with its word, which ends at a space).
+ */
 export interface JiebaDictionary {
   bytes: Uint8Array;
-  /** Line i starts at bytes[wordStarts[i]] with its word, which ends at a space. */
-  wordStarts: Int32Array;
-  lines: number;
   total: number;
   /** The longest word, in bytes. */
   maxWordBytes: number;
 }
+
+/** What checkJiebaDictionary found in a dictionary file, kept for one whose CRC-32 and size match. */
+export interface KnownDictionary {
+  size: number;
+  crc32: number;
+  total: number;
+  maxWordBytes: number;
+}
+
+/**
+ * Dictionaries already checked: @node-rs/jieba 2.0.3's dict.txt (a unit test checks it against
+ * the installed file, and fails when another version ships another dictionary: add its figures
+ * here, from checkJiebaDictionary). Any other file is checked at load (≈ 25 ms).
+ */
+export const KNOWN_DICTIONARIES: readonly KnownDictionary[] = [{ size: 5_071_843, crc32: 3_720_414_789, total: 60_101_964, maxWordBytes: 48 }];
 
 /**
  * The filler word of a subset dictionary: a private-use character, in no word of the dictionary
@@ -25,7 +42,21 @@ export const FILLER_WORD = '\uE000';
 
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
-const NEWLINE_BYTES = Uint8Array.of(NEWLINE);
+
+/**
+ * The dictionary in `bytes`, if it has the shape the subsets rely on: a known one by its size and
+ * CRC-32 (Node ≥ 20.15 has zlib.crc32; ≈ 1 ms), else checkJiebaDictionary's pass.
+ */
+export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefined {
+  const crc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
+  if (crc32) {
+    const candidates = KNOWN_DICTIONARIES.filter((k) => k.size === bytes.length);
+    const sum = candidates.length > 0 ? crc32(bytes) : -1;
+    const known = candidates.find((k) => k.crc32 === sum);
+    if (known) return { bytes, total: known.total, maxWordBytes: known.maxWordBytes };
+  }
+  return checkJiebaDictionary(bytes);
+}
 
 /**
  * Checks `bytes` and sums its frequencies in one pass. Undefined unless every line is
@@ -33,12 +64,9 @@ const NEWLINE_BYTES = Uint8Array.of(NEWLINE);
  * strictly ascending by bytes (so unique: jieba's total is then the plain sum) and the text valid
  * UTF-8: a dictionary of another shape is only ever loaded whole.
  */
-export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefined {
+export function checkJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefined {
   if (!isUtf8(bytes)) return undefined;
   const n = bytes.length;
-  // Room for lines of 8 bytes on average (jieba's own are 14.5), grown when short.
-  let wordStarts: Int32Array = new Int32Array((n >>> 3) + 1);
-  let lines = 0;
   let pos = 0;
   let total = 0;
   let maxWordBytes = 0;
@@ -76,21 +104,11 @@ export function readJiebaDictionary(bytes: Uint8Array): JiebaDictionary | undefi
     if (prevStart >= 0 && compareBytes(bytes, prevStart, prevEnd, bytes, wordStart, wordEnd) >= 0) return undefined;
     prevStart = wordStart;
     prevEnd = wordEnd;
-    if (lines === wordStarts.length) wordStarts = grown(wordStarts);
-    wordStarts[lines] = wordStart;
-    lines++;
     total += freq;
     if (wordEnd - wordStart > maxWordBytes) maxWordBytes = wordEnd - wordStart;
   }
   if (!Number.isSafeInteger(total) || total === 0) return undefined;
-  return { bytes, wordStarts, lines, total, maxWordBytes };
-}
-
-/** A copy of `a` with twice the room. */
-function grown(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
+  return { bytes, total, maxWordBytes };
 }
 
 /**
@@ -123,27 +141,32 @@ function compareBytes(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array
 }
 
 /**
- * Binary search for the word `w[wStart, wEnd)` (UTF-8) among the lines from `from` on: its line
- * (-1 if none), and whether some word of the dictionary starts with it and is longer (when not,
- * no longer substring from the same start can be a word). Packed in one number:
- * `(line + 1) * 2 + (longer ? 1 : 0)` (wordLine and extendsWord read it); `from` may be the line
- * found for a prefix of w.
+ * Binary search for the word `w[wStart, wEnd)` (UTF-8) among the lines from offset `from` on (a
+ * line start): its line (-1 if none), and whether some word of the dictionary starts with it and
+ * is longer (when not, no longer substring from the same start can be a word). Packed in one
+ * number: `(line + 1) * 2 + (longer ? 1 : 0)` (wordLine and extendsWord read it); `from` may be
+ * the line found for a prefix of w.
  */
 export function searchWord(dict: JiebaDictionary, w: Uint8Array, wStart: number, wEnd: number, from = 0): number {
-  const { bytes, wordStarts } = dict;
+  const bytes = dict.bytes;
+  const n = bytes.length;
+  // lo and hi are line starts (or n); find the first line whose word is >= w.
   let lo = from;
-  let hi = dict.lines;
-  // The first line whose word is >= w.
+  let hi = n;
   while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (compareWord(bytes, wordStarts[mid], w, wStart, wEnd) < 0) lo = mid + 1;
+    let mid = (lo + hi) >>> 1;
+    while (mid > lo && bytes[mid - 1] !== NEWLINE) mid--;
+    if (compareWord(bytes, mid, w, wStart, wEnd) < 0) lo = lineEnd(bytes, mid);
     else hi = mid;
   }
   let line = -1;
   let next = lo;
-  if (next < dict.lines && compareWord(bytes, wordStarts[next], w, wStart, wEnd) === 0) line = next++;
+  if (next < n && compareWord(bytes, next, w, wStart, wEnd) === 0) {
+    line = next;
+    next = lineEnd(bytes, next);
+  }
   // The next line's word is longer and starts with w: w is a proper prefix of it.
-  const longer = next < dict.lines && compareWord(bytes, wordStarts[next], w, wStart, wEnd) === PREFIX_OF_WORD;
+  const longer = next < n && compareWord(bytes, next, w, wStart, wEnd) === PREFIX_OF_WORD;
   return (line + 1) * 2 + (longer ? 1 : 0);
 }
 
@@ -167,6 +190,13 @@ function compareWord(bytes: Uint8Array, start: number, w: Uint8Array, wStart: nu
   return bytes[start + len] === SPACE ? 0 : PREFIX_OF_WORD;
 }
 
+/** End of the line starting at `start`, past its newline (or the end of the bytes). */
+function lineEnd(bytes: Uint8Array, start: number): number {
+  let i = start;
+  while (i < bytes.length && bytes[i] !== NEWLINE) i++;
+  return i < bytes.length ? i + 1 : i;
+}
+
 /** The line of a searchWord result, -1 if the word is not in the dictionary. */
 export function wordLine(found: number): number {
   return (found >>> 1) - 1;
@@ -177,18 +207,13 @@ export function extendsWord(found: number): boolean {
   return (found & 1) === 1;
 }
 
-/** End of line `line`, past its newline (or the end of the bytes). */
-function lineEnd(dict: JiebaDictionary, line: number): number {
-  const nl = dict.bytes.indexOf(NEWLINE, dict.wordStarts[line]);
-  return nl < 0 ? dict.bytes.length : nl + 1;
-}
-
-/** Frequency of line `line`. */
+/** Frequency of the line at `line`. */
 function freqOf(dict: JiebaDictionary, line: number): number {
   const bytes = dict.bytes;
-  let i = dict.bytes.indexOf(SPACE, dict.wordStarts[line]) + 1;
+  let i = line;
+  while (bytes[i] !== SPACE) i++;
   let f = 0;
-  for (let c = bytes[i]; c >= 0x30 && c <= 0x39; c = bytes[++i]) f = f * 10 + (c - 0x30);
+  for (let c = bytes[++i]; c >= 0x30 && c <= 0x39; c = bytes[++i]) f = f * 10 + (c - 0x30);
   return f;
 }
 
@@ -199,8 +224,8 @@ function freqOf(dict: JiebaDictionary, line: number): number {
  * dictionary does.
  */
 export function wordsOfRun(dict: JiebaDictionary, run: string): Set<number> {
-  const utf8 = Buffer.from(run, 'utf8');
-  const n = utf8.length;
+  const utf8 = utf8Of(run);
+  const n = utf8Length;
   const found = new Set<number>();
   for (let s = 0; s < n; s++) {
     if ((utf8[s] & 0xc0) === 0x80) continue;
@@ -219,6 +244,47 @@ export function wordsOfRun(dict: JiebaDictionary, run: string): Set<number> {
   return found;
 }
 
+/** utf8Of's buffer (reused) and the length of its last answer. */
+let utf8Scratch = new Uint8Array(256);
+let utf8Length = 0;
+
+/**
+ * UTF-8 of `text` in a reused buffer (valid until the next call; its length in utf8Length), as
+ * Buffer.from would write it (a lone surrogate as U+FFFD).
+ */
+function utf8Of(text: string): Uint8Array {
+  if (utf8Scratch.length < text.length * 3) utf8Scratch = new Uint8Array(text.length * 3);
+  const out = utf8Scratch;
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 0x80) out[at++] = c;
+    else if (c < 0x800) {
+      out[at++] = 0xc0 | (c >> 6);
+      out[at++] = 0x80 | (c & 0x3f);
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          out[at++] = 0xf0 | (cp >> 18);
+          out[at++] = 0x80 | ((cp >> 12) & 0x3f);
+          out[at++] = 0x80 | ((cp >> 6) & 0x3f);
+          out[at++] = 0x80 | (cp & 0x3f);
+          continue;
+        }
+        c = 0xfffd;
+      }
+      out[at++] = 0xe0 | (c >> 12);
+      out[at++] = 0x80 | ((c >> 6) & 0x3f);
+      out[at++] = 0x80 | (c & 0x3f);
+    }
+  }
+  utf8Length = at;
+  return out;
+}
+
 /** Sum of the frequencies of `lines`. */
 export function freqSum(dict: JiebaDictionary, lines: Iterable<number>): number {
   let sum = 0;
@@ -229,13 +295,17 @@ export function freqSum(dict: JiebaDictionary, lines: Iterable<number>): number 
 /** Dictionary text of `lines` (as in the dictionary) and, last, the filler word with frequency `fillerFreq`. */
 export function dictionaryText(dict: JiebaDictionary, lines: Iterable<number>, fillerFreq: number): Uint8Array {
   const bytes = dict.bytes;
-  const parts: Uint8Array[] = [];
+  const filler = Buffer.from(`${FILLER_WORD} ${fillerFreq} x\n`, 'utf8');
+  let size = filler.length;
+  for (const line of lines) size += lineEnd(bytes, line) - line + 1;
+  const out = new Uint8Array(size);
+  let at = 0;
   for (const line of lines) {
-    const end = lineEnd(dict, line);
-    parts.push(bytes.subarray(dict.wordStarts[line], end));
+    const end = lineEnd(bytes, line);
+    for (let i = line; i < end; i++) out[at++] = bytes[i];
     // The dictionary's last line may have no newline.
-    if (bytes[end - 1] !== NEWLINE) parts.push(NEWLINE_BYTES);
+    if (bytes[end - 1] !== NEWLINE) out[at++] = NEWLINE;
   }
-  parts.push(Buffer.from(`${FILLER_WORD} ${fillerFreq} x\n`, 'utf8'));
-  return Buffer.concat(parts);
+  out.set(filler, at);
+  return out.subarray(0, at + filler.length);
 }

@@ -138,7 +138,7 @@ describe('subsetFirstJieba', () => {
       // Lines as they are: jieba's own splitter meets ASCII words, digits, spaces and punctuation.
       inputs.push(...text.split('\n').filter((l) => isCjkLine(l)).slice(0, 400));
     }
-    inputs.push('iPhone手机AA制4S店', '3.5寸屏幕C++程序', '𠀀中文𠀁𪚥', 'ひらがな漢字한국어', '中文\t \r\n文本');
+    inputs.push('iPhone手机AA制4S店', '3.5寸屏幕C++程序', '𠀀中文𠀁𪚥', 'ひらがな漢字한국어', '中文\t \r\n文本', '中\ud800文\udc00人民');
     const subset = subsetFirstJieba(Jieba, DICT_BYTES, Infinity);
     let chars = 0;
     for (const run of inputs) {
