@@ -199,12 +199,12 @@ function lineEnd(bytes: Uint8Array, start: number): number {
 
 /** The line of a searchWord result, -1 if the word is not in the dictionary. */
 export function wordLine(found: number): number {
-  return (found >>> 1) - 1;
+  return Math.floor(found / 2) - 1;
 }
 
 /** Whether a searchWord result says that longer words start with the word. */
 export function extendsWord(found: number): boolean {
-  return (found & 1) === 1;
+  return found % 2 === 1;
 }
 
 /** Frequency of the line at `line`. */
