@@ -84,7 +84,7 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
     if (!full && !lateLoadFailed && dict) {
       try {
         full = Jieba.withDict(dict.bytes);
-        // The file, its line index and the subset are not needed any more.
+        // The file and the subset are not needed any more.
         dict = undefined;
         subset = undefined;
         runsSeen.clear();
