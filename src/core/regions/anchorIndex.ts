@@ -71,21 +71,26 @@ export class AnchorIndex {
     return this.hash.byteLength + this.doc.byteLength + this.pos.byteLength;
   }
 
+  /** Makes room for `n` anchors in all (no copy as the index grows). */
+  reserve(n: number): void {
+    if (n > this.hash.length) this.grow(n);
+  }
+
   add(doc: number, hashes: Uint32Array, positions: Int32Array): void {
     const m = hashes.length;
     if (this.n + m > this.hash.length) this.grow(this.n + m);
-    for (let i = 0; i < m; i++) {
-      this.hash[this.n] = hashes[i];
-      this.doc[this.n] = doc;
-      this.pos[this.n] = positions[i];
-      this.n++;
-    }
+    // Bulk copies (positions are never negative: the same values as Uint32).
+    this.hash.set(hashes, this.n);
+    this.doc.fill(doc, this.n, this.n + m);
+    this.pos.set(positions.length === m ? positions : positions.subarray(0, m), this.n);
+    this.n += m;
     this.sorted = false;
   }
 
   private grow(min: number): void {
     let cap = this.hash.length * 2;
     while (cap < min) cap *= 2;
+    if (this.n === 0) cap = Math.max(min, this.hash.length); // a reserve: the size asked
     const widen = (a: Uint32Array): Uint32Array<ArrayBuffer> => {
       const b = new Uint32Array(cap);
       b.set(a.subarray(0, this.n));

@@ -248,12 +248,16 @@ export interface RegionPlan {
 export function planRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionPlan {
   const o = resolveRegionOptions(options);
   const index = new AnchorIndex();
+  const stored = o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams;
+  let reserve = 0;
+  if (stored) for (const doc of docs) if (doc.anchors && doc.length >= o.minTokens) reserve += doc.anchors.hash.length;
+  index.reserve(reserve);
   let tokens = 0;
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
     tokens += doc.length;
     if (doc.length < o.minTokens) continue;
-    if (doc.anchors && o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams) {
+    if (doc.anchors && stored) {
       index.add(d, doc.anchors.hash, doc.anchors.pos); // made with the document (defaultAnchors)
       continue;
     }
