@@ -421,6 +421,13 @@ static int cutAtRun(const Marks *raw, int32_t rs, int32_t re, const AlignResult 
 }
 
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
+  AlignScratch scratch = {NULL, 0};
+  const int status = alignChainWith(A, B, seeds, m, o, self, &scratch, out);
+  free(scratch.block);
+  return status;
+}
+
+int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignScratch *scratch, AlignResult *out) {
   const int32_t firstA = seeds[0], lastA = seeds[2 * m - 2], firstB = seeds[1], lastB = seeds[2 * m - 1];
   const int32_t a0 = imax(0, firstA - o->margin);
   int32_t a1 = imin(A->length, lastA + o->k + o->margin);
@@ -436,9 +443,16 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
   /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch. */
   const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
                        (size_t)nB * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
-  uint8_t *block = malloc(bytes);
-  if (!block) return -1;
-  uint8_t *p = block;
+  if (bytes > scratch->cap) {
+    free(scratch->block);
+    scratch->cap = bytes > 2 * scratch->cap ? bytes : 2 * scratch->cap;
+    scratch->block = malloc(scratch->cap);
+    if (!scratch->block) {
+      scratch->cap = 0;
+      return -1;
+    }
+  }
+  uint8_t *p = scratch->block;
 #define TAKE(T, n) ((T *)(p += (size_t)(n) * sizeof(T), p - (size_t)(n) * sizeof(T)))
   KeyPair *pairsScratch = TAKE(KeyPair, (size_t)nA * 4);
   int32_t *counts = TAKE(int32_t, (size_t)nA * 2);
@@ -474,7 +488,6 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
   }
   int32_t ea0, ea1, eb0, eb1;
   if (!extent(goodA, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &ea0, &ea1) || !extent(goodB, nB, firstB - b0, lastB + o->k - b0, o->fringeGap, &eb0, &eb1)) {
-    free(block);
     return 0;
   }
   AlignResult al;
@@ -497,7 +510,6 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
       al.idsA = 1, al.idsB = 1, al.exact = 0, al.sameShape = 1;
     }
   }
-  free(block);
   *out = al;
   return 1;
 }

@@ -66,6 +66,7 @@ typedef struct {
   struct Keyed *keyed;
   size_t foundCap;
   struct Found *found;
+  AlignScratch align;
 } Scratch;
 
 typedef struct Found {
@@ -97,6 +98,7 @@ static void scratchFree(Scratch *s) {
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   free(s->keyed);
   free(s->found);
+  free(s->align.block);
 }
 
 
@@ -309,7 +311,7 @@ int bucketRegionsNative(const RegionDoc *docs, const uint8_t *prose, const int32
       const int32_t last = 2 * (end - first) - 2;
       if ((double)(cs[last] - cs[0]) + reach < o->minTokens || (double)(cs[last + 1] - cs[1]) + reach < o->minTokens) continue;
       AlignResult al;
-      const int status = alignChainNative(A, B, cs, end - first, &o->align, self, &al);
+      const int status = alignChainWith(A, B, cs, end - first, &o->align, self, &s.align, &al);
       res->aligned++;
       if (status < 0) {
         ok = 0;
