@@ -14,21 +14,12 @@
 #include <string.h>
 
 
-/* kgramHash of anchors.ts with salt 0 of the k-grams at [from, from + grams): k passes over all
- * of them, token j of each in pass j, then the finaliser — the same steps in the same order as one
- * k-gram at a time, but each pass a loop of independent lanes the compiler vectorises (as
- * regiondoc.c's anchors). */
-#define GRAM_HASHES(out, lo0, hi0, grams, k)                              \
-  do {                                                                    \
-    for (int32_t i = 0; i < grams; i++) out[i] = 0x9747b28cu ^ (uint32_t)k; \
-    for (int32_t j = 0; j < k; j++) {                                     \
-      const uint32_t *restrict lo = lo0 + j, *restrict hi = hi0 + j;      \
-      for (int32_t i = 0; i < grams; i++) {                               \
-        const uint32_t x = rotl32((out[i] ^ lo[i]) * 0xcc9e2d51u, 15);    \
-        out[i] = rotl32((x ^ hi[i]) * 0x1b873593u, 13);                   \
-      }                                                                   \
-    }                                                                     \
-    for (int32_t i = 0; i < grams; i++) out[i] = fmix32(out[i]);          \
+/* kgramHash of anchors.ts with salt 0 of the k-grams at [from, from + grams): KGRAM_PASSES of
+ * hash.h (vectorised lanes, as regiondoc.c's anchors), then the finaliser. */
+#define GRAM_HASHES(out, lo0, hi0, grams, k)                           \
+  do {                                                                 \
+    KGRAM_PASSES(out, lo0, hi0, grams, k, 0x9747b28cu ^ (uint32_t)k);  \
+    for (int32_t i = 0; i < grams; i++) out[i] = fmix32(out[i]);       \
   } while (0)
 
 static void gramHashesPlain(uint32_t *restrict out, const uint32_t *lo0, const uint32_t *hi0, int32_t grams, int32_t k) { GRAM_HASHES(out, lo0, hi0, grams, k); }

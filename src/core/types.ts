@@ -208,5 +208,13 @@ export interface CodeKernel {
     buckets: Uint32Array,
     wanted: Uint8Array | null,
     params: Float64Array,
-  ): { ints: Int32Array; floats: Float64Array; chains: number; aligned: number };
+  ): RegionBucketsFound;
+}
+
+/** What CodeKernel.regionBuckets returns: the regions kept, packed, and the chains made and aligned. */
+export interface RegionBucketsFound {
+  ints: Int32Array;
+  floats: Float64Array;
+  chains: number;
+  aligned: number;
 }

@@ -4,20 +4,15 @@
  * documents), the options as its flat parameters, and the call. regions.ts kernelBucketRegions
  * makes the region pairs of what it returns.
  */
-import type { CodeKernel } from '../types';
+import type { CodeKernel, RegionBucketsFound } from '../types';
+import type { AlignOptions } from './align';
 import type { RegionDocument } from './document';
 
 /** A kernel that searches buckets in one call. */
 export type BucketKernel = Required<Pick<CodeKernel, 'regionBuckets'>>;
 
-/** What the kernel reads of findRegions' resolved options. */
-export interface BucketParamsOptions {
-  k: number;
-  coverK: number;
-  margin: number;
-  band: number;
-  fringeGap: number;
-  minConsistency: number;
+/** What the kernel reads of findRegions' resolved options: the alignment's and these. */
+export interface BucketParamsOptions extends AlignOptions {
   maxGap: number;
   maxDrift: number;
   driftRate: number;
@@ -93,7 +88,7 @@ export function searchBuckets(
   buckets: Uint32Array,
   wanted: Uint8Array | null,
   o: BucketParamsOptions,
-): { ints: Int32Array; floats: Float64Array; chains: number; aligned: number } {
+): RegionBucketsFound {
   const s = documentStreams(docs);
   return kernel.regionBuckets(s.streams, s.lengths, s.prose, seeds, buckets, wanted, bucketParams(o));
 }

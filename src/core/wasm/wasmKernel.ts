@@ -12,7 +12,7 @@
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
-import type { CodeKernel, KernelRegion } from '../types';
+import type { CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
 
 /**
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
@@ -463,31 +463,19 @@ class Kernel implements WasmKernel {
     return at;
   }
 
-  regionBuckets(
-    streams: ReadonlyArray<Uint32Array | Uint8Array | null>,
-    lengths: Int32Array,
-    prose: Uint8Array,
-    seeds: Int32Array,
-    buckets: Uint32Array,
-    wanted: Uint8Array | null,
-    params: Float64Array,
-  ): { ints: Int32Array; floats: Float64Array; chains: number; aligned: number } {
+  regionBuckets(...[streams, lengths, prose, seeds, buckets, wanted, params]: Parameters<NonNullable<CodeKernel['regionBuckets']>>): RegionBucketsFound {
     const x = this.x;
     const n = lengths.length;
     const nBuckets = buckets.length / 3;
     if (streams.length !== 5 * n) throw new Error('regionBuckets: five streams per document');
-    if (prose.length < n) throw new Error('regionBuckets: prose');
-    if (seeds.length % 2) throw new Error('regionBuckets: seeds');
-    if (buckets.length % 3) throw new Error('regionBuckets: buckets');
-    if (wanted && wanted.length < nBuckets) throw new Error('regionBuckets: wanted');
+    if (prose.length < n || seeds.length % 2 || buckets.length % 3 || (wanted && wanted.length < nBuckets)) throw new Error('regionBuckets: prose, seeds, buckets or wanted');
     if (params.length < 16) throw new Error('regionBuckets: params');
-    for (let d = 0; d < n; d++) {
+    // Raw streams, and ids with isIdent (code) or none of the three (prose), of the documents' lengths.
+    const fits = (v: Uint32Array | Uint8Array | null, length: number, u8 = false): boolean => v !== null && (u8 ? v instanceof Uint8Array : v instanceof Uint32Array) && v.length >= length;
+    for (let d = 0, i = 0; d < n; d++, i += 5) {
       const length = lengths[d];
-      const s = streams.slice(5 * d, 5 * d + 5);
-      const fits = (v: Uint32Array | Uint8Array | null, want: 'u32' | 'u8', optional: boolean): boolean =>
-        v === null ? optional : (want === 'u8' ? v instanceof Uint8Array : v instanceof Uint32Array) && v.length >= length;
-      const ok = length >= 0 && fits(s[0], 'u32', false) && fits(s[1], 'u32', false) && fits(s[2], 'u32', true) && (s[2] ? fits(s[3], 'u32', false) && fits(s[4], 'u8', false) : fits(s[3], 'u32', true));
-      if (!ok) throw new Error("regionBuckets: token streams are Uint32Arrays of the documents' lengths");
+      const ids = streams[i + 2] === null ? streams[i + 3] === null : fits(streams[i + 2], length) && fits(streams[i + 3], length) && fits(streams[i + 4], length, true);
+      if (!(length >= 0 && fits(streams[i], length) && fits(streams[i + 1], length) && ids)) throw new Error("regionBuckets: token streams are Uint32Arrays of the documents' lengths");
     }
     const docsAt = this.placeDocuments(streams, lengths);
     // The call's own block: params (Float64), lengths, prose, seeds, buckets, wanted.
