@@ -295,6 +295,17 @@ export function wantedBuckets(cuts: Uint32Array, o: ResolvedRegionOptions, skipP
   return wanted;
 }
 
+/** The wanted buckets of a plan (bucketWanted), as SeedBucket objects made for those only. */
+export function wantedBucketList(plan: RegionPlan, skipPair?: (docA: number, docB: number) => boolean): SeedBucket[] {
+  const cuts = plan.bucketCuts;
+  const wanted = wantedBuckets(cuts, plan.options, skipPair);
+  const out: SeedBucket[] = [];
+  for (let b = 0, from = 0; b < wanted.length; from = cuts[3 * b + 2], b++) {
+    if (wanted[b]) out.push({ docA: cuts[3 * b], docB: cuts[3 * b + 1], pairs: plan.seedPairs.subarray(2 * from, 2 * cuts[3 * b + 2]) });
+  }
+  return out;
+}
+
 const KINDS: CloneKind[] = ['exact', 'renamed', 'edited'];
 
 /**

@@ -10,7 +10,7 @@
 import type { RegionDocument } from '../../core/regions/document';
 import { groupRegions } from '../../core/regions/groups';
 import { alignChain, kernelAligner } from '../../core/regions/align';
-import { bucketKernelOf, bucketRegions, bucketWanted, planRegions, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
+import { bucketKernelOf, bucketRegions, planRegions, wantedBucketList, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { SeedBucket } from '../../core/regions/anchorIndex';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import { runBuckets, unpackPairSides, unpackRegionPairs } from '../regions/regionJob';
@@ -61,7 +61,7 @@ export function startRegionsInPool(
   const plan = planRegions(docs, options);
   const o = plan.options;
   const stats = plan.stats;
-  const wanted = plan.buckets.filter((b) => bucketWanted(b, o, options.skipPair));
+  const wanted = wantedBucketList(plan, options.skipPair); // objects for these only (not every pair of documents)
   const held = new Set<number>();
   if (defer) wanted.forEach((b, i) => defer(b.docA, b.docB) && held.add(i));
 
