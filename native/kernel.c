@@ -522,8 +522,17 @@ static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
     return throwError(env, "regionBuckets: five streams per document");
   if (!bucketsValid(lengths, (uint32_t)nDocs, seeds, nSeeds / 2, buckets, nBuckets)) return throwError(env, "regionBuckets: a bucket outside its documents");
   RegionDoc *docs = calloc(nDocs ? nDocs : 1, sizeof(RegionDoc));
-  if (!docs) return throwError(env, "out of memory");
+  uint8_t *needed = calloc(nDocs ? nDocs : 1, 1);
+  if (!docs || !needed) {
+    free(docs);
+    free(needed);
+    return throwError(env, "out of memory");
+  }
+  /* Only the documents of the buckets searched are read (a worker's run names a few of them). */
+  for (size_t b = 0; b < nBuckets; b++)
+    if (!wanted || wanted[b]) needed[buckets[3 * b]] = needed[buckets[3 * b + 1]] = 1;
   for (size_t d = 0; d < nDocs; d++) {
+    if (!needed[d]) continue;
     napi_value v[5];
     int ok = lengths[d] >= 0;
     for (uint32_t i = 0; ok && i < 5; i++) ok = napi_get_element(env, argv[0], (uint32_t)(5 * d + i), &v[i]) == napi_ok;
@@ -537,9 +546,11 @@ static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
     }
     if (!ok) {
       free(docs);
+      free(needed);
       return throwError(env, "regionBuckets: token streams are Uint32Arrays of the documents' lengths");
     }
   }
+  free(needed);
   BucketResult r;
   const int status = bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, &o, &r);
   free(docs);
