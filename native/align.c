@@ -14,16 +14,36 @@
 #include <string.h>
 
 
-/* kgramHash of anchors.ts with salt 0. */
-static uint32_t kgramHash(const TokenStream *s, int32_t i, int32_t k) {
-  uint32_t h = 0x9747b28cu ^ (uint32_t)k;
-  for (int32_t j = i; j < i + k; j++) {
-    h = (h ^ s->lo[j]) * 0xcc9e2d51u;
-    h = rotl32(h, 15);
-    h = (h ^ s->hi[j]) * 0x1b873593u;
-    h = rotl32(h, 13);
+/* kgramHash of anchors.ts with salt 0 of the k-grams at [from, from + grams): KGRAM_PASSES of
+ * hash.h (vectorised lanes, as regiondoc.c's anchors), then the finaliser. */
+#define GRAM_HASHES(out, lo0, hi0, grams, k)                           \
+  do {                                                                 \
+    KGRAM_PASSES(out, lo0, hi0, grams, k, 0x9747b28cu ^ (uint32_t)k);  \
+    for (int32_t i = 0; i < grams; i++) out[i] = fmix32(out[i]);       \
+  } while (0)
+
+static void gramHashesPlain(uint32_t *restrict out, const uint32_t *lo0, const uint32_t *hi0, int32_t grams, int32_t k) { GRAM_HASHES(out, lo0, hi0, grams, k); }
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define ALIGN_AVX2_DISPATCH 1
+__attribute__((target("avx2"))) static void gramHashesAvx2(uint32_t *restrict out, const uint32_t *lo0, const uint32_t *hi0, int32_t grams, int32_t k) {
+  GRAM_HASHES(out, lo0, hi0, grams, k);
+}
+#endif
+
+static void gramHashes(const TokenStream *s, int32_t from, int32_t grams, int32_t k, uint32_t *out) {
+#ifdef ALIGN_AVX2_DISPATCH
+  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
   }
-  return fmix32(h);
+  if (avx2) {
+    gramHashesAvx2(out, s->lo + from, s->hi + from, grams, k);
+    return;
+  }
+#endif
+  gramHashesPlain(out, s->lo + from, s->hi + from, grams, k);
 }
 
 typedef struct {
@@ -48,8 +68,8 @@ static void mark(const TokenStream *sa, const TokenStream *sb, int32_t a0, int32
   for (int32_t i = 0; i < nA; i++) mk->alignedB[i] = -1;
   const int32_t hbn = imax(0, b1 - b0 - kc + 1);
   const int32_t han = imax(0, a1 - a0 - kc + 1);
-  for (int32_t j = 0; j < hbn; j++) hb[j] = kgramHash(sb, b0 + j, kc);
-  for (int32_t i = 0; i < han; i++) ha[i] = kgramHash(sa, a0 + i, kc);
+  gramHashes(sb, b0, hbn, kc, hb);
+  gramHashes(sa, a0, han, kc, ha);
   int32_t s = 0;
   int haveLast = 0;
   int32_t lastDiag = 0;
@@ -169,11 +189,44 @@ typedef struct {
   uint64_t x, y;
 } KeyPair;
 
-static int byXY(const void *p, const void *q) {
-  const KeyPair *a = p, *b = q;
-  if (a->x != b->x) return a->x < b->x ? -1 : 1;
-  if (a->y != b->y) return a->y < b->y ? -1 : 1;
-  return 0;
+static inline int lessXY(const KeyPair *a, const KeyPair *b) { return a->x < b->x || (a->x == b->x && a->y < b->y); }
+
+/* Sorts pairs by (x, y): equal pairs are equal, so any sort gives the same array (qsort's too);
+ * this one compares inline (an identifier pair list is short: insertion sort, else quicksort). */
+static void sortXY(KeyPair *a, int32_t n) {
+  while (n > 16) {
+    /* Median of three as the pivot, Hoare partition. */
+    const int32_t mid = n / 2;
+    KeyPair t;
+    if (lessXY(&a[mid], &a[0])) t = a[0], a[0] = a[mid], a[mid] = t;
+    if (lessXY(&a[n - 1], &a[0])) t = a[0], a[0] = a[n - 1], a[n - 1] = t;
+    if (lessXY(&a[n - 1], &a[mid])) t = a[mid], a[mid] = a[n - 1], a[n - 1] = t;
+    const KeyPair pivot = a[mid];
+    int32_t i = -1, j = n;
+    for (;;) {
+      do i++;
+      while (lessXY(&a[i], &pivot));
+      do j--;
+      while (lessXY(&pivot, &a[j]));
+      if (i >= j) break;
+      t = a[i], a[i] = a[j], a[j] = t;
+    }
+    /* [0, j] and [j + 1, n): the smaller part by recursion, the larger in this loop. */
+    if (j + 1 < n - j - 1) {
+      sortXY(a, j + 1);
+      a += j + 1;
+      n -= j + 1;
+    } else {
+      sortXY(a + j + 1, n - j - 1);
+      n = j + 1;
+    }
+  }
+  for (int32_t i = 1; i < n; i++) {
+    const KeyPair v = a[i];
+    int32_t j = i - 1;
+    while (j >= 0 && lessXY(&v, &a[j])) a[j + 1] = a[j], j--;
+    a[j + 1] = v;
+  }
 }
 
 /* The most frequent partner of each x (ties: the smallest), from pairs sorted by (x, y): written
@@ -240,8 +293,8 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
     out->renames = 0;
     return 1;
   }
-  qsort(fwd, pairs, sizeof(KeyPair), byXY);
-  qsort(bwd, pairs, sizeof(KeyPair), byXY);
+  sortXY(fwd, pairs);
+  sortXY(bwd, pairs);
   int32_t agreeF = 0, agreeB = 0;
   const int32_t nF = topsOf(fwd, pairs, topF, countF, &agreeF);
   const int32_t nBw = topsOf(bwd, pairs, topB, countB, &agreeB);
@@ -359,6 +412,13 @@ static int cutAtRun(const Marks *raw, int32_t rs, int32_t re, const AlignResult 
 }
 
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
+  AlignScratch scratch = {NULL, 0};
+  const int status = alignChainWith(A, B, seeds, m, o, self, &scratch, out);
+  free(scratch.block);
+  return status;
+}
+
+int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignScratch *scratch, AlignResult *out) {
   const int32_t firstA = seeds[0], lastA = seeds[2 * m - 2], firstB = seeds[1], lastB = seeds[2 * m - 1];
   const int32_t a0 = imax(0, firstA - o->margin);
   int32_t a1 = imin(A->length, lastA + o->k + o->margin);
@@ -374,9 +434,16 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
   /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch. */
   const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
                        (size_t)nB * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
-  uint8_t *block = malloc(bytes);
-  if (!block) return -1;
-  uint8_t *p = block;
+  if (bytes > scratch->cap) {
+    free(scratch->block);
+    scratch->cap = bytes > 2 * scratch->cap ? bytes : 2 * scratch->cap;
+    scratch->block = malloc(scratch->cap);
+    if (!scratch->block) {
+      scratch->cap = 0;
+      return -1;
+    }
+  }
+  uint8_t *p = scratch->block;
 #define TAKE(T, n) ((T *)(p += (size_t)(n) * sizeof(T), p - (size_t)(n) * sizeof(T)))
   KeyPair *pairsScratch = TAKE(KeyPair, (size_t)nA * 4);
   int32_t *counts = TAKE(int32_t, (size_t)nA * 2);
@@ -412,7 +479,6 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
   }
   int32_t ea0, ea1, eb0, eb1;
   if (!extent(goodA, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &ea0, &ea1) || !extent(goodB, nB, firstB - b0, lastB + o->k - b0, o->fringeGap, &eb0, &eb1)) {
-    free(block);
     return 0;
   }
   AlignResult al;
@@ -435,7 +501,6 @@ int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seed
       al.idsA = 1, al.idsB = 1, al.exact = 0, al.sameShape = 1;
     }
   }
-  free(block);
   *out = al;
   return 1;
 }

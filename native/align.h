@@ -2,6 +2,7 @@
  * src/core/regions/align.ts, bit for bit. */
 #ifndef NEARDUP_ALIGN_H
 #define NEARDUP_ALIGN_H
+#include <stddef.h>
 #include <stdint.h>
 
 /* One stream of 64-bit token hashes, as two halves. */
@@ -34,5 +35,14 @@ typedef struct {
 /* seeds: m (a, b) pairs, flat. Returns 1 with the alignment in *out, 0 when nothing is left
  * (alignChain's null), -1 when out of memory. */
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out);
+
+/* Working memory of alignments, kept from one to the next (grown as needed; the caller frees block). */
+typedef struct {
+  uint8_t *block;
+  size_t cap;
+} AlignScratch;
+
+/* alignChainNative in `scratch`'s memory: for many alignments in a row. */
+int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignScratch *scratch, AlignResult *out);
 
 #endif

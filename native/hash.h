@@ -1,5 +1,6 @@
 /* 32-bit mixing steps shared by the kernel's C files (native/fingerprint.c, native/align.c): the
- * same as fmix32 of src/core/text/hash.ts and the rotations of its k-gram hashes. */
+ * same as fmix32 of src/core/text/hash.ts and the rotations of its k-gram hashes, and those
+ * k-gram hashes in vectorisable passes. */
 #ifndef NEARDUP_HASH_H
 #define NEARDUP_HASH_H
 #include <stdint.h>
@@ -15,5 +16,21 @@ static inline uint32_t fmix32(uint32_t h) {
 }
 
 static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+
+/* The k-gram hashes before their finaliser (kgramHash of anchors.ts; regiondoc.c, align.c): k
+ * passes over all the k-grams at once, token j of each in pass j — the same steps in the same order, but each pass a
+ * loop of independent lanes the compiler vectorises (one k-gram at a time is a chain of 2k
+ * dependent multiplications). */
+#define KGRAM_PASSES(g, lo0, hi0, grams, k, seed)                       \
+  do {                                                                  \
+    for (int i = 0; i < grams; i++) g[i] = seed;                        \
+    for (int j = 0; j < k; j++) {                                       \
+      const uint32_t *restrict lo = lo0 + j, *restrict hi = hi0 + j;    \
+      for (int i = 0; i < grams; i++) {                                 \
+        const uint32_t x = rotl32((g[i] ^ lo[i]) * 0xcc9e2d51u, 15);    \
+        g[i] = rotl32((x ^ hi[i]) * 0x1b873593u, 13);                   \
+      }                                                                 \
+    }                                                                   \
+  } while (0)
 
 #endif

@@ -33,6 +33,8 @@
  *               pair of documents (native/seeds.c): AnchorIndex.seeds of src/core/regions
  *   alignChain(…) -> a chain of seeds aligned into a region of two documents (native/align.c):
  *               alignChain of src/core/regions/align.ts
+ *   regionBuckets(…) -> the regions of many seed buckets in one call (native/buckets.c):
+ *               bucketRegions of src/core/regions/regions.ts
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
  * written to `out` as
@@ -48,6 +50,7 @@
 #include <string.h>
 
 #include "align.h"
+#include "buckets.h"
 #include "allpairs.h"
 #include "fingerprint.h"
 #include "seeds.h"
@@ -483,6 +486,97 @@ static napi_value jsAlignChain(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
+/* regionBuckets(streams: [rawHi, rawLo, idsHi, idsLo, isIdent] per document (ids and isIdent null
+ *               for prose), lengths: Int32Array, prose: Uint8Array, seeds: Int32Array, buckets:
+ *               Uint32Array (docA docB end per bucket, as anchorSeeds gives them), wanted: Uint8Array
+ *               | null, params: Float64Array(BUCKET_PARAMS)) -> { ints, floats, chains, aligned }:
+ *               bucketRegions of src/core/regions/regions.ts for every wanted bucket (native/buckets.c). */
+static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 7) return throwError(env, "regionBuckets: 7 arguments");
+  void *data;
+  size_t nDocs, len, nSeeds, nBuckets;
+  if (!typedArray(env, argv[1], napi_int32_array, &data, &nDocs)) return throwError(env, "regionBuckets: lengths");
+  const int32_t *lengths = data;
+  if (!typedArray(env, argv[2], napi_uint8_array, &data, &len) || len < nDocs) return throwError(env, "regionBuckets: prose");
+  const uint8_t *prose = data;
+  if (!typedArray(env, argv[3], napi_int32_array, &data, &nSeeds) || nSeeds % 2) return throwError(env, "regionBuckets: seeds");
+  const int32_t *seeds = data;
+  if (!typedArray(env, argv[4], napi_uint32_array, &data, &nBuckets) || nBuckets % 3) return throwError(env, "regionBuckets: buckets");
+  const uint32_t *buckets = data;
+  nBuckets /= 3;
+  const uint8_t *wanted = NULL;
+  napi_valuetype t;
+  CALL(napi_typeof(env, argv[5], &t));
+  if (t != napi_null && t != napi_undefined) {
+    if (!typedArray(env, argv[5], napi_uint8_array, &data, &len) || len < nBuckets) return throwError(env, "regionBuckets: wanted");
+    wanted = data;
+  }
+  BucketOptions o;
+  if (!typedArray(env, argv[6], napi_float64_array, &data, &len) || len < BUCKET_PARAMS || !bucketOptionsOf(data, &o)) return throwError(env, "regionBuckets: params");
+  bool isArray = false;
+  uint32_t nStreams = 0;
+  if (napi_is_array(env, argv[0], &isArray) != napi_ok || !isArray || napi_get_array_length(env, argv[0], &nStreams) != napi_ok || nStreams != 5 * nDocs)
+    return throwError(env, "regionBuckets: five streams per document");
+  if (!bucketsValid(lengths, (uint32_t)nDocs, seeds, nSeeds / 2, buckets, nBuckets)) return throwError(env, "regionBuckets: a bucket outside its documents");
+  RegionDoc *docs = calloc(nDocs ? nDocs : 1, sizeof(RegionDoc));
+  uint8_t *needed = calloc(nDocs ? nDocs : 1, 1);
+  if (!docs || !needed) {
+    free(docs);
+    free(needed);
+    return throwError(env, "out of memory");
+  }
+  /* Only the documents of the buckets searched are read (a worker's run names a few of them). */
+  for (size_t b = 0; b < nBuckets; b++)
+    if (!wanted || wanted[b]) needed[buckets[3 * b]] = needed[buckets[3 * b + 1]] = 1;
+  for (size_t d = 0; d < nDocs; d++) {
+    if (!needed[d]) continue;
+    napi_value v[5];
+    int ok = lengths[d] >= 0;
+    for (uint32_t i = 0; ok && i < 5; i++) ok = napi_get_element(env, argv[0], (uint32_t)(5 * d + i), &v[i]) == napi_ok;
+    RegionDoc *D = &docs[d];
+    D->length = lengths[d];
+    ok = ok && streamArg(env, v[0], 0, D->length, &D->raw.hi) && streamArg(env, v[1], 0, D->length, &D->raw.lo) && streamArg(env, v[2], 1, D->length, &D->ids.hi) &&
+         streamArg(env, v[3], 1, D->length, &D->ids.lo);
+    if (ok && D->ids.hi) {
+      ok = D->ids.lo && typedArray(env, v[4], napi_uint8_array, &data, &len) && len >= (size_t)D->length;
+      D->isIdent = data;
+    }
+    if (!ok) {
+      free(docs);
+      free(needed);
+      return throwError(env, "regionBuckets: token streams are Uint32Arrays of the documents' lengths");
+    }
+  }
+  free(needed);
+  BucketResult r;
+  const int status = bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, &o, &r);
+  free(docs);
+  if (status < 0) return throwError(env, "out of memory");
+  napi_value abI, abF, ints, floats, result;
+  void *pi, *pf;
+  const int ok = napi_create_arraybuffer(env, r.count * BUCKET_PAIR_INTS * 4, &pi, &abI) == napi_ok &&
+                 napi_create_arraybuffer(env, r.count * BUCKET_PAIR_FLOATS * 8, &pf, &abF) == napi_ok;
+  if (ok && r.count) {
+    memcpy(pi, r.ints, r.count * BUCKET_PAIR_INTS * 4);
+    memcpy(pf, r.floats, r.count * BUCKET_PAIR_FLOATS * 8);
+  }
+  const size_t count = r.count;
+  const double chains = r.chains, aligned = r.aligned;
+  bucketResultFree(&r);
+  if (!ok) return throwError(env, "out of memory");
+  CALL(napi_create_typedarray(env, napi_int32_array, count * BUCKET_PAIR_INTS, abI, 0, &ints));
+  CALL(napi_create_typedarray(env, napi_float64_array, count * BUCKET_PAIR_FLOATS, abF, 0, &floats));
+  CALL(napi_create_object(env, &result));
+  CALL(napi_set_named_property(env, result, "ints", ints));
+  CALL(napi_set_named_property(env, result, "floats", floats));
+  CALL(napi_set_named_property(env, result, "chains", number(env, chains)));
+  CALL(napi_set_named_property(env, result, "aligned", number(env, aligned)));
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_value version;
   if (napi_create_int32(env, KERNEL_VERSION, &version) != napi_ok) return NULL;
@@ -503,6 +597,7 @@ NAPI_MODULE_INIT() {
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},
       {"region", NULL, jsRegion, NULL, NULL, NULL, napi_default, NULL},
       {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
+      {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

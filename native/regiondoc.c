@@ -20,22 +20,6 @@ static uint64_t identHash(void) {
   return h;
 }
 
-/* The k-gram hashes before their finaliser (kgramHash of anchors.ts): k passes over all the
- * k-grams at once, token j of each in pass j — the same steps in the same order, but each pass a
- * loop of independent lanes the compiler vectorises (one k-gram at a time is a chain of 2k
- * dependent multiplications). */
-#define KGRAM_PASSES(g, lo0, hi0, grams, k, seed)                       \
-  do {                                                                  \
-    for (int i = 0; i < grams; i++) g[i] = seed;                        \
-    for (int j = 0; j < k; j++) {                                       \
-      const uint32_t *restrict lo = lo0 + j, *restrict hi = hi0 + j;    \
-      for (int i = 0; i < grams; i++) {                                 \
-        const uint32_t x = rotl32((g[i] ^ lo[i]) * 0xcc9e2d51u, 15);    \
-        g[i] = rotl32((x ^ hi[i]) * 0x1b873593u, 13);                   \
-      }                                                                 \
-    }                                                                   \
-  } while (0)
-
 static void kgramPasses(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) { KGRAM_PASSES(g, lo0, hi0, grams, k, seed); }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)

@@ -1,7 +1,7 @@
 /*
  * NearDup's fingerprinting kernel as a standalone WebAssembly module: the WebAssembly exports of
  * the same C functions the Node-API addon calls (fingerprint.c, regiondoc.c, sections.c, allpairs.c,
- * seeds.c, align.c, comments.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
+ * seeds.c, align.c, buckets.c, comments.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
  * wasm/neardup_kernel.wasm, with no imports. src/core/wasm/wasmKernel.ts instantiates it from its
  * bytes and offers the CodeKernel interface of src/core/types.ts over these exports.
  *
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "align.h"
+#include "buckets.h"
 #include "allpairs.h"
 #include "fingerprint.h"
 #include "seeds.h"
@@ -196,3 +197,44 @@ EXPORT("nd_align_chain") int ndAlignChain(const uint32_t *const *streams, int32_
   memcpy(out, v, sizeof v);
   return 1;
 }
+
+/* ------------------------------------------------------------------------------- bucket search */
+
+static BucketResult bucketsOut;
+
+/*
+ * bucketRegionsNative (buckets.c): streams[5 * nDocs] the addresses of each document's raw hi, raw
+ * lo, ids hi, ids lo and isIdent (0 for absent ids), lengths and prose per document, nSeeds seeds
+ * (a, b), nBuckets buckets (docA docB end), wanted (0: all), params[BUCKET_PARAMS]; 1 (the result
+ * at nd_buckets_*), -1 or -2 (a bucket outside its documents, params out of range).
+ */
+EXPORT("nd_region_buckets") int ndRegionBuckets(const uint32_t *const *streams, const int32_t *lengths, const uint8_t *prose, uint32_t nDocs, const int32_t *seeds, size_t nSeeds,
+                                                const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted, const double *params) {
+  bucketResultFree(&bucketsOut);
+  BucketOptions o;
+  if (!bucketOptionsOf(params, &o)) return -2;
+  for (uint32_t d = 0; d < nDocs; d++)
+    if (lengths[d] < 0) return -2;
+  if (!bucketsValid(lengths, nDocs, seeds, nSeeds, buckets, nBuckets)) return -2;
+  RegionDoc *docs = calloc(nDocs ? nDocs : 1, sizeof(RegionDoc));
+  if (!docs) return -1;
+  for (uint32_t d = 0; d < nDocs; d++) {
+    const uint32_t *const *s = streams + 5 * d;
+    docs[d].raw.hi = s[0];
+    docs[d].raw.lo = s[1];
+    docs[d].ids.hi = s[2];
+    docs[d].ids.lo = s[3];
+    docs[d].isIdent = s[2] ? (const uint8_t *)s[4] : NULL;
+    docs[d].length = lengths[d];
+  }
+  const int status = bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, &o, &bucketsOut);
+  free(docs);
+  return status;
+}
+
+EXPORT("nd_buckets_count") size_t ndBucketsCount(void) { return bucketsOut.count; }
+EXPORT("nd_buckets_ints") const int32_t *ndBucketsInts(void) { return bucketsOut.ints; }
+EXPORT("nd_buckets_floats") const double *ndBucketsFloats(void) { return bucketsOut.floats; }
+EXPORT("nd_buckets_chains") double ndBucketsChains(void) { return bucketsOut.chains; }
+EXPORT("nd_buckets_aligned") double ndBucketsAligned(void) { return bucketsOut.aligned; }
+EXPORT("nd_buckets_free") void ndBucketsFree(void) { bucketResultFree(&bucketsOut); }

@@ -188,4 +188,33 @@ export interface CodeKernel {
     params: Float64Array,
     out: Float64Array,
   ): number;
+  /**
+   * bucketRegions of src/core/regions/regions.ts for many seed buckets in one call
+   * (native/buckets.c): `streams` holds five per document (raw hi, raw lo, ids hi, ids lo,
+   * isIdent; the last three null for prose), `lengths` and `prose` (1: a prose document) one per
+   * document; `buckets` is docA docB end per bucket (end: cumulative seed count into `seeds`, as
+   * anchorSeeds gives them), `wanted` 1 per bucket searched (null: all), `params` the options
+   * (src/core/regions/kernelBuckets.ts bucketParams). The regions kept, bucket after bucket in
+   * bucketRegions' order: `ints` bucket aStart aEnd bStart bEnd clone (0 exact, 1 renamed, 2
+   * edited) renames, `floats` similarity rawSimilarity consistency per region; and the chains
+   * made and aligned. Absent from a kernel built before it. The streams of one `streams` array
+   * must not change between calls (the WebAssembly kernel keeps its copy of the last one).
+   */
+  regionBuckets?(
+    streams: ReadonlyArray<Uint32Array | Uint8Array | null>,
+    lengths: Int32Array,
+    prose: Uint8Array,
+    seeds: Int32Array,
+    buckets: Uint32Array,
+    wanted: Uint8Array | null,
+    params: Float64Array,
+  ): RegionBucketsFound;
+}
+
+/** What CodeKernel.regionBuckets returns: the regions kept, packed, and the chains made and aligned. */
+export interface RegionBucketsFound {
+  ints: Int32Array;
+  floats: Float64Array;
+  chains: number;
+  aligned: number;
 }

@@ -444,7 +444,7 @@ export type ChainAligner = (A: RegionDocument, B: RegionDocument, seeds: ArrayLi
 export function kernelAligner(kernel: Pick<CodeKernel, 'alignChain'>): ChainAligner {
   const out = new Float64Array(13);
   const params = new Float64Array(7);
-  return (A, B, seeds, o, self) => {
+  const aligner: ChainAligner = (A, B, seeds, o, self) => {
     params[0] = o.k;
     params[1] = o.coverK;
     params[2] = o.margin;
@@ -486,4 +486,14 @@ export function kernelAligner(kernel: Pick<CodeKernel, 'alignChain'>): ChainAlig
       sameShape: out[12] === 1,
     };
   };
+  alignerKernels.set(aligner, kernel);
+  return aligner;
+}
+
+/** The kernel of each aligner kernelAligner made. */
+const alignerKernels = new WeakMap<ChainAligner, object>();
+
+/** Whether `aligner` is kernelAligner(kernel): the kernel's own alignment (so its bucket search gives the same). */
+export function alignsWithKernel(aligner: ChainAligner, kernel: object): boolean {
+  return alignerKernels.get(aligner) === kernel;
 }

@@ -15,6 +15,34 @@ export interface SeedBucket {
   pairs: ArrayLike<number>;
 }
 
+/**
+ * The seeds of an index: flat (a, b per seed, sorted by docA, docB, a, b; docA docB end per pair
+ * of documents, end the cumulative seed count) and, made on first use, as one SeedBucket per pair
+ * of documents (views into `pairs`): a kernel's bucket search takes the flat arrays (the small
+ * bench tree has ~150,000 buckets).
+ */
+export interface Seeds {
+  pairs: Int32Array;
+  cuts: Uint32Array;
+  readonly buckets: SeedBucket[];
+  dropped: number;
+  seeds: number;
+}
+
+/** Seeds of the flat arrays, their buckets made when first read. */
+export function seedsOf(pairs: Int32Array, cuts: Uint32Array, dropped: number): Seeds {
+  let buckets: SeedBucket[] | undefined;
+  return {
+    pairs,
+    cuts,
+    get buckets() {
+      return (buckets ??= bucketsOf(pairs, cuts));
+    },
+    dropped,
+    seeds: pairs.length / 2,
+  };
+}
+
 /** Further limits of the seeds: see RegionOptions.maxDocs and rescuePostings. */
 export interface SeedLimits {
   /** Hashes found in more distinct documents than this are dropped too. Default: no limit. */
@@ -43,21 +71,26 @@ export class AnchorIndex {
     return this.hash.byteLength + this.doc.byteLength + this.pos.byteLength;
   }
 
+  /** Makes room for `n` anchors in all (no copy as the index grows). */
+  reserve(n: number): void {
+    if (n > this.hash.length) this.grow(n);
+  }
+
   add(doc: number, hashes: Uint32Array, positions: Int32Array): void {
     const m = hashes.length;
     if (this.n + m > this.hash.length) this.grow(this.n + m);
-    for (let i = 0; i < m; i++) {
-      this.hash[this.n] = hashes[i];
-      this.doc[this.n] = doc;
-      this.pos[this.n] = positions[i];
-      this.n++;
-    }
+    // Bulk copies (positions are never negative: the same values as Uint32).
+    this.hash.set(hashes, this.n);
+    this.doc.fill(doc, this.n, this.n + m);
+    this.pos.set(positions.length === m ? positions : positions.subarray(0, m), this.n);
+    this.n += m;
     this.sorted = false;
   }
 
   private grow(min: number): void {
     let cap = this.hash.length * 2;
     while (cap < min) cap *= 2;
+    if (this.n === 0) cap = Math.max(min, this.hash.length); // a reserve: the size asked
     const widen = (a: Uint32Array): Uint32Array<ArrayBuffer> => {
       const b = new Uint32Array(cap);
       b.set(a.subarray(0, this.n));
@@ -69,13 +102,13 @@ export class AnchorIndex {
   }
 
   /** {@link seeds} by the kernel (no rescue): the same buckets in the same order. */
-  private nativeSeeds(maxPostings: number, limits: SeedLimits, kernel: Pick<CodeKernel, 'anchorSeeds'>): { buckets: SeedBucket[]; dropped: number; seeds: number } {
+  private nativeSeeds(maxPostings: number, limits: SeedLimits, kernel: Pick<CodeKernel, 'anchorSeeds'>): Seeds {
     let docs = 0;
     for (let i = 0; i < this.n; i++) if (this.doc[i] >= docs) docs = this.doc[i] + 1;
     const caps = new Uint32Array(docs);
     for (let d = 0; d < docs; d++) caps[d] = Math.min(0xffffffff, Math.max(0, limits.capOf ? limits.capOf(d) : maxPostings));
     const r = kernel.anchorSeeds(this.hash, this.doc, this.pos, this.n, caps, limits.maxDocs ?? Infinity);
-    return { buckets: bucketsOf(r.pairs, r.buckets), dropped: r.dropped, seeds: r.pairs.length / 2 };
+    return seedsOf(r.pairs, r.buckets, r.dropped);
   }
 
   /** Sorts the entries by hash (stable: documents and positions stay in insertion order). */
@@ -116,7 +149,7 @@ export class AnchorIndex {
    * pairs sorted by a, then b) and how many hashes were dropped. The seeds are written into flat
    * arrays and radix-sorted by (docA, docB, a, b) — no map lookup per seed.
    */
-  seeds(maxPostings: number, limits: SeedLimits = {}): { buckets: SeedBucket[]; dropped: number; seeds: number } {
+  seeds(maxPostings: number, limits: SeedLimits = {}): Seeds {
     if (limits.kernel && !(limits.rescuePostings! > 0)) return this.nativeSeeds(maxPostings, limits, limits.kernel);
     this.sort();
     let dropped = 0;
@@ -170,7 +203,7 @@ export class AnchorIndex {
       for (let i = 0; i < out.n; i++) seeded.add(out.docA[i] * 0x4000000 + out.docB[i]);
       for (let x = 0; x < over.length; x += 2) seedRange(over[x], over[x + 1], seeded);
     }
-    return { buckets: out.buckets(), dropped, seeds: out.n };
+    return out.seeds(dropped);
   }
 }
 
@@ -220,8 +253,8 @@ class SeedArrays {
     this.b[n] = pb;
   }
 
-  /** The seeds in (docA, docB, a, b) order, one bucket per pair of documents. */
-  buckets(): SeedBucket[] {
+  /** The seeds in (docA, docB, a, b) order, cut per pair of documents. */
+  seeds(dropped: number): Seeds {
     const n = this.n;
     let order = new Uint32Array(n);
     let next = new Uint32Array(n);
@@ -250,6 +283,6 @@ class SeedArrays {
       const j = r + 1 < n ? order[r + 1] : -1;
       if (j < 0 || this.docA[j] !== this.docA[i] || this.docB[j] !== this.docB[i]) cuts.push(this.docA[i], this.docB[i], r + 1);
     }
-    return bucketsOf(pairs, Uint32Array.from(cuts));
+    return seedsOf(pairs, Uint32Array.from(cuts), dropped);
   }
 }

@@ -52,12 +52,26 @@ export function groupRegions(pairs: { a: PlaceRange; b: PlaceRange }[]): RegionG
   const links = new UnionFind(sides.length); // pairs and places: the groups
   const places = new UnionFind(sides.length); // places only
   for (let p = 0; p < pairs.length; p++) links.union(2 * p, 2 * p + 1);
-  const order = sides.map((_, i) => i).sort((x, y) => sides[x].doc - sides[y].doc || sides[x].start - sides[y].start || x - y);
-  // Sweep each document's sides by start; compare with the sides still open.
-  let active: number[] = [];
+  const n = sides.length;
+  const doc = new Int32Array(n);
+  const start = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    doc[i] = sides[i].doc;
+    start[i] = sides[i].start;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((x, y) => doc[x] - doc[y] || start[x] - start[y] || x - y);
+  // Sweep each document's sides by start; compare with the sides still open (kept in order, in place).
+  const active: number[] = [];
   for (const i of order) {
     const s = sides[i];
-    active = active.filter((j) => sides[j].doc === s.doc && sides[j].end > s.start);
+    let open = 0;
+    for (let k = 0; k < active.length; k++) {
+      const j = active[k];
+      if (sides[j].doc === s.doc && sides[j].end > s.start) active[open++] = j;
+    }
+    active.length = open;
     for (const j of active) {
       if (samePlace(sides[j], s)) {
         links.union(i, j);

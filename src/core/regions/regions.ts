@@ -7,11 +7,12 @@
  */
 import { AnchorIndex, type SeedBucket } from './anchorIndex';
 import type { CodeKernel } from '../types';
-import { alignChain, kernelAligner, type Alignment, type ChainAligner } from './align';
+import { alignChain, alignsWithKernel, kernelAligner, type Alignment, type ChainAligner } from './align';
 import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
 import { bucketChains, indelExplains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
 import { groupRegions, type RegionGroup } from './groups';
+import { searchBuckets, type BucketKernel } from './kernelBuckets';
 
 export type CloneKind = 'exact' | 'renamed' | 'edited';
 
@@ -92,8 +93,11 @@ export interface RegionOptions {
   skipPair?: (docA: number, docB: number) => boolean;
   /** Aligns a chain: alignChain (the default), or a native kernel's (kernelAligner), which gives the same. */
   aligner?: ChainAligner;
-  /** A native kernel: seeds (without rescue) and alignments made by it — the same regions, faster. */
-  kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>;
+  /**
+   * A native kernel: seeds (without rescue) and alignments made by it — the same regions, faster;
+   * with its regionBuckets, every bucket's whole search in one call (unless `aligner` is not the kernel's).
+   */
+  kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>;
 }
 
 /** One side of a region: a token range and its 1-based inclusive lines. */
@@ -227,10 +231,16 @@ export function resolveRegionOptions(options: RegionOptions = {}): ResolvedRegio
   return { ...o, margin: margin ?? o.w + o.k };
 }
 
-/** What findRegions searches: the seed buckets of the documents' anchors, before any chain. */
+/**
+ * What findRegions searches: the seed buckets of the documents' anchors, before any chain — flat
+ * (seedPairs, and bucketCuts: docA docB end per bucket, end the cumulative seed count) and as
+ * SeedBucket objects (made on first use).
+ */
 export interface RegionPlan {
   options: ResolvedRegionOptions;
-  buckets: SeedBucket[];
+  readonly buckets: SeedBucket[];
+  seedPairs: Int32Array;
+  bucketCuts: Uint32Array;
   stats: RegionStats;
 }
 
@@ -238,12 +248,16 @@ export interface RegionPlan {
 export function planRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionPlan {
   const o = resolveRegionOptions(options);
   const index = new AnchorIndex();
+  const stored = o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams;
+  let reserve = 0;
+  if (stored) for (const doc of docs) if (doc.anchors && doc.length >= o.minTokens) reserve += doc.anchors.hash.length;
+  index.reserve(reserve);
   let tokens = 0;
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
     tokens += doc.length;
     if (doc.length < o.minTokens) continue;
-    if (doc.anchors && o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams) {
+    if (doc.anchors && stored) {
       index.add(d, doc.anchors.hash, doc.anchors.pos); // made with the document (defaultAnchors)
       continue;
     }
@@ -253,9 +267,89 @@ export function planRegions(docs: RegionDocument[], options: RegionOptions = {})
   const cap = grown(o.maxPostingsShare);
   const proseCap = Math.max(cap, grown(o.proseMaxPostingsShare));
   const capOf = proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined;
-  const { buckets, dropped, seeds } = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf, kernel: options.kernel });
-  const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: dropped, seeds, chains: 0, aligned: 0, pairs: 0 };
-  return { options: o, buckets, stats };
+  const found = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf, kernel: options.kernel });
+  const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: found.dropped, seeds: found.seeds, chains: 0, aligned: 0, pairs: 0 };
+  return {
+    options: o,
+    get buckets() {
+      return found.buckets;
+    },
+    seedPairs: found.pairs,
+    bucketCuts: found.cuts,
+    stats,
+  };
+}
+
+/** bucketWanted of every bucket of flat cuts (docA docB end), as 1 / 0. */
+export function wantedBuckets(cuts: Uint32Array, o: ResolvedRegionOptions, skipPair?: (docA: number, docB: number) => boolean): Uint8Array {
+  const n = cuts.length / 3;
+  const wanted = new Uint8Array(n);
+  const least = 2 * Math.max(o.minSeeds, o.minBucketSeeds);
+  for (let b = 0, from = 0; b < n; from = cuts[3 * b + 2], b++) {
+    const docA = cuts[3 * b];
+    const docB = cuts[3 * b + 1];
+    if (docA === docB && !o.selfMatches) continue;
+    if (skipPair?.(docA, docB)) continue;
+    if (2 * (cuts[3 * b + 2] - from) >= least) wanted[b] = 1;
+  }
+  return wanted;
+}
+
+/** The wanted buckets of a plan (bucketWanted), as SeedBucket objects made for those only. */
+export function wantedBucketList(plan: RegionPlan, skipPair?: (docA: number, docB: number) => boolean): SeedBucket[] {
+  const cuts = plan.bucketCuts;
+  const wanted = wantedBuckets(cuts, plan.options, skipPair);
+  const out: SeedBucket[] = [];
+  for (let b = 0, from = 0; b < wanted.length; from = cuts[3 * b + 2], b++) {
+    if (wanted[b]) out.push({ docA: cuts[3 * b], docB: cuts[3 * b + 1], pairs: plan.seedPairs.subarray(2 * from, 2 * cuts[3 * b + 2]) });
+  }
+  return out;
+}
+
+const KINDS: CloneKind[] = ['exact', 'renamed', 'edited'];
+
+/**
+ * bucketRegions of the buckets (flat: docA docB end per bucket, into `seeds`) that `wanted` marks
+ * (null: all), bucket after bucket, searched by a kernel in one call: the same pairs in the same
+ * order. Counts the chains and alignments into `stats`.
+ */
+export function kernelBucketRegions(
+  docs: RegionDocument[],
+  seeds: Int32Array,
+  cuts: Uint32Array,
+  wanted: Uint8Array | null,
+  o: ResolvedRegionOptions,
+  kernel: BucketKernel,
+  stats: Pick<RegionStats, 'chains' | 'aligned'>,
+): RegionPair[] {
+  const r = searchBuckets(kernel, docs, seeds, cuts, wanted, o);
+  stats.chains += r.chains;
+  stats.aligned += r.aligned;
+  const pairs: RegionPair[] = new Array(r.ints.length / 7);
+  for (let i = 0; i < pairs.length; i++) {
+    const t = 7 * i;
+    const f = 3 * i;
+    const bucket = r.ints[t];
+    const docA = cuts[3 * bucket];
+    const docB = cuts[3 * bucket + 1];
+    pairs[i] = {
+      a: sideOf(docs[docA], docA, r.ints[t + 1], r.ints[t + 2]),
+      b: sideOf(docs[docB], docB, r.ints[t + 3], r.ints[t + 4]),
+      clone: KINDS[r.ints[t + 5]],
+      similarity: r.floats[f],
+      rawSimilarity: r.floats[f + 1],
+      consistency: r.floats[f + 2],
+      renames: r.ints[t + 6],
+    };
+  }
+  return pairs;
+}
+
+/** The kernel's one-call bucket search, when it has one and the chains are to be aligned by that kernel. */
+export function bucketKernelOf(options: Pick<RegionOptions, 'kernel' | 'aligner'>): BucketKernel | undefined {
+  const k = options.kernel;
+  if (!k?.regionBuckets || (options.aligner && !alignsWithKernel(options.aligner, k))) return undefined;
+  return k as BucketKernel;
 }
 
 /** A bucket worth chaining: not a self bucket when those are off, not skipped, with enough seeds (minBucketSeeds). */
@@ -318,6 +412,13 @@ export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: Res
 export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
   const plan = planRegions(docs, options);
   const o = plan.options;
+  const batch = bucketKernelOf(options);
+  if (batch) {
+    const wanted = wantedBuckets(plan.bucketCuts, o, options.skipPair);
+    const pairs = kernelBucketRegions(docs, plan.seedPairs, plan.bucketCuts, wanted, o, batch, plan.stats);
+    plan.stats.pairs = pairs.length;
+    return { pairs, groups: groupRegions(pairs), stats: plan.stats };
+  }
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const stats = plan.stats;
   const pairs: RegionPair[] = [];

@@ -12,7 +12,7 @@
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
-import type { CodeKernel, KernelRegion } from '../types';
+import type { CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
 
 /**
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
@@ -82,6 +82,14 @@ interface Exports {
   nd_seed_dropped(): number;
   nd_seeds_free(): void;
   nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
+  /** Absent from a module built before the bucket search. */
+  nd_region_buckets?(streams: number, lengths: number, prose: number, nDocs: number, seeds: number, nSeeds: number, buckets: number, nBuckets: number, wanted: number, params: number): number;
+  nd_buckets_count(): number;
+  nd_buckets_ints(): number;
+  nd_buckets_floats(): number;
+  nd_buckets_chains(): number;
+  nd_buckets_aligned(): number;
+  nd_buckets_free(): void;
 }
 
 /**
@@ -137,6 +145,8 @@ class Kernel implements WasmKernel {
     this.u8(at, 65536).set(wordTable);
     new Float64Array(x.memory.buffer, at + 65536, logTable.length).set(logTable);
     if (x.nd_init(at, at + 65536, logTable.length) !== 1) throw new Error('WebAssembly kernel: out of memory');
+    // A module built before the bucket search: findRegions aligns chain by chain.
+    if (typeof x.nd_region_buckets !== 'function') (this as { regionBuckets?: unknown }).regionBuckets = undefined;
   }
 
   /** The scratch block, at least `bytes` long (its old contents are lost when it grows). */
@@ -409,5 +419,90 @@ class Kernel implements WasmKernel {
     if (status < 0) throw new Error('out of memory');
     if (status === 1) out.set(this.f64(outAt, 13));
     return status;
+  }
+
+  /** The documents of the last regionBuckets, copied in: the streams array they came in, and their block. */
+  private bucketDocs: { streams: ReadonlyArray<Uint32Array | Uint8Array | null>; lengths: Int32Array; at: number } | null = null;
+
+  /**
+   * The addresses of the documents' streams in the module (5 per document, at the block's start):
+   * those of the last call when the same streams array comes again, else a fresh copy.
+   */
+  private placeDocuments(streams: ReadonlyArray<Uint32Array | Uint8Array | null>, lengths: Int32Array): number {
+    const known = this.bucketDocs;
+    if (known && known.streams === streams && known.lengths.length === lengths.length && known.lengths.every((n, i) => n === lengths[i])) return known.at;
+    if (known) this.x.nd_free(known.at);
+    this.bucketDocs = null;
+    const n = lengths.length;
+    let bytes = align8(20 * n);
+    for (let i = 0; i < 5 * n; i++) {
+      const s = streams[i];
+      if (s) bytes += s instanceof Uint8Array ? align8(lengths[(i / 5) | 0]) : 4 * lengths[(i / 5) | 0];
+    }
+    const at = this.x.nd_alloc(bytes) >>> 0;
+    if (!at) throw new Error('out of memory');
+    const table = this.u32(at, 5 * n);
+    let next = at + align8(20 * n);
+    for (let i = 0; i < 5 * n; i++) {
+      const s = streams[i];
+      const length = lengths[(i / 5) | 0];
+      if (!s) {
+        table[i] = 0;
+        continue;
+      }
+      table[i] = next;
+      if (s instanceof Uint8Array) {
+        this.u8(next, length).set(s.subarray(0, length));
+        next += align8(length);
+      } else {
+        this.u32(next, length).set(s.subarray(0, length));
+        next += 4 * length;
+      }
+    }
+    this.bucketDocs = { streams, lengths: lengths.slice(), at };
+    return at;
+  }
+
+  regionBuckets(...[streams, lengths, prose, seeds, buckets, wanted, params]: Parameters<NonNullable<CodeKernel['regionBuckets']>>): RegionBucketsFound {
+    const x = this.x;
+    const n = lengths.length;
+    const nBuckets = buckets.length / 3;
+    if (streams.length !== 5 * n) throw new Error('regionBuckets: five streams per document');
+    if (prose.length < n || seeds.length % 2 || buckets.length % 3 || (wanted && wanted.length < nBuckets)) throw new Error('regionBuckets: prose, seeds, buckets or wanted');
+    if (params.length < 16) throw new Error('regionBuckets: params');
+    // Raw streams, and ids with isIdent (code) or none of the three (prose), of the documents' lengths.
+    const fits = (v: Uint32Array | Uint8Array | null, length: number, u8 = false): boolean => v !== null && (u8 ? v instanceof Uint8Array : v instanceof Uint32Array) && v.length >= length;
+    for (let d = 0, i = 0; d < n; d++, i += 5) {
+      const length = lengths[d];
+      const ids = streams[i + 2] === null ? streams[i + 3] === null : fits(streams[i + 2], length) && fits(streams[i + 3], length) && fits(streams[i + 4], length, true);
+      if (!(length >= 0 && fits(streams[i], length) && fits(streams[i + 1], length) && ids)) throw new Error("regionBuckets: token streams are Uint32Arrays of the documents' lengths");
+    }
+    const docsAt = this.placeDocuments(streams, lengths);
+    // The call's own block: params (Float64), lengths, prose, seeds, buckets, wanted.
+    const base = this.room(16 * 8 + 4 * n + align8(n) + 4 * seeds.length + 4 * buckets.length + (wanted ? nBuckets : 0) + 8);
+    const paramsAt = align8(base);
+    const lengthsAt = paramsAt + 16 * 8;
+    const proseAt = lengthsAt + 4 * n;
+    const seedsAt = proseAt + align8(n);
+    const bucketsAt = seedsAt + 4 * seeds.length;
+    const wantedAt = bucketsAt + 4 * buckets.length;
+    this.f64(paramsAt, 16).set(params.subarray(0, 16));
+    this.i32(lengthsAt, n).set(lengths);
+    this.u8(proseAt, n).set(prose.subarray(0, n));
+    this.i32(seedsAt, seeds.length).set(seeds);
+    this.u32(bucketsAt, buckets.length).set(buckets);
+    if (wanted) this.u8(wantedAt, nBuckets).set(wanted.subarray(0, nBuckets));
+    const status = x.nd_region_buckets!(docsAt, lengthsAt, proseAt, n, seedsAt, seeds.length / 2, bucketsAt, nBuckets, wanted ? wantedAt : 0, paramsAt);
+    if (status === -2) throw new Error('regionBuckets: a bucket outside its documents, or params out of range');
+    if (status < 0) throw new Error('out of memory');
+    const count = x.nd_buckets_count() >>> 0;
+    const result = {
+      ints: count ? this.i32(x.nd_buckets_ints() >>> 0, 7 * count).slice() : new Int32Array(0),
+      floats: count ? this.f64(x.nd_buckets_floats() >>> 0, 3 * count).slice() : new Float64Array(0),
+      chains: x.nd_buckets_chains(),
+      aligned: x.nd_buckets_aligned(),
+    };
+    x.nd_buckets_free();
+    return result;
   }
 }

@@ -1,15 +1,18 @@
 /**
  * The region finder's per-bucket work in a worker (issue 12: the copies located inside files): a
  * job is a run of seed buckets (two documents, or one with itself, and the seeds they share); the
- * worker chains, aligns (native kernel when built), judges and reduces each bucket's seeds exactly
- * as findRegions does on one thread (core/regions/regions.ts bucketRegions), and answers the
+ * worker chains, aligns (native kernel when built: the whole run in one call of its bucket search),
+ * judges and reduces each bucket's seeds exactly as findRegions does on one thread
+ * (core/regions/regions.ts bucketRegions), and answers the
  * region pairs packed. The documents are the scan's region documents on shared memory: sent with
  * a job the first time a worker sees them (kept by their id), views thereafter — a worker that
  * restarted answers `missingDocs` and the caller sends them again.
  */
 import { alignChain, kernelAligner } from '../../core/regions/align';
 import type { RegionDocument } from '../../core/regions/document';
-import { bucketRegions, type CloneKind, type RegionPair, type ResolvedRegionOptions } from '../../core/regions/regions';
+import { bucketRegions, kernelBucketRegions, type CloneKind, type RegionPair, type ResolvedRegionOptions } from '../../core/regions/regions';
+import type { BucketKernel } from '../../core/regions/kernelBuckets';
+import type { CodeKernel } from '../../core/types';
 import type { RegionBucketsRequest, RegionBucketsResponse } from '../workers/messages';
 import type { PackedRegionPairs } from '../workers/packing';
 import { nativeKernel } from '../workers/nativeKernel';
@@ -25,17 +28,8 @@ let held: { id: number; docs: RegionDocument[] } | null = null;
 export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsResponse {
   if (req.docs) held = { id: req.docsId, docs: req.docs };
   if (!held || held.id !== req.docsId) return { missingDocs: true };
-  const kernel = nativeKernel();
-  const align = kernel ? kernelAligner(kernel) : alignChain;
   const stats = { chains: 0, aligned: 0 };
-  const pairs: RegionPair[] = [];
-  let at = 0;
-  for (let b = 0; b < req.buckets.length; b += 3) {
-    const n = req.buckets[b + 2];
-    const bucket = { docA: req.buckets[b], docB: req.buckets[b + 1], pairs: req.seeds.subarray(at, at + 2 * n) };
-    at += 2 * n;
-    for (const p of bucketRegions(held.docs, bucket, req.options, align, stats)) pairs.push(p);
-  }
+  const pairs = runBuckets(held.docs, req.buckets, req.seeds, req.options, nativeKernel() ?? undefined, stats);
   const packed: PackedRegionPairs = { ...packRegionPairs(pairs), chains: stats.chains, aligned: stats.aligned };
   if (req.sides) {
     packed.sideInts = new Int32Array(3 * pairs.length);
@@ -48,6 +42,36 @@ export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsRespon
     });
   }
   return packed;
+}
+
+/**
+ * bucketRegions of a run of buckets (docA docB seed count each, their seeds one after the other),
+ * in order: by the kernel's bucket search in one call when it has one, else bucket by bucket (the
+ * kernel's aligner, or the TypeScript's).
+ */
+export function runBuckets(
+  docs: RegionDocument[],
+  buckets: Uint32Array,
+  seeds: Int32Array,
+  options: ResolvedRegionOptions,
+  kernel: Partial<Pick<CodeKernel, 'alignChain' | 'regionBuckets'>> | undefined,
+  stats: { chains: number; aligned: number },
+): RegionPair[] {
+  if (kernel?.regionBuckets) {
+    const cuts = buckets.slice();
+    for (let b = 0, end = 0; b < cuts.length; b += 3) cuts[b + 2] = end += buckets[b + 2];
+    return kernelBucketRegions(docs, seeds, cuts, null, options, kernel as BucketKernel, stats);
+  }
+  const align = kernel?.alignChain ? kernelAligner(kernel as Pick<CodeKernel, 'alignChain'>) : alignChain;
+  const pairs: RegionPair[] = [];
+  let at = 0;
+  for (let b = 0; b < buckets.length; b += 3) {
+    const n = buckets[b + 2];
+    const bucket = { docA: buckets[b], docB: buckets[b + 1], pairs: seeds.subarray(at, at + 2 * n) };
+    at += 2 * n;
+    for (const p of bucketRegions(docs, bucket, options, align, stats)) pairs.push(p);
+  }
+  return pairs;
 }
 
 /** The sides of {@link runRegionBuckets}' pairs, by pair. */

@@ -10,10 +10,10 @@
 import type { RegionDocument } from '../../core/regions/document';
 import { groupRegions } from '../../core/regions/groups';
 import { alignChain, kernelAligner } from '../../core/regions/align';
-import { bucketRegions, bucketWanted, planRegions, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
+import { bucketKernelOf, bucketRegions, planRegions, wantedBucketList, type RegionOptions, type RegionPair, type RegionResult } from '../../core/regions/regions';
 import type { SeedBucket } from '../../core/regions/anchorIndex';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
-import { unpackPairSides, unpackRegionPairs } from '../regions/regionJob';
+import { runBuckets, unpackPairSides, unpackRegionPairs } from '../regions/regionJob';
 import type { RegionBucketsResponse } from '../workers/messages';
 import type { PairSides, SideOptions } from '../regions/regionSides';
 import type { WorkerPool } from '../workers/workerPool';
@@ -61,7 +61,7 @@ export function startRegionsInPool(
   const plan = planRegions(docs, options);
   const o = plan.options;
   const stats = plan.stats;
-  const wanted = plan.buckets.filter((b) => bucketWanted(b, o, options.skipPair));
+  const wanted = wantedBucketList(plan, options.skipPair); // objects for these only (not every pair of documents)
   const held = new Set<number>();
   if (defer) wanted.forEach((b, i) => defer(b.docA, b.docB) && held.add(i));
 
@@ -87,12 +87,45 @@ export function startRegionsInPool(
   });
   if (run.length > 0) runs.push(run);
 
+  const batch = bucketKernelOf(options);
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const found: RegionPair[][] = new Array(wanted.length);
   const foundSides: Array<Array<PairSides | undefined>> = new Array(wanted.length);
+  /** A run's buckets (docA docB seed count each) and their seeds, flat (as a worker takes them). */
+  const flat = (r: number[]): { buckets: Uint32Array; seeds: Int32Array } => {
+    let seedCount = 0;
+    for (const i of r) seedCount += wanted[i].pairs.length;
+    const buckets = new Uint32Array(3 * r.length);
+    const seeds = new Int32Array(seedCount);
+    let at = 0;
+    r.forEach((i, j) => {
+      const b = wanted[i];
+      buckets.set([b.docA, b.docB, b.pairs.length / 2], 3 * j);
+      seeds.set(b.pairs, at);
+      at += b.pairs.length;
+    });
+    return { buckets, seeds };
+  };
+  /** A run's pairs (its buckets' in order) back to their buckets; false when some are left over. */
+  const split = (r: number[], pairs: RegionPair[], made: PairSides[] | undefined): boolean => {
+    let p = 0;
+    for (let j = 0; j < r.length; j++) {
+      const b = wanted[r[j]];
+      const from = p;
+      while (p < pairs.length && pairs[p].a.doc === b.docA && pairs[p].b.doc === b.docB) p++;
+      found[r[j]] = pairs.slice(from, p);
+      foundSides[r[j]] = made ? made.slice(from, p) : [];
+    }
+    return p === pairs.length;
+  };
   let workedHere = 0;
   const here = (r: number[]) => {
     workedHere += r.length;
+    if (batch) {
+      const { buckets, seeds } = flat(r);
+      split(r, runBuckets(docs, buckets, seeds, o, batch, stats), undefined);
+      return;
+    }
     for (const i of r) {
       found[i] = bucketRegions(docs, wanted[i], o, align, stats);
       foundSides[i] = [];
@@ -108,17 +141,7 @@ export function startRegionsInPool(
     const slot = lane % slots;
     while (next < runs.length) {
       const r = runs[next++];
-      let seedCount = 0;
-      for (const i of r) seedCount += wanted[i].pairs.length;
-      const buckets = new Uint32Array(3 * r.length);
-      const seedArray = new Int32Array(seedCount);
-      let at = 0;
-      r.forEach((i, j) => {
-        const b = wanted[i];
-        buckets.set([b.docA, b.docB, b.pairs.length / 2], 3 * j);
-        seedArray.set(b.pairs, at);
-        at += b.pairs.length;
-      });
+      const { buckets, seeds: seedArray } = flat(r);
       const ask = (force: boolean) => {
         const withDocs = force || !sentTo.has(slot);
         sentTo.add(slot);
@@ -130,18 +153,8 @@ export function startRegionsInPool(
         if ('missingDocs' in res) throw new Error('the worker lost the documents');
         stats.chains += res.chains;
         stats.aligned += res.aligned;
-        const pairs = unpackRegionPairs(res);
-        const made = unpackPairSides(res);
         // Back to their buckets: a run's pairs are its buckets' in order.
-        let p = 0;
-        for (let j = 0; j < r.length; j++) {
-          const b = wanted[r[j]];
-          const from = p;
-          while (p < pairs.length && pairs[p].a.doc === b.docA && pairs[p].b.doc === b.docB) p++;
-          found[r[j]] = pairs.slice(from, p);
-          foundSides[r[j]] = made ? made.slice(from, p) : [];
-        }
-        if (p !== pairs.length) throw new Error('a worker answered pairs of documents it was not asked about');
+        if (!split(r, unpackRegionPairs(res), unpackPairSides(res))) throw new Error('a worker answered pairs of documents it was not asked about');
       } catch {
         sentTo.delete(slot);
         here(r);

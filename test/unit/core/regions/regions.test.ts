@@ -7,10 +7,11 @@ import { AnchorIndex } from '../../../../src/core/regions/anchorIndex';
 import { chainSeeds } from './chainReference';
 import { IDENT_HI, IDENT_LO, lineOfOffset, lineStartsOf, regionDocument, regionDocumentOfParts } from '../../../../src/core/regions/document';
 import { groupRegions, samePlace } from '../../../../src/core/regions/groups';
-import { defaultAnchors, findRegions, type RegionPair } from '../../../../src/core/regions/regions';
+import { bucketWanted, defaultAnchors, findRegions, planRegions, wantedBucketList, wantedBuckets, type RegionPair } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import { TokenBuffer, tokenizeCode } from '../../../../src/core/text/tokenize';
 import { mulberry32 as rng } from '../../helpers/random';
+import { codeFile } from '../../helpers/corpus';
 
 const WORDS = 'alpha beta gamma delta epsilon zeta theta iota kappa lambda sigma omega river stone cloud field light night paper glass metal water'.split(' ');
 
@@ -484,6 +485,34 @@ describe('core/regions', () => {
       for (const d of stored) d.anchors = { hash: new Uint32Array(0), pos: new Int32Array(0) };
       assert.equal(findRegions(stored).pairs.length, 0, 'the stored anchors are what the defaults index');
       assert.deepEqual(findRegions(stored, { w: 3 }), findRegions(fresh(), { w: 3 }));
+    });
+  });
+
+  describe('the plan kept flat (what a kernel takes: seedPairs, bucketCuts)', () => {
+    it('its cuts and pairs are its buckets; wantedBuckets and wantedBucketList are bucketWanted of each', () => {
+      const rnd = rng(21);
+      const files = Array.from({ length: 8 }, () => codeFile(rnd, 4));
+      const docs = files.map((t, i) => regionDocument(`${t}\n${files[(i + 1) % files.length].slice(0, 600)}\n${t.slice(0, 400)}`, `f${i}.ts`));
+      const skipPair = (a: number, b: number) => a === 2 && b === 5;
+      for (const options of [{}, { selfMatches: false, minBucketSeeds: 8 }]) {
+        const plan = planRegions(docs, options);
+        const o = plan.options;
+        assert.ok(plan.buckets.length > 10, `${plan.buckets.length} buckets`);
+        let from = 0;
+        plan.buckets.forEach((b, i) => {
+          assert.deepEqual([plan.bucketCuts[3 * i], plan.bucketCuts[3 * i + 1]], [b.docA, b.docB]);
+          assert.deepEqual(Array.from(plan.seedPairs.subarray(2 * from, 2 * plan.bucketCuts[3 * i + 2])), Array.from(b.pairs));
+          from = plan.bucketCuts[3 * i + 2];
+        });
+        const want = plan.buckets.map((b) => (bucketWanted(b, o, skipPair) ? 1 : 0));
+        assert.deepEqual(Array.from(wantedBuckets(plan.bucketCuts, o, skipPair)), want);
+        assert.ok(want.includes(0) && want.includes(1), 'some buckets wanted, some not');
+        const list = wantedBucketList(plan, skipPair);
+        assert.deepEqual(
+          list.map((b) => [b.docA, b.docB, Array.from(b.pairs)]),
+          plan.buckets.filter((_, i) => want[i]).map((b) => [b.docA, b.docB, Array.from(b.pairs)]),
+        );
+      }
     });
   });
 });

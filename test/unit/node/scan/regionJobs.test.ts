@@ -1,7 +1,8 @@
 // The region finder spread over workers (node/scan/regionJobs.ts) finds what findRegions finds on
 // one thread, pair for pair and in the same order, with the same groups and counts: on this
 // repository's sources with blocks pasted into other files and into themselves, and prose with a
-// pasted paragraph, and on corpora of other random pastes; with real pools of one to three
+// pasted paragraph, and on corpora of other random pastes; a run of buckets searched by the
+// kernel in one call, by its aligner chain by chain and by the TypeScript alike; with real pools of one to three
 // fingerprint workers, this thread taking runs too; with more runs than workers (the documents
 // sent once per worker); with buckets held back until the caller says which to work; and when no
 // worker can run a job (every run done here).
@@ -9,11 +10,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
-import { findRegions } from '../../../../src/core/regions/regions';
+import { bucketWanted, findRegions, planRegions } from '../../../../src/core/regions/regions';
 import { findRegionsInPool, regionSlots, startRegionsInPool } from '../../../../src/node/scan/regionJobs';
 import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
-import { runRegionBuckets } from '../../../../src/node/regions/regionJob';
+import { runBuckets, runRegionBuckets } from '../../../../src/node/regions/regionJob';
 import { pairSides } from '../../../../src/node/regions/regionSides';
 import { WorkerPool } from '../../../../src/node/workers/workerPool';
 import { buildEngineWorkers, REPO } from '../../helpers/engineBundle';
@@ -75,6 +76,22 @@ describe('the region finder on workers (regionJobs)', function () {
     } finally {
       await pool.close();
     }
+  });
+
+  it("a run of buckets (runBuckets, a worker's job): the kernel's one-call bucket search, its aligner chain by chain and the TypeScript find the same pairs", () => {
+    const kernel = nativeKernel();
+    assert.ok(kernel?.regionBuckets, 'a kernel with the bucket search');
+    const plan = planRegions(docs, { kernel });
+    const run = plan.buckets.filter((b, i) => i % 2 === 0 && bucketWanted(b, plan.options));
+    const buckets = Uint32Array.from(run.flatMap((b) => [b.docA, b.docB, b.pairs.length / 2]));
+    const seeds = Int32Array.from(run.flatMap((b) => Array.from(b.pairs)));
+    const found = [kernel, { alignChain: kernel.alignChain.bind(kernel) }, undefined].map((k) => {
+      const stats = { chains: 0, aligned: 0 };
+      return { pairs: runBuckets(docs, buckets, seeds, plan.options, k, stats), stats };
+    });
+    assert.ok(found[2].pairs.length >= 5, `pairs to compare (${found[2].pairs.length})`);
+    assert.deepEqual(found[0], found[2]);
+    assert.deepEqual(found[1], found[2]);
   });
 
   it('this thread takes runs too: with one worker sent runs, both work buckets, and the result is the same', async () => {

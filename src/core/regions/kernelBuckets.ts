@@ -1,0 +1,94 @@
+/**
+ * The region finder's buckets searched by a kernel in one call (CodeKernel.regionBuckets,
+ * native/buckets.c): the documents' streams as the kernel takes them (made once per list of
+ * documents), the options as its flat parameters, and the call. regions.ts kernelBucketRegions
+ * makes the region pairs of what it returns.
+ */
+import type { CodeKernel, RegionBucketsFound } from '../types';
+import type { AlignOptions } from './align';
+import type { RegionDocument } from './document';
+
+/** A kernel that searches buckets in one call. */
+export type BucketKernel = Required<Pick<CodeKernel, 'regionBuckets'>>;
+
+/** What the kernel reads of findRegions' resolved options: the alignment's and these. */
+export interface BucketParamsOptions extends AlignOptions {
+  maxGap: number;
+  maxDrift: number;
+  driftRate: number;
+  joinGap: number;
+  proseMaxJoinIndel: number;
+  minSeeds: number;
+  minTokens: number;
+  minSimilarity: number;
+  shortSimilarity: number;
+  longTokens: number;
+}
+
+/** The kernel's flat parameters, in the order of native/buckets.h BUCKET_PARAMS. */
+export function bucketParams(o: BucketParamsOptions): Float64Array {
+  return Float64Array.from([
+    o.k,
+    o.coverK,
+    o.margin,
+    o.band,
+    o.fringeGap,
+    o.minConsistency,
+    o.maxGap,
+    o.maxDrift,
+    o.driftRate,
+    o.joinGap,
+    o.proseMaxJoinIndel,
+    o.minSeeds,
+    o.minTokens,
+    o.minSimilarity,
+    o.shortSimilarity,
+    o.longTokens,
+  ]);
+}
+
+interface DocumentStreams {
+  docs: RegionDocument[];
+  streams: Array<Uint32Array | Uint8Array | null>;
+  lengths: Int32Array;
+  prose: Uint8Array;
+}
+
+const made = new WeakMap<readonly RegionDocument[], DocumentStreams>();
+
+/**
+ * The streams of a list of documents, the same array for the same documents (the WebAssembly
+ * kernel keeps its copy of the last array it was given): a list that changed since gets new ones.
+ */
+export function documentStreams(docs: readonly RegionDocument[]): DocumentStreams {
+  const known = made.get(docs);
+  if (known && known.docs.length === docs.length && known.docs.every((d, i) => d === docs[i])) return known;
+  const streams: Array<Uint32Array | Uint8Array | null> = new Array(5 * docs.length);
+  const lengths = new Int32Array(docs.length);
+  const prose = new Uint8Array(docs.length);
+  docs.forEach((d, i) => {
+    streams[5 * i] = d.raw.hi;
+    streams[5 * i + 1] = d.raw.lo;
+    streams[5 * i + 2] = d.ids?.hi ?? null;
+    streams[5 * i + 3] = d.ids?.lo ?? null;
+    streams[5 * i + 4] = d.ids ? d.isIdent : null;
+    lengths[i] = d.length;
+    prose[i] = d.kind === 'prose' ? 1 : 0;
+  });
+  const s = { docs: [...docs], streams, lengths, prose };
+  made.set(docs, s);
+  return s;
+}
+
+/** The kernel's search of the buckets (docA docB end, into `seeds`) that `wanted` marks (null: all). */
+export function searchBuckets(
+  kernel: BucketKernel,
+  docs: readonly RegionDocument[],
+  seeds: Int32Array,
+  buckets: Uint32Array,
+  wanted: Uint8Array | null,
+  o: BucketParamsOptions,
+): RegionBucketsFound {
+  const s = documentStreams(docs);
+  return kernel.regionBuckets(s.streams, s.lengths, s.prose, seeds, buckets, wanted, bucketParams(o));
+}
