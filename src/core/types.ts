@@ -188,4 +188,11 @@ export interface CodeKernel {
     params: Float64Array,
     out: Float64Array,
   ): number;
+  /**
+   * The SimHash of tokens [from, to) of a token stream (hi, lo): simhashTokens of
+   * src/core/fingerprint/simhash.ts with shingles of `k` (fewer in a shorter range), tf-weighted
+   * or not, its bits only. Writes hi, lo into `out` and returns 1, or returns 0 (no tokens).
+   * Absent from a kernel built before it (the caller then uses simhashTokens).
+   */
+  simhashTokens?(hi: Uint32Array, lo: Uint32Array, from: number, to: number, k: number, tf: boolean, out: Uint32Array): number;
 }

@@ -41,7 +41,7 @@ export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsRespon
     packed.sideInts = new Int32Array(3 * pairs.length);
     packed.sideKeys = new Array<string>(2 * pairs.length);
     pairs.forEach((p, i) => {
-      const s = pairSides(held!.docs[p.a.doc], held!.docs[p.b.doc], p, req.sides!);
+      const s = pairSides(held!.docs[p.a.doc], held!.docs[p.b.doc], p, req.sides!, kernel);
       packed.sideInts!.set([s.aStart, s.bStart, s.distance], 3 * i);
       packed.sideKeys![2 * i] = s.aKey;
       packed.sideKeys![2 * i + 1] = s.bKey;

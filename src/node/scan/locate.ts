@@ -262,12 +262,15 @@ function locateSteps(
 
   // ---- identical documents (the same tokens as read): their pairs are not searched when the scan
   // pairs them as files (they get one exact region of the whole file)
+  // (hashed only when another document has as many tokens).
   const classOf = new Int32Array(docs.length).fill(-1);
   {
+    const byLength = new Map<number, number>(); // tokens → documents with as many
+    for (const d of docs) byLength.set(d.region.length, (byLength.get(d.region.length) ?? 0) + 1);
     const byContent = new Map<string, number[]>();
     docs.forEach((d, i) => {
       const r = d.region;
-      if (r.length === 0) return;
+      if (r.length === 0 || byLength.get(r.length)! < 2) return;
       const h = createHash('sha1');
       h.update(Buffer.from(r.raw.hi.buffer, r.raw.hi.byteOffset, 4 * r.length));
       h.update(Buffer.from(r.raw.lo.buffer, r.raw.lo.byteOffset, 4 * r.length));
@@ -397,8 +400,8 @@ function locateSteps(
       for (const c of copies) {
         const A = docs[c.docA];
         const B = docs[c.docB];
-        const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions);
-        const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions);
+        const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions, kernel);
+        const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions, kernel);
         let weighted = 0;
         for (const r of c.regions) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
         const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
@@ -451,7 +454,7 @@ function locateSteps(
       const places = (simhashes[doc] ??= new Map());
       const k = start * 0x4000000 + end;
       let f = places.get(k);
-      if (f === undefined) places.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions)));
+      if (f === undefined) places.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions, kernel)));
       return f;
     };
     /** Per region pair: its report pair, or null when dropped. */
