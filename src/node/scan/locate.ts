@@ -341,7 +341,7 @@ function locateSteps(
       else existing.set(k, [i]);
     });
     /** The lines of a section pair's side or of a region's side (both always have them). */
-    const rangeOf = (loc: Location) => ({ startLine: loc.startLine!, endLine: loc.endLine! });
+    const rangeOf = (loc: Location) => loc as { startLine: number; endLine: number };
     /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
     const alreadyReported = (k: number, a: Location, b: Location): { index: number; whole: boolean } | null => {
       const spans = (x: Location, y: Location) => {
