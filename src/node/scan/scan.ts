@@ -54,6 +54,12 @@ export interface ScanOptions {
    * ScanResult.regionsNotMade. Default: none.
    */
   regionsMaxBytes?: number;
+  /**
+   * With `regions`: from this many workers up the region documents come on shared memory (the
+   * caller hands them on to the workers: --locate's region jobs); with fewer, the documents the
+   * kernel made come in their own buffers, transferred, not copied. Default 1: always shared.
+   */
+  regionsSharedFrom?: number;
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -185,6 +191,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const regionsMaxBytes = options.regionsMaxBytes ?? Infinity;
   let wantRegions = options.regions === true;
   let regionsDropped = false;
+  const regionsOwned = pool.size < (options.regionsSharedFrom ?? 1);
   const regionsNotMade = new Set<string>();
   let walkedBytes = 0;
   let regionBytes = 0;
@@ -245,7 +252,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     /** A batch's outcomes, region documents asked for or not (then its files are noted). */
     const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
       const asked = wantRegions;
-      return pool.run({ type: 'fingerprintFiles', files, settings, df, cjk: mode, pack: true, regions: asked }, undefined, { slot }).then((res) => {
+      return pool.run({ type: 'fingerprintFiles', files, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
         const outcomes = unpackOutcomes(res as PackedOutcomes, files.map((f) => f.relPath));
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;
