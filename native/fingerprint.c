@@ -446,7 +446,7 @@ static void shingleHashes(const uint32_t *keyB, uint32_t *lo, uint32_t *hi, int 
  * SHINGLE_PASSES (the .wasm), in three passes: the shingles' keys (shingleKeys), the numbering,
  * the distinct shingles' hashes (shingleHashes); the addon does all three in one loop, which gcc
  * keeps in registers but V8 would run largely from the stack. The same ids and hashes either way. */
-static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
+static int buildSeqOf(Kernel *K, Seq *s, const uint32_t *thi, const uint32_t *tlo, int from, int to, int k) {
   const int positions = to - from - k + 1;
   if (!growSeq(s, positions)) return 0;
   s->length = positions;
@@ -470,9 +470,7 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   uint32_t *outHi = s->hi, *outLo = s->lo, *count = s->count;
 #ifdef SHINGLE_PASSES
   /* The shingles' two keys first, into id and prev (each read before it is overwritten below). */
-  shingleKeys(K->tlo, K->thi, from, positions, k, (uint32_t *)id, (uint32_t *)prev);
-#else
-  const uint32_t *thi = K->thi, *tlo = K->tlo;
+  shingleKeys(tlo, thi, from, positions, k, (uint32_t *)id, (uint32_t *)prev);
 #endif
   int ids = 0;
   for (int p = 0; p < positions; p++) {
@@ -526,6 +524,9 @@ static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) {
   s->distinct = ids;
   return 1;
 }
+
+/* buildSeqOf over the last tokenize's tokens. */
+static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) { return buildSeqOf(K, s, K->thi, K->tlo, from, to, k); }
 
 /* ------------------------------------------------------------------------------- SimHash */
 
@@ -657,6 +658,20 @@ static uint64_t weightedMajority(const Kernel *K, const uint32_t *hiArr, const u
   for (int b = 0; b < 64; b++)
     if (counters[b] > 0) bits |= 1ULL << b;
   return bits;
+}
+
+/* The SimHash bits of tokens [from, to) of a token stream (hi, lo): shingles of max(1, min(k,
+ * to - from)) tokens, tf-weighted or not, in the spare sequence (free between calls). 1, 0 (no
+ * tokens) or -1 (out of memory). */
+int kernelSimhashTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, int from, int to, int k, int tf, uint64_t *bits) {
+  const int n = to - from;
+  if (n <= 0) return 0;
+  if (k > n) k = n;
+  if (k < 1) k = 1;
+  if (!buildSeqOf(K, &K->spare, hi, lo, from, to, k)) return -1;
+  const Seq *s = &K->spare;
+  *bits = tf ? weightedMajority(K, s->hi, s->lo, s->count, s->distinct) : majority(s->hi, s->lo, s->distinct);
+  return 1;
 }
 
 /* ------------------------------------------------------------------------------- sketch */

@@ -112,6 +112,10 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt);
  * memory; -2 bad arguments.
  */
 int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketch, int minTokens, int withSections, uint32_t *out, size_t outLen, double *result);
+/* The SimHash bits of tokens [from, to) of a stream (hi, lo), shingles of max(1, min(k, tokens)),
+ * tf-weighted or not: simhashTokens of src/core/fingerprint/simhash.ts (no sketch). 1, 0 (no
+ * tokens) or -1 (out of memory). Uses the spare sequence. */
+int kernelSimhashTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, int from, int to, int k, int tf, uint64_t *bits);
 /* Room for a text of len units (+1) for kernelCodeSections, or NULL out of memory. */
 uint16_t *kernelSectionTextBuffer(Kernel *K, size_t len);
 /* The code sections of the first len units of kernelSectionTextBuffer into K->sections: their count, or -1. */

@@ -35,6 +35,8 @@
  *               alignChain of src/core/regions/align.ts
  *   regionBuckets(…) -> the regions of many seed buckets in one call (native/buckets.c):
  *               bucketRegions of src/core/regions/regions.ts
+ *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
+ *               (fingerprint.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
  * written to `out` as
@@ -577,6 +579,33 @@ static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* simhashTokens(hi, lo: Uint32Array, from, to, k, tf: boolean, out: Uint32Array(2)) -> 1 (out: the
+ * SimHash's hi lo) or 0 (no tokens): kernelSimhashTokens of tokens [from, to) (fingerprint.c). */
+static napi_value jsSimhashTokens(napi_env env, napi_callback_info info) {
+  size_t argc = 7;
+  napi_value argv[7];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 7) return throwError(env, "simhashTokens(hi, lo, from, to, k, tf, out) after init");
+  void *hi, *lo, *out;
+  size_t hiLen, loLen, outLen;
+  int32_t from, to, k;
+  CALL(napi_get_value_int32(env, argv[2], &from));
+  CALL(napi_get_value_int32(env, argv[3], &to));
+  CALL(napi_get_value_int32(env, argv[4], &k));
+  if (!typedArray(env, argv[0], napi_uint32_array, &hi, &hiLen) || !typedArray(env, argv[1], napi_uint32_array, &lo, &loLen) || from < 0 || to > (int64_t)hiLen ||
+      to > (int64_t)loLen)
+    return throwError(env, "simhashTokens: hi and lo are Uint32Arrays holding tokens [from, to)");
+  if (!typedArray(env, argv[6], napi_uint32_array, &out, &outLen) || outLen < 2) return throwError(env, "simhashTokens: out: Uint32Array(2)");
+  uint64_t bits = 0;
+  const int status = kernelSimhashTokens(K, hi, lo, from, to, k, optionalBool(env, argc, argv, 5), &bits);
+  if (status < 0) return throwError(env, "out of memory");
+  if (status == 0) return number(env, 0);
+  ((uint32_t *)out)[0] = (uint32_t)(bits >> 32);
+  ((uint32_t *)out)[1] = (uint32_t)bits;
+  return number(env, 1);
+}
+
 NAPI_MODULE_INIT() {
   napi_value version;
   if (napi_create_int32(env, KERNEL_VERSION, &version) != napi_ok) return NULL;
@@ -598,6 +627,7 @@ NAPI_MODULE_INIT() {
       {"region", NULL, jsRegion, NULL, NULL, NULL, napi_default, NULL},
       {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
+      {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

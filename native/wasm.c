@@ -163,6 +163,18 @@ EXPORT("nd_seed_buckets") const uint32_t *ndSeedBuckets(void) { return seeds.buc
 EXPORT("nd_seed_dropped") uint32_t ndSeedDropped(void) { return seeds.dropped; }
 EXPORT("nd_seeds_free") void ndSeedsFree(void) { freeSeeds(); }
 
+/* kernelSimhashTokens (fingerprint.c) of the n tokens at hi, lo (shingles of k, tf 1 or 0): 1 with
+ * out[0] out[1] the SimHash's hi lo, 0 (no tokens), -1 or -2. */
+EXPORT("nd_simhash_tokens") int ndSimhashTokens(const uint32_t *hi, const uint32_t *lo, int32_t n, int32_t k, int32_t tf, uint32_t *out) {
+  if (!K || !K->ready) return -2;
+  uint64_t bits = 0;
+  const int status = kernelSimhashTokens(K, hi, lo, 0, n, k, tf, &bits);
+  if (status <= 0) return status;
+  out[0] = (uint32_t)(bits >> 32);
+  out[1] = (uint32_t)bits;
+  return 1;
+}
+
 /* ------------------------------------------------------------------------------- alignment */
 
 /*

@@ -227,6 +227,8 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     workers: flags.workers,
     regions: flags.locate === true,
     regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? locateParts().LOCATE_MAX_BYTES) : undefined,
+    // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
+    regionsSharedFrom: flags.locate ? locateParts().MIN_WORKERS_FOR_REGION_JOBS : undefined,
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,

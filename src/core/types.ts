@@ -189,6 +189,13 @@ export interface CodeKernel {
     out: Float64Array,
   ): number;
   /**
+   * The SimHash of tokens [from, to) of a token stream (hi, lo): simhashTokens of
+   * src/core/fingerprint/simhash.ts with shingles of `k` (fewer in a shorter range), tf-weighted
+   * or not, its bits only. Writes hi, lo into `out` and returns 1, or returns 0 (no tokens).
+   * Absent from a kernel built before it (the caller then uses simhashTokens).
+   */
+  simhashTokens?(hi: Uint32Array, lo: Uint32Array, from: number, to: number, k: number, tf: boolean, out: Uint32Array): number;
+  /**
    * bucketRegions of src/core/regions/regions.ts for many seed buckets in one call
    * (native/buckets.c): `streams` holds five per document (raw hi, raw lo, ids hi, ids lo,
    * isIdent; the last three null for prose), `lengths` and `prose` (1: a prose document) one per

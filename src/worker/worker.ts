@@ -39,7 +39,7 @@ function handle(req: WorkerRequest): WorkerResponse {
     case 'fingerprintFiles': {
       const results = [];
       for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true));
-      return req.pack ? packOutcomes(results) : results;
+      return req.pack ? packOutcomes(results, { ownedRegions: req.regionsOwned === true }) : results;
     }
     case 'fingerprintText':
       return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings, req.df);

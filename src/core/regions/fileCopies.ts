@@ -9,8 +9,9 @@
  * least `searchCover` of each (but not `cover`) is searched again on its own: the two documents
  * alone in an index, with the anchors whose hash is in more *documents* of the corpus than the
  * cap left out (boilerplate shared by many files — npm's config paragraphs, rxjs's operator
- * docs — stays out; a k-gram of ten copies of one file is back), and judged on those regions.
- * Pure and deterministic.
+ * docs — stays out; a k-gram of ten copies of one file is back), and judged on those regions —
+ * unless the seeds of that search bound what its regions could hold under `cover` (coverBound:
+ * then they are not chained nor aligned; the same outcome). Pure and deterministic.
  */
 import { alignChain, kernelAligner, type ChainAligner } from './align';
 import { bucketRegions, bucketWanted, defaultAnchors, planRegions, resolveRegionOptions, type RegionPair } from './regions';
@@ -117,13 +118,17 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     return doc;
   };
   const align = options.regions?.aligner ?? (options.regions?.kernel ? kernelAligner(options.regions.kernel) : alignChain);
-  /** The regions of two documents alone (side a in x), without the boilerplate. */
+  /** The regions of two documents alone (side a in x), without the boilerplate; none when they could not hold `cover` of both. */
   const searchAlone = (x: number, y: number): RegionPair[] => {
     const pair = [withoutBoilerplate(x), withoutBoilerplate(y)];
     const plan = planRegions(pair, { maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false, kernel: options.regions?.kernel });
     const found: RegionPair[] = [];
     for (const bucket of plan.buckets) {
       if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
+      // Regions that cannot hold `cover` of both documents: not searched (the pair is no copy).
+      const A = docs[bucket.docA === 0 ? x : y];
+      const B = docs[bucket.docB === 0 ? x : y];
+      if (coverBound(bucket.pairs, 0, A.length, plan.options) < cover || coverBound(bucket.pairs, 1, B.length, plan.options) < cover) continue;
       // Aligned in the corpus's documents under their own numbers (bucketRegions reads no anchors):
       // the regions come out as those of the whole search (side a in x, the same object shapes);
       // the bucket (this plan's own) renumbered in place keeps the shape of the whole search's.
@@ -209,4 +214,40 @@ function documentCounts(
     const s = slotOf(hash);
     return used[s] ? Math.max(1, count[s]) : 1;
   };
+}
+
+/**
+ * An upper bound of the share of a document's tokens the regions of a seed bucket can hold on one
+ * side (0: a, 1: b): a chain's seeds advance by at most max(maxGap, joinGap) tokens on each side
+ * (chain.ts), so each lies in one run of the bucket's seeds without a wider gap, and its alignment
+ * stays within the chain's first and last seeds and a margin (align.ts: k + margin past the last).
+ */
+export function coverBound(pairs: ArrayLike<number>, side: 0 | 1, length: number, o: { maxGap: number; joinGap: number; k: number; margin: number; minSeeds: number; minTokens: number }): number {
+  const n = pairs.length >> 1;
+  if (n === 0 || length <= 0) return 0;
+  const pos = new Int32Array(n);
+  for (let i = 0; i < n; i++) pos[i] = pairs[2 * i + side];
+  if (side === 1) pos.sort();
+  const gap = Math.max(o.maxGap, o.joinGap);
+  let covered = 0;
+  let runStart = pos[0];
+  let end = 0; // covered up to here
+  const close = (first: number, last: number, seeds: number) => {
+    // A run of fewer seeds than a chain needs, or too short to align (regions.ts bucketRegions), holds none.
+    if (seeds < o.minSeeds || last - first + o.k + 2 * o.margin < o.minTokens) return;
+    const s = Math.max(end, first - o.margin, 0);
+    const e = Math.min(length, last + o.k + o.margin);
+    if (e > s) covered += e - s;
+    end = Math.max(end, e);
+  };
+  let from = 0;
+  for (let i = 1; i < n; i++) {
+    if (pos[i] - pos[i - 1] > gap) {
+      close(runStart, pos[i - 1], i - from);
+      runStart = pos[i];
+      from = i;
+    }
+  }
+  close(runStart, pos[n - 1], n - from);
+  return covered / length;
 }

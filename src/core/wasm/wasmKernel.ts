@@ -90,6 +90,7 @@ interface Exports {
   nd_buckets_chains(): number;
   nd_buckets_aligned(): number;
   nd_buckets_free(): void;
+  nd_simhash_tokens(hi: number, lo: number, n: number, k: number, tf: number, out: number): number;
 }
 
 /**
@@ -504,5 +505,23 @@ class Kernel implements WasmKernel {
     };
     x.nd_buckets_free();
     return result;
+  }
+
+  simhashTokens(hi: Uint32Array, lo: Uint32Array, from: number, to: number, k: number, tf: boolean, out: Uint32Array): number {
+    from |= 0;
+    to |= 0;
+    if (from < 0 || to > hi.length || to > lo.length) throw new Error('simhashTokens: hi and lo are Uint32Arrays holding tokens [from, to)');
+    if (out.length < 2) throw new Error('simhashTokens: out: Uint32Array(2)');
+    const n = Math.max(0, to - from);
+    // The tokens (hi, lo) and out, in the call's own block.
+    const base = this.room(n * 8 + 8);
+    if (n > 0) {
+      this.u32(base, n).set(hi.subarray(from, to));
+      this.u32(base + n * 4, n).set(lo.subarray(from, to));
+    }
+    const status = this.x.nd_simhash_tokens(base, base + n * 4, n, k | 0, tf ? 1 : 0, base + n * 8);
+    if (status < 0) throw new Error(status === -2 ? 'simhashTokens: the kernel is not initialised' : 'out of memory');
+    if (status === 1) out.set(this.u32(base + n * 8, 2));
+    return status;
   }
 }

@@ -29,13 +29,14 @@ export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsRespon
   if (req.docs) held = { id: req.docsId, docs: req.docs };
   if (!held || held.id !== req.docsId) return { missingDocs: true };
   const stats = { chains: 0, aligned: 0 };
-  const pairs = runBuckets(held.docs, req.buckets, req.seeds, req.options, nativeKernel() ?? undefined, stats);
+  const kernel = nativeKernel() ?? undefined;
+  const pairs = runBuckets(held.docs, req.buckets, req.seeds, req.options, kernel, stats);
   const packed: PackedRegionPairs = { ...packRegionPairs(pairs), chains: stats.chains, aligned: stats.aligned };
   if (req.sides) {
     packed.sideInts = new Int32Array(3 * pairs.length);
     packed.sideKeys = new Array<string>(2 * pairs.length);
     pairs.forEach((p, i) => {
-      const s = pairSides(held!.docs[p.a.doc], held!.docs[p.b.doc], p, req.sides!);
+      const s = pairSides(held!.docs[p.a.doc], held!.docs[p.b.doc], p, req.sides!, kernel);
       packed.sideInts!.set([s.aStart, s.bStart, s.distance], 3 * i);
       packed.sideKeys![2 * i] = s.aKey;
       packed.sideKeys![2 * i + 1] = s.bKey;

@@ -13,6 +13,7 @@ import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
 import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
 import type { RegionPair } from '../../core/regions/regions';
 import { languageOf } from '../../core/text/languages';
+import type { CodeKernel } from '../../core/types';
 import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
 import type { SideOptions } from '../workers/messages';
 
@@ -77,16 +78,26 @@ export function contentKey(d: RegionDocument, start: number, end: number): strin
   return `region:${end - start}:${h.digest('hex').slice(0, 24)}`;
 }
 
-/** The SimHash of tokens [start, end) of a document (null when too short for one). */
-export function sideSimhash(d: RegionDocument, start: number, end: number, o: SideOptions): { hi: number; lo: number } | null {
+/** A side's SimHash from a kernel (CodeKernel.simhashTokens). */
+const kernelOut = new Uint32Array(2);
+
+/**
+ * The SimHash of tokens [start, end) of a document (null when too short for one); with a kernel
+ * that has simhashTokens, made by it (the same bits).
+ */
+export function sideSimhash(d: RegionDocument, start: number, end: number, o: SideOptions, kernel?: Pick<CodeKernel, 'simhashTokens'> | null): { hi: number; lo: number } | null {
   const s = o.normalizeIdentifiers && d.ids ? d.ids : d.raw;
+  if (kernel?.simhashTokens) {
+    if (kernel.simhashTokens(s.hi, s.lo, start, end, SIDE_SHINGLE, o.weighting === 'tf', kernelOut) === 0) return null;
+    return { hi: kernelOut[0], lo: kernelOut[1] };
+  }
   const buf = sideBuffer;
   buf.hi = s.hi;
   buf.lo = s.lo;
   buf.start = d.start;
   buf.length = d.length;
   try {
-    return simhashTokens(buf, start, end, { weighting: o.weighting, sketchSize: 1 });
+    return simhashTokens(buf, start, end, { shingleSize: SIDE_SHINGLE, weighting: o.weighting, sketchSize: 1 });
   } finally {
     buf.length = 0; // let go of the document's arrays
     buf.hi = buf.lo = EMPTY_U32;
@@ -94,17 +105,20 @@ export function sideSimhash(d: RegionDocument, start: number, end: number, o: Si
   }
 }
 
+/** A side's shingles: 3 tokens (simhashTokens' default). */
+const SIDE_SHINGLE = 3;
+
 /** The one buffer sideSimhash points at a document's streams (one a call, none held between calls). */
 const EMPTY_U32 = new Uint32Array(0);
 const EMPTY_I32 = new Int32Array(0);
 const sideBuffer = new TokenBuffer(0);
 
-/** The sides of a region pair of documents A and B. */
-export function pairSides(A: RegionDocument, B: RegionDocument, p: RegionPair, o: SideOptions): PairSides {
+/** The sides of a region pair of documents A and B (SimHashes by the kernel when given one). */
+export function pairSides(A: RegionDocument, B: RegionDocument, p: RegionPair, o: SideOptions, kernel?: Pick<CodeKernel, 'simhashTokens'> | null): PairSides {
   const aStart = trimmedStart(A, p.a.start, p.a.end);
   const bStart = trimmedStart(B, p.b.start, p.b.end);
-  const fa = sideSimhash(A, aStart, p.a.end, o);
-  const fb = sideSimhash(B, bStart, p.b.end, o);
+  const fa = sideSimhash(A, aStart, p.a.end, o, kernel);
+  const fb = sideSimhash(B, bStart, p.b.end, o, kernel);
   return {
     aStart,
     bStart,

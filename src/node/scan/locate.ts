@@ -7,7 +7,8 @@
  * it with the scan's workers still up (locateCopiesInPool): they chain and align the seed buckets
  * (node/scan/regionJobs.ts), this thread indexes the anchors and makes the report. A result
  * without region documents (a scan run without `regions`) has its files read again here, with the
- * scan's reading, decoding and skip rules.
+ * scan's reading, decoding and skip rules; so have the files a scan fingerprinted once the files it
+ * walked passed the byte limit, when its text did not (ScanResult.regionsNotMade).
  *
  * - `similarity` is the region's (the smaller side's share of matched 3-grams), not 1 − d/64;
  *   `distance` is real: the Hamming distance of the SimHash of the two sides' tokens as the region
@@ -45,8 +46,8 @@ import * as path from 'node:path';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { linesOf, samePlace, sideKey, size, splitsSection, type Doc } from './locateLines';
-import { contentKey, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
+import { LocatedSides, linesOf, samePlace, sideKey, size, splitsSection, type Doc } from './locateLines';
+import { sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
 import { kernelAligner, type ChainAligner } from '../../core/regions/align';
@@ -108,7 +109,8 @@ export type LocateOutcome =
       ok: true;
       pairs: ReportPair[];
       groups: ReportGroup[];
-      sides: Map<string, string>;
+      /** The located sides' content keys (made when asked for). */
+      sides: LocatedSides;
       /** Clone kinds for SimHash pairs of the scan that a dropped region pair repeats, by index. */
       cloneOf: Map<number, CloneKind>;
       /** The matching regions of the scan's file pairs, by index (side a of the region = the pair's a). */
@@ -120,7 +122,7 @@ export type LocateOutcome =
   | { ok: false; reason: string };
 
 
-type LocateInput = Pick<ScanResult, 'root' | 'documents' | 'stats' | 'regions'>;
+type LocateInput = Pick<ScanResult, 'root' | 'documents' | 'stats' | 'regions' | 'regionsNotMade'>;
 
 /** What locateCopies does around the region finder (locateSteps). */
 interface LocateSteps {
@@ -217,55 +219,58 @@ function locateSteps(
   const aligner = kernel ? kernelAligner(kernel) : undefined;
 
   // ---- the scan's region documents (made by its workers), or read again what it fingerprinted
+  // (all of it when it made none, or what it fingerprinted once the files walked passed the limit)
   const docs: Doc[] = [];
-  if (result.regions) {
-    for (const d of result.documents) {
-      const region = result.regions.get(d.path);
-      if (region) docs.push({ path: d.path, region }); // none: marked neardup-ignore-file
+  for (const d of result.documents) {
+    const made = result.regions?.get(d.path);
+    if (made) {
+      docs.push({ path: d.path, region: made });
+      continue;
     }
-  } else {
-    for (const d of result.documents) {
-      const read = readTextSync({ path: path.join(result.root, ...d.path.split('/')), relPath: d.path }, settings);
-      if ('reason' in read) {
-        options.onSkip?.(d.path, read.reason);
-        continue;
-      }
-      // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts), on
-      // the text it checks (a notebook's cells).
-      const container = containerText(d.path, read.text);
-      if (container && 'reason' in container) {
-        options.onSkip?.(d.path, container.reason);
-        continue;
-      }
-      const checked = container ? container.text : read.text;
-      const shape = lineShape(checked);
-      if (isMinified(checked, shape)) {
-        options.onSkip?.(d.path, 'minified or generated (very long lines)');
-        continue;
-      }
-      if (isRepetitive(checked, shape)) {
-        options.onSkip?.(d.path, 'repetitive content (the same few lines over and over)');
-        continue;
-      }
-      const region = regionDocumentOf(d.path, read.text, settings);
-      if (!region) {
-        options.onSkip?.(d.path, IGNORE_FILE_REASON);
-        continue;
-      }
-      docs.push({ path: d.path, region });
+    if (result.regions && !result.regionsNotMade?.has(d.path)) continue; // marked neardup-ignore-file
+    const read = readTextSync({ path: path.join(result.root, ...d.path.split('/')), relPath: d.path }, settings);
+    if ('reason' in read) {
+      options.onSkip?.(d.path, read.reason);
+      continue;
     }
+    // Changed since the scan into a file it skips: the same reasons (fingerprintFile.ts), on
+    // the text it checks (a notebook's cells).
+    const container = containerText(d.path, read.text);
+    if (container && 'reason' in container) {
+      options.onSkip?.(d.path, container.reason);
+      continue;
+    }
+    const checked = container ? container.text : read.text;
+    const shape = lineShape(checked);
+    if (isMinified(checked, shape)) {
+      options.onSkip?.(d.path, 'minified or generated (very long lines)');
+      continue;
+    }
+    if (isRepetitive(checked, shape)) {
+      options.onSkip?.(d.path, 'repetitive content (the same few lines over and over)');
+      continue;
+    }
+    const region = regionDocumentOf(d.path, read.text, settings);
+    if (!region) {
+      options.onSkip?.(d.path, IGNORE_FILE_REASON);
+      continue;
+    }
+    docs.push({ path: d.path, region });
   }
   let tokens = 0;
   for (const d of docs) tokens += d.region.length;
 
   // ---- identical documents (the same tokens as read): their pairs are not searched when the scan
   // pairs them as files (they get one exact region of the whole file)
+  // (hashed only when another document has as many tokens).
   const classOf = new Int32Array(docs.length).fill(-1);
   {
+    const byLength = new Map<number, number>(); // tokens → documents with as many
+    for (const d of docs) byLength.set(d.region.length, (byLength.get(d.region.length) ?? 0) + 1);
     const byContent = new Map<string, number[]>();
     docs.forEach((d, i) => {
       const r = d.region;
-      if (r.length === 0) return;
+      if (r.length === 0 || byLength.get(r.length)! < 2) return;
       const h = createHash('sha1');
       h.update(Buffer.from(r.raw.hi.buffer, r.raw.hi.byteOffset, 4 * r.length));
       h.update(Buffer.from(r.raw.lo.buffer, r.raw.lo.byteOffset, 4 * r.length));
@@ -277,7 +282,8 @@ function locateSteps(
     for (const list of byContent.values()) if (list.length > 1) for (const i of list) classOf[i] = list[0];
   }
   const identical = (x: number, y: number): boolean => classOf[x] >= 0 && classOf[x] === classOf[y];
-  const filesKey = (p: string, q: string) => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
+  /** Two documents as one number (either order). */
+  const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
   /** Pairs of identical documents the scan pairs as files: not searched. */
   const skipOf = (pairs: readonly ReportPair[]): ((a: number, b: number) => boolean) => {
     const docIndex = new Map(docs.map((d, i) => [d.path, i]));
@@ -286,7 +292,7 @@ function locateSteps(
       if (p.kind !== 'file') continue;
       const x = docIndex.get(p.a.path);
       const y = docIndex.get(p.b.path);
-      if (x !== undefined && y !== undefined && identical(x, y)) skipped.add(Math.min(x, y) * 0x4000000 + Math.max(x, y));
+      if (x !== undefined && y !== undefined && identical(x, y)) skipped.add(docsKey(x, y));
     }
     return (a, b) => skipped.has(a * 0x4000000 + b);
   };
@@ -298,20 +304,24 @@ function locateSteps(
     identical,
     skipOf,
     finish: (scanPairs, found) => {
-    // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not searched)
-    const filePair = new Map<string, number>();
+    // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not
+    // searched). Keyed by their two documents (a pair with a file not searched meets no region).
+    const docIndex = new Map(docs.map((d, i) => [d.path, i]));
+    const filePair = new Map<number, number>();
     scanPairs.forEach((p, i) => {
-      if (p.kind === 'file') filePair.set(filesKey(p.a.path, p.b.path), i);
+      if (p.kind !== 'file') return;
+      const x = docIndex.get(p.a.path);
+      const y = docIndex.get(p.b.path);
+      if (x !== undefined && y !== undefined) filePair.set(docsKey(x, y), i);
     });
     const regionsOf = new Map<number, PairRegion[]>();
     const cloneOf = new Map<number, CloneKind>();
     const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
-    const docIndex = new Map(docs.map((d, i) => [d.path, i]));
     for (const [, i] of filePair) {
       const p = scanPairs[i];
-      const x = docIndex.get(p.a.path);
-      const y = docIndex.get(p.b.path);
-      if (x === undefined || y === undefined || !identical(x, y)) continue;
+      const x = docIndex.get(p.a.path)!;
+      const y = docIndex.get(p.b.path)!;
+      if (!identical(x, y)) continue;
       // A notebook's whole text is no one range of cell lines: the kind alone.
       if (!docs[x].region.reportLines && !docs[y].region.reportLines) regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
       cloneOf.set(i, 'exact');
@@ -319,23 +329,26 @@ function locateSteps(
 
     // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
     const byPath = new Map(docs.map((d) => [d.path, d]));
-    const existing = new Map<string, number[]>();
+    const existing = new Map<number, number[]>();
     scanPairs.forEach((p, i) => {
       if (p.kind === 'file') return;
-      const k = filesKey(p.a.path, p.b.path);
+      const x = docIndex.get(p.a.path);
+      const y = docIndex.get(p.b.path);
+      if (x === undefined || y === undefined) return;
+      const k = docsKey(x, y);
       const list = existing.get(k);
       if (list) list.push(i);
       else existing.set(k, [i]);
     });
     /** The lines of a section pair's side or of a region's side (both always have them). */
-    const rangeOf = (loc: Location) => ({ startLine: loc.startLine!, endLine: loc.endLine! });
+    const rangeOf = (loc: Location) => loc as { startLine: number; endLine: number };
     /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
-    const alreadyReported = (a: Location, b: Location): { index: number; whole: boolean } | null => {
+    const alreadyReported = (k: number, a: Location, b: Location): { index: number; whole: boolean } | null => {
       const spans = (x: Location, y: Location) => {
         const r = rangeOf(x);
         return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
       };
-      for (const i of existing.get(filesKey(a.path, b.path)) ?? []) {
+      for (const i of existing.get(k) ?? []) {
         const p = scanPairs[i];
         if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
           return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
@@ -350,37 +363,50 @@ function locateSteps(
     // ---- region pairs into section pairs (or regions of a file pair); what the report says of
     // their sides comes made from the workers (regionSides.ts), or is made here
     const sideOptions = sideOptionsOf(settings);
-    const sides = new Map<string, string>();
-    const side = (d: Doc, start: number, end: number, key?: string): Location => {
-      const loc: Location = { path: d.path, ...linesOf(d.region, start, end) };
-      const k = sideKey(loc);
-      if (!sides.has(k)) sides.set(k, key ?? contentKey(d.region, start, end));
-      return loc;
+    const sides = new LocatedSides();
+    /** A side's place: its path and lines. */
+    type Place = Location & { startLine: number; endLine: number };
+    const locationOf = (d: Doc, start: number, end: number): Place => {
+      const lines = linesOf(d.region, start, end);
+      return { path: d.path, startLine: lines.startLine, endLine: lines.endLine };
     };
     const pairs: ReportPair[] = [];
+    // Each region pair's sides without their leading closers (made by a worker, or here), and
+    // their places once made (the split-section pass and the report's pairs share them).
+    const n = found.pairs.length;
+    const aStart = new Int32Array(n);
+    const bStart = new Int32Array(n);
+    const placesA: Array<Place | undefined> = new Array(n);
+    const placesB: Array<Place | undefined> = new Array(n);
+    found.pairs.forEach((r, i) => {
+      const made = found.sides?.[i];
+      aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
+      bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
+    });
+    const sideA = (i: number) => (placesA[i] ??= locationOf(docs[found.pairs[i].a.doc], aStart[i], found.pairs[i].a.end));
+    const sideB = (i: number) => (placesB[i] ??= locationOf(docs[found.pairs[i].b.doc], bStart[i], found.pairs[i].b.end));
 
     // ---- files the regions make up: two files the scan does not pair whose regions hold at least
     // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
     // carrying those regions; core/regions/fileCopies.ts, which searches such a pair again alone
     // when the whole search found it in pieces).
-    const promoted = new Map<string, ReportPair>();
+    const promoted = new Map<number, ReportPair>();
     {
-      const pairedFiles = new Set<string>(filePair.keys());
       const copies = fileCopies(docs.map((d) => d.region), found.pairs, {
-        skipPair: (x, y) => pairedFiles.has(filesKey(docs[x].path, docs[y].path)),
+        skipPair: (x, y) => filePair.has(docsKey(x, y)),
         regions: { kernel: kernel ?? undefined, aligner },
       });
       const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
       for (const c of copies) {
         const A = docs[c.docA];
         const B = docs[c.docB];
-        const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions);
-        const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions);
+        const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions, kernel);
+        const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions, kernel);
         let weighted = 0;
         for (const r of c.regions) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
         const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
         const whole = c.regions.length === 1 && c.coverA >= 0.99 && c.coverB >= 0.99;
-        promoted.set(filesKey(A.path, B.path), {
+        promoted.set(docsKey(c.docA, c.docB), {
           kind: 'file',
           a: { path: A.path },
           b: { path: B.path },
@@ -406,12 +432,13 @@ function locateSteps(
       found.pairs.forEach((r, i) => {
         const A = docs[r.a.doc];
         const B = docs[r.b.doc];
-        const k = filesKey(A.path, B.path);
+        const k = docsKey(r.a.doc, r.b.doc);
         if (A !== B && (promoted.has(k) || filePair.has(k))) return;
-        const made = found.sides?.[i];
-        const la = linesOf(A.region, made ? made.aStart : trimmedStart(A.region, r.a.start, r.a.end), r.a.end);
-        const lb = linesOf(B.region, made ? made.bStart : trimmedStart(B.region, r.b.start, r.b.end), r.b.end);
-        for (const j of existing.get(k) ?? []) {
+        const within = existing.get(k);
+        if (!within) return;
+        const la = sideA(i);
+        const lb = sideB(i);
+        for (const j of within) {
           const list = inside.get(j) ?? [];
           if (scanPairs[j].a.path === A.path) list.push({ a: la, b: lb });
           if (scanPairs[j].a.path === B.path) list.push({ a: lb, b: la });
@@ -422,11 +449,12 @@ function locateSteps(
     }
 
     /** A side's SimHash, made once per place (a block pasted N times is a side of N − 1 pairs). */
-    const simhashes = new Map<string, ReturnType<typeof sideSimhash>>();
+    const simhashes: Array<Map<number, ReturnType<typeof sideSimhash>> | undefined> = [];
     const simhashOfSide = (doc: number, start: number, end: number): ReturnType<typeof sideSimhash> => {
-      const k = `${doc}:${start}:${end}`;
-      let f = simhashes.get(k);
-      if (f === undefined) simhashes.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions)));
+      const places = (simhashes[doc] ??= new Map());
+      const k = start * 0x4000000 + end;
+      let f = places.get(k);
+      if (f === undefined) places.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions, kernel)));
       return f;
     };
     /** Per region pair: its report pair, or null when dropped. */
@@ -437,21 +465,20 @@ function locateSteps(
       const A = docs[r.a.doc];
       const B = docs[r.b.doc];
       const made = found.sides?.[i];
-      const ta = { start: made ? made.aStart : trimmedStart(A.region, r.a.start, r.a.end), end: r.a.end };
-      const tb = { start: made ? made.bStart : trimmedStart(B.region, r.b.start, r.b.end), end: r.b.end };
+      const k = docsKey(r.a.doc, r.b.doc);
       const clone = r.clone;
-      const copy = A !== B ? promoted.get(filesKey(A.path, B.path)) : undefined;
+      const copy = A !== B ? promoted.get(k) : undefined;
       if (copy) {
         // A region of an edited copy of a file: that file pair carries its regions (made above).
         attached++;
         kept.push(null);
         return;
       }
-      const fileIndex = A !== B ? filePair.get(filesKey(A.path, B.path)) : undefined;
+      const fileIndex = A !== B ? filePair.get(k) : undefined;
       if (fileIndex !== undefined) {
         // A region of two files the scan already pairs: the file pair carries it.
-        const la = linesOf(A.region, ta.start, ta.end);
-        const lb = linesOf(B.region, tb.start, tb.end);
+        const la = linesOf(A.region, aStart[i], r.a.end);
+        const lb = linesOf(B.region, bStart[i], r.b.end);
         const flipped = scanPairs[fileIndex].a.path !== A.path;
         const list = regionsOf.get(fileIndex) ?? [];
         list.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
@@ -460,9 +487,11 @@ function locateSteps(
         kept.push(null);
         return;
       }
-      const a = side(A, ta.start, ta.end, made?.aKey);
-      const b = side(B, tb.start, tb.end, made?.bKey);
-      const known = alreadyReported(a, b);
+      const a = sideA(i);
+      const b = sideB(i);
+      sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
+      sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
+      const known = alreadyReported(k, a, b);
       if (known && !replaced.has(known.index)) {
         if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
         dropped++;
@@ -471,8 +500,8 @@ function locateSteps(
       }
       let distance = made?.distance;
       if (distance === undefined) {
-        const fa = simhashOfSide(r.a.doc, ta.start, ta.end);
-        const fb = simhashOfSide(r.b.doc, tb.start, tb.end);
+        const fa = simhashOfSide(r.a.doc, aStart[i], r.a.end);
+        const fb = simhashOfSide(r.b.doc, bStart[i], r.b.end);
         distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
       }
       const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };

@@ -1,11 +1,13 @@
 /**
  * The lines and places of located regions (node/scan/locate.ts): a token range's report lines (a
  * notebook's cell lines), whether a SimHash section already says a region and whether regions split
- * one (node/regions/regionPlaces.ts), a side's key, and byte counts for notices (a side's trimmed start, content key and SimHash: node/regions/regionSides.ts).
+ * one (node/regions/regionPlaces.ts), a side's key, the content keys of the located sides (made
+ * when asked for), and byte counts for notices (a side's trimmed start, content key and SimHash:
+ * node/regions/regionSides.ts).
  */
 import type { Location } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { linesOf } from '../regions/regionSides';
+import { contentKey, linesOf } from '../regions/regionSides';
 import { samePlace, splitsSection } from '../regions/regionPlaces';
 
 /** A scanned file and its region document. */
@@ -15,6 +17,50 @@ export interface Doc {
 }
 
 export const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
+
+/**
+ * The content keys of located sides (ScanResult.locatedSides: a baseline's key of a side) by
+ * {@link sideKey}, the first side added with those lines giving it. Only a baseline, SARIF and
+ * Code Climate read them: the sides are kept as places (a document's token range, or the key a
+ * worker made), and the keys, their SHA-256 and the index by side key are made at the first `get`.
+ */
+export class LocatedSides {
+  private readonly locs: Location[] = [];
+  private readonly docs: RegionDocument[] = [];
+  /** start, end per side (a worker's key: -1, index into `made`). */
+  private readonly ranges: number[] = [];
+  private readonly made: string[] = [];
+  private index: Map<string, number> | null = null;
+  private readonly keys: Array<string | undefined> = [];
+
+  /** A side at `loc`: tokens [start, end) of `d`, or the content key a worker made of them. */
+  add(loc: Location, d: RegionDocument, start: number, end: number, key?: string): void {
+    this.index = null;
+    this.locs.push(loc);
+    this.docs.push(d);
+    if (key === undefined) this.ranges.push(start, end);
+    else this.ranges.push(-1, this.made.push(key) - 1);
+  }
+
+  get(at: string): string | undefined {
+    if (this.index === null) {
+      this.index = new Map();
+      this.locs.forEach((loc, i) => {
+        const k = sideKey(loc);
+        if (!this.index!.has(k)) this.index!.set(k, i);
+      });
+    }
+    const i = this.index.get(at);
+    if (i === undefined) return undefined;
+    let key = this.keys[i];
+    if (key === undefined) {
+      const start = this.ranges[2 * i];
+      const end = this.ranges[2 * i + 1];
+      key = this.keys[i] = start < 0 ? this.made[end] : contentKey(this.docs[i], start, end);
+    }
+    return key;
+  }
+}
 
 export { linesOf, samePlace, splitsSection };
 

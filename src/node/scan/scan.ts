@@ -46,10 +46,20 @@ export interface ScanOptions {
    */
   regions?: boolean;
   /**
-   * With `regions`: once the files read hold more bytes than this, no more region documents are
-   * made and those made are let go (the caller refuses such a tree: --locate's limit). Default: none.
+   * With `regions`: once the files walked hold more bytes than this, no more region documents are
+   * asked for (the walk ends long before the fingerprinting: a tree over the limit costs the
+   * workers almost nothing more), and once the files read do, those made are let go (the caller
+   * refuses such a tree: --locate's limit). A tree whose text is under the limit though its files
+   * walked are not (binary or skipped files) names the files read without one in
+   * ScanResult.regionsNotMade. Default: none.
    */
   regionsMaxBytes?: number;
+  /**
+   * With `regions`: from this many workers up the region documents come on shared memory (the
+   * caller hands them on to the workers: --locate's region jobs); with fewer, the documents the
+   * kernel made come in their own buffers, transferred, not copied. Default 1: always shared.
+   */
+  regionsSharedFrom?: number;
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -76,7 +86,7 @@ export interface ScanOptions {
    * buckets): begun once the files are fingerprinted (the workers take it up while this thread
    * matches sections), finished with the scan's result, whose result is the scan's.
    */
-  withWorkers?: (fingerprinted: Pick<ScanResult, 'root' | 'documents' | 'regions' | 'stats'>, pool: ScanPool) => (result: ScanResult) => Promise<ScanResult>;
+  withWorkers?: (fingerprinted: Pick<ScanResult, 'root' | 'documents' | 'regions' | 'regionsNotMade' | 'stats'>, pool: ScanPool) => (result: ScanResult) => Promise<ScanResult>;
 }
 
 /** The scan's pool of fingerprint workers (ScanOptions.withWorkers). */
@@ -97,11 +107,17 @@ export interface ScanResult extends Report {
   documents: FingerprintedDocument[];
   /**
    * With the CLI's `--locate` (see locate.ts): the content hash of each located side, by
-   * `path\0startLine\0endLine` (the baseline key of a located pair's side).
+   * `path\0startLine\0endLine` (the baseline key of a located pair's side), made when asked for.
    */
-  locatedSides?: ReadonlyMap<string, string>;
+  locatedSides?: { get(at: string): string | undefined };
   /** With `regions`: each fingerprinted document's region document (core/regions), by path. */
   regions?: ReadonlyMap<string, RegionDocument>;
+  /**
+   * With `regions`, under `regionsMaxBytes`: the documents fingerprinted after the files walked
+   * passed the limit, so without a region document (the caller makes them, e.g. locate.ts reads
+   * them again). Absent when there are none.
+   */
+  regionsNotMade?: ReadonlySet<string>;
 }
 
 export const DEFAULT_BATCH_FILES = 64;
@@ -170,8 +186,14 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   let done = 0;
   let documents: FingerprintedDocument[] = [];
   const regions = new Map<string, RegionDocument>();
-  // Region documents are asked for until the bytes read pass the limit (then dropped: memory).
+  // Region documents are asked for until the bytes walked pass the limit, and dropped once the
+  // bytes read do (memory); the files fingerprinted without one meanwhile are noted.
+  const regionsMaxBytes = options.regionsMaxBytes ?? Infinity;
   let wantRegions = options.regions === true;
+  let regionsDropped = false;
+  const regionsOwned = pool.size < (options.regionsSharedFrom ?? 1);
+  const regionsNotMade = new Set<string>();
+  let walkedBytes = 0;
   let regionBytes = 0;
   let bytes = 0;
   let report: Report;
@@ -193,6 +215,11 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       found++;
       current.push({ path: e.path, relPath: e.relPath });
       currentBytes += e.size;
+      walkedBytes += e.size;
+      if (wantRegions && walkedBytes > regionsMaxBytes) {
+        wantRegions = false;
+        phase('region documents no longer asked for');
+      }
       if (current.length >= maxFiles || currentBytes >= maxBytes) flush();
     };
     /** Walks for one slice of time (or to the end); true when the walk is over. */
@@ -222,11 +249,17 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
 
     // ---- fingerprinting
     let failure: { error: unknown } | null = null;
+    /** A batch's outcomes, region documents asked for or not (then its files are noted). */
+    const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
+      const asked = wantRegions;
+      return pool.run({ type: 'fingerprintFiles', files, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
+        const outcomes = unpackOutcomes(res as PackedOutcomes, files.map((f) => f.relPath));
+        if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
+        return outcomes;
+      });
+    };
     const fingerprint = async (files: FileToFingerprint[], mode: CjkMode): Promise<FileOutcome[]> => {
-      const run = (list: FileToFingerprint[], slot?: number) =>
-        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true, regions: wantRegions }, undefined, { slot }).then((res) =>
-          unpackOutcomes(res as PackedOutcomes, list.map((f) => f.relPath)),
-        );
+      const run = (list: FileToFingerprint[]) => fingerprintRun(list, mode);
       try {
         return await run(files);
       } catch {
@@ -250,8 +283,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
         let redone: FileOutcome[];
         try {
-          const res = await pool.run({ type: 'fingerprintFiles', files: again, settings, df, cjk: 'load', pack: true, regions: wantRegions }, undefined, { slot: 0 });
-          redone = unpackOutcomes(res as PackedOutcomes, again.map((f) => f.relPath));
+          redone = await fingerprintRun(again, 'load', 0);
         } catch {
           redone = await fingerprint(again, 'load');
         }
@@ -269,11 +301,13 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         if (!o.ok) skip(o.relPath, o.reason);
         else regionBytes += o.bytes;
       }
-      if (wantRegions && regionBytes > (options.regionsMaxBytes ?? Infinity)) {
+      if (options.regions && !regionsDropped && regionBytes > regionsMaxBytes) {
         wantRegions = false;
+        regionsDropped = true;
+        regionsNotMade.clear();
         for (const list of results) for (const o of list ?? []) if (o.ok) delete o.region;
       }
-      if (!wantRegions) for (const o of outcomes) if (o.ok) delete o.region; // asked for before the limit was passed
+      if (regionsDropped) for (const o of outcomes) if (o.ok) delete o.region; // asked for before the limit was passed
       options.onProgress?.(done, found);
     };
 
@@ -349,11 +383,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     for (const d of documents) sections += d.doc.sections.length;
     const stats = () => ({ files: documents.length, sections, bytes, elapsedMs: Math.round(performance.now() - started), skipped });
     let finish: ((result: ScanResult) => Promise<ScanResult>) | undefined;
-    const begin = options.withWorkers ? () => void (finish = options.withWorkers!({ root, documents, ...(options.regions ? { regions } : {}), stats: stats() }, pool)) : undefined;
+    const withRegions = options.regions ? { regions, ...(regionsNotMade.size > 0 ? { regionsNotMade } : {}) } : {};
+    const begin = options.withWorkers ? () => void (finish = options.withWorkers!({ root, documents, ...withRegions, stats: stats() }, pool)) : undefined;
     report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, release, begin);
     if (options.match === false) begin?.();
     phase('reported');
-    const result: ScanResult = { root, ...report, documents, ...(options.regions ? { regions } : {}), stats: stats() };
+    const result: ScanResult = { root, ...report, documents, ...withRegions, stats: stats() };
     return finish ? await finish(result) : result;
   } finally {
     await (closing ?? pool.close());

@@ -45,6 +45,12 @@ export type WorkerRequest =
       pack?: boolean;
       /** Also each file's region document (core/regions), for the CLI's --locate. */
       regions?: boolean;
+      /**
+       * With `pack` and `regions`: the asker keeps the region documents for itself (hands them on
+       * to no worker), so those the kernel made are transferred in their own buffers, not copied
+       * onto shared memory (packing.ts packOutcomes).
+       */
+      regionsOwned?: boolean;
     }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
   | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }

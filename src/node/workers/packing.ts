@@ -28,7 +28,7 @@ export interface PackedOutcomes {
 /**
  * Region documents (core/regions) of a batch: per file {@link REGION_HEADER} words (has one, kind,
  * tokens, lines, has identifier streams, has report lines, has prose tokens, anchors + 1 or 0), then every document's arrays one after
- * another.
+ * another — or, for a document in a buffer of its own (`owned`), the byte offsets of its arrays in it.
  */
 export interface PackedRegions {
   header: Int32Array;
@@ -46,9 +46,36 @@ export interface PackedRegions {
   /** The anchors (hash, position) of the documents that have them, one after another. */
   anchorHash: Uint32Array;
   anchorPos: Int32Array;
+  /**
+   * Packed with `owned` (the receiver keeps the documents, never shares them): the buffers of the
+   * code documents the kernel made (each one buffer holding exactly its arrays: core/regions
+   * document.ts documentFromKernel), transferred as they are instead of copied; has-one word 2 in
+   * the header, their arrays' byte offsets in `ownedAt` ({@link OWNED_ARRAYS} words each).
+   */
+  owned?: ArrayBuffer[];
+  ownedAt?: Int32Array;
 }
 
 const REGION_HEADER = 8;
+/** An owned document's arrays, in this order: rawHi rawLo idsHi idsLo start lineStarts anchorHash anchorPos isIdent. */
+const OWNED_ARRAYS = 9;
+
+/**
+ * The arrays of a code document that has a buffer of its own: every array of its kind, all in one
+ * ArrayBuffer (not shared) that holds nothing else; else null (the document is copied).
+ */
+function ownArrays(g: RegionDocument): ArrayBufferView[] | null {
+  if (!g.ids || !g.isIdent || !g.anchors || g.reportLines || g.proseTokens) return null;
+  const arrays: ArrayBufferView[] = [g.raw.hi, g.raw.lo, g.ids.hi, g.ids.lo, g.start, g.lineStarts, g.anchors.hash, g.anchors.pos, g.isIdent];
+  const buffer = g.raw.hi.buffer;
+  if (!(buffer instanceof ArrayBuffer)) return null;
+  let bytes = 0;
+  for (const a of arrays) {
+    if (a.buffer !== buffer) return null;
+    bytes += a.byteLength;
+  }
+  return bytes === buffer.byteLength && g.raw.hi.length === g.length && g.isIdent.length === g.length ? arrays : null;
+}
 
 type SharedArray = Int32Array | Uint32Array | Uint8Array;
 type SharedCtor = { new (buffer: SharedArrayBuffer, byteOffset: number, length: number): SharedArray; BYTES_PER_ELEMENT: number };
@@ -70,7 +97,8 @@ function carve<K extends keyof PackedRegions>(spec: Record<K, [SharedCtor, numbe
   return out as unknown as PackedRegions;
 }
 
-function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefined {
+function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRegions | undefined {
+  const own = outcomes.map((o) => (owned && o.ok && o.region ? ownArrays(o.region) : null));
   let tokens = 0;
   let ids = 0;
   let lines = 0;
@@ -78,16 +106,21 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
   let prose = 0;
   let anchors = 0;
   let any = false;
-  for (const o of outcomes) {
-    if (!o.ok || !o.region) continue;
+  let owners = 0;
+  outcomes.forEach((o, f) => {
+    if (!o.ok || !o.region) return;
     any = true;
+    if (own[f]) {
+      owners++;
+      return;
+    }
     tokens += o.region.length;
     if (o.region.ids) ids += o.region.length;
     lines += o.region.lineStarts.length;
     reported += o.region.reportLines?.length ?? 0;
     prose += o.region.proseTokens ? o.region.length : 0;
     anchors += o.region.anchors?.hash.length ?? 0;
-  }
+  });
   if (!any) return undefined;
   // On shared memory: the main thread hands the documents on to every worker (the region finder's
   // jobs, node/scan/regionJobs.ts) without copying them.
@@ -105,6 +138,10 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     isIdent: [Uint8Array, ids],
     proseTokens: [Uint8Array, prose],
   });
+  if (owners > 0) {
+    r.owned = [];
+    r.ownedAt = new Int32Array(owners * OWNED_ARRAYS);
+  }
   let pt = 0;
   let an = 0;
   let t = 0;
@@ -115,6 +152,16 @@ function packRegions(outcomes: readonly FileOutcome[]): PackedRegions | undefine
     if (!o.ok || !o.region) return;
     const g = o.region;
     const h = f * REGION_HEADER;
+    const arrays = own[f];
+    if (arrays) {
+      r.header[h] = 2;
+      r.header[h + 2] = g.length;
+      r.header[h + 3] = g.lineStarts.length;
+      r.header[h + 7] = g.anchors!.hash.length + 1;
+      arrays.forEach((a, i) => (r.ownedAt![r.owned!.length * OWNED_ARRAYS + i] = a.byteOffset));
+      r.owned!.push(g.raw.hi.buffer as ArrayBuffer);
+      return;
+    }
     r.header[h] = 1;
     r.header[h + 1] = g.kind === 'code' ? 0 : 1;
     r.header[h + 2] = g.length;
@@ -161,8 +208,29 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
   let rl = 0;
   let pt = 0;
   let an = 0;
+  let ow = 0;
   for (let f = 0; f < files; f++) {
     const h = f * REGION_HEADER;
+    if (r.header[h] === 2) {
+      // A code document in its own buffer (kernel-made): views at the offsets sent.
+      const n = r.header[h + 2];
+      const lines = r.header[h + 3];
+      const m = r.header[h + 7] - 1;
+      const buffer = r.owned![ow];
+      const at = (i: number) => r.ownedAt![ow * OWNED_ARRAYS + i];
+      out[f] = {
+        kind: 'code',
+        length: n,
+        raw: { hi: new Uint32Array(buffer, at(0), n), lo: new Uint32Array(buffer, at(1), n) },
+        ids: { hi: new Uint32Array(buffer, at(2), n), lo: new Uint32Array(buffer, at(3), n) },
+        isIdent: new Uint8Array(buffer, at(8), n),
+        start: new Int32Array(buffer, at(4), n),
+        lineStarts: new Int32Array(buffer, at(5), lines),
+        anchors: { hash: new Uint32Array(buffer, at(6), m), pos: new Int32Array(buffer, at(7), m) },
+      };
+      ow++;
+      continue;
+    }
     if (r.header[h] !== 1) continue;
     const n = r.header[h + 2];
     const lines = r.header[h + 3];
@@ -202,7 +270,12 @@ const OK = 0;
 const FAILED = 1;
 const RETRY_CJK = 2;
 
-export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
+/**
+ * The outcomes of a batch, packed. `ownedRegions`: the receiver keeps the region documents for
+ * itself (hands them to no other thread), so those in a buffer of their own are transferred as
+ * they are rather than copied onto shared memory.
+ */
+export function packOutcomes(outcomes: readonly FileOutcome[], options: { ownedRegions?: boolean } = {}): PackedOutcomes {
   let items = 0;
   let sketchWords = 0;
   for (const o of outcomes) {
@@ -266,7 +339,7 @@ export function packOutcomes(outcomes: readonly FileOutcome[]): PackedOutcomes {
     if (file) putItem(file, 0, 0);
     for (const s of sections) putItem(s, s.startLine, s.endLine);
   }
-  const regions = packRegions(outcomes);
+  const regions = packRegions(outcomes, options.ownedRegions === true);
   return { packed: 'outcomes', header, items: itemWords, sketches, strings, ...(regions ? { regions } : {}) };
 }
 
@@ -420,8 +493,8 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
   const r = res as PackedOutcomes | PackedItems | PackedPairs | PackedRegionPairs;
   switch (r.packed) {
     case 'outcomes': {
-      // The region documents are on shared memory: shared, not transferred.
-      return [r.header.buffer, r.items.buffer, r.sketches.buffer] as ArrayBuffer[];
+      // The region documents are on shared memory: shared, not transferred; those in buffers of their own are.
+      return [r.header.buffer, r.items.buffer, r.sketches.buffer, ...(r.regions?.owned ?? [])] as ArrayBuffer[];
     }
     case 'items':
       return [r.fp.buffer, r.offsets.buffer, r.sketches.buffer] as ArrayBuffer[];

@@ -223,11 +223,41 @@ describe('neardup scan --locate on bad input', function () {
     for (const d of all.documents) assert.ok(all.regions!.get(d.path)!.length > 0, d.path);
     const none = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true });
     assert.equal(none.regions, undefined, 'none unless asked for');
-    const limited = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, regionsMaxBytes: Math.floor(all.stats.bytes / 3), batchSize: 2 });
+    const phases: string[] = [];
+    const limited = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, regionsMaxBytes: Math.floor(all.stats.bytes / 3), batchSize: 2, onPhase: (p) => phases.push(p) });
     assert.equal(limited.documents.length, all.documents.length, 'the scan itself is whole');
     assert.equal(limited.regions?.size, 0, 'no region documents kept past the limit');
+    assert.equal(limited.regionsNotMade, undefined, 'none to make: the text is over the limit');
+    assert.ok(phases.indexOf('region documents no longer asked for') >= 0 && phases.indexOf('region documents no longer asked for') < phases.indexOf('walked'), `asked for no more once the walk passed the limit: ${phases.join(', ')}`);
     const out = locateCopies(limited, { settings, maxBytes: Math.floor(all.stats.bytes / 3) });
     assert.equal(out.ok, false, 'and the locate pass refuses the tree');
+    assert.match(out.ok ? '' : out.reason, /^the scanned text \(\d+(\.\d)? KB\) is over the \d+(\.\d)? KB --locate takes$/);
+  });
+
+  it('files walked over regionsMaxBytes but text under it (a large binary file walked first): no region document asked for, the locate pass reads the files again and finds the same', async () => {
+    const tree = path.join(tmp, 'walked-over');
+    fs.mkdirSync(tree);
+    const fixture = writeLocateFixture(tree);
+    const binary = Buffer.alloc(256 * 1024, 7);
+    for (let i = 0; i < binary.length; i += 64) binary[i] = 0; // NUL bytes: binary, skipped by the scan
+    write(tree, 'a-first/blob.bin', binary);
+    const settings: EngineSettings = DEFAULT_ENGINE_SETTINGS;
+    const all = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, batchSize: 2 });
+    assert.ok(all.stats.bytes < binary.length, `the text (${all.stats.bytes} bytes) is smaller than the binary file`);
+    const maxBytes = all.stats.bytes + 1024; // the text is under it, the files walked are not from the first one on
+    const scanned = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, regionsMaxBytes: maxBytes, batchSize: 2 });
+    assert.equal(scanned.regions?.size, 0, 'no region document asked for');
+    assert.deepEqual([...(scanned.regionsNotMade ?? [])].sort(), scanned.documents.map((d) => d.path).sort(), 'every document fingerprinted is named');
+    const skipped: string[] = [];
+    const again = locateCopies(scanned, { settings, maxBytes, onSkip: (p, r) => skipped.push(`${p}: ${r}`) });
+    const made = locateCopies(all, { settings, maxBytes });
+    assert.ok(again.ok && made.ok);
+    assert.deepEqual(skipped, []);
+    assert.ok(again.pairs.length > 0);
+    assert.deepEqual(again.pairs, made.pairs, 'the same located pairs');
+    assert.deepEqual(again.groups, made.groups);
+    assert.deepEqual({ ...again.stats, elapsedMs: 0 }, { ...made.stats, elapsedMs: 0 });
+    assertPlanted(withLocated(scanned, again).pairs as LocatedPair[], fixture, 'read again');
   });
 
   it('a file made unreadable between the scan and the locate pass is one "permission denied" skip', function () {

@@ -1,11 +1,13 @@
 // Unit tests of src/core/regions/fileCopies.ts: the cover of token ranges, a copy of a whole file
 // from the regions found, a pair found in pieces searched again alone (and judged on that search),
-// the boilerplate of many documents kept out of the second search, pairs skipped, self pairs.
+// the boilerplate of many documents kept out of the second search, pairs skipped, self pairs, and
+// the bound of what a pair's regions can hold (coverBound: pairs under it are not searched again).
 import { strict as assert } from 'node:assert';
+import { alignChain } from '../../../../src/core/regions/align';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
-import { coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS } from '../../../../src/core/regions/fileCopies';
-import { findRegions, type RegionPair } from '../../../../src/core/regions/regions';
-import { codeFile, mulberry32 } from '../../helpers/corpus';
+import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS } from '../../../../src/core/regions/fileCopies';
+import { bucketRegions, bucketWanted, findRegions, planRegions, type RegionPair } from '../../../../src/core/regions/regions';
+import { chineseText, codeFile, mulberry32, proseText } from '../../helpers/corpus';
 
 /** A region pair of token ranges [as, ae) in doc a and [bs, be) in doc b (lines not used here). */
 const piece = (a: number, as: number, ae: number, b: number, bs: number, be: number): RegionPair => ({
@@ -108,5 +110,45 @@ describe('core/regions/fileCopies: edited copies of whole files', () => {
     const whole = piece(0, 0, a.length, 1, 0, b.length);
     assert.deepEqual(fileCopies([a, b], [whole], { skipPair: (x, y) => x === 0 && y === 1 }), []);
     assert.deepEqual(fileCopies([a, b], [piece(0, 0, a.length / 2, 0, a.length / 2, a.length)]), []);
+  });
+
+  it('coverBound: the regions of a bucket never hold more of a document than its bound (copies pasted, edited, split; code and prose; both caps)', () => {
+    const rnd = mulberry32(2024);
+    let pairs = 0;
+    let under = 0;
+    let tight = 0;
+    for (let t = 0; t < 60; t++) {
+      const prose = t % 3 === 2;
+      const make = (r: () => number) => (prose ? (t % 2 ? chineseText(r, 6) : proseText(r, 8)) : codeFile(r, 8));
+      const host = make(mulberry32(100 + t));
+      const other = make(mulberry32(500 + t));
+      const lines = host.split('\n');
+      // Side b: the other file with one to three blocks of the host pasted in, some edited.
+      const parts = other.split('\n');
+      for (let k = 1 + Math.floor(rnd() * 3); k > 0; k--) {
+        const from = Math.floor(rnd() * lines.length);
+        const block = lines.slice(from, from + 5 + Math.floor(rnd() * 40)).join('\n');
+        parts.splice(Math.floor(rnd() * parts.length), 0, rnd() < 0.4 ? edited(block) : block);
+      }
+      if (t % 5 === 0) parts.splice(0, parts.length, ...edited(host).split('\n')); // an edited copy of the whole file
+      const ext = prose ? 'md' : 'ts';
+      const docs = [doc(host, `a.${ext}`), doc(parts.join('\n'), `b.${ext}`)];
+      for (const maxPostings of [SEARCH_MAX_POSTINGS, undefined]) {
+        const plan = planRegions(docs, { maxPostings, selfMatches: false });
+        for (const bucket of plan.buckets) {
+          if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
+          const ba = coverBound(bucket.pairs, 0, docs[bucket.docA].length, plan.options);
+          const bb = coverBound(bucket.pairs, 1, docs[bucket.docB].length, plan.options);
+          const found = bucketRegions(docs, bucket, plan.options, alignChain, { chains: 0, aligned: 0 });
+          const ca = coverOf(found.map((r) => [r.a.start, r.a.end] as const), docs[bucket.docA].length);
+          const cb = coverOf(found.map((r) => [r.b.start, r.b.end] as const), docs[bucket.docB].length);
+          assert.ok(ca <= ba + 1e-12 && cb <= bb + 1e-12, `case ${t}: regions hold ${ca} / ${cb}, bound ${ba} / ${bb}`);
+          pairs++;
+          if (ba < FILE_COVER || bb < FILE_COVER) under++;
+          if (ca >= FILE_COVER && cb >= FILE_COVER) tight++;
+        }
+      }
+    }
+    assert.ok(pairs >= 100 && under >= 20 && tight >= 10, `${pairs} buckets, ${under} under FILE_COVER, ${tight} copies of files`);
   });
 });

@@ -1,7 +1,13 @@
 // Region documents through the packed wire format (src/node/workers/packing.ts): what a worker
 // makes for --locate (code with identifier streams, prose, a notebook's report lines and prose
-// tokens, files with none) comes back equal, as views into a few transferred arrays.
+// tokens, files with none) comes back equal, as views into a few transferred arrays; packed for a
+// receiver that keeps them (`ownedRegions`), the kernel's documents travel in their own buffers.
 import { strict as assert } from 'node:assert';
+import { MessageChannel } from 'node:worker_threads';
+import { documentFromKernel } from '../../../../src/core/regions/document';
+import { DEFAULT_CODE_ANCHORING } from '../../../../src/core/regions/regions';
+import { kernelLanguage } from '../../../../src/core/fingerprint/fingerprint';
+import { KERNELS } from './kernelsUnderTest';
 import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../../../src/core/regions/document';
 import { defaultAnchors } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
@@ -51,4 +57,42 @@ describe('packing of region documents', () => {
   it('a batch without region documents packs none', () => {
     assert.equal(packOutcomes([ok('a.ts')]).regions, undefined);
   });
+
+  for (const under of KERNELS) {
+    it(`ownedRegions (${under.name} kernel): a document the kernel made in one buffer of its own is transferred in it, the others copied; all come back equal`, function () {
+      const kernel = under.kernel();
+      if (!kernel) this.skip();
+      const made = (text: string, path: string): RegionDocument => {
+        const id = kernelLanguage(kernel!, languageOf(path));
+        kernel!.tokenize(text, id, false, true);
+        return documentFromKernel(kernel!, DEFAULT_CODE_ANCHORING);
+      };
+      const a = made('function add(a, b) {\n  return a + b; // sum\n}\n', 'a.ts');
+      const b = made('int main(void) { return add(1, 2); }\n', 'b.c');
+      const prose = regionDocument('# Title\n\nSome words here.\n', 'p.md');
+      const ts = regionDocument('const x = compute(1, 2);\n', 't.ts');
+      ts.anchors = defaultAnchors(ts);
+      const outcomes: FileOutcome[] = [ok('a.ts', a), ok('p.md', prose), ok('b.c', b), ok('t.ts', ts), { relPath: 'bad.ts', ok: false, reason: 'binary' }];
+      const expected = outcomes.map((o) => plain(o.ok ? o.region : undefined));
+      const ownBuffers = [a.raw.hi.buffer, b.raw.hi.buffer];
+      const shared = packOutcomes(outcomes);
+      assert.equal(shared.regions!.owned, undefined, 'without ownedRegions: all on shared memory');
+      const packed = packOutcomes(outcomes, { ownedRegions: true });
+      const transfer = transferablesOf(packed);
+      assert.equal(new Set(transfer).size, transfer.length, 'each buffer transferred once');
+      // Both kernels make a document's arrays in one buffer of its own (region()); the TypeScript's are copied.
+      assert.deepEqual(packed.regions!.owned, ownBuffers);
+      for (const buffer of ownBuffers) assert.ok(transfer.includes(buffer as ArrayBuffer), 'an owned buffer is transferred');
+      // Through a real transfer (the sender's buffers are detached), the documents come back equal.
+      const channel = new MessageChannel();
+      const received = new Promise<typeof packed>((resolve) => channel.port2.once('message', resolve));
+      channel.port1.postMessage(packed, transfer);
+      return received.then((got) => {
+        channel.port1.close();
+        assert.equal(a.raw.hi.length, 0, "the sender's buffer is detached");
+        const back = unpackOutcomes(got, outcomes.map((o) => o.relPath));
+        assert.deepEqual(back.map((o) => plain(o.ok ? o.region : undefined)), expected);
+      });
+    });
+  }
 });

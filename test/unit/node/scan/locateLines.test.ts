@@ -1,0 +1,26 @@
+// Unit tests of src/node/scan/locateLines.ts: the located sides' content keys (LocatedSides).
+// (samePlace and splitsSection: test/unit/node/regions/regionPlaces.test.ts.)
+import { strict as assert } from 'node:assert';
+import { regionDocument } from '../../../../src/core/regions/document';
+import { contentKey } from '../../../../src/node/regions/regionSides';
+import { LocatedSides, sideKey } from '../../../../src/node/scan/locateLines';
+
+describe('node/scan/locateLines', () => {
+  it('LocatedSides: the content key of the first side added at a place, made when asked for; a worker\'s key as given', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `const v${i} = compute(${i}, "x${i}");`).join('\n');
+    const d = regionDocument(text, 'a.ts');
+    const B = regionDocument(text.replace(/v/g, 'w'), 'b.ts');
+    const sides = new LocatedSides();
+    const at = (path: string, startLine: number, endLine: number) => ({ path, startLine, endLine });
+    sides.add(at('a.ts', 1, 3), d, 0, 30);
+    sides.add(at('a.ts', 1, 3), d, 1, 30); // the same lines again: the first side's key stays
+    sides.add(at('b.ts', 2, 4), B, 10, 40, 'region:30:made-by-a-worker');
+    assert.equal(sides.get(sideKey(at('a.ts', 1, 3))), contentKey(d, 0, 30));
+    assert.notEqual(contentKey(d, 0, 30), contentKey(d, 1, 30));
+    assert.equal(sides.get(sideKey(at('b.ts', 2, 4))), 'region:30:made-by-a-worker');
+    assert.equal(sides.get(sideKey(at('a.ts', 1, 4))), undefined, 'no side at those lines');
+    // A side added after a first look-up is found too.
+    sides.add(at('b.ts', 9, 9), B, 50, 60);
+    assert.equal(sides.get(sideKey(at('b.ts', 9, 9))), contentKey(B, 50, 60));
+  });
+});
