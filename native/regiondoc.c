@@ -7,6 +7,9 @@
  */
 #include <stdint.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fingerprint.h"
 #include "grow.h"
@@ -30,27 +33,41 @@ __attribute__((target("avx2"))) static void kgramPassesAvx2(uint32_t *restrict g
 }
 #endif
 
+/* Records line start `at` (the offset after a \n) as K->lines[l]; false out of memory. */
+static inline int pushLine(Kernel *K, int l, int at) {
+  if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return 0;
+  K->lines[l] = at;
+  return 1;
+}
+
 /* Offsets after every \n of t[0, n) into K->lines from index 1 (lineStartsOf; lines[0] = 0 is the
- * caller's): their count + 1, or -1 out of memory. Four units at a time skip a run without \n. */
+ * caller's): their count + 1, or -1 out of memory. With SSE2 (every x86-64), eight units at a
+ * time, the \n of each eight taken from a compare mask; else four at a time skip a run without \n. */
 static int lineStarts(Kernel *K, const uint16_t *t, int n) {
   int l = 1;
   int i = 0;
+#ifdef __SSE2__
+  const __m128i nl = _mm_set1_epi16(10);
+  for (; i + 8 <= n; i += 8) {
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(t + i)), nl));
+    while (m) { /* two bits per \n (its two bytes) */
+      if (!pushLine(K, l++, i + (__builtin_ctz(m) >> 1) + 1)) return -1;
+      m &= m - 1;
+      m &= m - 1;
+    }
+  }
+#else
   for (; i + 4 <= n; i += 4) {
     uint64_t v;
     memcpy(&v, t + i, 8);
     const uint64_t x = v ^ 0x000a000a000a000aULL; /* a zero lane where a unit is \n */
     if (((x - 0x0001000100010001ULL) & ~x & 0x8000800080008000ULL) == 0) continue;
-    for (int j = i; j < i + 4; j++) {
-      if (t[j] != 10) continue;
-      if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return -1;
-      K->lines[l++] = j + 1;
-    }
+    for (int j = i; j < i + 4; j++)
+      if (t[j] == 10 && !pushLine(K, l++, j + 1)) return -1;
   }
-  for (; i < n; i++) {
-    if (t[i] != 10) continue;
-    if ((size_t)l == K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 1, 4)) return -1;
-    K->lines[l++] = i + 1;
-  }
+#endif
+  for (; i < n; i++)
+    if (t[i] == 10 && !pushLine(K, l++, i + 1)) return -1;
   return l;
 }
 

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fingerprintText } from '../../../../src/core/fingerprint/fingerprint';
 import { anchorsOf } from '../../../../src/core/regions/anchors';
-import { documentFromKernel, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import { documentFromKernel, lineStartsOf, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import type { CodeKernel } from '../../../../src/core/types';
@@ -117,6 +117,16 @@ for (const under of KERNELS) {
         }
       }
       assert.ok(hooked > 100, `${hooked} hooked documents`);
+    });
+
+    it('finds the line starts of lineStartsOf: a \\n at every offset of the units read together, units holding a 0x0a byte that are not \\n, more lines than its first room', () => {
+      const texts: string[] = [];
+      for (let len = 0; len <= 40; len++) for (let at = 0; at < len; at++) texts.push('a'.repeat(at) + '\n' + 'b'.repeat(len - at - 1));
+      texts.push('x = "\u010a\u0a00\u0a0a";\ny\n', '\n'.repeat(5000) + 'z', 'q;\n\n'.repeat(3001), '\u0a0a\n'.repeat(37));
+      for (const text of texts) {
+        const doc = regionDocument(text, 'x.ts', { kernel }, DEFAULT_CODE_ANCHORING);
+        assert.deepEqual(doc.lineStarts, lineStartsOf(text), JSON.stringify(text.slice(0, 60)));
+      }
     });
 
     it('refuses region() after a tokenize made without region', () => {
