@@ -223,7 +223,13 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
   for (size_t d = 0, s = 0; ok && d < slots; s = at[d++])
     if (at[d] - s > longest) longest = at[d] - s;
   if (ok && packed && longest > INSERTION) ok = (tmp = malloc(longest * sizeof(uint64_t))) != NULL;
-  if (ok) ok = (res->pairs = malloc((ns ? ns : 1) * 2 * sizeof(int32_t))) != NULL;
+  /* The pairs go into the anchors' memory when it holds them (read no more; fewer fresh pages). */
+  if (ok && ns && ns * 2 * sizeof(int32_t) <= n * sizeof(Anchor)) {
+    res->pairs = (int32_t *)anchors;
+    anchors = NULL;
+  } else if (ok) {
+    ok = (res->pairs = malloc((ns ? ns : 1) * 2 * sizeof(int32_t))) != NULL;
+  }
   const uint64_t posMask = posBits ? (((uint64_t)1 << posBits) - 1) : 0;
   for (size_t d = 0, s = 0; ok && d < slots; s = at[d++]) {
     const size_t e = at[d];
