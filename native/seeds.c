@@ -202,9 +202,9 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
     }
     s = e;
   }
-  /* Pass 2: each seed straight into its docA's slice, as a key (docB, a, b) when 64 bits hold it. */
+  /* Pass 2: each seed straight into its docA's slice, as a key (docB, a, b) when 63 bits hold it. */
   const int posBits = bitsOf(maxPos), keyBits = bitsOf(nDocs ? nDocs - 1 : 0) + 2 * posBits;
-  const int packed = keyBits <= 64;
+  const int packed = keyBits < 64; /* (and so every shift below under 64) */
   if (ok) {
     for (size_t d = 0; d < slots; d++) at[d + 1] += at[d];
     if (packed) ok = (keys = malloc((ns ? ns : 1) * sizeof(uint64_t))) != NULL;
