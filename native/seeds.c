@@ -1,10 +1,14 @@
 /*
  * The seeds of the region finder's anchor index in C: AnchorIndex.seeds of
  * src/core/regions/anchorIndex.ts (read it for the why) without its rescue of over-cap hashes.
- * Anchors are radix-sorted by hash (stable: insertion order within a hash), each hash with 2 … cap
+ * Anchors are grouped by hash (stable: insertion order within a hash), each hash with 2 … cap
  * postings gives every two of its postings as a seed of their pair of documents, and the seeds
- * are radix-sorted by (docA, docB, a, b) and cut into one bucket per pair of documents: exactly
- * the buckets the TypeScript gives (checked by test/unit/node/workers/nativeRegions.test.ts).
+ * come out sorted by (docA, docB, a, b) and cut into one bucket per pair of documents: exactly the
+ * buckets the TypeScript gives (checked by test/unit/node/workers/nativeRegions.test.ts).
+ * The output is fully determined by that order, so the sorts here need not be the TypeScript's:
+ * anchors are split by their hash's top bits (one scatter) and each small part sorted in cache;
+ * seeds are counted per docA first, then written straight into their docA's slice as one 64-bit
+ * key (docB, a, b) and each slice sorted in cache (Seed structs and qsort when the key is wider).
  */
 #include "seeds.h"
 
@@ -18,97 +22,152 @@ typedef struct {
 } Anchor;
 
 typedef struct {
-  uint32_t docA, docB, a, b;
+  uint32_t docB, a, b;
 } Seed;
 
 /*
- * The digit of the radix sorts: 16 bits a pass, 8 for fewer items than SMALL_SORT (a 2-document
- * search again of core/regions/fileCopies.ts: 65,536 counters cleared and summed a pass cost more
- * than its few thousand items). Both are stable LSD sorts on the same keys: the same order.
+ * The digit of the anchors' split: 16 top bits, 8 for fewer anchors than SMALL_SORT (a 2-document
+ * search again of core/regions/fileCopies.ts: 65,536 counters cleared and summed cost more than
+ * its few thousand items).
  */
 #define SMALL_SORT 32768
-static inline int digitBits(size_t n) { return n < SMALL_SORT ? 8 : 16; }
+/* Parts up to this many items are insertion-sorted; longer ones radix-sorted by 8-bit digits. */
+#define INSERTION 32
 
-/* Stable LSD radix sort of anchors by hash. */
-static int sortAnchors(Anchor **items, size_t n) {
-  const int bits = digitBits(n);
-  const uint32_t mask = (1u << bits) - 1;
-  Anchor *tmp = malloc((n ? n : 1) * sizeof(Anchor));
-  uint32_t *count = malloc((mask + 2) * sizeof(uint32_t));
-  if (!tmp || !count) {
-    free(tmp);
-    free(count);
-    return 0;
-  }
-  Anchor *src = *items, *dst = tmp;
-  for (int shift = 0; shift < 32; shift += bits) {
-    memset(count, 0, (mask + 2) * sizeof(uint32_t));
-    for (size_t i = 0; i < n; i++) count[((src[i].hash >> shift) & mask) + 1]++;
-    for (uint32_t d = 0; d <= mask; d++) count[d + 1] += count[d];
-    for (size_t i = 0; i < n; i++) dst[count[(src[i].hash >> shift) & mask]++] = src[i];
+static inline int bitsOf(uint64_t v) {
+  int b = 0;
+  while (v >> b) b++;
+  return b;
+}
+
+/* Stable LSD radix sort of anchors by the hash's low `bits` bits, 8 a pass (tmp: room for n). */
+static void sortAnchorsLow(Anchor *a, Anchor *tmp, size_t n, int bits) {
+  uint32_t count[257];
+  Anchor *src = a, *dst = tmp;
+  for (int shift = 0; shift < bits; shift += 8) {
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) count[((src[i].hash >> shift) & 255) + 1]++;
+    if (count[((src[0].hash >> shift) & 255) + 1] == n) continue; /* one digit: already in order */
+    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; i++) dst[count[(src[i].hash >> shift) & 255]++] = src[i];
     Anchor *t = src;
     src = dst;
     dst = t;
   }
-  /* An even number of passes: the sorted anchors are back in the first array. */
-  free(dst);
-  *items = src;
-  free(count);
-  return 1;
+  if (src != a) memcpy(a, src, n * sizeof(Anchor));
 }
 
-static inline uint32_t field(const Seed *s, int f) { return f == 0 ? s->b : f == 1 ? s->a : f == 2 ? s->docB : s->docA; }
-
-/* LSD radix sort of seeds by (docA, docB, a, b); a key's further passes only when it needs them. */
-static int sortSeeds(Seed **items, size_t n) {
-  const int bits = digitBits(n);
-  const uint32_t mask = (1u << bits) - 1;
-  Seed *tmp = malloc((n ? n : 1) * sizeof(Seed));
-  uint32_t *count = malloc((mask + 2) * sizeof(uint32_t));
-  if (!tmp || !count) {
-    free(tmp);
-    free(count);
-    return 0;
+/* The anchors sorted by hash, stable (insertion order within a hash); NULL when out of memory. */
+static Anchor *sortAnchors(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n) {
+  const int top = n < SMALL_SORT ? 8 : 16, low = 32 - top;
+  const size_t parts = (size_t)1 << top;
+  Anchor *out = malloc((n ? n : 1) * sizeof(Anchor));
+  uint32_t *count = calloc(parts + 1, sizeof(uint32_t));
+  Anchor *tmp = NULL;
+  if (!out || !count) goto fail;
+  for (size_t i = 0; i < n; i++) count[(hash[i] >> low) + 1]++;
+  uint32_t longest = 0;
+  for (size_t d = 0; d < parts; d++) {
+    if (count[d + 1] > longest) longest = count[d + 1];
+    count[d + 1] += count[d];
   }
-  Seed *src = *items, *dst = tmp;
-  for (int f = 0; f < 4; f++) {
-    uint32_t max = 0;
-    for (size_t i = 0; i < n; i++) {
-      const uint32_t v = field(&src[i], f);
-      if (v > max) max = v;
-    }
-    for (int shift = 0; shift == 0 || (shift < 32 && (max >> shift) != 0); shift += bits) {
-      memset(count, 0, (mask + 2) * sizeof(uint32_t));
-      for (size_t i = 0; i < n; i++) count[((field(&src[i], f) >> shift) & mask) + 1]++;
-      for (uint32_t d = 0; d <= mask; d++) count[d + 1] += count[d];
-      for (size_t i = 0; i < n; i++) dst[count[(field(&src[i], f) >> shift) & mask]++] = src[i];
-      Seed *t = src;
-      src = dst;
-      dst = t;
+  for (size_t i = 0; i < n; i++) {
+    Anchor *x = &out[count[hash[i] >> low]++];
+    x->hash = hash[i];
+    x->doc = doc[i];
+    x->pos = pos[i];
+  }
+  /* count[d] is now the end of part d. */
+  if (longest > INSERTION && !(tmp = malloc(longest * sizeof(Anchor)))) goto fail;
+  for (size_t d = 0, s = 0; d < parts; s = count[d++]) {
+    const size_t e = count[d], m = e - s;
+    Anchor *a = out + s;
+    if (m > INSERTION) {
+      sortAnchorsLow(a, tmp, m, low);
+    } else {
+      for (size_t i = 1; i < m; i++) {
+        const Anchor x = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1].hash > x.hash; j--) a[j] = a[j - 1];
+        a[j] = x;
+      }
     }
   }
-  free(dst); /* the one of the two arrays that does not hold the result */
-  *items = src;
+  free(tmp);
   free(count);
-  return 1;
+  return out;
+fail:
+  free(out);
+  free(count);
+  free(tmp);
+  return NULL;
 }
+
+/* LSD radix sort of 64-bit keys of `bits` bits, 8 a pass, a pass skipped when all share its digit. */
+static void sortKeys(uint64_t *k, uint64_t *tmp, size_t n, int bits) {
+  if (n <= INSERTION) {
+    for (size_t i = 1; i < n; i++) {
+      const uint64_t x = k[i];
+      size_t j = i;
+      for (; j > 0 && k[j - 1] > x; j--) k[j] = k[j - 1];
+      k[j] = x;
+    }
+    return;
+  }
+  uint32_t count[257];
+  uint64_t *src = k, *dst = tmp;
+  for (int shift = 0; shift < bits; shift += 8) {
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) count[((src[i] >> shift) & 255) + 1]++;
+    if (count[((src[0] >> shift) & 255) + 1] == n) continue;
+    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+    for (size_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & 255]++] = src[i];
+    uint64_t *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != k) memcpy(k, src, n * sizeof(uint64_t));
+}
+
+static int compareSeeds(const void *x, const void *y) {
+  const Seed *p = x, *q = y;
+  if (p->docB != q->docB) return p->docB < q->docB ? -1 : 1;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* Calls SEED(da, db, pa, pb) for every two postings of anchors[s, e) (docA ≤ docB; a < b in one document). */
+#define EACH_SEED(SEED)                                                                             \
+  for (size_t i = s; i < e; i++) {                                                                  \
+    for (size_t j = i + 1; j < e; j++) {                                                            \
+      uint32_t da = anchors[i].doc, pa = anchors[i].pos, db = anchors[j].doc, pb = anchors[j].pos; \
+      if (da == db && pa == pb) continue;                                                           \
+      if (da > db || (da == db && pa > pb)) {                                                       \
+        uint32_t t = da;                                                                            \
+        da = db;                                                                                    \
+        db = t;                                                                                     \
+        t = pa;                                                                                     \
+        pa = pb;                                                                                    \
+        pb = t;                                                                                     \
+      }                                                                                             \
+      SEED;                                                                                         \
+    }                                                                                               \
+  }
 
 int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs,
                 SeedResult *res) {
   memset(res, 0, sizeof *res);
-  Anchor *anchors = malloc((n ? n : 1) * sizeof(Anchor));
-  uint32_t *stamp = calloc(nDocs ? nDocs : 1, sizeof(uint32_t));
-  Seed *seeds = NULL;
-  size_t seedCap = 0, ns = 0;
-  int ok = anchors && stamp;
-  if (ok) {
-    for (size_t i = 0; i < n; i++) {
-      anchors[i].hash = hash[i];
-      anchors[i].doc = doc[i];
-      anchors[i].pos = pos[i];
-    }
-    ok = sortAnchors(&anchors, n);
-  }
+  const size_t slots = nDocs ? nDocs : 1;
+  Anchor *anchors = sortAnchors(hash, doc, pos, n);
+  uint32_t *stamp = calloc(slots, sizeof(uint32_t));
+  size_t *at = calloc(slots + 1, sizeof(size_t)); /* seeds per docA, then where each docA's slice ends */
+  uint32_t *runs = NULL;                          /* start, end of every hash kept */
+  size_t runCap = 0, nRuns = 0, ns = 0;
+  uint64_t *keys = NULL, *tmp = NULL;
+  Seed *wide = NULL;
+  uint32_t maxPos = 0;
+  int ok = anchors && stamp && at;
+  /* Pass 1: the hashes kept and how many seeds each docA gets. */
   uint32_t run = 0;
   for (size_t s = 0; ok && s < n;) {
     size_t e = s + 1;
@@ -131,64 +190,92 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
     }
     if (drop) {
       res->dropped++;
-    } else {
-      for (size_t i = s; ok && i < e; i++) {
-        for (size_t j = i + 1; j < e; j++) {
-          uint32_t da = anchors[i].doc, pa = anchors[i].pos, db = anchors[j].doc, pb = anchors[j].pos;
-          if (da == db && pa == pb) continue;
-          if (da > db || (da == db && pa > pb)) {
-            uint32_t t = da;
-            da = db;
-            db = t;
-            t = pa;
-            pa = pb;
-            pb = t;
-          }
-          if (!growArray((void **)&seeds, &seedCap, ns + 1, sizeof(Seed))) {
-            ok = 0;
-            break;
-          }
-          seeds[ns].docA = da;
-          seeds[ns].docB = db;
-          seeds[ns].a = pa;
-          seeds[ns].b = pb;
-          ns++;
-        }
+    } else if (postings > 1) {
+      if (!growArray((void **)&runs, &runCap, nRuns + 2, sizeof(uint32_t))) ok = 0;
+      else {
+        runs[nRuns++] = (uint32_t)s;
+        runs[nRuns++] = (uint32_t)e;
+        for (size_t i = s; i < e; i++)
+          if (anchors[i].pos > maxPos) maxPos = anchors[i].pos;
+        EACH_SEED((at[da + 1]++, ns++))
       }
     }
     s = e;
   }
+  /* Pass 2: each seed straight into its docA's slice, as a key (docB, a, b) when 63 bits hold it. */
+  const int posBits = bitsOf(maxPos), keyBits = bitsOf(nDocs ? nDocs - 1 : 0) + 2 * posBits;
+  const int packed = keyBits < 64; /* (and so every shift below under 64) */
+  if (ok) {
+    for (size_t d = 0; d < slots; d++) at[d + 1] += at[d];
+    if (packed) ok = (keys = malloc((ns ? ns : 1) * sizeof(uint64_t))) != NULL;
+    else ok = (wide = malloc((ns ? ns : 1) * sizeof(Seed))) != NULL;
+  }
+  for (size_t r = 0; ok && r < nRuns; r += 2) {
+    const size_t s = runs[r], e = runs[r + 1];
+    if (packed) {
+      EACH_SEED((keys[at[da]++] = ((uint64_t)db << 2 * posBits) | ((uint64_t)pa << posBits) | pb))
+    } else {
+      EACH_SEED((wide[at[da]].docB = db, wide[at[da]].a = pa, wide[at[da]++].b = pb))
+    }
+  }
+  /* at[d] is now the end of docA d's slice: sort each, cut it per docB. */
+  size_t bucketCap = 0, nb = 0, longest = 0;
+  for (size_t d = 0, s = 0; ok && d < slots; s = at[d++])
+    if (at[d] - s > longest) longest = at[d] - s;
+  if (ok && packed && longest > INSERTION) ok = (tmp = malloc(longest * sizeof(uint64_t))) != NULL;
+  /* The pairs go into the anchors' memory when it holds them (read no more; fewer fresh pages). */
+  if (ok && ns && ns * 2 * sizeof(int32_t) <= n * sizeof(Anchor)) {
+    res->pairs = (int32_t *)anchors;
+    anchors = NULL;
+  } else if (ok) {
+    ok = (res->pairs = malloc((ns ? ns : 1) * 2 * sizeof(int32_t))) != NULL;
+  }
+  const uint64_t posMask = posBits ? (((uint64_t)1 << posBits) - 1) : 0;
+  for (size_t d = 0, s = 0; ok && d < slots; s = at[d++]) {
+    const size_t e = at[d];
+    if (packed) sortKeys(keys + s, tmp, e - s, keyBits);
+    else qsort(wide + s, e - s, sizeof(Seed), compareSeeds);
+    for (size_t i = s; i < e; i++) {
+      uint32_t db, a, b;
+      if (packed) {
+        db = (uint32_t)(keys[i] >> 2 * posBits);
+        a = (uint32_t)((keys[i] >> posBits) & posMask);
+        b = (uint32_t)(keys[i] & posMask);
+      } else {
+        db = wide[i].docB;
+        a = wide[i].a;
+        b = wide[i].b;
+      }
+      res->pairs[2 * i] = (int32_t)a;
+      res->pairs[2 * i + 1] = (int32_t)b;
+      const int last = i + 1 == e || (packed ? (uint32_t)(keys[i + 1] >> 2 * posBits) : wide[i + 1].docB) != db;
+      if (last) {
+        if (!growArray((void **)&res->buckets, &bucketCap, 3 * (nb + 1), sizeof(uint32_t))) {
+          ok = 0;
+          break;
+        }
+        res->buckets[3 * nb] = (uint32_t)d;
+        res->buckets[3 * nb + 1] = db;
+        res->buckets[3 * nb + 2] = (uint32_t)(i + 1);
+        nb++;
+      }
+    }
+  }
   free(anchors);
   free(stamp);
-  if (ok) ok = sortSeeds(&seeds, ns);
-  size_t nb = 0;
-  if (ok) {
-    for (size_t i = 0; i < ns; i++)
-      if (i == 0 || seeds[i].docA != seeds[i - 1].docA || seeds[i].docB != seeds[i - 1].docB) nb++;
-    res->pairs = malloc((ns ? ns : 1) * 2 * sizeof(int32_t));
-    res->buckets = malloc((nb ? nb : 1) * 3 * sizeof(uint32_t));
-    ok = res->pairs && res->buckets;
-  }
+  free(at);
+  free(runs);
+  free(keys);
+  free(tmp);
+  free(wide);
+  if (ok && !res->buckets) ok = (res->buckets = malloc(3 * sizeof(uint32_t))) != NULL;
   if (!ok) {
-    free(seeds);
     free(res->pairs);
     free(res->buckets);
     memset(res, 0, sizeof *res);
     return -1;
   }
-  size_t b = 0;
-  for (size_t i = 0; i < ns; i++) {
-    res->pairs[2 * i] = (int32_t)seeds[i].a;
-    res->pairs[2 * i + 1] = (int32_t)seeds[i].b;
-    if (i + 1 == ns || seeds[i + 1].docA != seeds[i].docA || seeds[i + 1].docB != seeds[i].docB) {
-      res->buckets[3 * b] = seeds[i].docA;
-      res->buckets[3 * b + 1] = seeds[i].docB;
-      res->buckets[3 * b + 2] = (uint32_t)(i + 1);
-      b++;
-    }
-  }
   res->seeds = ns;
   res->nBuckets = nb;
-  free(seeds);
   return 1;
 }

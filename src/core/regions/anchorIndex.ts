@@ -60,6 +60,8 @@ export class AnchorIndex {
   private doc = new Uint32Array(1024);
   private pos = new Uint32Array(1024);
   private n = 0;
+  /** One past the highest document with an anchor. */
+  private docs = 0;
   private sorted = false;
 
   get size(): number {
@@ -84,6 +86,7 @@ export class AnchorIndex {
     this.doc.fill(doc, this.n, this.n + m);
     this.pos.set(positions.length === m ? positions : positions.subarray(0, m), this.n);
     this.n += m;
+    if (m > 0 && doc >= this.docs) this.docs = doc + 1;
     this.sorted = false;
   }
 
@@ -103,8 +106,7 @@ export class AnchorIndex {
 
   /** {@link seeds} by the kernel (no rescue): the same buckets in the same order. */
   private nativeSeeds(maxPostings: number, limits: SeedLimits, kernel: Pick<CodeKernel, 'anchorSeeds'>): Seeds {
-    let docs = 0;
-    for (let i = 0; i < this.n; i++) if (this.doc[i] >= docs) docs = this.doc[i] + 1;
+    const docs = this.docs;
     const caps = new Uint32Array(docs);
     for (let d = 0; d < docs; d++) caps[d] = Math.min(0xffffffff, Math.max(0, limits.capOf ? limits.capOf(d) : maxPostings));
     const r = kernel.anchorSeeds(this.hash, this.doc, this.pos, this.n, caps, limits.maxDocs ?? Infinity);

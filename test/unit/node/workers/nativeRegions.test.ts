@@ -239,6 +239,38 @@ for (const under of KERNELS) {
       }
     });
 
+    it('the kernel’s seeds when documents are added out of order (the cap of a hash’s first posting), over 32,768 anchors and with positions up to 2^31 (seeds wider than 64 bits)', () => {
+      const rnd = mulberry32(43);
+      let seeds = 0;
+      for (let round = 0; round < 8; round++) {
+        const ts = new AnchorIndex();
+        const native = new AnchorIndex();
+        const docs = round % 2 ? 12 + Math.floor(rnd() * 10) : 3 + Math.floor(rnd() * 20);
+        const order = Array.from({ length: docs }, (_, d) => d).sort(() => rnd() - 0.5);
+        for (const d of order) {
+          const n = round % 2 ? 3000 + Math.floor(rnd() * 2000) : Math.floor(rnd() * 400);
+          const hash = Uint32Array.from({ length: n }, () => (Math.floor(rnd() * (round % 4 < 2 ? 3000 : 200)) * 0x9e3779b1) >>> 0);
+          let p = round % 3 === 0 ? 0x7fff0000 - 40 * n : 0;
+          const pos = Int32Array.from({ length: n }, () => (p += 1 + Math.floor(rnd() * 30)));
+          ts.add(d, hash, pos);
+          native.add(d, hash, pos);
+        }
+        assert.ok(round % 2 === 0 || ts.size >= 32768, `round ${round}: ${ts.size} anchors`);
+        const limits = { capOf: (d: number) => [2, 40, 6][d % 3], ...(round % 4 === 3 ? { maxDocs: 4 } : {}) };
+        const a = ts.seeds(0, limits);
+        const b = native.seeds(0, { ...limits, kernel });
+        assert.deepEqual(
+          b.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
+          a.buckets.map((x) => [x.docA, x.docB, Array.from(x.pairs)]),
+          `round ${round}`,
+        );
+        assert.equal(b.dropped, a.dropped);
+        assert.ok(a.dropped > 0, `round ${round}: some hashes over their cap`);
+        seeds += a.seeds;
+      }
+      assert.ok(seeds > 20000, `${seeds} seeds compared`);
+    });
+
     it('random chains: the same alignment or none, for pairs of documents and a document with itself', () => {
       // Pairs of a source and its edited (renamed, …) copy: seeds near their diagonal align.
       const rnd = mulberry32(99);
