@@ -297,8 +297,12 @@ function locateSteps(
     return (a, b) => skipped.has(a * 0x4000000 + b);
   };
 
+  // One array of the documents for the region finder and fileCopies' searches again: the kernel's
+  // streams of them are made once (kernelBuckets.ts documentStreams; the WebAssembly kernel keeps
+  // its copy of the last array it was given).
+  const regionDocs = docs.map((d) => d.region);
   return {
-    docs: docs.map((d) => d.region),
+    docs: regionDocs,
     kernel,
     aligner,
     identical,
@@ -392,7 +396,7 @@ function locateSteps(
     // when the whole search found it in pieces).
     const promoted = new Map<number, ReportPair>();
     {
-      const copies = fileCopies(docs.map((d) => d.region), found.pairs, {
+      const copies = fileCopies(regionDocs, found.pairs, {
         skipPair: (x, y) => filePair.has(docsKey(x, y)),
         regions: { kernel: kernel ?? undefined, aligner },
       });
