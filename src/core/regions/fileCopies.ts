@@ -14,7 +14,8 @@
  * then they are not chained nor aligned; the same outcome). Pure and deterministic.
  */
 import { alignChain, kernelAligner, type ChainAligner } from './align';
-import { bucketRegions, bucketWanted, defaultAnchors, planRegions, resolveRegionOptions, type RegionPair } from './regions';
+import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
+import type { BucketKernel } from './kernelBuckets';
 import type { RegionDocument } from './document';
 import type { CodeKernel } from '../types';
 
@@ -52,7 +53,7 @@ export interface FileCopyOptions {
   /** Pairs of documents not judged (e.g. those the scan already pairs as files). */
   skipPair?: (docA: number, docB: number) => boolean;
   /** The second search's native kernel (seeds and alignment: the same regions, faster) or aligner; default alignChain. */
-  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>; aligner?: ChainAligner };
+  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>; aligner?: ChainAligner };
 }
 
 /** Share of `n` tokens the union of token ranges holds. */
@@ -118,25 +119,74 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     return doc;
   };
   const align = options.regions?.aligner ?? (options.regions?.kernel ? kernelAligner(options.regions.kernel) : alignChain);
+  /** The plan of two documents alone (x then y), without the boilerplate. */
+  const planAlone = (x: number, y: number): RegionPlan =>
+    planRegions([withoutBoilerplate(x), withoutBoilerplate(y)], { maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false, kernel: options.regions?.kernel });
+  /**
+   * Each bucket of a plan searched (bucket index, from, end into its seeds): wanted, and its seeds
+   * could hold `cover` of both documents (else not searched: the pair is no copy by these regions).
+   */
+  const searchedBuckets = (plan: RegionPlan, x: number, y: number, each: (b: number, from: number, end: number) => void): void => {
+    const cuts = plan.bucketCuts;
+    const wanted = wantedBuckets(cuts, plan.options);
+    for (let b = 0, from = 0; b < wanted.length; from = cuts[3 * b + 2], b++) {
+      const end = cuts[3 * b + 2];
+      if (!wanted[b] || cuts[3 * b] === cuts[3 * b + 1]) continue;
+      const seeds = plan.seedPairs.subarray(2 * from, 2 * end);
+      const A = docs[cuts[3 * b] === 0 ? x : y];
+      const B = docs[cuts[3 * b + 1] === 0 ? x : y];
+      if (coverBound(seeds, 0, A.length, plan.options) < cover || coverBound(seeds, 1, B.length, plan.options) < cover) continue;
+      each(b, from, end);
+    }
+  };
   /** The regions of two documents alone (side a in x), without the boilerplate; none when they could not hold `cover` of both. */
   const searchAlone = (x: number, y: number): RegionPair[] => {
-    const pair = [withoutBoilerplate(x), withoutBoilerplate(y)];
-    const plan = planRegions(pair, { maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false, kernel: options.regions?.kernel });
+    const plan = planAlone(x, y);
     const found: RegionPair[] = [];
-    for (const bucket of plan.buckets) {
-      if (bucket.docA === bucket.docB || !bucketWanted(bucket, plan.options)) continue;
-      // Regions that cannot hold `cover` of both documents: not searched (the pair is no copy).
-      const A = docs[bucket.docA === 0 ? x : y];
-      const B = docs[bucket.docB === 0 ? x : y];
-      if (coverBound(bucket.pairs, 0, A.length, plan.options) < cover || coverBound(bucket.pairs, 1, B.length, plan.options) < cover) continue;
+    searchedBuckets(plan, x, y, (b, from, end) => {
       // Aligned in the corpus's documents under their own numbers (bucketRegions reads no anchors):
-      // the regions come out as those of the whole search (side a in x, the same object shapes);
-      // the bucket (this plan's own) renumbered in place keeps the shape of the whole search's.
-      bucket.docA = bucket.docA === 0 ? x : y;
-      bucket.docB = bucket.docB === 0 ? x : y;
+      // the regions come out as those of the whole search (side a in x, the same object shapes).
+      const cuts = plan.bucketCuts;
+      const bucket = { docA: cuts[3 * b] === 0 ? x : y, docB: cuts[3 * b + 1] === 0 ? x : y, pairs: plan.seedPairs.subarray(2 * from, 2 * end) };
       for (const r of bucketRegions(docs as RegionDocument[], bucket, plan.options, align, plan.stats)) found.push(oriented(r, x));
-    }
+    });
     return found;
+  };
+  /**
+   * searchAlone of all the pairs at once, by a kernel's one-call bucket search (the same regions:
+   * regions.ts kernelBucketRegions): the buckets searched of every pair's plan, under the corpus's
+   * document numbers, in one list. The regions by docsKey of their pair.
+   */
+  const searchAllAlone = (kernel: BucketKernel, pairs: ReadonlyArray<readonly [number, number]>): Map<number, RegionPair[]> => {
+    const chunks: Int32Array[] = [];
+    const cuts: number[] = [];
+    let seeds = 0;
+    let o: ResolvedRegionOptions | undefined;
+    for (const [x, y] of pairs) {
+      const plan = planAlone(x, y);
+      o = plan.options;
+      searchedBuckets(plan, x, y, (b, from, end) => {
+        chunks.push(plan.seedPairs.subarray(2 * from, 2 * end));
+        seeds += end - from;
+        cuts.push(plan.bucketCuts[3 * b] === 0 ? x : y, plan.bucketCuts[3 * b + 1] === 0 ? x : y, seeds);
+      });
+    }
+    const byPair = new Map<number, RegionPair[]>();
+    if (cuts.length === 0 || !o) return byPair;
+    const all = new Int32Array(2 * seeds);
+    let at = 0;
+    for (const c of chunks) {
+      all.set(c, at);
+      at += c.length;
+    }
+    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 })) {
+      const x = Math.min(r.a.doc, r.b.doc);
+      const k = x * 0x4000000 + Math.max(r.a.doc, r.b.doc);
+      const list = byPair.get(k);
+      if (list) list.push(oriented(r, x));
+      else byPair.set(k, [oriented(r, x)]);
+    }
+    return byPair;
   };
   const out: FileCopy[] = [];
   /** Pairs under `cover` but at least `searchCover` on both sides: searched again (in this order). */
@@ -154,11 +204,13 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   for (const [, x, y] of again) searched.add(x).add(y);
   docsOf = documentCounts(docs, o.minTokens, anchorsOf, [...searched].sort((p, q) => p - q));
   // Each copy found again goes where its pair is in the (docA, docB) order, among the copies above.
+  const batch = bucketKernelOf({ kernel: options.regions?.kernel, aligner: options.regions?.aligner });
+  const foundAlone = batch ? searchAllAlone(batch, again.map(([, x, y]) => [x, y] as const)) : undefined;
   const merged: FileCopy[] = [];
   let next = 0;
   for (const [at, x, y] of again) {
     while (next < at) merged.push(out[next++]);
-    const regions = searchAlone(x, y);
+    const regions = foundAlone ? (foundAlone.get(x * 0x4000000 + y) ?? []) : searchAlone(x, y);
     const [sa, sb] = regions.length > 0 ? covers(regions, x, y) : [0, 0]; // (an empty list: another array shape for covers)
     if (sa >= cover && sb >= cover) merged.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions, searched: true });
   }

@@ -297,8 +297,12 @@ function locateSteps(
     return (a, b) => skipped.has(a * 0x4000000 + b);
   };
 
+  // One array of the documents for the region finder and fileCopies' searches again: the kernel's
+  // streams of them are made once (kernelBuckets.ts documentStreams; the WebAssembly kernel keeps
+  // its copy of the last array it was given).
+  const regionDocs = docs.map((d) => d.region);
   return {
-    docs: docs.map((d) => d.region),
+    docs: regionDocs,
     kernel,
     aligner,
     identical,
@@ -392,7 +396,7 @@ function locateSteps(
     // when the whole search found it in pieces).
     const promoted = new Map<number, ReportPair>();
     {
-      const copies = fileCopies(docs.map((d) => d.region), found.pairs, {
+      const copies = fileCopies(regionDocs, found.pairs, {
         skipPair: (x, y) => filePair.has(docsKey(x, y)),
         regions: { kernel: kernel ?? undefined, aligner },
       });
@@ -428,7 +432,12 @@ function locateSteps(
     // (none is dropped as already said) and the section pair leaves the report
     const replaced = new Set<number>();
     {
-      const inside = new Map<number, Array<{ a: ReturnType<typeof rangeOf>; b: ReturnType<typeof rangeOf> }>>();
+      const inside = new Map<number, Array<{ a: Place; b: Place }>>();
+      const push = <T,>(m: Map<number, T[]>, k: number, v: T) => {
+        const list = m.get(k);
+        if (list) list.push(v);
+        else m.set(k, [v]);
+      };
       found.pairs.forEach((r, i) => {
         const A = docs[r.a.doc];
         const B = docs[r.b.doc];
@@ -438,11 +447,13 @@ function locateSteps(
         if (!within) return;
         const la = sideA(i);
         const lb = sideB(i);
+        // Only regions inside the section pair on both sides (± 1 line) count for splitsSection:
+        // the others are not listed (many regions × many section pairs of two files: no lists).
+        const holds = (s: Location, r: Place) => r.startLine >= rangeOf(s).startLine - 1 && r.endLine <= rangeOf(s).endLine + 1;
         for (const j of within) {
-          const list = inside.get(j) ?? [];
-          if (scanPairs[j].a.path === A.path) list.push({ a: la, b: lb });
-          if (scanPairs[j].a.path === B.path) list.push({ a: lb, b: la });
-          inside.set(j, list);
+          const p = scanPairs[j];
+          if (p.a.path === A.path && holds(p.a, la) && holds(p.b, lb)) push(inside, j, { a: la, b: lb });
+          if (p.a.path === B.path && holds(p.a, lb) && holds(p.b, la)) push(inside, j, { a: lb, b: la });
         }
       });
       for (const [j, list] of inside) if (splitsSection({ a: rangeOf(scanPairs[j].a), b: rangeOf(scanPairs[j].b) }, list)) replaced.add(j);

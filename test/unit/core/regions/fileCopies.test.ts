@@ -1,13 +1,15 @@
 // Unit tests of src/core/regions/fileCopies.ts: the cover of token ranges, a copy of a whole file
 // from the regions found, a pair found in pieces searched again alone (and judged on that search),
 // the boilerplate of many documents kept out of the second search, pairs skipped, self pairs, and
-// the bound of what a pair's regions can hold (coverBound: pairs under it are not searched again).
+// the bound of what a pair's regions can hold (coverBound: pairs under it are not searched again),
+// and the pairs searched again all at once by a compiled kernel's one-call bucket search.
 import { strict as assert } from 'node:assert';
 import { alignChain } from '../../../../src/core/regions/align';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS } from '../../../../src/core/regions/fileCopies';
 import { bucketRegions, bucketWanted, findRegions, planRegions, type RegionPair } from '../../../../src/core/regions/regions';
 import { chineseText, codeFile, mulberry32, proseText } from '../../helpers/corpus';
+import { KERNELS } from '../../node/workers/kernelsUnderTest';
 
 /** A region pair of token ranges [as, ae) in doc a and [bs, be) in doc b (lines not used here). */
 const piece = (a: number, as: number, ae: number, b: number, bs: number, be: number): RegionPair => ({
@@ -151,4 +153,28 @@ describe('core/regions/fileCopies: edited copies of whole files', () => {
     }
     assert.ok(pairs >= 100 && under >= 20 && tight >= 10, `${pairs} buckets, ${under} under FILE_COVER, ${tight} copies of files`);
   });
+
+  for (const under of KERNELS) {
+    it(`${under.name} kernel: the pairs searched again in one call (regionBuckets) give the copies pair by pair with the TypeScript aligner`, function () {
+      const kernel = under.kernel();
+      if (!kernel) this.skip();
+      const rnd = mulberry32(77);
+      const docs: RegionDocument[] = [];
+      const pieces: RegionPair[] = [];
+      // Edited copies of files (code, English, Chinese), some edited more; each found in pieces.
+      for (let t = 0; t < 9; t++) {
+        const text = t % 3 === 0 ? codeFile(mulberry32(40 + t), 10) : t % 3 === 1 ? proseText(mulberry32(40 + t), 10) : chineseText(mulberry32(40 + t), 8);
+        const ext = t % 3 === 0 ? 'ts' : 'md';
+        const copy = t % 2 ? edited(text) : edited(edited(text));
+        const x = docs.push(doc(text, `f${t}.${ext}`)) - 1;
+        const y = docs.push(doc(rnd() < 0.3 ? `${copy}\n${codeFile(rnd, 3)}` : copy, `g${t}.${ext}`)) - 1;
+        const third = (d: RegionDocument) => Math.floor(d.length / 3);
+        pieces.push(t % 2 ? piece(x, 0, third(docs[x]), y, 0, third(docs[y])) : piece(y, 0, third(docs[y]), x, 0, third(docs[x])));
+      }
+      const onePairs = fileCopies(docs, pieces, { regions: { aligner: alignChain } });
+      const oneCall = fileCopies(docs, pieces, { regions: { kernel } });
+      assert.ok(onePairs.length >= 5 && onePairs.every((c) => c.searched), `${onePairs.length} copies found again`);
+      assert.deepEqual(oneCall, onePairs);
+    });
+  }
 });
