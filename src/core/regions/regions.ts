@@ -284,13 +284,8 @@ export function planRegions(docs: RegionDocument[], options: RegionOptions = {})
 export function wantedBuckets(cuts: Uint32Array, o: ResolvedRegionOptions, skipPair?: (docA: number, docB: number) => boolean): Uint8Array {
   const n = cuts.length / 3;
   const wanted = new Uint8Array(n);
-  const least = 2 * Math.max(o.minSeeds, o.minBucketSeeds);
   for (let b = 0, from = 0; b < n; from = cuts[3 * b + 2], b++) {
-    const docA = cuts[3 * b];
-    const docB = cuts[3 * b + 1];
-    if (docA === docB && !o.selfMatches) continue;
-    if (skipPair?.(docA, docB)) continue;
-    if (2 * (cuts[3 * b + 2] - from) >= least) wanted[b] = 1;
+    if (wants(cuts[3 * b], cuts[3 * b + 1], cuts[3 * b + 2] - from, o, skipPair)) wanted[b] = 1;
   }
   return wanted;
 }
@@ -352,11 +347,16 @@ export function bucketKernelOf(options: Pick<RegionOptions, 'kernel' | 'aligner'
   return k as BucketKernel;
 }
 
-/** A bucket worth chaining: not a self bucket when those are off, not skipped, with enough seeds (minBucketSeeds). */
+/** A bucket of `seeds` seeds worth chaining: not a self bucket when those are off, not skipped, with enough seeds (minBucketSeeds). */
+function wants(docA: number, docB: number, seeds: number, o: ResolvedRegionOptions, skipPair?: (docA: number, docB: number) => boolean): boolean {
+  if (docA === docB && !o.selfMatches) return false;
+  if (skipPair?.(docA, docB)) return false;
+  return seeds >= Math.max(o.minSeeds, o.minBucketSeeds);
+}
+
+/** A bucket worth chaining (see wants). */
 export function bucketWanted(bucket: SeedBucket, o: ResolvedRegionOptions, skipPair?: (docA: number, docB: number) => boolean): boolean {
-  if (bucket.docA === bucket.docB && !o.selfMatches) return false;
-  if (skipPair?.(bucket.docA, bucket.docB)) return false;
-  return bucket.pairs.length >= 2 * Math.max(o.minSeeds, o.minBucketSeeds);
+  return wants(bucket.docA, bucket.docB, bucket.pairs.length >> 1, o, skipPair);
 }
 
 /**

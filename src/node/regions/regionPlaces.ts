@@ -2,10 +2,19 @@
  * How a located region stands next to the SimHash section pairs of its two files, one rule for
  * the CLI's `--locate` (node/scan/locate.ts) and the extension's engine (node/engine/regions):
  * a section already says a region (samePlace), or located regions split a section pair into the
- * separate copies it holds (splitsSection).
+ * separate copies it holds (splitsSection); the keys of a side and of a pair's two sides.
  */
 
 type Lines = { startLine: number; endLine: number };
+
+/** A place of a file (a section's or region's side, a group member). */
+type Place = { path: string; startLine?: number; endLine?: number };
+
+/** A side's key: its path and lines. */
+export const sideKey = (loc: Place): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
+
+/** The key of a pair's two sides, in either order (a split section pair and its two-member group share it). */
+export const sidesKey = (x: Place, y: Place): string => [sideKey(x), sideKey(y)].sort().join('\n');
 
 /** Lines two inclusive ranges share. */
 const shared = (s1: number, e1: number, s2: number, e2: number): number => Math.max(0, Math.min(e1, e2) - Math.max(s1, s2) + 1);
@@ -32,6 +41,9 @@ function unionLines(ranges: Lines[]): number {
   return n;
 }
 
+/** A region's side lies inside a section's side (± 1 line): only such regions can split it (splitsSection). */
+export const withinSection = (s: Lines, r: Lines): boolean => r.startLine >= s.startLine - 1 && r.endLine <= s.endLine + 1;
+
 /**
  * Located regions split a SimHash section pair `x` (side a, side b; the regions in the same
  * order): two or more of them lie inside it on both sides (± 1 line) and together hold at least
@@ -40,8 +52,7 @@ function unionLines(ranges: Lines[]): number {
  * the regions say where each copy is, the section pair only that the sections are alike.
  */
 export function splitsSection(x: { a: Lines; b: Lines }, regions: ReadonlyArray<{ a: Lines; b: Lines }>): boolean {
-  const within = (s: Lines, r: Lines) => r.startLine >= s.startLine - 1 && r.endLine <= s.endLine + 1;
-  const inside = regions.filter((r) => within(x.a, r.a) && within(x.b, r.b));
+  const inside = regions.filter((r) => withinSection(x.a, r.a) && withinSection(x.b, r.b));
   if (inside.length < 2) return false;
   const holds = (s: Lines, side: Lines[]) => 2 * unionLines(side.map((r) => ({ startLine: Math.max(r.startLine, s.startLine), endLine: Math.min(r.endLine, s.endLine) }))) >= s.endLine - s.startLine + 1;
   return holds(x.a, inside.map((r) => r.a)) && holds(x.b, inside.map((r) => r.b));

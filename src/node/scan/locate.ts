@@ -46,7 +46,7 @@ import * as path from 'node:path';
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { LocatedSides, linesOf, samePlace, sideKey, size, splitsSection, type Doc } from './locateLines';
+import { LocatedSides, linesOf, samePlace, sidesKey, size, splitsSection, withinSection, type Doc } from './locateLines';
 import { sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
@@ -449,7 +449,7 @@ function locateSteps(
         const lb = sideB(i);
         // Only regions inside the section pair on both sides (± 1 line) count for splitsSection:
         // the others are not listed (many regions × many section pairs of two files: no lists).
-        const holds = (s: Location, r: Place) => r.startLine >= rangeOf(s).startLine - 1 && r.endLine <= rangeOf(s).endLine + 1;
+        const holds = (s: Location, r: Place) => withinSection(rangeOf(s), r);
         for (const j of within) {
           const p = scanPairs[j];
           if (p.a.path === A.path && holds(p.a, la) && holds(p.b, lb)) push(inside, j, { a: la, b: lb });
@@ -612,7 +612,7 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
     return clone || regions ? { ...p, ...(clone ? { clone } : {}), ...(regions ? { regions } : {}) } : p;
   });
   // A section pair the regions split goes, and the section group of its two sides alone with it.
-  const gone = new Set([...located.replaced].map((i) => [result.pairs[i].a, result.pairs[i].b].map(sideKey).sort().join('\n')));
-  const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && gone.has(g.locations.map(sideKey).sort().join('\n'))));
+  const gone = new Set([...located.replaced].map((i) => sidesKey(result.pairs[i].a, result.pairs[i].b)));
+  const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && gone.has(sidesKey(g.locations[0], g.locations[1]))));
   return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
 }

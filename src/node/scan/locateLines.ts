@@ -8,15 +8,13 @@
 import type { Location } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 import { contentKey, linesOf } from '../regions/regionSides';
-import { samePlace, splitsSection } from '../regions/regionPlaces';
+import { samePlace, sideKey, sidesKey, splitsSection, withinSection } from '../regions/regionPlaces';
 
 /** A scanned file and its region document. */
 export interface Doc {
   path: string;
   region: RegionDocument;
 }
-
-export const sideKey = (loc: Location): string => `${loc.path}\0${loc.startLine}\0${loc.endLine}`;
 
 /**
  * The content keys of located sides (ScanResult.locatedSides: a baseline's key of a side) by
@@ -62,7 +60,7 @@ export class LocatedSides {
   }
 }
 
-export { linesOf, samePlace, splitsSection };
+export { linesOf, samePlace, sideKey, sidesKey, splitsSection, withinSection };
 
 /** A byte count for a notice: MB from 1 MB up, else KB or bytes (a limit lowered for tests). */
 export function size(bytes: number): string {

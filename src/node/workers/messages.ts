@@ -11,8 +11,9 @@ import type { ResolvedRegionOptions } from '../../core/regions/regions';
 /**
  * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
  * `defer` does not, and returns such a file with `retry: 'cjk'` unless this worker has loaded
- * jieba already. Loading jieba's dictionary costs ~0.3 s of CPU per thread, so a scan lets one
- * worker load it and sends it every such file.
+ * jieba already. Loading jieba's whole dictionary costs ~0.1–0.3 s of CPU per thread (a worker
+ * loads it past jieba.ts's SUBSET_BUDGET_CHARS of Chinese; before, a subset costs a few ms), so a
+ * scan lets one worker load it and sends it every such file.
  */
 export type CjkMode = 'load' | 'defer';
 

@@ -19,7 +19,7 @@ import type { RegionPair } from '../../../core/regions/regions';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
 import { linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
-import { samePlace, splitsSection } from '../../regions/regionPlaces';
+import { samePlace, sidesKey, splitsSection } from '../../regions/regionPlaces';
 
 type Lines = { startLine: number; endLine: number };
 
@@ -116,15 +116,13 @@ export function standsAlone(loc: ReportPair, simhash: readonly ReportPair[], loc
  */
 export function splitSectionKeys(simhash: readonly ReportPair[], located: readonly ReportPair[]): Set<string> {
   const split = splitPairs(simhash, located, candidatesOf(simhash, located));
-  return new Set([...split].map((i) => pairKey(simhash[i].a, simhash[i].b)));
+  return new Set([...split].map((i) => sidesKey(simhash[i].a, simhash[i].b)));
 }
 
-const sideKey = (l: { path: string; startLine?: number; endLine?: number }): string => `${l.path}\0${l.startLine ?? 0}\0${l.endLine ?? 0}`;
-const pairKey = (x: { path: string; startLine?: number; endLine?: number }, y: { path: string; startLine?: number; endLine?: number }): string => [sideKey(x), sideKey(y)].sort().join('\n');
 
 /** A SimHash section group of just the two sides of a split section pair (`keys`: splitSectionKeys). */
 export function isSplitGroup(g: ViewGroup, keys: ReadonlySet<string>): boolean {
-  return keys.size > 0 && !g.located && g.kind === 'section' && g.members.length === 2 && keys.has(pairKey(g.members[0], g.members[1]));
+  return keys.size > 0 && !g.located && g.kind === 'section' && g.members.length === 2 && keys.has(sidesKey(g.members[0], g.members[1]));
 }
 
 /**
