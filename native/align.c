@@ -56,8 +56,9 @@ static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
 static inline int32_t iabs(int32_t a) { return a < 0 ? -a : a; }
 
 /* mark(): the tokens of windows [a0, a1) x [b0, b1) matched by equal coverK-grams within `band`
- * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes. */
-static void mark(const TokenStream *sa, const TokenStream *sb, int32_t a0, int32_t a1, int32_t b0, int32_t b1, const int32_t *seeds, int32_t m,
+ * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes. The streams hold the
+ * tokens from oa (sa) and ob (sb) on: 0 for a document's own, the window's start for a window's. */
+static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32_t ob, int32_t a0, int32_t a1, int32_t b0, int32_t b1, const int32_t *seeds, int32_t m,
                  const AlignOptions *o, int self, Marks *mk, uint32_t *ha, uint32_t *hb) {
   const int32_t kc = o->coverK, band = o->band;
   const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
@@ -72,8 +73,8 @@ static void mark(const TokenStream *sa, const TokenStream *sb, int32_t a0, int32
   for (int32_t i = 0; i < nA; i++) alignedB[i] = -1;
   const int32_t hbn = imax(0, b1 - b0 - kc + 1);
   const int32_t han = imax(0, a1 - a0 - kc + 1);
-  gramHashes(sb, b0, hbn, kc, hb);
-  gramHashes(sa, a0, han, kc, ha);
+  gramHashes(sb, b0 - ob, hbn, kc, hb);
+  gramHashes(sa, a0 - oa, han, kc, ha);
   const uint32_t *restrict hA = ha, *restrict hB = hb;
   int32_t s = 0;
   int haveLast = 0;
@@ -379,11 +380,12 @@ static double shingleShare(const uint8_t *start, const uint8_t *unsupported, int
   return (double)n / (double)(last - from + 1);
 }
 
-static void longestRun(const TokenStream *sa, const TokenStream *sb, const int32_t *alignedB, int32_t a0, int32_t from, int32_t to, int32_t *rs, int32_t *re) {
+/* The streams hold the tokens from oa (sa) and ob (sb) on, as in mark(). */
+static void longestRun(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32_t ob, const int32_t *alignedB, int32_t a0, int32_t from, int32_t to, int32_t *rs, int32_t *re) {
   int32_t bs = from, be = from, s = -1;
   for (int32_t i = from; i <= to; i++) {
     const int32_t j = i < to ? alignedB[i - a0] : -1;
-    const int same = j >= 0 && sa->hi[i] == sb->hi[j] && sa->lo[i] == sb->lo[j];
+    const int same = j >= 0 && sa->hi[i - oa] == sb->hi[j - ob] && sa->lo[i - oa] == sb->lo[j - ob];
     const int continues = same && s >= 0 && j == alignedB[i - 1 - a0] + 1;
     if (continues) continue;
     if (s >= 0 && i - s > be - bs) bs = s, be = i;
@@ -447,6 +449,21 @@ static int cutAtRun(const Marks *raw, int32_t rs, int32_t re, const AlignResult 
   return 1;
 }
 
+/* The normalised tokens [from, from + n) of a lean document (identifiers the placeholder) into
+ * out (2n words: hi, then lo), as a stream holding the tokens from `from` on. */
+static TokenStream normalizedWindow(const RegionDoc *d, int32_t from, int32_t n, uint32_t *out) {
+  uint32_t *restrict hi = out, *restrict lo = out + n;
+  const uint32_t *rhi = d->raw.hi + from, *rlo = d->raw.lo + from;
+  const uint8_t *ident = d->isIdent + from;
+  for (int32_t i = 0; i < n; i++) {
+    const uint32_t m = 0u - (uint32_t)(ident[i] != 0); /* all ones at an identifier */
+    hi[i] = (IDENT_HI & m) | (rhi[i] & ~m);
+    lo[i] = (IDENT_LO & m) | (rlo[i] & ~m);
+  }
+  const TokenStream s = {hi, lo};
+  return s;
+}
+
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
   AlignScratch scratch = {NULL, 0};
   const int status = alignChainWith(A, B, seeds, m, o, self, &scratch, out);
@@ -466,10 +483,11 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
     b0 = imax(b0, lastA + o->k);
   }
   const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
-  const int hasIds = A->ids.hi != NULL && B->ids.hi != NULL;
-  /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch. */
+  const int hasIds = hasNormalized(A) && hasNormalized(B);
+  /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch, the
+   * windows' normalised tokens (of a lean document). */
   const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
-                       (size_t)nB * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
+                       (size_t)nB * sizeof(uint32_t) + (size_t)(nA + nB) * 2 * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
   if (bytes > scratch->cap) {
     free(scratch->block);
     scratch->cap = bytes > 2 * scratch->cap ? bytes : 2 * scratch->cap;
@@ -488,6 +506,8 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   ids.alignedB = TAKE(int32_t, nA);
   uint32_t *ha = TAKE(uint32_t, nA);
   uint32_t *hb = TAKE(uint32_t, nB);
+  uint32_t *winA = TAKE(uint32_t, (size_t)nA * 2);
+  uint32_t *winB = TAKE(uint32_t, (size_t)nB * 2);
   raw.covA = TAKE(uint8_t, nA);
   raw.startA = TAKE(uint8_t, nA);
   ids.covA = TAKE(uint8_t, nA);
@@ -502,8 +522,13 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   uint8_t *unsB = TAKE(uint8_t, nB);
 #undef TAKE
   const int32_t kc = o->coverK;
-  mark(&A->raw, &B->raw, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
-  if (hasIds) mark(&A->ids, &B->ids, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
+  /* The normalised streams: a document's own, or the window's made from its tokens (lean). */
+  TokenStream idsA = A->ids, idsB = B->ids;
+  int32_t oa = 0, ob = 0;
+  if (hasIds && !A->ids.hi) idsA = normalizedWindow(A, a0, nA, winA), oa = a0;
+  if (hasIds && !B->ids.hi) idsB = normalizedWindow(B, b0, nB, winB), ob = b0;
+  mark(&A->raw, 0, &B->raw, 0, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
+  if (hasIds) mark(&idsA, oa, &idsB, ob, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
   Renames ren;
   RenameMemo memo = {0, {0, 1, 0}};
   if (hasIds) {
@@ -522,7 +547,7 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, a0 + ea0, a0 + ea1, b0 + eb0, b0 + eb1, kc, unsA, unsB, pairsScratch, counts, &memo, &al);
   /* A verbatim copy next to look-alike code: the sparse stretch beyond its run goes (align.ts; code only). */
   int32_t rs, re, cut[4];
-  longestRun(&A->raw, &B->raw, raw.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
+  longestRun(&A->raw, 0, &B->raw, 0, raw.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
   if (hasIds && cutAtRun(&raw, rs, re, &al, a0, b0, kc, cut)) score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, cut[0], cut[1], cut[2], cut[3], kc, unsA, unsB, pairsScratch, counts, &memo, &al);
   const int32_t la = al.aEnd - al.aStart, lb = al.bEnd - al.bStart;
   const double longer = (double)(la > lb ? la : lb);
@@ -531,7 +556,7 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
     al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);
     al.rawA = 1, al.rawB = 1, al.idsA = 1, al.idsB = 1, al.exact = 1, al.sameShape = 1;
   } else if (hasIds && al.consistency >= o->minConsistency) {
-    longestRun(&A->ids, &B->ids, ids.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
+    longestRun(&idsA, oa, &idsB, ob, ids.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
     if ((double)(re - rs) >= EXACT_SHARE * longer) {
       const int32_t b = ids.alignedB[rs - a0];
       al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);

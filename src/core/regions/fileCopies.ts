@@ -16,7 +16,7 @@
 import { alignChain, kernelAligner, type ChainAligner } from './align';
 import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
 import type { BucketKernel } from './kernelBuckets';
-import type { RegionDocument } from './document';
+import { withAnchors, type RegionDocument } from './document';
 import type { CodeKernel } from '../types';
 
 /** Regions holding at least this share of the tokens of both documents make them a copy of a file. */
@@ -113,7 +113,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
           pos[n++] = a.pos[i];
         }
       }
-      doc = { ...docs[d], anchors: { hash: hash.slice(0, n), pos: pos.slice(0, n) } };
+      doc = withAnchors(docs[d], { hash: hash.slice(0, n), pos: pos.slice(0, n) });
       filtered.set(d, doc);
     }
     return doc;
