@@ -20,7 +20,7 @@ import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, splitSectio
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
- * Region documents kept between updates (bytes of their arrays, ~21 a code token): the partners
+ * Region documents kept between updates (bytes of their arrays, ~13 a code token: lean documents): the partners
  * an update reads again (the files sharing two seeds with the changed one) are mostly the same
  * from one save of a file to the next; kept, the next save does not read and tokenise them again.
  * Least recently used first out; a file whose size or mtime changed is read again.
