@@ -267,7 +267,7 @@ function locateSteps(
   {
     const byLength = new Map<number, number>(); // tokens → documents with as many
     for (const d of docs) byLength.set(d.region.length, (byLength.get(d.region.length) ?? 0) + 1);
-    const firstOf = new Map<string, number[]>(); // length and sampled tokens → the first document of each content
+    const firstOf = new Map<number, number[]>(); // length and sampled tokens, mixed → the first document of each content
     const members = new Int32Array(docs.length); // by a content's first document: its documents
     const firstIs = new Int32Array(docs.length).fill(-1);
     docs.forEach((d, i) => {
@@ -275,7 +275,7 @@ function locateSteps(
       const n = r.length;
       if (n === 0 || byLength.get(n)! < 2) return;
       const m = n >> 1;
-      const k = `${n}:${r.raw.hi[0]}:${r.raw.lo[0]}:${r.raw.hi[m]}:${r.raw.lo[m]}:${r.raw.hi[n - 1]}:${r.raw.lo[n - 1]}`;
+      const k = (Math.imul(n, 0x9e3779b1) ^ r.raw.lo[0] ^ Math.imul(r.raw.lo[m], 0x85ebca6b) ^ Math.imul(r.raw.lo[n - 1], 0xc2b2ae35)) >>> 0;
       let firsts = firstOf.get(k);
       if (!firsts) firstOf.set(k, (firsts = []));
       let first = firsts.find((j) => sameTokens(docs[j].region, r));
@@ -621,8 +621,11 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
   return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
 }
 
-/** Whether two region documents hold the same tokens as read (their lengths equal). */
+/** Whether two region documents hold the same tokens as read (a loop: Buffer views per call cost more). */
 function sameTokens(x: RegionDocument, y: RegionDocument): boolean {
-  const bytes = (a: Uint32Array) => Buffer.from(a.buffer, a.byteOffset, 4 * x.length);
-  return x.length === y.length && bytes(x.raw.hi).equals(bytes(y.raw.hi)) && bytes(x.raw.lo).equals(bytes(y.raw.lo));
+  if (x.length !== y.length) return false;
+  const { hi: xh, lo: xl } = x.raw;
+  const { hi: yh, lo: yl } = y.raw;
+  for (let i = 0; i < x.length; i++) if (xl[i] !== yl[i] || xh[i] !== yh[i]) return false;
+  return true;
 }
