@@ -377,9 +377,11 @@ static napi_value jsRegion(napi_env env, napi_callback_info info) {
 }
 
 /* anchorSeeds(hash, doc, pos: Uint32Array, n, caps: Uint32Array, maxDocs) -> { pairs: Int32Array,
- * buckets: Uint32Array, dropped }: AnchorIndex.seeds of src/core/regions/anchorIndex.ts without
- * rescue (native/seeds.c): the seeds (a, b) sorted by (docA, docB, a, b), and (docA, docB, end)
- * per pair of documents. caps[d]: the postings cap of a hash whose first posting is in d. */
+ * buckets: Uint32Array, dropped, frequent: Uint32Array, frequentOver }: AnchorIndex.seeds of
+ * src/core/regions/anchorIndex.ts without rescue (native/seeds.c): the seeds (a, b) sorted by
+ * (docA, docB, a, b), and (docA, docB, end) per pair of documents. caps[d]: the postings cap of a
+ * hash whose first posting is in d. frequent: hash, documents of every hash in more documents
+ * than frequentOver (the smallest cap). */
 static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
@@ -401,22 +403,28 @@ static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   const uint32_t maxDocs = maxDocsV >= 4294967295.0 || maxDocsV != maxDocsV ? UINT32_MAX : maxDocsV < 0 ? 0 : (uint32_t)maxDocsV;
   SeedResult r;
   if (anchorSeeds(h, d, p, n, c, (uint32_t)nc, maxDocs, &r) < 0) return throwError(env, "out of memory");
-  napi_value abP, abB, pairs, buckets, result;
-  void *pp, *pb;
-  const int ok = napi_create_arraybuffer(env, r.seeds * 8, &pp, &abP) == napi_ok && napi_create_arraybuffer(env, r.nBuckets * 12, &pb, &abB) == napi_ok;
+  napi_value abP, abB, abF, pairs, buckets, frequent, result;
+  void *pp, *pb, *pf;
+  const int ok = napi_create_arraybuffer(env, r.seeds * 8, &pp, &abP) == napi_ok && napi_create_arraybuffer(env, r.nBuckets * 12, &pb, &abB) == napi_ok &&
+                 napi_create_arraybuffer(env, r.nFrequent * 8, &pf, &abF) == napi_ok;
   if (ok) {
     if (r.seeds) memcpy(pp, r.pairs, r.seeds * 8);
     if (r.nBuckets) memcpy(pb, r.buckets, r.nBuckets * 12);
+    if (r.nFrequent) memcpy(pf, r.frequent, r.nFrequent * 8);
   }
   free(r.pairs);
   free(r.buckets);
+  free(r.frequent);
   if (!ok) return throwError(env, "out of memory");
   CALL(napi_create_typedarray(env, napi_int32_array, r.seeds * 2, abP, 0, &pairs));
   CALL(napi_create_typedarray(env, napi_uint32_array, r.nBuckets * 3, abB, 0, &buckets));
+  CALL(napi_create_typedarray(env, napi_uint32_array, r.nFrequent * 2, abF, 0, &frequent));
   CALL(napi_create_object(env, &result));
   CALL(napi_set_named_property(env, result, "pairs", pairs));
   CALL(napi_set_named_property(env, result, "buckets", buckets));
   CALL(napi_set_named_property(env, result, "dropped", number(env, r.dropped)));
+  CALL(napi_set_named_property(env, result, "frequent", frequent));
+  CALL(napi_set_named_property(env, result, "frequentOver", number(env, r.frequentOver)));
   return result;
 }
 

@@ -145,6 +145,7 @@ static SeedResult seeds;
 static void freeSeeds(void) {
   free(seeds.pairs);
   free(seeds.buckets);
+  free(seeds.frequent);
   memset(&seeds, 0, sizeof seeds);
 }
 
@@ -161,6 +162,9 @@ EXPORT("nd_seed_pairs") const int32_t *ndSeedPairs(void) { return seeds.pairs; }
 EXPORT("nd_seed_bucket_count") size_t ndSeedBucketCount(void) { return seeds.nBuckets; }
 EXPORT("nd_seed_buckets") const uint32_t *ndSeedBuckets(void) { return seeds.buckets; }
 EXPORT("nd_seed_dropped") uint32_t ndSeedDropped(void) { return seeds.dropped; }
+EXPORT("nd_seed_frequent_count") size_t ndSeedFrequentCount(void) { return seeds.nFrequent; }
+EXPORT("nd_seed_frequent") const uint32_t *ndSeedFrequent(void) { return seeds.frequent; }
+EXPORT("nd_seed_frequent_over") uint32_t ndSeedFrequentOver(void) { return seeds.frequentOver; }
 EXPORT("nd_seeds_free") void ndSeedsFree(void) { freeSeeds(); }
 
 /* kernelSimhashTokens (fingerprint.c) of the n tokens at hi, lo (shingles of k, tf 1 or 0): 1 with

@@ -83,6 +83,19 @@ export interface DocumentFingerprint {
  * sketches) that gives exactly its results; injected by the Node layer (src/node/nativeKernel.ts).
  * Per thread: it holds the tokens of the last `tokenize` for the next `fingerprint`.
  */
+/** What {@link CodeKernel.anchorSeeds} gives. */
+export interface AnchorSeedsFound {
+  pairs: Int32Array;
+  buckets: Uint32Array;
+  dropped: number;
+  /**
+   * Hash, distinct documents, of every hash in more documents than `frequentOver` (the smallest of
+   * the caps): every other hash is in at most that many (core/regions/fileCopies.ts reads them).
+   */
+  frequent: Uint32Array;
+  frequentOver: number;
+}
+
 /**
  * What {@link CodeKernel.region} gives: a lean code RegionDocument's arrays (core/regions/document.ts;
  * the identifier-normalised tokens are not among them: they follow from rawHi / rawLo and isIdent).
@@ -163,7 +176,7 @@ export interface CodeKernel {
    * The seeds (a, b) sorted by (docA, docB, a, b), (docA, docB, end) per pair of documents, and
    * how many hashes were dropped.
    */
-  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number };
+  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): AnchorSeedsFound;
   /**
    * alignChain of src/core/regions/align.ts (native/align.c): the same region from the same
    * documents (token streams as Uint32Arrays of at least aLength / bLength tokens; the ids streams

@@ -12,7 +12,7 @@
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
-import type { CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
+import type { AnchorSeedsFound, CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
 
 /**
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
@@ -80,6 +80,9 @@ interface Exports {
   nd_seed_bucket_count(): number;
   nd_seed_buckets(): number;
   nd_seed_dropped(): number;
+  nd_seed_frequent_count(): number;
+  nd_seed_frequent(): number;
+  nd_seed_frequent_over(): number;
   nd_seeds_free(): void;
   nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
   /** Absent from a module built before the bucket search. */
@@ -299,7 +302,7 @@ class Kernel implements WasmKernel {
     return { rawHi, rawLo, isIdent, start, lineStarts, anchorHash, anchorPos };
   }
 
-  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number } {
+  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): AnchorSeedsFound {
     if (!(n >= 0) || n > hash.length || n > doc.length || n > pos.length) throw new Error('anchorSeeds: n is over the arrays\' length');
     n = Math.floor(n);
     const at = this.room(n * 12 + caps.length * 4);
@@ -317,6 +320,8 @@ class Kernel implements WasmKernel {
       pairs: seeds ? this.i32(this.x.nd_seed_pairs() >>> 0, seeds * 2).slice() : new Int32Array(0),
       buckets: nBuckets ? this.u32(this.x.nd_seed_buckets() >>> 0, nBuckets * 3).slice() : new Uint32Array(0),
       dropped: this.x.nd_seed_dropped() >>> 0,
+      frequent: this.u32(this.x.nd_seed_frequent() >>> 0, 2 * (this.x.nd_seed_frequent_count() >>> 0)).slice(),
+      frequentOver: this.x.nd_seed_frequent_over() >>> 0,
     };
     this.x.nd_seeds_free();
     return result;

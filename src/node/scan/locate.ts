@@ -403,6 +403,7 @@ function locateSteps(
       const copies = fileCopies(regionDocs, found.pairs, {
         skipPair: (x, y) => filePair.has(docsKey(x, y)),
         regions: { kernel: kernel ?? undefined, aligner },
+        frequent: found.frequent, // the same documents' search: its counts of the frequent hashes
       });
       const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
       for (const c of copies) {
