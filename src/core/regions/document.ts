@@ -189,20 +189,23 @@ export function normalizedStream(raw: TokenStream, isIdent: Uint8Array, length: 
  */
 export function leanDocument(parts: Pick<RegionDocument, 'length' | 'raw' | 'start' | 'lineStarts'> & { isIdent: Uint8Array }): RegionDocument {
   const doc = { kind: 'code', length: parts.length, raw: parts.raw, isIdent: parts.isIdent, start: parts.start, lineStarts: parts.lineStarts } as Omit<RegionDocument, 'ids'>;
-  Object.defineProperty(doc, 'ids', {
-    configurable: true,
-    enumerable: true,
-    get(this: RegionDocument): TokenStream {
-      const ids = normalizedStream(this.raw, this.isIdent!, this.length);
-      Object.defineProperty(this, 'ids', { value: ids, writable: true, enumerable: true, configurable: true });
-      return ids;
-    },
-    set(this: RegionDocument, ids: TokenStream | null) {
-      Object.defineProperty(this, 'ids', { value: ids, writable: true, enumerable: true, configurable: true });
-    },
-  });
+  Object.defineProperty(doc, 'ids', LEAN_IDS);
   return doc as RegionDocument;
 }
+
+/** The `ids` of a lean document: one getter and setter for all (so that lean documents share their shape). */
+const LEAN_IDS: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: RegionDocument): TokenStream {
+    const ids = normalizedStream(this.raw, this.isIdent!, this.length);
+    Object.defineProperty(this, 'ids', { value: ids, writable: true, enumerable: true, configurable: true });
+    return ids;
+  },
+  set(this: RegionDocument, ids: TokenStream | null) {
+    Object.defineProperty(this, 'ids', { value: ids, writable: true, enumerable: true, configurable: true });
+  },
+};
 
 /** Whether a document's `ids` are still to be made from `raw` and `isIdent` (a {@link leanDocument} whose `ids` were not read). */
 export function idsDerived(doc: RegionDocument): boolean {
