@@ -56,54 +56,63 @@ static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
 static inline int32_t iabs(int32_t a) { return a < 0 ? -a : a; }
 
 /* mark(): the tokens of windows [a0, a1) x [b0, b1) matched by equal coverK-grams within `band`
- * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes. */
-static void mark(const TokenStream *sa, const TokenStream *sb, int32_t a0, int32_t a1, int32_t b0, int32_t b1, const int32_t *seeds, int32_t m,
+ * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes. The streams hold the
+ * tokens from oa (sa) and ob (sb) on: 0 for a document's own, the window's start for a window's. */
+static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32_t ob, int32_t a0, int32_t a1, int32_t b0, int32_t b1, const int32_t *seeds, int32_t m,
                  const AlignOptions *o, int self, Marks *mk, uint32_t *ha, uint32_t *hb) {
-  const int32_t kc = o->coverK;
+  const int32_t kc = o->coverK, band = o->band;
   const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
-  memset(mk->covA, 0, nA);
-  memset(mk->startA, 0, nA);
-  memset(mk->covB, 0, nB);
-  memset(mk->startB, 0, nB);
-  for (int32_t i = 0; i < nA; i++) mk->alignedB[i] = -1;
+  /* The marks through local pointers (no aliasing: each its own part of the scratch block), so
+   * the loop below keeps them in registers instead of reloading them after every store. */
+  uint8_t *restrict covA = mk->covA, *restrict startA = mk->startA, *restrict covB = mk->covB, *restrict startB = mk->startB;
+  int32_t *restrict alignedB = mk->alignedB;
+  memset(covA, 0, nA);
+  memset(startA, 0, nA);
+  memset(covB, 0, nB);
+  memset(startB, 0, nB);
+  for (int32_t i = 0; i < nA; i++) alignedB[i] = -1;
   const int32_t hbn = imax(0, b1 - b0 - kc + 1);
   const int32_t han = imax(0, a1 - a0 - kc + 1);
-  gramHashes(sb, b0, hbn, kc, hb);
-  gramHashes(sa, a0, han, kc, ha);
+  gramHashes(sb, b0 - ob, hbn, kc, hb);
+  gramHashes(sa, a0 - oa, han, kc, ha);
+  const uint32_t *restrict hA = ha, *restrict hB = hb;
   int32_t s = 0;
   int haveLast = 0;
   int32_t lastDiag = 0;
   for (int32_t i = 0; i < han; i++) {
     const int32_t pa = a0 + i;
     while (s + 1 < m && iabs(seeds[2 * (s + 1)] - pa) <= iabs(seeds[2 * s] - pa)) s++;
-    const uint32_t h = ha[i];
+    const uint32_t h = hA[i];
     const int32_t centre = pa + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
-    int32_t lo = imax(0, centre - o->band);
-    const int32_t hi = imin(hbn - 1, centre + o->band);
+    int32_t lo = imax(0, centre - band);
+    const int32_t hi = imin(hbn - 1, centre + band);
     if (self) lo = imax(lo, pa + kc - b0);
     int32_t best = -1;
-    int32_t bestOff = o->band + 1;
     /* The previous match's diagonal costs -1, which nothing beats: look there first. */
     const int32_t onLast = haveLast ? pa + lastDiag - b0 : -1;
-    if (haveLast && onLast >= lo && onLast <= hi && hb[onLast] == h) best = onLast;
-    else for (int32_t j = lo; j <= hi; j++) {
-      if (hb[j] != h) continue;
-      const int32_t pb = b0 + j;
-      const int32_t cost = haveLast && pb - pa == lastDiag ? -1 : iabs(j - centre);
-      if (cost < bestOff) {
-        bestOff = cost;
-        best = j;
+    if (haveLast && onLast >= lo && onLast <= hi && hB[onLast] == h) best = onLast;
+    else {
+      /* onLast is not in [lo, hi] or does not match: every cost is the distance to the centre
+       * (the first of equal costs kept). */
+      int32_t bestOff = band + 1;
+      for (int32_t j = lo; j <= hi; j++) {
+        if (hB[j] != h) continue;
+        const int32_t cost = iabs(j - centre);
+        if (cost < bestOff) {
+          bestOff = cost;
+          best = j;
+        }
       }
     }
     if (best < 0) continue;
     lastDiag = b0 + best - pa;
     haveLast = 1;
-    mk->startA[i] = 1;
-    mk->startB[best] = 1;
+    startA[i] = 1;
+    startB[best] = 1;
     for (int32_t t = 0; t < kc; t++) {
-      mk->covA[i + t] = 1;
-      mk->covB[best + t] = 1;
-      if (mk->alignedB[i + t] < 0) mk->alignedB[i + t] = b0 + best + t;
+      covA[i + t] = 1;
+      covB[best + t] = 1;
+      if (alignedB[i + t] < 0) alignedB[i + t] = b0 + best + t;
     }
   }
 }
@@ -269,15 +278,35 @@ typedef struct {
   int32_t renames;
 } Renames;
 
+/* The last renameConsistency computed in an alignment: its identifier pairs' count and result. */
+typedef struct {
+  int valid;
+  Renames r;
+} RenameMemo;
+
 /* renameConsistency(): unsupportedA / unsupportedB (window-relative, zeroed here) marked.
- * scratch: 4 * nA KeyPairs and 2 * nA int32. Returns 0 when out of memory. */
+ * scratch: 4 * nA KeyPairs and 2 * nA int32. Returns 0 when out of memory.
+ * An alignment asks for nested ranges (the window, the region in it, a cut of the region): a range
+ * inside the last one computed (`memo`) with as many identifier pairs has the same pairs, so the
+ * same result and the same unsupported marks, which are still in place: taken as they are. */
 static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32_t *alignedB, int32_t nA, int32_t a0, int32_t b0, int32_t nB,
-                             int32_t from, int32_t to, uint8_t *unsupportedA, uint8_t *unsupportedB, KeyPair *scratch, int32_t *counts, Renames *out) {
+                             int32_t from, int32_t to, uint8_t *unsupportedA, uint8_t *unsupportedB, KeyPair *scratch, int32_t *counts, RenameMemo *memo, Renames *out) {
+  if (memo->valid) {
+    int32_t n = 0;
+    for (int32_t i = from; i < to; i++) {
+      const int32_t j = alignedB[i - a0];
+      n += j >= 0 && A->isIdent[i] && B->isIdent[j];
+    }
+    if (n == memo->r.pairs) {
+      *out = memo->r;
+      return 1;
+    }
+  }
   memset(unsupportedA, 0, nA);
   memset(unsupportedB, 0, nB);
   KeyPair *fwd = scratch, *bwd = scratch + nA, *topF = scratch + 2 * nA, *topB = scratch + 3 * nA;
   int32_t *countF = counts, *countB = counts + nA;
-  int32_t pairs = 0;
+  int32_t pairs = 0, renamed = 0;
   for (int32_t i = from; i < to; i++) {
     const int32_t j = alignedB[i - a0];
     if (j < 0 || !A->isIdent[i] || !B->isIdent[j]) continue;
@@ -285,12 +314,18 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
     fwd[pairs].y = key(&B->raw, j);
     bwd[pairs].x = fwd[pairs].y;
     bwd[pairs].y = fwd[pairs].x;
+    renamed += fwd[pairs].x != fwd[pairs].y;
     pairs++;
   }
   out->pairs = pairs;
-  if (pairs == 0) {
+  /* No pair renamed (none, or every identifier kept: most copies): each x's top partner is itself
+   * with all its pairs, both ways, so every pair agrees (consistency pairs / pairs = 1), no top is
+   * a rename and no token is unsupported (only renamed pairs are checked): no sort needed. */
+  if (renamed == 0) {
     out->consistency = 1;
     out->renames = 0;
+    memo->valid = 1;
+    memo->r = *out;
     return 1;
   }
   sortXY(fwd, pairs);
@@ -314,6 +349,8 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   }
   out->consistency = (double)(agreeF < agreeB ? agreeF : agreeB) / (double)pairs;
   out->renames = renames;
+  memo->valid = 1;
+  memo->r = *out;
   return 1;
 }
 
@@ -343,11 +380,12 @@ static double shingleShare(const uint8_t *start, const uint8_t *unsupported, int
   return (double)n / (double)(last - from + 1);
 }
 
-static void longestRun(const TokenStream *sa, const TokenStream *sb, const int32_t *alignedB, int32_t a0, int32_t from, int32_t to, int32_t *rs, int32_t *re) {
+/* The streams hold the tokens from oa (sa) and ob (sb) on, as in mark(). */
+static void longestRun(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32_t ob, const int32_t *alignedB, int32_t a0, int32_t from, int32_t to, int32_t *rs, int32_t *re) {
   int32_t bs = from, be = from, s = -1;
   for (int32_t i = from; i <= to; i++) {
     const int32_t j = i < to ? alignedB[i - a0] : -1;
-    const int same = j >= 0 && sa->hi[i] == sb->hi[j] && sa->lo[i] == sb->lo[j];
+    const int same = j >= 0 && sa->hi[i - oa] == sb->hi[j - ob] && sa->lo[i - oa] == sb->lo[j - ob];
     const int continues = same && s >= 0 && j == alignedB[i - 1 - a0] + 1;
     if (continues) continue;
     if (s >= 0 && i - s > be - bs) bs = s, be = i;
@@ -364,13 +402,13 @@ static void longestRun(const TokenStream *sa, const TokenStream *sb, const int32
 
 /* score of align.ts: the region [aStart, aEnd) x [bStart, bEnd) scored (shares and renames). */
 static void score(const RegionDoc *A, const RegionDoc *B, const Marks *raw, const Marks *ids, int hasIds, int32_t nA, int32_t a0, int32_t b0, int32_t nB, int32_t aStart, int32_t aEnd, int32_t bStart, int32_t bEnd, int32_t kc,
-                  uint8_t *unsA, uint8_t *unsB, KeyPair *pairsScratch, int32_t *counts, AlignResult *al) {
+                  uint8_t *unsA, uint8_t *unsB, KeyPair *pairsScratch, int32_t *counts, RenameMemo *memo, AlignResult *al) {
   const double rawA = shingleShare(raw->startA, NULL, aStart - a0, aEnd - a0, kc);
   const double rawB = shingleShare(raw->startB, NULL, bStart - b0, bEnd - b0, kc);
   double idsA = rawA, idsB = rawB;
   Renames r = {0, 1, 0};
   if (hasIds) {
-    renameConsistency(A, B, ids->alignedB, nA, a0, b0, nB, aStart, aEnd, unsA, unsB, pairsScratch, counts, &r);
+    renameConsistency(A, B, ids->alignedB, nA, a0, b0, nB, aStart, aEnd, unsA, unsB, pairsScratch, counts, memo, &r);
     const double sa = shingleShare(ids->startA, unsA, aStart - a0, aEnd - a0, kc);
     const double sb = shingleShare(ids->startB, unsB, bStart - b0, bEnd - b0, kc);
     idsA = rawA > sa ? rawA : sa;
@@ -411,6 +449,21 @@ static int cutAtRun(const Marks *raw, int32_t rs, int32_t re, const AlignResult 
   return 1;
 }
 
+/* The normalised tokens [from, from + n) of a lean document (identifiers the placeholder) into
+ * out (2n words: hi, then lo), as a stream holding the tokens from `from` on. */
+static TokenStream normalizedWindow(const RegionDoc *d, int32_t from, int32_t n, uint32_t *out) {
+  uint32_t *restrict hi = out, *restrict lo = out + n;
+  const uint32_t *rhi = d->raw.hi + from, *rlo = d->raw.lo + from;
+  const uint8_t *ident = d->isIdent + from;
+  for (int32_t i = 0; i < n; i++) {
+    const uint32_t m = 0u - (uint32_t)(ident[i] != 0); /* all ones at an identifier */
+    hi[i] = (IDENT_HI & m) | (rhi[i] & ~m);
+    lo[i] = (IDENT_LO & m) | (rlo[i] & ~m);
+  }
+  const TokenStream s = {hi, lo};
+  return s;
+}
+
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
   AlignScratch scratch = {NULL, 0};
   const int status = alignChainWith(A, B, seeds, m, o, self, &scratch, out);
@@ -430,10 +483,11 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
     b0 = imax(b0, lastA + o->k);
   }
   const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
-  const int hasIds = A->ids.hi != NULL && B->ids.hi != NULL;
-  /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch. */
+  const int hasIds = hasNormalized(A) && hasNormalized(B);
+  /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch, the
+   * windows' normalised tokens (of a lean document). */
   const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
-                       (size_t)nB * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
+                       (size_t)nB * sizeof(uint32_t) + (size_t)(nA + nB) * 2 * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
   if (bytes > scratch->cap) {
     free(scratch->block);
     scratch->cap = bytes > 2 * scratch->cap ? bytes : 2 * scratch->cap;
@@ -452,6 +506,8 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   ids.alignedB = TAKE(int32_t, nA);
   uint32_t *ha = TAKE(uint32_t, nA);
   uint32_t *hb = TAKE(uint32_t, nB);
+  uint32_t *winA = TAKE(uint32_t, (size_t)nA * 2);
+  uint32_t *winB = TAKE(uint32_t, (size_t)nB * 2);
   raw.covA = TAKE(uint8_t, nA);
   raw.startA = TAKE(uint8_t, nA);
   ids.covA = TAKE(uint8_t, nA);
@@ -466,11 +522,17 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   uint8_t *unsB = TAKE(uint8_t, nB);
 #undef TAKE
   const int32_t kc = o->coverK;
-  mark(&A->raw, &B->raw, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
-  if (hasIds) mark(&A->ids, &B->ids, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
+  /* The normalised streams: a document's own, or the window's made from its tokens (lean). */
+  TokenStream idsA = A->ids, idsB = B->ids;
+  int32_t oa = 0, ob = 0;
+  if (hasIds && !A->ids.hi) idsA = normalizedWindow(A, a0, nA, winA), oa = a0;
+  if (hasIds && !B->ids.hi) idsB = normalizedWindow(B, b0, nB, winB), ob = b0;
+  mark(&A->raw, 0, &B->raw, 0, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
+  if (hasIds) mark(&idsA, oa, &idsB, ob, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
   Renames ren;
+  RenameMemo memo = {0, {0, 1, 0}};
   if (hasIds) {
-    renameConsistency(A, B, ids.alignedB, nA, a0, b0, nB, a0, a1, unsA, unsB, pairsScratch, counts, &ren);
+    renameConsistency(A, B, ids.alignedB, nA, a0, b0, nB, a0, a1, unsA, unsB, pairsScratch, counts, &memo, &ren);
     goodCover(raw.covA, ids.startA, unsA, nA, kc, goodA);
     goodCover(raw.covB, ids.startB, unsB, nB, kc, goodB);
   } else {
@@ -482,11 +544,11 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
     return 0;
   }
   AlignResult al;
-  score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, a0 + ea0, a0 + ea1, b0 + eb0, b0 + eb1, kc, unsA, unsB, pairsScratch, counts, &al);
+  score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, a0 + ea0, a0 + ea1, b0 + eb0, b0 + eb1, kc, unsA, unsB, pairsScratch, counts, &memo, &al);
   /* A verbatim copy next to look-alike code: the sparse stretch beyond its run goes (align.ts; code only). */
   int32_t rs, re, cut[4];
-  longestRun(&A->raw, &B->raw, raw.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
-  if (hasIds && cutAtRun(&raw, rs, re, &al, a0, b0, kc, cut)) score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, cut[0], cut[1], cut[2], cut[3], kc, unsA, unsB, pairsScratch, counts, &al);
+  longestRun(&A->raw, 0, &B->raw, 0, raw.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
+  if (hasIds && cutAtRun(&raw, rs, re, &al, a0, b0, kc, cut)) score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, cut[0], cut[1], cut[2], cut[3], kc, unsA, unsB, pairsScratch, counts, &memo, &al);
   const int32_t la = al.aEnd - al.aStart, lb = al.bEnd - al.bStart;
   const double longer = (double)(la > lb ? la : lb);
   if ((double)(re - rs) >= EXACT_SHARE * longer) {
@@ -494,7 +556,7 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
     al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);
     al.rawA = 1, al.rawB = 1, al.idsA = 1, al.idsB = 1, al.exact = 1, al.sameShape = 1;
   } else if (hasIds && al.consistency >= o->minConsistency) {
-    longestRun(&A->ids, &B->ids, ids.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
+    longestRun(&idsA, oa, &idsB, ob, ids.alignedB, a0, al.aStart, al.aEnd, &rs, &re);
     if ((double)(re - rs) >= EXACT_SHARE * longer) {
       const int32_t b = ids.alignedB[rs - a0];
       al.aStart = rs, al.aEnd = re, al.bStart = b, al.bEnd = b + (re - rs);

@@ -11,12 +11,25 @@ typedef struct {
 } TokenStream;
 
 /* A region document: tokens as read, identifier-normalised tokens (code; hi NULL for prose) and
- * where identifiers are (code). */
+ * where identifiers are (code). A code document may come without its normalised tokens (ids.hi
+ * NULL, isIdent set: a lean document, core/regions/document.ts documentFromKernel): they are the
+ * tokens as read with every identifier the placeholder, made where they are read. */
 typedef struct {
   TokenStream raw, ids;
   const uint8_t *isIdent;
   int32_t length;
 } RegionDoc;
+
+/* The placeholder of a normalised identifier: FNV-1a 64 of "\001id" (IDENT_HI / IDENT_LO of document.ts). */
+#define IDENT_HI 0xd0f8a918u
+#define IDENT_LO 0x676f8fa1u
+
+/* Whether a document has identifier-normalised tokens (stored, or made from isIdent): code. */
+static inline int hasNormalized(const RegionDoc *d) { return d->ids.hi != NULL || d->isIdent != NULL; }
+
+/* Token i of a document's normalised stream (code), else as read (prose): its two halves. */
+static inline uint32_t normHi(const RegionDoc *d, int32_t i) { return d->ids.hi ? d->ids.hi[i] : d->isIdent && d->isIdent[i] ? IDENT_HI : d->raw.hi[i]; }
+static inline uint32_t normLo(const RegionDoc *d, int32_t i) { return d->ids.hi ? d->ids.lo[i] : d->isIdent && d->isIdent[i] ? IDENT_LO : d->raw.lo[i]; }
 
 typedef struct {
   int32_t k, coverK, margin, band, fringeGap;

@@ -109,24 +109,27 @@ static int byPlaceKey(const void *p, const void *q) {
   return 0;
 }
 
-/* The stream chain joins compare (regions.ts `same`): a document's normalised tokens when it has them, else as read. */
-static inline const TokenStream *joinStream(const RegionDoc *d) { return d->ids.hi ? &d->ids : &d->raw; }
+/* Whether token i of A equals token j of B in the stream chain joins compare (regions.ts `same`):
+ * the normalised tokens of a document that has them (normHi / normLo of align.h), else as read. */
+static inline int sameToken(const RegionDoc *A, int32_t i, const RegionDoc *B, int32_t j) {
+  return normHi(A, i) == normHi(B, j) && normLo(A, i) == normLo(B, j);
+}
 
 /* indelExplains of chain.ts with bucketRegions' `explains` around it. */
-static int explains(const TokenStream *sa, const TokenStream *sb, double maxIndel, int32_t la, int32_t lb, int32_t a, int32_t b) {
+static int explains(const RegionDoc *sa, const RegionDoc *sb, double maxIndel, int32_t la, int32_t lb, int32_t a, int32_t b) {
   if (!(fabs((double)(a - la - (b - lb))) <= maxIndel)) return 0;
   const int32_t ga = a - la, gb = b - lb;
   const int32_t shorter = ga < gb ? ga : gb;
   const double slack = 2 + floor(0.15 * (double)shorter);
   int32_t p = 0;
-  while (p < shorter && sa->hi[la + p] == sb->hi[lb + p] && sa->lo[la + p] == sb->lo[lb + p]) p++;
+  while (p < shorter && sameToken(sa, la + p, sb, lb + p)) p++;
   int32_t q = 0;
-  while (q < shorter - p && sa->hi[a - 1 - q] == sb->hi[b - 1 - q] && sa->lo[a - 1 - q] == sb->lo[b - 1 - q]) q++;
+  while (q < shorter - p && sameToken(sa, a - 1 - q, sb, b - 1 - q)) q++;
   return (double)(p + q) + slack >= (double)shorter;
 }
 
 /* bucketChains of chain.ts: the chains of m pairs, flat into s->flatSeeds / s->flatEnds; their count. */
-static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const BucketOptions *o, int self, const TokenStream *sa, const TokenStream *sb, double maxIndel) {
+static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const BucketOptions *o, int self, const RegionDoc *sa, const RegionDoc *sb, double maxIndel) {
   int sorted = 1;
   for (int32_t i = 1; i < m && sorted; i++) sorted = pairs[2 * i - 2] < pairs[2 * i] || (pairs[2 * i - 2] == pairs[2 * i] && pairs[2 * i - 1] <= pairs[2 * i + 1]);
   Keyed *ord = NULL;
@@ -301,7 +304,7 @@ int bucketRegionsNative(const RegionDoc *docs, const uint8_t *prose, const int32
       break;
     }
     const double maxIndel = prose[da] || prose[db] ? o->proseMaxJoinIndel : INFINITY;
-    const int32_t chains = chainBucket(&s, seeds + 2 * from, m, o, self, joinStream(A), joinStream(B), maxIndel);
+    const int32_t chains = chainBucket(&s, seeds + 2 * from, m, o, self, A, B, maxIndel);
     size_t found = 0;
     for (int32_t c = 0, first = 0; c < chains; first = s.flatEnds[c++]) {
       res->chains++;

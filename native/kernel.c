@@ -19,8 +19,9 @@
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean, region?: boolean) -> token
  *               count; with `region`, keeps what region() needs
  *   region(k, w, salt) -> the region document of the last tokenize made with `region`
- *               (native/regiondoc.c): { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts,
- *               anchorHash, anchorPos } (views of one new ArrayBuffer; no anchors with k < 1)
+ *               (native/regiondoc.c): { rawHi, rawLo, isIdent, start, lineStarts, anchorHash,
+ *               anchorPos } (views of one new ArrayBuffer; no anchors with k < 1; a lean document:
+ *               the normalised stream follows from rawHi / rawLo and isIdent)
  *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, sections: boolean,
  *               out: Uint32Array) -> words written to out (or -(words needed))
  *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
@@ -332,8 +333,9 @@ static int setView(napi_env env, napi_value result, const char *name, napi_typed
 }
 
 /* region(k, w, salt) -> the region document of the last tokenize made with `region` (regiondoc.c):
- * { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts, anchorHash, anchorPos }, views of one
- * new ArrayBuffer (one allocation per document). */
+ * { rawHi, rawLo, isIdent, start, lineStarts, anchorHash, anchorPos }, views of one new
+ * ArrayBuffer (one allocation per document; the normalised stream, which follows from rawHi /
+ * rawLo and isIdent, is not copied out: a lean document). */
 static napi_value jsRegion(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value argv[3];
@@ -349,36 +351,37 @@ static napi_value jsRegion(napi_env env, napi_callback_info info) {
   if (status == -2) return throwError(env, "region: the last tokenize was not made with region");
   if (status < 0) return throwError(env, "out of memory");
   const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
-  /* rawHi rawLo idsHi idsLo start (n words each), lineStarts, anchorHash anchorPos, isIdent (bytes) */
-  const size_t words = 5 * n + lines + 2 * anchors;
+  /* rawHi rawLo start (n words each), lineStarts, anchorHash anchorPos, isIdent (bytes) */
+  const size_t words = 3 * n + lines + 2 * anchors;
   void *data;
   napi_value ab, result;
   CALL(napi_create_arraybuffer(env, words * 4 + n, &data, &ab));
   uint32_t *o = data;
-  const void *parts[] = {K->rhi, K->rlo, K->ihi, K->ilo, K->tstart};
-  for (int p = 0; p < 5; p++)
+  const void *parts[] = {K->rhi, K->rlo, K->tstart};
+  for (int p = 0; p < 3; p++)
     if (n) memcpy(o + p * n, parts[p], n * 4);
-  if (lines) memcpy(o + 5 * n, K->lines, lines * 4);
+  if (lines) memcpy(o + 3 * n, K->lines, lines * 4);
   if (anchors) {
-    memcpy(o + 5 * n + lines, K->ahash, anchors * 4);
-    memcpy(o + 5 * n + lines + anchors, K->apos, anchors * 4);
+    memcpy(o + 3 * n + lines, K->ahash, anchors * 4);
+    memcpy(o + 3 * n + lines + anchors, K->apos, anchors * 4);
   }
   if (n) memcpy((uint8_t *)data + words * 4, K->rident, n);
   CALL(napi_create_object(env, &result));
   if (!setView(env, result, "rawHi", napi_uint32_array, n, ab, 0) || !setView(env, result, "rawLo", napi_uint32_array, n, ab, n * 4) ||
-      !setView(env, result, "idsHi", napi_uint32_array, n, ab, 2 * n * 4) || !setView(env, result, "idsLo", napi_uint32_array, n, ab, 3 * n * 4) ||
-      !setView(env, result, "start", napi_int32_array, n, ab, 4 * n * 4) || !setView(env, result, "lineStarts", napi_int32_array, lines, ab, 5 * n * 4) ||
-      !setView(env, result, "anchorHash", napi_uint32_array, anchors, ab, (5 * n + lines) * 4) ||
-      !setView(env, result, "anchorPos", napi_int32_array, anchors, ab, (5 * n + lines + anchors) * 4) ||
+      !setView(env, result, "start", napi_int32_array, n, ab, 2 * n * 4) || !setView(env, result, "lineStarts", napi_int32_array, lines, ab, 3 * n * 4) ||
+      !setView(env, result, "anchorHash", napi_uint32_array, anchors, ab, (3 * n + lines) * 4) ||
+      !setView(env, result, "anchorPos", napi_int32_array, anchors, ab, (3 * n + lines + anchors) * 4) ||
       !setView(env, result, "isIdent", napi_uint8_array, n, ab, words * 4))
     return throwError(env, "napi call failed");
   return result;
 }
 
 /* anchorSeeds(hash, doc, pos: Uint32Array, n, caps: Uint32Array, maxDocs) -> { pairs: Int32Array,
- * buckets: Uint32Array, dropped }: AnchorIndex.seeds of src/core/regions/anchorIndex.ts without
- * rescue (native/seeds.c): the seeds (a, b) sorted by (docA, docB, a, b), and (docA, docB, end)
- * per pair of documents. caps[d]: the postings cap of a hash whose first posting is in d. */
+ * buckets: Uint32Array, dropped, frequent: Uint32Array, frequentOver }: AnchorIndex.seeds of
+ * src/core/regions/anchorIndex.ts without rescue (native/seeds.c): the seeds (a, b) sorted by
+ * (docA, docB, a, b), and (docA, docB, end) per pair of documents. caps[d]: the postings cap of a
+ * hash whose first posting is in d. frequent: hash, documents of every hash in more documents
+ * than frequentOver (the smallest cap). */
 static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
@@ -400,22 +403,28 @@ static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   const uint32_t maxDocs = maxDocsV >= 4294967295.0 || maxDocsV != maxDocsV ? UINT32_MAX : maxDocsV < 0 ? 0 : (uint32_t)maxDocsV;
   SeedResult r;
   if (anchorSeeds(h, d, p, n, c, (uint32_t)nc, maxDocs, &r) < 0) return throwError(env, "out of memory");
-  napi_value abP, abB, pairs, buckets, result;
-  void *pp, *pb;
-  const int ok = napi_create_arraybuffer(env, r.seeds * 8, &pp, &abP) == napi_ok && napi_create_arraybuffer(env, r.nBuckets * 12, &pb, &abB) == napi_ok;
+  napi_value abP, abB, abF, pairs, buckets, frequent, result;
+  void *pp, *pb, *pf;
+  const int ok = napi_create_arraybuffer(env, r.seeds * 8, &pp, &abP) == napi_ok && napi_create_arraybuffer(env, r.nBuckets * 12, &pb, &abB) == napi_ok &&
+                 napi_create_arraybuffer(env, r.nFrequent * 8, &pf, &abF) == napi_ok;
   if (ok) {
     if (r.seeds) memcpy(pp, r.pairs, r.seeds * 8);
     if (r.nBuckets) memcpy(pb, r.buckets, r.nBuckets * 12);
+    if (r.nFrequent) memcpy(pf, r.frequent, r.nFrequent * 8);
   }
   free(r.pairs);
   free(r.buckets);
+  free(r.frequent);
   if (!ok) return throwError(env, "out of memory");
   CALL(napi_create_typedarray(env, napi_int32_array, r.seeds * 2, abP, 0, &pairs));
   CALL(napi_create_typedarray(env, napi_uint32_array, r.nBuckets * 3, abB, 0, &buckets));
+  CALL(napi_create_typedarray(env, napi_uint32_array, r.nFrequent * 2, abF, 0, &frequent));
   CALL(napi_create_object(env, &result));
   CALL(napi_set_named_property(env, result, "pairs", pairs));
   CALL(napi_set_named_property(env, result, "buckets", buckets));
   CALL(napi_set_named_property(env, result, "dropped", number(env, r.dropped)));
+  CALL(napi_set_named_property(env, result, "frequent", frequent));
+  CALL(napi_set_named_property(env, result, "frequentOver", number(env, r.frequentOver)));
   return result;
 }
 
@@ -489,7 +498,7 @@ static napi_value jsAlignChain(napi_env env, napi_callback_info info) {
 }
 
 /* regionBuckets(streams: [rawHi, rawLo, idsHi, idsLo, isIdent] per document (ids and isIdent null
- *               for prose), lengths: Int32Array, prose: Uint8Array, seeds: Int32Array, buckets:
+ *               for prose; ids null and isIdent given for a lean code document), lengths: Int32Array, prose: Uint8Array, seeds: Int32Array, buckets:
  *               Uint32Array (docA docB end per bucket, as anchorSeeds gives them), wanted: Uint8Array
  *               | null, params: Float64Array(BUCKET_PARAMS)) -> { ints, floats, chains, aligned }:
  *               bucketRegions of src/core/regions/regions.ts for every wanted bucket (native/buckets.c). */
@@ -542,8 +551,11 @@ static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
     D->length = lengths[d];
     ok = ok && streamArg(env, v[0], 0, D->length, &D->raw.hi) && streamArg(env, v[1], 0, D->length, &D->raw.lo) && streamArg(env, v[2], 1, D->length, &D->ids.hi) &&
          streamArg(env, v[3], 1, D->length, &D->ids.lo);
-    if (ok && D->ids.hi) {
-      ok = D->ids.lo && typedArray(env, v[4], napi_uint8_array, &data, &len) && len >= (size_t)D->length;
+    napi_valuetype t4 = napi_undefined;
+    if (ok && !D->ids.hi) ok = !D->ids.lo && napi_typeof(env, v[4], &t4) == napi_ok;
+    if (ok && (D->ids.hi || (t4 != napi_null && t4 != napi_undefined))) {
+      /* isIdent: with the ids, or alone (a lean code document: its normalised tokens made from it). */
+      ok = typedArray(env, v[4], napi_uint8_array, &data, &len) && len >= (size_t)D->length && (D->ids.lo != NULL) == (D->ids.hi != NULL);
       D->isIdent = data;
     }
     if (!ok) {

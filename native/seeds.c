@@ -167,6 +167,12 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
   Seed *wide = NULL;
   uint32_t maxPos = 0;
   int ok = anchors && stamp && at;
+  /* The smallest cap: hashes in more documents than it are listed with their count (res->frequent). */
+  uint32_t minCap = UINT32_MAX;
+  for (uint32_t d = 0; d < nDocs; d++)
+    if (caps[d] < minCap) minCap = caps[d];
+  res->frequentOver = minCap;
+  size_t frequentCap = 0;
   /* Pass 1: the hashes kept and how many seeds each docA gets. */
   uint32_t run = 0;
   for (size_t s = 0; ok && s < n;) {
@@ -175,7 +181,8 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
     const size_t postings = e - s;
     const uint32_t d0 = anchors[s].doc;
     int drop = postings > (d0 < nDocs ? caps[d0] : 0);
-    if (!drop && maxDocs < postings) {
+    const int limited = !drop && maxDocs < postings;
+    if (limited || postings > minCap) {
       /* Distinct documents of the run (a stamp per document, one stamp value per run). */
       run++;
       uint32_t distinct = 0;
@@ -186,7 +193,15 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
           distinct++;
         }
       }
-      drop = distinct > maxDocs;
+      if (limited) drop = distinct > maxDocs;
+      if (distinct > minCap) {
+        if (!growArray((void **)&res->frequent, &frequentCap, 2 * (res->nFrequent + 1), sizeof(uint32_t))) ok = 0;
+        else {
+          res->frequent[2 * res->nFrequent] = anchors[s].hash;
+          res->frequent[2 * res->nFrequent + 1] = distinct;
+          res->nFrequent++;
+        }
+      }
     }
     if (drop) {
       res->dropped++;
@@ -272,6 +287,7 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
   if (!ok) {
     free(res->pairs);
     free(res->buckets);
+    free(res->frequent);
     memset(res, 0, sizeof *res);
     return -1;
   }

@@ -10,12 +10,17 @@ typedef struct {
   uint32_t *buckets; /* docA, docB, end (seeds) per pair of documents, in that order */
   size_t seeds, nBuckets;
   uint32_t dropped;
+  /* hash, distinct documents per hash in more documents than the smallest cap (frequentOver), in
+   * hash order: every other hash is in at most that many (core/regions/fileCopies.ts' counts). */
+  uint32_t *frequent;
+  size_t nFrequent;
+  uint32_t frequentOver;
 } SeedResult;
 
 /* Anchors (hash, doc, pos) in insertion order; caps[doc]: the postings cap of a hash whose first
  * posting is in doc; maxDocs: hashes in more distinct documents (over maxDocs postings) are
  * dropped too (UINT32_MAX: no limit); nDocs bounds doc. Returns 1 with *res (malloc'ed: the caller
- * frees pairs and buckets), -1 when out of memory. */
+ * frees pairs, buckets and frequent), -1 when out of memory. */
 int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs,
                 SeedResult *res);
 

@@ -145,6 +145,7 @@ static SeedResult seeds;
 static void freeSeeds(void) {
   free(seeds.pairs);
   free(seeds.buckets);
+  free(seeds.frequent);
   memset(&seeds, 0, sizeof seeds);
 }
 
@@ -161,6 +162,9 @@ EXPORT("nd_seed_pairs") const int32_t *ndSeedPairs(void) { return seeds.pairs; }
 EXPORT("nd_seed_bucket_count") size_t ndSeedBucketCount(void) { return seeds.nBuckets; }
 EXPORT("nd_seed_buckets") const uint32_t *ndSeedBuckets(void) { return seeds.buckets; }
 EXPORT("nd_seed_dropped") uint32_t ndSeedDropped(void) { return seeds.dropped; }
+EXPORT("nd_seed_frequent_count") size_t ndSeedFrequentCount(void) { return seeds.nFrequent; }
+EXPORT("nd_seed_frequent") const uint32_t *ndSeedFrequent(void) { return seeds.frequent; }
+EXPORT("nd_seed_frequent_over") uint32_t ndSeedFrequentOver(void) { return seeds.frequentOver; }
 EXPORT("nd_seeds_free") void ndSeedsFree(void) { freeSeeds(); }
 
 /* kernelSimhashTokens (fingerprint.c) of the n tokens at hi, lo (shingles of k, tf 1 or 0): 1 with
@@ -216,7 +220,7 @@ static BucketResult bucketsOut;
 
 /*
  * bucketRegionsNative (buckets.c): streams[5 * nDocs] the addresses of each document's raw hi, raw
- * lo, ids hi, ids lo and isIdent (0 for absent ids), lengths and prose per document, nSeeds seeds
+ * lo, ids hi, ids lo and isIdent (0 for absent ids; ids 0 and isIdent given: a lean code document), lengths and prose per document, nSeeds seeds
  * (a, b), nBuckets buckets (docA docB end), wanted (0: all), params[BUCKET_PARAMS]; 1 (the result
  * at nd_buckets_*), -1 or -2 (a bucket outside its documents, params out of range).
  */
@@ -236,7 +240,11 @@ EXPORT("nd_region_buckets") int ndRegionBuckets(const uint32_t *const *streams, 
     docs[d].raw.lo = s[1];
     docs[d].ids.hi = s[2];
     docs[d].ids.lo = s[3];
-    docs[d].isIdent = s[2] ? (const uint8_t *)s[4] : NULL;
+    docs[d].isIdent = (const uint8_t *)s[4]; /* with the ids, or alone: a lean code document */
+    if ((s[2] == NULL) != (s[3] == NULL) || (s[2] && !s[4])) {
+      free(docs);
+      return -2;
+    }
     docs[d].length = lengths[d];
   }
   const int status = bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, &o, &bucketsOut);

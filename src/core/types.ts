@@ -83,12 +83,26 @@ export interface DocumentFingerprint {
  * sketches) that gives exactly its results; injected by the Node layer (src/node/nativeKernel.ts).
  * Per thread: it holds the tokens of the last `tokenize` for the next `fingerprint`.
  */
-/** What {@link CodeKernel.region} gives: a code RegionDocument's arrays (core/regions/document.ts). */
+/** What {@link CodeKernel.anchorSeeds} gives. */
+export interface AnchorSeedsFound {
+  pairs: Int32Array;
+  buckets: Uint32Array;
+  dropped: number;
+  /**
+   * Hash, distinct documents, of every hash in more documents than `frequentOver` (the smallest of
+   * the caps): every other hash is in at most that many (core/regions/fileCopies.ts reads them).
+   */
+  frequent: Uint32Array;
+  frequentOver: number;
+}
+
+/**
+ * What {@link CodeKernel.region} gives: a lean code RegionDocument's arrays (core/regions/document.ts;
+ * the identifier-normalised tokens are not among them: they follow from rawHi / rawLo and isIdent).
+ */
 export interface KernelRegion {
   rawHi: Uint32Array;
   rawLo: Uint32Array;
-  idsHi: Uint32Array;
-  idsLo: Uint32Array;
   isIdent: Uint8Array;
   start: Int32Array;
   lineStarts: Int32Array;
@@ -119,10 +133,11 @@ export interface CodeKernel {
   tokenize(text: string, languageId: number, normalizeIdentifiers: boolean, region?: boolean): number;
   /**
    * The region document (core/regions/document.ts) of the last tokenize, made with `region`: the
-   * tokens as read and identifier-normalised, which are identifiers, their start offsets, the
-   * text's line starts and, with k ≥ 1, the anchors of the normalised stream (anchorsOf of
-   * core/regions/anchors.ts with k, w and salt). New arrays (the caller keeps them). Throws when
-   * the last tokenize was not made with `region`.
+   * tokens as read, which are identifiers, their start offsets, the text's line starts and, with
+   * k ≥ 1, the anchors of the identifier-normalised stream (anchorsOf of core/regions/anchors.ts
+   * with k, w and salt; that stream itself is not returned). New arrays, all views of one new
+   * ArrayBuffer holding nothing else (the caller keeps them). Throws when the last tokenize was
+   * not made with `region`.
    */
   region(k: number, w: number, salt: number): KernelRegion;
   /**
@@ -161,7 +176,7 @@ export interface CodeKernel {
    * The seeds (a, b) sorted by (docA, docB, a, b), (docA, docB, end) per pair of documents, and
    * how many hashes were dropped.
    */
-  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number };
+  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): AnchorSeedsFound;
   /**
    * alignChain of src/core/regions/align.ts (native/align.c): the same region from the same
    * documents (token streams as Uint32Arrays of at least aLength / bLength tokens; the ids streams

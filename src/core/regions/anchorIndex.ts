@@ -27,10 +27,21 @@ export interface Seeds {
   readonly buckets: SeedBucket[];
   dropped: number;
   seeds: number;
+  /** Made by a kernel's seeds: the hashes of the index in many documents, counted. */
+  frequent?: FrequentHashes;
+}
+
+/**
+ * How many documents of an index hold each hash held by more than `over` of them (the smallest
+ * postings cap; `counts` by hash); every other hash of the index is in at most `over`.
+ */
+export interface FrequentHashes {
+  over: number;
+  counts: Map<number, number>;
 }
 
 /** Seeds of the flat arrays, their buckets made when first read. */
-export function seedsOf(pairs: Int32Array, cuts: Uint32Array, dropped: number): Seeds {
+export function seedsOf(pairs: Int32Array, cuts: Uint32Array, dropped: number, frequent?: FrequentHashes): Seeds {
   let buckets: SeedBucket[] | undefined;
   return {
     pairs,
@@ -40,6 +51,7 @@ export function seedsOf(pairs: Int32Array, cuts: Uint32Array, dropped: number): 
     },
     dropped,
     seeds: pairs.length / 2,
+    ...(frequent ? { frequent } : {}),
   };
 }
 
@@ -110,7 +122,13 @@ export class AnchorIndex {
     const caps = new Uint32Array(docs);
     for (let d = 0; d < docs; d++) caps[d] = Math.min(0xffffffff, Math.max(0, limits.capOf ? limits.capOf(d) : maxPostings));
     const r = kernel.anchorSeeds(this.hash, this.doc, this.pos, this.n, caps, limits.maxDocs ?? Infinity);
-    return seedsOf(r.pairs, r.buckets, r.dropped);
+    let frequent: FrequentHashes | undefined;
+    if (r.frequent && docs > 0) {
+      const counts = new Map<number, number>();
+      for (let i = 0; i < r.frequent.length; i += 2) counts.set(r.frequent[i], r.frequent[i + 1]);
+      frequent = { over: r.frequentOver, counts };
+    }
+    return seedsOf(r.pairs, r.buckets, r.dropped, frequent);
   }
 
   /** Sorts the entries by hash (stable: documents and positions stay in insertion order). */

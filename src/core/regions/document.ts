@@ -158,21 +158,65 @@ export interface KernelAnchoring {
 /**
  * The code RegionDocument of a kernel's last tokenize, made with `region` (CodeKernel.region):
  * regionDocument's for the same text, in one pass of the kernel; with `anchoring`, its anchors
- * too (anchorsOf(doc.ids, length, k, w, salt)), made by the kernel.
+ * too (anchorsOf(doc.ids, length, k, w, salt)), made by the kernel. Lean ({@link leanDocument}):
+ * its `ids` are made when first read.
  */
 export function documentFromKernel(kernel: CodeKernel, anchoring?: KernelAnchoring): RegionDocument {
   const r = kernel.region(anchoring?.k ?? 0, anchoring?.w ?? 0, anchoring?.salt ?? 0);
-  const doc: RegionDocument = {
-    kind: 'code',
-    length: r.start.length,
-    raw: { hi: r.rawHi, lo: r.rawLo },
-    ids: { hi: r.idsHi, lo: r.idsLo },
-    isIdent: r.isIdent,
-    start: r.start,
-    lineStarts: r.lineStarts,
-  };
+  const doc = leanDocument({ length: r.start.length, raw: { hi: r.rawHi, lo: r.rawLo }, isIdent: r.isIdent, start: r.start, lineStarts: r.lineStarts });
   if (anchoring) doc.anchors = { hash: r.anchorHash, pos: r.anchorPos };
   return doc;
+}
+
+/** The identifier-normalised stream of code tokens as read: every identifier (isIdent) the placeholder. */
+export function normalizedStream(raw: TokenStream, isIdent: Uint8Array, length: number): TokenStream {
+  const hi = raw.hi.slice(0, length);
+  const lo = raw.lo.slice(0, length);
+  for (let i = 0; i < length; i++) {
+    if (isIdent[i]) {
+      hi[i] = IDENT_HI;
+      lo[i] = IDENT_LO;
+    }
+  }
+  return { hi, lo };
+}
+
+/**
+ * A lean code document: its identifier-normalised stream (`ids`, 8 bytes a token) is not stored
+ * but made from `raw` and `isIdent` when first read, then kept. The kernels' bucket search
+ * (kernelBuckets.ts) reads the document without making it ({@link idsDerived}); so a scan's
+ * region documents cross from the workers and stay on the main thread without that stream.
+ */
+export function leanDocument(parts: Pick<RegionDocument, 'length' | 'raw' | 'start' | 'lineStarts'> & { isIdent: Uint8Array }): RegionDocument {
+  const doc = { kind: 'code', length: parts.length, raw: parts.raw, isIdent: parts.isIdent, start: parts.start, lineStarts: parts.lineStarts } as Omit<RegionDocument, 'ids'>;
+  Object.defineProperty(doc, 'ids', LEAN_IDS);
+  return doc as RegionDocument;
+}
+
+/** The `ids` of a lean document: one getter and setter for all (so that lean documents share their shape). */
+const LEAN_IDS: PropertyDescriptor = {
+  configurable: true,
+  enumerable: true,
+  get(this: RegionDocument): TokenStream {
+    const ids = normalizedStream(this.raw, this.isIdent!, this.length);
+    Object.defineProperty(this, 'ids', { value: ids, writable: true, enumerable: true, configurable: true });
+    return ids;
+  },
+  set(this: RegionDocument, ids: TokenStream | null) {
+    Object.defineProperty(this, 'ids', { value: ids, writable: true, enumerable: true, configurable: true });
+  },
+};
+
+/** Whether a document's `ids` are still to be made from `raw` and `isIdent` (a {@link leanDocument} whose `ids` were not read). */
+export function idsDerived(doc: RegionDocument): boolean {
+  return Object.getOwnPropertyDescriptor(doc, 'ids')?.get !== undefined;
+}
+
+/** A copy of a document with other anchors, as lean as it is (a spread would make a lean document's `ids`). */
+export function withAnchors(doc: RegionDocument, anchors: { hash: Uint32Array; pos: Int32Array }): RegionDocument {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(doc)) as RegionDocument;
+  copy.anchors = anchors;
+  return copy;
 }
 
 /**

@@ -14,9 +14,9 @@
  * then they are not chained nor aligned; the same outcome). Pure and deterministic.
  */
 import { alignChain, kernelAligner, type ChainAligner } from './align';
-import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
+import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
 import type { BucketKernel } from './kernelBuckets';
-import type { RegionDocument } from './document';
+import { withAnchors, type RegionDocument } from './document';
 import type { CodeKernel } from '../types';
 
 /** Regions holding at least this share of the tokens of both documents make them a copy of a file. */
@@ -54,6 +54,12 @@ export interface FileCopyOptions {
   skipPair?: (docA: number, docB: number) => boolean;
   /** The second search's native kernel (seeds and alignment: the same regions, faster) or aligner; default alignChain. */
   regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>; aligner?: ChainAligner };
+  /**
+   * The frequent hashes of the search of these documents that found `pairs` (RegionResult.frequent):
+   * the documents holding each anchor hash are read from it rather than counted over every anchor
+   * again, when it was made with the same minTokens and counts every hash its caps could leave out.
+   */
+  frequent?: PlanFrequent;
 }
 
 /** Share of `n` tokens the union of token ranges holds. */
@@ -113,7 +119,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
           pos[n++] = a.pos[i];
         }
       }
-      doc = { ...docs[d], anchors: { hash: hash.slice(0, n), pos: pos.slice(0, n) } };
+      doc = withAnchors(docs[d], { hash: hash.slice(0, n), pos: pos.slice(0, n) });
       filtered.set(d, doc);
     }
     return doc;
@@ -202,7 +208,13 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   if (again.length === 0) return out;
   const searched = new Set<number>();
   for (const [, x, y] of again) searched.add(x).add(y);
-  docsOf = documentCounts(docs, o.minTokens, anchorsOf, [...searched].sort((p, q) => p - q));
+  const known = options.frequent;
+  if (known && known.minTokens === o.minTokens && known.over <= SEARCH_DOCS_FACTOR * cap) {
+    // Every hash it leaves out is in at most `over` documents, under every limit here (factor × cap or proseCap).
+    docsOf = (hash: number): number => known.counts.get(hash) ?? 1;
+  } else {
+    docsOf = documentCounts(docs, o.minTokens, anchorsOf, [...searched].sort((p, q) => p - q));
+  }
   // Each copy found again goes where its pair is in the (docA, docB) order, among the copies above.
   const batch = bucketKernelOf({ kernel: options.regions?.kernel, aligner: options.regions?.aligner });
   const foundAlone = batch ? searchAllAlone(batch, again.map(([, x, y]) => [x, y] as const)) : undefined;

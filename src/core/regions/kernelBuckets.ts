@@ -6,7 +6,7 @@
  */
 import type { CodeKernel, RegionBucketsFound } from '../types';
 import type { AlignOptions } from './align';
-import type { RegionDocument } from './document';
+import { idsDerived, type RegionDocument } from './document';
 
 /** A kernel that searches buckets in one call. */
 export type BucketKernel = Required<Pick<CodeKernel, 'regionBuckets'>>;
@@ -69,9 +69,11 @@ export function documentStreams(docs: readonly RegionDocument[]): DocumentStream
   docs.forEach((d, i) => {
     streams[5 * i] = d.raw.hi;
     streams[5 * i + 1] = d.raw.lo;
-    streams[5 * i + 2] = d.ids?.hi ?? null;
-    streams[5 * i + 3] = d.ids?.lo ?? null;
-    streams[5 * i + 4] = d.ids ? d.isIdent : null;
+    // A lean document's normalised stream is made by the kernel, window by window, from isIdent.
+    const lean = idsDerived(d);
+    streams[5 * i + 2] = lean ? null : (d.ids?.hi ?? null);
+    streams[5 * i + 3] = lean ? null : (d.ids?.lo ?? null);
+    streams[5 * i + 4] = lean || d.ids ? d.isIdent : null;
     lengths[i] = d.length;
     prose[i] = d.kind === 'prose' ? 1 : 0;
   });

@@ -5,7 +5,7 @@
  * aligned, trimmed, scored and classified (exact, renamed, edited); overlapping results of one
  * pair of documents reduced to the best; the pairs grouped into copies. Pure and deterministic.
  */
-import { AnchorIndex, type SeedBucket } from './anchorIndex';
+import { AnchorIndex, type FrequentHashes, type SeedBucket } from './anchorIndex';
 import type { CodeKernel } from '../types';
 import { alignChain, alignsWithKernel, kernelAligner, type Alignment, type ChainAligner } from './align';
 import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
@@ -140,7 +140,12 @@ export interface RegionResult {
   pairs: RegionPair[];
   groups: RegionGroup[];
   stats: RegionStats;
+  /** The index's hashes in many documents (a kernel's seeds, from the documents' stored anchors): what fileCopies' second search counts. */
+  frequent?: PlanFrequent;
 }
+
+/** FrequentHashes of a plan's index, which holds the anchors of the documents of `minTokens` tokens and more. */
+export type PlanFrequent = FrequentHashes & { minTokens: number };
 
 const DEFAULTS = {
   k: 5,
@@ -242,6 +247,8 @@ export interface RegionPlan {
   seedPairs: Int32Array;
   bucketCuts: Uint32Array;
   stats: RegionStats;
+  /** A kernel's count of the hashes in many documents, when every document indexed gave its stored anchors. */
+  frequent?: PlanFrequent;
 }
 
 /** The anchors of the documents into one index, and the seed buckets of its hashes under the caps. */
@@ -253,6 +260,7 @@ export function planRegions(docs: RegionDocument[], options: RegionOptions = {})
   if (stored) for (const doc of docs) if (doc.anchors && doc.length >= o.minTokens) reserve += doc.anchors.hash.length;
   index.reserve(reserve);
   let tokens = 0;
+  let allStored = stored;
   for (let d = 0; d < docs.length; d++) {
     const doc = docs[d];
     tokens += doc.length;
@@ -261,6 +269,7 @@ export function planRegions(docs: RegionDocument[], options: RegionOptions = {})
       index.add(d, doc.anchors.hash, doc.anchors.pos); // made with the document (defaultAnchors)
       continue;
     }
+    allStored = false;
     for (const a of documentAnchors(doc, o.k, o.w, o.streams)) index.add(d, a.hash, a.pos);
   }
   const grown = (share: number): number => Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(share * docs.length)));
@@ -277,6 +286,7 @@ export function planRegions(docs: RegionDocument[], options: RegionOptions = {})
     seedPairs: found.pairs,
     bucketCuts: found.cuts,
     stats,
+    ...(found.frequent && allStored ? { frequent: { ...found.frequent, minTokens: o.minTokens } } : {}),
   };
 }
 
@@ -417,7 +427,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
     const wanted = wantedBuckets(plan.bucketCuts, o, options.skipPair);
     const pairs = kernelBucketRegions(docs, plan.seedPairs, plan.bucketCuts, wanted, o, batch, plan.stats);
     plan.stats.pairs = pairs.length;
-    return { pairs, groups: groupRegions(pairs), stats: plan.stats };
+    return { pairs, groups: groupRegions(pairs), stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}) };
   }
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const stats = plan.stats;

@@ -12,13 +12,13 @@
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
-import type { CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
+import type { AnchorSeedsFound, CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
 
 /**
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
  * another version (an addon or a .wasm built from other sources) is not used.
  */
-export const KERNEL_VERSION = 6;
+export const KERNEL_VERSION = 7;
 
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
@@ -80,6 +80,9 @@ interface Exports {
   nd_seed_bucket_count(): number;
   nd_seed_buckets(): number;
   nd_seed_dropped(): number;
+  nd_seed_frequent_count(): number;
+  nd_seed_frequent(): number;
+  nd_seed_frequent_over(): number;
   nd_seeds_free(): void;
   nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
   /** Absent from a module built before the bucket search. */
@@ -278,8 +281,8 @@ class Kernel implements WasmKernel {
     const n = x.nd_token_count();
     const lines = x.nd_region_line_count();
     const anchors = x.nd_region_anchor_count();
-    // One buffer per document, as the addon's: rawHi rawLo idsHi idsLo start lineStarts anchorHash anchorPos, isIdent.
-    const words = 5 * n + lines + 2 * anchors;
+    // One buffer per document, as the addon's: rawHi rawLo start lineStarts anchorHash anchorPos, isIdent.
+    const words = 3 * n + lines + 2 * anchors;
     const buffer = new ArrayBuffer(words * 4 + n);
     const memory = x.memory.buffer; // after the call: nd_region may have grown it
     /** `count` 32-bit words at address `from` copied to word `at` of the document's buffer. */
@@ -290,18 +293,16 @@ class Kernel implements WasmKernel {
     };
     const rawHi = copy(Uint32Array, x.nd_region_raw_hi(), 0, n);
     const rawLo = copy(Uint32Array, x.nd_region_raw_lo(), n, n);
-    const idsHi = copy(Uint32Array, x.nd_region_ids_hi(), 2 * n, n);
-    const idsLo = copy(Uint32Array, x.nd_region_ids_lo(), 3 * n, n);
-    const start = copy(Int32Array, x.nd_token_start(), 4 * n, n);
-    const lineStarts = copy(Int32Array, x.nd_region_lines(), 5 * n, lines);
-    const anchorHash = copy(Uint32Array, x.nd_region_anchor_hash(), 5 * n + lines, anchors);
-    const anchorPos = copy(Int32Array, x.nd_region_anchor_pos(), 5 * n + lines + anchors, anchors);
+    const start = copy(Int32Array, x.nd_token_start(), 2 * n, n);
+    const lineStarts = copy(Int32Array, x.nd_region_lines(), 3 * n, lines);
+    const anchorHash = copy(Uint32Array, x.nd_region_anchor_hash(), 3 * n + lines, anchors);
+    const anchorPos = copy(Int32Array, x.nd_region_anchor_pos(), 3 * n + lines + anchors, anchors);
     const isIdent = new Uint8Array(buffer, words * 4, n);
     if (n) isIdent.set(new Uint8Array(memory, x.nd_region_is_ident() >>> 0, n));
-    return { rawHi, rawLo, idsHi, idsLo, isIdent, start, lineStarts, anchorHash, anchorPos };
+    return { rawHi, rawLo, isIdent, start, lineStarts, anchorHash, anchorPos };
   }
 
-  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): { pairs: Int32Array; buckets: Uint32Array; dropped: number } {
+  anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): AnchorSeedsFound {
     if (!(n >= 0) || n > hash.length || n > doc.length || n > pos.length) throw new Error('anchorSeeds: n is over the arrays\' length');
     n = Math.floor(n);
     const at = this.room(n * 12 + caps.length * 4);
@@ -319,6 +320,8 @@ class Kernel implements WasmKernel {
       pairs: seeds ? this.i32(this.x.nd_seed_pairs() >>> 0, seeds * 2).slice() : new Int32Array(0),
       buckets: nBuckets ? this.u32(this.x.nd_seed_buckets() >>> 0, nBuckets * 3).slice() : new Uint32Array(0),
       dropped: this.x.nd_seed_dropped() >>> 0,
+      frequent: this.u32(this.x.nd_seed_frequent() >>> 0, 2 * (this.x.nd_seed_frequent_count() >>> 0)).slice(),
+      frequentOver: this.x.nd_seed_frequent_over() >>> 0,
     };
     this.x.nd_seeds_free();
     return result;
@@ -471,11 +474,11 @@ class Kernel implements WasmKernel {
     if (streams.length !== 5 * n) throw new Error('regionBuckets: five streams per document');
     if (prose.length < n || seeds.length % 2 || buckets.length % 3 || (wanted && wanted.length < nBuckets)) throw new Error('regionBuckets: prose, seeds, buckets or wanted');
     if (params.length < 16) throw new Error('regionBuckets: params');
-    // Raw streams, and ids with isIdent (code) or none of the three (prose), of the documents' lengths.
+    // Raw streams, and ids with isIdent (code), isIdent alone (a lean code document) or none of the three (prose), of the documents' lengths.
     const fits = (v: Uint32Array | Uint8Array | null, length: number, u8 = false): boolean => v !== null && (u8 ? v instanceof Uint8Array : v instanceof Uint32Array) && v.length >= length;
     for (let d = 0, i = 0; d < n; d++, i += 5) {
       const length = lengths[d];
-      const ids = streams[i + 2] === null ? streams[i + 3] === null : fits(streams[i + 2], length) && fits(streams[i + 3], length) && fits(streams[i + 4], length, true);
+      const ids = streams[i + 2] === null ? streams[i + 3] === null && (streams[i + 4] === null || fits(streams[i + 4], length, true)) : fits(streams[i + 2], length) && fits(streams[i + 3], length) && fits(streams[i + 4], length, true);
       if (!(length >= 0 && fits(streams[i], length) && fits(streams[i + 1], length) && ids)) throw new Error("regionBuckets: token streams are Uint32Arrays of the documents' lengths");
     }
     const docsAt = this.placeDocuments(streams, lengths);

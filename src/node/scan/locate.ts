@@ -40,7 +40,6 @@
  *   repetitive, marked `neardup-ignore-file`) is left out with the scan's reason (`onSkip`);
  *   nothing here throws for bad input.
  */
-import { createHash } from 'node:crypto';
 import { containerText } from '../../core/containers/container';
 import * as path from 'node:path';
 import { hammingDistance } from '../../core/index/hamming';
@@ -262,24 +261,29 @@ function locateSteps(
 
   // ---- identical documents (the same tokens as read): their pairs are not searched when the scan
   // pairs them as files (they get one exact region of the whole file)
-  // (hashed only when another document has as many tokens).
+  // (looked for only when another document has as many tokens: a document is compared, whole, with
+  // the first of each content seen with its length and a few of its tokens — no hashing).
   const classOf = new Int32Array(docs.length).fill(-1);
   {
     const byLength = new Map<number, number>(); // tokens → documents with as many
     for (const d of docs) byLength.set(d.region.length, (byLength.get(d.region.length) ?? 0) + 1);
-    const byContent = new Map<string, number[]>();
+    const firstOf = new Map<number, number[]>(); // length and sampled tokens, mixed → the first document of each content
+    const members = new Int32Array(docs.length); // by a content's first document: its documents
+    const firstIs = new Int32Array(docs.length).fill(-1);
     docs.forEach((d, i) => {
       const r = d.region;
-      if (r.length === 0 || byLength.get(r.length)! < 2) return;
-      const h = createHash('sha1');
-      h.update(Buffer.from(r.raw.hi.buffer, r.raw.hi.byteOffset, 4 * r.length));
-      h.update(Buffer.from(r.raw.lo.buffer, r.raw.lo.byteOffset, 4 * r.length));
-      const k = `${r.length}:${h.digest('base64')}`;
-      const list = byContent.get(k);
-      if (list) list.push(i);
-      else byContent.set(k, [i]);
+      const n = r.length;
+      if (n === 0 || byLength.get(n)! < 2) return;
+      const m = n >> 1;
+      const k = (Math.imul(n, 0x9e3779b1) ^ r.raw.lo[0] ^ Math.imul(r.raw.lo[m], 0x85ebca6b) ^ Math.imul(r.raw.lo[n - 1], 0xc2b2ae35)) >>> 0;
+      let firsts = firstOf.get(k);
+      if (!firsts) firstOf.set(k, (firsts = []));
+      let first = firsts.find((j) => sameTokens(docs[j].region, r));
+      if (first === undefined) firsts.push((first = i));
+      firstIs[i] = first;
+      members[first]++;
     });
-    for (const list of byContent.values()) if (list.length > 1) for (const i of list) classOf[i] = list[0];
+    for (let i = 0; i < docs.length; i++) if (firstIs[i] >= 0 && members[firstIs[i]] > 1) classOf[i] = firstIs[i];
   }
   const identical = (x: number, y: number): boolean => classOf[x] >= 0 && classOf[x] === classOf[y];
   /** Two documents as one number (either order). */
@@ -399,6 +403,7 @@ function locateSteps(
       const copies = fileCopies(regionDocs, found.pairs, {
         skipPair: (x, y) => filePair.has(docsKey(x, y)),
         regions: { kernel: kernel ?? undefined, aligner },
+        frequent: found.frequent, // the same documents' search: its counts of the frequent hashes
       });
       const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
       for (const c of copies) {
@@ -615,4 +620,13 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
   const gone = new Set([...located.replaced].map((i) => sidesKey(result.pairs[i].a, result.pairs[i].b)));
   const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && gone.has(sidesKey(g.locations[0], g.locations[1]))));
   return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
+}
+
+/** Whether two region documents hold the same tokens as read (a loop: Buffer views per call cost more). */
+function sameTokens(x: RegionDocument, y: RegionDocument): boolean {
+  if (x.length !== y.length) return false;
+  const { hi: xh, lo: xl } = x.raw;
+  const { hi: yh, lo: yl } = y.raw;
+  for (let i = 0; i < x.length; i++) if (xl[i] !== yl[i] || xh[i] !== yh[i]) return false;
+  return true;
 }

@@ -5,7 +5,7 @@
  */
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
-import type { RegionDocument } from '../../core/regions/document';
+import { idsDerived, leanDocument, normalizedStream, type RegionDocument } from '../../core/regions/document';
 import type { FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
@@ -57,20 +57,27 @@ export interface PackedRegions {
 }
 
 const REGION_HEADER = 8;
-/** An owned document's arrays, in this order: rawHi rawLo idsHi idsLo start lineStarts anchorHash anchorPos isIdent. */
+/**
+ * An owned document's arrays, in this order: rawHi rawLo idsHi idsLo start lineStarts anchorHash
+ * anchorPos isIdent (the offsets of idsHi and idsLo -1 for a lean document: core/regions/document.ts).
+ */
 const OWNED_ARRAYS = 9;
 
 /**
- * The arrays of a code document that has a buffer of its own: every array of its kind, all in one
- * ArrayBuffer (not shared) that holds nothing else; else null (the document is copied).
+ * The arrays of a code document that has a buffer of its own: every array of its kind (a lean
+ * document's without `ids`), all in one ArrayBuffer (not shared) that holds nothing else; else
+ * null (the document is copied).
  */
-function ownArrays(g: RegionDocument): ArrayBufferView[] | null {
-  if (!g.ids || !g.isIdent || !g.anchors || g.reportLines || g.proseTokens) return null;
-  const arrays: ArrayBufferView[] = [g.raw.hi, g.raw.lo, g.ids.hi, g.ids.lo, g.start, g.lineStarts, g.anchors.hash, g.anchors.pos, g.isIdent];
+function ownArrays(g: RegionDocument): Array<ArrayBufferView | null> | null {
+  if (!g.isIdent || !g.anchors || g.reportLines || g.proseTokens) return null;
+  const ids = idsDerived(g) ? null : g.ids;
+  if (!ids && !idsDerived(g)) return null;
+  const arrays = [g.raw.hi, g.raw.lo, ids?.hi ?? null, ids?.lo ?? null, g.start, g.lineStarts, g.anchors.hash, g.anchors.pos, g.isIdent];
   const buffer = g.raw.hi.buffer;
   if (!(buffer instanceof ArrayBuffer)) return null;
   let bytes = 0;
   for (const a of arrays) {
+    if (!a) continue;
     if (a.buffer !== buffer) return null;
     bytes += a.byteLength;
   }
@@ -115,7 +122,7 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
       return;
     }
     tokens += o.region.length;
-    if (o.region.ids) ids += o.region.length;
+    if (idsDerived(o.region) || o.region.ids) ids += o.region.length;
     lines += o.region.lineStarts.length;
     reported += o.region.reportLines?.length ?? 0;
     prose += o.region.proseTokens ? o.region.length : 0;
@@ -158,7 +165,7 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
       r.header[h + 2] = g.length;
       r.header[h + 3] = g.lineStarts.length;
       r.header[h + 7] = g.anchors!.hash.length + 1;
-      arrays.forEach((a, i) => (r.ownedAt![r.owned!.length * OWNED_ARRAYS + i] = a.byteOffset));
+      arrays.forEach((a, i) => (r.ownedAt![r.owned!.length * OWNED_ARRAYS + i] = a ? a.byteOffset : -1));
       r.owned!.push(g.raw.hi.buffer as ArrayBuffer);
       return;
     }
@@ -166,7 +173,8 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
     r.header[h + 1] = g.kind === 'code' ? 0 : 1;
     r.header[h + 2] = g.length;
     r.header[h + 3] = g.lineStarts.length;
-    r.header[h + 4] = g.ids ? 1 : 0;
+    const lean = idsDerived(g); // its normalised stream made here, onto the shared arrays (not on the document)
+    r.header[h + 4] = lean || g.ids ? 1 : 0;
     r.header[h + 5] = g.reportLines ? 1 : 0;
     r.header[h + 6] = g.proseTokens ? 1 : 0;
     r.header[h + 7] = g.anchors ? g.anchors.hash.length + 1 : 0;
@@ -187,10 +195,11 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
     r.lo.set(g.raw.lo.subarray(0, g.length), t);
     r.start.set(g.start.subarray(0, g.length), t);
     t += g.length;
-    if (g.ids && g.isIdent) {
-      r.idsHi.set(g.ids.hi.subarray(0, g.length), d);
-      r.idsLo.set(g.ids.lo.subarray(0, g.length), d);
-      r.isIdent.set(g.isIdent.subarray(0, g.length), d);
+    if (lean || (g.ids && g.isIdent)) {
+      const ids = lean ? normalizedStream(g.raw, g.isIdent!, g.length) : g.ids!;
+      r.idsHi.set(ids.hi.subarray(0, g.length), d);
+      r.idsLo.set(ids.lo.subarray(0, g.length), d);
+      r.isIdent.set(g.isIdent!.subarray(0, g.length), d);
       d += g.length;
     }
     r.lineStarts.set(g.lineStarts, l);
@@ -218,16 +227,16 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
       const m = r.header[h + 7] - 1;
       const buffer = r.owned![ow];
       const at = (i: number) => r.ownedAt![ow * OWNED_ARRAYS + i];
-      out[f] = {
-        kind: 'code',
+      const parts = {
         length: n,
         raw: { hi: new Uint32Array(buffer, at(0), n), lo: new Uint32Array(buffer, at(1), n) },
-        ids: { hi: new Uint32Array(buffer, at(2), n), lo: new Uint32Array(buffer, at(3), n) },
         isIdent: new Uint8Array(buffer, at(8), n),
         start: new Int32Array(buffer, at(4), n),
         lineStarts: new Int32Array(buffer, at(5), lines),
-        anchors: { hash: new Uint32Array(buffer, at(6), m), pos: new Int32Array(buffer, at(7), m) },
       };
+      const doc = at(2) < 0 ? leanDocument(parts) : { kind: 'code' as const, ...parts, ids: { hi: new Uint32Array(buffer, at(2), n), lo: new Uint32Array(buffer, at(3), n) } };
+      doc.anchors = { hash: new Uint32Array(buffer, at(6), m), pos: new Int32Array(buffer, at(7), m) };
+      out[f] = doc;
       ow++;
       continue;
     }

@@ -9,7 +9,7 @@
  * and the host is told once until the text is under the limit again.
  */
 import type { ReportPair } from '../../../core/report/report';
-import type { RegionDocument } from '../../../core/regions/document';
+import { idsDerived, type RegionDocument } from '../../../core/regions/document';
 import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { EngineEvent, ViewGroup } from '../engineProtocol';
@@ -20,7 +20,7 @@ import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, splitSectio
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
- * Region documents kept between updates (bytes of their arrays, ~21 a code token): the partners
+ * Region documents kept between updates (bytes of their arrays, ~13 a code token: lean documents): the partners
  * an update reads again (the files sharing two seeds with the changed one) are mostly the same
  * from one save of a file to the next; kept, the next save does not read and tokenise them again.
  * Least recently used first out; a file whose size or mtime changed is read again.
@@ -29,7 +29,7 @@ export const REGION_DOCS_CACHE_BYTES = 24 * 1024 * 1024;
 
 function docBytes(d: RegionDocument): number {
   let n = d.raw.hi.byteLength + d.raw.lo.byteLength + d.start.byteLength + d.lineStarts.byteLength;
-  if (d.ids) n += d.ids.hi.byteLength + d.ids.lo.byteLength;
+  if (!idsDerived(d) && d.ids) n += d.ids.hi.byteLength + d.ids.lo.byteLength; // a lean document's are not made for this
   for (const a of [d.isIdent, d.reportLines, d.proseTokens, d.anchors?.hash, d.anchors?.pos]) n += a?.byteLength ?? 0;
   return n;
 }

@@ -7,7 +7,7 @@ import { strict as assert } from 'node:assert';
 import { alignChain } from '../../../../src/core/regions/align';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS } from '../../../../src/core/regions/fileCopies';
-import { bucketRegions, bucketWanted, findRegions, planRegions, type RegionPair } from '../../../../src/core/regions/regions';
+import { bucketRegions, bucketWanted, defaultAnchors, findRegions, planRegions, resolveRegionOptions, type RegionPair } from '../../../../src/core/regions/regions';
 import { chineseText, codeFile, mulberry32, proseText } from '../../helpers/corpus';
 import { KERNELS } from '../../node/workers/kernelsUnderTest';
 
@@ -155,6 +155,35 @@ describe('core/regions/fileCopies: edited copies of whole files', () => {
   });
 
   for (const under of KERNELS) {
+    it(`${under.name} kernel: the search's count of the frequent hashes (anchorSeeds) is every hash's in more documents than the smallest cap; the second search reads it with the same copies`, function () {
+      const kernel = under.kernel();
+      if (!kernel) this.skip();
+      const shared = codeFile(mulberry32(7), 10);
+      const minTokens = resolveRegionOptions().minTokens;
+      for (const holders of [10, 58]) {
+        const docs = [doc(shared, 'x.ts'), doc(edited(shared), 'y.ts'), doc(proseText(mulberry32(3), 4), 'p.md'), doc('const tiny = 1;\n', 'tiny.ts')];
+        for (let i = 0; i < holders; i++) docs.push(doc(i % 3 ? shared : edited(shared), `holder${i}.ts`));
+        for (const d of docs) d.anchors = defaultAnchors(d); // stored, as the scan's workers make them
+        const found = findRegions(docs, { kernel });
+        const frequent = found.frequent;
+        assert.ok(frequent && frequent.minTokens === minTokens && frequent.over >= 1, 'counted');
+        // Brute force: the documents (of minTokens tokens and more) holding each anchor hash.
+        const holding = new Map<number, Set<number>>();
+        docs.forEach((d, i) => {
+          if (d.length < minTokens) return;
+          for (const h of d.anchors!.hash) (holding.get(h) ?? holding.set(h, new Set()).get(h)!).add(i);
+        });
+        const over = [...holding].filter(([, s]) => s.size > frequent.over);
+        assert.deepEqual(new Map(over.map(([h, s]) => [h, s.size])), frequent.counts);
+        if (holders === 58) assert.ok(frequent.counts.size > 50, `${frequent.counts.size} frequent hashes`);
+        const third = (d: RegionDocument) => Math.floor(d.length / 3);
+        const pieces = [piece(0, 0, third(docs[0]), 1, 0, third(docs[1]))];
+        const counted = fileCopies(docs, pieces, { regions: { kernel } });
+        assert.deepEqual(fileCopies(docs, pieces, { regions: { kernel }, frequent }), counted);
+        assert.equal(counted.length, holders === 10 ? 1 : 0, `${holders + 2} documents holding the file`);
+      }
+    });
+
     it(`${under.name} kernel: the pairs searched again in one call (regionBuckets) give the copies pair by pair with the TypeScript aligner`, function () {
       const kernel = under.kernel();
       if (!kernel) this.skip();

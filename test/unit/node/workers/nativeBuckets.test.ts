@@ -7,7 +7,7 @@
 // and through findRegions. Both compiled kernels: the native addon and the WebAssembly module.
 import { strict as assert } from 'node:assert';
 import { alignChain } from '../../../../src/core/regions/align';
-import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import { idsDerived, leanDocument, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { bucketParams } from '../../../../src/core/regions/kernelBuckets';
 import { bucketRegions, findRegions, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type RegionOptions, type RegionPair } from '../../../../src/core/regions/regions';
 import type { CodeKernel } from '../../../../src/core/types';
@@ -107,6 +107,30 @@ for (const under of KERNELS) {
       }
       // Not a comparison of empty results: many buckets searched, regions between and inside documents.
       assert.ok(buckets > 500 && pairs > 500 && self > 50, `${buckets} buckets, ${pairs} pairs, ${self} inside one document`);
+    });
+
+    it('lean code documents (no stored normalised stream: made from isIdent where read) give the same pairs, without it being made', () => {
+      let pairs = 0;
+      for (const seed of [1, 2]) {
+        const docs = corpus(seed);
+        // Every other code document lean: lean against stored, lean against lean, and prose.
+        let code = 0;
+        const lean = docs.map((d) => (d.ids && d.isIdent && code++ % 2 === 0 ? leanDocument({ length: d.length, raw: d.raw, isIdent: d.isIdent, start: d.start, lineStarts: d.lineStarts }) : d));
+        assert.ok(lean.filter((d) => idsDerived(d)).length >= 5, 'code documents made lean');
+        for (const options of OPTIONS) {
+          const plan = planRegions(docs, { ...options, kernel });
+          const wanted = wantedBuckets(plan.bucketCuts, plan.options, options.skipPair);
+          const run = (list: RegionDocument[]) => {
+            const stats = { chains: 0, aligned: 0 };
+            return { pairs: kernelBucketRegions(list, plan.seedPairs, plan.bucketCuts, wanted, plan.options, kernel as Required<CodeKernel>, stats), stats };
+          };
+          const full = run(docs);
+          assert.deepEqual(run(lean), full, `seed ${seed} ${JSON.stringify(options)}`);
+          pairs += full.pairs.length;
+        }
+        assert.ok(lean.every((d, i) => d === docs[i] || idsDerived(d)), 'the search read the lean documents without making their normalised streams');
+      }
+      assert.ok(pairs > 300, `${pairs} pairs`);
     });
 
     it('buckets with unsorted and repeated seeds, and all buckets at once (wanted = null): as bucketRegions', () => {

@@ -8,7 +8,7 @@ import { documentFromKernel } from '../../../../src/core/regions/document';
 import { DEFAULT_CODE_ANCHORING } from '../../../../src/core/regions/regions';
 import { kernelLanguage } from '../../../../src/core/fingerprint/fingerprint';
 import { KERNELS } from './kernelsUnderTest';
-import { regionDocument, regionDocumentOfParts, type RegionDocument } from '../../../../src/core/regions/document';
+import { idsDerived, regionDocument, regionDocumentOfParts, type RegionDocument } from '../../../../src/core/regions/document';
 import { defaultAnchors } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
@@ -67,13 +67,23 @@ describe('packing of region documents', () => {
         kernel!.tokenize(text, id, false, true);
         return documentFromKernel(kernel!, DEFAULT_CODE_ANCHORING);
       };
-      const a = made('function add(a, b) {\n  return a + b; // sum\n}\n', 'a.ts');
-      const b = made('int main(void) { return add(1, 2); }\n', 'b.c');
+      const textA = 'function add(a, b) {\n  return a + b; // sum\n}\n';
+      const textB = 'int main(void) { return add(1, 2); }\n';
+      const a = made(textA, 'a.ts');
+      const b = made(textB, 'b.c');
+      // The kernel's documents are lean: their normalised streams are not made for the packing.
+      assert.ok(idsDerived(a) && idsDerived(b), 'lean documents');
       const prose = regionDocument('# Title\n\nSome words here.\n', 'p.md');
       const ts = regionDocument('const x = compute(1, 2);\n', 't.ts');
       ts.anchors = defaultAnchors(ts);
       const outcomes: FileOutcome[] = [ok('a.ts', a), ok('p.md', prose), ok('b.c', b), ok('t.ts', ts), { relPath: 'bad.ts', ok: false, reason: 'binary' }];
-      const expected = outcomes.map((o) => plain(o.ok ? o.region : undefined));
+      // Expected: the same documents made again (reading a lean document's ids makes them, in arrays of their own),
+      // whose normalised streams are the TypeScript tokenizer's.
+      const [a2, b2] = [made(textA, 'a.ts'), made(textB, 'b.c')];
+      for (const [lean, path, text] of [[a2, 'a.ts', textA], [b2, 'b.c', textB]] as const) {
+        assert.deepEqual(plain(lean)!.ids, plain(regionDocument(text, path))!.ids, `${path}: the normalised stream made from isIdent is the tokenizer's`);
+      }
+      const expected = [a2, prose, b2, ts, undefined].map(plain);
       const ownBuffers = [a.raw.hi.buffer, b.raw.hi.buffer];
       const shared = packOutcomes(outcomes);
       assert.equal(shared.regions!.owned, undefined, 'without ownedRegions: all on shared memory');
@@ -91,7 +101,9 @@ describe('packing of region documents', () => {
         channel.port1.close();
         assert.equal(a.raw.hi.length, 0, "the sender's buffer is detached");
         const back = unpackOutcomes(got, outcomes.map((o) => o.relPath));
-        assert.deepEqual(back.map((o) => plain(o.ok ? o.region : undefined)), expected);
+        const backRegions = back.map((o) => (o.ok ? o.region : undefined));
+        assert.deepEqual([0, 1, 2, 3].map((i) => idsDerived(backRegions[i]!)), [true, false, true, false], 'the kernel documents arrive lean');
+        assert.deepEqual(backRegions.map(plain), expected);
       });
     });
   }
