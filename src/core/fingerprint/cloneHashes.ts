@@ -63,24 +63,30 @@ export function hashStreams(lo: Uint32Array, alt: Uint32Array, from: number, to:
     b2 ^= b2 >>> 15;
     b3 ^= b3 >>> 15;
   }
-  // The last (to - i) < 4 tokens, into chains 0, 1, 2 in order.
-  if (i < to) {
+  // The last (to - i) < 4 tokens, into chains 0, 1, 2 in order. The three comparisons run on every
+  // call (not nested under each other): an optimised body compiled before a call with 3 tokens
+  // left never meets a comparison it has no type feedback for (that cost ~300 deopts a scan).
+  const left = to - i;
+  const has1 = left > 0;
+  const has2 = left > 1;
+  const has3 = left > 2;
+  if (has1) {
     a0 = Math.imul(a0 ^ lo[i], MUL);
     a0 ^= a0 >>> 15;
     b0 = Math.imul(b0 ^ alt[i], MUL);
     b0 ^= b0 >>> 15;
-    if (i + 1 < to) {
-      a1 = Math.imul(a1 ^ lo[i + 1], MUL);
-      a1 ^= a1 >>> 15;
-      b1 = Math.imul(b1 ^ alt[i + 1], MUL);
-      b1 ^= b1 >>> 15;
-      if (i + 2 < to) {
-        a2 = Math.imul(a2 ^ lo[i + 2], MUL);
-        a2 ^= a2 >>> 15;
-        b2 = Math.imul(b2 ^ alt[i + 2], MUL);
-        b2 ^= b2 >>> 15;
-      }
-    }
+  }
+  if (has2) {
+    a1 = Math.imul(a1 ^ lo[i + 1], MUL);
+    a1 ^= a1 >>> 15;
+    b1 = Math.imul(b1 ^ alt[i + 1], MUL);
+    b1 ^= b1 >>> 15;
+  }
+  if (has3) {
+    a2 = Math.imul(a2 ^ lo[i + 2], MUL);
+    a2 ^= a2 >>> 15;
+    b2 = Math.imul(b2 ^ alt[i + 2], MUL);
+    b2 ^= b2 >>> 15;
   }
   const n = to - from;
   const aHi = fmix32((a0 ^ Math.imul(a2, FOLD_A) ^ n) >>> 0);

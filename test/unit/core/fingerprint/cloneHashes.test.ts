@@ -4,6 +4,7 @@
 // give the same hashes; and on every pair of a report.
 import { strict as assert } from 'node:assert';
 import { cloneHashes, cloneKind } from '../../../../src/core/fingerprint/cloneHashes';
+import { fmix32 } from '../../../../src/core/text/hash';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
 import { buildReport } from '../../../../src/core/report/report';
 import { TokenBuffer, tokenizeCode } from '../../../../src/core/text/tokenize';
@@ -115,5 +116,33 @@ describe('clone hashes and clone kinds', () => {
     const withD = report.pairs.filter((p) => p.b.path === 'd.ts');
     assert.ok(withD.length > 0, 'the edited copy pairs');
     for (const p of withD) assert.equal(p.clone, 'edited');
+  });
+  it('every range length and start: the four chains fold token i into chain i mod 4 (ranges ending 1, 2 or 3 tokens past a multiple of four included)', () => {
+    // The algorithm as its comment states it, one token at a time (the constants of native/fingerprint.c).
+    const reference = (s: Uint32Array, from: number, to: number): [number, number] => {
+      const chain = [0x811c9dc5, 0x9747b28c, 0x2545f491, 0x6c8e9cf5];
+      for (let i = from; i < to; i++) {
+        const c = (i - from) % 4;
+        chain[c] = Math.imul(chain[c] ^ s[i], 0x85ebca6b);
+        chain[c] ^= chain[c] >>> 15;
+      }
+      const hi = fmix32((chain[0] ^ Math.imul(chain[2], 0x9e3779b1) ^ (to - from)) >>> 0);
+      return [hi, fmix32((chain[1] ^ Math.imul(chain[3], 0xc2b2ae35) ^ hi) >>> 0)];
+    };
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    const lo = Uint32Array.from({ length: 40 }, next);
+    const alt = Uint32Array.from({ length: 40 }, next);
+    // Long ranges first (a warm, optimised body), then every short one: the results must not depend on the order.
+    const ranges: Array<[number, number]> = [];
+    for (let n = 0; n < 200; n++) ranges.push([n % 3, 36 + (n % 4)]);
+    for (let from = 0; from < 5; from++) for (let len = 0; len <= 13; len++) ranges.push([from, from + len]);
+    for (const [from, to] of ranges) {
+      const h = cloneHashes(lo, alt, from, to, false);
+      assert.deepEqual([h.rawHi, h.rawLo], reference(lo, from, to), `raw [${from}, ${to})`);
+      assert.deepEqual([h.normHi, h.normLo], reference(alt, from, to), `normalised [${from}, ${to})`);
+      const swapped = cloneHashes(lo, alt, from, to, true);
+      assert.deepEqual([swapped.rawHi, swapped.rawLo, swapped.normHi, swapped.normLo], [h.normHi, h.normLo, h.rawHi, h.rawLo]);
+    }
   });
 });
