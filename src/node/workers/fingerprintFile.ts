@@ -17,7 +17,8 @@ import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
-import { bigramSegmenter, loadCjkSegmenter } from './jieba';
+import { bigramSegmenter } from '../../core/text/segmenters';
+import type * as Jieba from './jieba';
 import { variantFold } from './variants';
 import { nativeKernel, nativeKernelProblem, wasmKernelProblem } from './nativeKernel';
 import type { CjkMode, SharedFrequencies } from './messages';
@@ -36,11 +37,18 @@ export function setEngineLog(log: (msg: string) => void): void {
   logOnce = log;
 }
 
-/** jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. */
+/**
+ * jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. Its
+ * glue (./jieba: its dictionary reader, node:zlib for the CRC) is required then too, not while
+ * the worker boots.
+ */
 let cjkLoaded = false;
+let jieba: typeof Jieba | undefined;
 const lazyJieba = (run: string): string[] => {
   cjkLoaded = true;
-  return loadCjkSegmenter(logOnce).segmenter(run);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  jieba ??= require('./jieba') as typeof Jieba;
+  return jieba.loadCjkSegmenter(logOnce).segmenter(run);
 };
 
 /** Thrown by the segmenter of `cjk: 'defer'` when this thread has not loaded jieba yet. */
@@ -146,14 +154,17 @@ const SCRATCH_KEEP_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads a whole file from `fd` (at most `limit` + 1 bytes: enough to tell it is over the limit)
- * into the scratch buffer; the bytes are valid until the next call.
+ * into the scratch buffer; the bytes are valid until the next call. A file of `size` bytes by its
+ * fstat is read as that many (one read, not a second one to meet the end: what it gains after the
+ * fstat is not read); a size of 0 (files whose size the system does not know) reads to the end.
  */
-function readAllSync(fd: number, sizeHint: number, limit: number): Buffer {
-  const want = Math.min(sizeHint, limit) + 1; // one more byte: a file that grew since fstat
+function readAllSync(fd: number, size: number, limit: number): Buffer {
+  const want = Math.min(size, limit) + 1; // one more byte: room to tell a file over the limit
   if (scratch.length < want) scratch = Buffer.allocUnsafeSlow(Math.max(want, scratch.length * 2));
   let buf = scratch;
   let n = 0;
   for (;;) {
+    if (size > 0 && n >= size) break;
     if (n === buf.length) {
       if (n > limit) break;
       const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, limit + 1));
