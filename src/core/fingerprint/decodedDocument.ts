@@ -7,7 +7,7 @@
  * documents for the same text.
  */
 import { applyContainerIgnoreMarkers, containerText, type ContainerText } from '../containers/container';
-import { isMinified, isRepetitive, lineShape } from '../text/decodeText';
+import { isMinified, isRepetitive, lineShape, type LineShape } from '../text/decodeText';
 import { hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../text/ignoreMarkers';
 import { languageOf } from '../text/languages';
 import type { DocumentFingerprint } from '../types';
@@ -21,14 +21,23 @@ export type DecodedOutcome =
 /**
  * Fingerprints a text already decoded. `options` is asked for only when the text is kept (it may
  * load things: a kernel, a dictionary); whatever it or fingerprintText throws is the caller's.
+ * `shape`: the text's lineShape, when the caller has it (decodeText's, read off the bytes).
  */
-export function fingerprintDecodedText(relPath: string, text: string, bytes: number, encoding: string, options: () => FingerprintOptions): DecodedOutcome {
+export function fingerprintDecodedText(
+  relPath: string,
+  text: string,
+  bytes: number,
+  encoding: string,
+  options: () => FingerprintOptions,
+  shape?: LineShape,
+): DecodedOutcome {
   // A notebook is read as its cells (a broken one is skipped with the reason); a Vue or Svelte
   // component by block. The checks below look at the text that is fingerprinted.
   const container = containerText(relPath, text);
   if (container && 'reason' in container) return { relPath, ok: false, reason: container.reason };
   if (container) text = container.text;
-  const shape = lineShape(text);
+  // A container's text is its parts, not the file's: its shape is its own.
+  if (container || !shape) shape = lineShape(text);
   if (isMinified(text, shape)) return { relPath, ok: false, reason: 'minified or generated (very long lines)' };
   if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
   // A file its team marked `neardup-ignore-file` is skipped with that reason (fingerprintText would

@@ -14,7 +14,7 @@ import { documentFromKernel, regionDocument, regionDocumentOfParts, type RegionD
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
-import { decodeBuffer, isMinified, isRepetitive } from '../files/decode';
+import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type LineShape } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter } from '../../core/text/segmenters';
@@ -79,7 +79,14 @@ function codeKernel(relPath: string) {
   return kernel;
 }
 
-function fingerprintOptions(relPath: string, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, kernelTokenized?: (kernel: CodeKernel) => void): FingerprintOptions {
+function fingerprintOptions(
+  relPath: string,
+  settings: EngineSettings,
+  df?: SharedFrequencies,
+  cjk?: CjkMode,
+  kernelTokenized?: (kernel: CodeKernel) => void,
+  ascii = false,
+): FingerprintOptions {
   return {
     kernelTokenized,
     kernel: codeKernel(relPath),
@@ -89,12 +96,17 @@ function fingerprintOptions(relPath: string, settings: EngineSettings, df?: Shar
     stopWords: settings.stopWords,
     weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
     segmenter: segmenterFor(settings, cjk),
-    fold: settings.foldVariants !== false ? foldVariants : undefined,
+    // An ASCII text has no Han character to fold (the fold would give it back as it is).
+    fold: settings.foldVariants !== false && !ascii ? foldVariants : undefined,
     idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
   };
 }
 
-/** Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's fingerprintDecodedText with this thread's tools. */
+/**
+ * Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's
+ * fingerprintDecodedText with this thread's tools. `read`: what the decoding found out about the
+ * text (its line shape, whether it is ASCII), when it did.
+ */
 export function fingerprintDecoded(
   relPath: string,
   text: string,
@@ -104,9 +116,11 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
   kernelTokenized?: (kernel: CodeKernel) => void,
+  read?: { shape?: LineShape; ascii?: boolean },
 ): FileOutcome {
   try {
-    return fingerprintDecodedText(relPath, text, bytes, encoding, () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized));
+    const options = () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized, read?.ascii === true);
+    return fingerprintDecodedText(relPath, text, bytes, encoding, options, read?.shape);
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
@@ -146,6 +160,24 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
     doc.reportLines = lines;
   }
   return withAnchors(doc);
+}
+
+/** The kernel's textShape as decodeBuffer's utf8Shape (decodeText's checks read off the bytes), when this thread's kernel has it. */
+const shapeWords = new Uint32Array(4);
+let utf8ShapeOf: { kernel: CodeKernel | undefined; shape: ((bytes: Uint8Array) => BytesShape) | undefined } | undefined;
+function utf8Shape(): ((bytes: Uint8Array) => BytesShape) | undefined {
+  const kernel = nativeKernel();
+  if (!utf8ShapeOf || utf8ShapeOf.kernel !== kernel) {
+    const textShape = kernel?.textShape?.bind(kernel);
+    const shape = textShape
+      ? (bytes: Uint8Array): BytesShape => {
+          textShape(bytes, shapeWords);
+          return { control: shapeWords[0], newlines: shapeWords[1], longest: shapeWords[2], nonAscii: (shapeWords[3] & 2) !== 0 };
+        }
+      : undefined;
+    utf8ShapeOf = { kernel, shape };
+  }
+  return utf8ShapeOf.shape;
 }
 
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */
@@ -198,7 +230,10 @@ function readFailure(e: unknown): { reason: string } {
  * thread that has nothing else to do meanwhile, and one call costs far less than the four
  * thread-pool round trips of the promise API. Also the CLI's `--locate` re-read (node/scan/locate.ts).
  */
-export function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text: string; bytes: number; encoding: string } | { reason: string } {
+export function readTextSync(
+  file: FileToFingerprint,
+  settings: EngineSettings,
+): { text: string; bytes: number; encoding: string; shape?: LineShape; ascii?: boolean } | { reason: string } {
   let buf: Buffer;
   let fd: number;
   try {
@@ -226,9 +261,9 @@ export function readTextSync(file: FileToFingerprint, settings: EngineSettings):
     }
   }
   if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
-  const decoded = decodeBuffer(buf);
+  const decoded = decodeBuffer(buf, utf8Shape());
   if (!decoded.ok) return { reason: decoded.reason };
-  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding };
+  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding, shape: decoded.shape, ascii: decoded.ascii };
 }
 
 /**
@@ -271,7 +306,7 @@ export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSet
   // tokenize (one pass: documentFromKernel); any other file is read again by regionDocumentOf.
   const made: { region?: RegionDocument } = {};
   const fromKernel = regions ? (kernel: CodeKernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)) : undefined;
-  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel);
+  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel, read);
   if (regions && outcome.ok) outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
   return outcome;
 }
