@@ -8,7 +8,7 @@
  */
 import { applyContainerIgnoreMarkers, containerText, type ContainerText } from '../containers/container';
 import { isMinified, isRepetitive, lineShape, type LineShape } from '../text/decodeText';
-import { hasIgnoreFileMarker, IGNORE_FILE_REASON } from '../text/ignoreMarkers';
+import { hasIgnoreFileMarker, IGNORE_FILE_REASON, IGNORE_MARKER_PREFIX } from '../text/ignoreMarkers';
 import { languageOf } from '../text/languages';
 import type { DocumentFingerprint } from '../types';
 import { fingerprintText, type FingerprintOptions } from './fingerprint';
@@ -42,8 +42,10 @@ export function fingerprintDecodedText(
   if (isRepetitive(text, shape)) return { relPath, ok: false, reason: 'repetitive content (the same few lines over and over)' };
   // A file its team marked `neardup-ignore-file` is skipped with that reason (fingerprintText would
   // give it no fingerprints anyway); start/end and next markers are applied by fingerprintText.
-  if (text.includes('neardup-ignore-file') && ignoredWhole(relPath, text, container)) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
-  const doc = fingerprintText(text, relPath, { ...options(), container: container ?? undefined });
+  // One search for the markers' prefix: a text without it is not searched again (unmarked).
+  const marked = text.includes(IGNORE_MARKER_PREFIX);
+  if (marked && text.includes('neardup-ignore-file') && ignoredWhole(relPath, text, container)) return { relPath, ok: false, reason: IGNORE_FILE_REASON };
+  const doc = fingerprintText(text, relPath, { ...options(), container: container ?? undefined, unmarked: !marked });
   const lines = shape.newlines + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
   return { relPath, ok: true, bytes, encoding, doc, lines };
 }

@@ -5,7 +5,6 @@
 // (the TypeScript reference, the path without a kernel), on valid, invalid and binary bytes.
 import { strict as assert } from 'node:assert';
 import { decodeText, lineShape, type BytesShape, type HostDecoders } from '../../../../src/core/text/decodeText';
-import { fingerprintDecodedText } from '../../../../src/core/fingerprint/decodedDocument';
 import type { CodeKernel } from '../../../../src/core/types';
 import { KERNELS } from './kernelsUnderTest';
 import { mulberry32 } from '../../helpers/random';
@@ -130,21 +129,3 @@ for (const under of KERNELS) {
     });
   });
 }
-
-describe('fingerprintDecodedText with a line shape given', () => {
-  it('skips and keeps the same files as when it measures the text itself (minified, repetitive, containers)', () => {
-    const texts: Array<[string, string]> = [
-      ['a.ts', 'const a = 1;\n'.repeat(80)],
-      ['b.js', `var x=${'1+'.repeat(3000)}1;`],
-      ['c.md', 'A line of prose here.\n'.repeat(3)],
-      ['d.ipynb', JSON.stringify({ cells: [{ cell_type: 'code', source: ['x = 1\n', 'y = 2'] }], metadata: {}, nbformat: 4, nbformat_minor: 5 })],
-      ['e.ts', Array.from({ length: 120 }, (_, i) => `export const value${i} = compute(${i}, "${'z'.repeat(i % 7)}");`).join('\n')],
-    ];
-    const options = () => ({ minTokens: 5 });
-    for (const [name, text] of texts) {
-      const measured = fingerprintDecodedText(name, text, text.length, 'utf-8', options);
-      const given = fingerprintDecodedText(name, text, text.length, 'utf-8', options, lineShape(text));
-      assert.deepEqual(given, measured, name);
-    }
-  });
-});
