@@ -8,7 +8,10 @@ import { decodeText, type BytesShape, type DecodeResult, type HostDecoders } fro
 
 export { ENCODING_UTF8_REPLACED, LIMITS, isMinified, isRepetitive, lineShape, type BytesShape, type DecodeResult, type LineShape } from '../../core/text/decodeText';
 
-/** iconv-lite, loaded on first use: its code tables cost a worker's start-up ~20 ms otherwise. */
+/**
+ * iconv-lite, loaded on first use: its code tables cost a worker's start-up ~20 ms otherwise. In
+ * the bundles it is a bundle of its own, dist/iconv.js (esbuild.js), so they do not even compile it.
+ */
 let iconvLib: typeof Iconv | undefined;
 function iconv(): typeof Iconv {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
