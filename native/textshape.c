@@ -3,10 +3,14 @@
  * text, read off its bytes. In valid UTF-8 a byte below 0x80 is always that ASCII character (lead
  * and continuation bytes are 0x80 and above), so the ASCII counts are the text's; a character of
  * 2 or 3 bytes is one UTF-16 unit and one of 4 bytes two (a surrogate pair): lead bytes 0xC0–0xEF
- * count 1, 0xF0 and above 2, continuation bytes (0x80–0xBF) none.
+ * count 1, 0xF0 and above 2, continuation bytes (0x80–0xBF) none. A Han ideograph the variant
+ * fold looks for (U+3400–U+9FFF, U+F900–U+FAFF) is led by 0xE3–0xE9 or 0xEF; without such a lead
+ * byte the text has none. The markers' prefix is ASCII: in the text exactly when in the bytes.
  */
+#define _GNU_SOURCE 1 /* memmem */
 #include "textshape.h"
 
+#include <string.h>
 
 /* What a byte is: 0 printable ASCII (and TAB, VT, FF, CR, ESC), 1 a control checkText counts, 2 LF,
  * 3 NUL, 4 a continuation byte, 5 a lead byte of one unit, 6 a lead byte of two. */
@@ -84,6 +88,22 @@ static inline uint32_t specialBits16(const uint8_t *p, uint32_t *lf) {
 }
 #endif
 
+/* Whether the bytes hold "neardup-ignore-": the C library's memmem where there is one (glibc, macOS, wasi-libc), else memchr and memcmp. */
+static int hasMarkerPrefix(const uint8_t *p, size_t n) {
+  static const char prefix[] = "neardup-ignore-";
+  const size_t len = sizeof prefix - 1;
+#if defined(_WIN32)
+  for (const uint8_t *at = p, *end = p + n; (size_t)(end - at) >= len; at++) {
+    at = memchr(at, prefix[0], (size_t)(end - at) - len + 1);
+    if (!at) return 0;
+    if (memcmp(at, prefix, len) == 0) return 1;
+  }
+  return 0;
+#else
+  return memmem(p, n, prefix, len) != NULL;
+#endif
+}
+
 void textShape(const uint8_t *p, size_t n, uint32_t out[TEXT_SHAPE_WORDS]) {
   if (!classesMade) makeClasses();
   uint32_t control = 0, newlines = 0, longest = 0, line = 0, flags = 0;
@@ -124,7 +144,10 @@ void textShape(const uint8_t *p, size_t n, uint32_t out[TEXT_SHAPE_WORDS]) {
           break;
         case 3: flags |= TEXT_SHAPE_NUL; line++; break;
         case 4: flags |= TEXT_SHAPE_NON_ASCII; break;
-        case 5: flags |= TEXT_SHAPE_NON_ASCII; line++; break;
+        case 5:
+          flags |= TEXT_SHAPE_NON_ASCII | (p[i] >= 0xe3 && p[i] != 0xea && p[i] != 0xeb && p[i] != 0xec && p[i] != 0xed && p[i] != 0xee ? TEXT_SHAPE_MAYBE_HAN : 0);
+          line++;
+          break;
         default: flags |= TEXT_SHAPE_NON_ASCII; line += 2; break;
       }
     }
@@ -133,5 +156,6 @@ void textShape(const uint8_t *p, size_t n, uint32_t out[TEXT_SHAPE_WORDS]) {
   out[0] = control;
   out[1] = newlines;
   out[2] = longest;
+  if (hasMarkerPrefix(p, n)) flags |= TEXT_SHAPE_MARKER;
   out[3] = flags;
 }

@@ -14,6 +14,9 @@
 /* Bits of out[3]. */
 #define TEXT_SHAPE_NUL 1      /* a NUL byte */
 #define TEXT_SHAPE_NON_ASCII 2 /* a byte >= 0x80 */
+#define TEXT_SHAPE_MAYBE_HAN 4 /* a lead byte 0xE3-0xE9 or 0xEF: a character that may be a Han ideograph
+                                  (U+3400-U+9FFF, U+F900-U+FAFF; firstFoldableHan of src/core/text/variantFold.ts) */
+#define TEXT_SHAPE_MARKER 8    /* "neardup-ignore-", the prefix of the ignore markers (src/core/text/ignoreMarkers.ts) */
 
 /*
  * For bytes that are valid UTF-8 (the answer is meaningless otherwise), of the text they decode to:

@@ -40,8 +40,20 @@ export interface HostDecoders {
 export interface BytesShape extends LineShape {
   /** The control characters checkText counts (C0 but NUL, TAB, LF, VT, FF, CR, ESC; DEL). */
   control: number;
-  /** Whether a byte is 0x80 or above (the text is not all ASCII). */
-  nonAscii: boolean;
+  /** False: the text has no Han ideograph (U+3400–U+9FFF, U+F900–U+FAFF); true: it may have. */
+  maybeHan: boolean;
+  /** Whether the text holds `neardup-ignore-` (the ignore markers' prefix). */
+  marked: boolean;
+}
+
+/** What decoding found out about a text, read off its bytes (HostDecoders.utf8Shape). */
+export interface TextFacts {
+  /** Its {@link lineShape}. */
+  shape: LineShape;
+  /** False: no Han ideograph (the variant fold has nothing to do); true: maybe. */
+  maybeHan: boolean;
+  /** Whether it holds `neardup-ignore-` (false: it has no ignore marker). */
+  marked: boolean;
 }
 
 export type DecodeResult =
@@ -49,9 +61,8 @@ export type DecodeResult =
       ok: true;
       text: string;
       encoding: string;
-      /** The text's lineShape and whether it is all ASCII, when the host's utf8Shape read them. */
-      shape?: LineShape;
-      ascii?: boolean;
+      /** When the host's utf8Shape read them. */
+      facts?: TextFacts;
     }
   | { ok: false; reason: string };
 
@@ -261,11 +272,11 @@ function checkText(text: string, encoding: string): DecodeResult {
 
 /**
  * checkText of a valid UTF-8 text without NUL or byte order mark, with the counts its bytes gave
- * (HostDecoders.utf8Shape): the same answer, and the text's line shape and whether it is ASCII.
+ * (HostDecoders.utf8Shape): the same answer, and what the bytes told of the text (TextFacts).
  */
 function checkShape(text: string, shape: BytesShape): DecodeResult {
   if (shape.control > 0 && shape.control / text.length > LIMITS.maxControlShare) return { ok: false, reason: 'binary file (control characters)' };
-  return { ok: true, text, encoding: 'utf-8', shape: { newlines: shape.newlines, longest: shape.longest }, ascii: !shape.nonAscii };
+  return { ok: true, text, encoding: 'utf-8', facts: { shape: { newlines: shape.newlines, longest: shape.longest }, maybeHan: shape.maybeHan, marked: shape.marked } };
 }
 
 function isCjk(c: number): boolean {

@@ -6,7 +6,7 @@
 import type * as Iconv from 'iconv-lite';
 import { decodeText, type BytesShape, type DecodeResult, type HostDecoders } from '../../core/text/decodeText';
 
-export { ENCODING_UTF8_REPLACED, LIMITS, isMinified, isRepetitive, lineShape, type BytesShape, type DecodeResult, type LineShape } from '../../core/text/decodeText';
+export { ENCODING_UTF8_REPLACED, LIMITS, isMinified, isRepetitive, lineShape, type BytesShape, type DecodeResult, type LineShape, type TextFacts } from '../../core/text/decodeText';
 
 /**
  * iconv-lite, loaded on first use: its code tables cost a worker's start-up ~20 ms otherwise. In

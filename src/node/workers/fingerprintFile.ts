@@ -14,7 +14,7 @@ import { documentFromKernel, regionDocument, regionDocumentOfParts, type RegionD
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
-import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type LineShape } from '../files/decode';
+import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type TextFacts } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter } from '../../core/text/segmenters';
@@ -85,7 +85,7 @@ function fingerprintOptions(
   df?: SharedFrequencies,
   cjk?: CjkMode,
   kernelTokenized?: (kernel: CodeKernel) => void,
-  ascii = false,
+  noHan = false,
 ): FingerprintOptions {
   return {
     kernelTokenized,
@@ -96,16 +96,16 @@ function fingerprintOptions(
     stopWords: settings.stopWords,
     weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
     segmenter: segmenterFor(settings, cjk),
-    // An ASCII text has no Han character to fold (the fold would give it back as it is).
-    fold: settings.foldVariants !== false && !ascii ? foldVariants : undefined,
+    // A text without a Han character has nothing to fold (the fold would give it back as it is).
+    fold: settings.foldVariants !== false && !noHan ? foldVariants : undefined,
     idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
   };
 }
 
 /**
  * Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's
- * fingerprintDecodedText with this thread's tools. `read`: what the decoding found out about the
- * text (its line shape, whether it is ASCII), when it did.
+ * fingerprintDecodedText with this thread's tools. `facts`: what the decoding read off the text's
+ * bytes, when it did (decodeText's TextFacts).
  */
 export function fingerprintDecoded(
   relPath: string,
@@ -116,11 +116,11 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
   kernelTokenized?: (kernel: CodeKernel) => void,
-  read?: { shape?: LineShape; ascii?: boolean },
+  facts?: TextFacts,
 ): FileOutcome {
   try {
-    const options = () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized, read?.ascii === true);
-    return fingerprintDecodedText(relPath, text, bytes, encoding, options, read?.shape);
+    const options = () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized, facts?.maybeHan === false);
+    return fingerprintDecodedText(relPath, text, bytes, encoding, options, facts);
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
@@ -164,6 +164,9 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
 
 /** The kernel's textShape as decodeBuffer's utf8Shape (decodeText's checks read off the bytes), when this thread's kernel has it. */
 const shapeWords = new Uint32Array(4);
+/** Bits of textShape's fourth word (native/textshape.h). */
+const SHAPE_MAYBE_HAN = 4;
+const SHAPE_MARKED = 8;
 let utf8ShapeOf: { kernel: CodeKernel | undefined; shape: ((bytes: Uint8Array) => BytesShape) | undefined } | undefined;
 function utf8Shape(): ((bytes: Uint8Array) => BytesShape) | undefined {
   const kernel = nativeKernel();
@@ -172,7 +175,8 @@ function utf8Shape(): ((bytes: Uint8Array) => BytesShape) | undefined {
     const shape = textShape
       ? (bytes: Uint8Array): BytesShape => {
           textShape(bytes, shapeWords);
-          return { control: shapeWords[0], newlines: shapeWords[1], longest: shapeWords[2], nonAscii: (shapeWords[3] & 2) !== 0 };
+          const bits = shapeWords[3];
+          return { control: shapeWords[0], newlines: shapeWords[1], longest: shapeWords[2], maybeHan: (bits & SHAPE_MAYBE_HAN) !== 0, marked: (bits & SHAPE_MARKED) !== 0 };
         }
       : undefined;
     utf8ShapeOf = { kernel, shape };
@@ -233,7 +237,7 @@ function readFailure(e: unknown): { reason: string } {
 export function readTextSync(
   file: FileToFingerprint,
   settings: EngineSettings,
-): { text: string; bytes: number; encoding: string; shape?: LineShape; ascii?: boolean } | { reason: string } {
+): { text: string; bytes: number; encoding: string; facts?: TextFacts } | { reason: string } {
   let buf: Buffer;
   let fd: number;
   try {
@@ -263,7 +267,7 @@ export function readTextSync(
   if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
   const decoded = decodeBuffer(buf, utf8Shape());
   if (!decoded.ok) return { reason: decoded.reason };
-  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding, shape: decoded.shape, ascii: decoded.ascii };
+  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding, facts: decoded.facts };
 }
 
 /**
@@ -306,7 +310,7 @@ export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSet
   // tokenize (one pass: documentFromKernel); any other file is read again by regionDocumentOf.
   const made: { region?: RegionDocument } = {};
   const fromKernel = regions ? (kernel: CodeKernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)) : undefined;
-  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel, read);
+  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel, read.facts);
   if (regions && outcome.ok) outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
   return outcome;
 }

@@ -23,11 +23,11 @@ const TEXTS: Array<[string, string]> = [
 ];
 
 describe('fingerprintDecodedText with what the reader knows', () => {
-  it('a line shape given: the same outcomes as measuring the text (minified, repetitive, containers, line counts)', () => {
+  it('its facts given (line shape, markers): the same outcomes as measuring the text (minified, repetitive, ignored, containers, line counts)', () => {
     const options = () => ({ minTokens: 5 });
     for (const [name, text] of TEXTS) {
       const measured = fingerprintDecodedText(name, text, text.length, 'utf-8', options);
-      const given = fingerprintDecodedText(name, text, text.length, 'utf-8', options, lineShape(text));
+      const given = fingerprintDecodedText(name, text, text.length, 'utf-8', options, { shape: lineShape(text), maybeHan: true, marked: text.includes('neardup-ignore-') });
       assert.deepEqual(given, measured, name);
     }
   });

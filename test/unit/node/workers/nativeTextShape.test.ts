@@ -1,10 +1,13 @@
-// The kernels' textShape (native/textshape.c: decodeText's control count and lineShape read off a
-// UTF-8 text's bytes) must give what the TypeScript finds in the decoded text, on random and
+// The kernels' textShape (native/textshape.c: decodeText's control count and lineShape, whether a
+// Han ideograph may be there and whether the ignore markers' prefix is, read off a UTF-8 text's
+// bytes) must give what the TypeScript finds in the decoded text, on random and
 // adversarial UTF-8 (every byte class, runs across its 16-byte blocks, characters of 1 to 4 bytes,
 // CR LF, controls, NUL, long lines); and decodeText with it must answer as decodeText without it
 // (the TypeScript reference, the path without a kernel), on valid, invalid and binary bytes.
 import { strict as assert } from 'node:assert';
 import { decodeText, lineShape, type BytesShape, type HostDecoders } from '../../../../src/core/text/decodeText';
+import { IGNORE_MARKER_PREFIX } from '../../../../src/core/text/ignoreMarkers';
+import { firstFoldableHan } from '../../../../src/core/text/variantFold';
 import type { CodeKernel } from '../../../../src/core/types';
 import { KERNELS } from './kernelsUnderTest';
 import { mulberry32 } from '../../helpers/random';
@@ -12,26 +15,38 @@ import { mulberry32 } from '../../helpers/random';
 const utf8 = new TextEncoder();
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** textShape's answer, every bit of it. */
+type Shape = BytesShape & { nonAscii: boolean; nul: boolean };
+
 /** What the TypeScript finds in the text valid UTF-8 bytes decode to. */
-function reference(bytes: Uint8Array): BytesShape & { nul: boolean } {
+function reference(bytes: Uint8Array): Shape {
   const text = decoder.decode(bytes);
   let control = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if ((c < 0x20 && c !== 0 && c !== 9 && c !== 10 && c !== 11 && c !== 12 && c !== 13 && c !== 27) || c === 0x7f) control++;
   }
-  // eslint-disable-next-line no-control-regex
-  return { control, ...lineShape(text), nonAscii: /[^\x00-\x7f]/.test(text), nul: text.includes('\0') };
+  return {
+    control,
+    ...lineShape(text),
+    // Characters of 3 UTF-8 bytes led by 0xE3–0xE9 or 0xEF: every Han ideograph the variant fold looks for is one.
+    maybeHan: /[\u3000-\u9fff\uf000-\uffff]/.test(text),
+    marked: text.includes(IGNORE_MARKER_PREFIX),
+    // eslint-disable-next-line no-control-regex
+    nonAscii: /[^\x00-\x7f]/.test(text),
+    nul: text.includes('\0'),
+  };
 }
 
-function shapeOf(kernel: CodeKernel, bytes: Uint8Array): BytesShape & { nul: boolean } {
+function shapeOf(kernel: CodeKernel, bytes: Uint8Array): Shape {
   const out = new Uint32Array(4).fill(0xdeadbeef);
   kernel.textShape!(bytes, out);
-  return { control: out[0], newlines: out[1], longest: out[2], nonAscii: (out[3] & 2) !== 0, nul: (out[3] & 1) !== 0 };
+  const bits = out[3];
+  return { control: out[0], newlines: out[1], longest: out[2], maybeHan: (bits & 4) !== 0, marked: (bits & 8) !== 0, nonAscii: (bits & 2) !== 0, nul: (bits & 1) !== 0 };
 }
 
 /** Pieces of text: every byte class of textshape.c, characters of 1 to 4 UTF-8 bytes, runs of plain ASCII. */
-const PIECES = ['a', ' ', '\t', '\n', '\r\n', '\r', '\x0b', '\x0c', '\x1b', '\x01', '\x08', '\x0e', '\x1a', '\x1c', '\x1f', '\x7f', '\0', '~', 'é', 'ß', '中', '文', '\u3000', '\uFEFF', '\uFFFF', '😀', '\u{10FFFF}', '\u0800'];
+const PIECES = ['neardup-ignore-', 'neardup-ignore', 'neardup_ignore-', 'eardup-ignore-', '\u3400', '\u9fff', '\u2fff', '\ua000', '\uf900', '\ufaff', 'a', ' ', '\t', '\n', '\r\n', '\r', '\x0b', '\x0c', '\x1b', '\x01', '\x08', '\x0e', '\x1a', '\x1c', '\x1f', '\x7f', '\0', '~', 'é', 'ß', '中', '文', '\u3000', '\uFEFF', '\uFFFF', '😀', '\u{10FFFF}', '\u0800'];
 
 function randomText(rnd: () => number, pieces: number): string {
   const parts: string[] = [];
@@ -47,7 +62,7 @@ function randomText(rnd: () => number, pieces: number): string {
 /** Texts placed at every offset of a 16-byte block: the special character before, on and after block edges. */
 function edgeTexts(): string[] {
   const texts: string[] = [''];
-  for (const special of ['\n', '\x01', '\x7f', '\0', '\t', '\r', '\x1b', 'é', '中', '😀']) {
+  for (const special of ['\n', '\x01', '\x7f', '\0', '\t', '\r', '\x1b', 'é', '中', '😀', '\u3000', '\uf900', 'neardup-ignore-next']) {
     for (let at = 0; at < 36; at++) {
       texts.push('a'.repeat(at) + special);
       texts.push('a'.repeat(at) + special + 'b'.repeat(40 - at));
@@ -72,7 +87,7 @@ for (const under of KERNELS) {
       kernel = k!;
     });
 
-    it('gives the TypeScript control count, line feeds, longest line and ASCII-ness on edge texts at every block offset', () => {
+    it('gives the TypeScript control count, line feeds, longest line, possible Han, marker prefix and ASCII-ness on edge texts at every block offset', () => {
       let checked = 0;
       for (const text of edgeTexts()) {
         const bytes = utf8.encode(text);
@@ -113,12 +128,12 @@ for (const under of KERNELS) {
       for (const bytes of inputs) {
         const plain = decodeText(bytes, host);
         const fast = decodeText(bytes, withShape);
-        if (fast.ok && fast.shape) {
+        if (fast.ok && fast.facts) {
           shaped++;
-          assert.deepEqual(fast.shape, lineShape(fast.text));
-          // eslint-disable-next-line no-control-regex
-          assert.equal(fast.ascii, !/[^\x00-\x7f]/.test(fast.text));
-          const { shape: _s, ascii: _a, ...rest } = fast;
+          assert.deepEqual(fast.facts.shape, lineShape(fast.text));
+          assert.equal(fast.facts.marked, fast.text.includes(IGNORE_MARKER_PREFIX));
+          if (!fast.facts.maybeHan) assert.equal(firstFoldableHan(fast.text), -1, 'no Han ideograph where it says none');
+          const { facts: _facts, ...rest } = fast;
           assert.deepEqual(rest, plain);
         } else {
           if (!fast.ok) binary++;
