@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "simd.h"
+
 /* What a byte is: 0 printable ASCII (and TAB, VT, FF, CR, ESC), 1 a control checkText counts, 2 LF,
  * 3 NUL, 4 a continuation byte, 5 a lead byte of one unit, 6 a lead byte of two. */
 static uint8_t byteClass[256];
@@ -32,17 +34,6 @@ static void makeClasses(void) {
   }
   classesMade = 1;
 }
-
-#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
-#include <emmintrin.h>
-#define HAVE_SSE2 1
-#elif defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#define HAVE_WASM_SIMD 1
-#endif
-#if defined(_MSC_VER)
-#include <intrin.h>
-#endif
 
 #if defined(HAVE_SSE2) || defined(HAVE_WASM_SIMD)
 /* The index of the lowest set bit of x (x != 0). */
