@@ -111,6 +111,17 @@ for (const under of KERNELS) {
       }
     });
 
+    it('on 2,000 random texts without control characters (every 16-byte block on the block path): characters of 1 to 4 bytes, line feeds anywhere', () => {
+      const rnd = mulberry32(1603);
+      const clean = ['a', 'bc', ' ', '\t', '\r', '\n', '\n', 'é', 'ß', '中', '文字', '\u3000', '\u2fff', '\ua000', '\uf900', '\ufffd', '😀', '\u{10FFFF}', '\u0800', 'neardup-ignore-'];
+      for (let i = 0; i < 2000; i++) {
+        const parts: string[] = [];
+        for (let k = Math.floor(rnd() * 200); k > 0; k--) parts.push(clean[Math.floor(rnd() * clean.length)]);
+        const bytes = utf8.encode(parts.join(''));
+        assert.deepEqual(shapeOf(kernel, bytes), reference(bytes), JSON.stringify(parts.join('').slice(0, 200)));
+      }
+    });
+
     it('decodeText answers the same with it as without it (the TypeScript): valid, invalid, binary and byte-order-marked bytes', () => {
       const rnd = mulberry32(1602);
       const host: HostDecoders = { gb18030: () => '\uFFFD' };
