@@ -64,12 +64,30 @@ const cliExtras = {
   outfile: 'dist/cliExtras.js',
 };
 
+/**
+ * iconv-lite (GB18030 decoding, required by src/node/files/decode.ts on the first file that needs
+ * it) is a bundle of its own too, dist/iconv.js: its ~550 KB of code tables would otherwise be
+ * compiled by every worker thread as it boots (~4–5 ms each), for the few trees that have such a file.
+ */
+const iconvApart = {
+  name: 'iconv-apart',
+  setup(build) {
+    build.onResolve({ filter: /^iconv-lite$/ }, (args) => (path.basename(args.importer) === 'decode.ts' ? { path: './iconv.js', external: true } : undefined));
+  },
+};
+const iconvBundle = {
+  stdin: { contents: "module.exports = require('iconv-lite');\n", resolveDir: __dirname, sourcefile: 'iconv.js', loader: 'js' },
+  outfile: 'dist/iconv.js',
+};
+const apart = (...more) => [...common.plugins, iconvApart, ...more];
+
 const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
-  { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js' },
-  { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js' },
-  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [...common.plugins, cliExtrasApart] },
-  cliExtras,
+  { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js', plugins: apart() },
+  { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js', plugins: apart() },
+  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: apart(cliExtrasApart) },
+  { ...cliExtras, plugins: apart() },
+  iconvBundle,
   // The Overview webview's script: runs in the webview (a browser), not in Node.
   { entryPoints: ['src/webview/overview.ts'], outfile: 'dist/overview.js', platform: 'browser', format: 'iife', target: 'es2022' },
   // VS Code for the Web (package.json "browser"): the extension in the web extension host and its

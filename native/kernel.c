@@ -38,6 +38,8 @@
  *               bucketRegions of src/core/regions/regions.ts
  *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
  *               (fingerprint.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
+ *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
+ *               longest line of the UTF-8 text of bytes (textshape.c), read in place
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
  * written to `out` as
@@ -57,6 +59,7 @@
 #include "allpairs.h"
 #include "fingerprint.h"
 #include "seeds.h"
+#include "textshape.h"
 
 /* ------------------------------------------------------------------------------- Node-API */
 
@@ -618,6 +621,19 @@ static napi_value jsSimhashTokens(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
+/* textShape(bytes: Uint8Array, out: Uint32Array(4)): textShape of textshape.c on the bytes in place (needs no init). */
+static napi_value jsTextShape(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  void *bytes, *out;
+  size_t n, outLen;
+  if (argc < 2 || !typedArray(env, argv[0], napi_uint8_array, &bytes, &n) || !typedArray(env, argv[1], napi_uint32_array, &out, &outLen) || outLen < TEXT_SHAPE_WORDS)
+    return throwError(env, "textShape(bytes: Uint8Array, out: Uint32Array(4))");
+  textShape(bytes, n, out);
+  return NULL;
+}
+
 NAPI_MODULE_INIT() {
   napi_value version;
   if (napi_create_int32(env, KERNEL_VERSION, &version) != napi_ok) return NULL;
@@ -640,6 +656,7 @@ NAPI_MODULE_INIT() {
       {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
+      {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

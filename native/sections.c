@@ -26,17 +26,7 @@
 #include "sections.h"
 #include "grow.h"
 
-#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
-#include <emmintrin.h>
-#define HAVE_SSE2 1
-#elif defined(__wasm_simd128__)
-/* The WebAssembly build (scripts/build-wasm.js, -msimd128): SIMD128 where native uses SSE2. */
-#include <wasm_simd128.h>
-#define HAVE_WASM_SIMD 1
-#endif
-#if defined(_MSC_VER)
-#include <intrin.h>
-#endif
+#include "simd.h"
 
 /* ------------------------------------------------------------------------------- helpers */
 

@@ -1,7 +1,7 @@
 /*
  * NearDup's fingerprinting kernel as a standalone WebAssembly module: the WebAssembly exports of
  * the same C functions the Node-API addon calls (fingerprint.c, regiondoc.c, sections.c, allpairs.c,
- * seeds.c, align.c, buckets.c, comments.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
+ * seeds.c, align.c, buckets.c, comments.c, textshape.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
  * wasm/neardup_kernel.wasm, with no imports. src/core/wasm/wasmKernel.ts instantiates it from its
  * bytes and offers the CodeKernel interface of src/core/types.ts over these exports.
  *
@@ -18,6 +18,7 @@
 #include "allpairs.h"
 #include "fingerprint.h"
 #include "seeds.h"
+#include "textshape.h"
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
@@ -258,3 +259,6 @@ EXPORT("nd_buckets_floats") const double *ndBucketsFloats(void) { return buckets
 EXPORT("nd_buckets_chains") double ndBucketsChains(void) { return bucketsOut.chains; }
 EXPORT("nd_buckets_aligned") double ndBucketsAligned(void) { return bucketsOut.aligned; }
 EXPORT("nd_buckets_free") void ndBucketsFree(void) { bucketResultFree(&bucketsOut); }
+
+/* textShape (textshape.c) of the n bytes at p, into the 4 words at out (needs no init). */
+EXPORT("nd_text_shape") void ndTextShape(const uint8_t *p, size_t n, uint32_t *out) { textShape(p, n, out); }

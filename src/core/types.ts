@@ -211,6 +211,13 @@ export interface CodeKernel {
    */
   simhashTokens?(hi: Uint32Array, lo: Uint32Array, from: number, to: number, k: number, tf: boolean, out: Uint32Array): number;
   /**
+   * The text checks of src/core/text/decodeText.ts on a UTF-8 text, read off its bytes in one
+   * pass (native/textshape.c), into `out`: the control characters checkText counts, the line
+   * feeds and the longest line in UTF-16 units (lineShape), and bits (1: a NUL byte, 2: a byte
+   * of 0x80 or above). Meaningful for valid UTF-8 only. Absent from a kernel built before it.
+   */
+  textShape?(bytes: Uint8Array, out: Uint32Array): void;
+  /**
    * bucketRegions of src/core/regions/regions.ts for many seed buckets in one call
    * (native/buckets.c): `streams` holds five per document (raw hi, raw lo, ids hi, ids lo,
    * isIdent; the last three null for prose), `lengths` and `prose` (1: a prose document) one per

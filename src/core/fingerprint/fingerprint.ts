@@ -52,6 +52,11 @@ export interface FingerprintOptions {
    * document (CodeKernel.region) without tokenising it again.
    */
   kernelTokenized?: (kernel: CodeKernel) => void;
+  /**
+   * The caller found no `neardup-ignore-` in the text (IGNORE_MARKER_PREFIX): its markers are not
+   * searched for again. A container (core/containers) is searched part by part, as without it.
+   */
+  unmarked?: boolean;
 }
 
 export const DEFAULT_MIN_TOKENS = 50;
@@ -84,7 +89,7 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
   const lang = languageOf(path);
   // Ignore markers (ignoreMarkers.ts) first: a file marked whole gives nothing; ignored regions
   // are blanked (same offsets and lines), for the kernel as for the code below.
-  const kept = applyIgnoreMarkers(text, lang);
+  const kept = options.unmarked ? text : applyIgnoreMarkers(text, lang);
   if (kept === null) return { kind: lang.kind, file: null, sections: [] };
   text = kept;
   if (options.fold) text = options.fold(text);

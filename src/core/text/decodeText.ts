@@ -28,10 +28,42 @@ export interface HostDecoders {
   gb18030(bytes: Uint8Array): string;
   /** UTF-16 LE units as they are (lone surrogates kept); default: a String.fromCharCode loop. */
   utf16le?(bytes: Uint8Array): string;
+  /**
+   * The checks of a UTF-8 text read off its bytes, when the host has a faster way (a kernel's
+   * textShape, native/textshape.c): what {@link checkText} and {@link lineShape} find in the text
+   * valid UTF-8 `bytes` decode to. Called for valid UTF-8 without a byte order mark only.
+   */
+  utf8Shape?(bytes: Uint8Array): BytesShape;
+}
+
+/** What {@link HostDecoders.utf8Shape} reads off a UTF-8 text's bytes. */
+export interface BytesShape extends LineShape {
+  /** The control characters checkText counts (C0 but NUL, TAB, LF, VT, FF, CR, ESC; DEL). */
+  control: number;
+  /** False: the text has no Han ideograph (U+3400–U+9FFF, U+F900–U+FAFF); true: it may have. */
+  maybeHan: boolean;
+  /** Whether the text holds `neardup-ignore-` (the ignore markers' prefix). */
+  marked: boolean;
+}
+
+/** What decoding found out about a text, read off its bytes (HostDecoders.utf8Shape). */
+export interface TextFacts {
+  /** Its {@link lineShape}. */
+  shape: LineShape;
+  /** False: no Han ideograph (the variant fold has nothing to do); true: maybe. */
+  maybeHan: boolean;
+  /** Whether it holds `neardup-ignore-` (false: it has no ignore marker). */
+  marked: boolean;
 }
 
 export type DecodeResult =
-  | { ok: true; text: string; encoding: string }
+  | {
+      ok: true;
+      text: string;
+      encoding: string;
+      /** When the host's utf8Shape read them. */
+      facts?: TextFacts;
+    }
   | { ok: false; reason: string };
 
 /** Tunables of decoding and minified-file detection. */
@@ -98,7 +130,7 @@ export function decodeText(buf: Uint8Array, host: HostDecoders): DecodeResult {
   } catch {
     text = undefined;
   }
-  if (text !== undefined) return checkText(text, 'utf-8');
+  if (text !== undefined) return host.utf8Shape ? checkShape(text, host.utf8Shape(buf)) : checkText(text, 'utf-8');
 
   // 4. GB18030 when plausible, else UTF-8 with replacement characters.
   const gb = host.gb18030(buf);
@@ -236,6 +268,15 @@ function checkText(text: string, encoding: string): DecodeResult {
     return { ok: false, reason: 'binary file (control characters)' };
   }
   return { ok: true, text, encoding };
+}
+
+/**
+ * checkText of a valid UTF-8 text without NUL or byte order mark, with the counts its bytes gave
+ * (HostDecoders.utf8Shape): the same answer, and what the bytes told of the text (TextFacts).
+ */
+function checkShape(text: string, shape: BytesShape): DecodeResult {
+  if (shape.control > 0 && shape.control / text.length > LIMITS.maxControlShare) return { ok: false, reason: 'binary file (control characters)' };
+  return { ok: true, text, encoding: 'utf-8', facts: { shape: { newlines: shape.newlines, longest: shape.longest }, maybeHan: shape.maybeHan, marked: shape.marked } };
 }
 
 function isCjk(c: number): boolean {

@@ -28,7 +28,9 @@ export const IGNORE_FILE_LINES = 10;
 /** The reason a file with a `neardup-ignore-file` marker is skipped for. */
 export const IGNORE_FILE_REASON = 'ignored by a neardup-ignore-file marker';
 
-const PREFIX = 'neardup-ignore-';
+/** What every marker starts with: a text without it has no marker. */
+export const IGNORE_MARKER_PREFIX = 'neardup-ignore-';
+const PREFIX = IGNORE_MARKER_PREFIX;
 type MarkerKind = 'file' | 'start' | 'end' | 'next';
 const KINDS: MarkerKind[] = ['file', 'start', 'end', 'next'];
 

@@ -94,6 +94,8 @@ interface Exports {
   nd_buckets_aligned(): number;
   nd_buckets_free(): void;
   nd_simhash_tokens(hi: number, lo: number, n: number, k: number, tf: number, out: number): number;
+  /** Absent from a module built before it. */
+  nd_text_shape?(bytes: number, n: number, out: number): void;
 }
 
 /**
@@ -151,6 +153,7 @@ class Kernel implements WasmKernel {
     if (x.nd_init(at, at + 65536, logTable.length) !== 1) throw new Error('WebAssembly kernel: out of memory');
     // A module built before the bucket search: findRegions aligns chain by chain.
     if (typeof x.nd_region_buckets !== 'function') (this as { regionBuckets?: unknown }).regionBuckets = undefined;
+    if (typeof x.nd_text_shape !== 'function') (this as { textShape?: unknown }).textShape = undefined;
   }
 
   /** The scratch block, at least `bytes` long (its old contents are lost when it grows). */
@@ -526,5 +529,15 @@ class Kernel implements WasmKernel {
     if (status < 0) throw new Error(status === -2 ? 'simhashTokens: the kernel is not initialised' : 'out of memory');
     if (status === 1) out.set(this.u32(base + n * 8, 2));
     return status;
+  }
+
+  textShape(bytes: Uint8Array, out: Uint32Array): void {
+    if (out.length < 4) throw new Error('textShape: out: Uint32Array(4)');
+    // The bytes, then the four words of the answer, in the call's own block.
+    const outAt = align8(bytes.length);
+    const base = this.room(outAt + 16);
+    this.u8(base, bytes.length).set(bytes);
+    this.x.nd_text_shape!(base, bytes.length, base + outAt);
+    out.set(this.u32(base + outAt, 4));
   }
 }

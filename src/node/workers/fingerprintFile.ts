@@ -14,10 +14,11 @@ import { documentFromKernel, regionDocument, regionDocumentOfParts, type RegionD
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
-import { decodeBuffer, isMinified, isRepetitive } from '../files/decode';
+import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type TextFacts } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
-import { bigramSegmenter, loadCjkSegmenter } from './jieba';
+import { bigramSegmenter } from '../../core/text/segmenters';
+import type * as Jieba from './jieba';
 import { variantFold } from './variants';
 import { nativeKernel, nativeKernelProblem, wasmKernelProblem } from './nativeKernel';
 import type { CjkMode, SharedFrequencies } from './messages';
@@ -36,11 +37,18 @@ export function setEngineLog(log: (msg: string) => void): void {
   logOnce = log;
 }
 
-/** jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. */
+/**
+ * jieba, loaded on the first CJK run met (most code never needs it), or the bigram fallback. Its
+ * glue (./jieba: its dictionary reader, node:zlib for the CRC) is required then too, not while
+ * the worker boots.
+ */
 let cjkLoaded = false;
+let jieba: typeof Jieba | undefined;
 const lazyJieba = (run: string): string[] => {
   cjkLoaded = true;
-  return loadCjkSegmenter(logOnce).segmenter(run);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  jieba ??= require('./jieba') as typeof Jieba;
+  return jieba.loadCjkSegmenter(logOnce).segmenter(run);
 };
 
 /** Thrown by the segmenter of `cjk: 'defer'` when this thread has not loaded jieba yet. */
@@ -71,7 +79,14 @@ function codeKernel(relPath: string) {
   return kernel;
 }
 
-function fingerprintOptions(relPath: string, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, kernelTokenized?: (kernel: CodeKernel) => void): FingerprintOptions {
+function fingerprintOptions(
+  relPath: string,
+  settings: EngineSettings,
+  df?: SharedFrequencies,
+  cjk?: CjkMode,
+  kernelTokenized?: (kernel: CodeKernel) => void,
+  noHan = false,
+): FingerprintOptions {
   return {
     kernelTokenized,
     kernel: codeKernel(relPath),
@@ -81,12 +96,17 @@ function fingerprintOptions(relPath: string, settings: EngineSettings, df?: Shar
     stopWords: settings.stopWords,
     weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
     segmenter: segmenterFor(settings, cjk),
-    fold: settings.foldVariants !== false ? foldVariants : undefined,
+    // A text without a Han character has nothing to fold (the fold would give it back as it is).
+    fold: settings.foldVariants !== false && !noHan ? foldVariants : undefined,
     idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
   };
 }
 
-/** Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's fingerprintDecodedText with this thread's tools. */
+/**
+ * Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's
+ * fingerprintDecodedText with this thread's tools. `facts`: what the decoding read off the text's
+ * bytes, when it did (decodeText's TextFacts).
+ */
 export function fingerprintDecoded(
   relPath: string,
   text: string,
@@ -96,9 +116,11 @@ export function fingerprintDecoded(
   df?: SharedFrequencies,
   cjk?: CjkMode,
   kernelTokenized?: (kernel: CodeKernel) => void,
+  facts?: TextFacts,
 ): FileOutcome {
   try {
-    return fingerprintDecodedText(relPath, text, bytes, encoding, () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized));
+    const options = () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized, facts?.maybeHan === false);
+    return fingerprintDecodedText(relPath, text, bytes, encoding, options, facts);
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
     throw e;
@@ -140,20 +162,45 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
   return withAnchors(doc);
 }
 
+/** The kernel's textShape as decodeBuffer's utf8Shape (decodeText's checks read off the bytes), when this thread's kernel has it. */
+const shapeWords = new Uint32Array(4);
+/** Bits of textShape's fourth word (native/textshape.h). */
+const SHAPE_MAYBE_HAN = 4;
+const SHAPE_MARKED = 8;
+let utf8ShapeOf: { kernel: CodeKernel | undefined; shape: ((bytes: Uint8Array) => BytesShape) | undefined } | undefined;
+function utf8Shape(): ((bytes: Uint8Array) => BytesShape) | undefined {
+  const kernel = nativeKernel();
+  if (!utf8ShapeOf || utf8ShapeOf.kernel !== kernel) {
+    const textShape = kernel?.textShape?.bind(kernel);
+    const shape = textShape
+      ? (bytes: Uint8Array): BytesShape => {
+          textShape(bytes, shapeWords);
+          const bits = shapeWords[3];
+          return { control: shapeWords[0], newlines: shapeWords[1], longest: shapeWords[2], maybeHan: (bits & SHAPE_MAYBE_HAN) !== 0, marked: (bits & SHAPE_MARKED) !== 0 };
+        }
+      : undefined;
+    utf8ShapeOf = { kernel, shape };
+  }
+  return utf8ShapeOf.shape;
+}
+
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */
 let scratch = Buffer.allocUnsafeSlow(256 * 1024);
 const SCRATCH_KEEP_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads a whole file from `fd` (at most `limit` + 1 bytes: enough to tell it is over the limit)
- * into the scratch buffer; the bytes are valid until the next call.
+ * into the scratch buffer; the bytes are valid until the next call. A file of `size` bytes by its
+ * fstat is read as that many (one read, not a second one to meet the end: what it gains after the
+ * fstat is not read); a size of 0 (files whose size the system does not know) reads to the end.
  */
-function readAllSync(fd: number, sizeHint: number, limit: number): Buffer {
-  const want = Math.min(sizeHint, limit) + 1; // one more byte: a file that grew since fstat
+function readAllSync(fd: number, size: number, limit: number): Buffer {
+  const want = Math.min(size, limit) + 1; // one more byte: room to tell a file over the limit
   if (scratch.length < want) scratch = Buffer.allocUnsafeSlow(Math.max(want, scratch.length * 2));
   let buf = scratch;
   let n = 0;
   for (;;) {
+    if (size > 0 && n >= size) break;
     if (n === buf.length) {
       if (n > limit) break;
       const bigger = Buffer.allocUnsafeSlow(Math.min(buf.length * 2, limit + 1));
@@ -187,7 +234,10 @@ function readFailure(e: unknown): { reason: string } {
  * thread that has nothing else to do meanwhile, and one call costs far less than the four
  * thread-pool round trips of the promise API. Also the CLI's `--locate` re-read (node/scan/locate.ts).
  */
-export function readTextSync(file: FileToFingerprint, settings: EngineSettings): { text: string; bytes: number; encoding: string } | { reason: string } {
+export function readTextSync(
+  file: FileToFingerprint,
+  settings: EngineSettings,
+): { text: string; bytes: number; encoding: string; facts?: TextFacts } | { reason: string } {
   let buf: Buffer;
   let fd: number;
   try {
@@ -215,9 +265,9 @@ export function readTextSync(file: FileToFingerprint, settings: EngineSettings):
     }
   }
   if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
-  const decoded = decodeBuffer(buf);
+  const decoded = decodeBuffer(buf, utf8Shape());
   if (!decoded.ok) return { reason: decoded.reason };
-  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding };
+  return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding, facts: decoded.facts };
 }
 
 /**
@@ -260,7 +310,7 @@ export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSet
   // tokenize (one pass: documentFromKernel); any other file is read again by regionDocumentOf.
   const made: { region?: RegionDocument } = {};
   const fromKernel = regions ? (kernel: CodeKernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)) : undefined;
-  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel);
+  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel, read.facts);
   if (regions && outcome.ok) outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
   return outcome;
 }

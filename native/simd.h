@@ -1,0 +1,21 @@
+/*
+ * Which vector instructions a C file of the kernel may use: SSE2 in the addon on x86-64 (and with
+ * MSVC on x64), SIMD128 in the WebAssembly build (scripts/build-wasm.js, -msimd128: where native
+ * uses SSE2), none elsewhere (the scalar paths). Defines HAVE_SSE2 or HAVE_WASM_SIMD and includes
+ * their intrinsics (and MSVC's bit scans). Used by sections.c and textshape.c.
+ */
+#ifndef NEARDUP_SIMD_H
+#define NEARDUP_SIMD_H
+
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
+#include <emmintrin.h>
+#define HAVE_SSE2 1
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#define HAVE_WASM_SIMD 1
+#endif
+#if defined(_MSC_VER)
+#include <intrin.h>
+#endif
+
+#endif
