@@ -107,9 +107,9 @@ export function matchPairList(
     }
     return orderPairList({ length: kept, a, b, distance, truncated }, n);
   }
+  // No kernel, or it gave up (more candidates than it holds): the TypeScript search.
   const found = allPairsBatch(fp, options.maxDistance, {
     maxPairs: options.maxPairs,
-    kernel: options.kernel,
     accept: (a, b) => {
       if (accept && !accept(a, b)) return false;
       return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;
