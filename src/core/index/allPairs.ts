@@ -44,15 +44,11 @@ export function allPairsBatch(
     kernel?: Pick<CodeKernel, 'allPairs'>;
   } = {},
 ): PairList {
-  checkRadius(k, MAX_INDEX_DISTANCE);
-  if (fp.length % 2 !== 0) throw new RangeError('fp must hold (hi, lo) pairs');
-  const maxPairs = options.maxPairs ?? Infinity;
-  if (!(maxPairs >= 0) || (maxPairs !== Infinity && !Number.isInteger(maxPairs))) {
-    throw new RangeError(`maxPairs must be a non-negative integer, got ${maxPairs}`);
-  }
+  checkPairsInput(fp, k);
+  const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
   const n = fp.length >>> 1;
   const sink = new PairSink(maxPairs, options.accept);
-  const native = options.kernel && options.blocks === undefined && n >= 2 ? options.kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES) : null;
+  const native = options.kernel && options.blocks === undefined ? nativeCandidates(fp, k, options.kernel) : null;
   try {
     if (native) {
       const { a, b, distance } = native;
@@ -64,6 +60,29 @@ export function allPairsBatch(
     if (e !== PAIR_LIMIT_REACHED) throw e;
   }
   return sink.result();
+}
+
+/**
+ * The native kernel's candidates for {@link allPairsBatch}: every pair a < b within distance k, in
+ * the kernel's order (accept and maxPairs not applied); null when there are fewer than two items
+ * or more candidates than the kernel holds (then the TypeScript search runs).
+ */
+export function nativeCandidates(fp: Uint32Array, k: number, kernel: Pick<CodeKernel, 'allPairs'>): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null {
+  checkPairsInput(fp, k);
+  return fp.length >= 4 ? kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES) : null;
+}
+
+/** A pair cap as allPairsBatch takes it: a non-negative integer or Infinity (else RangeError). */
+export function checkMaxPairs(maxPairs: number): number {
+  if (!(maxPairs >= 0) || (maxPairs !== Infinity && !Number.isInteger(maxPairs))) {
+    throw new RangeError(`maxPairs must be a non-negative integer, got ${maxPairs}`);
+  }
+  return maxPairs;
+}
+
+function checkPairsInput(fp: Uint32Array, k: number): void {
+  checkRadius(k, MAX_INDEX_DISTANCE);
+  if (fp.length % 2 !== 0) throw new RangeError('fp must hold (hi, lo) pairs');
 }
 
 function findPairs(fp: Uint32Array, n: number, k: number, options: { maxTables?: number; blocks?: number }, sink: PairSink): void {

@@ -5,7 +5,7 @@
 import type { CodeKernel } from '../types';
 import { clusterPairs } from './clusters';
 import { similarity } from '../index/hamming';
-import { allPairsBatch } from '../index/allPairs';
+import { allPairsBatch, checkMaxPairs, nativeCandidates } from '../index/allPairs';
 import { estimateJaccard } from '../fingerprint/simhash';
 import type { ItemFingerprint } from '../types';
 
@@ -75,14 +75,54 @@ export function matchPairList(
   // Candidates are vetted and verified as the tables find them, so the pair cap counts only
   // pairs that will be reported.
   const { minSimilarity, sketchSize } = options;
+  const native = options.kernel ? nativeCandidates(fp, options.maxDistance, options.kernel) : null;
+  if (native) {
+    // The kernel's candidates, vetted and verified in this one loop, in its order (the pairs and
+    // the cap's cut of allPairsBatch's native path), not through a chain of calls per candidate:
+    // in a scan this runs once, mostly before V8 has compiled it.
+    const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
+    const { a: ca, b: cb, distance: cd } = native;
+    const keep = new Uint8Array(ca.length);
+    let kept = 0;
+    let truncated = false;
+    for (let p = 0; p < ca.length; p++) {
+      const x = ca[p];
+      const y = cb[p];
+      if ((accept && !accept(x, y)) || estimateJaccard(items[x].sketch, items[y].sketch, sketchSize) < minSimilarity) continue;
+      if (kept === maxPairs) {
+        truncated = true;
+        break;
+      }
+      keep[p] = 1;
+      kept++;
+    }
+    const a = new Uint32Array(kept);
+    const b = new Uint32Array(kept);
+    const distance = new Uint8Array(kept);
+    for (let p = 0, q = 0; q < kept; p++) {
+      if (keep[p] === 0) continue;
+      a[q] = ca[p];
+      b[q] = cb[p];
+      distance[q++] = cd[p];
+    }
+    return orderPairList({ length: kept, a, b, distance, truncated }, n);
+  }
+  // No kernel, or it gave up (more candidates than it holds): the TypeScript search.
   const found = allPairsBatch(fp, options.maxDistance, {
     maxPairs: options.maxPairs,
-    kernel: options.kernel,
     accept: (a, b) => {
       if (accept && !accept(a, b)) return false;
       return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;
     },
   });
+  return orderPairList(found, n);
+}
+
+/**
+ * The pairs of `found` (items numbered below n, a < b) ordered by distance, then a, then b, in new
+ * arrays: the order of {@link matchPairList}, whatever order they were found in.
+ */
+export function orderPairList(found: PairArrays & { truncated: boolean }, n: number): MatchedList {
   const count = found.length;
   const a = new Uint32Array(count);
   const b = new Uint32Array(count);
