@@ -10,6 +10,8 @@
  * fatal error (a baseline that cannot be read or written, a broken `.neardup.json`, a
  * `--changed-since` revision git does not know among them).
  */
+// First: V8's tiering for a short process (before any other module's code runs).
+import './process/v8Tiering';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

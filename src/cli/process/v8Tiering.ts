@@ -1,0 +1,25 @@
+/**
+ * The CLI's one V8 setting, made before anything else runs: a longer interrupt budget (how much
+ * bytecode a function runs before V8 considers optimising it). A scan is a short process of three
+ * isolates (this thread and two workers, each compiling its own code): with V8's default
+ * (67,584) a quarter of a scan's CPU went to TurboFan optimising functions that had little left
+ * to run; at 1,000,000 the hot loops are still optimised (the kernel's callers, the matching) and
+ * the process's CPU is ~0.84x (bench/README.md, "V8's compiles"). Only the CLI sets it: the
+ * extension's engine lives in the extension host, whose flags are VS Code's and other
+ * extensions', not NearDup's. A budget the user gives node (`--interrupt-budget` in its
+ * arguments or NODE_OPTIONS) is kept; NEARDUP_V8_DEFAULTS=1 keeps V8's own.
+ */
+import * as v8 from 'node:v8';
+
+/** The interrupt budget the CLI runs with. */
+export const CLI_INTERRUPT_BUDGET = 1_000_000;
+
+/** The V8 flags the CLI sets, given node's arguments, NODE_OPTIONS and the environment's opt-out (none: undefined). */
+export function cliV8Flags(execArgv: readonly string[], nodeOptions: string | undefined, keepDefaults: string | undefined): string | undefined {
+  if (keepDefaults === '1') return undefined;
+  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)].some((a) => /^--interrupt[-_]budget(=|$)/.test(a));
+  return given ? undefined : `--interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
+}
+
+const flags = cliV8Flags(process.execArgv, process.env.NODE_OPTIONS, process.env.NEARDUP_V8_DEFAULTS);
+if (flags) v8.setFlagsFromString(flags);
