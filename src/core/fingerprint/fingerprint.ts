@@ -322,34 +322,6 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
 }
 
 /**
- * The kernel's words a document was read from by fingerprintWithKernel (one buffer holding exactly
- * the file item, hi lo tokens features rawHi rawLo normHi normLo n sketch[n], then per section
- * startLine endLine hi lo tokens features rawHi rawLo normHi normLo n sketch[n]), when every field
- * of the document still matches them and its sketches are those words' views; else null. Lets a
- * document be copied in one go (node/workers/packing.ts) instead of item by item.
- */
-export function kernelWordsOf(doc: DocumentFingerprint): Uint32Array | null {
-  const file = doc.file;
-  if (!file || file.sketch.byteOffset !== 9 * 4) return null;
-  const buffer = file.sketch.buffer;
-  if (!(buffer instanceof ArrayBuffer) || buffer.byteLength % 4 !== 0) return null;
-  const out = new Uint32Array(buffer);
-  const n = file.sketch.length;
-  if (out.length < 9 + n || out[8] !== n) return null;
-  if (out[0] !== file.hi || out[1] !== file.lo || out[2] !== file.tokens || out[3] !== file.features) return null;
-  if (out[4] !== file.rawHi || out[5] !== file.rawLo || out[6] !== file.normHi || out[7] !== file.normLo) return null;
-  let w = 9 + n;
-  for (const s of doc.sections) {
-    const m = s.sketch.length;
-    if (w + 11 + m > out.length || s.sketch.buffer !== buffer || s.sketch.byteOffset !== (w + 11) * 4 || out[w + 10] !== m) return null;
-    if (out[w] !== s.startLine || out[w + 1] !== s.endLine || out[w + 2] !== s.hi || out[w + 3] !== s.lo || out[w + 4] !== s.tokens || out[w + 5] !== s.features) return null;
-    if (out[w + 6] !== s.rawHi || out[w + 7] !== s.rawLo || out[w + 8] !== s.normHi || out[w + 9] !== s.normLo) return null;
-    w += 11 + m;
-  }
-  return w === out.length ? out : null;
-}
-
-/**
  * Adds a text's distinct shingles (of the whole file) to a document-frequency table: the first
  * pass of TF-IDF weighting. Returns whether the text was counted (enough tokens).
  */

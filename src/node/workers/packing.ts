@@ -5,7 +5,6 @@
  */
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
-import { kernelWordsOf } from '../../core/fingerprint/fingerprint';
 import { idsDerived, leanDocument, normalizedStream, type RegionDocument } from '../../core/regions/document';
 import type { FileOutcome } from './fileOutcome';
 
@@ -16,12 +15,10 @@ export interface PackedOutcomes {
   packed: 'outcomes';
   /** Per file, {@link HEADER} words: status, bytes, kind, string, has file item, sections, lines + 1 (0: not known). */
   header: Uint32Array;
-  /**
-   * The documents one after another, each as the kernel writes it (core/fingerprint
-   * kernelWordsOf): the file item ({@link FILE_ITEM} words, then its sketch), then per section
-   * {@link SECTION_ITEM} words and its sketch.
-   */
-  words: Uint32Array;
+  /** Per item (the file's, then its sections), {@link ITEM} words: hi, lo, tokens, features, sketch length, start line, end line, rawHi, rawLo, normHi, normLo. */
+  items: Uint32Array;
+  /** The items' sketches, one after another. */
+  sketches: Uint32Array;
   /** Encodings and reasons, referred to by the header. */
   strings: string[];
   /** Region documents of the files that have one (asked for with `regions`). */
@@ -277,74 +274,32 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
 }
 
 const HEADER = 7;
-/** Words of a file item before its sketch: hi lo tokens features rawHi rawLo normHi normLo n. */
-const FILE_ITEM = 9;
-/** Words of a section before its sketch: startLine endLine hi lo tokens features rawHi rawLo normHi normLo n. */
-const SECTION_ITEM = 11;
+const ITEM = 11;
 const OK = 0;
 const FAILED = 1;
 const RETRY_CJK = 2;
 
-/** Words of a document on the wire ({@link PackedOutcomes.words}). */
-function documentWords(doc: DocumentFingerprint): number {
-  let n = doc.file ? FILE_ITEM + doc.file.sketch.length : 0;
-  for (const s of doc.sections) n += SECTION_ITEM + s.sketch.length;
-  return n;
-}
-
-/** Writes a document item by item at `at` in the kernel's layout; returns where it ends. */
-function putDocument(words: Uint32Array, at: number, doc: DocumentFingerprint): number {
-  const { file, sections } = doc;
-  if (file) {
-    words[at] = file.hi;
-    words[at + 1] = file.lo;
-    words[at + 2] = file.tokens;
-    words[at + 3] = file.features;
-    words[at + 4] = file.rawHi;
-    words[at + 5] = file.rawLo;
-    words[at + 6] = file.normHi;
-    words[at + 7] = file.normLo;
-    words[at + 8] = file.sketch.length;
-    words.set(file.sketch, at + FILE_ITEM);
-    at += FILE_ITEM + file.sketch.length;
-  }
-  for (const s of sections) {
-    words[at] = s.startLine;
-    words[at + 1] = s.endLine;
-    words[at + 2] = s.hi;
-    words[at + 3] = s.lo;
-    words[at + 4] = s.tokens;
-    words[at + 5] = s.features;
-    words[at + 6] = s.rawHi;
-    words[at + 7] = s.rawLo;
-    words[at + 8] = s.normHi;
-    words[at + 9] = s.normLo;
-    words[at + 10] = s.sketch.length;
-    words.set(s.sketch, at + SECTION_ITEM);
-    at += SECTION_ITEM + s.sketch.length;
-  }
-  return at;
-}
-
 /**
- * The outcomes of a batch, packed. A document the kernel fingerprinted is copied in one go from
- * the words it was read from (core/fingerprint kernelWordsOf: the wire's layout is the kernel's);
- * any other item by item. `ownedRegions`: the receiver keeps the region documents for
+ * The outcomes of a batch, packed. `ownedRegions`: the receiver keeps the region documents for
  * itself (hands them to no other thread), so those in a buffer of their own are transferred as
  * they are rather than copied onto shared memory.
  */
 export function packOutcomes(outcomes: readonly FileOutcome[], options: { ownedRegions?: boolean } = {}): PackedOutcomes {
-  const kernelWords: Array<Uint32Array | null> = new Array(outcomes.length).fill(null);
-  let total = 0;
-  for (let f = 0; f < outcomes.length; f++) {
-    const o = outcomes[f];
+  let items = 0;
+  let sketchWords = 0;
+  for (const o of outcomes) {
     if (!o.ok) continue;
-    const kw = kernelWordsOf(o.doc);
-    kernelWords[f] = kw;
-    total += kw ? kw.length : documentWords(o.doc);
+    const { file, sections } = o.doc;
+    if (file) {
+      items++;
+      sketchWords += file.sketch.length;
+    }
+    items += sections.length;
+    for (const s of sections) sketchWords += s.sketch.length;
   }
   const header = new Uint32Array(outcomes.length * HEADER);
-  const words = new Uint32Array(total);
+  const itemWords = new Uint32Array(items * ITEM);
+  const sketches = new Uint32Array(sketchWords);
   const strings: string[] = [];
   const stringIndex = new Map<string, number>();
   const intern = (s: string): number => {
@@ -356,7 +311,24 @@ export function packOutcomes(outcomes: readonly FileOutcome[], options: { ownedR
     }
     return i;
   };
-  let at = 0;
+  let it = 0;
+  let sk = 0;
+  const putItem = (fp: ItemFingerprint, startLine: number, endLine: number) => {
+    itemWords[it] = fp.hi;
+    itemWords[it + 1] = fp.lo;
+    itemWords[it + 2] = fp.tokens;
+    itemWords[it + 3] = fp.features;
+    itemWords[it + 4] = fp.sketch.length;
+    itemWords[it + 5] = startLine;
+    itemWords[it + 6] = endLine;
+    itemWords[it + 7] = fp.rawHi;
+    itemWords[it + 8] = fp.rawLo;
+    itemWords[it + 9] = fp.normHi;
+    itemWords[it + 10] = fp.normLo;
+    it += ITEM;
+    sketches.set(fp.sketch, sk);
+    sk += fp.sketch.length;
+  };
   for (let f = 0; f < outcomes.length; f++) {
     const o = outcomes[f];
     const h = f * HEADER;
@@ -373,22 +345,37 @@ export function packOutcomes(outcomes: readonly FileOutcome[], options: { ownedR
     header[h + 4] = file ? 1 : 0;
     header[h + 5] = sections.length;
     header[h + 6] = o.lines === undefined ? 0 : o.lines + 1;
-    const kw = kernelWords[f];
-    if (kw) {
-      words.set(kw, at);
-      at += kw.length;
-    } else at = putDocument(words, at, o.doc);
+    if (file) putItem(file, 0, 0);
+    for (const s of sections) putItem(s, s.startLine, s.endLine);
   }
   const regions = packRegions(outcomes, options.ownedRegions === true);
-  return { packed: 'outcomes', header, words, strings, ...(regions ? { regions } : {}) };
+  return { packed: 'outcomes', header, items: itemWords, sketches, strings, ...(regions ? { regions } : {}) };
 }
 
 /** The outcomes of {@link packOutcomes}; `relPaths` are the request's, in its order. */
 export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): FileOutcome[] {
-  const { header, words, strings } = p;
+  const { header, items, sketches, strings } = p;
   const out: FileOutcome[] = new Array(relPaths.length);
   const regions = p.regions ? unpackRegions(p.regions, relPaths.length) : undefined;
-  let w = 0;
+  let it = 0;
+  let sk = 0;
+  const item = (): ItemFingerprint => {
+    const len = items[it + 4];
+    const fp: ItemFingerprint = {
+      hi: items[it],
+      lo: items[it + 1],
+      tokens: items[it + 2],
+      features: items[it + 3],
+      sketch: sketches.subarray(sk, sk + len),
+      rawHi: items[it + 7],
+      rawLo: items[it + 8],
+      normHi: items[it + 9],
+      normLo: items[it + 10],
+    };
+    it += ITEM;
+    sk += len;
+    return fp;
+  };
   for (let f = 0; f < relPaths.length; f++) {
     const h = f * HEADER;
     const relPath = relPaths[f];
@@ -397,40 +384,26 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
       out[f] = status === RETRY_CJK ? { relPath, ok: false, reason: strings[header[h + 3]], retry: 'cjk' } : { relPath, ok: false, reason: strings[header[h + 3]] };
       continue;
     }
-    let file: ItemFingerprint | null = null;
-    if (header[h + 4] === 1) {
-      const n = words[w + 8];
-      // The same fields in the same order as the kernel's documents (core/fingerprint): one shape.
-      file = {
-        hi: words[w],
-        lo: words[w + 1],
-        tokens: words[w + 2],
-        features: words[w + 3],
-        sketch: words.subarray(w + FILE_ITEM, w + FILE_ITEM + n),
-        rawHi: words[w + 4],
-        rawLo: words[w + 5],
-        normHi: words[w + 6],
-        normLo: words[w + 7],
-      };
-      w += FILE_ITEM + n;
-    }
+    const file = header[h + 4] === 1 ? item() : null;
     const sections: SectionFingerprint[] = new Array(header[h + 5]);
     for (let s = 0; s < sections.length; s++) {
-      const m = words[w + 10];
+      // One object per section (the same fields in the same order as the kernel's, core/fingerprint).
+      const len = items[it + 4];
       sections[s] = {
-        hi: words[w + 2],
-        lo: words[w + 3],
-        tokens: words[w + 4],
-        features: words[w + 5],
-        sketch: words.subarray(w + SECTION_ITEM, w + SECTION_ITEM + m),
-        rawHi: words[w + 6],
-        rawLo: words[w + 7],
-        normHi: words[w + 8],
-        normLo: words[w + 9],
-        startLine: words[w],
-        endLine: words[w + 1],
+        hi: items[it],
+        lo: items[it + 1],
+        tokens: items[it + 2],
+        features: items[it + 3],
+        sketch: sketches.subarray(sk, sk + len),
+        rawHi: items[it + 7],
+        rawLo: items[it + 8],
+        normHi: items[it + 9],
+        normLo: items[it + 10],
+        startLine: items[it + 5],
+        endLine: items[it + 6],
       };
-      w += SECTION_ITEM + m;
+      it += ITEM;
+      sk += len;
     }
     const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
     const region = regions?.[f];
@@ -542,7 +515,7 @@ export function transferablesOf(res: unknown): ArrayBuffer[] {
   switch (r.packed) {
     case 'outcomes': {
       // The region documents are on shared memory: shared, not transferred; those in buffers of their own are.
-      return [r.header.buffer, r.words.buffer, ...(r.regions?.owned ?? [])] as ArrayBuffer[];
+      return [r.header.buffer, r.items.buffer, r.sketches.buffer, ...(r.regions?.owned ?? [])] as ArrayBuffer[];
     }
     case 'items':
       return [r.fp.buffer, r.offsets.buffer, r.sketches.buffer] as ArrayBuffer[];

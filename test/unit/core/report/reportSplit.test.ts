@@ -235,7 +235,7 @@ describe('packing', () => {
       { relPath: 'e.ts', ok: true, bytes: 3, encoding: 'utf-8', doc: fingerprintText('x', 'e.ts'), lines: 0 },
     ];
     const packed = packOutcomes(outcomes);
-    assert.equal(transferablesOf(packed).length, 2); // the header and the documents
+    assert.equal(transferablesOf(packed).length, 3);
     const back = unpackOutcomes(structuredClone(packed), outcomes.map((o) => o.relPath));
     assert.deepEqual(back, outcomes);
 
