@@ -9,7 +9,9 @@
 // --ref the same steps of another commit's packing.ts on the same outcomes, alternating.
 //
 //   node bench/fingerprint/output.js [--tree small] [--rounds 15] [--ref <git rev>]
-const { parseArgs, loadEngine, loadEngineAt, median, environment, writeResult, log } = require('../lib/common');
+const fs = require('fs');
+const path = require('path');
+const { REPO, parseArgs, checkoutSrc, bundleEngine, median, environment, writeResult, log } = require('../lib/common');
 const { ensureTree, treeFiles } = require('../lib/trees');
 
 const opts = parseArgs(process.argv.slice(2), { tree: 'small', rounds: 15, ref: '', batch: 64 });
@@ -20,13 +22,35 @@ const cpuMs = (f) => {
   return (d.user + d.system) / 1000;
 };
 
+/** What this benchmark calls, bundled from `root`/src (its own entry: bench/lib/engine.ts names more than an older commit may have). */
+function engineOf(root, tag) {
+  const dir = path.join(REPO, 'bench', 'results', '.build');
+  fs.mkdirSync(dir, { recursive: true });
+  const entry = path.join(dir, `output-${tag}-${process.pid}.ts`);
+  const outfile = path.join(dir, `output-${tag}-${process.pid}.js`);
+  const src = (m) => JSON.stringify(path.join(root, 'src', m));
+  fs.writeFileSync(
+    entry,
+    [
+      `export { fingerprintFileSync } from ${src('node/workers/fingerprintFile')};`,
+      `export { DEFAULT_ENGINE_SETTINGS } from ${src('node/settings/engineSettings')};`,
+      `export { packOutcomes, transferablesOf, unpackOutcomes } from ${src('node/workers/packing')};`,
+    ].join('\n'),
+  );
+  process.once('exit', () => {
+    fs.rmSync(entry, { force: true });
+    fs.rmSync(outfile, { force: true });
+  });
+  return bundleEngine(entry, outfile);
+}
+
 function main() {
   console.log(environment());
-  const engine = loadEngine();
+  const engine = engineOf(REPO, 'this');
   const sides = [{ name: 'this tree', engine }];
   if (opts.ref) {
-    const { engine: ref, sha } = loadEngineAt(opts.ref);
-    sides.push({ name: `ref ${sha.slice(0, 9)}`, engine: ref });
+    const { sha, root } = checkoutSrc(opts.ref);
+    sides.push({ name: `ref ${sha.slice(0, 9)}`, engine: engineOf(root, 'ref') });
   }
   const tree = ensureTree(opts.tree);
   const files = treeFiles(tree).map((f) => ({ path: f.abs, relPath: f.rel }));

@@ -19,5 +19,3 @@ export { PoolFingerprinter } from '../../src/node/engine/poolFingerprinter';
 export { DEFAULT_ENGINE_SETTINGS } from '../../src/node/settings/engineSettings';
 export { kernelKind, nativeKernel, nativeKernelProblem, nodeTextWriter } from '../../src/node/workers/nativeKernel';
 export { createWasmKernel } from '../../src/core/wasm/wasmKernel';
-export { fingerprintFileSync } from '../../src/node/workers/fingerprintFile';
-export { packOutcomes, transferablesOf, unpackOutcomes } from '../../src/node/workers/packing';
