@@ -2,11 +2,13 @@
 // makes for --locate (code with identifier streams, prose, a notebook's report lines and prose
 // tokens, files with none) comes back equal, as views into a few transferred arrays; packed for a
 // receiver that keeps them (`ownedRegions`), the kernel's documents travel in their own buffers.
+// Fingerprints too: code fingerprinted by each kernel and by the TypeScript, prose, files without
+// a file item, failures, come back equal through a real transfer.
 import { strict as assert } from 'node:assert';
 import { MessageChannel } from 'node:worker_threads';
 import { documentFromKernel } from '../../../../src/core/regions/document';
 import { DEFAULT_CODE_ANCHORING } from '../../../../src/core/regions/regions';
-import { kernelLanguage } from '../../../../src/core/fingerprint/fingerprint';
+import { fingerprintText, kernelLanguage } from '../../../../src/core/fingerprint/fingerprint';
 import { KERNELS } from './kernelsUnderTest';
 import { idsDerived, regionDocument, regionDocumentOfParts, type RegionDocument } from '../../../../src/core/regions/document';
 import { defaultAnchors } from '../../../../src/core/regions/regions';
@@ -104,6 +106,47 @@ describe('packing of region documents', () => {
         const backRegions = back.map((o) => (o.ok ? o.region : undefined));
         assert.deepEqual([0, 1, 2, 3].map((i) => idsDerived(backRegions[i]!)), [true, false, true, false], 'the kernel documents arrive lean');
         assert.deepEqual(backRegions.map(plain), expected);
+      });
+    });
+  }
+});
+
+/** A document's fingerprints as plain values (views and copies compare equal). */
+const plainDoc = (o: FileOutcome) =>
+  o.ok
+    ? {
+        ...o,
+        doc: {
+          kind: o.doc.kind,
+          file: o.doc.file && { ...o.doc.file, sketch: Array.from(o.doc.file.sketch) },
+          sections: o.doc.sections.map((s) => ({ ...s, sketch: Array.from(s.sketch) })),
+        },
+      }
+    : o;
+
+describe('packing of fingerprints', () => {
+  // Code long enough for sections; prose; a file under minTokens (no file item).
+  const code = Array.from({ length: 12 }, (_, i) => `function f${i}(a, b) {\n  const x${i} = a * ${i} + b;\n  if (x${i} > 10) return x${i} - 1;\n  return helper(x${i}, a, b, ${i});\n}\n`).join('\n');
+  const prose = '# Title\n\nSome words here, enough of them to make a fingerprint of a paragraph.\n\n## Part\n\nAnother paragraph with other words.\n';
+  for (const under of [...KERNELS, { name: 'no' as const, kernel: () => undefined }]) {
+    it(`${under.name} kernel: every outcome comes back equal through a real transfer`, function () {
+      const kernel = under.kernel();
+      if (under.name !== 'no' && !kernel) this.skip();
+      const fp = (text: string, path: string): FileOutcome => ({ relPath: path, ok: true, bytes: text.length, encoding: 'utf-8', lines: 3, doc: fingerprintText(text, path, { kernel, minTokens: 20 }) });
+      const a = fp(code, 'a.ts');
+      assert.ok(a.ok && a.doc.sections.length > 1 && a.doc.file, 'file and sections made');
+      const outcomes: FileOutcome[] = [a, fp(prose, 'p.md'), { relPath: 'bad.ts', ok: false, reason: 'binary' }, fp('x = 1\n', 'short.py'), { relPath: 'zh.md', ok: false, reason: 'deferred', retry: 'cjk' }];
+      const expected = outcomes.map(plainDoc);
+      const packed = packOutcomes(outcomes);
+      const transfer = transferablesOf(packed);
+      const channel = new MessageChannel();
+      const received = new Promise<typeof packed>((resolve) => channel.port2.once('message', resolve));
+      channel.port1.postMessage(packed, transfer);
+      return received.then((got) => {
+        channel.port1.close();
+        assert.equal(packed.items.length + packed.sketches.length, 0, "the sender's buffer is detached");
+        const back = unpackOutcomes(got, outcomes.map((o) => o.relPath));
+        assert.deepEqual(back.map(plainDoc), expected);
       });
     });
   }
