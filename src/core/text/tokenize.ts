@@ -482,12 +482,13 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
 /**
  * Prose tokens: lower-cased words (letters, digits, inner apostrophes); CJK runs go through the
  * segmenter (one token per word). Punctuation and Markdown syntax are dropped; stop words too
- * when asked.
+ * when asked. Returns the number of CJK runs met (none: the segmenter made no token).
  */
-export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): void {
+export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): number {
   const stop = options.stopWords === true;
   const segmenter = options.segmenter;
   const n = text.length;
+  let runs = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -501,6 +502,7 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
       do i++;
       while (i < n && isCjk(text.charCodeAt(i)));
       pushCjkRun(text.slice(start, i), start, segmenter, stop, buf);
+      runs++;
       continue;
     } else if (!isUnicodeWordChar(c)) {
       i++;
@@ -541,6 +543,7 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
     if (stop && STOP_WORDS.has(hi >>> 0, lo >>> 0)) continue;
     buf.push(hi, lo, start);
   }
+  return runs;
 }
 
 function isAsciiLetter(c: number): boolean {
