@@ -223,10 +223,20 @@ function isUnicodeWordChar(c: number): boolean {
 }
 
 function classifyUnicode(c: number): boolean {
-  if (c >= 0xd800 && c <= 0xdfff) return true;
-  if (c === 0x00a0 || c === 0xfeff || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xff0f)) {
-    return false;
-  }
+  // Every comparison made on every call (none under another's answer): unicodeWordTable's loop,
+  // optimised early, meets no comparison without type feedback as c passes each range's start.
+  const fromD800 = c >= 0xd800;
+  const toDfff = c <= 0xdfff;
+  const nbsp = c === 0x00a0;
+  const bom = c === 0xfeff;
+  const from2000 = c >= 0x2000;
+  const to206f = c <= 0x206f;
+  const from3000 = c >= 0x3000;
+  const to303f = c <= 0x303f;
+  const fromFf00 = c >= 0xff00;
+  const toFf0f = c <= 0xff0f;
+  if (fromD800 && toDfff) return true; // a surrogate
+  if (nbsp || bom || (from2000 && to206f) || (from3000 && to303f) || (fromFf00 && toFf0f)) return false;
   return LETTER_OR_DIGIT.test(String.fromCharCode(c));
 }
 
@@ -485,9 +495,16 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
  * when asked. Returns the number of CJK runs met (none: the segmenter made no token).
  */
 export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): number {
-  const stop = options.stopWords === true;
-  const segmenter = options.segmenter;
-  const n = text.length;
+  return proseTokens(text, text.length, options.stopWords === true, options.segmenter, buf);
+}
+
+/**
+ * tokenizeProse's loop over text[0, n), in a function of its own that reads nothing before it:
+ * when V8 first optimises it in the middle of a long text (its type feedback allocated there),
+ * the options' reads and the length are not left without feedback (a deoptimisation and a
+ * recompile on the next text).
+ */
+function proseTokens(text: string, n: number, stop: boolean, segmenter: CjkSegmenter | undefined, buf: TokenBuffer): number {
   let runs = 0;
   let i = 0;
   while (i < n) {
@@ -570,4 +587,24 @@ export function bigrams(run: string): string[] {
   const result: string[] = new Array(run.length - 1);
   for (let i = 0; i + 1 < run.length; i++) result[i] = run.slice(i, i + 2);
   return result;
+}
+
+/*
+ * proseTokens' type feedback, made before its first text: V8 optimises the loop during the first
+ * long text, then deoptimises (and compiles again, ~10-20 ms of its compiler a time) at every path
+ * that text did not take — its first non-ASCII letter, CJK run, apostrophe, stop word — met in a
+ * later text. A few short texts here take every path, with and without stop words and a segmenter.
+ */
+{
+  const sample = "Don't stop: it’s Café ÜBER-naïve 42 — «ok» 中文分词 かな 한국 x1\n";
+  const wide = '中文字 Ǆ ʼn';
+  const buf = new TokenBuffer(256);
+  const split = (run: string): string[] => [run];
+  for (let round = 0; round < 4; round++) {
+    for (const [stop, segmenter] of [[false, undefined], [true, undefined], [false, split], [true, split]] as const) {
+      buf.reset();
+      proseTokens(sample, sample.length, stop, segmenter, buf);
+      proseTokens(wide, wide.length, stop, segmenter, buf);
+    }
+  }
 }
