@@ -597,7 +597,7 @@ export function bigrams(run: string): string[] {
  */
 {
   const sample = "Don't stop: it’s Café ÜBER-naïve 42 — «ok» 中文分词 かな 한국 x1\n";
-  const wide = '中文字 Ǆ ʼn';
+  const wide = '中文字，㐀豈ㇰ 😀 Ǆ ʼn';
   const buf = new TokenBuffer(256);
   const split = (run: string): string[] => [run];
   for (let round = 0; round < 4; round++) {
