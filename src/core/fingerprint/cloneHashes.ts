@@ -99,19 +99,6 @@ export function hashStreams(lo: Uint32Array, alt: Uint32Array, from: number, to:
   hashes.normLo = altIsRaw ? aLo : bLo;
 }
 
-/*
- * hashStreams' type feedback, made before its first item: V8 optimises its loop during the first
- * long item (its feedback first allocated there), and the code after the loop then met operations
- * without feedback, or values past 31 bits where it had seen small ones: deoptimised every time a
- * long item left the loop (~60 times a scan, in one run ~300). A few ranges of every tail length
- * on full 32-bit values here run every operation first.
- */
-{
-  const words = new Uint32Array(64);
-  for (let i = 0; i < words.length; i++) words[i] = Math.imul(i + 1, 0x9e3779b1) >>> 0;
-  for (let round = 0; round < 8; round++) for (let to = 56; to <= 64; to++) hashStreams(words, words, round, to, (to & 1) === 0);
-}
-
 /**
  * The clone kind of two items: `exact` when their tokens are the same (equal raw hashes and
  * token counts), `renamed` when they are the same once identifiers and literals are normalised,

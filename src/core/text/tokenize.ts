@@ -589,22 +589,3 @@ export function bigrams(run: string): string[] {
   return result;
 }
 
-/*
- * proseTokens' type feedback, made before its first text: V8 optimises the loop during the first
- * long text, then deoptimises (and compiles again, ~10-20 ms of its compiler a time) at every path
- * that text did not take — its first non-ASCII letter, CJK run, apostrophe, stop word — met in a
- * later text. A few short texts here take every path, with and without stop words and a segmenter.
- */
-{
-  const sample = "Don't stop: it’s Café ÜBER-naïve 42 — «ok» 中文分词 かな 한국 x1\n";
-  const wide = '中文字，㐀豈ㇰ 😀 Ǆ ʼn';
-  const buf = new TokenBuffer(256);
-  const split = (run: string): string[] => [run];
-  for (let round = 0; round < 4; round++) {
-    for (const [stop, segmenter] of [[false, undefined], [true, undefined], [false, split], [true, split]] as const) {
-      buf.reset();
-      proseTokens(sample, sample.length, stop, segmenter, buf);
-      proseTokens(wide, wide.length, stop, segmenter, buf);
-    }
-  }
-}
