@@ -588,4 +588,3 @@ export function bigrams(run: string): string[] {
   for (let i = 0; i + 1 < run.length; i++) result[i] = run.slice(i, i + 2);
   return result;
 }
-
