@@ -53,6 +53,14 @@ export interface FingerprintOptions {
    */
   kernelTokenized?: (kernel: CodeKernel) => void;
   /**
+   * Called when prose (not a container) has been tokenised, with its tokens (fingerprintText's
+   * buffer: read them during the call) and the text they were read from (markers applied,
+   * folded); `plain`: they are tokenizeProse's without options (no stop word dropped, no CJK run
+   * given to a segmenter). The caller may make the text's region document from them without
+   * tokenising it again.
+   */
+  proseTokenized?: (tokens: TokenBuffer, text: string, plain: boolean) => void;
+  /**
    * The caller found no `neardup-ignore-` in the text (IGNORE_MARKER_PREFIX): its markers are not
    * searched for again. A container (core/containers) is searched part by part, as without it.
    */
@@ -68,10 +76,12 @@ const buffer = new TokenBuffer();
 /** The shingles of the whole file, shared by the file's fingerprint and its sections'. */
 const fileShingles = new ShingleSequence();
 
-function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions, reset = true): void {
+/** Tokenises text into `buffer`; returns the CJK runs prose met (tokenizeProse's count; 0 for code). */
+function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions, reset = true): number {
   if (reset) buffer.reset();
-  if (lang.kind === 'code') tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
-  else tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+  if (lang.kind !== 'code') return tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+  tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
+  return 0;
 }
 
 /**
@@ -99,7 +109,8 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
     const id = kernelLanguage(kernel, lang);
     if (id >= 0) return fingerprintWithKernel(kernel, id, text, options, minTokens);
   }
-  tokenizeInto(text, lang, options);
+  const cjkRuns = tokenizeInto(text, lang, options);
+  if (options.proseTokenized && lang.kind !== 'code') options.proseTokenized(buffer, text, options.stopWords !== true && (cjkRuns === 0 || !options.segmenter));
 
   const simOptions = {
     shingleSize: options.shingleSize,

@@ -120,7 +120,7 @@ export class AnchorIndex {
   private nativeSeeds(maxPostings: number, limits: SeedLimits, kernel: Pick<CodeKernel, 'anchorSeeds'>): Seeds {
     const docs = this.docs;
     const caps = new Uint32Array(docs);
-    for (let d = 0; d < docs; d++) caps[d] = Math.min(0xffffffff, Math.max(0, limits.capOf ? limits.capOf(d) : maxPostings));
+    fillCaps(caps, maxPostings, limits.capOf);
     const r = kernel.anchorSeeds(this.hash, this.doc, this.pos, this.n, caps, limits.maxDocs ?? Infinity);
     let frequent: FrequentHashes | undefined;
     if (r.frequent && docs > 0) {
@@ -233,6 +233,16 @@ export class AnchorIndex {
  * items). Both are stable sorts on the same keys: the same order (native/seeds.c does the same).
  */
 const digitBits = (n: number): number => (n < 32768 ? 8 : 16);
+
+/**
+ * nativeSeeds' caps: each document's cap on postings (capOf's, else maxPostings), clamped to 32
+ * bits. The loop alone in a function: when V8 optimises it during the loop (thousands of
+ * documents, one call a scan), nothing after it is left without type feedback (nativeSeeds' own
+ * code after the loop was: ~40 deoptimisations a scan with --locate).
+ */
+function fillCaps(caps: Uint32Array, maxPostings: number, capOf: ((doc: number) => number) | undefined): void {
+  for (let d = 0; d < caps.length; d++) caps[d] = Math.min(0xffffffff, Math.max(0, capOf ? capOf(d) : maxPostings));
+}
 
 /** AnchorIndex.seeds made by a native kernel: its seeds and buckets, as views into its arrays. */
 function bucketsOf(pairs: Int32Array, cuts: Uint32Array): SeedBucket[] {

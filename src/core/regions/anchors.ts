@@ -43,13 +43,25 @@ export function winnow(hashes: Uint32Array, w: number): Anchors {
   // At most one anchor per k-gram; typically 2 / (w + 1) of them (scratch, copied out at the end).
   if (scratch.hash.length < n) scratch.hash = new Uint32Array(Math.max(n, 2 * scratch.hash.length));
   if (scratch.pos.length < n) scratch.pos = new Int32Array(Math.max(n, 2 * scratch.pos.length));
-  const hash = scratch.hash;
-  const pos = scratch.pos;
-  let m = 0;
   const width = Math.max(1, Math.min(w, n));
+  const m = winnowInto(hashes, n, width, width - 1, scratch.hash, scratch.pos);
+  return { hash: scratch.hash.slice(0, m), pos: scratch.pos.slice(0, m) };
+}
+
+/*
+ * The loops of winnow and anchorsOf are functions of their own, with nothing before or after the
+ * loop that V8 would have to type: when one is optimised during a long call (on-stack
+ * replacement) or after its feedback was first allocated in the middle of one, no property read,
+ * allocation or arithmetic outside the loop is left without type feedback (that cost a
+ * deoptimisation and a recompile, per thread, on the first documents of a scan with --locate).
+ */
+
+/** winnow's loop: the anchors of `hashes` (n of them, windows of `width`) into hash and pos from 0; returns how many. */
+function winnowInto(hashes: Uint32Array, n: number, width: number, first: number, hash: Uint32Array, pos: Int32Array): number {
+  let m = 0;
   let last = -1;
   let min = -1;
-  for (let end = width - 1; end < n; end++) {
+  for (let end = first; end < n; end++) {
     const start = end - width + 1;
     if (min < start) {
       // The previous minimum left the window: rescan it (rightmost minimum).
@@ -65,7 +77,7 @@ export function winnow(hashes: Uint32Array, w: number): Anchors {
       last = min;
     }
   }
-  return { hash: hash.slice(0, m), pos: pos.slice(0, m) };
+  return m;
 }
 
 /**
@@ -80,10 +92,17 @@ export function anchorsOf(s: TokenStream, length: number, k: number, w: number, 
   const n = Math.max(0, length - k + 1);
   if (scratch.kgrams.length < n) scratch.kgrams = new Uint32Array(Math.max(n, 2 * scratch.kgrams.length));
   const h = scratch.kgrams;
-  const { hi, lo } = s;
-  const seed = (0x9747b28c ^ salt ^ k) | 0;
+  hashKgrams(s.hi, s.lo, n, k, (0x9747b28c ^ salt ^ k) | 0, h);
+  const anchors = winnow(h.subarray(0, n), w);
+  if (scratch.kgrams.length > SCRATCH_KEEP) scratch.kgrams = new Uint32Array(4096);
+  if (scratch.hash.length > SCRATCH_KEEP) scratch.hash = new Uint32Array(4096);
+  if (scratch.pos.length > SCRATCH_KEEP) scratch.pos = new Int32Array(4096);
+  return anchors;
+}
+
+/** anchorsOf's loop: h[i] = kgramHash(s, i, k, salt) for i < n (seed: kgramHash's first value), inlined. */
+function hashKgrams(hi: Uint32Array, lo: Uint32Array, n: number, k: number, seed: number, h: Uint32Array): void {
   for (let i = 0; i < n; i++) {
-    // kgramHash(s, i, k, salt), inlined
     let x = seed;
     for (let j = i; j < i + k; j++) {
       x = Math.imul(x ^ lo[j], 0xcc9e2d51);
@@ -93,11 +112,6 @@ export function anchorsOf(s: TokenStream, length: number, k: number, w: number, 
     }
     h[i] = fmix32(x >>> 0);
   }
-  const anchors = winnow(h.subarray(0, n), w);
-  if (scratch.kgrams.length > SCRATCH_KEEP) scratch.kgrams = new Uint32Array(4096);
-  if (scratch.hash.length > SCRATCH_KEEP) scratch.hash = new Uint32Array(4096);
-  if (scratch.pos.length > SCRATCH_KEEP) scratch.pos = new Int32Array(4096);
-  return anchors;
 }
 
 /**

@@ -126,7 +126,7 @@ function tokenizePart(text: string, from: number, to: number, lang: LanguageInfo
     if (from !== 0) for (let i = at; i < buf.length; i++) buf.start[i] += from;
   };
   if (lang.kind !== 'code') {
-    tokenizeProse(part, { segmenter: options.cjkWords ? options.segmenter : undefined }, raw);
+    tokenizeProse(part, { stopWords: false, segmenter: options.cjkWords ? options.segmenter : undefined }, raw);
     shift(raw, r0);
     for (let i = r0; i < raw.length; i++) norm.push(raw.hi[i], raw.lo[i], raw.start[i]);
     return;

@@ -223,10 +223,20 @@ function isUnicodeWordChar(c: number): boolean {
 }
 
 function classifyUnicode(c: number): boolean {
-  if (c >= 0xd800 && c <= 0xdfff) return true;
-  if (c === 0x00a0 || c === 0xfeff || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f) || (c >= 0xff00 && c <= 0xff0f)) {
-    return false;
-  }
+  // Every comparison made on every call (none under another's answer): unicodeWordTable's loop,
+  // optimised early, meets no comparison without type feedback as c passes each range's start.
+  const fromD800 = c >= 0xd800;
+  const toDfff = c <= 0xdfff;
+  const nbsp = c === 0x00a0;
+  const bom = c === 0xfeff;
+  const from2000 = c >= 0x2000;
+  const to206f = c <= 0x206f;
+  const from3000 = c >= 0x3000;
+  const to303f = c <= 0x303f;
+  const fromFf00 = c >= 0xff00;
+  const toFf0f = c <= 0xff0f;
+  if (fromD800 && toDfff) return true; // a surrogate
+  if (nbsp || bom || (from2000 && to206f) || (from3000 && to303f) || (fromFf00 && toFf0f)) return false;
   return LETTER_OR_DIGIT.test(String.fromCharCode(c));
 }
 
@@ -482,12 +492,20 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
 /**
  * Prose tokens: lower-cased words (letters, digits, inner apostrophes); CJK runs go through the
  * segmenter (one token per word). Punctuation and Markdown syntax are dropped; stop words too
- * when asked.
+ * when asked. Returns the number of CJK runs met (none: the segmenter made no token).
  */
-export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): void {
-  const stop = options.stopWords === true;
-  const segmenter = options.segmenter;
-  const n = text.length;
+export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): number {
+  return proseTokens(text, text.length, options.stopWords === true, options.segmenter, buf);
+}
+
+/**
+ * tokenizeProse's loop over text[0, n), in a function of its own that reads nothing before it:
+ * when V8 first optimises it in the middle of a long text (its type feedback allocated there),
+ * the options' reads and the length are not left without feedback (a deoptimisation and a
+ * recompile on the next text).
+ */
+function proseTokens(text: string, n: number, stop: boolean, segmenter: CjkSegmenter | undefined, buf: TokenBuffer): number {
+  let runs = 0;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -501,6 +519,7 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
       do i++;
       while (i < n && isCjk(text.charCodeAt(i)));
       pushCjkRun(text.slice(start, i), start, segmenter, stop, buf);
+      runs++;
       continue;
     } else if (!isUnicodeWordChar(c)) {
       i++;
@@ -541,6 +560,7 @@ export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: 
     if (stop && STOP_WORDS.has(hi >>> 0, lo >>> 0)) continue;
     buf.push(hi, lo, start);
   }
+  return runs;
 }
 
 function isAsciiLetter(c: number): boolean {

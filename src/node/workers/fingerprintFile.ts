@@ -10,12 +10,13 @@ import { fingerprintDecodedText } from '../../core/fingerprint/decodedDocument';
 import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
-import { documentFromKernel, regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
+import { documentFromKernel, documentFromTokens, lineStartsOf, regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type TextFacts } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
+import type { TokenBuffer } from '../../core/text/tokenize';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter } from '../../core/text/segmenters';
 import type * as Jieba from './jieba';
@@ -84,11 +85,12 @@ function fingerprintOptions(
   settings: EngineSettings,
   df?: SharedFrequencies,
   cjk?: CjkMode,
-  kernelTokenized?: (kernel: CodeKernel) => void,
+  tokenized?: TokenizedHooks,
   noHan = false,
 ): FingerprintOptions {
   return {
-    kernelTokenized,
+    kernelTokenized: tokenized?.kernelTokenized,
+    proseTokenized: tokenized?.proseTokenized,
     kernel: codeKernel(relPath),
     minTokens: settings.minTokens,
     sections: settings.sections,
@@ -102,10 +104,13 @@ function fingerprintOptions(
   };
 }
 
+/** What a caller is told when the fingerprinting has tokenised the text (FingerprintOptions' hooks). */
+export type TokenizedHooks = Pick<FingerprintOptions, 'kernelTokenized' | 'proseTokenized'>;
+
 /**
  * Fingerprints a text already in memory (an unsaved editor, or a decoded file): core's
  * fingerprintDecodedText with this thread's tools. `facts`: what the decoding read off the text's
- * bytes, when it did (decodeText's TextFacts).
+ * bytes, when it did (decodeText's TextFacts). `tokenized`: hooks called with the tokens made.
  */
 export function fingerprintDecoded(
   relPath: string,
@@ -115,11 +120,11 @@ export function fingerprintDecoded(
   settings: EngineSettings,
   df?: SharedFrequencies,
   cjk?: CjkMode,
-  kernelTokenized?: (kernel: CodeKernel) => void,
+  tokenized?: TokenizedHooks,
   facts?: TextFacts,
 ): FileOutcome {
   try {
-    const options = () => fingerprintOptions(relPath, settings, df, cjk, kernelTokenized, facts?.maybeHan === false);
+    const options = () => fingerprintOptions(relPath, settings, df, cjk, tokenized, facts?.maybeHan === false);
     return fingerprintDecodedText(relPath, text, bytes, encoding, options, facts);
   } catch (e) {
     if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
@@ -160,6 +165,17 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
     doc.reportLines = lines;
   }
   return withAnchors(doc);
+}
+
+/**
+ * regionDocumentOf's document of a prose file, from what fingerprintText's proseTokenized hook
+ * gives: its tokens when they are the region finder's (`plain`), else its text (markers applied,
+ * folded) tokenised again the region finder's way; with its anchors.
+ */
+function proseRegionDocument(relPath: string, tokens: TokenBuffer, text: string, plain: boolean): RegionDocument {
+  const doc = plain ? documentFromTokens('prose', tokens, null, lineStartsOf(text)) : regionDocument(text, relPath);
+  doc.anchors = defaultAnchors(doc);
+  return doc;
 }
 
 /** The kernel's textShape as decodeBuffer's utf8Shape (decodeText's checks read off the bytes), when this thread's kernel has it. */
@@ -307,10 +323,16 @@ export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSet
   const read = readTextSync(file, settings);
   if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
   // With regions, a code file the kernel fingerprints gives its region document from the same
-  // tokenize (one pass: documentFromKernel); any other file is read again by regionDocumentOf.
+  // tokenize (one pass: documentFromKernel), a prose file from the same tokens or at least the
+  // same marked and folded text (proseRegionDocument); any other file is read again by regionDocumentOf.
   const made: { region?: RegionDocument } = {};
-  const fromKernel = regions ? (kernel: CodeKernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)) : undefined;
-  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, fromKernel, read.facts);
+  const hooks: TokenizedHooks | undefined = regions
+    ? {
+        kernelTokenized: (kernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)),
+        proseTokenized: (tokens, text, plain) => void (made.region = proseRegionDocument(file.relPath, tokens, text, plain)),
+      }
+    : undefined;
+  const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, hooks, read.facts);
   if (regions && outcome.ok) outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
   return outcome;
 }
