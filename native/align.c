@@ -14,36 +14,9 @@
 #include <string.h>
 
 
-/* kgramHash of anchors.ts with salt 0 of the k-grams at [from, from + grams): KGRAM_PASSES of
- * hash.h (vectorised lanes, as regiondoc.c's anchors), then the finaliser. */
-#define GRAM_HASHES(out, lo0, hi0, grams, k)                           \
-  do {                                                                 \
-    KGRAM_PASSES(out, lo0, hi0, grams, k, 0x9747b28cu ^ (uint32_t)k);  \
-    for (int32_t i = 0; i < grams; i++) out[i] = fmix32(out[i]);       \
-  } while (0)
-
-static void gramHashesPlain(uint32_t *restrict out, const uint32_t *lo0, const uint32_t *hi0, int32_t grams, int32_t k) { GRAM_HASHES(out, lo0, hi0, grams, k); }
-
-#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
-#define ALIGN_AVX2_DISPATCH 1
-__attribute__((target("avx2"))) static void gramHashesAvx2(uint32_t *restrict out, const uint32_t *lo0, const uint32_t *hi0, int32_t grams, int32_t k) {
-  GRAM_HASHES(out, lo0, hi0, grams, k);
-}
-#endif
-
+/* kgramHash of anchors.ts with salt 0 of the k-grams at [from, from + grams) (hash.h). */
 static void gramHashes(const TokenStream *s, int32_t from, int32_t grams, int32_t k, uint32_t *out) {
-#ifdef ALIGN_AVX2_DISPATCH
-  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
-  if (avx2 < 0) {
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-  }
-  if (avx2) {
-    gramHashesAvx2(out, s->lo + from, s->hi + from, grams, k);
-    return;
-  }
-#endif
-  gramHashesPlain(out, s->lo + from, s->hi + from, grams, k);
+  kgramHashes(out, s->lo + from, s->hi + from, grams, k, 0x9747b28cu ^ (uint32_t)k);
 }
 
 typedef struct {
@@ -452,15 +425,8 @@ static int cutAtRun(const Marks *raw, int32_t rs, int32_t re, const AlignResult 
 /* The normalised tokens [from, from + n) of a lean document (identifiers the placeholder) into
  * out (2n words: hi, then lo), as a stream holding the tokens from `from` on. */
 static TokenStream normalizedWindow(const RegionDoc *d, int32_t from, int32_t n, uint32_t *out) {
-  uint32_t *restrict hi = out, *restrict lo = out + n;
-  const uint32_t *rhi = d->raw.hi + from, *rlo = d->raw.lo + from;
-  const uint8_t *ident = d->isIdent + from;
-  for (int32_t i = 0; i < n; i++) {
-    const uint32_t m = 0u - (uint32_t)(ident[i] != 0); /* all ones at an identifier */
-    hi[i] = (IDENT_HI & m) | (rhi[i] & ~m);
-    lo[i] = (IDENT_LO & m) | (rlo[i] & ~m);
-  }
-  const TokenStream s = {hi, lo};
+  normalizeTokens(d->raw.hi + from, d->raw.lo + from, d->isIdent + from, n, out, out + n);
+  const TokenStream s = {out, out + n};
   return s;
 }
 

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h" /* IDENT_HI, IDENT_LO */
+
 /* One stream of 64-bit token hashes, as two halves. */
 typedef struct {
   const uint32_t *hi, *lo;
@@ -20,9 +22,6 @@ typedef struct {
   int32_t length;
 } RegionDoc;
 
-/* The placeholder of a normalised identifier: FNV-1a 64 of "\001id" (IDENT_HI / IDENT_LO of document.ts). */
-#define IDENT_HI 0xd0f8a918u
-#define IDENT_LO 0x676f8fa1u
 
 /* Whether a document has identifier-normalised tokens (stored, or made from isIdent): code. */
 static inline int hasNormalized(const RegionDoc *d) { return d->ids.hi != NULL || d->isIdent != NULL; }

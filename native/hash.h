@@ -1,6 +1,7 @@
 /* 32-bit mixing steps shared by the kernel's C files (native/fingerprint.c, native/align.c): the
  * same as fmix32 of src/core/text/hash.ts and the rotations of its k-gram hashes, and those
- * k-gram hashes in vectorisable passes. */
+ * k-gram hashes in vectorisable passes (kgramHashes); the identifier placeholder of the
+ * normalised streams and the normalisation itself. */
 #ifndef NEARDUP_HASH_H
 #define NEARDUP_HASH_H
 #include <stdint.h>
@@ -32,5 +33,23 @@ static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 -
       }                                                                 \
     }                                                                   \
   } while (0)
+
+/* The k-gram hashes (kgramHash of anchors.ts) of the `grams` k-grams starting at lo0 / hi0, with
+ * their seed (0x9747b28c ^ salt ^ k), finalised: KGRAM_PASSES with AVX2 when the CPU has it
+ * (regiondoc.c; used by regiondoc.c's anchors and align.c's marks). */
+void kgramHashes(uint32_t *out, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed);
+
+/* The placeholder of a normalised identifier: FNV-1a 64 of "\001id" (IDENT_HI / IDENT_LO of document.ts). */
+#define IDENT_HI 0xd0f8a918u
+#define IDENT_LO 0x676f8fa1u
+
+/* Tokens [0, n) as read (rhi / rlo) with every identifier (ident[i] != 0) the placeholder, into hi / lo. */
+static inline void normalizeTokens(const uint32_t *rhi, const uint32_t *rlo, const uint8_t *ident, int n, uint32_t *restrict hi, uint32_t *restrict lo) {
+  for (int i = 0; i < n; i++) {
+    const uint32_t m = 0u - (uint32_t)(ident[i] != 0); /* all ones at an identifier */
+    hi[i] = (IDENT_HI & m) | (rhi[i] & ~m);
+    lo[i] = (IDENT_LO & m) | (rlo[i] & ~m);
+  }
+}
 
 #endif

@@ -15,14 +15,6 @@
 #include "grow.h"
 #include "hash.h"
 
-/* The placeholder of a normalised identifier: FNV-1a 64 of "\001id" (IDENT_HI / IDENT_LO of document.ts). */
-static uint64_t identHash(void) {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  const char *s = "\001id";
-  for (; *s; s++) h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-  return h;
-}
-
 static void kgramPasses(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) { KGRAM_PASSES(g, lo0, hi0, grams, k, seed); }
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
@@ -32,6 +24,21 @@ __attribute__((target("avx2"))) static void kgramPassesAvx2(uint32_t *restrict g
   KGRAM_PASSES(g, lo0, hi0, grams, k, seed);
 }
 #endif
+
+void kgramHashes(uint32_t *out, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) {
+#ifdef HAVE_AVX2_DISPATCH
+  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
+  if (avx2 < 0) {
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+  }
+  if (avx2)
+    kgramPassesAvx2(out, lo0, hi0, grams, k, seed);
+  else
+#endif
+    kgramPasses(out, lo0, hi0, grams, k, seed);
+  for (int i = 0; i < grams; i++) out[i] = fmix32(out[i]);
+}
 
 /* Records line start `at` (the offset after a \n) as K->lines[l]; false out of memory. */
 static inline int pushLine(Kernel *K, int l, int at) {
@@ -109,16 +116,7 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
     if (!growArray((void **)&K->ihi, &cap, (size_t)n + 1, 4) || !growArray((void **)&K->ilo, &cap2, (size_t)n + 1, 4)) return -1;
     K->idsCap = cap;
   }
-  const uint64_t id = identHash();
-  const uint32_t idHi = (uint32_t)(id >> 32), idLo = (uint32_t)id;
-  uint32_t *restrict ihi = K->ihi, *restrict ilo = K->ilo;
-  const uint32_t *restrict rhi = K->rhi, *restrict rlo = K->rlo;
-  const uint8_t *restrict ident = K->rident;
-  for (int i = 0; i < n; i++) {
-    const uint32_t m = 0u - (uint32_t)ident[i]; /* all ones at an identifier */
-    ihi[i] = (idHi & m) | (rhi[i] & ~m);
-    ilo[i] = (idLo & m) | (rlo[i] & ~m);
-  }
+  normalizeTokens(K->rhi, K->rlo, K->rident, n, K->ihi, K->ilo);
   /* Line starts (lineStartsOf): 0, then after every \n. */
   if (!growArray((void **)&K->lines, &K->linesCap, 1024, 4)) return -1;
   K->lines[0] = 0;
@@ -136,20 +134,7 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
       return -1;
     K->anchorCap = cap;
   }
-  const uint32_t seed = 0x9747b28cu ^ salt ^ (uint32_t)k;
-  uint32_t *g = K->kgrams;
-#ifdef HAVE_AVX2_DISPATCH
-  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
-  if (avx2 < 0) {
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-  }
-  if (avx2)
-    kgramPassesAvx2(g, K->ilo, K->ihi, grams, k, seed);
-  else
-#endif
-    kgramPasses(g, K->ilo, K->ihi, grams, k, seed);
-  for (int i = 0; i < grams; i++) g[i] = fmix32(g[i]);
+  kgramHashes(K->kgrams, K->ilo, K->ihi, grams, k, 0x9747b28cu ^ salt ^ (uint32_t)k);
   winnow(K, K->kgrams, grams, w);
   return 0;
 }

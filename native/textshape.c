@@ -17,25 +17,26 @@
 #include "simd.h"
 
 /* What a byte is: 0 printable ASCII (and TAB, VT, FF, CR, ESC), 1 a control checkText counts, 2 LF,
- * 3 NUL, 4 a continuation byte, 5 a lead byte of one unit, 6 a lead byte of two. */
-static uint8_t byteClass[256];
-static int classesMade;
-
-static void makeClasses(void) {
-  for (int b = 0; b < 256; b++) {
-    uint8_t c;
-    if (b == 0) c = 3;
-    else if (b == '\n') c = 2;
-    else if (b == 9 || b == 11 || b == 12 || b == 13 || b == 27) c = 0;
-    else if (b < 0x20 || b == 0x7f) c = 1;
-    else if (b < 0x80) c = 0;
-    else if (b < 0xc0) c = 4;
-    else if (b < 0xf0) c = 5;
-    else c = 6;
-    byteClass[b] = c;
-  }
-  classesMade = 1;
-}
+ * 3 NUL, 4 a continuation byte (0x80-0xBF), 5 a lead byte of one unit (0xC0-0xEF), 6 a lead byte of
+ * two (0xF0-0xFF). A constant table: the addon's threads share it, nothing fills it at run time. */
+static const uint8_t byteClass[256] = {
+    3, 1, 1, 1, 1, 1, 1, 1, 1, 0, 2, 0, 0, 0, 1, 1, /* 0x00 */
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, /* 0x10 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x20 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x30 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x40 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x50 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, /* 0x60 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, /* 0x70 */
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, /* 0x80 */
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, /* 0x90 */
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, /* 0xA0 */
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, /* 0xB0 */
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, /* 0xC0 */
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, /* 0xD0 */
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, /* 0xE0 */
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, /* 0xF0 */
+};
 
 #if defined(HAVE_SSE2) || defined(HAVE_WASM_SIMD)
 /* The index of the lowest set bit of x (x != 0). */
@@ -134,7 +135,6 @@ static int hasMarkerPrefix(const uint8_t *p, size_t n) {
 }
 
 void textShape(const uint8_t *p, size_t n, uint32_t out[TEXT_SHAPE_WORDS]) {
-  if (!classesMade) makeClasses();
   uint32_t control = 0, newlines = 0, longest = 0, line = 0, flags = 0;
   size_t i = 0;
   while (i < n) {

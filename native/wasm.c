@@ -82,8 +82,6 @@ EXPORT("nd_tokenize") int ndTokenize(int len, int langId, int flags) {
 EXPORT("nd_region") int ndRegion(int k, int w, uint32_t salt) { return K ? kernelRegion(K, k, w, salt) : -2; }
 EXPORT("nd_region_raw_hi") const uint32_t *ndRegionRawHi(void) { return K->rhi; }
 EXPORT("nd_region_raw_lo") const uint32_t *ndRegionRawLo(void) { return K->rlo; }
-EXPORT("nd_region_ids_hi") const uint32_t *ndRegionIdsHi(void) { return K->ihi; }
-EXPORT("nd_region_ids_lo") const uint32_t *ndRegionIdsLo(void) { return K->ilo; }
 EXPORT("nd_region_is_ident") const uint8_t *ndRegionIsIdent(void) { return K->rident; }
 EXPORT("nd_region_line_count") int ndRegionLineCount(void) { return K->nLines; }
 EXPORT("nd_region_lines") const int32_t *ndRegionLines(void) { return K->lines; }

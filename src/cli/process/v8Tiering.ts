@@ -1,12 +1,12 @@
 /**
  * The CLI's one V8 setting, made before anything else runs: a longer interrupt budget (how much
- * bytecode a function runs before V8 considers optimising it). A scan is a short process of three
- * isolates (this thread and two workers, each compiling its own code): with V8's default
- * (67,584) a quarter of a scan's CPU went to TurboFan optimising functions that had little left
- * to run; at 1,000,000 the hot loops are still optimised (the kernel's callers, the matching) and
- * the process's CPU is ~0.84x (bench/README.md, "V8's compiles"). Only the CLI sets it: the
- * extension's engine lives in the extension host, whose flags are VS Code's and other
- * extensions', not NearDup's. A budget the user gives node (`--interrupt-budget` in its
+ * bytecode a function runs before V8 considers optimising it). A scan is a short process of
+ * several isolates (this thread and one worker per core, each compiling its own code): with V8's
+ * default (67,584) a quarter of a scan's CPU went to TurboFan optimising functions that had little
+ * left to run; at 1,000,000 the hot loops are still optimised (the kernel's callers, the matching)
+ * and the process's CPU is ~0.85x (bench/README.md, "V8's compiles"). Only the CLI sets it: V8's
+ * flags are the whole process's, and the extension's engine and its workers are threads of VS
+ * Code's extension host, a process shared with other extensions. A budget the user gives node (`--interrupt-budget` in its
  * arguments or NODE_OPTIONS) is kept; NEARDUP_V8_DEFAULTS=1 keeps V8's own.
  */
 import * as v8 from 'node:v8';

@@ -60,8 +60,6 @@ interface Exports {
   nd_region(k: number, w: number, salt: number): number;
   nd_region_raw_hi(): number;
   nd_region_raw_lo(): number;
-  nd_region_ids_hi(): number;
-  nd_region_ids_lo(): number;
   nd_region_is_ident(): number;
   nd_region_line_count(): number;
   nd_region_lines(): number;
@@ -86,7 +84,7 @@ interface Exports {
   nd_seeds_free(): void;
   nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
   /** Absent from a module built before the bucket search. */
-  nd_region_buckets?(streams: number, lengths: number, prose: number, nDocs: number, seeds: number, nSeeds: number, buckets: number, nBuckets: number, wanted: number, params: number): number;
+  nd_region_buckets(streams: number, lengths: number, prose: number, nDocs: number, seeds: number, nSeeds: number, buckets: number, nBuckets: number, wanted: number, params: number): number;
   nd_buckets_count(): number;
   nd_buckets_ints(): number;
   nd_buckets_floats(): number;
@@ -95,7 +93,7 @@ interface Exports {
   nd_buckets_free(): void;
   nd_simhash_tokens(hi: number, lo: number, n: number, k: number, tf: number, out: number): number;
   /** Absent from a module built before it. */
-  nd_text_shape?(bytes: number, n: number, out: number): void;
+  nd_text_shape(bytes: number, n: number, out: number): void;
 }
 
 /**
@@ -151,9 +149,6 @@ class Kernel implements WasmKernel {
     this.u8(at, 65536).set(wordTable);
     new Float64Array(x.memory.buffer, at + 65536, logTable.length).set(logTable);
     if (x.nd_init(at, at + 65536, logTable.length) !== 1) throw new Error('WebAssembly kernel: out of memory');
-    // A module built before the bucket search: findRegions aligns chain by chain.
-    if (typeof x.nd_region_buckets !== 'function') (this as { regionBuckets?: unknown }).regionBuckets = undefined;
-    if (typeof x.nd_text_shape !== 'function') (this as { textShape?: unknown }).textShape = undefined;
   }
 
   /** The scratch block, at least `bytes` long (its old contents are lost when it grows). */
@@ -499,7 +494,7 @@ class Kernel implements WasmKernel {
     this.i32(seedsAt, seeds.length).set(seeds);
     this.u32(bucketsAt, buckets.length).set(buckets);
     if (wanted) this.u8(wantedAt, nBuckets).set(wanted.subarray(0, nBuckets));
-    const status = x.nd_region_buckets!(docsAt, lengthsAt, proseAt, n, seedsAt, seeds.length / 2, bucketsAt, nBuckets, wanted ? wantedAt : 0, paramsAt);
+    const status = x.nd_region_buckets(docsAt, lengthsAt, proseAt, n, seedsAt, seeds.length / 2, bucketsAt, nBuckets, wanted ? wantedAt : 0, paramsAt);
     if (status === -2) throw new Error('regionBuckets: a bucket outside its documents, or params out of range');
     if (status < 0) throw new Error('out of memory');
     const count = x.nd_buckets_count() >>> 0;
@@ -537,7 +532,7 @@ class Kernel implements WasmKernel {
     const outAt = align8(bytes.length);
     const base = this.room(outAt + 16);
     this.u8(base, bytes.length).set(bytes);
-    this.x.nd_text_shape!(base, bytes.length, base + outAt);
+    this.x.nd_text_shape(base, bytes.length, base + outAt);
     out.set(this.u32(base + outAt, 4));
   }
 }

@@ -7,8 +7,8 @@
  */
 import type { Location } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { contentKey, linesOf } from '../regions/regionSides';
-import { samePlace, sideKey, sidesKey, splitsSection, withinSection } from '../regions/regionPlaces';
+import { contentKey } from '../regions/regionSides';
+import { sideKey } from '../regions/regionPlaces';
 
 /** A scanned file and its region document. */
 export interface Doc {
@@ -59,8 +59,6 @@ export class LocatedSides {
     return key;
   }
 }
-
-export { linesOf, samePlace, sideKey, sidesKey, splitsSection, withinSection };
 
 /** A byte count for a notice: MB from 1 MB up, else KB or bytes (a limit lowered for tests). */
 export function size(bytes: number): string {

@@ -178,12 +178,13 @@ function proseRegionDocument(relPath: string, tokens: TokenBuffer, text: string,
   return doc;
 }
 
-/** The kernel's textShape as decodeBuffer's utf8Shape (decodeText's checks read off the bytes), when this thread's kernel has it. */
+/** textShape's output words (reused). */
 const shapeWords = new Uint32Array(4);
 /** Bits of textShape's fourth word (native/textshape.h). */
 const SHAPE_MAYBE_HAN = 4;
 const SHAPE_MARKED = 8;
 let utf8ShapeOf: { kernel: CodeKernel | undefined; shape: ((bytes: Uint8Array) => BytesShape) | undefined } | undefined;
+/** The kernel's textShape as decodeBuffer's utf8Shape (decodeText's checks read off the bytes), when this thread's kernel has it. */
 function utf8Shape(): ((bytes: Uint8Array) => BytesShape) | undefined {
   const kernel = nativeKernel();
   if (!utf8ShapeOf || utf8ShapeOf.kernel !== kernel) {

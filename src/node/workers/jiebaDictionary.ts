@@ -244,7 +244,8 @@ export function wordsOfRun(dict: JiebaDictionary, run: string): Set<number> {
   return found;
 }
 
-/** utf8Of's buffer (reused) and the length of its last answer. */
+/** utf8Of's encoder and buffer (reused), and the length of its last answer. */
+const utf8Encoder = new TextEncoder();
 let utf8Scratch = new Uint8Array(256);
 let utf8Length = 0;
 
@@ -254,35 +255,8 @@ let utf8Length = 0;
  */
 function utf8Of(text: string): Uint8Array {
   if (utf8Scratch.length < text.length * 3) utf8Scratch = new Uint8Array(text.length * 3);
-  const out = utf8Scratch;
-  let at = 0;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 0x80) out[at++] = c;
-    else if (c < 0x800) {
-      out[at++] = 0xc0 | (c >> 6);
-      out[at++] = 0x80 | (c & 0x3f);
-    } else {
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const d = i + 1 < text.length ? text.charCodeAt(i + 1) : 0;
-        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          i++;
-          out[at++] = 0xf0 | (cp >> 18);
-          out[at++] = 0x80 | ((cp >> 12) & 0x3f);
-          out[at++] = 0x80 | ((cp >> 6) & 0x3f);
-          out[at++] = 0x80 | (cp & 0x3f);
-          continue;
-        }
-        c = 0xfffd;
-      }
-      out[at++] = 0xe0 | (c >> 12);
-      out[at++] = 0x80 | ((c >> 6) & 0x3f);
-      out[at++] = 0x80 | (c & 0x3f);
-    }
-  }
-  utf8Length = at;
-  return out;
+  utf8Length = utf8Encoder.encodeInto(text, utf8Scratch).written;
+  return utf8Scratch;
 }
 
 /** Sum of the frequencies of `lines`. */

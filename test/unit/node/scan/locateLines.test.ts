@@ -3,7 +3,8 @@
 import { strict as assert } from 'node:assert';
 import { regionDocument } from '../../../../src/core/regions/document';
 import { contentKey } from '../../../../src/node/regions/regionSides';
-import { LocatedSides, sideKey } from '../../../../src/node/scan/locateLines';
+import { LocatedSides } from '../../../../src/node/scan/locateLines';
+import { sideKey } from '../../../../src/node/regions/regionPlaces';
 
 describe('node/scan/locateLines', () => {
   it('LocatedSides: the content key of the first side added at a place, made when asked for; a worker\'s key as given', () => {
