@@ -4,7 +4,7 @@
 // "results for that file and its twins ready", for a changed file of 100, 1,000 and 10,000 lines,
 // and the time of a query for one file.
 //
-//   node bench/incremental [--files 10000] [--reps 15] [--no-engine] [--pad-to 100000]
+//   node bench/incremental [--files 10000] [--reps 15] [--no-engine] [--pad-to 100000] [--scale 90000]
 //
 // A. Core path, in this thread: fingerprintText (file + sections) → replace the file's and its
 //    sections' entries in two live SimHashIndex (files k = 12, sections k = 10, the product's
@@ -14,6 +14,9 @@
 //    PoolFingerprinter over dist/worker.js (cores − 1 workers, at least 1): the file is rewritten on
 //    disk, then `update({ upserts: [file] })` until it resolves (read + fingerprint in the worker,
 //    incremental matching, view report, report event handed to `emit`), and `query(file)`.
+//    `--scale N` adds N generated files on disk (scripts/lib/scale-workspace.js, the live bench's
+//    and the scale test's: ~1 KB of prose or code each, every 33rd an edited copy), so that the
+//    engine's index is that of a workspace of files + N files (e.g. --scale 90000: ~100,000).
 //
 // Material: 10,000 JS/TS files of bench/.cache/trees/large (every other file, so all packages are
 // in), plus for each size L a "target" file of L lines (real code from the other half of the tree)
@@ -195,7 +198,7 @@ function coreBench(E, mat, reps, padTo = 0) {
 
 // ------------------------------------------------------------------------------ B. EngineState
 
-async function engineBench(E, mat, reps) {
+async function engineBench(E, mat, reps, scale) {
   // Per checkout and process (bench/.cache may be shared by several worktrees running at once).
   const ws = path.join(REPO, 'bench', 'results', `incremental-ws-${process.pid}`);
   fs.rmSync(ws, { recursive: true, force: true });
@@ -207,6 +210,10 @@ async function engineBench(E, mat, reps) {
     } catch {
       fs.copyFileSync(f.abs, dst);
     }
+  }
+  if (scale > 0) {
+    const ms = require('../../scripts/lib/scale-workspace').generate(ws, scale);
+    log('incremental', `EngineState: ${scale.toLocaleString('en')} generated files written in ${fmt(ms / 1000, 1)} s`);
   }
   const targetPath = {};
   for (const L of SIZES) {
@@ -256,7 +263,7 @@ async function engineBench(E, mat, reps) {
 // ------------------------------------------------------------------------------ main
 
 async function main(argv) {
-  const o = parseArgs(argv, { files: 10000, reps: 15, engine: true, noEngine: false, padTo: 0 });
+  const o = parseArgs(argv, { files: 10000, reps: 15, engine: true, noEngine: false, padTo: 0, scale: 0 });
   console.log(`bench/incremental — ${environment()}`);
   const E = loadEngine();
   const mat = material(o.files);
@@ -276,7 +283,7 @@ async function main(argv) {
   let engine = null;
   if (o.engine && !o.noEngine) {
     ensureDist(false);
-    engine = await engineBench(E, mat, o.reps);
+    engine = await engineBench(E, mat, o.reps, Math.max(0, Number(o.scale) || 0));
     console.log(`\nB. EngineState (the extension's engine): update({upserts:[file]}) → report ready, and query(file)`);
     console.log(`   ${engine.files} files, fingerprint pool of ${engine.poolSize} worker(s) (dist/worker.js); full index ${fmt(engine.indexSeconds, 1)} s, of which matching ${engine.matchMs} ms\n`);
     console.log(
@@ -288,7 +295,7 @@ async function main(argv) {
     const e1k = engine.rows.find((r) => r.lines === 1000);
     console.log(`\n   1,000-line file through EngineState: update ${fmt(e1k.updateMedianMs, 1)} ms (target ≤ ${TARGET_MS}: ${verdict(e1k.updateMedianMs, TARGET_MS)}); query ${fmt(e1k.queryMedianMs, 1)} ms (target ≤ ${TARGET_QUERY_MS}: ${verdict(e1k.queryMedianMs, TARGET_QUERY_MS)})`);
   }
-  const file = writeResult('incremental', { files: o.files, reps: o.reps, core, engine });
+  const file = writeResult('incremental', { files: o.files, reps: o.reps, scale: Number(o.scale) || 0, core, engine });
   log('incremental', `results in ${path.relative(process.cwd(), file)}`);
 }
 

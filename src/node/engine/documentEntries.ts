@@ -1,21 +1,36 @@
 /**
  * The engine's entries by path: a Map that also keeps, up to date on every set / delete / clear,
- * the documents that have a fingerprint (`docs`, a live map), their number of sections and their
- * lines by kind (code, prose). A report after a one-file change then looks at that file, not at a
+ * the documents that have a fingerprint (`docs`, a live map), their number of sections, bytes and
+ * lines by kind (code, prose), and the paths set or deleted since a consumer last asked
+ * ({@link takeChanged}). A report after a one-file change then looks at that file, not at a
  * copy of every document.
  */
 import type { ContentKind, DocumentFingerprint } from '../../core/types';
 
-export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?: number }> extends Map<string, E> {
+export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?: number; size?: number }> extends Map<string, E> {
   /** The fingerprinted documents, by path (live: changes with the entries; do not modify). */
   readonly docs = new Map<string, DocumentFingerprint>();
   /** Total number of sections of `docs`. */
   sections = 0;
+  /** Total size in bytes of the entries of `docs` (their `size`). */
+  bytes = 0;
   /** Total lines of `docs` by kind (documents whose lines are not known count none). */
   readonly lines: Record<ContentKind, number> = { code: 0, prose: 0 };
   /** Total lines of `docs` by folder (see {@link setFolderOf}). */
   readonly linesByFolder = new Map<string, number>();
   private folderOf: (path: string) => string = () => '.';
+  /** Paths set or deleted since the last {@link takeChanged}; null: cleared since (any path may have changed). */
+  private changed: Set<string> | null = null;
+
+  /**
+   * The paths set or deleted since the last call (an entry set again unchanged is among them),
+   * or null when the entries were cleared since (or on the first call): then any path may have changed.
+   */
+  takeChanged(): Set<string> | null {
+    const c = this.changed;
+    this.changed = new Set();
+    return c;
+  }
 
   /** How a path names its folder for {@link linesByFolder} (the roots changed): recounts them all. */
   setFolderOf(folderOf: (path: string) => string): void {
@@ -33,9 +48,11 @@ export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?
 
   override set(path: string, entry: E): this {
     this.forget(path);
+    this.changed?.add(path);
     if (entry.doc) {
       this.docs.set(path, entry.doc);
       this.sections += entry.doc.sections.length;
+      this.bytes += entry.size ?? 0;
       this.lines[entry.doc.kind] += entry.lines ?? 0;
       if (entry.lines) this.addFolderLines(path, entry.lines);
     }
@@ -44,12 +61,15 @@ export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?
 
   override delete(path: string): boolean {
     this.forget(path);
+    if (this.has(path)) this.changed?.add(path);
     return super.delete(path);
   }
 
   override clear(): void {
     this.docs.clear();
     this.sections = 0;
+    this.bytes = 0;
+    this.changed = null;
     this.lines.code = 0;
     this.lines.prose = 0;
     this.linesByFolder.clear();
@@ -67,7 +87,9 @@ export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?
     if (doc === undefined) return;
     this.docs.delete(path);
     this.sections -= doc.sections.length;
-    const lines = super.get(path)?.lines ?? 0;
+    const entry = super.get(path);
+    this.bytes -= entry?.size ?? 0;
+    const lines = entry?.lines ?? 0;
     this.lines[doc.kind] -= lines;
     if (lines) this.addFolderLines(path, -lines);
   }

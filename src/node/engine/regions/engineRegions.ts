@@ -35,8 +35,19 @@ function docBytes(d: RegionDocument): number {
 }
 
 export interface EngineRegionsHost {
-  /** Every fingerprinted file: its signature (size and mtime) and its size in bytes. */
-  files(): Map<string, { sig: string; bytes: number }>;
+  /** A fingerprinted file's signature (size and mtime); undefined: not a fingerprinted file. */
+  sigOf(path: string): string | undefined;
+  /** Every fingerprinted file. */
+  paths(): string[];
+  /** Number of fingerprinted files. */
+  count(): number;
+  /** Total size in bytes of the fingerprinted files. */
+  bytes(): number;
+  /**
+   * The files whose entries were set or deleted since the last call (a superset of those whose
+   * signature changed), or null: any may have (the first call, or the entries were cleared since).
+   */
+  takeChanged(): Set<string> | null;
   /** Region documents of files, read again through the fingerprint workers. */
   load(paths: string[]): Promise<Map<string, RegionDocument>>;
   settings(): EngineSettings;
@@ -129,10 +140,11 @@ export class EngineRegions {
     const held = this.held?.();
     this.held = undefined;
     if (held) for (const x of held) this.mark(new Set([x.a.path, x.b.path]));
+    // The files set or deleted since the last step: what is compared with the index's (a save at
+    // 100,000 files looks at one file, not at a map of all of them).
+    const journal = this.host.takeChanged();
     if (!this.enabled) return this.pending !== undefined;
-    const files = this.host.files();
-    let bytes = 0;
-    for (const f of files.values()) bytes += f.bytes;
+    const bytes = this.host.bytes();
     if (bytes > this.maxBytes) {
       if (!this.over) {
         this.over = true;
@@ -143,22 +155,28 @@ export class EngineRegions {
     }
     this.over = false;
     const settings = this.host.settings();
-    const current = new Map<string, string>();
-    for (const [p, f] of files) current.set(p, f.sig);
+    const present = (p: string) => this.host.sigOf(p) !== undefined;
     let changed: string[] | null = null;
     if (this.known) {
       changed = [];
-      for (const [p, sig] of current) if (this.known.get(p) !== sig) changed.push(p);
-      for (const p of this.known.keys()) if (!current.has(p)) changed.push(p);
+      const candidates = journal ?? new Set([...this.host.paths(), ...this.known.keys()]);
+      for (const p of candidates) if (this.known.get(p) !== this.host.sigOf(p)) changed.push(p);
       if (changed.length === 0) return this.pending !== undefined;
-      if (changed.length > Math.max(500, current.size / 2)) changed = null;
+      if (changed.length > Math.max(500, this.host.count() / 2)) changed = null;
     }
+    // The signatures the index is brought up to date with (taken before it reads the files).
+    const sigs = (changed ?? this.host.paths()).map((p) => [p, this.host.sigOf(p)] as const);
     try {
       if (!changed) this.forgetDocs();
       const touched = changed
-        ? await this.index.update(changed, (p) => current.has(p), (paths) => this.loadKept(paths, current), settings, () => [...current.keys()])
-        : await this.index.rebuild([...current.keys()], (paths) => this.host.load(paths), settings);
-      this.known = current;
+        ? await this.index.update(changed, present, (paths) => this.loadKept(paths), settings, () => this.host.paths())
+        : await this.index.rebuild(sigs.map(([p]) => p), (paths) => this.host.load(paths), settings);
+      if (!changed) this.known = new Map();
+      const known = this.known; // null: dropped meanwhile (built again at the next step)
+      for (const [p, sig] of known ? sigs : []) {
+        if (sig === undefined) known!.delete(p);
+        else known!.set(p, sig);
+      }
       this.mark(touched);
     } catch (e) {
       this.host.emit({ type: 'log', level: 'error', message: `locating copies failed (${(e as Error).message}); located copies are off until the next reindex` });
@@ -226,7 +244,8 @@ export class EngineRegions {
   }
 
   /** Region documents of `paths`: those kept (same size and mtime) and the others read, then kept. */
-  private async loadKept(paths: string[], sigs: ReadonlyMap<string, string>): Promise<Map<string, RegionDocument>> {
+  private async loadKept(paths: string[]): Promise<Map<string, RegionDocument>> {
+    const sigs = { get: (p: string) => this.host.sigOf(p) };
     const out = new Map<string, RegionDocument>();
     const missing: string[] = [];
     for (const p of paths) {
@@ -324,21 +343,21 @@ export async function loadRegionDocuments(reader: RegionReader, paths: readonly 
 
 /** The host of {@link EngineRegions} over the engine's entries and fingerprinter. */
 export function regionsHost(
-  entries: { docs: ReadonlyMap<string, unknown>; get(path: string): { size: number; mtimeMs: number } | undefined },
+  entries: { docs: ReadonlyMap<string, unknown>; bytes: number; get(path: string): { size: number; mtimeMs: number } | undefined; takeChanged(): Set<string> | null },
   reader: RegionReader,
   settings: () => EngineSettings,
   emit: (event: EngineEvent) => void,
   batch: number,
 ): EngineRegionsHost {
   return {
-    files: () => {
-      const out = new Map<string, { sig: string; bytes: number }>();
-      for (const p of entries.docs.keys()) {
-        const e = entries.get(p);
-        if (e) out.set(p, { sig: `${e.size}:${e.mtimeMs}`, bytes: e.size });
-      }
-      return out;
+    sigOf: (p) => {
+      const e = entries.docs.has(p) ? entries.get(p) : undefined;
+      return e ? `${e.size}:${e.mtimeMs}` : undefined;
     },
+    paths: () => [...entries.docs.keys()],
+    count: () => entries.docs.size,
+    bytes: () => entries.bytes,
+    takeChanged: () => entries.takeChanged(),
     load: (paths) => loadRegionDocuments(reader, paths, settings(), batch),
     settings,
     emit,

@@ -7,6 +7,10 @@ import { EngineState, type Fingerprinter } from '../../../../../src/node/engine/
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../../src/node/settings/engineSettings';
 import type { FileOutcome, FileToFingerprint } from '../../../../../src/node/workers/fileOutcome';
 import { fingerprintDecoded, fingerprintFileSync } from '../../../../../src/node/workers/fingerprintFile';
+import { DocumentEntries } from '../../../../../src/node/engine/documentEntries';
+import { EngineRegions, regionsHost } from '../../../../../src/node/engine/regions/engineRegions';
+import { nativeKernel } from '../../../../../src/node/workers/nativeKernel';
+import type { DocumentFingerprint } from '../../../../../src/core/types';
 
 /** Fingerprints (and makes region documents) on the test's thread; records what it reads for regions. */
 class InlineFingerprinter implements Fingerprinter {
@@ -232,5 +236,90 @@ describe('EngineState: located copies (neardup.locate)', function () {
     assert.ok(!twinsOf(report).some((t) => t.startsWith('40-52')), twinsOf(report).join(' | '));
     assert.ok(sectionGroups(report).every((g) => g.split(' ').length === 2 && !g.includes('40-52')), sectionGroups(report).join(' | '));
     await engine.shutdown();
+  });
+});
+
+describe('EngineRegions: a step compares the files changed since the last one, not every file', function () {
+  this.timeout(60000);
+  it('one save: that file looked at and read again, no list of all files; cleared entries: compared in full; a deletion and a file set again unchanged', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-regions-step-'));
+    try {
+      const settings = { ...DEFAULT_ENGINE_SETTINGS };
+      const block = lines(source('core/regions/groups.ts'), 20, 50);
+      const files = { groups: path.join(root, 'groups.ts'), host: path.join(root, 'host.ts'), other: path.join(root, 'other.ts') };
+      fs.writeFileSync(files.groups, source('core/regions/groups.ts'));
+      fs.writeFileSync(files.host, `${source('core/regions/anchors.ts')}\n${block}\n`);
+      fs.writeFileSync(files.other, source('core/regions/chain.ts'));
+      const entries = new DocumentEntries<{ size: number; mtimeMs: number; doc: DocumentFingerprint | null }>();
+      const put = (file: string, mtimeMs: number) => {
+        const o = fingerprintFileSync({ path: file, relPath: file }, settings);
+        entries.set(file, { size: fs.statSync(file).size, mtimeMs, doc: o.ok ? o.doc : null });
+      };
+      const fp = new InlineFingerprinter();
+      const real = regionsHost(entries, fp, () => settings, () => undefined, 8);
+      let listed = 0;
+      let looked = 0;
+      const regions = new EngineRegions(
+        { ...real, paths: () => (listed++, real.paths()), sigOf: (p) => (looked++, real.sigOf(p)) },
+        nativeKernel() ?? undefined,
+      );
+      regions.configure(true);
+      for (const f of Object.values(files)) put(f, 1);
+      assert.equal(entries.bytes, Object.values(files).reduce((n, f) => n + fs.statSync(f).size, 0));
+      // 200 more files, unlike each other: a step that compared every file would look at them all.
+      const units: string[] = [];
+      for (let i = 0; i < 200; i++) {
+        const f = path.join(root, `unit${i}.ts`);
+        units.push(f);
+        fs.writeFileSync(f, `export function unit${i}(v${i}: number): number {\n  return v${i} * ${i + 7} + ${(i * 7919) % 1000};\n}\n`);
+        put(f, 1);
+      }
+      assert.equal(await regions.step(), true, 'the first step builds the index');
+      assert.ok(listed > 0);
+      const pairs = () => regions.allPairs([]).map((x) => `${path.basename(x.a.path)} ${path.basename(x.b.path)}`);
+      assert.ok(pairs().includes('groups.ts host.ts') || pairs().includes('host.ts groups.ts'), pairs().join(' | '));
+      regions.takeTouched();
+
+      // One file saved (a new mtime): looked at alone, read again; the paths of all files are not listed.
+      listed = looked = 0;
+      fp.regionReads = [];
+      fs.writeFileSync(files.host, source('core/regions/anchors.ts'));
+      put(files.host, 2);
+      assert.equal(await regions.step(), true);
+      assert.equal(listed, 0, 'no list of every file');
+      assert.ok(looked < 20, `signatures looked at: ${looked} (of ${entries.docs.size} files)`);
+      assert.ok(fp.regionReads.includes(files.host));
+      assert.ok(!pairs().some((x) => x.includes('host.ts') && x.includes('groups.ts')), `the copy is gone: ${pairs().join(' | ')}`);
+      assert.ok(regions.takeTouched()?.has(files.host));
+
+      // Set again with the same size and mtime: nothing to do, nothing read.
+      fp.regionReads = [];
+      put(files.other, 1);
+      assert.equal(await regions.step(), false);
+      assert.deepEqual(fp.regionReads, []);
+
+      // Cleared and filled again with the same signatures (a cache loaded): compared in full, nothing read.
+      entries.clear();
+      assert.equal(entries.bytes, 0);
+      put(files.groups, 1);
+      put(files.host, 2);
+      put(files.other, 1);
+      for (const f of units) put(f, 1);
+      listed = 0;
+      assert.equal(await regions.step(), false);
+      assert.ok(listed > 0, 'compared in full');
+      assert.deepEqual(fp.regionReads, []);
+
+      // Pasted again, then the partner deleted: the pair comes, then goes with it.
+      fs.writeFileSync(files.host, `${source('core/regions/anchors.ts')}\n${block}\n`);
+      put(files.host, 3);
+      await regions.step();
+      assert.ok(pairs().some((x) => x.includes('host.ts') && x.includes('groups.ts')), `pasted again: ${pairs().join(' | ')}`);
+      entries.delete(files.groups);
+      assert.equal(await regions.step(), true);
+      assert.ok(!pairs().some((x) => x.includes('groups.ts')), pairs().join(' | '));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
