@@ -2,7 +2,8 @@
  * Which vector instructions a C file of the kernel may use: SSE2 in the addon on x86-64 (and with
  * MSVC on x64), SIMD128 in the WebAssembly build (scripts/build-wasm.js, -msimd128: where native
  * uses SSE2), none elsewhere (the scalar paths). Defines HAVE_SSE2 or HAVE_WASM_SIMD and includes
- * their intrinsics (and MSVC's bit scans). Used by sections.c and textshape.c.
+ * their intrinsics (and MSVC's bit scans), and lowestBit for the bit masks of their compares. Used
+ * by sections.c, textshape.c and regiondoc.c.
  */
 #ifndef NEARDUP_SIMD_H
 #define NEARDUP_SIMD_H
@@ -17,5 +18,16 @@
 #if defined(_MSC_VER)
 #include <intrin.h>
 #endif
+
+/* The index of the lowest set bit of m (m != 0): of a compare's movemask. */
+static inline int lowestBit(unsigned m) {
+#if defined(_MSC_VER) && !defined(__clang__)
+  unsigned long r;
+  _BitScanForward(&r, m);
+  return (int)r;
+#else
+  return __builtin_ctz(m);
+#endif
+}
 
 #endif
