@@ -92,6 +92,7 @@ export interface Placing {
   readonly split: ReadonlySet<number>;
 }
 
+/** The {@link Placing} of `located` next to `simhash`. */
 export function placing(simhash: readonly ReportPair[], located: readonly ReportPair[]): Placing {
   const keys = candidatesOf(simhash, located);
   return { simhash, keys, split: splitPairs(simhash, located, keys) };
@@ -141,14 +142,14 @@ export function isSplitGroup(g: ViewGroup, keys: ReadonlySet<string>): boolean {
 }
 
 /**
- * The SimHash pairs with the located ones merged in (see the file's comment): file pairs that
- * have regions are new objects carrying them (side a of a region = the pair's a); section pairs
- * the located ones split are left out. Linear in the pairs: the SimHash pairs are looked up by
- * their two files.
+ * The SimHash pairs with the located ones merged in (see the file's comment; `placed`: their
+ * {@link placing}, when already made): file pairs that have regions are new objects carrying them
+ * (side a of a region = the pair's a); section pairs the located ones split are left out. Linear
+ * in the pairs: the SimHash pairs are looked up by their two files.
  */
-export function mergeLocated(simhash: readonly ReportPair[], located: readonly ReportPair[], placed: Placing = placing(simhash, located)): ReportPair[] {
+export function mergeLocated(simhash: readonly ReportPair[], located: readonly ReportPair[], placed?: Placing): ReportPair[] {
   if (located.length === 0) return simhash as ReportPair[];
-  const { keys, split } = placed;
+  const { keys, split } = placed ?? placing(simhash, located);
   const out = simhash.slice();
   const regions = new Map<number, PairRegion[]>();
   for (const loc of located) {
