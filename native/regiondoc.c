@@ -56,7 +56,7 @@ static int lineStarts(Kernel *K, const uint16_t *t, int n) {
   for (; i + 8 <= n; i += 8) {
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(t + i)), nl));
     while (m) { /* two bits per \n (its two bytes) */
-      if (!pushLine(K, l++, i + (lowestBit(m) >> 1) + 1)) return -1;
+      if (!pushLine(K, l++, i + (ctz32(m) >> 1) + 1)) return -1;
       m &= m - 1;
       m &= m - 1;
     }
