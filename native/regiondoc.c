@@ -7,13 +7,11 @@
  */
 #include <stdint.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "fingerprint.h"
 #include "grow.h"
 #include "hash.h"
+#include "simd.h"
 
 static void kgramPasses(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) { KGRAM_PASSES(g, lo0, hi0, grams, k, seed); }
 
@@ -53,12 +51,12 @@ static inline int pushLine(Kernel *K, int l, int at) {
 static int lineStarts(Kernel *K, const uint16_t *t, int n) {
   int l = 1;
   int i = 0;
-#ifdef __SSE2__
+#ifdef HAVE_SSE2
   const __m128i nl = _mm_set1_epi16(10);
   for (; i + 8 <= n; i += 8) {
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(t + i)), nl));
     while (m) { /* two bits per \n (its two bytes) */
-      if (!pushLine(K, l++, i + (__builtin_ctz(m) >> 1) + 1)) return -1;
+      if (!pushLine(K, l++, i + (ctz32(m) >> 1) + 1)) return -1;
       m &= m - 1;
       m &= m - 1;
     }

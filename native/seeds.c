@@ -9,6 +9,7 @@
  * anchors are split by their hash's top bits (one scatter) and each small part sorted in cache;
  * seeds are counted per docA first, then written straight into their docA's slice as one 64-bit
  * key (docB, a, b) and each slice sorted in cache (Seed structs and qsort when the key is wider).
+ * Both sorts are one radix sort (RADIX_SORT) over their element type and key.
  */
 #include "seeds.h"
 
@@ -40,22 +41,44 @@ static inline int bitsOf(uint64_t v) {
   return b;
 }
 
-/* Stable LSD radix sort of anchors by the hash's low `bits` bits, 8 a pass (tmp: room for n). */
-static void sortAnchorsLow(Anchor *a, Anchor *tmp, size_t n, int bits) {
-  uint32_t count[257];
-  Anchor *src = a, *dst = tmp;
-  for (int shift = 0; shift < bits; shift += 8) {
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++) count[((src[i].hash >> shift) & 255) + 1]++;
-    if (count[((src[0].hash >> shift) & 255) + 1] == n) continue; /* one digit: already in order */
-    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
-    for (size_t i = 0; i < n; i++) dst[count[(src[i].hash >> shift) & 255]++] = src[i];
-    Anchor *t = src;
-    src = dst;
-    dst = t;
+/*
+ * Defines `static void NAME(T *a, T *tmp, size_t n, int bits)`: a stable sort of n items of type T
+ * by KEY(item), an unsigned key of `bits` bits (tmp: room for n when n > INSERTION). Up to
+ * INSERTION items an insertion sort; more, an LSD radix sort, 8 bits a pass, a pass skipped when
+ * all items share its digit (already in order).
+ */
+#define RADIX_SORT(NAME, T, KEY)                                                                \
+  static void NAME(T *a, T *tmp, size_t n, int bits) {                                          \
+    if (n <= INSERTION) {                                                                       \
+      for (size_t i = 1; i < n; i++) {                                                          \
+        const T x = a[i];                                                                       \
+        size_t j = i;                                                                           \
+        for (; j > 0 && KEY(a[j - 1]) > KEY(x); j--) a[j] = a[j - 1];                           \
+        a[j] = x;                                                                               \
+      }                                                                                         \
+      return;                                                                                   \
+    }                                                                                           \
+    uint32_t count[257];                                                                        \
+    T *src = a, *dst = tmp;                                                                     \
+    for (int shift = 0; shift < bits; shift += 8) {                                             \
+      memset(count, 0, sizeof count);                                                           \
+      for (size_t i = 0; i < n; i++) count[((KEY(src[i]) >> shift) & 255) + 1]++;               \
+      if (count[((KEY(src[0]) >> shift) & 255) + 1] == n) continue;                             \
+      for (int d = 0; d < 256; d++) count[d + 1] += count[d];                                   \
+      for (size_t i = 0; i < n; i++) dst[count[(KEY(src[i]) >> shift) & 255]++] = src[i];       \
+      T *t = src;                                                                               \
+      src = dst;                                                                                \
+      dst = t;                                                                                  \
+    }                                                                                           \
+    if (src != a) memcpy(a, src, n * sizeof(T));                                                \
   }
-  if (src != a) memcpy(a, src, n * sizeof(Anchor));
-}
+
+#define ANCHOR_HASH(x) ((x).hash)
+#define SEED_KEY(x) (x)
+/* Anchors of one part by their hash's low `bits` bits (the part shares the others). */
+RADIX_SORT(sortAnchorsLow, Anchor, ANCHOR_HASH)
+/* Seed keys (docB, a, b) of `bits` bits. */
+RADIX_SORT(sortKeys, uint64_t, SEED_KEY)
 
 /* The anchors sorted by hash, stable (insertion order within a hash); NULL when out of memory. */
 static Anchor *sortAnchors(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n) {
@@ -79,20 +102,8 @@ static Anchor *sortAnchors(const uint32_t *hash, const uint32_t *doc, const uint
   }
   /* count[d] is now the end of part d. */
   if (longest > INSERTION && !(tmp = malloc(longest * sizeof(Anchor)))) goto fail;
-  for (size_t d = 0, s = 0; d < parts; s = count[d++]) {
-    const size_t e = count[d], m = e - s;
-    Anchor *a = out + s;
-    if (m > INSERTION) {
-      sortAnchorsLow(a, tmp, m, low);
-    } else {
-      for (size_t i = 1; i < m; i++) {
-        const Anchor x = a[i];
-        size_t j = i;
-        for (; j > 0 && a[j - 1].hash > x.hash; j--) a[j] = a[j - 1];
-        a[j] = x;
-      }
-    }
-  }
+  for (size_t d = 0, s = 0; d < parts; s = count[d++])
+    if (count[d] - s > 1) sortAnchorsLow(out + s, tmp, count[d] - s, low); /* (most parts of a small search: 0 or 1) */
   free(tmp);
   free(count);
   return out;
@@ -101,32 +112,6 @@ fail:
   free(count);
   free(tmp);
   return NULL;
-}
-
-/* LSD radix sort of 64-bit keys of `bits` bits, 8 a pass, a pass skipped when all share its digit. */
-static void sortKeys(uint64_t *k, uint64_t *tmp, size_t n, int bits) {
-  if (n <= INSERTION) {
-    for (size_t i = 1; i < n; i++) {
-      const uint64_t x = k[i];
-      size_t j = i;
-      for (; j > 0 && k[j - 1] > x; j--) k[j] = k[j - 1];
-      k[j] = x;
-    }
-    return;
-  }
-  uint32_t count[257];
-  uint64_t *src = k, *dst = tmp;
-  for (int shift = 0; shift < bits; shift += 8) {
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++) count[((src[i] >> shift) & 255) + 1]++;
-    if (count[((src[0] >> shift) & 255) + 1] == n) continue;
-    for (int d = 0; d < 256; d++) count[d + 1] += count[d];
-    for (size_t i = 0; i < n; i++) dst[count[(src[i] >> shift) & 255]++] = src[i];
-    uint64_t *t = src;
-    src = dst;
-    dst = t;
-  }
-  if (src != k) memcpy(k, src, n * sizeof(uint64_t));
 }
 
 static int compareSeeds(const void *x, const void *y) {

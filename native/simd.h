@@ -2,10 +2,13 @@
  * Which vector instructions a C file of the kernel may use: SSE2 in the addon on x86-64 (and with
  * MSVC on x64), SIMD128 in the WebAssembly build (scripts/build-wasm.js, -msimd128: where native
  * uses SSE2), none elsewhere (the scalar paths). Defines HAVE_SSE2 or HAVE_WASM_SIMD and includes
- * their intrinsics (and MSVC's bit scans). Used by sections.c and textshape.c.
+ * their intrinsics (and MSVC's bit scans), and ctz32 for the bit masks of their compares. Used
+ * by sections.c, textshape.c and regiondoc.c.
  */
 #ifndef NEARDUP_SIMD_H
 #define NEARDUP_SIMD_H
+
+#include <stdint.h>
 
 #if defined(__SSE2__) || defined(_M_X64) || defined(_M_AMD64)
 #include <emmintrin.h>
@@ -17,5 +20,16 @@
 #if defined(_MSC_VER)
 #include <intrin.h>
 #endif
+
+/* The index of the lowest set bit of x (x != 0): of a compare's bit mask. */
+static inline int ctz32(uint32_t x) {
+#if defined(_MSC_VER)
+  unsigned long r;
+  _BitScanForward(&r, x);
+  return (int)r;
+#else
+  return __builtin_ctz(x);
+#endif
+}
 
 #endif

@@ -39,16 +39,6 @@ static const uint8_t byteClass[256] = {
 };
 
 #if defined(HAVE_SSE2) || defined(HAVE_WASM_SIMD)
-/* The index of the lowest set bit of x (x != 0). */
-static inline int ctz32(uint32_t x) {
-#if defined(_MSC_VER)
-  unsigned long r;
-  _BitScanForward(&r, x);
-  return (int)r;
-#else
-  return __builtin_ctz(x);
-#endif
-}
 
 /* The number of set bits of x. */
 static inline uint32_t popcount32(uint32_t x) {

@@ -101,11 +101,23 @@ function timed(fn) {
   return [Number(process.hrtime.bigint() - t0) / 1e9, r];
 }
 
-/** allPairsBatch on n items at radius k: times, memory, check against the planted pairs. */
+/**
+ * The product's all-pairs search: with the kernel its candidates as matchPairList takes them
+ * (nativeCandidates; allPairsBatch when it declines), else allPairsBatch (TypeScript).
+ */
+function searchOf(E, kernel) {
+  if (!kernel) return (x, r) => E.allPairsBatch(x, r);
+  return (x, r) => {
+    const c = E.nativeCandidates(x, r, kernel);
+    return c ? { length: c.a.length, a: c.a, b: c.b, distance: c.distance, truncated: false } : E.allPairsBatch(x, r);
+  };
+}
+
+/** allPairsBatch (or the kernel's candidates) on n items at radius k: times, memory, check against the planted pairs. */
 function jobAllPairs(E, { n, k, runs, planted, impl }) {
   const kernel = impl === 'native' ? E.nativeKernel() : undefined;
   if (impl === 'native' && !kernel) return { n, k, impl, skipped: E.nativeKernelProblem() };
-  const search = (x, r) => E.allPairsBatch(x, r, { kernel });
+  const search = searchOf(E, kernel);
   const dists = [k - 1, k, k + 1].filter((d) => d >= 0);
   const { fp, pairs } = makeData(n, dists, planted, 0x5eed0000 + n + k);
   if (global.gc) global.gc();
@@ -238,7 +250,7 @@ function jobQuery(E, { n, k, queries }) {
 /** `copies` identical fingerprints (optionally among `background` random ones). */
 function jobIdentical(E, { copies, background, k, runs, impl }) {
   const kernel = impl === 'native' ? E.nativeKernel() : undefined;
-  const search = (x, r) => E.allPairsBatch(x, r, { kernel });
+  const search = searchOf(E, kernel);
   const rand = mulberry32(99 + copies + background);
   const n = copies + background;
   const fp = new Uint32Array(2 * n);

@@ -3,7 +3,7 @@
  * (loadEngine) with the product's esbuild settings into bench/.cache/build/engine.js.
  */
 export { fingerprintText, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, DEFAULT_MIN_TOKENS } from '../../src/core/fingerprint/fingerprint';
-export { allPairsBatch } from '../../src/core/index/allPairs';
+export { allPairsBatch, nativeCandidates } from '../../src/core/index/allPairs';
 export { codeSections } from '../../src/core/sections/codeSections';
 export { proseSections } from '../../src/core/sections/proseSections';
 export { buildReport } from '../../src/core/report/report';

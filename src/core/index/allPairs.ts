@@ -1,7 +1,9 @@
 /**
- * `allPairsBatch`: every pair of fingerprints within a Hamming radius, each once, by the native
- * kernel when given (its candidates, then the same filters), else by the TypeScript search
- * (tableScan.ts), or by comparing all pairs when no table layout beats that.
+ * `allPairsBatch`: every pair of fingerprints within a Hamming radius, each once, by the TypeScript
+ * search (tableScan.ts), or by comparing all pairs when no table layout beats that; and the native
+ * kernel's candidates (`nativeCandidates`), which matchPairList (core/report/compare.ts) vets and
+ * confirms in one loop of its own (test/unit/helpers/kernelAllPairs.ts: its reference, through
+ * this file's filters), falling back to allPairsBatch when the kernel declines.
  */
 import type { CodeKernel } from '../types';
 import { checkBlocks, checkRadius, DEFAULT_BATCH_MAX_TABLES, layoutFor, MAX_INDEX_DISTANCE, planBlocks } from './blockLayout';
@@ -40,22 +42,14 @@ export function allPairsBatch(
     blocks?: number;
     maxPairs?: number;
     accept?: (a: number, b: number, distance: number) => boolean;
-    /** The native kernel: its search gives the candidates (the same pairs), then accept and maxPairs apply as here. */
-    kernel?: Pick<CodeKernel, 'allPairs'>;
   } = {},
 ): PairList {
   checkPairsInput(fp, k);
   const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
   const n = fp.length >>> 1;
   const sink = new PairSink(maxPairs, options.accept);
-  const native = options.kernel && options.blocks === undefined ? nativeCandidates(fp, k, options.kernel) : null;
   try {
-    if (native) {
-      const { a, b, distance } = native;
-      for (let p = 0; p < a.length; p++) sink.push(a[p], b[p], distance[p]);
-    } else {
-      findPairs(fp, n, k, options, sink);
-    }
+    findPairs(fp, n, k, options, sink);
   } catch (e) {
     if (e !== PAIR_LIMIT_REACHED) throw e;
   }
@@ -63,9 +57,9 @@ export function allPairsBatch(
 }
 
 /**
- * The native kernel's candidates for {@link allPairsBatch}: every pair a < b within distance k, in
- * the kernel's order (accept and maxPairs not applied); null when there are fewer than two items
- * or more candidates than the kernel holds (then the TypeScript search runs).
+ * The native kernel's candidates: allPairsBatch's pairs without `accept` and `maxPairs` (every pair
+ * a < b within distance k), in the kernel's order; null when there are fewer than two items or more
+ * candidates than the kernel holds (then the caller runs allPairsBatch).
  */
 export function nativeCandidates(fp: Uint32Array, k: number, kernel: Pick<CodeKernel, 'allPairs'>): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null {
   checkPairsInput(fp, k);

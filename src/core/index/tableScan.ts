@@ -1,7 +1,8 @@
 /**
  * The TypeScript all-pairs search over the permuted tables, without storing them: level-1
  * counting sorts by one block, level-2 chained hashes by a table's key, copies collapsed early.
- * Run by allPairsBatch (allPairs.ts) when the native kernel does not answer.
+ * Run by allPairsBatch (allPairs.ts): matchPairList takes the native kernel's candidates instead
+ * when it has the kernel and the kernel answers.
  */
 import { canonicalTable, Layout, mixKey } from './blockLayout';
 import { popcount32 } from './hamming';

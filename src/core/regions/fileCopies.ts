@@ -78,20 +78,23 @@ export function coverOf(ranges: ReadonlyArray<readonly [number, number]>, n: num
 /** A region pair with side a in `docA` (swapped when found the other way round). */
 const oriented = (r: RegionPair, docA: number): RegionPair => (r.a.doc === docA ? r : { ...r, a: r.b, b: r.a });
 
+/** Region pair `r` into the list of its two documents (keyed by docsKey), side a in the lower one. */
+function addByPair(byPair: Map<number, RegionPair[]>, r: RegionPair): void {
+  const x = Math.min(r.a.doc, r.b.doc);
+  const k = x * 0x4000000 + Math.max(r.a.doc, r.b.doc);
+  const list = byPair.get(k);
+  if (list) list.push(oriented(r, x));
+  else byPair.set(k, [oriented(r, x)]);
+}
+
 /** The copies of whole files among the documents, given the region pairs found, ordered by (docA, docB). */
 export function fileCopies(docs: readonly RegionDocument[], pairs: readonly RegionPair[], options: FileCopyOptions = {}): FileCopy[] {
   const cover = options.cover ?? FILE_COVER;
   const searchCover = options.searchCover ?? SEARCH_COVER;
   const byPair = new Map<number, RegionPair[]>();
   for (const r of pairs) {
-    if (r.a.doc === r.b.doc) continue;
-    const x = Math.min(r.a.doc, r.b.doc);
-    const y = Math.max(r.a.doc, r.b.doc);
-    if (options.skipPair?.(x, y)) continue;
-    const k = x * 0x4000000 + y;
-    const list = byPair.get(k);
-    if (list) list.push(oriented(r, x));
-    else byPair.set(k, [oriented(r, x)]);
+    if (r.a.doc === r.b.doc || options.skipPair?.(Math.min(r.a.doc, r.b.doc), Math.max(r.a.doc, r.b.doc))) continue;
+    addByPair(byPair, r);
   }
   const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => [
     coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length),
@@ -129,31 +132,31 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   const planAlone = (x: number, y: number): RegionPlan =>
     planRegions([withoutBoilerplate(x), withoutBoilerplate(y)], { maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false, kernel: options.regions?.kernel });
   /**
-   * Each bucket of a plan searched (bucket index, from, end into its seeds): wanted, and its seeds
-   * could hold `cover` of both documents (else not searched: the pair is no copy by these regions).
+   * Each bucket of the plan of x and y alone searched (from, end into its seeds; its two documents
+   * under the corpus's numbers: the plan's 0 is x, 1 is y): wanted, and its seeds could hold
+   * `cover` of both documents (else not searched: the pair is no copy by these regions).
    */
-  const searchedBuckets = (plan: RegionPlan, x: number, y: number, each: (b: number, from: number, end: number) => void): void => {
+  const searchedBuckets = (plan: RegionPlan, x: number, y: number, each: (from: number, end: number, docA: number, docB: number) => void): void => {
     const cuts = plan.bucketCuts;
     const wanted = wantedBuckets(cuts, plan.options);
     for (let b = 0, from = 0; b < wanted.length; from = cuts[3 * b + 2], b++) {
       const end = cuts[3 * b + 2];
       if (!wanted[b] || cuts[3 * b] === cuts[3 * b + 1]) continue;
       const seeds = plan.seedPairs.subarray(2 * from, 2 * end);
-      const A = docs[cuts[3 * b] === 0 ? x : y];
-      const B = docs[cuts[3 * b + 1] === 0 ? x : y];
-      if (coverBound(seeds, 0, A.length, plan.options) < cover || coverBound(seeds, 1, B.length, plan.options) < cover) continue;
-      each(b, from, end);
+      const docA = cuts[3 * b] === 0 ? x : y;
+      const docB = cuts[3 * b + 1] === 0 ? x : y;
+      if (coverBound(seeds, 0, docs[docA].length, plan.options) < cover || coverBound(seeds, 1, docs[docB].length, plan.options) < cover) continue;
+      each(from, end, docA, docB);
     }
   };
   /** The regions of two documents alone (side a in x), without the boilerplate; none when they could not hold `cover` of both. */
   const searchAlone = (x: number, y: number): RegionPair[] => {
     const plan = planAlone(x, y);
     const found: RegionPair[] = [];
-    searchedBuckets(plan, x, y, (b, from, end) => {
+    searchedBuckets(plan, x, y, (from, end, docA, docB) => {
       // Aligned in the corpus's documents under their own numbers (bucketRegions reads no anchors):
       // the regions come out as those of the whole search (side a in x, the same object shapes).
-      const cuts = plan.bucketCuts;
-      const bucket = { docA: cuts[3 * b] === 0 ? x : y, docB: cuts[3 * b + 1] === 0 ? x : y, pairs: plan.seedPairs.subarray(2 * from, 2 * end) };
+      const bucket = { docA, docB, pairs: plan.seedPairs.subarray(2 * from, 2 * end) };
       for (const r of bucketRegions(docs as RegionDocument[], bucket, plan.options, align, plan.stats)) found.push(oriented(r, x));
     });
     return found;
@@ -171,10 +174,10 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     for (const [x, y] of pairs) {
       const plan = planAlone(x, y);
       o = plan.options;
-      searchedBuckets(plan, x, y, (b, from, end) => {
+      searchedBuckets(plan, x, y, (from, end, docA, docB) => {
         chunks.push(plan.seedPairs.subarray(2 * from, 2 * end));
         seeds += end - from;
-        cuts.push(plan.bucketCuts[3 * b] === 0 ? x : y, plan.bucketCuts[3 * b + 1] === 0 ? x : y, seeds);
+        cuts.push(docA, docB, seeds);
       });
     }
     const byPair = new Map<number, RegionPair[]>();
@@ -185,13 +188,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
       all.set(c, at);
       at += c.length;
     }
-    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 })) {
-      const x = Math.min(r.a.doc, r.b.doc);
-      const k = x * 0x4000000 + Math.max(r.a.doc, r.b.doc);
-      const list = byPair.get(k);
-      if (list) list.push(oriented(r, x));
-      else byPair.set(k, [oriented(r, x)]);
-    }
+    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 })) addByPair(byPair, r);
     return byPair;
   };
   const out: FileCopy[] = [];

@@ -78,8 +78,9 @@ export function matchPairList(
   const native = options.kernel ? nativeCandidates(fp, options.maxDistance, options.kernel) : null;
   if (native) {
     // The kernel's candidates, vetted and verified in this one loop, in its order (the pairs and
-    // the cap's cut of allPairsBatch's native path), not through a chain of calls per candidate:
-    // in a scan this runs once, mostly before V8 has compiled it.
+    // the cap's cut of allPairsBatch's filters over them: test/unit/helpers/kernelAllPairs.ts),
+    // not through a chain of calls per candidate: in a scan this runs once, mostly before V8 has
+    // compiled it.
     const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
     const { a: ca, b: cb, distance: cd } = native;
     const keep = new Uint8Array(ca.length);

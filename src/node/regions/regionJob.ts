@@ -46,9 +46,9 @@ export function runRegionBuckets(req: RegionBucketsRequest): RegionBucketsRespon
 }
 
 /**
- * bucketRegions of a run of buckets (docA docB seed count each, their seeds one after the other),
- * in order: by the kernel's bucket search in one call when it has one, else bucket by bucket (the
- * kernel's aligner, or the TypeScript's).
+ * bucketRegions of a run of buckets (docA docB end each: the end of its seed pairs in `seeds`, the
+ * cuts of the kernel's bucket search and of planRegions), in order: by the kernel's bucket search
+ * in one call when it has one, else bucket by bucket (the kernel's aligner, or the TypeScript's).
  */
 export function runBuckets(
   docs: RegionDocument[],
@@ -58,18 +58,11 @@ export function runBuckets(
   kernel: Partial<Pick<CodeKernel, 'alignChain' | 'regionBuckets'>> | undefined,
   stats: { chains: number; aligned: number },
 ): RegionPair[] {
-  if (kernel?.regionBuckets) {
-    const cuts = buckets.slice();
-    for (let b = 0, end = 0; b < cuts.length; b += 3) cuts[b + 2] = end += buckets[b + 2];
-    return kernelBucketRegions(docs, seeds, cuts, null, options, kernel as BucketKernel, stats);
-  }
+  if (kernel?.regionBuckets) return kernelBucketRegions(docs, seeds, buckets, null, options, kernel as BucketKernel, stats);
   const align = kernel?.alignChain ? kernelAligner(kernel as Pick<CodeKernel, 'alignChain'>) : alignChain;
   const pairs: RegionPair[] = [];
-  let at = 0;
-  for (let b = 0; b < buckets.length; b += 3) {
-    const n = buckets[b + 2];
-    const bucket = { docA: buckets[b], docB: buckets[b + 1], pairs: seeds.subarray(at, at + 2 * n) };
-    at += 2 * n;
+  for (let b = 0, from = 0; b < buckets.length; from = buckets[b + 2], b += 3) {
+    const bucket = { docA: buckets[b], docB: buckets[b + 1], pairs: seeds.subarray(2 * from, 2 * buckets[b + 2]) };
     for (const p of bucketRegions(docs, bucket, options, align, stats)) pairs.push(p);
   }
   return pairs;

@@ -2,7 +2,8 @@
  * How a located region stands next to the SimHash section pairs of its two files, one rule for
  * the CLI's `--locate` (node/scan/locate.ts) and the extension's engine (node/engine/regions):
  * a section already says a region (samePlace), or located regions split a section pair into the
- * separate copies it holds (splitsSection); the keys of a side and of a pair's two sides.
+ * separate copies it holds (splitsSection, gathered region by region in SectionSplits); the keys
+ * of a side and of a pair's two sides.
  */
 
 type Lines = { startLine: number; endLine: number };
@@ -56,4 +57,36 @@ export function splitsSection(x: { a: Lines; b: Lines }, regions: ReadonlyArray<
   if (inside.length < 2) return false;
   const holds = (s: Lines, side: Lines[]) => 2 * unionLines(side.map((r) => ({ startLine: Math.max(r.startLine, s.startLine), endLine: Math.min(r.endLine, s.endLine) }))) >= s.endLine - s.startLine + 1;
   return holds(x.a, inside.map((r) => r.a)) && holds(x.b, inside.map((r) => r.b));
+}
+
+/** A side with its path and lines. */
+type PlaceLines = { path: string } & Lines;
+
+/**
+ * The section pairs that located regions split (splitsSection), gathered region by region: the one
+ * loop of the CLI and the engine. Each region is offered the section pairs of its two files (by
+ * any key, e.g. an index); only a region inside a section pair on both sides (± 1 line, either
+ * order of its sides) is listed for it (many regions × many section pairs of two files: no lists).
+ */
+export class SectionSplits<K> {
+  private readonly inside = new Map<K, { section: { a: Lines; b: Lines }; regions: Array<{ a: Lines; b: Lines }> }>();
+
+  /** Region (sides `a`, `b`) beside section pair `key` of the same two files. */
+  add(key: K, section: { a: PlaceLines; b: PlaceLines }, a: PlaceLines, b: PlaceLines): void {
+    if (section.a.path === a.path && withinSection(section.a, a) && withinSection(section.b, b)) this.list(key, section).push({ a, b });
+    if (section.a.path === b.path && withinSection(section.a, b) && withinSection(section.b, a)) this.list(key, section).push({ a: b, b: a });
+  }
+
+  /** The keys of the section pairs the regions added split. */
+  split(): Set<K> {
+    const out = new Set<K>();
+    for (const [key, { section, regions }] of this.inside) if (regions.length >= 2 && splitsSection(section, regions)) out.add(key);
+    return out;
+  }
+
+  private list(key: K, section: { a: Lines; b: Lines }): Array<{ a: Lines; b: Lines }> {
+    let e = this.inside.get(key);
+    if (!e) this.inside.set(key, (e = { section, regions: [] }));
+    return e.regions;
+  }
 }

@@ -27,7 +27,7 @@
  *   only part of (a copy cut across sections), is kept beside it.
  *   The SimHash pair stays and gets the `clone` kind: the region's when the region spans its
  *   sections' lines (± 1 line at each end), else `edited` (only part of the sections is copied).
- *   But a SimHash section pair that two or more regions split (locateLines.ts splitsSection:
+ *   But a SimHash section pair that two or more regions split (regionPlaces.ts splitsSection:
  *   copies that are neighbours in both files) leaves the report, with its two-member section
  *   group; the regions inside it stand.
  * - Each located side has a content hash (of its tokens as read, so line shifts keep it): the
@@ -47,7 +47,7 @@ import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/r
 import type { RegionDocument } from '../../core/regions/document';
 import { LocatedSides, size, type Doc } from './locateLines';
 import { linesOf } from '../regions/regionSides';
-import { samePlace, sidesKey, splitsSection, withinSection } from '../regions/regionPlaces';
+import { samePlace, SectionSplits, sidesKey } from '../regions/regionPlaces';
 import { sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
@@ -116,7 +116,7 @@ export type LocateOutcome =
       cloneOf: Map<number, CloneKind>;
       /** The matching regions of the scan's file pairs, by index (side a of the region = the pair's a). */
       regionsOf: Map<number, PairRegion[]>;
-      /** The scan's section pairs the located regions split (locateLines.ts splitsSection), by index: left out. */
+      /** The scan's section pairs the located regions split (regionPlaces.ts splitsSection), by index: left out. */
       replaced: Set<number>;
       stats: LocateStats;
     }
@@ -437,34 +437,19 @@ function locateSteps(
 
     // ---- SimHash section pairs the regions split: the regions inside one stand as located pairs
     // (none is dropped as already said) and the section pair leaves the report
-    const replaced = new Set<number>();
-    {
-      const inside = new Map<number, Array<{ a: Place; b: Place }>>();
-      const push = <T,>(m: Map<number, T[]>, k: number, v: T) => {
-        const list = m.get(k);
-        if (list) list.push(v);
-        else m.set(k, [v]);
-      };
-      found.pairs.forEach((r, i) => {
-        const A = docs[r.a.doc];
-        const B = docs[r.b.doc];
-        const k = docsKey(r.a.doc, r.b.doc);
-        if (A !== B && (promoted.has(k) || filePair.has(k))) return;
-        const within = existing.get(k);
-        if (!within) return;
-        const la = sideA(i);
-        const lb = sideB(i);
-        // Only regions inside the section pair on both sides (± 1 line) count for splitsSection:
-        // the others are not listed (many regions × many section pairs of two files: no lists).
-        const holds = (s: Location, r: Place) => withinSection(rangeOf(s), r);
-        for (const j of within) {
-          const p = scanPairs[j];
-          if (p.a.path === A.path && holds(p.a, la) && holds(p.b, lb)) push(inside, j, { a: la, b: lb });
-          if (p.a.path === B.path && holds(p.a, lb) && holds(p.b, la)) push(inside, j, { a: lb, b: la });
-        }
-      });
-      for (const [j, list] of inside) if (splitsSection({ a: rangeOf(scanPairs[j].a), b: rangeOf(scanPairs[j].b) }, list)) replaced.add(j);
-    }
+    const splits = new SectionSplits<number>();
+    found.pairs.forEach((r, i) => {
+      const A = docs[r.a.doc];
+      const B = docs[r.b.doc];
+      const k = docsKey(r.a.doc, r.b.doc);
+      if (A !== B && (promoted.has(k) || filePair.has(k))) return;
+      const within = existing.get(k);
+      if (!within) return;
+      const la = sideA(i);
+      const lb = sideB(i);
+      for (const j of within) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
+    });
+    const replaced = splits.split();
 
     /** A side's SimHash, made once per place (a block pasted N times is a side of N − 1 pairs). */
     const simhashes: Array<Map<number, ReturnType<typeof sideSimhash>> | undefined> = [];

@@ -91,7 +91,7 @@ export function startRegionsInPool(
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const found: RegionPair[][] = new Array(wanted.length);
   const foundSides: Array<Array<PairSides | undefined>> = new Array(wanted.length);
-  /** A run's buckets (docA docB seed count each) and their seeds, flat (as a worker takes them). */
+  /** A run's buckets (docA docB end each: the end of its seed pairs) and their seeds, flat (as a worker takes them). */
   const flat = (r: number[]): { buckets: Uint32Array; seeds: Int32Array } => {
     let seedCount = 0;
     for (const i of r) seedCount += wanted[i].pairs.length;
@@ -100,9 +100,9 @@ export function startRegionsInPool(
     let at = 0;
     r.forEach((i, j) => {
       const b = wanted[i];
-      buckets.set([b.docA, b.docB, b.pairs.length / 2], 3 * j);
       seeds.set(b.pairs, at);
       at += b.pairs.length;
+      buckets.set([b.docA, b.docB, at / 2], 3 * j);
     });
     return { buckets, seeds };
   };

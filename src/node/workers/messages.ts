@@ -78,7 +78,7 @@ export interface RegionBucketsRequest {
   /** The documents, the first time this worker is sent this set (views on shared memory). */
   docs?: RegionDocument[];
   options: ResolvedRegionOptions;
-  /** (docA, docB, seed pairs) per bucket. */
+  /** (docA, docB, end) per bucket: the end of its seed pairs in `seeds` (the cuts of core/regions planRegions). */
   buckets: Uint32Array;
   /** The buckets' seeds, (a, b) position pairs one bucket after another. */
   seeds: Int32Array;

@@ -48,7 +48,7 @@ export interface PackedRegions {
   anchorPos: Int32Array;
   /**
    * Packed with `owned` (the receiver keeps the documents, never shares them): the buffers of the
-   * code documents the kernel made (each one buffer holding exactly its arrays: core/regions
+   * lean code documents the kernel made (each one buffer holding exactly its arrays: core/regions
    * document.ts documentFromKernel), transferred as they are instead of copied; has-one word 2 in
    * the header, their arrays' byte offsets in `ownedAt` ({@link OWNED_ARRAYS} words each).
    */
@@ -57,27 +57,22 @@ export interface PackedRegions {
 }
 
 const REGION_HEADER = 8;
-/**
- * An owned document's arrays, in this order: rawHi rawLo idsHi idsLo start lineStarts anchorHash
- * anchorPos isIdent (the offsets of idsHi and idsLo -1 for a lean document: core/regions/document.ts).
- */
-const OWNED_ARRAYS = 9;
+/** An owned document's arrays, in this order: rawHi rawLo start lineStarts anchorHash anchorPos isIdent. */
+const OWNED_ARRAYS = 7;
 
 /**
- * The arrays of a code document that has a buffer of its own: every array of its kind (a lean
- * document's without `ids`), all in one ArrayBuffer (not shared) that holds nothing else; else
- * null (the document is copied).
+ * The arrays of a lean code document (core/regions/document.ts leanDocument: without `ids`, as the
+ * kernel makes them) that has a buffer of its own: all in one ArrayBuffer (not shared) that holds
+ * nothing else; else null (the document is copied: any other, a document whose `ids` were made
+ * included).
  */
-function ownArrays(g: RegionDocument): Array<ArrayBufferView | null> | null {
-  if (!g.isIdent || !g.anchors || g.reportLines || g.proseTokens) return null;
-  const ids = idsDerived(g) ? null : g.ids;
-  if (!ids && !idsDerived(g)) return null;
-  const arrays = [g.raw.hi, g.raw.lo, ids?.hi ?? null, ids?.lo ?? null, g.start, g.lineStarts, g.anchors.hash, g.anchors.pos, g.isIdent];
+function ownArrays(g: RegionDocument): ArrayBufferView[] | null {
+  if (!idsDerived(g) || !g.isIdent || !g.anchors || g.reportLines || g.proseTokens) return null;
+  const arrays = [g.raw.hi, g.raw.lo, g.start, g.lineStarts, g.anchors.hash, g.anchors.pos, g.isIdent];
   const buffer = g.raw.hi.buffer;
   if (!(buffer instanceof ArrayBuffer)) return null;
   let bytes = 0;
   for (const a of arrays) {
-    if (!a) continue;
     if (a.buffer !== buffer) return null;
     bytes += a.byteLength;
   }
@@ -165,7 +160,7 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
       r.header[h + 2] = g.length;
       r.header[h + 3] = g.lineStarts.length;
       r.header[h + 7] = g.anchors!.hash.length + 1;
-      arrays.forEach((a, i) => (r.ownedAt![r.owned!.length * OWNED_ARRAYS + i] = a ? a.byteOffset : -1));
+      arrays.forEach((a, i) => (r.ownedAt![r.owned!.length * OWNED_ARRAYS + i] = a.byteOffset));
       r.owned!.push(g.raw.hi.buffer as ArrayBuffer);
       return;
     }
@@ -221,21 +216,20 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
   for (let f = 0; f < files; f++) {
     const h = f * REGION_HEADER;
     if (r.header[h] === 2) {
-      // A code document in its own buffer (kernel-made): views at the offsets sent.
+      // A lean code document in its own buffer (kernel-made): views at the offsets sent.
       const n = r.header[h + 2];
       const lines = r.header[h + 3];
       const m = r.header[h + 7] - 1;
       const buffer = r.owned![ow];
       const at = (i: number) => r.ownedAt![ow * OWNED_ARRAYS + i];
-      const parts = {
+      const doc = leanDocument({
         length: n,
         raw: { hi: new Uint32Array(buffer, at(0), n), lo: new Uint32Array(buffer, at(1), n) },
-        isIdent: new Uint8Array(buffer, at(8), n),
-        start: new Int32Array(buffer, at(4), n),
-        lineStarts: new Int32Array(buffer, at(5), lines),
-      };
-      const doc = at(2) < 0 ? leanDocument(parts) : { kind: 'code' as const, ...parts, ids: { hi: new Uint32Array(buffer, at(2), n), lo: new Uint32Array(buffer, at(3), n) } };
-      doc.anchors = { hash: new Uint32Array(buffer, at(6), m), pos: new Int32Array(buffer, at(7), m) };
+        isIdent: new Uint8Array(buffer, at(6), n),
+        start: new Int32Array(buffer, at(2), n),
+        lineStarts: new Int32Array(buffer, at(3), lines),
+      });
+      doc.anchors = { hash: new Uint32Array(buffer, at(4), m), pos: new Int32Array(buffer, at(5), m) };
       out[f] = doc;
       ow++;
       continue;

@@ -14,7 +14,7 @@ import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { EngineEvent, ViewGroup } from '../engineProtocol';
 import { RegionIndex, type RegionIndexStats } from './regionIndex';
-import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, splitSectionKeys, standsAlone } from './regionPairs';
+import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, splitSectionKeys, standsAlone } from './regionPairs';
 
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
@@ -220,21 +220,24 @@ export class EngineRegions {
     if (!c || touched === null || c.version !== this.index.version || c.held !== heldKey) {
       const mine = new Set(located);
       const all = simhash();
-      const alone = new Set(mergeLocated(all, located).filter((p) => mine.has(p)));
-      c = this.placed = { version: this.index.version, held: heldKey, alone, groups: locatedGroups([...alone]), split: splitSectionKeys(all, located) };
+      const placed = placing(all, located); // the section splits, once for the merge and the view's groups
+      const alone = new Set(mergeLocated(all, located, placed).filter((p) => mine.has(p)));
+      c = this.placed = { version: this.index.version, held: heldKey, alone, groups: locatedGroups([...alone]), split: splitSectionKeys(placed) };
     } else {
       let moved = false;
       for (const f of touched) {
-        const around = this.shown(this.index.pairsOf(f));
+        // f's located pairs next to f's SimHash pairs (those of any two files f is one of): the
+        // section splits once for its pairs and the split keys.
+        const placed = placing(simhashOf(f), this.shown(this.index.pairsOf(f)));
         for (const x of this.index.pairsOf(f)) {
-          if (heldKey?.has(x) || standsAlone(x, simhashOf(x.a.path), around) === c.alone.has(x)) continue;
+          if (heldKey?.has(x) || standsAlone(x, placed) === c.alone.has(x)) continue;
           moved = true;
           if (c.alone.has(x)) c.alone.delete(x);
           else c.alone.add(x);
         }
         // The section pairs of f the located ones split, found again.
         for (const k of c.split) if (k.startsWith(`${f}\0`) || k.includes(`\n${f}\0`)) c.split.delete(k);
-        for (const k of splitSectionKeys(simhashOf(f), around)) c.split.add(k);
+        for (const k of splitSectionKeys(placed)) c.split.add(k);
       }
       if (moved) c.groups = locatedGroups(located.filter((x) => c!.alone.has(x)));
     }

@@ -12,14 +12,14 @@
  * the CLI).
  */
 import { hammingDistance } from '../../../core/index/hamming';
-import type { PairRegion, ReportPair } from '../../../core/report/report';
+import type { Location, PairRegion, ReportPair } from '../../../core/report/report';
 import type { RegionDocument } from '../../../core/regions/document';
 import { groupRegions } from '../../../core/regions/groups';
 import type { RegionPair } from '../../../core/regions/regions';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
 import { linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
-import { samePlace, sidesKey, splitsSection } from '../../regions/regionPlaces';
+import { samePlace, SectionSplits, sidesKey } from '../../regions/regionPlaces';
 
 type Lines = { startLine: number; endLine: number };
 
@@ -53,29 +53,49 @@ function candidatesOf(simhash: readonly ReportPair[], located: readonly ReportPa
   return keys;
 }
 
+/** A place's path and lines (a side without lines: line 1). */
+const placeLines = (l: Location): { path: string } & Lines => ({ path: l.path, ...lines(l) });
+
 /**
  * The SimHash section pairs (indices into `simhash`) that located pairs split (regionPlaces.ts
- * splitsSection): two or more copies that are neighbours in both files. As in the CLI they leave
- * the report and the located pairs inside them stand; located pairs of two files paired as files
- * go to the file pair and split nothing.
+ * SectionSplits, the CLI's loop): two or more copies that are neighbours in both files. As in the
+ * CLI they leave the report and the located pairs inside them stand; located pairs of two files
+ * paired as files go to the file pair and split nothing.
  */
 function splitPairs(simhash: readonly ReportPair[], located: readonly ReportPair[], keys: ReadonlyMap<string, readonly number[]>): Set<number> {
-  const inside = new Map<number, Array<{ a: Lines; b: Lines }>>();
+  const splits = new SectionSplits<number>();
+  const sections = new Map<number, { a: { path: string } & Lines; b: { path: string } & Lines }>();
   for (const loc of located) {
     const candidates = keys.get(filesKey(loc.a.path, loc.b.path)) ?? [];
     if (loc.a.path !== loc.b.path && candidates.some((i) => simhash[i].kind === 'file')) continue;
+    const a = placeLines(loc.a);
+    const b = placeLines(loc.b);
     for (const i of candidates) {
       const p = simhash[i];
       if (p.kind !== 'section') continue;
-      const list = inside.get(i) ?? [];
-      if (p.a.path === loc.a.path) list.push({ a: lines(loc.a), b: lines(loc.b) });
-      if (p.a.path === loc.b.path) list.push({ a: lines(loc.b), b: lines(loc.a) });
-      inside.set(i, list);
+      let section = sections.get(i);
+      if (!section) sections.set(i, (section = { a: placeLines(p.a), b: placeLines(p.b) }));
+      splits.add(i, section, a, b);
     }
   }
-  const split = new Set<number>();
-  for (const [i, list] of inside) if (list.length >= 2 && splitsSection({ a: lines(simhash[i].a), b: lines(simhash[i].b) }, list)) split.add(i);
-  return split;
+  return splits.split();
+}
+
+/**
+ * Where located pairs stand next to SimHash pairs (any pairs holding those of their files): the
+ * SimHash pairs by their two files and the section pairs the located pairs split, made once for
+ * {@link mergeLocated}, {@link standsAlone} and {@link splitSectionKeys}.
+ */
+export interface Placing {
+  readonly simhash: readonly ReportPair[];
+  readonly keys: ReadonlyMap<string, readonly number[]>;
+  readonly split: ReadonlySet<number>;
+}
+
+/** The {@link Placing} of `located` next to `simhash`. */
+export function placing(simhash: readonly ReportPair[], located: readonly ReportPair[]): Placing {
+  const keys = candidatesOf(simhash, located);
+  return { simhash, keys, split: splitPairs(simhash, located, keys) };
 }
 
 /** What becomes of a located pair next to the SimHash pairs of its two files (indices into `simhash`; `split` ones do not count). */
@@ -98,15 +118,12 @@ function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: re
 }
 
 /**
- * Whether a located pair stands as a pair of its own next to `simhash` (any pairs holding those of
- * its two files), as {@link mergeLocated} places it among `located` (any located pairs holding
- * those of its two files: they may split a SimHash section pair that would say it).
+ * Whether a located pair stands as a pair of its own, as {@link mergeLocated} places it: `placed`
+ * made of the SimHash pairs and located pairs holding those of its two files (they may split a
+ * SimHash section pair that would say it).
  */
-export function standsAlone(loc: ReportPair, simhash: readonly ReportPair[], located: readonly ReportPair[]): boolean {
-  const keys = candidatesOf(simhash, [loc]);
-  const mine = filesKey(loc.a.path, loc.b.path);
-  const split = splitPairs(simhash, located.filter((x) => filesKey(x.a.path, x.b.path) === mine), keys);
-  return placeOf(loc, simhash, keys.get(mine)!, split) === 'kept';
+export function standsAlone(loc: ReportPair, placed: Placing): boolean {
+  return placeOf(loc, placed.simhash, placed.keys.get(filesKey(loc.a.path, loc.b.path)) ?? [], placed.split) === 'kept';
 }
 
 /**
@@ -114,11 +131,10 @@ export function standsAlone(loc: ReportPair, simhash: readonly ReportPair[], loc
  * pair as one key (its two sides, sorted): such a pair's two-member section group leaves the view
  * with it ({@link isSplitGroup}).
  */
-export function splitSectionKeys(simhash: readonly ReportPair[], located: readonly ReportPair[]): Set<string> {
-  const split = splitPairs(simhash, located, candidatesOf(simhash, located));
-  return new Set([...split].map((i) => sidesKey(simhash[i].a, simhash[i].b)));
+export function splitSectionKeys(placed: Placing): Set<string> {
+  const { simhash } = placed;
+  return new Set([...placed.split].map((i) => sidesKey(simhash[i].a, simhash[i].b)));
 }
-
 
 /** A SimHash section group of just the two sides of a split section pair (`keys`: splitSectionKeys). */
 export function isSplitGroup(g: ViewGroup, keys: ReadonlySet<string>): boolean {
@@ -126,15 +142,14 @@ export function isSplitGroup(g: ViewGroup, keys: ReadonlySet<string>): boolean {
 }
 
 /**
- * The SimHash pairs with the located ones merged in (see the file's comment): file pairs that
- * have regions are new objects carrying them (side a of a region = the pair's a); section pairs
- * the located ones split are left out. Linear in the pairs: the SimHash pairs are looked up by
- * their two files.
+ * The SimHash pairs with the located ones merged in (see the file's comment; `placed`: their
+ * {@link placing}, when already made): file pairs that have regions are new objects carrying them
+ * (side a of a region = the pair's a); section pairs the located ones split are left out. Linear
+ * in the pairs: the SimHash pairs are looked up by their two files.
  */
-export function mergeLocated(simhash: readonly ReportPair[], located: readonly ReportPair[]): ReportPair[] {
+export function mergeLocated(simhash: readonly ReportPair[], located: readonly ReportPair[], placed?: Placing): ReportPair[] {
   if (located.length === 0) return simhash as ReportPair[];
-  const keys = candidatesOf(simhash, located);
-  const split = splitPairs(simhash, located, keys);
+  const { keys, split } = placed ?? placing(simhash, located);
   const out = simhash.slice();
   const regions = new Map<number, PairRegion[]>();
   for (const loc of located) {

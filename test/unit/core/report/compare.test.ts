@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import { matchPairList, orderPairList, type MatchOptions } from '../../../../src/core/report/compare';
 import { estimateJaccard } from '../../../../src/core/fingerprint/simhash';
 import { fingerprintText, SECTION_SKETCH_SIZE } from '../../../../src/core/fingerprint/fingerprint';
 import type { ItemFingerprint } from '../../../../src/core/types';
 import { KERNELS } from '../../node/workers/kernelsUnderTest';
 import { codeFile, editLines, mulberry32 } from '../../helpers/corpus';
+import { allPairsByKernel } from '../../helpers/kernelAllPairs';
+import type { CodeKernel } from '../../../../src/core/types';
 
 /** Section fingerprints of a corpus with copies and edited copies: many candidates, some confirmed. */
 function sections(seed: number, files: number): ItemFingerprint[] {
@@ -21,15 +22,14 @@ function sections(seed: number, files: number): ItemFingerprint[] {
   return items;
 }
 
-/** matchPairList before the kernel's candidates were confirmed in one loop: allPairsBatch's native path, then the order. */
-function throughAllPairsBatch(items: readonly ItemFingerprint[], options: MatchOptions, accept?: (a: number, b: number) => boolean) {
+/** matchPairList before the kernel's candidates were confirmed in one loop: allPairsBatch's filters over them, then the order. */
+function throughAllPairsBatch(items: readonly ItemFingerprint[], options: MatchOptions & { kernel: Pick<CodeKernel, 'allPairs'> }, accept?: (a: number, b: number) => boolean) {
   const fp = new Uint32Array(2 * items.length);
   items.forEach((it, i) => {
     fp[2 * i] = it.hi;
     fp[2 * i + 1] = it.lo;
   });
-  const found = allPairsBatch(fp, options.maxDistance, {
-    kernel: options.kernel,
+  const found = allPairsByKernel(fp, options.maxDistance, options.kernel, {
     maxPairs: options.maxPairs,
     accept: (a, b) => (!accept || accept(a, b)) && estimateJaccard(items[a].sketch, items[b].sketch, options.sketchSize) >= options.minSimilarity,
   });
@@ -47,7 +47,7 @@ describe('compare: matchPairList with a kernel', () => {
       let confirmed = 0;
       for (const minSimilarity of [0, 0.5, 0.75]) {
         for (const accept of [undefined, odd]) {
-          const options: MatchOptions = { maxDistance: 10, minSimilarity, sketchSize: SECTION_SKETCH_SIZE, kernel };
+          const options: MatchOptions & { kernel: CodeKernel } = { maxDistance: 10, minSimilarity, sketchSize: SECTION_SKETCH_SIZE, kernel: kernel! };
           const whole = matchPairList(items, options, accept);
           assert.deepEqual(whole, throughAllPairsBatch(items, options, accept));
           // Without the kernel (the TypeScript search): the same pairs when no cap cuts them.

@@ -1,8 +1,8 @@
 // Unit tests of src/node/regions/regionPlaces.ts (the CLI's and the engine's rule): when a SimHash section pair already says a located
 // region (samePlace), and when located regions split a section pair into separate copies
-// (splitsSection).
+// (splitsSection), gathered region by region (SectionSplits).
 import { strict as assert } from 'node:assert';
-import { samePlace, splitsSection } from '../../../../src/node/regions/regionPlaces';
+import { samePlace, SectionSplits, splitsSection } from '../../../../src/node/regions/regionPlaces';
 
 const L = (startLine: number, endLine: number) => ({ startLine, endLine });
 
@@ -39,5 +39,32 @@ describe('node/regions/regionPlaces', () => {
     assert.ok(splitsSection(section, [{ a: L(1, 20), b: L(101, 120) }, { a: L(21, 41), b: L(121, 141) }]));
     // Regions in the section pair's order only: swapped sides are not inside.
     assert.ok(!splitsSection(section, [{ a: L(101, 110), b: L(1, 10) }, { a: L(121, 130), b: L(21, 30) }]));
+  });
+
+  it('SectionSplits: the regions of either order beside section pairs of the same files, each section pair split or not by those inside it', () => {
+    const P = (path: string, startLine: number, endLine: number) => ({ path, startLine, endLine });
+    const sections = [
+      { a: P('x', 1, 40), b: P('y', 101, 140) },
+      { a: P('y', 201, 240), b: P('x', 301, 340) }, // the other order of the two files
+      { a: P('x', 1, 40), b: P('y', 101, 140) }, // one region inside only
+    ];
+    const splits = new SectionSplits<string>();
+    const regions = [
+      [P('x', 1, 10), P('y', 101, 110)],
+      [P('x', 21, 30), P('y', 121, 130)],
+      [P('y', 201, 220), P('x', 301, 320)],
+      [P('x', 322, 341), P('y', 222, 241)], // swapped sides of the second section pair, inside ± 1 line
+      [P('x', 50, 60), P('y', 150, 160)], // outside every section
+    ];
+    for (const [a, b] of regions) {
+      splits.add('first', sections[0], a, b);
+      splits.add('second', sections[1], a, b);
+    }
+    splits.add('third', sections[2], regions[0][0], regions[0][1]);
+    splits.add('third', sections[2], regions[4][0], regions[4][1]);
+    assert.deepEqual([...splits.split()].sort(), ['first', 'second']);
+    // The same as splitsSection over every region of the two files, in the section pair's order.
+    const ordered = (s: (typeof sections)[number]) => regions.map(([a, b]) => (a.path === s.a.path ? { a, b } : { a: b, b: a }));
+    assert.deepEqual(sections.map((s, i) => (i < 2 ? splitsSection(s, ordered(s)) : splitsSection(s, [ordered(s)[0], ordered(s)[4]]))), [true, true, false]);
   });
 });

@@ -83,7 +83,8 @@ describe('the region finder on workers (regionJobs)', function () {
     assert.ok(kernel?.regionBuckets, 'a kernel with the bucket search');
     const plan = planRegions(docs, { kernel });
     const run = plan.buckets.filter((b, i) => i % 2 === 0 && bucketWanted(b, plan.options));
-    const buckets = Uint32Array.from(run.flatMap((b) => [b.docA, b.docB, b.pairs.length / 2]));
+    let end = 0;
+    const buckets = Uint32Array.from(run.flatMap((b) => [b.docA, b.docB, (end += b.pairs.length / 2)]));
     const seeds = Int32Array.from(run.flatMap((b) => Array.from(b.pairs)));
     const found = [kernel, { alignChain: kernel.alignChain.bind(kernel) }, undefined].map((k) => {
       const stats = { chains: 0, aligned: 0 };

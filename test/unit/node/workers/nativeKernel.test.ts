@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
 import { popcount32 } from '../../../../src/core/index/hamming';
 import { allPairsBatch } from '../../../../src/core/index/allPairs';
+import { allPairsByKernel } from '../../helpers/kernelAllPairs';
 import type { CodeKernel, DocumentFingerprint } from '../../../../src/core/types';
 import { KERNEL_FILE, kernelCandidates, kernelKind, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { KERNELS } from './kernelsUnderTest';
@@ -331,21 +332,21 @@ describe('native kernel', () => {
           assert.equal(kernel!.allPairs(fp, 3, 1000), null);
         });
 
-        it('allPairsBatch with the kernel: accept and maxPairs apply as without it; the fallback past the candidate cap', () => {
+        it("the kernel's candidates through allPairsBatch's filters (matchPairList's reference): accept and maxPairs apply as without it; the fallback past the candidate cap", () => {
           const fp = fingerprints(3000, 10, 99);
           const accept = (a: number, b: number) => (a * 31 + b) % 3 !== 0;
           const ts = allPairsBatch(fp, 10, { accept });
-          const nat = allPairsBatch(fp, 10, { accept, kernel: kernel! });
+          const nat = allPairsByKernel(fp, 10, kernel!, { accept });
           assert.deepEqual(canonPairs(nat.a, nat.b, nat.distance), canonPairs(ts.a, ts.b, ts.distance));
           assert.ok(ts.length > 100 && !ts.truncated && !nat.truncated);
-          const capped = allPairsBatch(fp, 10, { accept, kernel: kernel!, maxPairs: 50 });
+          const capped = allPairsByKernel(fp, 10, kernel!, { accept, maxPairs: 50 });
           assert.equal(capped.length, 50);
           assert.ok(capped.truncated);
           const all = new Set(canonPairs(ts.a, ts.b, ts.distance));
           for (const p of canonPairs(capped.a, capped.b, capped.distance)) assert.ok(all.has(p), p);
           // A kernel that declines (too many candidates): the TypeScript search answers.
           const declining = { allPairs: () => null };
-          const fallback = allPairsBatch(fp, 10, { accept, kernel: declining });
+          const fallback = allPairsByKernel(fp, 10, declining, { accept });
           assert.deepEqual(canonPairs(fallback.a, fallback.b, fallback.distance), canonPairs(ts.a, ts.b, ts.distance));
         });
       });

@@ -109,6 +109,30 @@ describe('packing of region documents', () => {
       });
     });
   }
+
+  it('ownedRegions: only a lean document travels in its own buffer; one with its identifier stream (all in one buffer too) is copied, and comes back equal', () => {
+    const made = regionDocument('function add(a, b) {\n  return a + b;\n}\nconst total = add(1, 2);\n', 'a.ts');
+    made.anchors = defaultAnchors(made);
+    assert.ok(made.ids && !idsDerived(made), 'a document with its own identifier stream');
+    // Every array of it, identifier stream included, in one ArrayBuffer that holds nothing else.
+    const arrays = [made.raw.hi, made.raw.lo, made.ids.hi, made.ids.lo, made.start, made.lineStarts, made.anchors.hash, made.anchors.pos, made.isIdent!];
+    const buffer = new ArrayBuffer(arrays.reduce((n, a) => n + a.byteLength, 0));
+    let at = 0;
+    const moved = arrays.map((a) => {
+      const view = new (a.constructor as Uint8ArrayConstructor)(buffer, at, a.length);
+      view.set(a as Uint8Array);
+      at += a.byteLength;
+      return view as unknown as typeof a;
+    });
+    const [hi, lo, idsHi, idsLo, start, lineStarts, hash, pos, isIdent] = moved;
+    const full: RegionDocument = { kind: 'code', length: made.length, raw: { hi, lo } as RegionDocument['raw'], ids: { hi: idsHi, lo: idsLo } as RegionDocument['raw'], isIdent: isIdent as Uint8Array, start: start as Int32Array, lineStarts: lineStarts as Int32Array, anchors: { hash: hash as Uint32Array, pos: pos as Int32Array } };
+    const packed = packOutcomes([ok('a.ts', full)], { ownedRegions: true });
+    assert.equal(packed.regions!.owned, undefined, 'not owned: copied onto the shared arrays');
+    assert.ok(!transferablesOf(packed).includes(buffer), 'its buffer stays with the sender');
+    const back = unpackOutcomes(packed, ['a.ts'])[0];
+    assert.ok(back.ok && back.region && !idsDerived(back.region));
+    assert.deepEqual(plain(back.ok ? back.region : undefined), plain(made));
+  });
 });
 
 /** A document's fingerprints as plain values (views and copies compare equal). */
