@@ -621,6 +621,38 @@ static napi_value jsSimhashTokens(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
+/* fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges: Int32Array, rangeCount, k, tf, fileSketch,
+ * sectionSketch, minTokens, out): kernelFingerprintTokens (fingerprint.c) on the arrays in place;
+ * fingerprint's result (the words written, or minus the words needed). */
+static napi_value jsFingerprintTokens(napi_env env, napi_callback_info info) {
+  size_t argc = 13;
+  napi_value argv[13];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 13) return throwError(env, "fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges, rangeCount, k, tf, fileSketch, sectionSketch, minTokens, out) after init");
+  void *hi, *lo, *alt, *ranges, *out;
+  size_t hiLen, loLen, altLen, rangesLen, outLen;
+  int32_t n, rangeCount, k, fileSketch, sectionSketch, minTokens;
+  CALL(napi_get_value_int32(env, argv[3], &n));
+  CALL(napi_get_value_int32(env, argv[6], &rangeCount));
+  CALL(napi_get_value_int32(env, argv[7], &k));
+  CALL(napi_get_value_int32(env, argv[9], &fileSketch));
+  CALL(napi_get_value_int32(env, argv[10], &sectionSketch));
+  CALL(napi_get_value_int32(env, argv[11], &minTokens));
+  if (!typedArray(env, argv[0], napi_uint32_array, &hi, &hiLen) || !typedArray(env, argv[1], napi_uint32_array, &lo, &loLen) ||
+      !typedArray(env, argv[2], napi_uint32_array, &alt, &altLen) || n < 0 || (size_t)n > hiLen || (size_t)n > loLen || (size_t)n > altLen)
+    return throwError(env, "fingerprintTokens: hi, lo and alt are Uint32Arrays holding n tokens");
+  if (!typedArray(env, argv[5], napi_int32_array, &ranges, &rangesLen) || rangeCount < 0 || (size_t)rangeCount > rangesLen / 4)
+    return throwError(env, "fingerprintTokens: ranges is an Int32Array of rangeCount (from, to, startLine, endLine)");
+  if (!typedArray(env, argv[12], napi_uint32_array, &out, &outLen)) return throwError(env, "out: Uint32Array");
+  double result = 0;
+  const int status = kernelFingerprintTokens(K, hi, lo, alt, n, optionalBool(env, argc, argv, 4), ranges, rangeCount, k, optionalBool(env, argc, argv, 8), fileSketch, sectionSketch,
+                                             minTokens, out, outLen, &result);
+  if (status == -2) return throwError(env, "bad fingerprintTokens arguments");
+  if (status < 0) return throwError(env, "out of memory");
+  return number(env, result);
+}
+
 /* textShape(bytes: Uint8Array, out: Uint32Array(4)): textShape of textshape.c on the bytes in place (needs no init). */
 static napi_value jsTextShape(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -657,6 +689,7 @@ NAPI_MODULE_INIT() {
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
+      {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

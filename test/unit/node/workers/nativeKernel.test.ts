@@ -1,7 +1,8 @@
 // The native kernel (native/kernel.c through src/node/nativeKernel.ts) must give exactly what the
 // TypeScript gives: fingerprintText with and without `kernel`, compared field by field, over
 // generated code of every comment syntax and quote rule, awkward characters, every option set,
-// and this repository's own sources. (The fuzz test also runs its 10,000 inputs through both.)
+// prose (tokenised in TypeScript, hashed by the kernel's fingerprintTokens), and this
+// repository's own sources. (The fuzz test also runs its 10,000 inputs through both.)
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -11,7 +12,7 @@ import { allPairsBatch } from '../../../../src/core/index/allPairs';
 import type { CodeKernel, DocumentFingerprint } from '../../../../src/core/types';
 import { KERNEL_FILE, kernelCandidates, kernelKind, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { KERNELS } from './kernelsUnderTest';
-import { mulberry32 } from '../../helpers/corpus';
+import { chineseText, mulberry32, proseText } from '../../helpers/corpus';
 import { LANGUAGES, type LanguageEntry } from '../../../../src/core/text/languageTable';
 import { languageOf, type CommentSyntax } from '../../../../src/core/text/languages';
 import { commentHeaders, LICENSE_A, LICENSE_B, SAMPLES } from '../../helpers/languageSamples';
@@ -230,6 +231,48 @@ describe('native kernel', () => {
           for (const text of ['', ' ', 'x', 'a b', '{', '"', '/*', '\ud800', 'a\u0000b\u0000c']) {
             for (const options of [{ minTokens: 1 }, { minTokens: 1, shingleSize: 1 }, {}]) assertSame(text, 'tiny.js', options);
           }
+        });
+
+        it('on prose (Markdown, plain text; English, Chinese, tiny, hundreds of headings) × 8 option sets and stop words: its tokens hashed by fingerprintTokens', () => {
+          assert.equal(typeof kernel!.fingerprintTokens, 'function', 'the kernel hashes TypeScript tokens');
+          const rnd = mulberry32(20261127);
+          const texts: string[] = [];
+          for (let i = 0; i < 12; i++) texts.push(proseText(rnd, 1 + Math.floor(rnd() * 12)), chineseText(rnd, 1 + Math.floor(rnd() * 6)));
+          const headings = Array.from({ length: 300 }, (_, i) => `${'#'.repeat(1 + (i % 3))} Part ${i}\n\nThe part ${i} says ${'many words '.repeat(3 + (i % 9))}again.\n`).join('\n');
+          texts.push(headings, texts.slice(0, 3).join('\n\n'), '', 'word', 'a b', '# only a title\n');
+          let compared = 0;
+          for (const text of texts) {
+            for (const file of ['README.md', 'notes.txt']) {
+              for (const options of [...OPTION_SETS, { stopWords: true }, { stopWords: true, minTokens: 1, shingleSize: 2 }]) {
+                assertSame(text, file, options);
+                compared++;
+              }
+            }
+          }
+          assert.equal(compared, texts.length * 2 * 10);
+          const doc = fingerprintText(headings, 'README.md', { minTokens: 5, kernel });
+          assert.ok(doc.sections.length >= 200, `${doc.sections.length} sections`);
+        });
+
+        it('fingerprintTokens leaves the last tokenize as it was (its fingerprint after the call is the one before)', () => {
+          const code = PIECES.join('\n');
+          const id = kernel!.defineLanguage(['//'], ['/*'], ['*/'], true);
+          const words = (fill: () => void): number[] => {
+            kernel!.tokenize(code, id, false);
+            fill();
+            const out = new Uint32Array(1 << 16);
+            const w = kernel!.fingerprint(3, false, 128, 64, 5, true, out);
+            return Array.from(out.subarray(0, w));
+          };
+          const before = words(() => undefined);
+          const after = words(() => {
+            const hi = Uint32Array.from({ length: 500 }, (_, i) => i * 2654435761);
+            const lo = Uint32Array.from({ length: 500 }, (_, i) => i % 37);
+            const w = kernel!.fingerprintTokens!(hi, lo, lo, 500, false, Int32Array.of(0, 200, 1, 5, 100, 499, 3, 9), 2, 3, false, 128, 64, 5, new Uint32Array(1 << 12));
+            assert.ok(w > 9, `${w} words`);
+          });
+          assert.ok(before.length > 9);
+          assert.deepEqual(after, before);
         });
 
         it("on this repository's own sources", () => {
