@@ -376,6 +376,89 @@ static inline __attribute__((always_inline)) int tokenizeCodeWith(Kernel *K, con
 static int tokenizeCode(Kernel *K, const Lang *L, int normalize) { return tokenizeCodeWith(K, L, normalize, 0); }
 static int tokenizeCodeRegion(Kernel *K, const Lang *L, int normalize) { return tokenizeCodeWith(K, L, normalize, 1); }
 
+/* ------------------------------------------------------------------------------- prose */
+
+/* isCjk of src/core/text/tokenize.ts: ideographs, kana, Hangul (the units a CJK segmenter cuts). */
+static inline int isProseCjk(uint32_t c) {
+  return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0xac00 && c <= 0xd7af) ||
+         (c >= 0x31f0 && c <= 0x31ff);
+}
+
+static inline int isAsciiAlnum(uint32_t c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57); }
+static inline int isAsciiLetter(uint32_t c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90); }
+
+int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen) {
+  /* The text is no tokenize's now: fingerprint has no tokens until the next one. */
+  K->textLen = len;
+  K->ntok = 0;
+  K->sectionsReady = 0;
+  K->regionReady = 0;
+  const uint16_t *t = K->text;
+  const uint8_t *word = K->word;
+  const int n = len;
+  size_t w = 0;
+  int entries = 0;
+  int i = 0;
+  while (i < n) {
+    uint32_t c = t[i];
+    int kind;
+    if (c < 128) {
+      if (!isAsciiAlnum(c)) {
+        i++;
+        continue;
+      }
+    } else if (isProseCjk(c)) {
+      const start = i;
+      do i++;
+      while (i < n && isProseCjk(t[i]));
+      if (w + PROSE_ENTRY <= outLen) {
+        out[w] = PROSE_CJK_RUN;
+        out[w + 1] = (uint32_t)start;
+        out[w + 2] = (uint32_t)i;
+        out[w + 3] = out[w + 4] = 0;
+      }
+      w += PROSE_ENTRY;
+      entries++;
+      continue;
+    } else if (!word[c]) {
+      i++;
+      continue;
+    }
+    /* A word: ASCII letters lower-cased on the fly; a word with other letters is left to the caller. */
+    const int start = i;
+    uint64_t h = FNV_OFFSET;
+    kind = PROSE_WORD;
+    while (i < n) {
+      uint32_t d = t[i];
+      if (d < 128) {
+        if (d >= 65 && d <= 90) d |= 32;
+        else if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) {
+          /* inner apostrophe (don't, it's) stays in the word */
+          if (!(d == 39 && i + 1 < n && isAsciiLetter(t[i + 1]) && i > start)) break;
+        }
+      } else if (d == 0x2019 && i + 1 < n && isAsciiLetter(t[i + 1])) {
+        d = 39;
+      } else if (isProseCjk(d) || !word[d]) {
+        break;
+      } else {
+        kind = PROSE_OTHER_WORD;
+      }
+      h = fnvStep(h, d);
+      i++;
+    }
+    if (w + PROSE_ENTRY <= outLen) {
+      out[w] = (uint32_t)kind;
+      out[w + 1] = (uint32_t)start;
+      out[w + 2] = (uint32_t)i;
+      out[w + 3] = (uint32_t)(h >> 32);
+      out[w + 4] = (uint32_t)h;
+    }
+    w += PROSE_ENTRY;
+    entries++;
+  }
+  return w <= outLen ? entries : -(int)((w + PROSE_ENTRY - 1) / PROSE_ENTRY);
+}
+
 /* ------------------------------------------------------------------------------- shingles */
 
 #ifdef SHINGLE_PASSES

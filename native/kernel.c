@@ -199,6 +199,27 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   return number(env, n);
 }
 
+/* proseTokens(text, out: Uint32Array): kernelProseTokens (fingerprint.c) of the text, its entries
+ * (kind start end hi lo) into out; their count, or minus it when out is too small. */
+static napi_value jsProseTokens(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 2) return throwError(env, "proseTokens(text, out) after init");
+  void *out;
+  size_t outLen;
+  if (!typedArray(env, argv[1], napi_uint32_array, &out, &outLen)) return throwError(env, "out: Uint32Array");
+  size_t len = 0;
+  CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
+  if (len > 0x7ffffff0u) return throwError(env, "text too long");
+  uint16_t *text = kernelTextBuffer(K, len);
+  if (!text) return throwError(env, "out of memory");
+  size_t got = 0;
+  CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)text, len + 1, &got));
+  return number(env, kernelProseTokens(K, (int)got, out, outLen));
+}
+
 static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   size_t argc = 7;
   napi_value argv[7];
@@ -690,6 +711,7 @@ NAPI_MODULE_INIT() {
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},
+      {"proseTokens", NULL, jsProseTokens, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

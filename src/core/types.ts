@@ -174,6 +174,16 @@ export interface CodeKernel {
     out: Uint32Array,
   ): number;
   /**
+   * The words of a prose text as tokenizeProse (core/text/tokenize.ts) reads them, into `out`, five
+   * words an entry in text order: kind start end hi lo. Kind 0: a word of ASCII letters and digits
+   * (hi lo: its FNV-1a 64, lower-cased, ’ as '); 1: a word with other letters (the caller hashes
+   * text[start, end) in JavaScript's lower case); 2: a run of CJK units (the caller's segmenter
+   * cuts it). Returns the entries, or minus their count when `out` is too small. Afterwards the
+   * last tokenize is gone (fingerprint has no tokens until the next). Absent from a kernel built
+   * before it (the caller then tokenises in TypeScript).
+   */
+  proseTokens?(text: string, out: Uint32Array): number;
+  /**
    * Every pair i < j of the fingerprints `fp` (interleaved hi, lo) within Hamming distance k, in
    * no particular order; null when there are more than `maxCandidates` (the caller then searches
    * itself). The same pairs as allPairsBatch without a cap.

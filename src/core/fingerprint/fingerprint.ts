@@ -80,7 +80,7 @@ const fileShingles = new ShingleSequence();
 /** Tokenises text into `buffer`; returns the CJK runs prose met (tokenizeProse's count; 0 for code). */
 function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions, reset = true): number {
   if (reset) buffer.reset();
-  if (lang.kind !== 'code') return tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+  if (lang.kind !== 'code') return tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter, kernel: options.kernel }, buffer);
   tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
   return 0;
 }

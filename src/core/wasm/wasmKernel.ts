@@ -54,6 +54,7 @@ interface Exports {
     hi: number, lo: number, alt: number, n: number, altIsRaw: number, ranges: number, rangeCount: number,
     k: number, tf: number, fileSketch: number, sectionSketch: number, minTokens: number, out: number, outLen: number,
   ): number;
+  nd_prose_tokens(len: number, out: number, outLen: number): number;
   nd_section_text_buffer(len: number): number;
   nd_code_sections(len: number, maxDepth: number, minLines: number): number;
   nd_sections(): number;
@@ -232,6 +233,17 @@ class Kernel implements WasmKernel {
     if (w === -1) throw new Error('out of memory');
     if (w > 0) out.set(this.u32(at, w));
     return w;
+  }
+
+  proseTokens(text: string, out: Uint32Array): number {
+    const at = this.x.nd_text_buffer(text.length) >>> 0;
+    if (!at) throw new Error('out of memory');
+    this.putText(at, text);
+    const outAt = this.room(out.length * 4);
+    const n = this.x.nd_prose_tokens(text.length, outAt, out.length);
+    if (n === -0x80000000) throw new Error('proseTokens: the kernel is not initialised');
+    if (n > 0) out.set(this.u32(outAt, n * 5));
+    return n;
   }
 
   fingerprintTokens(

@@ -13,6 +13,7 @@ import type { CodeKernel, DocumentFingerprint } from '../../../../src/core/types
 import { KERNEL_FILE, kernelCandidates, kernelKind, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { KERNELS } from './kernelsUnderTest';
 import { chineseText, mulberry32, proseText } from '../../helpers/corpus';
+import { bigramSegmenter } from '../../../../src/core/text/segmenters';
 import { LANGUAGES, type LanguageEntry } from '../../../../src/core/text/languageTable';
 import { languageOf, type CommentSyntax } from '../../../../src/core/text/languages';
 import { commentHeaders, LICENSE_A, LICENSE_B, SAMPLES } from '../../helpers/languageSamples';
@@ -233,17 +234,37 @@ describe('native kernel', () => {
           }
         });
 
-        it('on prose (Markdown, plain text; English, Chinese, tiny, hundreds of headings) × 8 option sets and stop words: its tokens hashed by fingerprintTokens', () => {
+        it('on prose (Markdown, plain text; English, Chinese, the tokeniser\'s edges, tiny, hundreds of headings) × 10 option sets: words found by proseTokens, hashed by fingerprintTokens', () => {
           assert.equal(typeof kernel!.fingerprintTokens, 'function', 'the kernel hashes TypeScript tokens');
+          assert.equal(typeof kernel!.proseTokens, 'function', 'the kernel finds prose words');
           const rnd = mulberry32(20261127);
           const texts: string[] = [];
           for (let i = 0; i < 12; i++) texts.push(proseText(rnd, 1 + Math.floor(rnd() * 12)), chineseText(rnd, 1 + Math.floor(rnd() * 6)));
           const headings = Array.from({ length: 300 }, (_, i) => `${'#'.repeat(1 + (i % 3))} Part ${i}\n\nThe part ${i} says ${'many words '.repeat(3 + (i % 9))}again.\n`).join('\n');
           texts.push(headings, texts.slice(0, 3).join('\n\n'), '', 'word', 'a b', '# only a title\n');
+          // The tokeniser's edges: apostrophes (' and ’) inside, before and after words, letters beyond
+          // ASCII (JavaScript's lower case: İ, ẞ, Σ), marks, digits, emoji (surrogates), kana,
+          // Hangul, full-width forms, CJK runs glued to words, stop words in both languages.
+          const EDGES = [
+            "Don't it's 'quoted' rock'n'roll o'clock ' '' x' 'y 2's",
+            'Don’t it’s ’quoted’ ’’ x’ ’y l’été caf’é café’s NAÏVE’S Ωmega’s',
+            'CAFÉ Café café İstanbul STRASSE Straße ẞ ΣΊΣΥΦΟΣ Ωmega naïve e\u0301 ﬁle',
+            'v1.2.3 3.14 1,000 x86_64 a-b_c a/b#c @user #tag',
+            'emoji 😀 word😀word 😀😀 \ud800 lone \udc00 surrogate',
+            'ひらがな カタカナ ﾊﾝｶｸ 한국어 문장 ＡＢＣ１２３ 全角ａｂｃ',
+            '中文abc混合123文本 the 的 是 and 了 in 数据库database',
+            '\u00a0nbsp\u2003em\u3000ideographic\ufefffeff\u2028line\u2029para',
+          ];
+          for (let i = 0; i < 40; i++) {
+            const parts: string[] = [];
+            for (let j = 0, m = 3 + Math.floor(rnd() * 30); j < m; j++) parts.push(EDGES[Math.floor(rnd() * EDGES.length)]);
+            texts.push(parts.join(rnd() < 0.5 ? ' ' : '\n\n'));
+          }
+          texts.push(...EDGES);
           let compared = 0;
           for (const text of texts) {
             for (const file of ['README.md', 'notes.txt']) {
-              for (const options of [...OPTION_SETS, { stopWords: true }, { stopWords: true, minTokens: 1, shingleSize: 2 }]) {
+              for (const options of [...OPTION_SETS, { stopWords: true, minTokens: 1 }, { segmenter: bigramSegmenter, stopWords: true, minTokens: 1, shingleSize: 2 }]) {
                 assertSame(text, file, options);
                 compared++;
               }
