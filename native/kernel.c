@@ -175,6 +175,31 @@ static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
   return number(env, kernelDefineLanguage(K, &L));
 }
 
+/* Copies a string's UTF-16 units into the kernel's text buffer (kernelTextBuffer): their count, or
+ * -1 with an exception thrown. */
+static int textIntoKernel(napi_env env, napi_value str, Kernel *K) {
+  size_t len = 0;
+  if (napi_get_value_string_utf16(env, str, NULL, 0, &len) != napi_ok) {
+    throwError(env, "napi call failed");
+    return -1;
+  }
+  if (len > 0x7ffffff0u) {
+    throwError(env, "text too long");
+    return -1;
+  }
+  uint16_t *text = kernelTextBuffer(K, len);
+  if (!text) {
+    throwError(env, "out of memory");
+    return -1;
+  }
+  size_t got = 0;
+  if (napi_get_value_string_utf16(env, str, (char16_t *)text, len + 1, &got) != napi_ok) {
+    throwError(env, "napi call failed");
+    return -1;
+  }
+  return (int)got;
+}
+
 static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
@@ -187,14 +212,9 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   CALL(napi_get_value_bool(env, argv[2], &normalize));
   const bool region = optionalBool(env, argc, argv, 3);
   if (langId < 0 || langId >= K->nLangs) return throwError(env, "unknown language id");
-  size_t len = 0;
-  CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
-  if (len > 0x7ffffff0u) return throwError(env, "text too long");
-  uint16_t *text = kernelTextBuffer(K, len);
-  if (!text) return throwError(env, "out of memory");
-  size_t got = 0;
-  CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)text, len + 1, &got));
-  const int n = kernelTokenize(K, (int)got, &K->langs[langId], normalize, region);
+  const int got = textIntoKernel(env, argv[0], K);
+  if (got < 0) return NULL;
+  const int n = kernelTokenize(K, got, &K->langs[langId], normalize, region);
   if (n < 0) return throwError(env, "out of memory");
   return number(env, n);
 }
@@ -210,14 +230,9 @@ static napi_value jsProseTokens(napi_env env, napi_callback_info info) {
   void *out;
   size_t outLen;
   if (!typedArray(env, argv[1], napi_uint32_array, &out, &outLen)) return throwError(env, "out: Uint32Array");
-  size_t len = 0;
-  CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
-  if (len > 0x7ffffff0u) return throwError(env, "text too long");
-  uint16_t *text = kernelTextBuffer(K, len);
-  if (!text) return throwError(env, "out of memory");
-  size_t got = 0;
-  CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)text, len + 1, &got));
-  return number(env, kernelProseTokens(K, (int)got, out, outLen));
+  const int got = textIntoKernel(env, argv[0], K);
+  if (got < 0) return NULL;
+  return number(env, kernelProseTokens(K, got, out, outLen));
 }
 
 static napi_value jsFingerprint(napi_env env, napi_callback_info info) {

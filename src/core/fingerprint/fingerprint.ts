@@ -139,6 +139,11 @@ class RangeList {
   }
 }
 const sectionRanges = new RangeList();
+/**
+ * Most tokens handed to a kernel's fingerprintTokens: the WebAssembly kernel copies them (12 bytes
+ * a token) into a memory that never shrinks; a bigger stream (a huge prose file) is hashed here.
+ */
+const KERNEL_TOKENS = 1 << 20;
 
 /**
  * The fingerprints of the tokens in `buffer` (at least minTokens) and of the sections in
@@ -153,7 +158,7 @@ function fingerprintTokens(kind: DocumentFingerprint['kind'], options: Fingerpri
   const k = effectiveShingleSize(options.shingleSize, total);
   const altIsRaw = options.normalizeIdentifiers === true;
   const kernel = options.kernel;
-  if (kernel?.fingerprintTokens && options.weighting !== 'tfidf') {
+  if (kernel?.fingerprintTokens && options.weighting !== 'tfidf' && total <= KERNEL_TOKENS) {
     const call = (out: Uint32Array): number =>
       kernel.fingerprintTokens!(buffer.hi, buffer.lo, buffer.alt, total, altIsRaw, sectionRanges.words, sectionRanges.length, k, options.weighting === 'tf', FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, out);
     return kernelDocument(kind, call);

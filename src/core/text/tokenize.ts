@@ -498,10 +498,15 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
  */
 export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): number {
   const kernel = options.kernel;
-  if (kernel?.proseTokens) return proseTokensByKernel(kernel as Required<typeof kernel>, text, options.stopWords === true, options.segmenter, buf);
+  if (kernel?.proseTokens && text.length <= KERNEL_PROSE_UNITS) return proseTokensByKernel(kernel as Required<typeof kernel>, text, options.stopWords === true, options.segmenter, buf);
   return proseTokens(text, text.length, options.stopWords === true, options.segmenter, buf);
 }
 
+/**
+ * Longest text whose words a kernel finds: its entries (20 bytes a word) and its copy of the text
+ * stay small; a bigger text (rare for prose) is read here, with no more memory than the tokens'.
+ */
+const KERNEL_PROSE_UNITS = 1 << 21;
 /** Words of an entry of CodeKernel.proseTokens (kind start end hi lo), and its kinds. */
 const PROSE_ENTRY = 5;
 const PROSE_OTHER_WORD = 1;

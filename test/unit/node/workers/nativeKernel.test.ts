@@ -275,6 +275,13 @@ describe('native kernel', () => {
           assert.ok(doc.sections.length >= 200, `${doc.sections.length} sections`);
         });
 
+        it('on prose past the limits of what is handed to the kernel (2.2 M characters, 1.1 M tokens): the same fingerprints', () => {
+          const words = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+          const big = Array.from({ length: 550_000 }, (_, i) => `${words[i % 7]} ${words[(i * 3) % 7]}${i % 100 === 99 ? '\n\n' : ' '}`).join('');
+          assert.ok(big.length > 2_200_000);
+          assertSame(big, 'big.md', {});
+        });
+
         it('fingerprintTokens leaves the last tokenize as it was (its fingerprint after the call is the one before)', () => {
           const code = PIECES.join('\n');
           const id = kernel!.defineLanguage(['//'], ['/*'], ['*/'], true);
