@@ -43,8 +43,8 @@ export interface FingerprintOptions {
   /**
    * The file's container text (containerText of core/containers), when the caller has it already
    * (the Node layer reads a notebook's cells once); else fingerprintText makes it from the file
-   * name and text. A container is tokenised in TypeScript, part by part (never by the kernel,
-   * which reads one language per text), so the results do not depend on the kernel.
+   * name and text. A container is tokenised part by part, its code in TypeScript (the kernel's
+   * tokenize reads one language per text); the results do not depend on the kernel.
    */
   container?: ContainerText;
   /**
