@@ -376,6 +376,89 @@ static inline __attribute__((always_inline)) int tokenizeCodeWith(Kernel *K, con
 static int tokenizeCode(Kernel *K, const Lang *L, int normalize) { return tokenizeCodeWith(K, L, normalize, 0); }
 static int tokenizeCodeRegion(Kernel *K, const Lang *L, int normalize) { return tokenizeCodeWith(K, L, normalize, 1); }
 
+/* ------------------------------------------------------------------------------- prose */
+
+/* isCjk of src/core/text/tokenize.ts: ideographs, kana, Hangul (the units a CJK segmenter cuts). */
+static inline int isProseCjk(uint32_t c) {
+  return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0x3040 && c <= 0x30ff) || (c >= 0xac00 && c <= 0xd7af) ||
+         (c >= 0x31f0 && c <= 0x31ff);
+}
+
+static inline int isAsciiAlnum(uint32_t c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57); }
+static inline int isAsciiLetter(uint32_t c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90); }
+
+int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen) {
+  /* The text is no tokenize's now: fingerprint has no tokens until the next one. */
+  K->textLen = len;
+  K->ntok = 0;
+  K->sectionsReady = 0;
+  K->regionReady = 0;
+  const uint16_t *t = K->text;
+  const uint8_t *word = K->word;
+  const int n = len;
+  size_t w = 0;
+  int entries = 0;
+  int i = 0;
+  while (i < n) {
+    uint32_t c = t[i];
+    int kind;
+    if (c < 128) {
+      if (!isAsciiAlnum(c)) {
+        i++;
+        continue;
+      }
+    } else if (isProseCjk(c)) {
+      const start = i;
+      do i++;
+      while (i < n && isProseCjk(t[i]));
+      if (w + PROSE_ENTRY <= outLen) {
+        out[w] = PROSE_CJK_RUN;
+        out[w + 1] = (uint32_t)start;
+        out[w + 2] = (uint32_t)i;
+        out[w + 3] = out[w + 4] = 0;
+      }
+      w += PROSE_ENTRY;
+      entries++;
+      continue;
+    } else if (!word[c]) {
+      i++;
+      continue;
+    }
+    /* A word: ASCII letters lower-cased on the fly; a word with other letters is left to the caller. */
+    const int start = i;
+    uint64_t h = FNV_OFFSET;
+    kind = PROSE_WORD;
+    while (i < n) {
+      uint32_t d = t[i];
+      if (d < 128) {
+        if (d >= 65 && d <= 90) d |= 32;
+        else if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) {
+          /* inner apostrophe (don't, it's) stays in the word */
+          if (!(d == 39 && i + 1 < n && isAsciiLetter(t[i + 1]) && i > start)) break;
+        }
+      } else if (d == 0x2019 && i + 1 < n && isAsciiLetter(t[i + 1])) {
+        d = 39;
+      } else if (isProseCjk(d) || !word[d]) {
+        break;
+      } else {
+        kind = PROSE_OTHER_WORD;
+      }
+      h = fnvStep(h, d);
+      i++;
+    }
+    if (w + PROSE_ENTRY <= outLen) {
+      out[w] = (uint32_t)kind;
+      out[w + 1] = (uint32_t)start;
+      out[w + 2] = (uint32_t)i;
+      out[w + 3] = (uint32_t)(h >> 32);
+      out[w + 4] = (uint32_t)h;
+    }
+    w += PROSE_ENTRY;
+    entries++;
+  }
+  return w <= outLen ? entries : -(int)((w + PROSE_ENTRY - 1) / PROSE_ENTRY);
+}
+
 /* ------------------------------------------------------------------------------- shingles */
 
 #ifdef SHINGLE_PASSES
@@ -525,8 +608,6 @@ static int buildSeqOf(Kernel *K, Seq *s, const uint32_t *thi, const uint32_t *tl
   return 1;
 }
 
-/* buildSeqOf over the last tokenize's tokens. */
-static int buildSeq(Kernel *K, Seq *s, int from, int to, int k) { return buildSeqOf(K, s, K->thi, K->tlo, from, to, k); }
 
 /* ------------------------------------------------------------------------------- SimHash */
 
@@ -812,11 +893,19 @@ static int fingerprintRange(Kernel *K, const Seq *s, int from, int to, int tf, i
     c ^= c >> 15;        \
   } while (0)
 
+/* The token stream items are fingerprinted from: the last tokenize's, or one the caller tokenised
+ * (kernelFingerprintTokens). alt: each token's other form (TokenBuffer.alt); altIsRaw: the tokens
+ * were normalised as they were read, so alt is the raw stream. */
+typedef struct {
+  const uint32_t *hi, *lo, *alt;
+  int n, altIsRaw;
+} Stream;
+
 /* The clone hashes of tokens [from, to): hashStreams of src/core/fingerprint/cloneHashes.ts (four
  * chains a stream, token i into chain i mod 4, folded at the end), raw then normalised, each hi
  * then lo, into dst[0..3]. */
-static void itemHashes(const Kernel *K, int from, int to, uint32_t *dst) {
-  const uint32_t *lo = K->tlo, *alt = K->talt;
+static void itemHashes(const Stream *t, int from, int to, uint32_t *dst) {
+  const uint32_t *lo = t->lo, *alt = t->alt;
   uint32_t a0 = 0x811c9dc5u, a1 = 0x9747b28cu, a2 = 0x2545f491u, a3 = 0x6c8e9cf5u;
   uint32_t b0 = a0, b1 = a1, b2 = a2, b3 = a3;
   int i = from;
@@ -847,7 +936,7 @@ static void itemHashes(const Kernel *K, int from, int to, uint32_t *dst) {
   const uint32_t aLo = fmix32(a1 ^ (a3 * 0xc2b2ae35u) ^ aHi);
   const uint32_t bHi = fmix32(b0 ^ (b2 * 0x9e3779b1u) ^ n);
   const uint32_t bLo = fmix32(b1 ^ (b3 * 0xc2b2ae35u) ^ bHi);
-  const int altIsRaw = K->normalized;
+  const int altIsRaw = t->altIsRaw;
   dst[0] = altIsRaw ? bHi : aHi;
   dst[1] = altIsRaw ? bLo : aLo;
   dst[2] = altIsRaw ? aHi : bHi;
@@ -911,6 +1000,56 @@ int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize, int region)
 #define SECTIONS_MAX_DEPTH 2
 #define SECTIONS_MIN_LINES 3
 
+/* Words before an item's sketch: the file's hi lo tokens features rawHi rawLo normHi normLo n, a
+ * section's startLine endLine and the same. */
+#define FILE_HEAD 9
+#define SECTION_HEAD 11
+
+/* The whole stream's words (FILE_HEAD, then its sketch) into out: the words written, or -1 out of memory. */
+static long fingerprintWhole(Kernel *K, const Stream *t, int k, int tf, int fileSketch, uint32_t *out) {
+  if (!buildSeqOf(K, &K->file, t->hi, t->lo, 0, t->n, k)) return -1;
+  Item it;
+  if (!fingerprintRange(K, &K->file, 0, t->n, tf, fileSketch, out + FILE_HEAD, &it)) return -1;
+  out[0] = (uint32_t)(it.bits >> 32);
+  out[1] = (uint32_t)it.bits;
+  out[2] = (uint32_t)t->n;
+  out[3] = (uint32_t)it.features;
+  itemHashes(t, 0, t->n, out + 4);
+  out[8] = (uint32_t)it.sketchLen;
+  return FILE_HEAD + it.sketchLen;
+}
+
+/* A section's words (SECTION_HEAD, then its sketch) of tokens [from, to) into out, after
+ * fingerprintWhole (its shingles, in K->file): the words written, 0 when the section is left out
+ * (fewer than minTokens tokens, or 95 % of the stream or more), or -1 out of memory. */
+static long fingerprintSection(Kernel *K, const Stream *t, int from, int to, int startLine, int endLine, int k, int tf, int sectionSketch, int minTokens, uint32_t *out) {
+  if (to - from < minTokens || (double)(to - from) >= t->n * 0.95) return 0;
+  const Seq *s = &K->file;
+  if (to - from < k) {
+    /* Shorter than the shingle size: shingles of its own length (simhashTokens). */
+    const int tokens = to - from;
+    if (tokens <= 0) return 0;
+    if (!buildSeqOf(K, &K->spare, t->hi, t->lo, from, to, tokens)) return -1;
+    s = &K->spare;
+  }
+  Item it;
+  if (!fingerprintRange(K, s, from, to, tf, sectionSketch, out + SECTION_HEAD, &it)) return -1;
+  out[0] = (uint32_t)startLine;
+  out[1] = (uint32_t)endLine;
+  out[2] = (uint32_t)(it.bits >> 32);
+  out[3] = (uint32_t)it.bits;
+  out[4] = (uint32_t)(to - from);
+  out[5] = (uint32_t)it.features;
+  itemHashes(t, from, to, out + 6);
+  out[10] = (uint32_t)it.sketchLen;
+  return SECTION_HEAD + it.sketchLen;
+}
+
+/* The words out must hold for a stream and `sections` sections: every one kept with a full sketch. */
+static size_t wordsNeeded(int fileSketch, int sectionSketch, int sections) {
+  return FILE_HEAD + (size_t)fileSketch + (size_t)sections * (SECTION_HEAD + (size_t)sectionSketch);
+}
+
 int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketch, int minTokens, int withSections, uint32_t *out, size_t outLen, double *result) {
   const int total = K->ntok;
   if (total <= 0 || k < 1 || k > total || fileSketch < 0 || sectionSketch < 0) return -2;
@@ -924,47 +1063,45 @@ int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketc
     rangeCount = K->sections.count;
   }
   const SectionRange *sections = K->sections.ranges;
-  /* words before a section's sketch: startLine endLine hi lo tokens features rawHi rawLo normHi normLo n */
-  const size_t head = 11;
-  const size_t fileHead = 9; /* the file's: hi lo tokens features rawHi rawLo normHi normLo n */
   /* Room check up front: the worst case of every section kept with a full sketch. */
-  const size_t need = fileHead + (size_t)fileSketch + (size_t)rangeCount * (head + (size_t)sectionSketch);
+  const size_t need = wordsNeeded(fileSketch, sectionSketch, rangeCount);
   if (outLen < need) {
     *result = -(double)need;
     return 0;
   }
-  if (!buildSeq(K, &K->file, 0, total, k)) return -1;
-  Item it;
-  if (!fingerprintRange(K, &K->file, 0, total, tf, fileSketch, out + fileHead, &it)) return -1;
-  out[0] = (uint32_t)(it.bits >> 32);
-  out[1] = (uint32_t)it.bits;
-  out[2] = (uint32_t)total;
-  out[3] = (uint32_t)it.features;
-  itemHashes(K, 0, total, out + 4);
-  out[8] = (uint32_t)it.sketchLen;
-  size_t w = fileHead + (size_t)it.sketchLen;
+  const Stream t = {K->thi, K->tlo, K->talt, total, K->normalized};
+  long w = fingerprintWhole(K, &t, k, tf, fileSketch, out);
+  if (w < 0) return -1;
   for (int r = 0; r < rangeCount; r++) {
-    const int from = lowerBound(K, sections[r].startOffset);
-    const int to = lowerBound(K, sections[r].endOffset);
-    if (to - from < minTokens || (double)(to - from) >= total * 0.95) continue;
-    const Seq *s = &K->file;
-    if (to - from < k) {
-      /* Shorter than the shingle size: shingles of its own length (simhashTokens). */
-      const int tokens = to - from;
-      if (tokens <= 0) continue;
-      if (!buildSeq(K, &K->spare, from, to, tokens)) return -1;
-      s = &K->spare;
-    }
-    if (!fingerprintRange(K, s, from, to, tf, sectionSketch, out + w + head, &it)) return -1;
-    out[w] = (uint32_t)sections[r].startLine;
-    out[w + 1] = (uint32_t)sections[r].endLine;
-    out[w + 2] = (uint32_t)(it.bits >> 32);
-    out[w + 3] = (uint32_t)it.bits;
-    out[w + 4] = (uint32_t)(to - from);
-    out[w + 5] = (uint32_t)it.features;
-    itemHashes(K, from, to, out + w + 6);
-    out[w + 10] = (uint32_t)it.sketchLen;
-    w += head + (size_t)it.sketchLen;
+    const long n = fingerprintSection(K, &t, lowerBound(K, sections[r].startOffset), lowerBound(K, sections[r].endOffset), sections[r].startLine, sections[r].endLine, k, tf,
+                                      sectionSketch, minTokens, out + w);
+    if (n < 0) return -1;
+    w += n;
+  }
+  *result = (double)w;
+  return 0;
+}
+
+int kernelFingerprintTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, const uint32_t *alt, int n, int altIsRaw, const int32_t *ranges, int rangeCount, int k, int tf,
+                            int fileSketch, int sectionSketch, int minTokens, uint32_t *out, size_t outLen, double *result) {
+  if (n <= 0 || k < 1 || k > n || fileSketch < 0 || sectionSketch < 0 || rangeCount < 0) return -2;
+  for (int r = 0; r < rangeCount; r++) {
+    const int32_t *q = ranges + 4 * (size_t)r;
+    if (q[0] < 0 || q[1] < q[0] || q[1] > n) return -2;
+  }
+  const size_t need = wordsNeeded(fileSketch, sectionSketch, rangeCount);
+  if (outLen < need) {
+    *result = -(double)need;
+    return 0;
+  }
+  const Stream t = {hi, lo, alt, n, altIsRaw != 0};
+  long w = fingerprintWhole(K, &t, k, tf, fileSketch, out);
+  if (w < 0) return -1;
+  for (int r = 0; r < rangeCount; r++) {
+    const int32_t *q = ranges + 4 * (size_t)r;
+    const long m = fingerprintSection(K, &t, q[0], q[1], q[2], q[3], k, tf, sectionSketch, minTokens, out + w);
+    if (m < 0) return -1;
+    w += m;
   }
   *result = (double)w;
   return 0;

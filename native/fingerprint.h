@@ -112,6 +112,30 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt);
  * memory; -2 bad arguments.
  */
 int kernelFingerprint(Kernel *K, int k, int tf, int fileSketch, int sectionSketch, int minTokens, int withSections, uint32_t *out, size_t outLen, double *result);
+/*
+ * kernelFingerprint of a token stream the caller made (prose, containers, languages tokenised in
+ * TypeScript): hi, lo, alt (TokenBuffer of src/core/text/tokenize.ts) of n tokens, altIsRaw as
+ * kernelTokenize's normalize; the sections are rangeCount token ranges, from to startLine endLine
+ * each (0 <= from <= to <= n), kept and left out as kernelFingerprint keeps them. Same results,
+ * same layout; -2 bad arguments. Leaves the last tokenize as it was.
+ */
+int kernelFingerprintTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, const uint32_t *alt, int n, int altIsRaw, const int32_t *ranges, int rangeCount, int k, int tf,
+                            int fileSketch, int sectionSketch, int minTokens, uint32_t *out, size_t outLen, double *result);
+/* Entries of kernelProseTokens: kind start end hi lo, one per word or CJK run, in text order. */
+#define PROSE_ENTRY 5
+/* Kinds: a word of ASCII letters and digits (hi lo its hash, lower-cased); a word with other
+ * letters (the caller hashes it: its lower case is JavaScript's); a run of CJK units (the
+ * caller's segmenter cuts it). */
+#define PROSE_WORD 0
+#define PROSE_OTHER_WORD 1
+#define PROSE_CJK_RUN 2
+/*
+ * The words of the first len units of kernelTextBuffer as tokenizeProse of
+ * src/core/text/tokenize.ts reads them (letters and digits, inner apostrophes, ’ as '), into out
+ * (PROSE_ENTRY words each, outLen words): their count, or minus the count when out is too small.
+ * The text is no tokenize's after it (fingerprint has no tokens until the next tokenize).
+ */
+int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen);
 /* The SimHash bits of tokens [from, to) of a stream (hi, lo), shingles of max(1, min(k, tokens)),
  * tf-weighted or not: simhashTokens of src/core/fingerprint/simhash.ts (no sketch). 1, 0 (no
  * tokens) or -1 (out of memory). Uses the spare sequence. */

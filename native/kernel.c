@@ -175,6 +175,31 @@ static napi_value jsDefineLanguage(napi_env env, napi_callback_info info) {
   return number(env, kernelDefineLanguage(K, &L));
 }
 
+/* Copies a string's UTF-16 units into the kernel's text buffer (kernelTextBuffer): their count, or
+ * -1 with an exception thrown. */
+static int textIntoKernel(napi_env env, napi_value str, Kernel *K) {
+  size_t len = 0;
+  if (napi_get_value_string_utf16(env, str, NULL, 0, &len) != napi_ok) {
+    throwError(env, "napi call failed");
+    return -1;
+  }
+  if (len > 0x7ffffff0u) {
+    throwError(env, "text too long");
+    return -1;
+  }
+  uint16_t *text = kernelTextBuffer(K, len);
+  if (!text) {
+    throwError(env, "out of memory");
+    return -1;
+  }
+  size_t got = 0;
+  if (napi_get_value_string_utf16(env, str, (char16_t *)text, len + 1, &got) != napi_ok) {
+    throwError(env, "napi call failed");
+    return -1;
+  }
+  return (int)got;
+}
+
 static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   size_t argc = 4;
   napi_value argv[4];
@@ -187,16 +212,27 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   CALL(napi_get_value_bool(env, argv[2], &normalize));
   const bool region = optionalBool(env, argc, argv, 3);
   if (langId < 0 || langId >= K->nLangs) return throwError(env, "unknown language id");
-  size_t len = 0;
-  CALL(napi_get_value_string_utf16(env, argv[0], NULL, 0, &len));
-  if (len > 0x7ffffff0u) return throwError(env, "text too long");
-  uint16_t *text = kernelTextBuffer(K, len);
-  if (!text) return throwError(env, "out of memory");
-  size_t got = 0;
-  CALL(napi_get_value_string_utf16(env, argv[0], (char16_t *)text, len + 1, &got));
-  const int n = kernelTokenize(K, (int)got, &K->langs[langId], normalize, region);
+  const int got = textIntoKernel(env, argv[0], K);
+  if (got < 0) return NULL;
+  const int n = kernelTokenize(K, got, &K->langs[langId], normalize, region);
   if (n < 0) return throwError(env, "out of memory");
   return number(env, n);
+}
+
+/* proseTokens(text, out: Uint32Array): kernelProseTokens (fingerprint.c) of the text, its entries
+ * (kind start end hi lo) into out; their count, or minus it when out is too small. */
+static napi_value jsProseTokens(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 2) return throwError(env, "proseTokens(text, out) after init");
+  void *out;
+  size_t outLen;
+  if (!typedArray(env, argv[1], napi_uint32_array, &out, &outLen)) return throwError(env, "out: Uint32Array");
+  const int got = textIntoKernel(env, argv[0], K);
+  if (got < 0) return NULL;
+  return number(env, kernelProseTokens(K, got, out, outLen));
 }
 
 static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
@@ -621,6 +657,38 @@ static napi_value jsSimhashTokens(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
+/* fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges: Int32Array, rangeCount, k, tf, fileSketch,
+ * sectionSketch, minTokens, out): kernelFingerprintTokens (fingerprint.c) on the arrays in place;
+ * fingerprint's result (the words written, or minus the words needed). */
+static napi_value jsFingerprintTokens(napi_env env, napi_callback_info info) {
+  size_t argc = 13;
+  napi_value argv[13];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready || argc < 13) return throwError(env, "fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges, rangeCount, k, tf, fileSketch, sectionSketch, minTokens, out) after init");
+  void *hi, *lo, *alt, *ranges, *out;
+  size_t hiLen, loLen, altLen, rangesLen, outLen;
+  int32_t n, rangeCount, k, fileSketch, sectionSketch, minTokens;
+  CALL(napi_get_value_int32(env, argv[3], &n));
+  CALL(napi_get_value_int32(env, argv[6], &rangeCount));
+  CALL(napi_get_value_int32(env, argv[7], &k));
+  CALL(napi_get_value_int32(env, argv[9], &fileSketch));
+  CALL(napi_get_value_int32(env, argv[10], &sectionSketch));
+  CALL(napi_get_value_int32(env, argv[11], &minTokens));
+  if (!typedArray(env, argv[0], napi_uint32_array, &hi, &hiLen) || !typedArray(env, argv[1], napi_uint32_array, &lo, &loLen) ||
+      !typedArray(env, argv[2], napi_uint32_array, &alt, &altLen) || n < 0 || (size_t)n > hiLen || (size_t)n > loLen || (size_t)n > altLen)
+    return throwError(env, "fingerprintTokens: hi, lo and alt are Uint32Arrays holding n tokens");
+  if (!typedArray(env, argv[5], napi_int32_array, &ranges, &rangesLen) || rangeCount < 0 || (size_t)rangeCount > rangesLen / 4)
+    return throwError(env, "fingerprintTokens: ranges is an Int32Array of rangeCount (from, to, startLine, endLine)");
+  if (!typedArray(env, argv[12], napi_uint32_array, &out, &outLen)) return throwError(env, "out: Uint32Array");
+  double result = 0;
+  const int status = kernelFingerprintTokens(K, hi, lo, alt, n, optionalBool(env, argc, argv, 4), ranges, rangeCount, k, optionalBool(env, argc, argv, 8), fileSketch, sectionSketch,
+                                             minTokens, out, outLen, &result);
+  if (status == -2) return throwError(env, "bad fingerprintTokens arguments");
+  if (status < 0) return throwError(env, "out of memory");
+  return number(env, result);
+}
+
 /* textShape(bytes: Uint8Array, out: Uint32Array(4)): textShape of textshape.c on the bytes in place (needs no init). */
 static napi_value jsTextShape(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -657,6 +725,8 @@ NAPI_MODULE_INIT() {
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
+      {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},
+      {"proseTokens", NULL, jsProseTokens, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

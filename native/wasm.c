@@ -97,6 +97,23 @@ EXPORT("nd_fingerprint") double ndFingerprint(int k, int tf, int fileSketch, int
   return status < 0 ? status : result;
 }
 
+/* kernelProseTokens (fingerprint.c) of the len units at nd_text_buffer into out (outLen words): its
+ * result, or INT32_MIN (not initialised, or no such text). */
+EXPORT("nd_prose_tokens") int ndProseTokens(int len, uint32_t *out, size_t outLen) {
+  if (!K || !K->ready || len < 0 || (size_t)len >= K->textCap) return INT32_MIN;
+  return kernelProseTokens(K, len, out, outLen);
+}
+
+/* kernelFingerprintTokens (fingerprint.c) of the n tokens at hi, lo, alt and the rangeCount ranges
+ * (from to startLine endLine) at ranges, into out (outLen words): as nd_fingerprint. */
+EXPORT("nd_fingerprint_tokens") double ndFingerprintTokens(const uint32_t *hi, const uint32_t *lo, const uint32_t *alt, int n, int altIsRaw, const int32_t *ranges, int rangeCount, int k,
+                                                           int tf, int fileSketch, int sectionSketch, int minTokens, uint32_t *out, size_t outLen) {
+  if (!K || !K->ready) return -2;
+  double result = 0;
+  const int status = kernelFingerprintTokens(K, hi, lo, alt, n, altIsRaw, ranges, rangeCount, k, tf, fileSketch, sectionSketch, minTokens, out, outLen, &result);
+  return status < 0 ? status : result;
+}
+
 EXPORT("nd_section_text_buffer") uint16_t *ndSectionTextBuffer(size_t len) { return K ? kernelSectionTextBuffer(K, len) : NULL; }
 
 /* codeSections of the len units at nd_section_text_buffer: their count (ranges at nd_sections), -1 or -2. */

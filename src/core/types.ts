@@ -151,6 +151,39 @@ export interface CodeKernel {
    */
   fingerprint(k: number, tf: boolean, fileSketch: number, sectionSketch: number, minTokens: number, sections: boolean, out: Uint32Array): number;
   /**
+   * {@link CodeKernel.fingerprint} of a token stream tokenised in TypeScript (prose, containers,
+   * tf-idf aside): tokens [0, n) of `hi`, `lo`, `alt` (TokenBuffer of core/text/tokenize.ts),
+   * `altIsRaw` as tokenize's normalizeIdentifiers; the sections are `rangeCount` token ranges in
+   * `ranges`, from to startLine endLine each (0 ≤ from ≤ to ≤ n), kept and left out as fingerprint
+   * keeps them. The same words in `out` as fingerprint writes, the same result. Leaves the last
+   * tokenize as it was. Absent from a kernel built before it (the caller then hashes in TypeScript).
+   */
+  fingerprintTokens?(
+    hi: Uint32Array,
+    lo: Uint32Array,
+    alt: Uint32Array,
+    n: number,
+    altIsRaw: boolean,
+    ranges: Int32Array,
+    rangeCount: number,
+    k: number,
+    tf: boolean,
+    fileSketch: number,
+    sectionSketch: number,
+    minTokens: number,
+    out: Uint32Array,
+  ): number;
+  /**
+   * The words of a prose text as tokenizeProse (core/text/tokenize.ts) reads them, into `out`, five
+   * words an entry in text order: kind start end hi lo. Kind 0: a word of ASCII letters and digits
+   * (hi lo: its FNV-1a 64, lower-cased, ’ as '); 1: a word with other letters (the caller hashes
+   * text[start, end) in JavaScript's lower case); 2: a run of CJK units (the caller's segmenter
+   * cuts it). Returns the entries, or minus their count when `out` is too small. Afterwards the
+   * last tokenize is gone (fingerprint has no tokens until the next). Absent from a kernel built
+   * before it (the caller then tokenises in TypeScript).
+   */
+  proseTokens?(text: string, out: Uint32Array): number;
+  /**
    * Every pair i < j of the fingerprints `fp` (interleaved hi, lo) within Hamming distance k, in
    * no particular order; null when there are more than `maxCandidates` (the caller then searches
    * itself). The same pairs as allPairsBatch without a cap.

@@ -35,15 +35,16 @@ export interface FingerprintOptions {
   fold?: TextFold;
   idf?: (hi: number, lo: number) => number;
   /**
-   * A compiled code path giving the same results (see CodeKernel): used for code with weighting
-   * 'none' or 'tf'; prose, tfidf and languages it cannot take stay here.
+   * A compiled code path giving the same results (see CodeKernel): tokenises and fingerprints code
+   * with weighting 'none' or 'tf'; fingerprints the tokens of prose, containers and languages it
+   * cannot tokenise (fingerprintTokens), tokenised here; tfidf stays here.
    */
   kernel?: CodeKernel;
   /**
    * The file's container text (containerText of core/containers), when the caller has it already
    * (the Node layer reads a notebook's cells once); else fingerprintText makes it from the file
-   * name and text. A container is fingerprinted in TypeScript, part by part (never by the kernel,
-   * which reads one language per text), so the results do not depend on the kernel.
+   * name and text. A container is tokenised part by part, its code in TypeScript (the kernel's
+   * tokenize reads one language per text); the results do not depend on the kernel.
    */
   container?: ContainerText;
   /**
@@ -79,7 +80,7 @@ const fileShingles = new ShingleSequence();
 /** Tokenises text into `buffer`; returns the CJK runs prose met (tokenizeProse's count; 0 for code). */
 function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOptions, reset = true): number {
   if (reset) buffer.reset();
-  if (lang.kind !== 'code') return tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter }, buffer);
+  if (lang.kind !== 'code') return tokenizeProse(text, { stopWords: options.stopWords, segmenter: options.segmenter, kernel: options.kernel }, buffer);
   tokenizeCode(text, lang, { normalizeIdentifiers: options.normalizeIdentifiers }, buffer);
   return 0;
 }
@@ -87,11 +88,8 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
 /**
  * Fingerprints a whole text and its sections. `path` decides code versus prose. The text's
  * `neardup-ignore-…` markers are applied first (see ignoreMarkers.ts): a file marked whole has no
- * fingerprints, and ignored regions no tokens.
- *
- * The text is tokenised once and its shingles hashed once (fileShingles); the file and every
- * section are fingerprinted from ranges of that sequence. A section shorter than the shingle size
- * (possible only when minTokens is below it) has shorter shingles of its own and is hashed apart.
+ * fingerprints, and ignored regions no tokens. Code the kernel takes is tokenised and hashed there;
+ * any other text is tokenised here, then hashed by fingerprintTokens.
  */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
   const container = options.container ?? containerText(path, text);
@@ -111,29 +109,73 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
   }
   const cjkRuns = tokenizeInto(text, lang, options);
   if (options.proseTokenized && lang.kind !== 'code') options.proseTokenized(buffer, text, options.stopWords !== true && (cjkRuns === 0 || !options.segmenter));
+  if (buffer.length < minTokens) return { kind: lang.kind, file: null, sections: [] };
+  sectionRanges.length = 0;
+  if (options.sections !== false) {
+    for (const r of lang.kind === 'code' ? codeSections(text) : proseSections(text)) {
+      sectionRanges.push(buffer.lowerBound(r.startOffset), buffer.lowerBound(r.endOffset), r.startLine, r.endLine);
+    }
+  }
+  return fingerprintTokens(lang.kind, options, minTokens);
+}
 
+/** Token ranges of the sections of the text in `buffer`: from to startLine endLine each (fingerprintTokens' input). */
+class RangeList {
+  words = new Int32Array(256);
+  /** Ranges held. */
+  length = 0;
+
+  push(from: number, to: number, startLine: number, endLine: number): void {
+    if (this.words.length < (this.length + 1) * 4) {
+      const bigger = new Int32Array(this.words.length * 2);
+      bigger.set(this.words);
+      this.words = bigger;
+    }
+    const w = this.length++ * 4;
+    this.words[w] = from;
+    this.words[w + 1] = to;
+    this.words[w + 2] = startLine;
+    this.words[w + 3] = endLine;
+  }
+}
+const sectionRanges = new RangeList();
+/**
+ * Most tokens handed to a kernel's fingerprintTokens: the WebAssembly kernel copies them (12 bytes
+ * a token) into a memory that never shrinks; a bigger stream (a huge prose file) is hashed here.
+ */
+const KERNEL_TOKENS = 1 << 20;
+
+/**
+ * The fingerprints of the tokens in `buffer` (at least minTokens) and of the sections in
+ * sectionRanges: by the kernel when it has fingerprintTokens (the same words as its own tokenize
+ * gives fingerprint; not tf-idf, whose weights are here), else here. The text is tokenised once
+ * and its shingles hashed once (fileShingles); the file and every section are fingerprinted from
+ * ranges of that sequence. A section shorter than the shingle size (possible only when minTokens
+ * is below it) has shorter shingles of its own and is hashed apart.
+ */
+function fingerprintTokens(kind: DocumentFingerprint['kind'], options: FingerprintOptions, minTokens: number): DocumentFingerprint {
+  const total = buffer.length;
+  const k = effectiveShingleSize(options.shingleSize, total);
+  const altIsRaw = options.normalizeIdentifiers === true;
+  const kernel = options.kernel;
+  if (kernel?.fingerprintTokens && options.weighting !== 'tfidf' && total <= KERNEL_TOKENS) {
+    const call = (out: Uint32Array): number =>
+      kernel.fingerprintTokens!(buffer.hi, buffer.lo, buffer.alt, total, altIsRaw, sectionRanges.words, sectionRanges.length, k, options.weighting === 'tf', FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, out);
+    return kernelDocument(kind, call);
+  }
   const simOptions = {
     shingleSize: options.shingleSize,
     weighting: options.weighting,
     sketchSize: FILE_SKETCH_SIZE,
     idf: options.idf,
   };
-  const total = buffer.length;
-  if (total < minTokens) return { kind: lang.kind, file: null, sections: [] };
-  const k = effectiveShingleSize(options.shingleSize, total);
   fileShingles.build(buffer, 0, total, k);
-  const altIsRaw = options.normalizeIdentifiers === true;
   const file = withCloneHashes(simhashRange(fileShingles, 0, total, simOptions), 0, total, altIsRaw);
-
   const sections: SectionFingerprint[] = [];
-  if (options.sections !== false) {
-    const ranges = lang.kind === 'code' ? codeSections(text) : proseSections(text);
-    const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
-    for (const r of ranges) {
-      pushSection(sections, buffer.lowerBound(r.startOffset), buffer.lowerBound(r.endOffset), r.startLine, r.endLine, total, k, minTokens, sectionOptions, altIsRaw);
-    }
-  }
-  return { kind: lang.kind, file, sections };
+  const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
+  const r = sectionRanges.words;
+  for (let i = 0; i < sectionRanges.length * 4; i += 4) pushSection(sections, r[i], r[i + 1], r[i + 2], r[i + 3], total, k, minTokens, sectionOptions, altIsRaw);
+  return { kind, file, sections };
 }
 
 /**
@@ -216,16 +258,18 @@ function fingerprintContainer(c: ContainerText, options: FingerprintOptions): Do
   if (kept === null) return { kind: 'code', file: null, sections: [] };
   const text = options.fold ? options.fold(kept) : kept;
   tokenizeParts(text, c, options);
-  const simOptions = { shingleSize: options.shingleSize, weighting: options.weighting, sketchSize: FILE_SKETCH_SIZE, idf: options.idf };
-  const total = buffer.length;
-  if (total < minTokens) return { kind: 'code', file: null, sections: [] };
-  const k = effectiveShingleSize(options.shingleSize, total);
-  fileShingles.build(buffer, 0, total, k);
-  const altIsRaw = options.normalizeIdentifiers === true;
-  const file = withCloneHashes(simhashRange(fileShingles, 0, total, simOptions), 0, total, altIsRaw);
-  const sections: SectionFingerprint[] = [];
-  if (options.sections === false) return { kind: 'code', file, sections };
-  const sectionOptions = { ...simOptions, sketchSize: SECTION_SKETCH_SIZE };
+  if (buffer.length < minTokens) return { kind: 'code', file: null, sections: [] };
+  sectionRanges.length = 0;
+  if (options.sections !== false) containerRanges(text, c);
+  return fingerprintTokens('code', options, minTokens);
+}
+
+/**
+ * The sections of a container into sectionRanges: each part (from its first to its last token's
+ * line) and the code or prose sections inside it (but one covering the whole part); a notebook's
+ * section lines are cell lines (cellLines.ts).
+ */
+function containerRanges(text: string, c: ContainerText): void {
   const starts = lineStarts(text);
   for (const p of c.parts) {
     if (c.notebook && (p.cell === undefined || p.cell > MAX_CELL)) continue;
@@ -238,18 +282,15 @@ function fingerprintContainer(c: ContainerText, options: FingerprintOptions): Do
     const first = lineOf(starts, buffer.start[from]);
     const last = lineOf(starts, buffer.start[to - 1]);
     if (at(first) < 0 || at(last) < 0) continue;
-    pushSection(sections, from, to, at(first), at(last), total, k, minTokens, sectionOptions, altIsRaw);
+    sectionRanges.push(from, to, at(first), at(last));
     const part = text.slice(p.startOffset, p.endOffset);
     for (const r of p.lang.kind === 'code' ? codeSections(part) : proseSections(part)) {
       const startLine = r.startLine + shift;
       const endLine = r.endLine + shift;
       if ((startLine <= first && endLine >= last) || at(startLine) < 0 || at(endLine) < 0) continue;
-      const s = buffer.lowerBound(r.startOffset + p.startOffset);
-      const e = buffer.lowerBound(r.endOffset + p.startOffset);
-      pushSection(sections, s, e, at(startLine), at(endLine), total, k, minTokens, sectionOptions, altIsRaw);
+      sectionRanges.push(buffer.lowerBound(r.startOffset + p.startOffset), buffer.lowerBound(r.endOffset + p.startOffset), at(startLine), at(endLine));
     }
   }
-  return { kind: 'code', file, sections };
 }
 
 /** Language ids of a kernel, by comment syntax (shared constants), then quote rule + 2 × regex rule. */
@@ -289,10 +330,18 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
   const k = effectiveShingleSize(options.shingleSize, total);
   const tf = options.weighting === 'tf';
   const withSections = options.sections !== false;
-  let words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, kernelOut);
+  return kernelDocument('code', (out) => kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, out));
+}
+
+/**
+ * The document a kernel's fingerprint words give (CodeKernel.fingerprint's layout): `call` writes
+ * them into the buffer it is given and returns their count, or minus the words it needs.
+ */
+function kernelDocument(kind: DocumentFingerprint['kind'], call: (out: Uint32Array) => number): DocumentFingerprint {
+  let words = call(kernelOut);
   if (words < 0) {
     kernelOut = new Uint32Array(-words);
-    words = kernel.fingerprint(k, tf, FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE, minTokens, withSections, kernelOut);
+    words = call(kernelOut);
   }
   // One copy of what the kernel wrote; the sketches are views into it (one allocation per text,
   // not one per section, as the unpacked fingerprints of packing.ts are).
@@ -329,7 +378,7 @@ function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string,
     });
     w += 11 + m;
   }
-  return { kind: 'code', file, sections };
+  return { kind, file, sections };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { FNV64_OFFSET_HI, FNV64_OFFSET_LO, FNV64_PRIME_LO, fnv1a64, fnv1a64Step, fnvHi, out } from './hash';
 import { commentFirstChars, REGEX_KEYWORDS, regexLiteralEnd, regexMayFollowPunct, skipComment } from './comments';
 import type { LanguageInfo } from './languages';
-import type { CjkSegmenter } from '../types';
+import type { CjkSegmenter, CodeKernel } from '../types';
 import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopWords';
 
 /**
@@ -157,6 +157,8 @@ export interface CodeTokenizeOptions {
 export interface ProseTokenizeOptions {
   stopWords?: boolean;
   segmenter?: CjkSegmenter;
+  /** A kernel that finds the words (CodeKernel.proseTokens): the same tokens. */
+  kernel?: Pick<CodeKernel, 'proseTokens'>;
 }
 
 /**
@@ -495,7 +497,58 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
  * when asked. Returns the number of CJK runs met (none: the segmenter made no token).
  */
 export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): number {
+  const kernel = options.kernel;
+  if (kernel?.proseTokens && text.length <= KERNEL_PROSE_UNITS) return proseTokensByKernel(kernel as Required<typeof kernel>, text, options.stopWords === true, options.segmenter, buf);
   return proseTokens(text, text.length, options.stopWords === true, options.segmenter, buf);
+}
+
+/**
+ * Longest text whose words a kernel finds: its entries (20 bytes a word) and its copy of the text
+ * stay small; a bigger text (rare for prose) is read here, with no more memory than the tokens'.
+ */
+const KERNEL_PROSE_UNITS = 1 << 21;
+/** Words of an entry of CodeKernel.proseTokens (kind start end hi lo), and its kinds. */
+const PROSE_ENTRY = 5;
+const PROSE_OTHER_WORD = 1;
+const PROSE_CJK_RUN = 2;
+/** Scratch of proseTokensByKernel: the kernel's entries (grown on demand). */
+let proseEntries = new Uint32Array(PROSE_ENTRY * 4096);
+
+/**
+ * proseTokens through a kernel: it finds the words and CJK runs and hashes the words of ASCII
+ * letters and digits; a word with other letters is hashed here (JavaScript's lower case), a CJK
+ * run cut here, stop words dropped here.
+ */
+function proseTokensByKernel(kernel: Required<Pick<CodeKernel, 'proseTokens'>>, text: string, stop: boolean, segmenter: CjkSegmenter | undefined, buf: TokenBuffer): number {
+  let n = kernel.proseTokens(text, proseEntries);
+  if (n < 0) {
+    proseEntries = new Uint32Array(-n * PROSE_ENTRY);
+    n = kernel.proseTokens(text, proseEntries);
+  }
+  const e = proseEntries;
+  let runs = 0;
+  for (let w = 0; w < n * PROSE_ENTRY; w += PROSE_ENTRY) {
+    const kind = e[w];
+    const start = e[w + 1];
+    let hi: number;
+    let lo: number;
+    if (kind === PROSE_CJK_RUN) {
+      pushCjkRun(text.slice(start, e[w + 2]), start, segmenter, stop, buf);
+      runs++;
+      continue;
+    }
+    if (kind === PROSE_OTHER_WORD) {
+      fnv1a64(text.slice(start, e[w + 2]).toLowerCase().replace(/\u2019/g, "'"));
+      hi = out.hi;
+      lo = out.lo;
+    } else {
+      hi = e[w + 3];
+      lo = e[w + 4];
+    }
+    if (stop && STOP_WORDS.has(hi, lo)) continue;
+    buf.push(hi, lo, start);
+  }
+  return runs;
 }
 
 /**

@@ -50,6 +50,11 @@ interface Exports {
   nd_text_buffer(len: number): number;
   nd_tokenize(len: number, languageId: number, normalize: number): number;
   nd_fingerprint(k: number, tf: number, fileSketch: number, sectionSketch: number, minTokens: number, sections: number, out: number, outLen: number): number;
+  nd_fingerprint_tokens(
+    hi: number, lo: number, alt: number, n: number, altIsRaw: number, ranges: number, rangeCount: number,
+    k: number, tf: number, fileSketch: number, sectionSketch: number, minTokens: number, out: number, outLen: number,
+  ): number;
+  nd_prose_tokens(len: number, out: number, outLen: number): number;
   nd_section_text_buffer(len: number): number;
   nd_code_sections(len: number, maxDepth: number, minLines: number): number;
   nd_sections(): number;
@@ -227,6 +232,51 @@ class Kernel implements WasmKernel {
     if (w === -2) throw new Error('bad fingerprint arguments');
     if (w === -1) throw new Error('out of memory');
     if (w > 0) out.set(this.u32(at, w));
+    return w;
+  }
+
+  proseTokens(text: string, out: Uint32Array): number {
+    const at = this.x.nd_text_buffer(text.length) >>> 0;
+    if (!at) throw new Error('out of memory');
+    this.putText(at, text);
+    const outAt = this.room(out.length * 4);
+    const n = this.x.nd_prose_tokens(text.length, outAt, out.length);
+    if (n === -0x80000000) throw new Error('proseTokens: the kernel is not initialised');
+    if (n > 0) out.set(this.u32(outAt, n * 5));
+    return n;
+  }
+
+  fingerprintTokens(
+    hi: Uint32Array,
+    lo: Uint32Array,
+    alt: Uint32Array,
+    n: number,
+    altIsRaw: boolean,
+    ranges: Int32Array,
+    rangeCount: number,
+    k: number,
+    tf: boolean,
+    fileSketch: number,
+    sectionSketch: number,
+    minTokens: number,
+    out: Uint32Array,
+  ): number {
+    n |= 0;
+    rangeCount |= 0;
+    if (n < 0 || n > hi.length || n > lo.length || n > alt.length) throw new Error('fingerprintTokens: hi, lo and alt are Uint32Arrays holding n tokens');
+    if (rangeCount < 0 || rangeCount * 4 > ranges.length) throw new Error('fingerprintTokens: ranges is an Int32Array of rangeCount (from, to, startLine, endLine)');
+    // The tokens (hi, lo, alt), the ranges and out, in the call's own block.
+    const base = this.room((n * 3 + rangeCount * 4 + out.length) * 4);
+    const rangesAt = base + n * 12;
+    const outAt = rangesAt + rangeCount * 16;
+    this.u32(base, n).set(hi.subarray(0, n));
+    this.u32(base + n * 4, n).set(lo.subarray(0, n));
+    this.u32(base + n * 8, n).set(alt.subarray(0, n));
+    this.i32(rangesAt, rangeCount * 4).set(ranges.subarray(0, rangeCount * 4));
+    const w = this.x.nd_fingerprint_tokens(base, base + n * 4, base + n * 8, n, altIsRaw ? 1 : 0, rangesAt, rangeCount, k, tf ? 1 : 0, fileSketch, sectionSketch, minTokens, outAt, out.length);
+    if (w === -2) throw new Error('bad fingerprintTokens arguments');
+    if (w === -1) throw new Error('out of memory');
+    if (w > 0) out.set(this.u32(outAt, w));
     return w;
   }
 

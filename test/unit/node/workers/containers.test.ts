@@ -1,8 +1,9 @@
 // Container files in the worker (src/node/workers/fingerprintFile.ts): a notebook read as its
 // cells (readDocumentSync, the --locate re-read: the text and the map back to cells), a broken
 // notebook skipped with its reason, the checks (minified, ignore markers) on the text that is
-// fingerprinted; and the native kernel's path gives what the TypeScript gives on notebooks,
-// Vue and Svelte files (containers are fingerprinted part by part in TypeScript either way).
+// fingerprinted; and the kernels' path gives what the TypeScript gives on notebooks, Vue and
+// Svelte files (containers are tokenised part by part in TypeScript either way; a kernel hashes
+// the tokens, fingerprintTokens).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,10 +11,10 @@ import * as path from 'node:path';
 import { notebookLineOf } from '../../../../src/core/containers/container';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
 import { IGNORE_FILE_REASON } from '../../../../src/core/text/ignoreMarkers';
-import type { DocumentFingerprint } from '../../../../src/core/types';
+import type { CodeKernel, DocumentFingerprint } from '../../../../src/core/types';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { fingerprintDecoded, readDocumentSync, readTextSync } from '../../../../src/node/workers/fingerprintFile';
-import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
+import { KERNELS } from './kernelsUnderTest';
 import { mulberry32 } from '../../helpers/corpus';
 
 const settings = { ...DEFAULT_ENGINE_SETTINGS, minTokens: 10 };
@@ -93,9 +94,10 @@ describe('container files in the worker', () => {
     assert.ok(fingerprintDecoded('late.ipynb', late, late.length, 'utf-8', settings).ok, 'a marker after the first 10 lines does not count');
   });
 
-  describe('the native kernel gives what the TypeScript gives on containers', function () {
-    const kernel = nativeKernel();
+  for (const under of KERNELS) describe(`the ${under.name} kernel gives what the TypeScript gives on containers`, function () {
+    let kernel: CodeKernel | undefined;
     before(function () {
+      kernel = under.kernel();
       if (!kernel) this.skip();
     });
     const canon = (d: DocumentFingerprint) => JSON.stringify(d, (_k, v: unknown) => (v instanceof Uint32Array ? Array.from(v) : v));

@@ -1,7 +1,8 @@
 // The native kernel (native/kernel.c through src/node/nativeKernel.ts) must give exactly what the
 // TypeScript gives: fingerprintText with and without `kernel`, compared field by field, over
 // generated code of every comment syntax and quote rule, awkward characters, every option set,
-// and this repository's own sources. (The fuzz test also runs its 10,000 inputs through both.)
+// prose (tokenised in TypeScript, hashed by the kernel's fingerprintTokens), and this
+// repository's own sources. (The fuzz test also runs its 10,000 inputs through both.)
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +13,8 @@ import { allPairsByKernel } from '../../helpers/kernelAllPairs';
 import type { CodeKernel, DocumentFingerprint } from '../../../../src/core/types';
 import { KERNEL_FILE, kernelCandidates, kernelKind, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { KERNELS } from './kernelsUnderTest';
-import { mulberry32 } from '../../helpers/corpus';
+import { chineseText, mulberry32, proseText } from '../../helpers/corpus';
+import { bigramSegmenter } from '../../../../src/core/text/segmenters';
 import { LANGUAGES, type LanguageEntry } from '../../../../src/core/text/languageTable';
 import { languageOf, type CommentSyntax } from '../../../../src/core/text/languages';
 import { commentHeaders, LICENSE_A, LICENSE_B, SAMPLES } from '../../helpers/languageSamples';
@@ -231,6 +233,75 @@ describe('native kernel', () => {
           for (const text of ['', ' ', 'x', 'a b', '{', '"', '/*', '\ud800', 'a\u0000b\u0000c']) {
             for (const options of [{ minTokens: 1 }, { minTokens: 1, shingleSize: 1 }, {}]) assertSame(text, 'tiny.js', options);
           }
+        });
+
+        it('on prose (Markdown, plain text; English, Chinese, the tokeniser\'s edges, tiny, hundreds of headings) × 10 option sets: words found by proseTokens, hashed by fingerprintTokens', () => {
+          assert.equal(typeof kernel!.fingerprintTokens, 'function', 'the kernel hashes TypeScript tokens');
+          assert.equal(typeof kernel!.proseTokens, 'function', 'the kernel finds prose words');
+          const rnd = mulberry32(20261127);
+          const texts: string[] = [];
+          for (let i = 0; i < 12; i++) texts.push(proseText(rnd, 1 + Math.floor(rnd() * 12)), chineseText(rnd, 1 + Math.floor(rnd() * 6)));
+          const headings = Array.from({ length: 300 }, (_, i) => `${'#'.repeat(1 + (i % 3))} Part ${i}\n\nThe part ${i} says ${'many words '.repeat(3 + (i % 9))}again.\n`).join('\n');
+          texts.push(headings, texts.slice(0, 3).join('\n\n'), '', 'word', 'a b', '# only a title\n');
+          // The tokeniser's edges: apostrophes (' and ’) inside, before and after words, letters beyond
+          // ASCII (JavaScript's lower case: İ, ẞ, Σ), marks, digits, emoji (surrogates), kana,
+          // Hangul, full-width forms, CJK runs glued to words, stop words in both languages.
+          const EDGES = [
+            "Don't it's 'quoted' rock'n'roll o'clock ' '' x' 'y 2's",
+            'Don’t it’s ’quoted’ ’’ x’ ’y l’été caf’é café’s NAÏVE’S Ωmega’s',
+            'CAFÉ Café café İstanbul STRASSE Straße ẞ ΣΊΣΥΦΟΣ Ωmega naïve e\u0301 ﬁle',
+            'v1.2.3 3.14 1,000 x86_64 a-b_c a/b#c @user #tag',
+            'emoji 😀 word😀word 😀😀 \ud800 lone \udc00 surrogate',
+            'ひらがな カタカナ ﾊﾝｶｸ 한국어 문장 ＡＢＣ１２３ 全角ａｂｃ',
+            '中文abc混合123文本 the 的 是 and 了 in 数据库database',
+            '\u00a0nbsp\u2003em\u3000ideographic\ufefffeff\u2028line\u2029para',
+          ];
+          for (let i = 0; i < 40; i++) {
+            const parts: string[] = [];
+            for (let j = 0, m = 3 + Math.floor(rnd() * 30); j < m; j++) parts.push(EDGES[Math.floor(rnd() * EDGES.length)]);
+            texts.push(parts.join(rnd() < 0.5 ? ' ' : '\n\n'));
+          }
+          texts.push(...EDGES);
+          let compared = 0;
+          for (const text of texts) {
+            for (const file of ['README.md', 'notes.txt']) {
+              for (const options of [...OPTION_SETS, { stopWords: true, minTokens: 1 }, { segmenter: bigramSegmenter, stopWords: true, minTokens: 1, shingleSize: 2 }]) {
+                assertSame(text, file, options);
+                compared++;
+              }
+            }
+          }
+          assert.equal(compared, texts.length * 2 * 10);
+          const doc = fingerprintText(headings, 'README.md', { minTokens: 5, kernel });
+          assert.ok(doc.sections.length >= 200, `${doc.sections.length} sections`);
+        });
+
+        it('on prose past the limits of what is handed to the kernel (2.2 M characters, 1.1 M tokens): the same fingerprints', () => {
+          const words = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+          const big = Array.from({ length: 550_000 }, (_, i) => `${words[i % 7]} ${words[(i * 3) % 7]}${i % 100 === 99 ? '\n\n' : ' '}`).join('');
+          assert.ok(big.length > 2_200_000);
+          assertSame(big, 'big.md', {});
+        });
+
+        it('fingerprintTokens leaves the last tokenize as it was (its fingerprint after the call is the one before)', () => {
+          const code = PIECES.join('\n');
+          const id = kernel!.defineLanguage(['//'], ['/*'], ['*/'], true);
+          const words = (fill: () => void): number[] => {
+            kernel!.tokenize(code, id, false);
+            fill();
+            const out = new Uint32Array(1 << 16);
+            const w = kernel!.fingerprint(3, false, 128, 64, 5, true, out);
+            return Array.from(out.subarray(0, w));
+          };
+          const before = words(() => undefined);
+          const after = words(() => {
+            const hi = Uint32Array.from({ length: 500 }, (_, i) => i * 2654435761);
+            const lo = Uint32Array.from({ length: 500 }, (_, i) => i % 37);
+            const w = kernel!.fingerprintTokens!(hi, lo, lo, 500, false, Int32Array.of(0, 200, 1, 5, 100, 499, 3, 9), 2, 3, false, 128, 64, 5, new Uint32Array(1 << 12));
+            assert.ok(w > 9, `${w} words`);
+          });
+          assert.ok(before.length > 9);
+          assert.deepEqual(after, before);
         });
 
         it("on this repository's own sources", () => {
