@@ -7,22 +7,25 @@
 
 #include "buckets.h"
 
-/* Most threads one search takes (runs beyond are not made). */
+/* Most threads one search takes. */
 #define BUCKET_MAX_THREADS 16
+/* Runs of buckets per thread: more runs than threads balance buckets of uneven work. */
+#define BUCKET_RUNS_PER_THREAD 8
 
 /*
  * bucketRegionsNative on `threads` threads (the calling one and threads - 1 started here; 1 or
- * less: this thread alone): the buckets cut into contiguous runs of about equal seeds of the
- * wanted buckets, one per thread, each searched in its own working memory, the results joined in
- * bucket order with the chains and alignments summed — the same result exactly. A run whose
- * thread cannot start is searched on the calling thread. `startable`: how many threads may start
+ * less: this thread alone): the buckets cut into BUCKET_RUNS_PER_THREAD × threads contiguous runs
+ * of about equal seeds of the wanted buckets, taken by the threads one after the other, each
+ * searched in its own working memory, the results joined in bucket order with the chains and
+ * alignments summed — the same result exactly. Threads that cannot start leave their runs to the
+ * others (to the calling thread alone when none starts). `startable`: how many threads may start
  * (a test's way to make starts fail; negative: no limit). Returns 1, or -1 out of memory.
  */
 int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted,
                           const BucketOptions *o, int threads, int startable, BucketResult *res);
 
-/* Where the runs of `threads` threads begin: cuts[0] = 0 ≤ cuts[1] ≤ … ≤ cuts[threads] = nBuckets,
- * about equal seeds of the wanted buckets in each (test/unit checks the balance through the result). */
-void bucketRuns(const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted, int threads, size_t *cuts);
+/* Where nRuns runs of the buckets begin: cuts[0] = 0 ≤ cuts[1] ≤ … ≤ cuts[nRuns] = nBuckets, about
+ * equal seeds of the wanted buckets in each (empty runs when a bucket holds more than a run's share). */
+void bucketRuns(const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted, size_t nRuns, size_t *cuts);
 
 #endif

@@ -217,9 +217,9 @@ for (const under of KERNELS) {
 }
 
 // The native addon's bucket search on several threads (native/threads.c) and off Node's thread
-// (regionBucketsAsync): the buckets cut into runs, one per thread, the results joined in bucket
-// order — exactly the one-thread result, whatever the runs hold (empty ones, one bucket holding
-// almost every seed, fewer buckets than threads) and when threads cannot start.
+// (regionBucketsAsync): the buckets cut into runs the threads take in turn, the results joined in
+// bucket order — exactly the one-thread result, whatever the runs hold (empty ones, one bucket
+// holding almost every seed, fewer buckets than threads) and when threads cannot start.
 describe('native bucket search on threads (native/threads.c) = the same search on one thread', function () {
   this.timeout(300000);
   let kernel: Required<CodeKernel>;
@@ -289,7 +289,7 @@ describe('native bucket search on threads (native/threads.c) = the same search o
     assert.deepEqual(search(docs, plan.seedPairs, new Uint32Array(0), null, o, 4), { ints: new Int32Array(0), floats: new Float64Array(0), chains: 0, aligned: 0 });
   });
 
-  it('a thread that cannot start: its run searched on the calling thread, the same result', () => {
+  it('threads that cannot start: their runs taken by the others (by the calling thread alone when none starts), the same result', () => {
     const docs = corpus(7);
     const plan = planRegions(docs, { kernel });
     const wanted = wantedBuckets(plan.bucketCuts, plan.options);
