@@ -85,9 +85,13 @@ export function regionThreadsChosen(): boolean {
   return !(Number(process.env.NEARDUP_REGION_WORKERS) > 0) && threadedKernelOf(nativeKernel()) !== undefined;
 }
 
-/** The pool size from which the scan's workers search the buckets (ScanOptions.regionsSharedFrom): never when the native threads do. */
-export function regionJobsFrom(): number {
-  return regionThreadsChosen() ? Infinity : MIN_WORKERS_FOR_REGION_JOBS;
+/**
+ * Whether a pool of `workers` searches the buckets, so that the region documents come on shared
+ * memory (ScanOptions.regionsSharedFrom): from MIN_WORKERS_FOR_REGION_JOBS up, unless the native
+ * threads do (the kernel is loaded to know only then).
+ */
+export function regionsShared(workers: number): boolean {
+  return workers >= MIN_WORKERS_FOR_REGION_JOBS && !regionThreadsChosen();
 }
 
 /**
