@@ -197,7 +197,8 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
     // the report; pairs of identical files wait for the report (searched unless the scan pairs them).
     let begun: RegionsOnThreads;
     try {
-      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, steps.identical);
+      // (a document with itself is never skipped: its buckets are not held)
+      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, (a, b) => a !== b && steps.identical(a, b));
     } catch (e) {
       const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       return () => Promise.resolve(failed);
