@@ -4,8 +4,9 @@
  * and writes nothing shared), so they are cut into contiguous runs of about equal seeds, several
  * per thread, which libuv's portable threads (uv_thread_create / uv_thread_join, uv_mutex: Linux,
  * macOS, Windows) and the calling thread take one after the other from a shared counter (a thread
- * that gets less of the CPU takes fewer), and the runs' results are joined in bucket order. No Node-API call is made here (kernel.c
- * calls this from its own thread or Node's). The native addon only: wasm.c keeps one thread.
+ * that gets less of the CPU takes fewer), and the runs' results are joined in bucket order. No
+ * Node-API call is made here (kernel.c calls this from a thread of libuv's pool or from Node's
+ * thread). The native addon only: wasm.c keeps one thread.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types (addrinfo, …) under -std=c11 */
