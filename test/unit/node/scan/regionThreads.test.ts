@@ -4,49 +4,13 @@
 // with 1 to 4 threads, with buckets held back until the caller says which to search; two searches'
 // results joined in bucket order; the WebAssembly kernel has no threads (the caller keeps its path).
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import type { RegionDocument } from '../../../../src/core/regions/document';
 import { findRegions, planRegions, wantedBuckets } from '../../../../src/core/regions/regions';
 import { searchBuckets } from '../../../../src/core/regions/kernelBuckets';
 import { inBucketOrder, startRegionsOnThreads, threadedKernelOf, type ThreadedBucketKernel } from '../../../../src/node/scan/regionThreads';
 import { nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { committedWasmKernel } from '../workers/kernelsUnderTest';
-import { REPO } from '../../helpers/engineBundle';
-import { mulberry32, proseText } from '../../helpers/corpus';
-
-/** This repository's region finder and report sources, some with another file's block or their own pasted in; two prose files sharing a paragraph. */
-function corpus(seed: number): RegionDocument[] {
-  const rnd = mulberry32(seed);
-  const files: Array<{ path: string; text: string }> = [];
-  for (const dir of ['src/core/regions', 'src/core/report']) {
-    for (const name of fs.readdirSync(path.join(REPO, dir)).sort()) {
-      if (name.endsWith('.ts')) files.push({ path: `${dir}/${name}`, text: fs.readFileSync(path.join(REPO, dir, name), 'utf8') });
-    }
-  }
-  const block = (text: string, lines: number) => {
-    const all = text.split('\n');
-    const from = Math.floor(rnd() * Math.max(1, all.length - lines));
-    return all.slice(from, from + lines).join('\n');
-  };
-  const paste = (host: string, b: string) => {
-    const lines = host.split('\n');
-    const at = Math.floor(rnd() * lines.length);
-    return [...lines.slice(0, at), b, ...lines.slice(at)].join('\n');
-  };
-  const out = files.map((f, i) => {
-    let text = f.text;
-    if (i % 3 === 0) text = paste(text, block(files[(i + 5) % files.length].text, 25));
-    if (i % 7 === 0) text = paste(text, block(text, 20));
-    return regionDocument(text, f.path, { kernel: nativeKernel() });
-  });
-  // A file twice (identical documents: the pair a caller holds back) and prose sharing a paragraph.
-  out.push(regionDocument(files[1].text, 'again.ts', { kernel: nativeKernel() }));
-  const para = proseText(rnd, 120);
-  out.push(regionDocument(`${proseText(rnd, 300)}\n\n${para}\n\n${proseText(rnd, 200)}`, 'a.md'));
-  out.push(regionDocument(`${proseText(rnd, 250)}\n\n${para}\n`, 'b.md'));
-  return out;
-}
+import { pastedSources } from '../../helpers/pastedSources';
 
 describe('the region finder on the native kernel\'s threads (regionThreads)', function () {
   this.timeout(120000);
@@ -58,7 +22,8 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
     const k = threadedKernelOf(nativeKernel());
     assert.ok(k, `the native kernel with threads: ${nativeKernelProblem() ?? 'loaded without regionBucketsAsync'}`);
     kernel = k;
-    docs = corpus(12);
+    // (document 1, src/core/regions/align.ts, has no paste: its twin is identical to it)
+    docs = pastedSources(12, ['src/core/regions', 'src/core/report'], { twinOf: 1 });
   });
 
   it('finds what findRegions finds on one thread (1 to 4 threads): the same pairs in the same order, groups and counts', async () => {
@@ -75,7 +40,7 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
   });
 
   it('holds back the buckets `defer` names until result(), and searches those `keep` keeps (the rest as skipped)', async () => {
-    const again = docs.length - 3; // again.ts: the same text as document 1
+    const again = docs.length - 3; // twin.ts: the same text as document 1
     const held = (a: number, b: number) => a === 1 || b === again || (a + b) % 4 === 0;
     const keep = (a: number, b: number) => (a * 7 + b) % 3 !== 0;
     let asked = 0;
