@@ -287,13 +287,18 @@ static inline int overlap(int32_t s1, int32_t e1, int32_t s2, int32_t e2) { retu
 
 int bucketRegionsNative(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted,
                         const BucketOptions *o, BucketResult *res) {
+  return bucketRegionsRange(docs, prose, seeds, buckets, 0, nBuckets, wanted, o, res);
+}
+
+int bucketRegionsRange(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t first, size_t last, const uint8_t *wanted,
+                       const BucketOptions *o, BucketResult *res) {
   memset(res, 0, sizeof *res);
-  Scratch s;
+  Scratch s; /* this call's own: calls on other threads share nothing they write */
   memset(&s, 0, sizeof s);
   int ok = 1;
   const double reach = (double)o->align.k + 2 * (double)o->align.margin;
-  size_t from = 0;
-  for (size_t bi = 0; ok && bi < nBuckets; from = buckets[3 * bi + 2], bi++) {
+  size_t from = first > 0 ? buckets[3 * first - 1] : 0;
+  for (size_t bi = first; ok && bi < last; from = buckets[3 * bi + 2], bi++) {
     if (wanted && !wanted[bi]) continue;
     const uint32_t da = buckets[3 * bi], db = buckets[3 * bi + 1];
     const int32_t m = (int32_t)(buckets[3 * bi + 2] - from);

@@ -43,6 +43,11 @@ typedef struct {
 int bucketRegionsNative(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted,
                         const BucketOptions *o, BucketResult *res);
 
+/* bucketRegionsNative of buckets [first, last) only (their regions name their bucket by its index
+ * among all nBuckets): a run of them, on any thread (nothing shared is written). */
+int bucketRegionsRange(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t first, size_t last, const uint8_t *wanted,
+                       const BucketOptions *o, BucketResult *res);
+
 void bucketResultFree(BucketResult *res);
 
 /* 1 when the buckets are well formed for docs of these lengths (ends rising to at most nSeeds,

@@ -39,6 +39,10 @@ static inline uint32_t rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 -
  * (regiondoc.c; used by regiondoc.c's anchors and align.c's marks). */
 void kgramHashes(uint32_t *out, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed);
 
+/* Makes kgramHashes' one-time CPU check now: a caller starting threads that hash calls it first
+ * (native/threads.c), so that they only read it. */
+void kgramHashesReady(void);
+
 /* The placeholder of a normalised identifier: FNV-1a 64 of "\001id" (IDENT_HI / IDENT_LO of document.ts). */
 #define IDENT_HI 0xd0f8a918u
 #define IDENT_LO 0x676f8fa1u

@@ -35,7 +35,8 @@
  *   alignChain(…) -> a chain of seeds aligned into a region of two documents (native/align.c):
  *               alignChain of src/core/regions/align.ts
  *   regionBuckets(…) -> the regions of many seed buckets in one call (native/buckets.c):
- *               bucketRegions of src/core/regions/regions.ts
+ *               bucketRegions of src/core/regions/regions.ts, on one thread or several (threads.c)
+ *   regionBucketsAsync(…) -> the same as a Promise, searched off this thread
  *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
  *               (fingerprint.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
  *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
@@ -60,6 +61,7 @@
 #include "fingerprint.h"
 #include "seeds.h"
 #include "textshape.h"
+#include "threads.h"
 
 /* ------------------------------------------------------------------------------- Node-API */
 
@@ -536,51 +538,65 @@ static napi_value jsAlignChain(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
-/* regionBuckets(streams: [rawHi, rawLo, idsHi, idsLo, isIdent] per document (ids and isIdent null
- *               for prose; ids null and isIdent given for a lean code document), lengths: Int32Array, prose: Uint8Array, seeds: Int32Array, buckets:
- *               Uint32Array (docA docB end per bucket, as anchorSeeds gives them), wanted: Uint8Array
- *               | null, params: Float64Array(BUCKET_PARAMS)) -> { ints, floats, chains, aligned }:
- *               bucketRegions of src/core/regions/regions.ts for every wanted bucket (native/buckets.c). */
-static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
-  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 7) return throwError(env, "regionBuckets: 7 arguments");
+/* What a regionBuckets call searches, read off its arguments (bucketCallOf). */
+typedef struct {
+  RegionDoc *docs; /* malloc'ed; only the documents of the buckets searched are filled in */
+  const uint8_t *prose, *wanted;
+  const int32_t *seeds;
+  const uint32_t *buckets;
+  size_t nBuckets;
+  BucketOptions o;
+  int threads, startable;
+} BucketCall;
+
+/* An optional integer argument k (absent, null or undefined: fallback). */
+static int optionalInt(napi_env env, size_t argc, const napi_value *argv, size_t k, int fallback) {
+  napi_valuetype t;
+  int32_t v;
+  if (k >= argc || napi_typeof(env, argv[k], &t) != napi_ok || t != napi_number || napi_get_value_int32(env, argv[k], &v) != napi_ok) return fallback;
+  return v;
+}
+
+/* Reads regionBuckets' arguments (argv[7] threads, argv[8] startable: optional) into *c; NULL, or
+ * what is wrong (then nothing is allocated). */
+static const char *bucketCallOf(napi_env env, size_t argc, napi_value *argv, BucketCall *c) {
+  memset(c, 0, sizeof *c);
+  if (argc < 7) return "regionBuckets: 7 arguments";
   void *data;
   size_t nDocs, len, nSeeds, nBuckets;
-  if (!typedArray(env, argv[1], napi_int32_array, &data, &nDocs)) return throwError(env, "regionBuckets: lengths");
+  if (!typedArray(env, argv[1], napi_int32_array, &data, &nDocs)) return "regionBuckets: lengths";
   const int32_t *lengths = data;
-  if (!typedArray(env, argv[2], napi_uint8_array, &data, &len) || len < nDocs) return throwError(env, "regionBuckets: prose");
-  const uint8_t *prose = data;
-  if (!typedArray(env, argv[3], napi_int32_array, &data, &nSeeds) || nSeeds % 2) return throwError(env, "regionBuckets: seeds");
-  const int32_t *seeds = data;
-  if (!typedArray(env, argv[4], napi_uint32_array, &data, &nBuckets) || nBuckets % 3) return throwError(env, "regionBuckets: buckets");
-  const uint32_t *buckets = data;
-  nBuckets /= 3;
-  const uint8_t *wanted = NULL;
+  if (!typedArray(env, argv[2], napi_uint8_array, &data, &len) || len < nDocs) return "regionBuckets: prose";
+  c->prose = data;
+  if (!typedArray(env, argv[3], napi_int32_array, &data, &nSeeds) || nSeeds % 2) return "regionBuckets: seeds";
+  c->seeds = data;
+  if (!typedArray(env, argv[4], napi_uint32_array, &data, &nBuckets) || nBuckets % 3) return "regionBuckets: buckets";
+  c->buckets = data;
+  c->nBuckets = nBuckets /= 3;
   napi_valuetype t;
-  CALL(napi_typeof(env, argv[5], &t));
+  if (napi_typeof(env, argv[5], &t) != napi_ok) return "regionBuckets: wanted";
   if (t != napi_null && t != napi_undefined) {
-    if (!typedArray(env, argv[5], napi_uint8_array, &data, &len) || len < nBuckets) return throwError(env, "regionBuckets: wanted");
-    wanted = data;
+    if (!typedArray(env, argv[5], napi_uint8_array, &data, &len) || len < nBuckets) return "regionBuckets: wanted";
+    c->wanted = data;
   }
-  BucketOptions o;
-  if (!typedArray(env, argv[6], napi_float64_array, &data, &len) || len < BUCKET_PARAMS || !bucketOptionsOf(data, &o)) return throwError(env, "regionBuckets: params");
+  if (!typedArray(env, argv[6], napi_float64_array, &data, &len) || len < BUCKET_PARAMS || !bucketOptionsOf(data, &c->o)) return "regionBuckets: params";
+  c->threads = optionalInt(env, argc, argv, 7, 1);
+  c->startable = optionalInt(env, argc, argv, 8, -1);
   bool isArray = false;
   uint32_t nStreams = 0;
   if (napi_is_array(env, argv[0], &isArray) != napi_ok || !isArray || napi_get_array_length(env, argv[0], &nStreams) != napi_ok || nStreams != 5 * nDocs)
-    return throwError(env, "regionBuckets: five streams per document");
-  if (!bucketsValid(lengths, (uint32_t)nDocs, seeds, nSeeds / 2, buckets, nBuckets)) return throwError(env, "regionBuckets: a bucket outside its documents");
+    return "regionBuckets: five streams per document";
+  if (!bucketsValid(lengths, (uint32_t)nDocs, c->seeds, nSeeds / 2, c->buckets, nBuckets)) return "regionBuckets: a bucket outside its documents";
   RegionDoc *docs = calloc(nDocs ? nDocs : 1, sizeof(RegionDoc));
   uint8_t *needed = calloc(nDocs ? nDocs : 1, 1);
   if (!docs || !needed) {
     free(docs);
     free(needed);
-    return throwError(env, "out of memory");
+    return "out of memory";
   }
   /* Only the documents of the buckets searched are read (a worker's run names a few of them). */
   for (size_t b = 0; b < nBuckets; b++)
-    if (!wanted || wanted[b]) needed[buckets[3 * b]] = needed[buckets[3 * b + 1]] = 1;
+    if (!c->wanted || c->wanted[b]) needed[c->buckets[3 * b]] = needed[c->buckets[3 * b + 1]] = 1;
   for (size_t d = 0; d < nDocs; d++) {
     if (!needed[d]) continue;
     napi_value v[5];
@@ -600,34 +616,139 @@ static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
     if (!ok) {
       free(docs);
       free(needed);
-      return throwError(env, "regionBuckets: token streams are Uint32Arrays of the documents' lengths");
+      return "regionBuckets: token streams are Uint32Arrays of the documents' lengths";
     }
   }
   free(needed);
-  BucketResult r;
-  const int status = bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, &o, &r);
-  free(docs);
-  if (status < 0) return throwError(env, "out of memory");
-  napi_value abI, abF, ints, floats, result;
+  c->docs = docs;
+  return NULL;
+}
+
+static int bucketSearch(const BucketCall *c, BucketResult *r) {
+  return bucketRegionsThreaded(c->docs, c->prose, c->seeds, c->buckets, c->nBuckets, c->wanted, &c->o, c->threads, c->startable, r);
+}
+
+/* { ints, floats, chains, aligned } of a search (r freed); NULL when it cannot be made (nothing thrown). */
+static napi_value bucketsFound(napi_env env, BucketResult *r) {
+  napi_value abI, abF, ints, floats, result, chains, aligned;
   void *pi, *pf;
-  const int ok = napi_create_arraybuffer(env, r.count * BUCKET_PAIR_INTS * 4, &pi, &abI) == napi_ok &&
-                 napi_create_arraybuffer(env, r.count * BUCKET_PAIR_FLOATS * 8, &pf, &abF) == napi_ok;
-  if (ok && r.count) {
-    memcpy(pi, r.ints, r.count * BUCKET_PAIR_INTS * 4);
-    memcpy(pf, r.floats, r.count * BUCKET_PAIR_FLOATS * 8);
+  int ok = napi_create_arraybuffer(env, r->count * BUCKET_PAIR_INTS * 4, &pi, &abI) == napi_ok &&
+           napi_create_arraybuffer(env, r->count * BUCKET_PAIR_FLOATS * 8, &pf, &abF) == napi_ok;
+  if (ok && r->count) {
+    memcpy(pi, r->ints, r->count * BUCKET_PAIR_INTS * 4);
+    memcpy(pf, r->floats, r->count * BUCKET_PAIR_FLOATS * 8);
   }
-  const size_t count = r.count;
-  const double chains = r.chains, aligned = r.aligned;
-  bucketResultFree(&r);
-  if (!ok) return throwError(env, "out of memory");
-  CALL(napi_create_typedarray(env, napi_int32_array, count * BUCKET_PAIR_INTS, abI, 0, &ints));
-  CALL(napi_create_typedarray(env, napi_float64_array, count * BUCKET_PAIR_FLOATS, abF, 0, &floats));
-  CALL(napi_create_object(env, &result));
-  CALL(napi_set_named_property(env, result, "ints", ints));
-  CALL(napi_set_named_property(env, result, "floats", floats));
-  CALL(napi_set_named_property(env, result, "chains", number(env, chains)));
-  CALL(napi_set_named_property(env, result, "aligned", number(env, aligned)));
+  ok = ok && napi_create_typedarray(env, napi_int32_array, r->count * BUCKET_PAIR_INTS, abI, 0, &ints) == napi_ok &&
+       napi_create_typedarray(env, napi_float64_array, r->count * BUCKET_PAIR_FLOATS, abF, 0, &floats) == napi_ok &&
+       napi_create_double(env, r->chains, &chains) == napi_ok && napi_create_double(env, r->aligned, &aligned) == napi_ok && napi_create_object(env, &result) == napi_ok &&
+       napi_set_named_property(env, result, "ints", ints) == napi_ok && napi_set_named_property(env, result, "floats", floats) == napi_ok &&
+       napi_set_named_property(env, result, "chains", chains) == napi_ok && napi_set_named_property(env, result, "aligned", aligned) == napi_ok;
+  bucketResultFree(r);
+  return ok ? result : NULL;
+}
+
+/* regionBuckets(streams: [rawHi, rawLo, idsHi, idsLo, isIdent] per document (ids and isIdent null
+ *               for prose; ids null and isIdent given for a lean code document), lengths: Int32Array, prose: Uint8Array, seeds: Int32Array, buckets:
+ *               Uint32Array (docA docB end per bucket, as anchorSeeds gives them), wanted: Uint8Array
+ *               | null, params: Float64Array(BUCKET_PARAMS), threads?, startable?) -> { ints, floats, chains, aligned }:
+ *               bucketRegions of src/core/regions/regions.ts for every wanted bucket (native/buckets.c),
+ *               on `threads` threads (native/threads.c; default 1; `startable`: a test's limit on
+ *               the threads that start). */
+static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
+  size_t argc = 9;
+  napi_value argv[9];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  BucketCall c;
+  const char *wrong = bucketCallOf(env, argc, argv, &c);
+  if (wrong) return throwError(env, wrong);
+  BucketResult r;
+  const int status = bucketSearch(&c, &r);
+  free(c.docs);
+  if (status < 0) return throwError(env, "out of memory");
+  napi_value result = bucketsFound(env, &r);
+  bool pending = false;
+  if (!result && napi_is_exception_pending(env, &pending) == napi_ok && !pending) return throwError(env, "out of memory");
   return result;
+}
+
+/* The arguments regionBucketsAsync holds on to until its search is over (its arrays' memory is read off this thread). */
+#define BUCKET_JOB_REFS 6
+
+typedef struct {
+  BucketCall call;
+  napi_ref refs[BUCKET_JOB_REFS];
+  napi_async_work work;
+  napi_deferred deferred;
+  BucketResult res;
+  int status;
+} BucketJob;
+
+static void bucketJobFree(napi_env env, BucketJob *j) {
+  for (int i = 0; i < BUCKET_JOB_REFS; i++)
+    if (j->refs[i]) napi_delete_reference(env, j->refs[i]);
+  if (j->work) napi_delete_async_work(env, j->work);
+  free(j->call.docs);
+  free(j);
+}
+
+/* On a thread of libuv's pool (no Node-API here): the search, on call.threads threads. */
+static void bucketJobExecute(napi_env env, void *data) {
+  (void)env;
+  BucketJob *j = data;
+  j->status = bucketSearch(&j->call, &j->res);
+}
+
+/* Back on Node's thread: the promise settled, the arguments let go. */
+static void bucketJobComplete(napi_env env, napi_status done, void *data) {
+  BucketJob *j = data;
+  napi_value result = NULL;
+  if (done == napi_ok && j->status >= 0)
+    result = bucketsFound(env, &j->res);
+  else
+    bucketResultFree(&j->res);
+  if (result) {
+    napi_resolve_deferred(env, j->deferred, result);
+  } else {
+    napi_value error = NULL, msg;
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &error);
+    if (!error && napi_create_string_utf8(env, done == napi_cancelled ? "regionBucketsAsync: cancelled" : "out of memory", NAPI_AUTO_LENGTH, &msg) == napi_ok)
+      napi_create_error(env, NULL, msg, &error);
+    napi_reject_deferred(env, j->deferred, error);
+  }
+  bucketJobFree(env, j);
+}
+
+/* regionBucketsAsync(the arguments of regionBuckets) -> Promise of what regionBuckets returns: the
+ * search made off Node's thread (libuv's pool: its thread and threads - 1 more), while JavaScript
+ * runs on. The arguments are held until it settles; their arrays (and the streams array's) must
+ * not be changed meanwhile. */
+static napi_value jsRegionBucketsAsync(napi_env env, napi_callback_info info) {
+  size_t argc = 9;
+  napi_value argv[9];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  BucketJob *j = calloc(1, sizeof *j);
+  if (!j) return throwError(env, "out of memory");
+  const char *wrong = bucketCallOf(env, argc, argv, &j->call);
+  if (wrong) {
+    free(j);
+    return throwError(env, wrong);
+  }
+  napi_value promise, name;
+  int ok = 1;
+  for (int i = 0; ok && i < BUCKET_JOB_REFS; i++) {
+    napi_valuetype t;
+    ok = napi_typeof(env, argv[i], &t) == napi_ok;
+    if (ok && t == napi_object) ok = napi_create_reference(env, argv[i], 1, &j->refs[i]) == napi_ok; /* wanted may be null */
+  }
+  ok = ok && napi_create_string_utf8(env, "neardup:regionBuckets", NAPI_AUTO_LENGTH, &name) == napi_ok &&
+       napi_create_async_work(env, NULL, name, bucketJobExecute, bucketJobComplete, j, &j->work) == napi_ok && napi_create_promise(env, &j->deferred, &promise) == napi_ok;
+  if (!ok || napi_queue_async_work(env, j->work) != napi_ok) {
+    /* A promise made and never settled is dropped with its deferred (nothing else holds it). */
+    bucketJobFree(env, j);
+    return throwError(env, "regionBucketsAsync: cannot start");
+  }
+  return promise;
 }
 
 /* simhashTokens(hi, lo: Uint32Array, from, to, k, tf: boolean, out: Uint32Array(2)) -> 1 (out: the
@@ -723,6 +844,7 @@ NAPI_MODULE_INIT() {
       {"region", NULL, jsRegion, NULL, NULL, NULL, napi_default, NULL},
       {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
+      {"regionBucketsAsync", NULL, jsRegionBucketsAsync, NULL, NULL, NULL, napi_default, NULL},
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},

@@ -23,13 +23,22 @@ __attribute__((target("avx2"))) static void kgramPassesAvx2(uint32_t *restrict g
 }
 #endif
 
-void kgramHashes(uint32_t *out, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) {
 #ifdef HAVE_AVX2_DISPATCH
-  static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread */
+static int avx2 = -1; /* whether the CPU has AVX2: the same answer for every thread (kgramHashesReady) */
+#endif
+
+void kgramHashesReady(void) {
+#ifdef HAVE_AVX2_DISPATCH
   if (avx2 < 0) {
     __builtin_cpu_init();
     avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
   }
+#endif
+}
+
+void kgramHashes(uint32_t *out, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) {
+  kgramHashesReady();
+#ifdef HAVE_AVX2_DISPATCH
   if (avx2)
     kgramPassesAvx2(out, lo0, hi0, grams, k, seed);
   else

@@ -230,7 +230,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     regions: flags.locate === true,
     regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? locateParts().LOCATE_MAX_BYTES) : undefined,
     // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
-    regionsSharedFrom: flags.locate ? locateParts().MIN_WORKERS_FOR_REGION_JOBS : undefined,
+    regionsSharedFrom: flags.locate ? locateParts().regionsShared : undefined,
     quiet: flags.quiet,
     onPhase,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,

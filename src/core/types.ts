@@ -261,6 +261,9 @@ export interface CodeKernel {
    * edited) renames, `floats` similarity rawSimilarity consistency per region; and the chains
    * made and aligned. Absent from a kernel built before it. The streams of one `streams` array
    * must not change between calls (the WebAssembly kernel keeps its copy of the last one).
+   * `threads` (the native addon; default 1): the buckets cut into that many runs of about equal
+   * seeds, searched at once (native/threads.c), the same result; `startable` limits the threads
+   * that start (tests: a run whose thread does not start is searched on the calling one).
    */
   regionBuckets?(
     streams: ReadonlyArray<Uint32Array | Uint8Array | null>,
@@ -270,7 +273,15 @@ export interface CodeKernel {
     buckets: Uint32Array,
     wanted: Uint8Array | null,
     params: Float64Array,
+    threads?: number,
+    startable?: number,
   ): RegionBucketsFound;
+  /**
+   * regionBuckets searched off the calling thread (the native addon: libuv's pool and `threads` − 1
+   * threads more), settled once done; the caller runs on meanwhile and must leave every array it
+   * passed (and the streams array) untouched until then. Absent from the WebAssembly kernel.
+   */
+  regionBucketsAsync?(...args: Parameters<NonNullable<CodeKernel['regionBuckets']>>): Promise<RegionBucketsFound>;
 }
 
 /** What CodeKernel.regionBuckets returns: the regions kept, packed, and the chains made and aligned. */

@@ -53,7 +53,7 @@ export interface FileCopyOptions {
   /** Pairs of documents not judged (e.g. those the scan already pairs as files). */
   skipPair?: (docA: number, docB: number) => boolean;
   /** The second search's native kernel (seeds and alignment: the same regions, faster) or aligner; default alignChain. */
-  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>; aligner?: ChainAligner };
+  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>; aligner?: ChainAligner; threads?: number };
   /**
    * The frequent hashes of the search of these documents that found `pairs` (RegionResult.frequent):
    * the documents holding each anchor hash are read from it rather than counted over every anchor
@@ -188,7 +188,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
       all.set(c, at);
       at += c.length;
     }
-    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 })) addByPair(byPair, r);
+    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 }, options.regions?.threads)) addByPair(byPair, r);
     return byPair;
   };
   const out: FileCopy[] = [];

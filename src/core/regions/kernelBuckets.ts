@@ -82,7 +82,10 @@ export function documentStreams(docs: readonly RegionDocument[]): DocumentStream
   return s;
 }
 
-/** The kernel's search of the buckets (docA docB end, into `seeds`) that `wanted` marks (null: all). */
+/**
+ * The kernel's search of the buckets (docA docB end, into `seeds`) that `wanted` marks (null: all),
+ * on `threads` threads when the kernel has them (the native addon; default 1).
+ */
 export function searchBuckets(
   kernel: BucketKernel,
   docs: readonly RegionDocument[],
@@ -90,7 +93,28 @@ export function searchBuckets(
   buckets: Uint32Array,
   wanted: Uint8Array | null,
   o: BucketParamsOptions,
+  threads = 1,
 ): RegionBucketsFound {
   const s = documentStreams(docs);
-  return kernel.regionBuckets(s.streams, s.lengths, s.prose, seeds, buckets, wanted, bucketParams(o));
+  return kernel.regionBuckets(s.streams, s.lengths, s.prose, seeds, buckets, wanted, bucketParams(o), threads);
+}
+
+/** A kernel that searches buckets off the calling thread. */
+export type AsyncBucketKernel = Required<Pick<CodeKernel, 'regionBucketsAsync'>>;
+
+/**
+ * searchBuckets off the calling thread: the arrays given (and the documents' streams) must stay
+ * untouched until it settles.
+ */
+export function searchBucketsAsync(
+  kernel: AsyncBucketKernel,
+  docs: readonly RegionDocument[],
+  seeds: Int32Array,
+  buckets: Uint32Array,
+  wanted: Uint8Array | null,
+  o: BucketParamsOptions,
+  threads: number,
+): Promise<RegionBucketsFound> {
+  const s = documentStreams(docs);
+  return kernel.regionBucketsAsync(s.streams, s.lengths, s.prose, seeds, buckets, wanted, bucketParams(o), threads);
 }

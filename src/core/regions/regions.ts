@@ -6,7 +6,7 @@
  * pair of documents reduced to the best; the pairs grouped into copies. Pure and deterministic.
  */
 import { AnchorIndex, type FrequentHashes, type SeedBucket } from './anchorIndex';
-import type { CodeKernel } from '../types';
+import type { CodeKernel, RegionBucketsFound } from '../types';
 import { alignChain, alignsWithKernel, kernelAligner, type Alignment, type ChainAligner } from './align';
 import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
 import { bucketChains, indelExplains } from './chain';
@@ -98,6 +98,8 @@ export interface RegionOptions {
    * with its regionBuckets, every bucket's whole search in one call (unless `aligner` is not the kernel's).
    */
   kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>;
+  /** Threads the kernel's one-call bucket search may use (the native addon's; the same regions). Default 1. */
+  threads?: number;
 }
 
 /** One side of a region: a token range and its 1-based inclusive lines. */
@@ -230,7 +232,7 @@ export type ResolvedRegionOptions = Omit<typeof DEFAULTS, 'skipPair'> & { margin
 
 /** The options with their defaults (the functions — skipPair, aligner, kernel — left out). */
 export function resolveRegionOptions(options: RegionOptions = {}): ResolvedRegionOptions {
-  const { skipPair: _skip, aligner: _aligner, kernel: _kernel, margin, ...given } = options;
+  const { skipPair: _skip, aligner: _aligner, kernel: _kernel, threads: _threads, margin, ...given } = options;
   const { skipPair: _none, ...defaults } = DEFAULTS;
   const o = { ...defaults, ...given };
   return { ...o, margin: margin ?? o.w + o.k };
@@ -326,8 +328,13 @@ export function kernelBucketRegions(
   o: ResolvedRegionOptions,
   kernel: BucketKernel,
   stats: Pick<RegionStats, 'chains' | 'aligned'>,
+  threads = 1,
 ): RegionPair[] {
-  const r = searchBuckets(kernel, docs, seeds, cuts, wanted, o);
+  return bucketPairsOf(docs, cuts, searchBuckets(kernel, docs, seeds, cuts, wanted, o, threads), stats);
+}
+
+/** The region pairs of a kernel's bucket search (of buckets `cuts`), in its order; its chains and alignments counted into `stats`. */
+export function bucketPairsOf(docs: RegionDocument[], cuts: Uint32Array, r: RegionBucketsFound, stats: Pick<RegionStats, 'chains' | 'aligned'>): RegionPair[] {
   stats.chains += r.chains;
   stats.aligned += r.aligned;
   const pairs: RegionPair[] = new Array(r.ints.length / 7);
@@ -425,7 +432,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
   const batch = bucketKernelOf(options);
   if (batch) {
     const wanted = wantedBuckets(plan.bucketCuts, o, options.skipPair);
-    const pairs = kernelBucketRegions(docs, plan.seedPairs, plan.bucketCuts, wanted, o, batch, plan.stats);
+    const pairs = kernelBucketRegions(docs, plan.seedPairs, plan.bucketCuts, wanted, o, batch, plan.stats, options.threads);
     plan.stats.pairs = pairs.length;
     return { pairs, groups: groupRegions(pairs), stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}) };
   }

@@ -55,6 +55,7 @@ import { kernelAligner, type ChainAligner } from '../../core/regions/align';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
 import { startRegionsInPool, type RegionsInPool } from './regionJobs';
+import { REGION_MAX_THREADS, startRegionsOnThreads, threadedKernelOf, type RegionsOnThreads } from './regionThreads';
 import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
@@ -74,6 +75,26 @@ import type { ScanResult } from './scan';
 export const MIN_WORKERS_FOR_REGION_JOBS = Number(process.env.NEARDUP_REGION_WORKERS) > 0 ? Number(process.env.NEARDUP_REGION_WORKERS) : 3;
 
 /**
+ * Whether the native kernel's threads search the buckets (regionThreads.ts): wherever the addon
+ * is loaded, unless NEARDUP_REGION_WORKERS asks for the choice above between the scan's workers
+ * and this thread (benches, tests). They begin at "locate begun", on the documents already in the
+ * addon's reach (no copy, no code compiled again), while this thread makes the report; measured
+ * against the workers in docs/localisation.md.
+ */
+export function regionThreadsChosen(): boolean {
+  return !(Number(process.env.NEARDUP_REGION_WORKERS) > 0) && threadedKernelOf(nativeKernel()) !== undefined;
+}
+
+/**
+ * Whether a pool of `workers` searches the buckets, so that the region documents come on shared
+ * memory (ScanOptions.regionsSharedFrom): from MIN_WORKERS_FOR_REGION_JOBS up, unless the native
+ * threads do (the kernel is loaded to know only then).
+ */
+export function regionsShared(workers: number): boolean {
+  return workers >= MIN_WORKERS_FOR_REGION_JOBS && !regionThreadsChosen();
+}
+
+/**
  * The workers make what the report says of their pairs' sides from this many workers up; with
  * fewer the main thread makes them for the pairs it reports (once per place): a worker makes them
  * for every pair it finds, ~0.4 s of CPU on the small bench tree where the main thread spends
@@ -88,6 +109,8 @@ export interface LocateOptions {
   settings: EngineSettings;
   /** Default {@link LOCATE_MAX_BYTES}. */
   maxBytes?: number;
+  /** Threads the native kernel's bucket searches may use (regionThreads.ts). Default 1; beginLocateInPool: the pool's size, at most REGION_MAX_THREADS. */
+  threads?: number;
   /**
    * A file left out because it changed since the scan: it could not be read again, or is no longer
    * text the scan takes. The reason is the scan's (so `IGNORE_FILE_REASON` for a marked file).
@@ -165,8 +188,33 @@ export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, op
  * identical files wait for the report (searched only when the scan does not pair them as files).
  */
 export function beginLocateInPool(input: LocateInput, options: LocateOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): (pairs: readonly ReportPair[]) => Promise<LocateOutcome> {
-  const steps = locateSteps(input, options);
+  const threads = options.threads ?? Math.max(1, Math.min(REGION_MAX_THREADS, pool.size));
+  const steps = locateSteps(input, { ...options, threads });
   if ('ok' in steps) return () => Promise.resolve(steps);
+  const threaded = regionThreadsChosen() ? threadedKernelOf(steps.kernel) : undefined;
+  if (threaded) {
+    // The kernel's threads search the buckets now, while this thread matches sections and makes
+    // the report; pairs of identical files wait for the report (searched unless the scan pairs them).
+    let begun: RegionsOnThreads;
+    try {
+      // (a document with itself is never skipped: its buckets are not held)
+      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, (a, b) => a !== b && steps.identical(a, b));
+    } catch (e) {
+      const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+      return () => Promise.resolve(failed);
+    }
+    return async (pairs) => {
+      void pool.close(); // done with the workers: their memory goes before the report is made (peak)
+      let found: RegionResult;
+      try {
+        const skip = steps.skipOf(pairs);
+        found = await begun.result((a, b) => !skip(a, b));
+      } catch (e) {
+        return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
+      }
+      return steps.finish(pairs, found);
+    };
+  }
   if (pool.size < MIN_WORKERS_FOR_REGION_JOBS) {
     // Too few cores to gain: the work handed over costs more than it saves (docs/localisation.md).
     return (pairs) => {
@@ -404,7 +452,7 @@ function locateSteps(
     {
       const copies = fileCopies(regionDocs, found.pairs, {
         skipPair: (x, y) => filePair.has(docsKey(x, y)),
-        regions: { kernel: kernel ?? undefined, aligner },
+        regions: { kernel: kernel ?? undefined, aligner, threads: options.threads },
         frequent: found.frequent, // the same documents' search: its counts of the frequent hashes
       });
       const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));

@@ -57,9 +57,10 @@ export interface ScanOptions {
   /**
    * With `regions`: from this many workers up the region documents come on shared memory (the
    * caller hands them on to the workers: --locate's region jobs); with fewer, the documents the
-   * kernel made come in their own buffers, transferred, not copied. Default 1: always shared.
+   * kernel made come in their own buffers, transferred, not copied. Default 1: always shared. Or
+   * a function of the number of workers saying whether they are shared.
    */
-  regionsSharedFrom?: number;
+  regionsSharedFrom?: number | ((workers: number) => boolean);
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -191,7 +192,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const regionsMaxBytes = options.regionsMaxBytes ?? Infinity;
   let wantRegions = options.regions === true;
   let regionsDropped = false;
-  const regionsOwned = pool.size < (options.regionsSharedFrom ?? 1);
+  const sharedFrom = options.regionsSharedFrom ?? 1;
+  const regionsOwned = typeof sharedFrom === 'function' ? !sharedFrom(pool.size) : pool.size < sharedFrom;
   const regionsNotMade = new Set<string>();
   let walkedBytes = 0;
   let regionBytes = 0;

@@ -244,7 +244,7 @@ describe('neardup scan --locate (experimental)', function () {
     assert.match(text, /2 files, edited copies located by their regions, largest distance \d+\n\s+copy\.ts\n\s+source\.ts {2}edited copy, similarity \d+\.\d%, distance \d+; regions at lines \d+-\d+/, text);
   });
 
-  it('the region finder on the workers (from NEARDUP_REGION_WORKERS workers up) and on the main thread give the same report', () => {
+  it('the region finder on the native kernel\'s threads (the default), on the workers (from NEARDUP_REGION_WORKERS workers up) and on the main thread give the same report', () => {
     const json = (env: NodeJS.ProcessEnv) => {
       const r = run(['scan', dir, '-q', '--locate', '--format', 'json', '--workers', '2'], env);
       assert.equal(r.code, 0, r.stderr);
@@ -255,6 +255,7 @@ describe('neardup scan --locate (experimental)', function () {
     const pooled = json({ NEARDUP_REGION_WORKERS: '1' });
     assert.ok(pooled.pairs.length > planted.length);
     assert.deepEqual(pooled, json({ NEARDUP_REGION_WORKERS: '64' }));
+    assert.deepEqual(pooled, json({}));
   });
 
   it('identical files the scan does not pair (under --min-tokens) are still located: only identical file pairs are left unsearched', () => {

@@ -7,9 +7,9 @@
 // sent once per worker); with buckets held back until the caller says which to work; and when no
 // worker can run a job (every run done here).
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import type { RegionDocument } from '../../../../src/core/regions/document';
+import { pastedSources } from '../../helpers/pastedSources';
 import { bucketWanted, findRegions, planRegions } from '../../../../src/core/regions/regions';
 import { findRegionsInPool, regionSlots, startRegionsInPool } from '../../../../src/node/scan/regionJobs';
 import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
@@ -18,36 +18,10 @@ import { runBuckets, runRegionBuckets } from '../../../../src/node/regions/regio
 import { pairSides } from '../../../../src/node/regions/regionSides';
 import { WorkerPool } from '../../../../src/node/workers/workerPool';
 import { buildEngineWorkers, REPO } from '../../helpers/engineBundle';
-import { mulberry32, proseText } from '../../helpers/corpus';
 
+/** This repository's region finder, report and text sources with pastes, and two prose files sharing a paragraph. */
 function corpus(seed = 12): RegionDocument[] {
-  const rnd = mulberry32(seed);
-  const files: Array<{ path: string; text: string }> = [];
-  for (const dir of ['src/core/regions', 'src/core/report', 'src/core/text']) {
-    for (const name of fs.readdirSync(path.join(REPO, dir)).sort()) {
-      if (name.endsWith('.ts')) files.push({ path: `${dir}/${name}`, text: fs.readFileSync(path.join(REPO, dir, name), 'utf8') });
-    }
-  }
-  const block = (text: string, lines: number) => {
-    const all = text.split('\n');
-    const from = Math.floor(rnd() * Math.max(1, all.length - lines));
-    return all.slice(from, from + lines).join('\n');
-  };
-  const paste = (host: string, b: string) => {
-    const lines = host.split('\n');
-    const at = Math.floor(rnd() * lines.length);
-    return [...lines.slice(0, at), b, ...lines.slice(at)].join('\n');
-  };
-  const out = files.map((f, i) => {
-    let text = f.text;
-    if (i % 3 === 0) text = paste(text, block(files[(i + 5) % files.length].text, 25)); // another file's block
-    if (i % 7 === 0) text = paste(text, block(text, 20)); // a repeat inside the file
-    return regionDocument(text, f.path, { kernel: nativeKernel() });
-  });
-  const para = proseText(rnd, 120);
-  out.push(regionDocument(`${proseText(rnd, 300)}\n\n${para}\n\n${proseText(rnd, 200)}`, 'a.md'));
-  out.push(regionDocument(`${proseText(rnd, 250)}\n\n${para}\n`, 'b.md'));
-  return out;
+  return pastedSources(seed, ['src/core/regions', 'src/core/report', 'src/core/text']);
 }
 
 describe('the region finder on workers (regionJobs)', function () {

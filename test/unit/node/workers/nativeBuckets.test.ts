@@ -4,11 +4,12 @@
 // TypeScript aligner: the same region pairs in the same order (floating point scores equal to the
 // bit) and the same chain and alignment counts — on random documents from small vocabularies
 // (many chance seeds, long self buckets), code and prose mixed, unsorted buckets, many options,
-// and through findRegions. Both compiled kernels: the native addon and the WebAssembly module.
+// and through findRegions. Both compiled kernels: the native addon and the WebAssembly module;
+// the addon's on several threads and off Node's thread too (the last suite).
 import { strict as assert } from 'node:assert';
 import { alignChain } from '../../../../src/core/regions/align';
 import { idsDerived, leanDocument, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
-import { bucketParams } from '../../../../src/core/regions/kernelBuckets';
+import { bucketParams, documentStreams } from '../../../../src/core/regions/kernelBuckets';
 import { bucketRegions, findRegions, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type RegionOptions, type RegionPair } from '../../../../src/core/regions/regions';
 import type { CodeKernel } from '../../../../src/core/types';
 import { kernelCandidates, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
@@ -214,3 +215,109 @@ for (const under of KERNELS) {
     });
   });
 }
+
+// The native addon's bucket search on several threads (native/threads.c) and off Node's thread
+// (regionBucketsAsync): the buckets cut into runs the threads take in turn, the results joined in
+// bucket order — exactly the one-thread result, whatever the runs hold (empty ones, one bucket
+// holding almost every seed, fewer buckets than threads) and when threads cannot start.
+describe('native bucket search on threads (native/threads.c) = the same search on one thread', function () {
+  this.timeout(300000);
+  let kernel: Required<CodeKernel>;
+
+  before(function () {
+    if (process.env.NEARDUP_NATIVE === '0') this.skip();
+    const k = KERNELS.find((x) => x.name === 'native')!.kernel();
+    assert.ok(k, `native kernel: ${nativeKernelProblem()} (looked in ${kernelCandidates().join(', ')})`);
+    assert.equal(typeof k.regionBucketsAsync, 'function', 'the addon has regionBucketsAsync');
+    kernel = k as Required<CodeKernel>;
+  });
+
+  /** The kernel's raw search of buckets (flat) on `threads` threads, `startable` of them allowed to start. */
+  const search = (docs: RegionDocument[], seeds: Int32Array, cuts: Uint32Array, wanted: Uint8Array | null, o: ReturnType<typeof resolveRegionOptions>, threads: number, startable?: number) => {
+    const s = documentStreams(docs);
+    return kernel.regionBuckets(s.streams, s.lengths, s.prose, seeds, cuts, wanted, bucketParams(o), threads, startable);
+  };
+
+  it('1, 2, 3, 4 and 40 threads: the same regions, order and counts as one thread (code, prose, random; many options; buckets left out)', () => {
+    let regions = 0;
+    let buckets = 0;
+    for (const seed of [1, 2, 3]) {
+      const docs = corpus(seed);
+      for (const options of OPTIONS) {
+        const plan = planRegions(docs, { ...options, kernel });
+        const wanted = wantedBuckets(plan.bucketCuts, plan.options, options.skipPair);
+        const one = search(docs, plan.seedPairs, plan.bucketCuts, wanted, plan.options, 1);
+        for (const threads of [2, 3, 4, 40]) assert.deepEqual(search(docs, plan.seedPairs, plan.bucketCuts, wanted, plan.options, threads), one, `seed ${seed} ${threads} threads ${JSON.stringify(options)}`);
+        // Every bucket (the unwanted ones too: many runs of one or two seeds).
+        const all = search(docs, plan.seedPairs, plan.bucketCuts, null, plan.options, 1);
+        assert.deepEqual(search(docs, plan.seedPairs, plan.bucketCuts, null, plan.options, 3), all);
+        regions += one.ints.length / 7;
+        buckets += wanted.reduce((n, x) => n + x, 0);
+        // And as findRegions gives them with threads (the same pairs as the TypeScript's, above).
+        assert.deepEqual(findRegions(docs, { ...options, kernel, threads: 3 }).pairs, findRegions(docs, { ...options, kernel }).pairs);
+      }
+    }
+    assert.ok(buckets > 500 && regions > 500, `${buckets} buckets, ${regions} regions`);
+  });
+
+  it('unbalanced and empty runs: one bucket holding most seeds, buckets without seeds, unwanted stretches, fewer buckets than threads, none', () => {
+    const docs = corpus(6);
+    const plan = planRegions(docs, { kernel, minBucketSeeds: 1, minSeeds: 1, minTokens: 12, longTokens: 40 });
+    const o = plan.options;
+    const cuts = plan.bucketCuts;
+    const n = cuts.length / 3;
+    // The largest bucket first and alone in a list where every other bucket is empty (no seeds).
+    let big = 0;
+    for (let b = 0, from = 0, most = -1; b < n; from = cuts[3 * b + 2], b++) if (cuts[3 * b + 2] - from > most) [big, most] = [b, cuts[3 * b + 2] - from];
+    const from = big > 0 ? cuts[3 * big - 1] : 0;
+    const bigSeeds = plan.seedPairs.slice(2 * from, 2 * cuts[3 * big + 2]);
+    assert.ok(bigSeeds.length / 2 > 200, `a large bucket (${bigSeeds.length / 2} seeds)`);
+    const m = bigSeeds.length / 2;
+    const lopsided = Uint32Array.from([cuts[3 * big], cuts[3 * big + 1], m, 0, 1, m, 0, 1, m, 1, 2, m, 2, 3, m]);
+    const one = search(docs, bigSeeds, lopsided, null, o, 1);
+    assert.ok(one.ints.length > 0, 'the large bucket has regions');
+    for (const threads of [2, 3, 4, 5]) assert.deepEqual(search(docs, bigSeeds, lopsided, null, o, threads), one, `${threads} threads`);
+    // Unwanted stretches: only every fifth bucket, then only the last few, then none.
+    const stretches = [Uint8Array.from({ length: n }, (_, b) => (b % 5 === 0 ? 1 : 0)), Uint8Array.from({ length: n }, (_, b) => (b >= n - 3 ? 1 : 0)), new Uint8Array(n)];
+    for (const wanted of stretches) {
+      const base = search(docs, plan.seedPairs, cuts, wanted, o, 1);
+      for (const threads of [2, 3, 4]) assert.deepEqual(search(docs, plan.seedPairs, cuts, wanted, o, threads), base);
+    }
+    // Fewer buckets than threads, and no bucket at all.
+    const two = cuts.slice(0, 6);
+    assert.deepEqual(search(docs, plan.seedPairs, two, null, o, 4), search(docs, plan.seedPairs, two, null, o, 1));
+    assert.deepEqual(search(docs, plan.seedPairs, new Uint32Array(0), null, o, 4), { ints: new Int32Array(0), floats: new Float64Array(0), chains: 0, aligned: 0 });
+  });
+
+  it('threads that cannot start: their runs taken by the others (by the calling thread alone when none starts), the same result', () => {
+    const docs = corpus(7);
+    const plan = planRegions(docs, { kernel });
+    const wanted = wantedBuckets(plan.bucketCuts, plan.options);
+    const one = search(docs, plan.seedPairs, plan.bucketCuts, wanted, plan.options, 1);
+    assert.ok(one.ints.length > 50, `${one.ints.length / 7} regions`);
+    for (const startable of [0, 1, 2]) assert.deepEqual(search(docs, plan.seedPairs, plan.bucketCuts, wanted, plan.options, 4, startable), one, `${startable} of 3 threads started`);
+  });
+
+  it('regionBucketsAsync: settles later with what regionBuckets returns (threads or not), holding its arrays meanwhile; bad arguments throw at once', async () => {
+    const docs = corpus(8);
+    const plan = planRegions(docs, { kernel });
+    const o = plan.options;
+    const wanted = wantedBuckets(plan.bucketCuts, o);
+    const s = documentStreams(docs);
+    const one = search(docs, plan.seedPairs, plan.bucketCuts, wanted, o, 1);
+    for (const threads of [1, 2, 4]) {
+      let settled = false;
+      // Arrays made for this call only and dropped here: the promise holds them until it settles.
+      const promise = kernel.regionBucketsAsync(s.streams, s.lengths, s.prose, plan.seedPairs.slice(), plan.bucketCuts.slice(), wanted.slice(), bucketParams(o), threads);
+      void promise.then(() => (settled = true));
+      assert.equal(settled, false, 'not settled on the calling thread');
+      (globalThis as { gc?: () => void }).gc?.();
+      assert.deepEqual(await promise, one, `${threads} threads`);
+    }
+    // Several at once (libuv's pool runs them side by side): each its own result.
+    const many = await Promise.all([1, 2, 3].map((t) => kernel.regionBucketsAsync(s.streams, s.lengths, s.prose, plan.seedPairs, plan.bucketCuts, wanted, bucketParams(o), t)));
+    for (const r of many) assert.deepEqual(r, one);
+    assert.throws(() => kernel.regionBucketsAsync(s.streams, s.lengths, s.prose, plan.seedPairs, Uint32Array.from([0, docs.length, 2]), null, bucketParams(o), 2), /outside its documents/);
+    assert.throws(() => kernel.regionBucketsAsync(s.streams.slice(1), s.lengths, s.prose, plan.seedPairs, plan.bucketCuts, null, bucketParams(o), 2), /streams/);
+  });
+});

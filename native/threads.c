@@ -1,0 +1,132 @@
+/*
+ * The region finder's bucket search on several threads (bucketRegionsThreaded of threads.h): the
+ * buckets are independent (bucketRegionsRange searches a run of them in its own working memory
+ * and writes nothing shared), so they are cut into contiguous runs of about equal seeds, several
+ * per thread, which libuv's portable threads (uv_thread_create / uv_thread_join, uv_mutex: Linux,
+ * macOS, Windows) and the calling thread take one after the other from a shared counter (a thread
+ * that gets less of the CPU takes fewer), and the runs' results are joined in bucket order. No
+ * Node-API call is made here (kernel.c calls this from a thread of libuv's pool or from Node's
+ * thread). The native addon only: wasm.c keeps one thread.
+ */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types (addrinfo, …) under -std=c11 */
+#endif
+#include "threads.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "hash.h"
+
+/* A run of buckets [first, last) and what its search found. */
+typedef struct {
+  size_t first, last;
+  BucketResult res;
+  int status;
+} Run;
+
+/* One search: its arguments, its runs and the next run not yet taken (under `lock`). */
+typedef struct {
+  const RegionDoc *docs;
+  const uint8_t *prose;
+  const int32_t *seeds;
+  const uint32_t *buckets;
+  const uint8_t *wanted;
+  const BucketOptions *o;
+  Run *runs;
+  size_t nRuns, next;
+  uv_mutex_t lock;
+} Search;
+
+/* Takes runs until none is left: a thread slowed down (another process on its core) takes fewer. */
+static void takeRuns(void *arg) {
+  Search *s = arg;
+  for (;;) {
+    uv_mutex_lock(&s->lock);
+    const size_t r = s->next < s->nRuns ? s->next++ : s->nRuns;
+    uv_mutex_unlock(&s->lock);
+    if (r == s->nRuns) return;
+    Run *run = &s->runs[r];
+    run->status = bucketRegionsRange(s->docs, s->prose, s->seeds, s->buckets, run->first, run->last, s->wanted, s->o, &run->res);
+  }
+}
+
+void bucketRuns(const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted, size_t nRuns, size_t *cuts) {
+  double total = 0;
+  for (size_t b = 0, from = 0; b < nBuckets; from = buckets[3 * b + 2], b++)
+    if (!wanted || wanted[b]) total += (double)(buckets[3 * b + 2] - from);
+  cuts[0] = 0;
+  size_t b = 0, from = 0;
+  double seen = 0;
+  for (size_t t = 1; t < nRuns; t++) {
+    const double target = total * (double)t / (double)nRuns;
+    while (b < nBuckets && seen < target) {
+      if (!wanted || wanted[b]) seen += (double)(buckets[3 * b + 2] - from);
+      from = buckets[3 * b + 2];
+      b++;
+    }
+    cuts[t] = b;
+  }
+  cuts[nRuns] = nBuckets;
+}
+
+int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted,
+                          const BucketOptions *o, int threads, int startable, BucketResult *res) {
+  if (threads > BUCKET_MAX_THREADS) threads = BUCKET_MAX_THREADS;
+  if (threads <= 1 || nBuckets < 2) return bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, o, res);
+  memset(res, 0, sizeof *res);
+  const size_t nRuns = (size_t)threads * BUCKET_RUNS_PER_THREAD;
+  size_t *cuts = malloc((nRuns + 1) * sizeof(size_t));
+  Run *runs = calloc(nRuns, sizeof(Run));
+  Search s = {docs, prose, seeds, buckets, wanted, o, runs, nRuns, 0};
+  if (!cuts || !runs || uv_mutex_init(&s.lock) != 0) {
+    free(cuts);
+    free(runs);
+    return bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, o, res);
+  }
+  bucketRuns(buckets, nBuckets, wanted, nRuns, cuts);
+  for (size_t r = 0; r < nRuns; r++) runs[r].first = cuts[r], runs[r].last = cuts[r + 1], runs[r].status = 1;
+  free(cuts);
+  /* The k-gram hashing's CPU check (a static of regiondoc.c) made here, before any thread reads it. */
+  kgramHashesReady();
+  uv_thread_t started[BUCKET_MAX_THREADS];
+  int nStarted = 0;
+  for (int t = 1; t < threads; t++) {
+    if (startable >= 0 && startable-- == 0) break; /* refused (tests): the others take its runs */
+    if (uv_thread_create(&started[nStarted], takeRuns, &s) == 0) nStarted++;
+  }
+  takeRuns(&s); /* this thread too; with no thread started, every run */
+  for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
+  uv_mutex_destroy(&s.lock);
+  int ok = 1;
+  size_t count = 0;
+  for (size_t r = 0; r < nRuns; r++) {
+    ok = ok && runs[r].status >= 0;
+    count += runs[r].res.count;
+  }
+  if (ok && count) {
+    res->ints = malloc(count * BUCKET_PAIR_INTS * sizeof(int32_t));
+    res->floats = malloc(count * BUCKET_PAIR_FLOATS * sizeof(double));
+    ok = res->ints && res->floats;
+    res->intCap = ok ? count * BUCKET_PAIR_INTS : 0;
+    res->floatCap = ok ? count * BUCKET_PAIR_FLOATS : 0;
+  }
+  for (size_t r = 0; r < nRuns; r++) {
+    const BucketResult *x = &runs[r].res;
+    if (ok && x->count) {
+      memcpy(res->ints + res->count * BUCKET_PAIR_INTS, x->ints, x->count * BUCKET_PAIR_INTS * sizeof(int32_t));
+      memcpy(res->floats + res->count * BUCKET_PAIR_FLOATS, x->floats, x->count * BUCKET_PAIR_FLOATS * sizeof(double));
+      res->count += x->count;
+    }
+    res->chains += x->chains;
+    res->aligned += x->aligned;
+    bucketResultFree(&runs[r].res);
+  }
+  free(runs);
+  if (!ok) {
+    bucketResultFree(res);
+    return -1;
+  }
+  return 1;
+}
