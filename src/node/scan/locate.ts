@@ -46,8 +46,10 @@ import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 import { LocatedSides, size, type Doc } from './locateLines';
+import { locatedSectionGroups } from './locateGroups';
+import { SectionPairsByFiles } from './locateSections';
 import { linesOf } from '../regions/regionSides';
-import { samePlace, SectionSplits, sidesKey } from '../regions/regionPlaces';
+import { SectionSplits, sidesKey } from '../regions/regionPlaces';
 import { sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
@@ -387,36 +389,7 @@ function locateSteps(
 
     // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
     const byPath = new Map(docs.map((d) => [d.path, d]));
-    const existing = new Map<number, number[]>();
-    scanPairs.forEach((p, i) => {
-      if (p.kind === 'file') return;
-      const x = docIndex.get(p.a.path);
-      const y = docIndex.get(p.b.path);
-      if (x === undefined || y === undefined) return;
-      const k = docsKey(x, y);
-      const list = existing.get(k);
-      if (list) list.push(i);
-      else existing.set(k, [i]);
-    });
-    /** The lines of a section pair's side or of a region's side (both always have them). */
-    const rangeOf = (loc: Location) => loc as { startLine: number; endLine: number };
-    /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
-    const alreadyReported = (k: number, a: Location, b: Location): { index: number; whole: boolean } | null => {
-      const spans = (x: Location, y: Location) => {
-        const r = rangeOf(x);
-        return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
-      };
-      for (const i of existing.get(k) ?? []) {
-        const p = scanPairs[i];
-        if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
-          return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
-        }
-        if (p.a.path === b.path && p.b.path === a.path && samePlace(rangeOf(p.a), rangeOf(b)) && samePlace(rangeOf(p.b), rangeOf(a))) {
-          return { index: i, whole: spans(p.a, b) && spans(p.b, a) };
-        }
-      }
-      return null;
-    };
+    const sections = new SectionPairsByFiles(scanPairs, docIndex, docsKey);
 
     // ---- region pairs into section pairs (or regions of a file pair); what the report says of
     // their sides comes made from the workers (regionSides.ts), or is made here
@@ -424,10 +397,6 @@ function locateSteps(
     const sides = new LocatedSides();
     /** A side's place: its path and lines. */
     type Place = Location & { startLine: number; endLine: number };
-    const locationOf = (d: Doc, start: number, end: number): Place => {
-      const lines = linesOf(d.region, start, end);
-      return { path: d.path, startLine: lines.startLine, endLine: lines.endLine };
-    };
     const pairs: ReportPair[] = [];
     // Each region pair's sides without their leading closers (made by a worker, or here), and
     // their places once made (the split-section pass and the report's pairs share them).
@@ -441,8 +410,24 @@ function locateSteps(
       aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
       bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
     });
-    const sideA = (i: number) => (placesA[i] ??= locationOf(docs[found.pairs[i].a.doc], aStart[i], found.pairs[i].a.end));
-    const sideB = (i: number) => (placesB[i] ??= locationOf(docs[found.pairs[i].b.doc], bStart[i], found.pairs[i].b.end));
+    // Their lines once made (a's start and end, b's), numbers before places.
+    const lines = new Int32Array(4 * n);
+    const linesMade = new Uint8Array(n);
+    const linesOfPair = (i: number): Int32Array => {
+      if (!linesMade[i]) {
+        const r = found.pairs[i];
+        const la = linesOf(docs[r.a.doc].region, aStart[i], r.a.end);
+        const lb = linesOf(docs[r.b.doc].region, bStart[i], r.b.end);
+        lines[4 * i] = la.startLine;
+        lines[4 * i + 1] = la.endLine;
+        lines[4 * i + 2] = lb.startLine;
+        lines[4 * i + 3] = lb.endLine;
+        linesMade[i] = 1;
+      }
+      return lines;
+    };
+    const sideA = (i: number) => (placesA[i] ??= { path: docs[found.pairs[i].a.doc].path, startLine: linesOfPair(i)[4 * i], endLine: lines[4 * i + 1] });
+    const sideB = (i: number) => (placesB[i] ??= { path: docs[found.pairs[i].b.doc].path, startLine: linesOfPair(i)[4 * i + 2], endLine: lines[4 * i + 3] });
 
     // ---- files the regions make up: two files the scan does not pair whose regions hold at least
     // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
@@ -491,11 +476,12 @@ function locateSteps(
       const B = docs[r.b.doc];
       const k = docsKey(r.a.doc, r.b.doc);
       if (A !== B && (promoted.has(k) || filePair.has(k))) return;
-      const within = existing.get(k);
+      const within = sections.of(k);
       if (!within) return;
-      const la = sideA(i);
-      const lb = sideB(i);
-      for (const j of within) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
+      const L = linesOfPair(i);
+      for (const j of within) {
+        if (sections.holds(j, r.a.doc, L[4 * i], L[4 * i + 1], r.b.doc, L[4 * i + 2], L[4 * i + 3])) splits.add(j, scanPairs[j] as { a: Place; b: Place }, sideA(i), sideB(i));
+      }
     });
     const replaced = splits.split();
 
@@ -542,9 +528,10 @@ function locateSteps(
       const b = sideB(i);
       sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
       sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
-      const known = alreadyReported(k, a, b);
-      if (known && !replaced.has(known.index)) {
-        if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
+      const within = sections.of(k);
+      const known = within ? sections.reporting(within, r.a.doc, a.startLine, a.endLine, r.b.doc, b.startLine, b.endLine) : -1;
+      if (known >= 0 && !replaced.has(known >> 1)) {
+        if (!cloneOf.has(known >> 1)) cloneOf.set(known >> 1, known & 1 ? clone : 'edited');
         dropped++;
         kept.push(null);
         return;
@@ -571,46 +558,8 @@ function locateSteps(
       cloneOf.set(i, list.length === 1 && spans(list[0].a, wa) && spans(list[0].b, wb) ? list[0].clone : 'edited');
     }
 
-    // ---- groups: the places of each region group linked by the pairs kept
-    const groups: ReportGroup[] = [];
-    for (const g of found.groups) {
-      const parent = g.places.map((_, i) => i);
-      const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x])));
-      const placesOf = new Map<number, number[]>(); // a document's places, in order
-      g.places.forEach((p, i) => {
-        const list = placesOf.get(p.doc);
-        if (list) list.push(i);
-        else placesOf.set(p.doc, [i]);
-      });
-      /** The first place holding a side, or -1. */
-      const placeOf = (s: { doc: number; start: number; end: number }): number => {
-        for (const i of placesOf.get(s.doc) ?? []) if (g.places[i].start <= s.start && s.end <= g.places[i].end) return i;
-        return -1;
-      };
-      const maxDistance = new Map<number, number>();
-      const linked: Array<[number, number, number]> = [];
-      for (const i of g.pairs) {
-        const pair = kept[i];
-        if (!pair) continue;
-        const x = placeOf(found.pairs[i].a);
-        const y = placeOf(found.pairs[i].b);
-        if (x < 0 || y < 0 || x === y) continue;
-        linked.push([x, y, pair.distance]);
-        const rx = find(x);
-        const ry = find(y);
-        if (rx !== ry) parent[Math.max(rx, ry)] = Math.min(rx, ry);
-      }
-      for (const [x, , d] of linked) maxDistance.set(find(x), Math.max(maxDistance.get(find(x)) ?? 0, d));
-      for (const [root, dist] of maxDistance) {
-        const members = g.places.map((_, i) => i).filter((i) => find(i) === root);
-        if (members.length < 2) continue;
-        const locations = members.map((i) => {
-          const p = g.places[i];
-          return { path: docs[p.doc].path, ...linesOf(docs[p.doc].region, trimmedStart(docs[p.doc].region, p.start, p.end), p.end) } as Location;
-        });
-        groups.push({ kind: 'section', members: locations.map((l) => `${l.path}:${l.startLine}-${l.endLine}`), maxDistance: dist, locations, located: true });
-      }
-    }
+    // ---- groups: the places of each region group linked by the pairs kept (locateGroups.ts)
+    const groups = locatedSectionGroups(found.groups, found.pairs, kept, docs);
     // ---- the edited copies of files: their pairs (regions in order) and their groups (files linked by them)
     const filePairs = [...promoted.values()];
     for (const p of filePairs) p.regions!.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
