@@ -25,13 +25,8 @@ const shared = (s1: number, e1: number, s2: number, e2: number): number => Math.
  * region at least half of the section's (a region much tighter than its section is kept).
  */
 export function samePlace(x: Lines, y: Lines): boolean {
-  return samePlaceLines(x.startLine, x.endLine, y.startLine, y.endLine);
-}
-
-/** {@link samePlace} on numbers: section lines x0..x1, region lines y0..y1. */
-export function samePlaceLines(x0: number, x1: number, y0: number, y1: number): boolean {
-  const s = shared(x0, x1, y0, y1);
-  return s >= 0.8 * (y1 - y0 + 1) && 2 * s >= x1 - x0 + 1;
+  const s = shared(x.startLine, x.endLine, y.startLine, y.endLine);
+  return s >= 0.8 * (y.endLine - y.startLine + 1) && 2 * s >= x.endLine - x.startLine + 1;
 }
 
 /** Lines of the union of inclusive ranges. */
@@ -48,10 +43,7 @@ function unionLines(ranges: Lines[]): number {
 }
 
 /** A region's side lies inside a section's side (± 1 line): only such regions can split it (splitsSection). */
-export const withinSection = (s: Lines, r: Lines): boolean => withinLines(s.startLine, s.endLine, r.startLine, r.endLine);
-
-/** {@link withinSection} on numbers: section lines s0..s1, region lines r0..r1. */
-export const withinLines = (s0: number, s1: number, r0: number, r1: number): boolean => r0 >= s0 - 1 && r1 <= s1 + 1;
+export const withinSection = (s: Lines, r: Lines): boolean => r.startLine >= s.startLine - 1 && r.endLine <= s.endLine + 1;
 
 /**
  * Located regions split a SimHash section pair `x` (side a, side b; the regions in the same

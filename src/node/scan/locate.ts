@@ -47,9 +47,8 @@ import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/r
 import type { RegionDocument } from '../../core/regions/document';
 import { LocatedSides, size, type Doc } from './locateLines';
 import { locatedSectionGroups } from './locateGroups';
-import { SectionPairsByFiles } from './locateSections';
 import { linesOf } from '../regions/regionSides';
-import { SectionSplits, sidesKey } from '../regions/regionPlaces';
+import { samePlace, SectionSplits, sidesKey } from '../regions/regionPlaces';
 import { sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
 import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
@@ -389,7 +388,36 @@ function locateSteps(
 
     // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
     const byPath = new Map(docs.map((d) => [d.path, d]));
-    const sections = new SectionPairsByFiles(scanPairs, docIndex, docsKey);
+    const existing = new Map<number, number[]>();
+    scanPairs.forEach((p, i) => {
+      if (p.kind === 'file') return;
+      const x = docIndex.get(p.a.path);
+      const y = docIndex.get(p.b.path);
+      if (x === undefined || y === undefined) return;
+      const k = docsKey(x, y);
+      const list = existing.get(k);
+      if (list) list.push(i);
+      else existing.set(k, [i]);
+    });
+    /** The lines of a section pair's side or of a region's side (both always have them). */
+    const rangeOf = (loc: Location) => loc as { startLine: number; endLine: number };
+    /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
+    const alreadyReported = (k: number, a: Location, b: Location): { index: number; whole: boolean } | null => {
+      const spans = (x: Location, y: Location) => {
+        const r = rangeOf(x);
+        return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
+      };
+      for (const i of existing.get(k) ?? []) {
+        const p = scanPairs[i];
+        if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
+          return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
+        }
+        if (p.a.path === b.path && p.b.path === a.path && samePlace(rangeOf(p.a), rangeOf(b)) && samePlace(rangeOf(p.b), rangeOf(a))) {
+          return { index: i, whole: spans(p.a, b) && spans(p.b, a) };
+        }
+      }
+      return null;
+    };
 
     // ---- region pairs into section pairs (or regions of a file pair); what the report says of
     // their sides comes made from the workers (regionSides.ts), or is made here
@@ -397,6 +425,10 @@ function locateSteps(
     const sides = new LocatedSides();
     /** A side's place: its path and lines. */
     type Place = Location & { startLine: number; endLine: number };
+    const locationOf = (d: Doc, start: number, end: number): Place => {
+      const lines = linesOf(d.region, start, end);
+      return { path: d.path, startLine: lines.startLine, endLine: lines.endLine };
+    };
     const pairs: ReportPair[] = [];
     // Each region pair's sides without their leading closers (made by a worker, or here), and
     // their places once made (the split-section pass and the report's pairs share them).
@@ -410,24 +442,8 @@ function locateSteps(
       aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
       bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
     });
-    // Their lines once made (a's start and end, b's), numbers before places.
-    const lines = new Int32Array(4 * n);
-    const linesMade = new Uint8Array(n);
-    const linesOfPair = (i: number): Int32Array => {
-      if (!linesMade[i]) {
-        const r = found.pairs[i];
-        const la = linesOf(docs[r.a.doc].region, aStart[i], r.a.end);
-        const lb = linesOf(docs[r.b.doc].region, bStart[i], r.b.end);
-        lines[4 * i] = la.startLine;
-        lines[4 * i + 1] = la.endLine;
-        lines[4 * i + 2] = lb.startLine;
-        lines[4 * i + 3] = lb.endLine;
-        linesMade[i] = 1;
-      }
-      return lines;
-    };
-    const sideA = (i: number) => (placesA[i] ??= { path: docs[found.pairs[i].a.doc].path, startLine: linesOfPair(i)[4 * i], endLine: lines[4 * i + 1] });
-    const sideB = (i: number) => (placesB[i] ??= { path: docs[found.pairs[i].b.doc].path, startLine: linesOfPair(i)[4 * i + 2], endLine: lines[4 * i + 3] });
+    const sideA = (i: number) => (placesA[i] ??= locationOf(docs[found.pairs[i].a.doc], aStart[i], found.pairs[i].a.end));
+    const sideB = (i: number) => (placesB[i] ??= locationOf(docs[found.pairs[i].b.doc], bStart[i], found.pairs[i].b.end));
 
     // ---- files the regions make up: two files the scan does not pair whose regions hold at least
     // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
@@ -476,12 +492,11 @@ function locateSteps(
       const B = docs[r.b.doc];
       const k = docsKey(r.a.doc, r.b.doc);
       if (A !== B && (promoted.has(k) || filePair.has(k))) return;
-      const within = sections.of(k);
+      const within = existing.get(k);
       if (!within) return;
-      const L = linesOfPair(i);
-      for (const j of within) {
-        if (sections.holds(j, r.a.doc, L[4 * i], L[4 * i + 1], r.b.doc, L[4 * i + 2], L[4 * i + 3])) splits.add(j, scanPairs[j] as { a: Place; b: Place }, sideA(i), sideB(i));
-      }
+      const la = sideA(i);
+      const lb = sideB(i);
+      for (const j of within) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
     });
     const replaced = splits.split();
 
@@ -528,10 +543,9 @@ function locateSteps(
       const b = sideB(i);
       sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
       sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
-      const within = sections.of(k);
-      const known = within ? sections.reporting(within, r.a.doc, a.startLine, a.endLine, r.b.doc, b.startLine, b.endLine) : -1;
-      if (known >= 0 && !replaced.has(known >> 1)) {
-        if (!cloneOf.has(known >> 1)) cloneOf.set(known >> 1, known & 1 ? clone : 'edited');
+      const known = alreadyReported(k, a, b);
+      if (known && !replaced.has(known.index)) {
+        if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
         dropped++;
         kept.push(null);
         return;
