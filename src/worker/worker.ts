@@ -2,9 +2,9 @@
  * The fingerprinting worker: a thin dispatch loop over typed messages.
  */
 import { DocumentFrequencyTable } from '../core/fingerprint/documentFrequency';
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/text/hash';
-import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
+import { cjkSegmenterInUse, countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
 import { matchPairList } from '../core/report/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
@@ -39,7 +39,8 @@ function handle(req: WorkerRequest): WorkerResponse {
     case 'fingerprintFiles': {
       const results = [];
       for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true));
-      return req.pack ? packOutcomes(results, { ownedRegions: req.regionsOwned === true }) : results;
+      if (!req.pack) return results;
+      return { ...packOutcomes(results, { ownedRegions: req.regionsOwned === true }), worker: { thread: threadId, cjk: cjkSegmenterInUse() } };
     }
     case 'fingerprintText':
       return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings, req.df);

@@ -23,7 +23,7 @@ import {
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
 import type { CjkMode, FingerprintWorkerData, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
-import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
+import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
@@ -79,6 +79,12 @@ export interface ScanOptions {
    * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
    */
   onPhase?: (phase: string, atMs: number) => void;
+  /**
+   * Called with each batch a worker answered: its files (the files sent back for their Chinese
+   * text come again, in the batch that does them), the worker's thread id, and what that worker
+   * segments Chinese with after it. For diagnostics and tests (NEARDUP_TRACE=1 sums them up).
+   */
+  onBatch?: (batch: { files: number; thread: number; cjk: CjkSegmenterInUse }) => void;
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
   /**
@@ -131,10 +137,19 @@ const WALK_SLICE_MS = 4;
  * this thread matches the sections; below, both here (a message costs more than it saves).
  */
 export const PARALLEL_MATCH_MIN_FILES = 500;
+/**
+ * Once the files sent back for their Chinese text (`cjk: 'defer'`) hold this many bytes, every
+ * worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
+ * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.1 s of
+ * CPU). Below, one worker cuts it all (a subset of the dictionary for a little Chinese).
+ */
+export const CJK_EVERY_WORKER_BYTES = 128 * 1024;
 
 interface Batch {
   index: number;
   files: FileToFingerprint[];
+  /** The files' sizes as walked. */
+  sizes: number[];
 }
 
 export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
@@ -178,8 +193,10 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   pool.warm();
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
-  // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode).
-  const cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
+  // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
+  // those hold CJK_EVERY_WORKER_BYTES: then every worker takes them.
+  let cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
+  let deferredBytes = 0;
 
   const results: FileOutcome[][] = [];
   let found = 0;
@@ -203,17 +220,20 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     // ---- batching of the walk's entries
     const ready: Batch[] = [];
     let current: FileToFingerprint[] = [];
+    let sizes: number[] = [];
     let currentBytes = 0;
     let batches = 0;
     const flush = () => {
       if (current.length === 0) return;
-      ready.push({ index: batches++, files: current });
+      ready.push({ index: batches++, files: current, sizes });
       current = [];
+      sizes = [];
       currentBytes = 0;
     };
     const add = (e: WalkEntry) => {
       found++;
       current.push({ path: e.path, relPath: e.relPath });
+      sizes.push(e.size);
       currentBytes += e.size;
       walkedBytes += e.size;
       if (wantRegions && walkedBytes > regionsMaxBytes) {
@@ -253,7 +273,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
       const asked = wantRegions;
       return pool.run({ type: 'fingerprintFiles', files, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
-        const outcomes = unpackOutcomes(res as PackedOutcomes, files.map((f) => f.relPath));
+        const packed = res as PackedOutcomes;
+        if (packed.worker) options.onBatch?.({ files: files.length, ...packed.worker });
+        const outcomes = unpackOutcomes(packed, files.map((f) => f.relPath));
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;
       });
@@ -278,14 +300,27 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     const runBatch = async (b: Batch): Promise<void> => {
       signal?.throwIfAborted();
       const outcomes = await fingerprint(b.files, cjk);
-      if (cjk === 'defer' && outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
-        // Chinese text: to the worker that loads jieba (any worker if that one is gone).
+      if (outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
+        for (let i = 0; i < outcomes.length; i++) {
+          const o = outcomes[i];
+          if (!o.ok && o.retry === 'cjk') deferredBytes += b.sizes[i];
+        }
+        if (cjk === 'defer' && deferredBytes >= CJK_EVERY_WORKER_BYTES) {
+          cjk = 'whole';
+          phase('Chinese text on every worker');
+        }
         let redone: FileOutcome[];
-        try {
-          redone = await fingerprintRun(again, 'load', 0);
-        } catch {
-          redone = await fingerprint(again, 'load');
+        if (cjk === 'whole') {
+          // Much Chinese text: to any worker.
+          redone = await fingerprint(again, 'whole');
+        } else {
+          // Chinese text: to the worker that loads jieba (any worker if that one is gone).
+          try {
+            redone = await fingerprintRun(again, 'load', 0);
+          } catch {
+            redone = await fingerprint(again, 'load');
+          }
         }
         let k = 0;
         for (let i = 0; i < outcomes.length; i++) {

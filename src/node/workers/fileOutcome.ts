@@ -32,3 +32,6 @@ export type FileOutcome =
       /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
       retry?: 'cjk';
     };
+
+/** What a worker segments Chinese with so far (fingerprintFile.ts cjkSegmenterInUse). */
+export type CjkSegmenterInUse = 'none' | 'subset' | 'whole' | 'bigram';

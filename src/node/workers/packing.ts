@@ -6,7 +6,7 @@
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import { idsDerived, leanDocument, normalizedStream, type RegionDocument } from '../../core/regions/document';
-import type { FileOutcome } from './fileOutcome';
+import type { CjkSegmenterInUse, FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
 
@@ -23,6 +23,8 @@ export interface PackedOutcomes {
   strings: string[];
   /** Region documents of the files that have one (asked for with `regions`). */
   regions?: PackedRegions;
+  /** The worker that made them: its thread id, and what it segments Chinese with after the batch (diagnostics). */
+  worker?: { thread: number; cjk: CjkSegmenterInUse };
 }
 
 /**
