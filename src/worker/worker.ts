@@ -10,10 +10,12 @@ import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../no
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
 import { nativeKernel, useKernelTables } from '../node/workers/nativeKernel';
+import { useVariantTableBuffer } from '../node/workers/variants';
 import type * as RegionJob from '../node/regions/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
 if (data?.kernelTables instanceof SharedArrayBuffer) useKernelTables(data.kernelTables);
+if (data?.variantTable instanceof SharedArrayBuffer) useVariantTableBuffer(data.variantTable);
 if (data?.logged instanceof SharedArrayBuffer) {
   const logged = new Int32Array(data.logged);
   const quiet = data.quiet === true;

@@ -9,6 +9,7 @@
  * file that changes after the listing is always seen changed by the reading worker).
  */
 import { fillKernelTables, kernelTablesBuffer, nativeKernel } from '../workers/nativeKernel';
+import { variantTableBuffer } from '../workers/variants';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -187,7 +188,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
     script: options.workerScript ?? path.join(__dirname, 'worker.js'),
     size: options.workers,
-    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables } satisfies FingerprintWorkerData,
+    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables, variantTable: variantTableBuffer() } satisfies FingerprintWorkerData,
     pipeline: PIPELINE,
   });
   pool.warm();

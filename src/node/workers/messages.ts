@@ -35,6 +35,8 @@ export interface FingerprintWorkerData {
   quiet: boolean;
   /** The native kernel's tables, filled by the starting thread (nativeKernel.ts, kernelTablesBuffer). */
   kernelTables?: SharedArrayBuffer;
+  /** Room for the Chinese variant fold table, made by the first worker that needs it (variants.ts, variantTableBuffer). */
+  variantTable?: SharedArrayBuffer;
 }
 
 export type WorkerRequest =
