@@ -139,18 +139,17 @@ const WALK_SLICE_MS = 4;
  */
 export const PARALLEL_MATCH_MIN_FILES = 500;
 /**
- * Once the files sent back for their Chinese text (`cjk: 'defer'`) hold this many bytes, every
- * worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
- * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.1 s of
- * CPU). Below, one worker cuts it all (a subset of the dictionary for a little Chinese).
+ * Once the files sent back for their Chinese text (`cjk: 'defer'`) hold this many CJK characters,
+ * every worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
+ * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.12 s of
+ * CPU, ~35 MB). Below, one worker cuts it all (a subset of the dictionary for a little Chinese):
+ * English files with a few Chinese names never pass it.
  */
-export const CJK_EVERY_WORKER_BYTES = 128 * 1024;
+export const CJK_EVERY_WORKER_CHARS = 64 * 1024;
 
 interface Batch {
   index: number;
   files: FileToFingerprint[];
-  /** The files' sizes as walked. */
-  sizes: number[];
 }
 
 export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
@@ -195,9 +194,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
-  // those hold CJK_EVERY_WORKER_BYTES: then every worker takes them.
+  // those hold CJK_EVERY_WORKER_CHARS: then every worker takes them.
   let cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
-  let deferredBytes = 0;
+  let deferredChars = 0;
 
   const results: FileOutcome[][] = [];
   let found = 0;
@@ -221,20 +220,17 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     // ---- batching of the walk's entries
     const ready: Batch[] = [];
     let current: FileToFingerprint[] = [];
-    let sizes: number[] = [];
     let currentBytes = 0;
     let batches = 0;
     const flush = () => {
       if (current.length === 0) return;
-      ready.push({ index: batches++, files: current, sizes });
+      ready.push({ index: batches++, files: current });
       current = [];
-      sizes = [];
       currentBytes = 0;
     };
     const add = (e: WalkEntry) => {
       found++;
       current.push({ path: e.path, relPath: e.relPath });
-      sizes.push(e.size);
       currentBytes += e.size;
       walkedBytes += e.size;
       if (wantRegions && walkedBytes > regionsMaxBytes) {
@@ -303,11 +299,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       const outcomes = await fingerprint(b.files, cjk);
       if (outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
-        for (let i = 0; i < outcomes.length; i++) {
-          const o = outcomes[i];
-          if (!o.ok && o.retry === 'cjk') deferredBytes += b.sizes[i];
-        }
-        if (cjk === 'defer' && deferredBytes >= CJK_EVERY_WORKER_BYTES) {
+        for (const o of outcomes) if (!o.ok && o.retry === 'cjk') deferredChars += o.cjkChars ?? 0;
+        if (cjk === 'defer' && deferredChars >= CJK_EVERY_WORKER_CHARS) {
           cjk = 'whole';
           phase('Chinese text on every worker');
         }

@@ -16,7 +16,7 @@ import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type TextFacts } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
-import type { TokenBuffer } from '../../core/text/tokenize';
+import { isCjk, type TokenBuffer } from '../../core/text/tokenize';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter } from '../../core/text/segmenters';
 import type * as Jieba from './jieba';
@@ -151,9 +151,16 @@ export function fingerprintDecoded(
     const options = () => fingerprintOptions(relPath, settings, df, cjk, tokenized, facts?.maybeHan === false);
     return fingerprintDecodedText(relPath, text, bytes, encoding, options, facts);
   } catch (e) {
-    if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
+    if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk', cjkChars: cjkCharsOf(text) };
     throw e;
   }
+}
+
+/** The CJK characters of a text (what the prose tokenizer hands a segmenter, and more: code's too). */
+function cjkCharsOf(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (isCjk(text.charCodeAt(i))) n++;
+  return n;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { ResolvedRegionOptions } from '../../core/regions/regions';
  * jieba's whole dictionary costs ~0.1–0.3 s of CPU per thread (a worker loads it past jieba.ts's
  * SUBSET_BUDGET_CHARS of Chinese; before, a subset costs a few ms), so a scan lets one worker load
  * it and sends it every such file, until the files sent back hold so much Chinese that every
- * worker takes them (`whole`: see scan.ts, CJK_EVERY_WORKER_BYTES).
+ * worker takes them (`whole`: see scan.ts, CJK_EVERY_WORKER_CHARS).
  */
 export type CjkMode = 'load' | 'defer' | 'whole';
 

@@ -330,6 +330,7 @@ export function packOutcomes(outcomes: readonly FileOutcome[], options: { ownedR
     const h = f * HEADER;
     if (!o.ok) {
       header[h] = o.retry === 'cjk' ? RETRY_CJK : FAILED;
+      header[h + 1] = o.retry === 'cjk' ? (o.cjkChars ?? 0) : 0;
       header[h + 3] = intern(o.reason);
       continue;
     }
@@ -377,7 +378,10 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
     const relPath = relPaths[f];
     const status = header[h];
     if (status !== OK) {
-      out[f] = status === RETRY_CJK ? { relPath, ok: false, reason: strings[header[h + 3]], retry: 'cjk' } : { relPath, ok: false, reason: strings[header[h + 3]] };
+      out[f] =
+        status === RETRY_CJK
+          ? { relPath, ok: false, reason: strings[header[h + 3]], retry: 'cjk', cjkChars: header[h + 1] }
+          : { relPath, ok: false, reason: strings[header[h + 3]] };
       continue;
     }
     const file = header[h + 4] === 1 ? item() : null;

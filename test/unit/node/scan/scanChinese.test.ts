@@ -1,6 +1,6 @@
 // Chinese text in a scan's workers (node/scan/scan.ts, CjkMode): a tree without Han text never
 // loads jieba in any worker; a little Chinese is cut by one worker (a subset of the dictionary);
-// a Chinese-heavy tree (past CJK_EVERY_WORKER_BYTES) is fingerprinted by every worker, each with
+// a Chinese-heavy tree (past CJK_EVERY_WORKER_CHARS) is fingerprinted by every worker, each with
 // the whole dictionary; the report is the same as with one worker. Real workers (bundled from the
 // sources), observed through the scan's onBatch (each batch's thread and what it cuts Chinese with).
 import { strict as assert } from 'node:assert';
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
-import { CJK_EVERY_WORKER_BYTES, scanDirectory } from '../../../../src/node/scan/scan';
+import { CJK_EVERY_WORKER_CHARS, scanDirectory } from '../../../../src/node/scan/scan';
 import type { CjkSegmenterInUse } from '../../../../src/node/workers/fileOutcome';
 import { buildEngineWorkers } from '../../helpers/engineBundle';
 import { chineseText, codeFile, editLines, mulberry32, proseText } from '../../helpers/corpus';
@@ -64,9 +64,9 @@ describe('scan: Chinese text on the workers', function () {
   it('a Chinese-heavy tree is fingerprinted by every worker, each with the whole dictionary, with the report of one worker', async () => {
     const tree = path.join(dir, 'heavy');
     const rnd = mulberry32(16);
-    const zh = chineseText(rnd, 8);
-    const bytes = write(tree, 100, (i) => (i % 2 ? chineseText(mulberry32(300 + i), 8) : editLines(zh, mulberry32(i), 0.05)));
-    assert.ok(bytes > 2 * CJK_EVERY_WORKER_BYTES, `${bytes} bytes of Chinese`);
+    const zh = chineseText(rnd, 12);
+    const bytes = write(tree, 120, (i) => (i % 2 ? chineseText(mulberry32(300 + i), 12) : editLines(zh, mulberry32(i), 0.05)));
+    assert.ok(bytes / 3 > 2 * CJK_EVERY_WORKER_CHARS, `${bytes} bytes of Chinese`);
     const two = await scan(tree, 2);
     const threads = [...two.seen.cjk].filter(([, cjk]) => cjk === 'whole').map(([t]) => t);
     assert.equal(threads.length, 2, `threads and what they cut with: ${JSON.stringify([...two.seen.cjk])}`);
@@ -76,12 +76,14 @@ describe('scan: Chinese text on the workers', function () {
     assert.deepEqual(two.report, one.report);
   });
 
-  it('a little Chinese is cut by one worker only, with a subset of the dictionary', async () => {
+  it('a little Chinese is cut by one worker only, with a subset of the dictionary (large English files with a Chinese name too)', async () => {
     const tree = path.join(dir, 'little');
     const rnd = mulberry32(17);
     const code = codeFile(rnd, 4);
     write(tree, 40, (i) => editLines(code, mulberry32(i), 0.05), '.ts');
     write(path.join(tree, 'docs'), 2, (i) => proseText(mulberry32(i), 2) + chineseText(mulberry32(400 + i), 1));
+    const english = write(path.join(tree, 'changes'), 30, (i) => `# Changes\n\nThanks to 陈若枫 for the fix.\n\n${proseText(mulberry32(600 + i), 60)}`);
+    assert.ok(english / 3 > 2 * CJK_EVERY_WORKER_CHARS, `${english} bytes of English`);
     const { seen } = await scan(tree, 2);
     assert.equal(seen.files.size, 2, 'both workers fingerprinted files');
     const cut = [...seen.cjk.values()].sort();
