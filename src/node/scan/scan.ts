@@ -61,6 +61,8 @@ export interface ScanOptions {
    * kernel made come in their own buffers, transferred, not copied. Default 1: always shared.
    */
   regionsSharedFrom?: number;
+  /** CJK characters sent back before every worker takes Chinese text (default {@link CJK_EVERY_WORKER_CHARS}). */
+  cjkEveryWorkerChars?: number;
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -141,11 +143,13 @@ export const PARALLEL_MATCH_MIN_FILES = 500;
 /**
  * Once the files sent back for their Chinese text (`cjk: 'defer'`) hold this many CJK characters,
  * every worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
- * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.12 s of
- * CPU, ~35 MB). Below, one worker cuts it all (a subset of the dictionary for a little Chinese):
- * English files with a few Chinese names never pass it.
+ * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.14 s of
+ * CPU, ~30 MB). Below, one worker cuts it all (a subset of the dictionary for a little Chinese).
+ * Measured (bench/README.md, issue 16): the zh corpus (235,000 CJK characters) gains ~40 ms of
+ * its busiest worker's CPU for ~160 ms more in all, so it stays below; six copies of it (1.4
+ * million) gain ~300 ms for ~100 ms. English files with a few Chinese names never pass it.
  */
-export const CJK_EVERY_WORKER_CHARS = 64 * 1024;
+export const CJK_EVERY_WORKER_CHARS = 256 * 1024;
 
 interface Batch {
   index: number;
@@ -300,7 +304,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       if (outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
         for (const o of outcomes) if (!o.ok && o.retry === 'cjk') deferredChars += o.cjkChars ?? 0;
-        if (cjk === 'defer' && deferredChars >= CJK_EVERY_WORKER_CHARS) {
+        if (cjk === 'defer' && deferredChars >= (options.cjkEveryWorkerChars ?? CJK_EVERY_WORKER_CHARS)) {
           cjk = 'whole';
           phase('Chinese text on every worker');
         }

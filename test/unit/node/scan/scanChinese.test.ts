@@ -1,14 +1,15 @@
 // Chinese text in a scan's workers (node/scan/scan.ts, CjkMode): a tree without Han text never
 // loads jieba in any worker; a little Chinese is cut by one worker (a subset of the dictionary);
-// a Chinese-heavy tree (past CJK_EVERY_WORKER_CHARS) is fingerprinted by every worker, each with
-// the whole dictionary; the report is the same as with one worker. Real workers (bundled from the
+// a Chinese-heavy tree (past the scan's cjkEveryWorkerChars: by default scan.ts's
+// CJK_EVERY_WORKER_CHARS, here less so that the trees stay small) is fingerprinted by every worker, each with the whole dictionary; the
+// report is the same as with one worker. Real workers (bundled from the
 // sources), observed through the scan's onBatch (each batch's thread and what it cuts Chinese with).
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
-import { CJK_EVERY_WORKER_CHARS, scanDirectory } from '../../../../src/node/scan/scan';
+import { scanDirectory } from '../../../../src/node/scan/scan';
 import type { CjkSegmenterInUse } from '../../../../src/node/workers/fileOutcome';
 import { buildEngineWorkers } from '../../helpers/engineBundle';
 import { chineseText, codeFile, editLines, mulberry32, proseText } from '../../helpers/corpus';
@@ -44,13 +45,14 @@ describe('scan: Chinese text on the workers', function () {
     return bytes;
   };
 
-  const scan = async (tree: string, workers: number) => {
+  const scan = async (tree: string, workers: number, cjkEveryWorkerChars?: number) => {
     const seen: Batches = { files: new Map(), cjk: new Map() };
     const r = await scanDirectory({
       root: tree,
       settings: DEFAULT_ENGINE_SETTINGS,
       workers,
       batchSize: 4,
+      cjkEveryWorkerChars,
       workerScript,
       quiet: true,
       onBatch: (b) => {
@@ -66,8 +68,9 @@ describe('scan: Chinese text on the workers', function () {
     const rnd = mulberry32(16);
     const zh = chineseText(rnd, 12);
     const bytes = write(tree, 120, (i) => (i % 2 ? chineseText(mulberry32(300 + i), 12) : editLines(zh, mulberry32(i), 0.05)));
-    assert.ok(bytes / 3 > 2 * CJK_EVERY_WORKER_CHARS, `${bytes} bytes of Chinese`);
-    const two = await scan(tree, 2);
+    const every = 32 * 1024;
+    assert.ok(bytes / 3 > 4 * every, `${bytes} bytes of Chinese`);
+    const two = await scan(tree, 2, every);
     const threads = [...two.seen.cjk].filter(([, cjk]) => cjk === 'whole').map(([t]) => t);
     assert.equal(threads.length, 2, `threads and what they cut with: ${JSON.stringify([...two.seen.cjk])}`);
     for (const t of threads) assert.ok(two.seen.files.get(t)! >= 8, `files per thread: ${JSON.stringify([...two.seen.files])}`);
@@ -83,8 +86,10 @@ describe('scan: Chinese text on the workers', function () {
     write(tree, 40, (i) => editLines(code, mulberry32(i), 0.05), '.ts');
     write(path.join(tree, 'docs'), 2, (i) => proseText(mulberry32(i), 2) + chineseText(mulberry32(400 + i), 1));
     const english = write(path.join(tree, 'changes'), 30, (i) => `# Changes\n\nThanks to 陈若枫 for the fix.\n\n${proseText(mulberry32(600 + i), 60)}`);
-    assert.ok(english / 3 > 2 * CJK_EVERY_WORKER_CHARS, `${english} bytes of English`);
-    const { seen } = await scan(tree, 2);
+    // Counted in CJK characters, not bytes: far more bytes than the mark, a few names.
+    const every = 32 * 1024;
+    assert.ok(english > 4 * every, `${english} bytes of English`);
+    const { seen } = await scan(tree, 2, every);
     assert.equal(seen.files.size, 2, 'both workers fingerprinted files');
     const cut = [...seen.cjk.values()].sort();
     assert.deepEqual(cut, ['none', 'subset']);
