@@ -145,9 +145,9 @@ export const PARALLEL_MATCH_MIN_FILES = 500;
  * every worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
  * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.14 s of
  * CPU, ~30 MB). Below, one worker cuts it all (a subset of the dictionary for a little Chinese).
- * Measured (bench/README.md, issue 16): the zh corpus (235,000 CJK characters) gains ~40 ms of
- * its busiest worker's CPU for ~160 ms more in all, so it stays below; six copies of it (1.4
- * million) gain ~300 ms for ~100 ms. English files with a few Chinese names never pass it.
+ * Measured (bench/README.md, issue 16): the zh corpus (235,000 CJK characters) would gain ~30
+ * ms of its busiest worker's CPU for ~130 ms more in all, so it stays below; six copies of it (1.4
+ * million) gain ~230 ms for ~250 ms (wall ×0.93). English files with a few Chinese names never pass it.
  */
 export const CJK_EVERY_WORKER_CHARS = 256 * 1024;
 
