@@ -194,6 +194,14 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   const trace = process.env.NEARDUP_TRACE === '1';
   const onPhase = trace ? (phase: string, atMs: number) => process.stderr.write(`neardup: trace ${atMs.toFixed(1)} ms ${phase}\n`) : undefined;
   onPhase?.('scan called', performance.now());
+  // And per worker thread: the files it fingerprinted and what it segments Chinese with.
+  const byThread = new Map<number, { files: number; cjk: string }>();
+  const onBatch = trace
+    ? (b: { files: number; thread: number; cjk: string }) => {
+        const t = byThread.get(b.thread) ?? { files: 0, cjk: b.cjk };
+        byThread.set(b.thread, { files: t.files + b.files, cjk: b.cjk });
+      }
+    : undefined;
   // Copies located inside files (issue 12): after the report, from the region documents the
   // scan's workers made, with the region finder's buckets worked by those workers.
   const locate = (fingerprinted: Parameters<typeof Locate.beginLocateInPool>[0], pool: ScanPool) => {
@@ -233,11 +241,16 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     regionsSharedFrom: flags.locate ? locateParts().regionsShared : undefined,
     quiet: flags.quiet,
     onPhase,
+    onBatch,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
     onSkip: skipNotices(flags.quiet, progress),
     ...(flags.locate ? { withWorkers: locate } : {}),
   });
   progress.clear();
+  if (trace) {
+    const threads = [...byThread].sort((a, b) => a[0] - b[0]).map(([id, t]) => `thread ${id}: ${t.files} files, Chinese: ${t.cjk}`);
+    process.stderr.write(`neardup: trace workers ${threads.join('; ')}\n`);
+  }
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);
   const ids = baseline || flags.writeBaseline !== undefined || flags.format === 'sarif' || flags.format === 'codeclimate' ? pairIdentities(result) : undefined;
   if (flags.writeBaseline !== undefined) {

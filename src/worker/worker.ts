@@ -2,18 +2,20 @@
  * The fingerprinting worker: a thin dispatch loop over typed messages.
  */
 import { DocumentFrequencyTable } from '../core/fingerprint/documentFrequency';
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/text/hash';
-import { countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
+import { cjkSegmenterInUse, countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
 import { matchPairList } from '../core/report/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
 import { nativeKernel, useKernelTables } from '../node/workers/nativeKernel';
+import { useVariantTableBuffer } from '../node/workers/variants';
 import type * as RegionJob from '../node/regions/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;
 if (data?.kernelTables instanceof SharedArrayBuffer) useKernelTables(data.kernelTables);
+if (data?.variantTable instanceof SharedArrayBuffer) useVariantTableBuffer(data.variantTable);
 if (data?.logged instanceof SharedArrayBuffer) {
   const logged = new Int32Array(data.logged);
   const quiet = data.quiet === true;
@@ -39,7 +41,8 @@ function handle(req: WorkerRequest): WorkerResponse {
     case 'fingerprintFiles': {
       const results = [];
       for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true));
-      return req.pack ? packOutcomes(results, { ownedRegions: req.regionsOwned === true }) : results;
+      if (!req.pack) return results;
+      return { ...packOutcomes(results, { ownedRegions: req.regionsOwned === true }), worker: { thread: threadId, cjk: cjkSegmenterInUse() } };
     }
     case 'fingerprintText':
       return fingerprintDecoded(req.relPath, req.text, Buffer.byteLength(req.text), 'utf-8', req.settings, req.df);

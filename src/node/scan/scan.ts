@@ -9,6 +9,7 @@
  * file that changes after the listing is always seen changed by the reading worker).
  */
 import { fillKernelTables, kernelTablesBuffer, nativeKernel } from '../workers/nativeKernel';
+import { variantTableBuffer } from '../workers/variants';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -23,7 +24,7 @@ import {
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
 import type { CjkMode, FingerprintWorkerData, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
-import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
+import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
@@ -61,6 +62,8 @@ export interface ScanOptions {
    * a function of the number of workers saying whether they are shared.
    */
   regionsSharedFrom?: number | ((workers: number) => boolean);
+  /** CJK characters sent back before every worker takes Chinese text (default {@link CJK_EVERY_WORKER_CHARS}). */
+  cjkEveryWorkerChars?: number;
   /** Most files per message to a worker (default {@link DEFAULT_BATCH_FILES}). */
   batchSize?: number;
   /** A batch is sent once its files hold this many bytes (default {@link DEFAULT_BATCH_BYTES}). */
@@ -80,6 +83,12 @@ export interface ScanOptions {
    * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
    */
   onPhase?: (phase: string, atMs: number) => void;
+  /**
+   * Called with each batch a worker answered: its files (the files sent back for their Chinese
+   * text come again, in the batch that does them), the worker's thread id, and what that worker
+   * segments Chinese with after it. For diagnostics and tests (NEARDUP_TRACE=1 sums them up).
+   */
+  onBatch?: (batch: { files: number; thread: number; cjk: CjkSegmenterInUse }) => void;
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
   /**
@@ -132,6 +141,16 @@ const WALK_SLICE_MS = 4;
  * this thread matches the sections; below, both here (a message costs more than it saves).
  */
 export const PARALLEL_MATCH_MIN_FILES = 500;
+/**
+ * Once the files sent back for their Chinese text (`cjk: 'defer'`) hold this many CJK characters,
+ * every worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
+ * Chinese-heavy tree uses every core, for one more load of the dictionary per worker (~0.14 s of
+ * CPU, ~30 MB). Below, one worker cuts it all (a subset of the dictionary for a little Chinese).
+ * Measured (bench/README.md, issue 16): the zh corpus (235,000 CJK characters) would gain ~30
+ * ms of its busiest worker's CPU for ~130 ms more in all, so it stays below; six copies of it (1.4
+ * million) gain ~230 ms for ~250 ms (wall ×0.93). English files with a few Chinese names never pass it.
+ */
+export const CJK_EVERY_WORKER_CHARS = 256 * 1024;
 
 interface Batch {
   index: number;
@@ -173,14 +192,16 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
     script: options.workerScript ?? path.join(__dirname, 'worker.js'),
     size: options.workers,
-    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables } satisfies FingerprintWorkerData,
+    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables, variantTable: variantTableBuffer() } satisfies FingerprintWorkerData,
     pipeline: PIPELINE,
   });
   pool.warm();
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
-  // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode).
-  const cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
+  // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
+  // those hold CJK_EVERY_WORKER_CHARS: then every worker takes them.
+  let cjk: CjkMode = pool.size > 1 && settings.cjkSegmenter === 'jieba' ? 'defer' : 'load';
+  let deferredChars = 0;
 
   const results: FileOutcome[][] = [];
   let found = 0;
@@ -255,7 +276,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
       const asked = wantRegions;
       return pool.run({ type: 'fingerprintFiles', files, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
-        const outcomes = unpackOutcomes(res as PackedOutcomes, files.map((f) => f.relPath));
+        const packed = res as PackedOutcomes;
+        if (packed.worker) options.onBatch?.({ files: files.length, ...packed.worker });
+        const outcomes = unpackOutcomes(packed, files.map((f) => f.relPath));
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;
       });
@@ -280,14 +303,24 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     const runBatch = async (b: Batch): Promise<void> => {
       signal?.throwIfAborted();
       const outcomes = await fingerprint(b.files, cjk);
-      if (cjk === 'defer' && outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
-        // Chinese text: to the worker that loads jieba (any worker if that one is gone).
+      if (outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
+        for (const o of outcomes) if (!o.ok && o.retry === 'cjk') deferredChars += o.cjkChars ?? 0;
+        if (cjk === 'defer' && deferredChars >= (options.cjkEveryWorkerChars ?? CJK_EVERY_WORKER_CHARS)) {
+          cjk = 'whole';
+          phase('Chinese text on every worker');
+        }
         let redone: FileOutcome[];
-        try {
-          redone = await fingerprintRun(again, 'load', 0);
-        } catch {
-          redone = await fingerprint(again, 'load');
+        if (cjk === 'whole') {
+          // Much Chinese text: to any worker.
+          redone = await fingerprint(again, 'whole');
+        } else {
+          // Chinese text: to the worker that loads jieba (any worker if that one is gone).
+          try {
+            redone = await fingerprintRun(again, 'load', 0);
+          } catch {
+            redone = await fingerprint(again, 'load');
+          }
         }
         let k = 0;
         for (let i = 0; i < outcomes.length; i++) {

@@ -31,4 +31,9 @@ export type FileOutcome =
       reason: string;
       /** 'cjk': not done, because its text needs jieba (see {@link CjkMode}); send it again. */
       retry?: 'cjk';
+      /** With `retry`: the CJK characters of its text (tokenize.ts isCjk), i.e. how much jieba has to cut. */
+      cjkChars?: number;
     };
+
+/** What a worker segments Chinese with so far (fingerprintFile.ts cjkSegmenterInUse). */
+export type CjkSegmenterInUse = 'none' | 'subset' | 'whole' | 'bigram';

@@ -16,14 +16,14 @@ import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
 import { decodeBuffer, isMinified, isRepetitive, type BytesShape, type TextFacts } from '../files/decode';
 import type { CodeKernel } from '../../core/types';
-import type { TokenBuffer } from '../../core/text/tokenize';
+import { isCjk, type TokenBuffer } from '../../core/text/tokenize';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter } from '../../core/text/segmenters';
 import type * as Jieba from './jieba';
 import { variantFold } from './variants';
 import { nativeKernel, nativeKernelProblem, wasmKernelProblem } from './nativeKernel';
 import type { CjkMode, SharedFrequencies } from './messages';
-import type { FileOutcome, FileToFingerprint } from './fileOutcome';
+import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from './fileOutcome';
 
 let logOnce: (msg: string) => void = (msg) => console.error(msg);
 
@@ -45,11 +45,22 @@ export function setEngineLog(log: (msg: string) => void): void {
  */
 let cjkLoaded = false;
 let jieba: typeof Jieba | undefined;
-const lazyJieba = (run: string): string[] => {
+let wholeAsked = false;
+const loadedJieba = (): Jieba.LoadedCjkSegmenter => {
   cjkLoaded = true;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   jieba ??= require('./jieba') as typeof Jieba;
-  return jieba.loadCjkSegmenter(logOnce).segmenter(run);
+  return jieba.loadCjkSegmenter(logOnce);
+};
+const lazyJieba = (run: string): string[] => loadedJieba().segmenter(run);
+/** `cjk: 'whole'`: jieba with its whole dictionary at once (no subset first: much Chinese to come). */
+const wholeJieba = (run: string): string[] => {
+  const loaded = loadedJieba();
+  if (!wholeAsked) {
+    wholeAsked = true;
+    loaded.loadWhole?.();
+  }
+  return loaded.segmenter(run);
 };
 
 /** Thrown by the segmenter of `cjk: 'defer'` when this thread has not loaded jieba yet. */
@@ -60,7 +71,20 @@ const deferredJieba = (run: string): string[] => {
 };
 
 function segmenterFor(settings: EngineSettings, cjk: CjkMode = 'load') {
-  return settings.cjkSegmenter === 'bigram' ? bigramSegmenter : cjk === 'defer' ? deferredJieba : lazyJieba;
+  if (settings.cjkSegmenter === 'bigram') return bigramSegmenter;
+  return cjk === 'defer' ? deferredJieba : cjk === 'whole' ? wholeJieba : lazyJieba;
+}
+
+/**
+ * What this thread segments Chinese with so far: `none` (jieba not loaded: no CJK run met with
+ * the jieba segmenter), jieba with a `subset` of its dictionary or the `whole` one, or `bigram`
+ * (jieba could not load). For diagnostics and tests (the scan's onBatch).
+ */
+export function cjkSegmenterInUse(): CjkSegmenterInUse {
+  if (!cjkLoaded || !jieba) return 'none';
+  const loaded = jieba.loadCjkSegmenter(logOnce);
+  if (loaded.name === 'bigram') return 'bigram';
+  return loaded.dictionary?.() === 'subset' ? 'subset' : 'whole';
 }
 
 /** Traditional and variant Chinese characters folded to Simplified (table built on first Han text). */
@@ -127,9 +151,16 @@ export function fingerprintDecoded(
     const options = () => fingerprintOptions(relPath, settings, df, cjk, tokenized, facts?.maybeHan === false);
     return fingerprintDecodedText(relPath, text, bytes, encoding, options, facts);
   } catch (e) {
-    if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' };
+    if (e === CJK_DEFERRED) return { relPath, ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk', cjkChars: cjkCharsOf(text) };
     throw e;
   }
+}
+
+/** The CJK characters of a text (what the prose tokenizer hands a segmenter, and more: code's too). */
+function cjkCharsOf(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (isCjk(text.charCodeAt(i))) n++;
+  return n;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface LoadedCjkSegmenter {
   name: 'jieba' | 'bigram';
   /** Which dictionary jieba cuts with so far (a subset-first jieba only). */
   dictionary?: () => JiebaDictionaryInUse;
+  /** Loads the whole dictionary now, past the subset (a subset-first jieba only; once). */
+  loadWhole?: () => void;
 }
 
 /** `subset`: every run so far cut with the subset of the dictionary; `full`: the whole one is loaded. */
@@ -48,6 +50,8 @@ export interface SubsetFirstJieba extends JiebaLike {
   /** Runs cut with the subset dictionary; dictionary words it holds. */
   readonly subsetRuns: number;
   readonly subsetWords: number;
+  /** Loads the whole dictionary now (e.g. for much Chinese to come); a failed load keeps the subset. */
+  loadWhole(): void;
 }
 
 /**
@@ -103,6 +107,9 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
     },
     get subsetWords() {
       return held.size;
+    },
+    loadWhole(): void {
+      loadFull();
     },
     cut(run: string, hmm = false): string[] {
       let whole = full;
@@ -169,7 +176,12 @@ export function loadCjkSegmenter(log?: (msg: string) => void, loader: JiebaLoade
     const jb = loader();
     const segmenter = cutterSegmenter((run) => jb.cut(run, false));
     const subsetFirst = 'dictionary' in jb ? (jb as SubsetFirstJieba) : undefined;
-    result = { segmenter, name: 'jieba', dictionary: subsetFirst && (() => subsetFirst.dictionary) };
+    result = {
+      segmenter,
+      name: 'jieba',
+      dictionary: subsetFirst && (() => subsetFirst.dictionary),
+      loadWhole: subsetFirst && (() => subsetFirst.loadWhole()),
+    };
   } catch (e) {
     const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
     log?.(

@@ -11,11 +11,13 @@ import type { ResolvedRegionOptions } from '../../core/regions/regions';
 /**
  * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
  * `defer` does not, and returns such a file with `retry: 'cjk'` unless this worker has loaded
- * jieba already. Loading jieba's whole dictionary costs ~0.1–0.3 s of CPU per thread (a worker
- * loads it past jieba.ts's SUBSET_BUDGET_CHARS of Chinese; before, a subset costs a few ms), so a
- * scan lets one worker load it and sends it every such file.
+ * jieba already; `whole` loads jieba with its whole dictionary at once (no subset first). Loading
+ * jieba's whole dictionary costs ~0.1–0.3 s of CPU per thread (a worker loads it past jieba.ts's
+ * SUBSET_BUDGET_CHARS of Chinese; before, a subset costs a few ms), so a scan lets one worker load
+ * it and sends it every such file, until the files sent back hold so much Chinese that every
+ * worker takes them (`whole`: see scan.ts, CJK_EVERY_WORKER_CHARS).
  */
-export type CjkMode = 'load' | 'defer';
+export type CjkMode = 'load' | 'defer' | 'whole';
 
 /** Shingle document frequencies for TF-IDF: a table shared by all workers, and the corpus size. */
 export interface SharedFrequencies {
@@ -33,6 +35,8 @@ export interface FingerprintWorkerData {
   quiet: boolean;
   /** The native kernel's tables, filled by the starting thread (nativeKernel.ts, kernelTablesBuffer). */
   kernelTables?: SharedArrayBuffer;
+  /** Room for the Chinese variant fold table, made by the first worker that needs it (variants.ts, variantTableBuffer). */
+  variantTable?: SharedArrayBuffer;
 }
 
 export type WorkerRequest =

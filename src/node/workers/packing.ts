@@ -6,7 +6,7 @@
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import { idsDerived, leanDocument, normalizedStream, type RegionDocument } from '../../core/regions/document';
-import type { FileOutcome } from './fileOutcome';
+import type { CjkSegmenterInUse, FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
 
@@ -23,6 +23,8 @@ export interface PackedOutcomes {
   strings: string[];
   /** Region documents of the files that have one (asked for with `regions`). */
   regions?: PackedRegions;
+  /** The worker that made them: its thread id, and what it segments Chinese with after the batch (diagnostics). */
+  worker?: { thread: number; cjk: CjkSegmenterInUse };
 }
 
 /**
@@ -328,6 +330,7 @@ export function packOutcomes(outcomes: readonly FileOutcome[], options: { ownedR
     const h = f * HEADER;
     if (!o.ok) {
       header[h] = o.retry === 'cjk' ? RETRY_CJK : FAILED;
+      header[h + 1] = o.retry === 'cjk' ? (o.cjkChars ?? 0) : 0;
       header[h + 3] = intern(o.reason);
       continue;
     }
@@ -375,7 +378,10 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
     const relPath = relPaths[f];
     const status = header[h];
     if (status !== OK) {
-      out[f] = status === RETRY_CJK ? { relPath, ok: false, reason: strings[header[h + 3]], retry: 'cjk' } : { relPath, ok: false, reason: strings[header[h + 3]] };
+      out[f] =
+        status === RETRY_CJK
+          ? { relPath, ok: false, reason: strings[header[h + 3]], retry: 'cjk', cjkChars: header[h + 1] }
+          : { relPath, ok: false, reason: strings[header[h + 3]] };
       continue;
     }
     const file = header[h + 4] === 1 ? item() : null;

@@ -1,7 +1,8 @@
 /**
  * Folding of Chinese Traditional and variant characters for fingerprints, with the character
- * dictionaries of opencc-js (OpenCC's data): built once per thread, on the first text that holds
- * a Han character, and never for a text without one. Only single characters are mapped (never
+ * dictionaries of opencc-js (OpenCC's data): built once per thread (or once per scan, by the
+ * first of its workers that needs it, on shared memory), on the first text that holds a Han
+ * character, and never for a text without one. Only single characters are mapped (never
  * OpenCC's phrases), so a folded text keeps every offset; see src/core/text/variantFold.ts.
  */
 import type { TextFold } from '../../core/types';
@@ -45,20 +46,68 @@ export const defaultVariantLoader: VariantLoader = () => {
 /** One table per loader per thread. */
 const tables = new WeakMap<VariantLoader, VariantTable>();
 
+/** Entries of a table (one per UTF-16 code unit). */
+const TABLE_ENTRIES = 65536;
+/** A shared table's state word, before the table: empty, being made, ready, failed (each thread then makes its own). */
+const EMPTY = 0;
+const MAKING = 1;
+const READY = 2;
+const FAILED = 3;
+/** Longest wait for another thread making the shared table; then this thread makes its own. */
+const SHARED_WAIT_MS = 2000;
+
 /**
- * This thread's fold table (built on first use). When the dictionaries cannot be loaded, the
- * reason is logged once and the table folds nothing: fingerprints as with folding off.
+ * Room for the default fold table, to hand to a scan's workers (workerData, {@link useVariantTableBuffer}):
+ * the first of them that meets Han text makes the table there (~10–20 ms) and the others wait for
+ * it instead of each making its own. 128 KB, untouched by a tree without Han text.
+ */
+export function variantTableBuffer(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4 + TABLE_ENTRIES * 2);
+}
+
+let sharedBuffer: SharedArrayBuffer | undefined;
+
+/** This thread's default fold table comes from (or is made into) `buffer`, shared with the other workers of its scan. */
+export function useVariantTableBuffer(buffer: SharedArrayBuffer): void {
+  if (buffer.byteLength === 4 + TABLE_ENTRIES * 2) sharedBuffer = buffer;
+}
+
+/** The table, or a table that folds nothing (logged) when the dictionaries cannot be loaded. */
+function makeTable(log: ((msg: string) => void) | undefined, loader: VariantLoader): { table: VariantTable; ok: boolean } {
+  try {
+    return { table: buildVariantTable(loader()), ok: true };
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    log?.(`NearDup: the Chinese variant tables (opencc-js) could not be loaded (${why}); Traditional and variant characters are not folded.`);
+    return { table: new Uint16Array(TABLE_ENTRIES), ok: false };
+  }
+}
+
+/** The shared table: made here when no other thread has begun it, else waited for; undefined when it failed or is late. */
+function sharedTable(buffer: SharedArrayBuffer, log: ((msg: string) => void) | undefined, loader: VariantLoader): VariantTable | undefined {
+  const state = new Int32Array(buffer, 0, 1);
+  const view = new Uint16Array(buffer, 4, TABLE_ENTRIES);
+  if (Atomics.compareExchange(state, 0, EMPTY, MAKING) === EMPTY) {
+    const made = makeTable(log, loader);
+    if (made.ok) view.set(made.table);
+    Atomics.store(state, 0, made.ok ? READY : FAILED);
+    Atomics.notify(state, 0);
+    return made.ok ? view : made.table;
+  }
+  if (Atomics.load(state, 0) === MAKING) Atomics.wait(state, 0, MAKING, SHARED_WAIT_MS);
+  return Atomics.load(state, 0) === READY ? view : undefined;
+}
+
+/**
+ * This thread's fold table (built on first use; the default one on the scan's shared memory when
+ * there is some). When the dictionaries cannot be loaded, the reason is logged once and the table
+ * folds nothing: fingerprints as with folding off.
  */
 export function variantTable(log?: (msg: string) => void, loader: VariantLoader = defaultVariantLoader): VariantTable {
   let table = tables.get(loader);
   if (!table) {
-    try {
-      table = buildVariantTable(loader());
-    } catch (e) {
-      const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
-      log?.(`NearDup: the Chinese variant tables (opencc-js) could not be loaded (${why}); Traditional and variant characters are not folded.`);
-      table = new Uint16Array(65536);
-    }
+    const shared = loader === defaultVariantLoader && sharedBuffer ? sharedTable(sharedBuffer, log, loader) : undefined;
+    table = shared ?? makeTable(log, loader).table;
     tables.set(loader, table);
   }
   return table;

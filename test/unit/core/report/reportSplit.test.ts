@@ -231,7 +231,7 @@ describe('packing', () => {
       { relPath: 'a.ts', ok: true, bytes: 1234, encoding: 'utf-8', doc: fingerprintText(codeFile(rnd, 5), 'a.ts', { minTokens: 30 }), lines: 87 },
       { relPath: 'b.bin', ok: false, reason: 'binary file (NUL bytes)' },
       { relPath: 'c.md', ok: true, bytes: 99, encoding: 'gb18030', doc: fingerprintText(proseText(rnd, 3), 'c.md', { minTokens: 30 }) },
-      { relPath: 'd.md', ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk' },
+      { relPath: 'd.md', ok: false, reason: 'deferred: CJK text needs jieba', retry: 'cjk', cjkChars: 12 },
       { relPath: 'e.ts', ok: true, bytes: 3, encoding: 'utf-8', doc: fingerprintText('x', 'e.ts'), lines: 0 },
     ];
     const packed = packOutcomes(outcomes);

@@ -181,6 +181,22 @@ describe('subsetFirstJieba', () => {
     assert.equal(subset.subsetRuns, 1);
   });
 
+  it('loads the whole dictionary when asked (loadWhole), before any run or between runs, and cuts the same', () => {
+    const first = subsetFirstJieba(Jieba, DICT_BYTES, Infinity);
+    first.loadWhole();
+    assert.equal(first.dictionary, 'full');
+    assert.deepEqual(first.cut('南京市长江大桥'), full.cut('南京市长江大桥', false));
+    assert.equal(first.subsetRuns, 0);
+    const later = subsetFirstJieba(Jieba, DICT_BYTES, Infinity);
+    assert.deepEqual(later.cut('南京市长江大桥'), full.cut('南京市长江大桥', false));
+    assert.equal(later.dictionary, 'subset');
+    later.loadWhole();
+    later.loadWhole();
+    assert.equal(later.dictionary, 'full');
+    assert.deepEqual(later.cut('我们中出了一个叛徒'), full.cut('我们中出了一个叛徒', false));
+    assert.equal(later.subsetRuns, 1);
+  });
+
   it('loads the whole dictionary for a run that holds the filler word', () => {
     const subset = subsetFirstJieba(Jieba, DICT_BYTES, Infinity);
     const run = `长江${FILLER_WORD}大桥`;

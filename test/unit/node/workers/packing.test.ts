@@ -159,7 +159,7 @@ describe('packing of fingerprints', () => {
       const fp = (text: string, path: string): FileOutcome => ({ relPath: path, ok: true, bytes: text.length, encoding: 'utf-8', lines: 3, doc: fingerprintText(text, path, { kernel, minTokens: 20 }) });
       const a = fp(code, 'a.ts');
       assert.ok(a.ok && a.doc.sections.length > 1 && a.doc.file, 'file and sections made');
-      const outcomes: FileOutcome[] = [a, fp(prose, 'p.md'), { relPath: 'bad.ts', ok: false, reason: 'binary' }, fp('x = 1\n', 'short.py'), { relPath: 'zh.md', ok: false, reason: 'deferred', retry: 'cjk' }];
+      const outcomes: FileOutcome[] = [a, fp(prose, 'p.md'), { relPath: 'bad.ts', ok: false, reason: 'binary' }, fp('x = 1\n', 'short.py'), { relPath: 'zh.md', ok: false, reason: 'deferred', retry: 'cjk', cjkChars: 321 }];
       const expected = outcomes.map(plainDoc);
       const packed = packOutcomes(outcomes);
       const transfer = transferablesOf(packed);

@@ -7,7 +7,11 @@ import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSet
 import { fingerprintDecoded } from '../../../../src/node/workers/fingerprintFile';
 import { bigramSegmenter, loadCjkSegmenter } from '../../../../src/node/workers/jieba';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
-import { defaultVariantLoader, variantFold, variantTable, type VariantLoader } from '../../../../src/node/workers/variants';
+import { defaultVariantLoader, variantFold, variantTable, variantTableBuffer, type VariantLoader } from '../../../../src/node/workers/variants';
+import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
+import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
+import { WorkerPool } from '../../../../src/node/workers/workerPool';
+import { buildEngineWorkers } from '../../helpers/engineBundle';
 import { chineseText, mulberry32 } from '../../helpers/corpus';
 
 const fold = variantFold();
@@ -139,5 +143,62 @@ describe('variantFold (opencc-js tables)', () => {
     assert.equal(f('迴'), '迴');
     assert.equal(logs.length, 1);
     assert.match(logs[0], /variant tables \(opencc-js\) could not be loaded \(Cannot find module/);
+  });
+});
+
+describe('variant table shared by a scan\'s workers (variantTableBuffer)', function () {
+  this.timeout(120000);
+  let workerScript: string;
+  before(async () => ({ workerScript } = await buildEngineWorkers()));
+
+  /** Each of `workers` workers fingerprints `text` (one request pinned to each slot); the canonical documents. */
+  const inWorkers = async (buffer: SharedArrayBuffer, text: string, workers: number): Promise<string[]> => {
+    const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
+      script: workerScript,
+      size: workers,
+      workerData: { logged: new SharedArrayBuffer(4), quiet: true, variantTable: buffer } satisfies FingerprintWorkerData,
+    });
+    try {
+      const settings = { ...DEFAULT_ENGINE_SETTINGS, cjkSegmenter: 'bigram' as const };
+      const outs = await Promise.all(Array.from({ length: workers }, (_, slot) => pool.run({ type: 'fingerprintText', relPath: 'doc.md', text, settings }, undefined, { slot })));
+      return outs.map((o) => {
+        const outcome = o as FileOutcome;
+        assert.ok(outcome.ok);
+        return canon(outcome.doc);
+      });
+    } finally {
+      await pool.close();
+    }
+  };
+  const local = (text: string, foldVariants: boolean): string => {
+    const o = fingerprintDecoded('doc.md', text, Buffer.byteLength(text), 'utf-8', { ...DEFAULT_ENGINE_SETTINGS, cjkSegmenter: 'bigram', foldVariants });
+    assert.ok(o.ok);
+    return canon(o.doc);
+  };
+
+  it('is made once, by the first worker that meets Han text, and the workers fold with it as with their own', async () => {
+    const { traditional } = documentPair();
+    const buffer = variantTableBuffer();
+    const docs = await inWorkers(buffer, traditional, 2);
+    assert.deepEqual(docs, [local(traditional, true), local(traditional, true)]);
+    assert.notEqual(docs[0], local(traditional, false));
+    assert.equal(new Int32Array(buffer, 0, 1)[0], 2, 'ready');
+    assert.deepEqual(new Uint16Array(buffer, 4), variantTable());
+  });
+
+  it('a worker folds with the shared table once it is ready, without making its own', async () => {
+    const { traditional } = documentPair();
+    // Ready, and folding nothing: the workers' fingerprints are those of folding off.
+    const buffer = variantTableBuffer();
+    new Int32Array(buffer, 0, 1)[0] = 2;
+    assert.deepEqual(await inWorkers(buffer, traditional, 2), [local(traditional, false), local(traditional, false)]);
+  });
+
+  it('a worker makes its own table when the shared one failed, and a buffer of another size is ignored', async () => {
+    const { traditional } = documentPair();
+    const failed = variantTableBuffer();
+    new Int32Array(failed, 0, 1)[0] = 3;
+    assert.deepEqual(await inWorkers(failed, traditional, 1), [local(traditional, true)]);
+    assert.deepEqual(await inWorkers(new SharedArrayBuffer(64), traditional, 1), [local(traditional, true)]);
   });
 });
