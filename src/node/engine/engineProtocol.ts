@@ -75,6 +75,11 @@ export interface EngineTuning {
   maxPairs?: number;
   /** Located copies are off over this many bytes of indexed text. Default REGIONS_MAX_BYTES (32 MB). */
   regionsMaxBytes?: number;
+  /**
+   * Threads the native kernel's search of the located copies' buckets may take (native/threads.c:
+   * the same regions). Default: the cores, at most REGION_INDEX_MAX_THREADS (4).
+   */
+  regionThreads?: number;
 }
 
 export interface InitRequest {

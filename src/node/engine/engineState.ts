@@ -12,6 +12,7 @@
  */
 import { kernelKind, kernelSummary, nativeKernel } from '../workers/nativeKernel';
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
@@ -49,7 +50,7 @@ import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
-import { EngineRegions, regionsHost } from './regions/engineRegions';
+import { EngineRegions, REGION_INDEX_MAX_THREADS, regionsHost } from './regions/engineRegions';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -159,7 +160,8 @@ export class EngineState {
     this.maxPairs = options.maxPairs;
     this.checkpointMs = options.checkpointMs ?? 10_000;
     this.cacheIo = options.cacheIo ?? nodeCacheIo;
-    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes);
+    const regionThreads = options.regionThreads ?? Math.min(REGION_INDEX_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
+    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
   }
 
   // ------------------------------------------------------------------------------ requests

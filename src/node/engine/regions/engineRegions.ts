@@ -19,6 +19,9 @@ import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, sp
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
 
+/** Most threads the native kernel's bucket search takes in the engine (EngineTuning.regionThreads). */
+export const REGION_INDEX_MAX_THREADS = 4;
+
 /**
  * Region documents kept between updates (bytes of their arrays, ~13 a code token: lean documents): the partners
  * an update reads again (the files sharing two seeds with the changed one) are mostly the same
@@ -76,8 +79,9 @@ export class EngineRegions {
     kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'> | undefined,
     private readonly maxBytes = REGIONS_MAX_BYTES,
     private readonly cacheBytes = REGION_DOCS_CACHE_BYTES,
+    threads = 1,
   ) {
-    this.index = new RegionIndex(kernel);
+    this.index = new RegionIndex(kernel, threads);
   }
 
   /** `neardup.locate` is on (the index may still be off: over the byte limit). */

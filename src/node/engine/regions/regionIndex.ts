@@ -78,7 +78,11 @@ export class RegionIndex {
   private ver = 0;
   private sorted: { ver: number; pairs: ReportPair[] } | undefined;
 
-  constructor(private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>) {}
+  /** `threads`: of the kernel's one-call bucket search (the native addon's; the same regions). */
+  constructor(
+    private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>,
+    private readonly threads = 1,
+  ) {}
 
   stats(): RegionIndexStats {
     let anchors = 0;
@@ -127,7 +131,7 @@ export class RegionIndex {
     const docs = names.map((p) => loaded.get(p)!);
     for (let i = 0; i < names.length; i++) this.files.set(names[i], anchorsOfDoc(docs[i]));
     this.caps = capsFor(names.length);
-    const found = findRegions(docs, { kernel: this.kernel });
+    const found = findRegions(docs, { kernel: this.kernel, threads: this.threads });
     for (const r of found.pairs) {
       const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
       if (shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) this.add(pair);
@@ -231,6 +235,7 @@ export class RegionIndex {
       proseMaxPostingsShare: 0,
       skipPair: (a, b) => !isDirty[a] && !isDirty[b],
       kernel: this.kernel,
+      threads: this.threads,
     };
     const found = findRegions(docs, options);
     for (const r of found.pairs) {

@@ -188,6 +188,25 @@ describe('EngineState: located copies (neardup.locate)', function () {
     await engine.shutdown();
   });
 
+  it('regionThreads: the kernel\'s bucket search on 1 or 3 threads gives the same view, full build and update', async () => {
+    const views: string[] = [];
+    for (const regionThreads of [1, 3]) {
+      const engine = new EngineState(new InlineFingerprinter(), () => undefined, { saveDelayMs: 10, progressIntervalMs: 0, regionThreads });
+      await engine.init({ config: config(), cachePath: null });
+      await engine.reindex();
+      const built = engine.getReport();
+      fs.writeFileSync(path.join(root, 'host2.ts'), pasted());
+      await engine.update({ upserts: [path.join(root, 'host2.ts')], removes: [], renames: [] });
+      const updated = engine.getReport();
+      fs.rmSync(path.join(root, 'host2.ts'));
+      const view = (r: ViewReport) => JSON.stringify({ items: r.items.map((i) => [path.basename(i.loc.path), i.loc.startLine, i.loc.endLine, i.twins.map((t) => [path.basename(t.path), t.startLine, t.endLine, t.clone])]), groups: r.groups.length });
+      assert.ok(locatedOf(built.items).length > 0);
+      views.push(`${view(built)}\n${view(updated)}`);
+      await engine.shutdown();
+    }
+    assert.equal(views[1], views[0]);
+  });
+
   it('over regionsMaxBytes: none located, and the host told once', async () => {
     const events: EngineEvent[] = [];
     const engine = new EngineState(new InlineFingerprinter(), (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0, regionsMaxBytes: 1000 });
