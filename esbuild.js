@@ -44,8 +44,8 @@ const common = {
 /**
  * The CLI's optional parts (--locate's region finder, --format html's page), which src/cli/cli.ts
  * requires only when a run asks for them, are a bundle of their own, dist/cliExtras.js: they
- * re-read files (iconv-lite, opencc-js), ~0.8 MB that a plain scan would otherwise compile at
- * start-up. In dist/cli.js both requires name that bundle.
+ * re-read files (with opencc-js; iconv-lite is dist/iconv.js, apart), code that a plain scan would
+ * otherwise compile at start-up. In dist/cli.js both requires name that bundle.
  */
 const CLI_EXTRAS = /^\.\.\/node\/(scan\/locate|htmlReport\/fromScan)$/;
 const cliExtrasApart = {

@@ -408,7 +408,7 @@ int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen) {
         continue;
       }
     } else if (isProseCjk(c)) {
-      const start = i;
+      const int start = i;
       do i++;
       while (i < n && isProseCjk(t[i]));
       if (w + PROSE_ENTRY <= outLen) {

@@ -41,6 +41,11 @@
  *               (fingerprint.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
  *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
  *               longest line of the UTF-8 text of bytes (textshape.c), read in place
+ *   proseTokens(text, out: Uint32Array) -> a prose text's words as tokenizeProse reads them
+ *               (fingerprint.c kernelProseTokens): kind start end hi lo per entry
+ *   fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges, rangeCount, k, tf, fileSketch,
+ *               sectionSketch, minTokens, out) -> fingerprint's words of tokens made in
+ *               TypeScript, the sections as token ranges (fingerprint.c kernelFingerprintTokens)
  * fingerprint works on the tokens of the last tokenize: the whole file, then, with `sections`,
  * each code section of its text (codeSections with its defaults, maxDepth 2 and minLines 3),
  * written to `out` as

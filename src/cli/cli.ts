@@ -110,7 +110,7 @@ interface ScanFlags {
 /*
  * --locate's and --format html's code, required when a run asks for it: in the bundle both are
  * dist/cliExtras.js (esbuild.js), so that a plain scan does not compile them (they re-read files,
- * with iconv-lite and opencc-js: ~0.8 MB) at start-up.
+ * with opencc-js; iconv-lite is dist/iconv.js) at start-up.
  */
 function locateParts(): typeof Locate {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

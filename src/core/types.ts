@@ -247,7 +247,8 @@ export interface CodeKernel {
    * The text checks of src/core/text/decodeText.ts on a UTF-8 text, read off its bytes in one
    * pass (native/textshape.c), into `out`: the control characters checkText counts, the line
    * feeds and the longest line in UTF-16 units (lineShape), and bits (1: a NUL byte, 2: a byte
-   * of 0x80 or above). Meaningful for valid UTF-8 only. Absent from a kernel built before it.
+   * of 0x80 or above, 4: a character that may be a Han ideograph, 8: the ignore markers' prefix
+   * `neardup-ignore-`; native/textshape.h). Meaningful for valid UTF-8 only.
    */
   textShape?(bytes: Uint8Array, out: Uint32Array): void;
   /**

@@ -37,7 +37,8 @@ export interface FingerprintOptions {
   /**
    * A compiled code path giving the same results (see CodeKernel): tokenises and fingerprints code
    * with weighting 'none' or 'tf'; fingerprints the tokens of prose, containers and languages it
-   * cannot tokenise (fingerprintTokens), tokenised here; tfidf stays here.
+   * cannot tokenise (fingerprintTokens), tokenised here (prose's words found by its proseTokens);
+   * tfidf stays here.
    */
   kernel?: CodeKernel;
   /**
@@ -89,7 +90,8 @@ function tokenizeInto(text: string, lang: LanguageInfo, options: FingerprintOpti
  * Fingerprints a whole text and its sections. `path` decides code versus prose. The text's
  * `neardup-ignore-…` markers are applied first (see ignoreMarkers.ts): a file marked whole has no
  * fingerprints, and ignored regions no tokens. Code the kernel takes is tokenised and hashed there;
- * any other text is tokenised here, then hashed by fingerprintTokens.
+ * any other text is tokenised here (prose's words found by the kernel's proseTokens), then hashed
+ * by fingerprintTokens.
  */
 export function fingerprintText(text: string, path: string, options: FingerprintOptions = {}): DocumentFingerprint {
   const container = options.container ?? containerText(path, text);

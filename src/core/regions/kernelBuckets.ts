@@ -8,6 +8,9 @@ import type { CodeKernel, RegionBucketsFound } from '../types';
 import type { AlignOptions } from './align';
 import { idsDerived, type RegionDocument } from './document';
 
+/** Most threads one bucket search takes (~0.25 s of CPU on the small bench tree: more threads would mostly add their start and working memory; measured on 2 cores only). */
+export const BUCKET_SEARCH_MAX_THREADS = 4;
+
 /** A kernel that searches buckets in one call. */
 export type BucketKernel = Required<Pick<CodeKernel, 'regionBuckets'>>;
 

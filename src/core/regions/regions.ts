@@ -425,6 +425,12 @@ export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: Res
   return kept;
 }
 
+/** A plan's result from the region pairs a kernel's bucket search found: their groups, the plan's counts and frequent hashes. */
+export function searchedResult(plan: RegionPlan, pairs: RegionPair[]): RegionResult {
+  plan.stats.pairs = pairs.length;
+  return { pairs, groups: groupRegions(pairs), stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}) };
+}
+
 /** Finds the copied regions among documents (indices into `docs` in the results). */
 export function findRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionResult {
   const plan = planRegions(docs, options);
@@ -432,9 +438,7 @@ export function findRegions(docs: RegionDocument[], options: RegionOptions = {})
   const batch = bucketKernelOf(options);
   if (batch) {
     const wanted = wantedBuckets(plan.bucketCuts, o, options.skipPair);
-    const pairs = kernelBucketRegions(docs, plan.seedPairs, plan.bucketCuts, wanted, o, batch, plan.stats, options.threads);
-    plan.stats.pairs = pairs.length;
-    return { pairs, groups: groupRegions(pairs), stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}) };
+    return searchedResult(plan, kernelBucketRegions(docs, plan.seedPairs, plan.bucketCuts, wanted, o, batch, plan.stats, options.threads));
   }
   const align = options.aligner ?? (options.kernel ? kernelAligner(options.kernel) : alignChain);
   const stats = plan.stats;

@@ -511,8 +511,9 @@ const KERNEL_PROSE_UNITS = 1 << 21;
 const PROSE_ENTRY = 5;
 const PROSE_OTHER_WORD = 1;
 const PROSE_CJK_RUN = 2;
-/** Scratch of proseTokensByKernel: the kernel's entries (grown on demand). */
-let proseEntries = new Uint32Array(PROSE_ENTRY * 4096);
+/** Scratch of proseTokensByKernel: the kernel's entries (grown on demand, let go past PROSE_ENTRIES_KEEP). */
+const PROSE_ENTRIES_KEEP = PROSE_ENTRY * 4096;
+let proseEntries = new Uint32Array(PROSE_ENTRIES_KEEP);
 
 /**
  * proseTokens through a kernel: it finds the words and CJK runs and hashes the words of ASCII
@@ -548,6 +549,7 @@ function proseTokensByKernel(kernel: Required<Pick<CodeKernel, 'proseTokens'>>, 
     if (stop && STOP_WORDS.has(hi, lo)) continue;
     buf.push(hi, lo, start);
   }
+  if (proseEntries.length > PROSE_ENTRIES_KEEP) proseEntries = new Uint32Array(PROSE_ENTRIES_KEEP); // a long text's entries are not kept
   return runs;
 }
 

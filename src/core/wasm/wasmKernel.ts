@@ -18,7 +18,7 @@ import type { AnchorSeedsFound, CodeKernel, KernelRegion, RegionBucketsFound } f
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
  * another version (an addon or a .wasm built from other sources) is not used.
  */
-export const KERNEL_VERSION = 7;
+export const KERNEL_VERSION = 8;
 
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
@@ -88,7 +88,6 @@ interface Exports {
   nd_seed_frequent_over(): number;
   nd_seeds_free(): void;
   nd_align_chain(streams: number, aLength: number, bLength: number, seeds: number, m: number, params: number, out: number): number;
-  /** Absent from a module built before the bucket search. */
   nd_region_buckets(streams: number, lengths: number, prose: number, nDocs: number, seeds: number, nSeeds: number, buckets: number, nBuckets: number, wanted: number, params: number): number;
   nd_buckets_count(): number;
   nd_buckets_ints(): number;
@@ -97,7 +96,6 @@ interface Exports {
   nd_buckets_aligned(): number;
   nd_buckets_free(): void;
   nd_simhash_tokens(hi: number, lo: number, n: number, k: number, tf: number, out: number): number;
-  /** Absent from a module built before it. */
   nd_text_shape(bytes: number, n: number, out: number): void;
 }
 

@@ -32,6 +32,11 @@ export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?
     return c;
   }
 
+  /** Stops listing changed paths (a consumer that will not ask for a while); the next {@link takeChanged} answers null. */
+  stopChanges(): void {
+    this.changed = null;
+  }
+
   /** How a path names its folder for {@link linesByFolder} (the roots changed): recounts them all. */
   setFolderOf(folderOf: (path: string) => string): void {
     this.folderOf = folderOf;

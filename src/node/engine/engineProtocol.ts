@@ -77,7 +77,7 @@ export interface EngineTuning {
   regionsMaxBytes?: number;
   /**
    * Threads the native kernel's search of the located copies' buckets may take (native/threads.c:
-   * the same regions). Default: the cores, at most REGION_INDEX_MAX_THREADS (4).
+   * the same regions). Default: the cores, at most BUCKET_SEARCH_MAX_THREADS (4, core/regions/kernelBuckets.ts).
    */
   regionThreads?: number;
 }

@@ -50,7 +50,8 @@ import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
-import { EngineRegions, REGION_INDEX_MAX_THREADS, regionsHost } from './regions/engineRegions';
+import { EngineRegions, regionsHost } from './regions/engineRegions';
+import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -160,7 +161,7 @@ export class EngineState {
     this.maxPairs = options.maxPairs;
     this.checkpointMs = options.checkpointMs ?? 10_000;
     this.cacheIo = options.cacheIo ?? nodeCacheIo;
-    const regionThreads = options.regionThreads ?? Math.min(REGION_INDEX_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
+    const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
     this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
   }
 

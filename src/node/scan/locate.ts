@@ -56,7 +56,8 @@ import { kernelAligner, type ChainAligner } from '../../core/regions/align';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
 import { startRegionsInPool, type RegionsInPool } from './regionJobs';
-import { REGION_MAX_THREADS, startRegionsOnThreads, threadedKernelOf, type RegionsOnThreads } from './regionThreads';
+import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
+import { startRegionsOnThreads, threadedKernelOf, type RegionsOnThreads } from './regionThreads';
 import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
@@ -110,7 +111,7 @@ export interface LocateOptions {
   settings: EngineSettings;
   /** Default {@link LOCATE_MAX_BYTES}. */
   maxBytes?: number;
-  /** Threads the native kernel's bucket searches may use (regionThreads.ts). Default 1; beginLocateInPool: the pool's size, at most REGION_MAX_THREADS. */
+  /** Threads the native kernel's bucket searches may use (regionThreads.ts). Default 1; beginLocateInPool: the pool's size, at most BUCKET_SEARCH_MAX_THREADS. */
   threads?: number;
   /**
    * A file left out because it changed since the scan: it could not be read again, or is no longer
@@ -189,7 +190,7 @@ export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, op
  * identical files wait for the report (searched only when the scan does not pair them as files).
  */
 export function beginLocateInPool(input: LocateInput, options: LocateOptions, pool: WorkerPool<WorkerRequest, WorkerResponse>): (pairs: readonly ReportPair[]) => Promise<LocateOutcome> {
-  const threads = options.threads ?? Math.max(1, Math.min(REGION_MAX_THREADS, pool.size));
+  const threads = options.threads ?? Math.max(1, Math.min(BUCKET_SEARCH_MAX_THREADS, pool.size));
   const steps = locateSteps(input, { ...options, threads });
   if ('ok' in steps) return () => Promise.resolve(steps);
   const threaded = regionThreadsChosen() ? threadedKernelOf(steps.kernel) : undefined;

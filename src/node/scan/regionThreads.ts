@@ -7,13 +7,9 @@
  * searched then, when `keep` says so. The result is findRegions', pair for pair.
  */
 import type { RegionDocument } from '../../core/regions/document';
-import { groupRegions } from '../../core/regions/groups';
 import { searchBuckets, searchBucketsAsync, type AsyncBucketKernel, type BucketKernel } from '../../core/regions/kernelBuckets';
-import { bucketPairsOf, planRegions, wantedBuckets, type RegionOptions, type RegionResult } from '../../core/regions/regions';
+import { bucketPairsOf, planRegions, searchedResult, wantedBuckets, type RegionOptions, type RegionResult } from '../../core/regions/regions';
 import type { RegionBucketsFound } from '../../core/types';
-
-/** Most threads a search takes (~0.25 s of CPU on the small bench tree: more threads would mostly add their start and working memory; measured on 2 cores only). */
-export const REGION_MAX_THREADS = 4;
 
 /** A kernel that searches buckets on threads, off the calling one: the native addon. */
 export type ThreadedBucketKernel = BucketKernel & AsyncBucketKernel;
@@ -68,10 +64,7 @@ export function startRegionsOnThreads(
         any = true;
       }
       if (any) found = inBucketOrder(found, searchBuckets(kernel, docs, seeds, cuts, later, o, threads));
-      const stats = plan.stats;
-      const pairs = bucketPairsOf(docs, cuts, found, stats);
-      stats.pairs = pairs.length;
-      return { pairs, groups: groupRegions(pairs), stats, ...(plan.frequent ? { frequent: plan.frequent } : {}) };
+      return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats));
     },
   };
 }

@@ -19,9 +19,6 @@ import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, sp
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
 
-/** Most threads the native kernel's bucket search takes in the engine (EngineTuning.regionThreads). */
-export const REGION_INDEX_MAX_THREADS = 4;
-
 /**
  * Region documents kept between updates (bytes of their arrays, ~13 a code token: lean documents): the partners
  * an update reads again (the files sharing two seeds with the changed one) are mostly the same
@@ -51,6 +48,8 @@ export interface EngineRegionsHost {
    * signature changed), or null: any may have (the first call, or the entries were cleared since).
    */
   takeChanged(): Set<string> | null;
+  /** Stop listing changes until the next takeChanged (which then answers null). */
+  stopChanges(): void;
   /** Region documents of files, read again through the fingerprint workers. */
   load(paths: string[]): Promise<Map<string, RegionDocument>>;
   settings(): EngineSettings;
@@ -62,6 +61,8 @@ export class EngineRegions {
   private enabled = false;
   /** The files (and their signatures) the index was last brought up to date with; null: not built. */
   private known: Map<string, string> | null = null;
+  /** Times the index was let go ({@link drop}): a step that awaited meanwhile does not record what it built. */
+  private drops = 0;
   /** Over the byte limit (told once). */
   private over = false;
   /** The files whose located pairs changed since the last report (null: all); undefined: none. */
@@ -159,7 +160,6 @@ export class EngineRegions {
     }
     this.over = false;
     const settings = this.host.settings();
-    const present = (p: string) => this.host.sigOf(p) !== undefined;
     let changed: string[] | null = null;
     if (this.known) {
       changed = [];
@@ -170,16 +170,19 @@ export class EngineRegions {
     }
     // The signatures the index is brought up to date with (taken before it reads the files).
     const sigs = (changed ?? this.host.paths()).map((p) => [p, this.host.sigOf(p)] as const);
+    const drops = this.drops;
     try {
       if (!changed) this.forgetDocs();
       const touched = changed
-        ? await this.index.update(changed, present, (paths) => this.loadKept(paths), settings, () => this.host.paths())
+        ? await this.index.update(changed, (p) => this.host.sigOf(p) !== undefined, (paths) => this.loadKept(paths), settings, () => this.host.paths())
         : await this.index.rebuild(sigs.map(([p]) => p), (paths) => this.host.load(paths), settings);
-      if (!changed) this.known = new Map();
-      const known = this.known; // null: dropped meanwhile (built again at the next step)
-      for (const [p, sig] of known ? sigs : []) {
-        if (sig === undefined) known!.delete(p);
-        else known!.set(p, sig);
+      if (!changed && drops === this.drops) this.known = new Map();
+      const known = drops === this.drops ? this.known : null; // dropped meanwhile: built again at the next step
+      if (known) {
+        for (const [p, sig] of sigs) {
+          if (sig === undefined) known.delete(p);
+          else known.set(p, sig);
+        }
       }
       this.mark(touched);
     } catch (e) {
@@ -252,14 +255,13 @@ export class EngineRegions {
 
   /** Region documents of `paths`: those kept (same size and mtime) and the others read, then kept. */
   private async loadKept(paths: string[]): Promise<Map<string, RegionDocument>> {
-    const sigs = { get: (p: string) => this.host.sigOf(p) };
     const out = new Map<string, RegionDocument>();
     const missing: string[] = [];
     for (const p of paths) {
       const k = this.kept.get(p);
       if (k) {
         this.kept.delete(p);
-        if (k.sig === sigs.get(p)) {
+        if (k.sig === this.host.sigOf(p)) {
           this.kept.set(p, k); // most recently used
           out.set(p, k.doc);
           continue;
@@ -271,7 +273,7 @@ export class EngineRegions {
     for (const [p, doc] of await this.host.load(missing)) {
       out.set(p, doc);
       const bytes = docBytes(doc);
-      const sig = sigs.get(p);
+      const sig = this.host.sigOf(p);
       if (sig === undefined || bytes > this.cacheBytes) continue;
       this.kept.set(p, { sig, doc, bytes });
       this.keptBytes += bytes;
@@ -301,6 +303,8 @@ export class EngineRegions {
     this.placed = undefined;
     const had = this.index.clear();
     this.known = null;
+    this.drops++;
+    this.host.stopChanges(); // nothing compares them until the index is built again
     if (had.size > 0) this.mark(had);
   }
 
@@ -350,7 +354,7 @@ export async function loadRegionDocuments(reader: RegionReader, paths: readonly 
 
 /** The host of {@link EngineRegions} over the engine's entries and fingerprinter. */
 export function regionsHost(
-  entries: { docs: ReadonlyMap<string, unknown>; bytes: number; get(path: string): { size: number; mtimeMs: number } | undefined; takeChanged(): Set<string> | null },
+  entries: { docs: ReadonlyMap<string, unknown>; bytes: number; get(path: string): { size: number; mtimeMs: number } | undefined; takeChanged(): Set<string> | null; stopChanges(): void },
   reader: RegionReader,
   settings: () => EngineSettings,
   emit: (event: EngineEvent) => void,
@@ -365,6 +369,7 @@ export function regionsHost(
     count: () => entries.docs.size,
     bytes: () => entries.bytes,
     takeChanged: () => entries.takeChanged(),
+    stopChanges: () => entries.stopChanges(),
     load: (paths) => loadRegionDocuments(reader, paths, settings(), batch),
     settings,
     emit,

@@ -34,5 +34,12 @@ describe('DocumentEntries: running totals and the paths changed since a consumer
     e.clear();
     e.set('c', { size: 1, doc: null });
     assert.equal(e.takeChanged(), null, 'cleared since');
+    // stopChanges: nothing listed (no Set growing for a consumer that stopped asking); the next answer is null.
+    assert.deepEqual([...e.takeChanged()!], []);
+    e.stopChanges();
+    e.set('d', { size: 1, doc: null });
+    assert.equal(e.takeChanged(), null);
+    e.set('f', { size: 1, doc: null });
+    assert.deepEqual([...e.takeChanged()!], ['f']);
   });
 });
