@@ -1,8 +1,8 @@
 /*
  * The region finder's plan and bucket search as one job (regionPlanSearch of regionplan.h), run by
  * kernel.c's regionPlanAsync on a thread of libuv's pool while Node's thread matches sections:
- * the documents' anchors gathered where they are into one index (AnchorIndex.add's order), its
- * seeds (seeds.c), the buckets wanted and held back, the identical documents' classes, then the
+ * the documents' anchors read where they are as one index (AnchorIndex.add's order: no copy),
+ * its seeds (seeds.c anchorSeedsOfDocuments), the buckets wanted and held back, the identical documents' classes, then the
  * bucket search (threads.c). The same plan and regions as src/core/regions planRegions,
  * wantedBuckets and searchBuckets on Node's thread (test/unit/node/scan/regionThreads.test.ts).
  * No Node-API call here. The native addon only (wasm.c has no threads).
@@ -86,26 +86,16 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
   size_t n = 0;
   for (uint32_t d = 0; d < c->nDocs; d++) n += c->anchorCount[d];
   r->anchors = n;
-  uint32_t *hash = malloc((n ? n : 1) * sizeof(uint32_t)), *doc = malloc((n ? n : 1) * sizeof(uint32_t)), *pos = malloc((n ? n : 1) * sizeof(uint32_t));
   r->classOf = malloc((c->nDocs ? c->nDocs : 1) * sizeof(int32_t));
-  int status = hash && doc && pos && r->classOf ? 1 : -1;
-  for (uint32_t d = 0, at = 0; status > 0 && d < c->nDocs; d++) {
+  int status = r->classOf ? 1 : -1;
+  /* The anchors are read where they are: each inside its document, each document with a cap. */
+  for (uint32_t d = 0; status > 0 && d < c->nDocs; d++) {
     const uint32_t m = c->anchorCount[d];
-    if (!m) continue;
-    if (d >= c->nCaps) status = -2; /* a document without a cap */
-    for (uint32_t i = 0; status > 0 && i < m; i++) {
-      const int32_t p = c->anchorPos[d][i];
-      if (p < 0 || p >= c->docs[d].length) status = -2;
-      pos[at + i] = (uint32_t)p;
-      doc[at + i] = d;
-    }
-    if (status > 0) memcpy(hash + at, c->anchorHash[d], m * sizeof(uint32_t));
-    at += m;
+    if (m && d >= c->nCaps) status = -2;
+    for (uint32_t i = 0; status > 0 && i < m; i++)
+      if (c->anchorPos[d][i] < 0 || c->anchorPos[d][i] >= c->docs[d].length) status = -2;
   }
-  if (status > 0 && anchorSeeds(hash, doc, pos, n, c->caps, c->nCaps, c->maxDocs, &r->seeds) < 0) status = -1;
-  free(hash);
-  free(doc);
-  free(pos);
+  if (status > 0 && anchorSeedsOfDocuments(c->anchorHash, c->anchorPos, c->anchorCount, c->nDocs, c->caps, c->nCaps, c->maxDocs, &r->seeds) < 0) status = -1;
   if (status > 0 && !identicalClasses(c->docs, c->nDocs, r->classOf)) status = -1;
   const size_t nb = r->seeds.nBuckets;
   if (status > 0 && !(r->wanted = calloc(nb ? nb : 1, 1))) status = -1;
