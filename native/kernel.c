@@ -686,6 +686,32 @@ static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/* Rejects a job's promise: with the exception pending, else an Error of `why`. */
+static void rejectJob(napi_env env, napi_deferred deferred, const char *why) {
+  napi_value error = NULL, msg;
+  bool pending = false;
+  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &error);
+  if (!error && napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg) == napi_ok) napi_create_error(env, NULL, msg, &error);
+  napi_reject_deferred(env, deferred, error);
+}
+
+/* Holds the objects among argv[0, n) (refs[i]: their arrays are read off this thread) and queues a
+ * job on libuv's pool; *promise settles when it completes. 0 when it cannot start (then the caller
+ * frees it: a promise never settled is dropped with its deferred, nothing else holds it). */
+static int queueJob(napi_env env, const char *name, napi_value *argv, size_t n, napi_ref *refs, napi_async_execute_callback execute,
+                    napi_async_complete_callback complete, void *data, napi_async_work *work, napi_deferred *deferred, napi_value *promise) {
+  int ok = 1;
+  for (size_t i = 0; ok && i < n; i++) {
+    napi_valuetype t;
+    ok = napi_typeof(env, argv[i], &t) == napi_ok;
+    if (ok && t == napi_object) ok = napi_create_reference(env, argv[i], 1, &refs[i]) == napi_ok; /* (null: none) */
+  }
+  napi_value label;
+  ok = ok && napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &label) == napi_ok &&
+       napi_create_async_work(env, NULL, label, execute, complete, data, work) == napi_ok && napi_create_promise(env, deferred, promise) == napi_ok;
+  return ok && napi_queue_async_work(env, *work) == napi_ok;
+}
+
 /* The arguments regionBucketsAsync holds on to until its search is over (its arrays' memory is read off this thread). */
 #define BUCKET_JOB_REFS 6
 
@@ -721,16 +747,10 @@ static void bucketJobComplete(napi_env env, napi_status done, void *data) {
     result = bucketsFound(env, &j->res);
   else
     bucketResultFree(&j->res);
-  if (result) {
+  if (result)
     napi_resolve_deferred(env, j->deferred, result);
-  } else {
-    napi_value error = NULL, msg;
-    bool pending = false;
-    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &error);
-    if (!error && napi_create_string_utf8(env, done == napi_cancelled ? "regionBucketsAsync: cancelled" : "out of memory", NAPI_AUTO_LENGTH, &msg) == napi_ok)
-      napi_create_error(env, NULL, msg, &error);
-    napi_reject_deferred(env, j->deferred, error);
-  }
+  else
+    rejectJob(env, j->deferred, done == napi_cancelled ? "regionBucketsAsync: cancelled" : "out of memory");
   bucketJobFree(env, j);
 }
 
@@ -749,17 +769,8 @@ static napi_value jsRegionBucketsAsync(napi_env env, napi_callback_info info) {
     free(j);
     return throwError(env, wrong);
   }
-  napi_value promise, name;
-  int ok = 1;
-  for (int i = 0; ok && i < BUCKET_JOB_REFS; i++) {
-    napi_valuetype t;
-    ok = napi_typeof(env, argv[i], &t) == napi_ok;
-    if (ok && t == napi_object) ok = napi_create_reference(env, argv[i], 1, &j->refs[i]) == napi_ok; /* wanted may be null */
-  }
-  ok = ok && napi_create_string_utf8(env, "neardup:regionBuckets", NAPI_AUTO_LENGTH, &name) == napi_ok &&
-       napi_create_async_work(env, NULL, name, bucketJobExecute, bucketJobComplete, j, &j->work) == napi_ok && napi_create_promise(env, &j->deferred, &promise) == napi_ok;
-  if (!ok || napi_queue_async_work(env, j->work) != napi_ok) {
-    /* A promise made and never settled is dropped with its deferred (nothing else holds it). */
+  napi_value promise;
+  if (!queueJob(env, "neardup:regionBuckets", argv, BUCKET_JOB_REFS, j->refs, bucketJobExecute, bucketJobComplete, j, &j->work, &j->deferred, &promise)) {
     bucketJobFree(env, j);
     return throwError(env, "regionBucketsAsync: cannot start");
   }
@@ -894,16 +905,10 @@ static napi_value planFound(napi_env env, PlanJob *j) {
 static void planJobComplete(napi_env env, napi_status done, void *data) {
   PlanJob *j = data;
   napi_value result = done == napi_ok && j->status > 0 ? planFound(env, j) : NULL;
-  if (result) {
+  if (result)
     napi_resolve_deferred(env, j->deferred, result);
-  } else {
-    napi_value error = NULL, msg;
-    bool pending = false;
-    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &error);
-    const char *why = done == napi_cancelled ? "regionPlanAsync: cancelled" : j->status == -2 ? "regionPlanAsync: an anchor outside its document" : "out of memory";
-    if (!error && napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg) == napi_ok) napi_create_error(env, NULL, msg, &error);
-    napi_reject_deferred(env, j->deferred, error);
-  }
+  else
+    rejectJob(env, j->deferred, done == napi_cancelled ? "regionPlanAsync: cancelled" : j->status == -2 ? "regionPlanAsync: an anchor outside its document" : "out of memory");
   planJobFree(env, j);
 }
 
@@ -926,12 +931,8 @@ static napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info) {
     planJobFree(env, j);
     return throwError(env, wrong);
   }
-  napi_value promise, name;
-  int ok = 1;
-  for (int i = 0; ok && i < PLAN_JOB_REFS; i++) ok = napi_create_reference(env, argv[i], 1, &j->refs[i]) == napi_ok;
-  ok = ok && napi_create_string_utf8(env, "neardup:regionPlan", NAPI_AUTO_LENGTH, &name) == napi_ok &&
-       napi_create_async_work(env, NULL, name, planJobExecute, planJobComplete, j, &j->work) == napi_ok && napi_create_promise(env, &j->deferred, &promise) == napi_ok;
-  if (!ok || napi_queue_async_work(env, j->work) != napi_ok) {
+  napi_value promise;
+  if (!queueJob(env, "neardup:regionPlan", argv, PLAN_JOB_REFS, j->refs, planJobExecute, planJobComplete, j, &j->work, &j->deferred, &promise)) {
     planJobFree(env, j);
     return throwError(env, "regionPlanAsync: cannot start");
   }
