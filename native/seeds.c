@@ -6,7 +6,8 @@
  * come out sorted by (docA, docB, a, b) and cut into one bucket per pair of documents: exactly the
  * buckets the TypeScript gives (checked by test/unit/node/workers/nativeRegions.test.ts).
  * The output is fully determined by that order, so the sorts here need not be the TypeScript's:
- * anchors are split by their hash's top bits (one scatter) and each small part sorted in cache;
+ * anchors — flat arrays, or read in each document's own (anchorSeedsOfDocuments, no copy) — are
+ * split by their hash's top bits (one scatter) and each small part sorted in cache;
  * seeds are counted per docA first, then written straight into their docA's slice as one 64-bit
  * key (docB, a, b) and each slice sorted in cache (Seed structs and qsort when the key is wider).
  * Both sorts are one radix sort (RADIX_SORT) over their element type and key.
@@ -80,26 +81,55 @@ RADIX_SORT(sortAnchorsLow, Anchor, ANCHOR_HASH)
 /* Seed keys (docB, a, b) of `bits` bits. */
 RADIX_SORT(sortKeys, uint64_t, SEED_KEY)
 
+/* Where the anchors are: three flat arrays, or each document's hashes and positions (docs[d]). */
+typedef struct {
+  const uint32_t *hash, *doc, *pos;
+  const uint32_t *const *docHash;
+  const int32_t *const *docPos;
+  const uint32_t *docCount;
+  uint32_t nDocs;
+} AnchorSource;
+
+/* Calls EACH(h, d, p) for every anchor of src in insertion order (documents in order). */
+#define EACH_ANCHOR(src, EACH)                                                 \
+  if ((src)->hash) {                                                           \
+    for (size_t i_ = 0; i_ < n; i_++) {                                        \
+      const uint32_t h = (src)->hash[i_], d = (src)->doc[i_], p = (src)->pos[i_]; \
+      (void)p;                                                                 \
+      EACH;                                                                    \
+    }                                                                          \
+  } else {                                                                     \
+    for (uint32_t d = 0; d < (src)->nDocs; d++) {                              \
+      const uint32_t *hs_ = (src)->docHash[d];                                 \
+      const int32_t *ps_ = (src)->docPos[d];                                   \
+      for (uint32_t i_ = 0, m_ = (src)->docCount[d]; i_ < m_; i_++) {          \
+        const uint32_t h = hs_[i_], p = (uint32_t)ps_[i_];                     \
+        (void)p;                                                               \
+        EACH;                                                                  \
+      }                                                                        \
+    }                                                                          \
+  }
+
 /* The anchors sorted by hash, stable (insertion order within a hash); NULL when out of memory. */
-static Anchor *sortAnchors(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n) {
+static Anchor *sortAnchors(const AnchorSource *src, size_t n) {
   const int top = n < SMALL_SORT ? 8 : 16, low = 32 - top;
   const size_t parts = (size_t)1 << top;
   Anchor *out = malloc((n ? n : 1) * sizeof(Anchor));
   uint32_t *count = calloc(parts + 1, sizeof(uint32_t));
   Anchor *tmp = NULL;
   if (!out || !count) goto fail;
-  for (size_t i = 0; i < n; i++) count[(hash[i] >> low) + 1]++;
+  EACH_ANCHOR(src, (void)d; count[(h >> low) + 1]++)
   uint32_t longest = 0;
   for (size_t d = 0; d < parts; d++) {
     if (count[d + 1] > longest) longest = count[d + 1];
     count[d + 1] += count[d];
   }
-  for (size_t i = 0; i < n; i++) {
-    Anchor *x = &out[count[hash[i] >> low]++];
-    x->hash = hash[i];
-    x->doc = doc[i];
-    x->pos = pos[i];
-  }
+  EACH_ANCHOR(src, {
+    Anchor *x = &out[count[h >> low]++];
+    x->hash = h;
+    x->doc = d;
+    x->pos = p;
+  })
   /* count[d] is now the end of part d. */
   if (longest > INSERTION && !(tmp = malloc(longest * sizeof(Anchor)))) goto fail;
   for (size_t d = 0, s = 0; d < parts; s = count[d++])
@@ -139,11 +169,10 @@ static int compareSeeds(const void *x, const void *y) {
     }                                                                                               \
   }
 
-int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs,
-                SeedResult *res) {
+static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs, SeedResult *res) {
   memset(res, 0, sizeof *res);
   const size_t slots = nDocs ? nDocs : 1;
-  Anchor *anchors = sortAnchors(hash, doc, pos, n);
+  Anchor *anchors = sortAnchors(src, n);
   uint32_t *stamp = calloc(slots, sizeof(uint32_t));
   size_t *at = calloc(slots + 1, sizeof(size_t)); /* seeds per docA, then where each docA's slice ends */
   uint32_t *runs = NULL;                          /* start, end of every hash kept */
@@ -279,4 +308,18 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
   res->seeds = ns;
   res->nBuckets = nb;
   return 1;
+}
+
+int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs,
+                SeedResult *res) {
+  const AnchorSource src = {hash, doc, pos, NULL, NULL, NULL, 0};
+  return seedsOf(&src, n, caps, nDocs, maxDocs, res);
+}
+
+int anchorSeedsOfDocuments(const uint32_t *const *hash, const int32_t *const *pos, const uint32_t *count, uint32_t nDocs, const uint32_t *caps, uint32_t nCaps,
+                           uint32_t maxDocs, SeedResult *res) {
+  size_t n = 0;
+  for (uint32_t d = 0; d < nDocs; d++) n += count[d];
+  const AnchorSource src = {NULL, NULL, NULL, hash, pos, count, nDocs};
+  return seedsOf(&src, n, caps, nCaps, maxDocs, res);
 }

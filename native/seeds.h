@@ -24,4 +24,10 @@ typedef struct {
 int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, size_t n, const uint32_t *caps, uint32_t nDocs, uint32_t maxDocs,
                 SeedResult *res);
 
+/* anchorSeeds of the anchors of documents [0, nDocs) in that order, each document d's `count[d]`
+ * hashes and positions where they are (no positions negative; every document with anchors below
+ * nCaps, the caps' length): no flat copy of them made. */
+int anchorSeedsOfDocuments(const uint32_t *const *hash, const int32_t *const *pos, const uint32_t *count, uint32_t nDocs, const uint32_t *caps, uint32_t nCaps,
+                           uint32_t maxDocs, SeedResult *res);
+
 #endif

@@ -283,6 +283,35 @@ export interface CodeKernel {
    * passed (and the streams array) untouched until then. Absent from the WebAssembly kernel.
    */
   regionBucketsAsync?(...args: Parameters<NonNullable<CodeKernel['regionBuckets']>>): Promise<RegionBucketsFound>;
+  /**
+   * The plan of a region search and its search as one job off the calling thread (the native
+   * addon, native/regionplan.c; src/core/regions/kernelPlan.ts): the documents' anchors (`anchors`:
+   * hash, pos per document, or nulls: none) into one index as AnchorIndex.add would, its seeds
+   * (anchorSeeds with `caps`, `maxDocs`), the buckets wanted (`plan`: selfMatches 0/1,
+   * max(minSeeds, minBucketSeeds), holdIdentical 0/1 — the buckets of two different documents of
+   * the same tokens held back), the identical documents' classes (`classOf`: each document's first
+   * twin, or -1) and the search of the wanted buckets on `threads` threads. `streams`, `lengths`,
+   * `prose`, `params` as regionBuckets takes them. Absent from the WebAssembly kernel.
+   */
+  regionPlanAsync?(
+    streams: ReadonlyArray<Uint32Array | Uint8Array | null>,
+    lengths: Int32Array,
+    prose: Uint8Array,
+    anchors: ReadonlyArray<Uint32Array | Int32Array | null>,
+    caps: Uint32Array,
+    maxDocs: number,
+    params: Float64Array,
+    plan: Float64Array,
+    threads: number,
+  ): Promise<RegionPlanFound>;
+}
+
+/** What CodeKernel.regionPlanAsync gives: anchorSeeds' seeds, each bucket's fate (0 not searched, 1 searched, 2 held back), the identical documents' classes, the anchors indexed and the search's regions. */
+export interface RegionPlanFound extends AnchorSeedsFound {
+  wanted: Uint8Array;
+  classOf: Int32Array;
+  anchors: number;
+  found: RegionBucketsFound;
 }
 
 /** What CodeKernel.regionBuckets returns: the regions kept, packed, and the chains made and aligned. */

@@ -24,6 +24,8 @@ import { chineseText, codeFile, editLines, mulberry32, proseText } from './helpe
 
 const WORKER = path.join(__dirname, '..', '..', 'dist', 'worker.js');
 const MB = 1024 * 1024;
+/** The bundles a plain scan of the CLI runs: itself, its workers', and the kernel loader it shares with dist/cliExtras.js (esbuild.js). */
+const CLI_BUNDLES = ['cli.js', 'worker.js', 'nativeKernel.js'];
 
 interface JsonReport {
   stats: { files: number; sections: number; bytes: number; elapsedMs: number };
@@ -250,7 +252,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     // an install without the native module for this platform.
     const iso = path.join(dir, 'iso');
     fs.mkdirSync(iso);
-    for (const f of ['cli.js', 'worker.js']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(iso, f));
+    for (const f of CLI_BUNDLES) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(iso, f));
     const tree = path.join(dir, 'zh-tree');
     const r0 = mulberry32(31);
     const base = chineseText(r0, 6);
@@ -279,7 +281,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     // jieba stays resolvable (prose only needs it).
     const iso = path.join(dir, 'iso-kernel');
     fs.mkdirSync(iso);
-    for (const f of ['cli.js', 'worker.js']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(iso, f));
+    for (const f of CLI_BUNDLES) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(iso, f));
     const tree = path.join(dir, 'code-tree');
     const base = codeFile(mulberry32(41), 10);
     write(tree, 'src/base.ts', base);
@@ -299,7 +301,7 @@ describe('bad inputs: the CLI skips each with one stderr line and completes', fu
     assert.equal(quiet.stderr, '');
     const isoWasm = path.join(dir, 'iso-wasm');
     fs.mkdirSync(isoWasm);
-    for (const f of ['cli.js', 'worker.js', 'neardup_kernel.wasm']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(isoWasm, f));
+    for (const f of [...CLI_BUNDLES, 'neardup_kernel.wasm']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(isoWasm, f));
     openToAll(dir);
     const wasm = runCli(args, { cli: path.join(isoWasm, 'cli.js'), env });
     assert.equal(wasm.code, 0, wasm.stderr);

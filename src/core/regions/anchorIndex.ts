@@ -122,13 +122,7 @@ export class AnchorIndex {
     const caps = new Uint32Array(docs);
     fillCaps(caps, maxPostings, limits.capOf);
     const r = kernel.anchorSeeds(this.hash, this.doc, this.pos, this.n, caps, limits.maxDocs ?? Infinity);
-    let frequent: FrequentHashes | undefined;
-    if (r.frequent && docs > 0) {
-      const counts = new Map<number, number>();
-      for (let i = 0; i < r.frequent.length; i += 2) counts.set(r.frequent[i], r.frequent[i + 1]);
-      frequent = { over: r.frequentOver, counts };
-    }
-    return seedsOf(r.pairs, r.buckets, r.dropped, frequent);
+    return seedsOf(r.pairs, r.buckets, r.dropped, r.frequent && docs > 0 ? frequentHashes(r.frequent, r.frequentOver) : undefined);
   }
 
   /** Sorts the entries by hash (stable: documents and positions stay in insertion order). */
@@ -234,13 +228,20 @@ export class AnchorIndex {
  */
 const digitBits = (n: number): number => (n < 32768 ? 8 : 16);
 
+/** A kernel's list of frequent hashes (hash, documents per hash in more than `over`) as FrequentHashes. */
+export function frequentHashes(frequent: Uint32Array, over: number): FrequentHashes {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < frequent.length; i += 2) counts.set(frequent[i], frequent[i + 1]);
+  return { over, counts };
+}
+
 /**
  * nativeSeeds' caps: each document's cap on postings (capOf's, else maxPostings), clamped to 32
  * bits. The loop alone in a function: when V8 optimises it during the loop (thousands of
  * documents, one call a scan), nothing after it is left without type feedback (nativeSeeds' own
  * code after the loop was: ~40 deoptimisations a scan with --locate).
  */
-function fillCaps(caps: Uint32Array, maxPostings: number, capOf: ((doc: number) => number) | undefined): void {
+export function fillCaps(caps: Uint32Array, maxPostings: number, capOf: ((doc: number) => number) | undefined): void {
   for (let d = 0; d < caps.length; d++) caps[d] = Math.min(0xffffffff, Math.max(0, capOf ? capOf(d) : maxPostings));
 }
 

@@ -253,11 +253,24 @@ export interface RegionPlan {
   frequent?: PlanFrequent;
 }
 
+/** Whether the anchors stored in the documents (defaultAnchors) are those the options index. */
+export function anchorsStoredFit(o: ResolvedRegionOptions): boolean {
+  return o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams;
+}
+
+/** The postings cap of a hash (grown with the corpus), and by the document of its first posting when prose's differs. */
+export function postingCaps(docs: readonly RegionDocument[], o: ResolvedRegionOptions): { cap: number; capOf?: (doc: number) => number } {
+  const grown = (share: number): number => Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(share * docs.length)));
+  const cap = grown(o.maxPostingsShare);
+  const proseCap = Math.max(cap, grown(o.proseMaxPostingsShare));
+  return { cap, capOf: proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined };
+}
+
 /** The anchors of the documents into one index, and the seed buckets of its hashes under the caps. */
 export function planRegions(docs: RegionDocument[], options: RegionOptions = {}): RegionPlan {
   const o = resolveRegionOptions(options);
   const index = new AnchorIndex();
-  const stored = o.k === DEFAULTS.k && o.w === DEFAULTS.w && o.streams === DEFAULTS.streams;
+  const stored = anchorsStoredFit(o);
   let reserve = 0;
   if (stored) for (const doc of docs) if (doc.anchors && doc.length >= o.minTokens) reserve += doc.anchors.hash.length;
   index.reserve(reserve);
@@ -274,10 +287,7 @@ export function planRegions(docs: RegionDocument[], options: RegionOptions = {})
     allStored = false;
     for (const a of documentAnchors(doc, o.k, o.w, o.streams)) index.add(d, a.hash, a.pos);
   }
-  const grown = (share: number): number => Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(share * docs.length)));
-  const cap = grown(o.maxPostingsShare);
-  const proseCap = Math.max(cap, grown(o.proseMaxPostingsShare));
-  const capOf = proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined;
+  const { cap, capOf } = postingCaps(docs, o);
   const found = index.seeds(cap, { maxDocs: o.maxDocs, rescuePostings: o.rescuePostings, capOf, kernel: options.kernel });
   const stats: RegionStats = { documents: docs.length, tokens, anchors: index.size, indexBytes: index.bytes, droppedHashes: found.dropped, seeds: found.seeds, chains: 0, aligned: 0, pairs: 0 };
   return {

@@ -58,6 +58,7 @@ import type { WorkerPool } from '../workers/workerPool';
 import { startRegionsInPool, type RegionsInPool } from './regionJobs';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { startRegionsOnThreads, threadedKernelOf, type RegionsOnThreads } from './regionThreads';
+import { identicalClasses } from './identicalDocs';
 import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
@@ -159,6 +160,8 @@ interface LocateSteps {
   aligner: ChainAligner | undefined;
   /** Two documents hold the same tokens. */
   identical: (a: number, b: number) => boolean;
+  /** The identical documents' classes as the kernel found them (identicalDocs.ts identicalClasses), instead of finding them here. */
+  useClasses: (classOf: Int32Array) => void;
   /** The pairs of documents the region finder skips, given the scan's pairs (identical files it pairs). */
   skipOf: (pairs: readonly ReportPair[]) => (a: number, b: number) => boolean;
   /** The outcome from the scan's pairs and the regions found. */
@@ -200,7 +203,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
     let begun: RegionsOnThreads;
     try {
       // (a document with itself is never skipped: its buckets are not held)
-      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, (a, b) => a !== b && steps.identical(a, b));
+      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, 'identical');
     } catch (e) {
       const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       return () => Promise.resolve(failed);
@@ -209,6 +212,8 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
       void pool.close(); // done with the workers: their memory goes before the report is made (peak)
       let found: RegionResult;
       try {
+        const classes = await begun.classes();
+        if (classes) steps.useClasses(classes);
         const skip = steps.skipOf(pairs);
         found = await begun.result((a, b) => !skip(a, b));
       } catch (e) {
@@ -312,32 +317,13 @@ function locateSteps(
   for (const d of docs) tokens += d.region.length;
 
   // ---- identical documents (the same tokens as read): their pairs are not searched when the scan
-  // pairs them as files (they get one exact region of the whole file)
-  // (looked for only when another document has as many tokens: a document is compared, whole, with
-  // the first of each content seen with its length and a few of its tokens — no hashing).
-  const classOf = new Int32Array(docs.length).fill(-1);
-  {
-    const byLength = new Map<number, number>(); // tokens → documents with as many
-    for (const d of docs) byLength.set(d.region.length, (byLength.get(d.region.length) ?? 0) + 1);
-    const firstOf = new Map<number, number[]>(); // length and sampled tokens, mixed → the first document of each content
-    const members = new Int32Array(docs.length); // by a content's first document: its documents
-    const firstIs = new Int32Array(docs.length).fill(-1);
-    docs.forEach((d, i) => {
-      const r = d.region;
-      const n = r.length;
-      if (n === 0 || byLength.get(n)! < 2) return;
-      const m = n >> 1;
-      const k = (Math.imul(n, 0x9e3779b1) ^ r.raw.lo[0] ^ Math.imul(r.raw.lo[m], 0x85ebca6b) ^ Math.imul(r.raw.lo[n - 1], 0xc2b2ae35)) >>> 0;
-      let firsts = firstOf.get(k);
-      if (!firsts) firstOf.set(k, (firsts = []));
-      let first = firsts.find((j) => sameTokens(docs[j].region, r));
-      if (first === undefined) firsts.push((first = i));
-      firstIs[i] = first;
-      members[first]++;
-    });
-    for (let i = 0; i < docs.length; i++) if (firstIs[i] >= 0 && members[firstIs[i]] > 1) classOf[i] = firstIs[i];
-  }
-  const identical = (x: number, y: number): boolean => classOf[x] >= 0 && classOf[x] === classOf[y];
+  // pairs them as files (they get one exact region of the whole file); found when first asked
+  // (identicalDocs.ts), unless the kernel's plan found them (useClasses)
+  let classOf: Int32Array | undefined;
+  const identical = (x: number, y: number): boolean => {
+    const c = (classOf ??= identicalClasses(regionDocs));
+    return c[x] >= 0 && c[x] === c[y];
+  };
   /** Two documents as one number (either order). */
   const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
   /** Pairs of identical documents the scan pairs as files: not searched. */
@@ -362,6 +348,7 @@ function locateSteps(
     kernel,
     aligner,
     identical,
+    useClasses: (c) => void (classOf = c),
     skipOf,
     finish: (scanPairs, found) => {
     // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not
@@ -619,13 +606,4 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
   const gone = new Set([...located.replaced].map((i) => sidesKey(result.pairs[i].a, result.pairs[i].b)));
   const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && gone.has(sidesKey(g.locations[0], g.locations[1]))));
   return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
-}
-
-/** Whether two region documents hold the same tokens as read (a loop: Buffer views per call cost more). */
-function sameTokens(x: RegionDocument, y: RegionDocument): boolean {
-  if (x.length !== y.length) return false;
-  const { hi: xh, lo: xl } = x.raw;
-  const { hi: yh, lo: yl } = y.raw;
-  for (let i = 0; i < x.length; i++) if (xl[i] !== yl[i] || xh[i] !== yh[i]) return false;
-  return true;
 }

@@ -1,18 +1,23 @@
 /**
- * The region finder's buckets searched on the native kernel's threads (issue 12, `--locate`):
- * this thread indexes the documents' anchors and cuts the seeds into buckets (core/regions
- * planRegions), then the kernel searches every wanted bucket off this thread (regionBucketsAsync:
- * a thread of libuv's pool and threads of its own, native/threads.c) while this one matches
- * sections and makes the report. The buckets of pairs `defer` names wait for result() and are
- * searched then, when `keep` says so. The result is findRegions', pair for pair.
+ * The region finder's buckets searched on the native kernel's threads (issue 12, `--locate`): the
+ * plan — the documents' anchors into one index, its seeds cut into buckets, the identical
+ * documents — and the search of every wanted bucket are one job of the kernel off this thread
+ * (regionPlanAsync, native/regionplan.c: a thread of libuv's pool, then threads of its own for the
+ * search, native/threads.c) while this one matches sections and makes the report. A kernel
+ * without that job, or a `defer` other than 'identical', has the plan made here (core/regions
+ * planRegions) and the buckets searched off this thread (regionBucketsAsync). The buckets held
+ * back wait for result() and are searched then, when `keep` says so. The result is findRegions',
+ * pair for pair.
  */
 import type { RegionDocument } from '../../core/regions/document';
 import { searchBuckets, searchBucketsAsync, type AsyncBucketKernel, type BucketKernel } from '../../core/regions/kernelBuckets';
-import { bucketPairsOf, planRegions, searchedResult, wantedBuckets, type RegionOptions, type RegionResult } from '../../core/regions/regions';
+import { kernelPlanAsync, type PlanKernel } from '../../core/regions/kernelPlan';
+import { bucketPairsOf, planRegions, searchedResult, wantedBuckets, type RegionOptions, type RegionPlan, type RegionResult } from '../../core/regions/regions';
 import type { RegionBucketsFound } from '../../core/types';
+import { identicalClasses } from './identicalDocs';
 
 /** A kernel that searches buckets on threads, off the calling one: the native addon. */
-export type ThreadedBucketKernel = BucketKernel & AsyncBucketKernel;
+export type ThreadedBucketKernel = BucketKernel & AsyncBucketKernel & Partial<PlanKernel>;
 
 /** The kernel's threaded bucket search, when it has one. */
 export function threadedKernelOf<K extends Partial<ThreadedBucketKernel>>(kernel: K | null | undefined): (K & ThreadedBucketKernel) | undefined {
@@ -23,50 +28,98 @@ export function threadedKernelOf<K extends Partial<ThreadedBucketKernel>>(kernel
 export interface RegionsOnThreads {
   /** Its result once the kernel is done; the buckets held back (`defer`) searched now when `keep` says so (findRegions' with skipPair = !keep for those). */
   result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult>;
+  /** With `defer` 'identical': per document, its first identical document, else -1 (identicalDocs.ts identicalClasses). */
+  classes(): Promise<Int32Array | undefined>;
 }
 
+/** Which pairs of documents wait for result(): those a function names, or two different identical documents. */
+export type DeferredPairs = ((docA: number, docB: number) => boolean) | 'identical';
+
 /**
- * Indexes the documents' anchors (on this thread) and starts the kernel's search of their seed
- * buckets on `threads` threads; buckets of pairs `defer` names wait for result(). The documents and
- * their streams must not change until result() settles.
+ * Starts the plan and the kernel's search of its seed buckets on `threads` threads off this one;
+ * buckets of pairs `defer` names wait for result(). The documents and their streams must not
+ * change until result() settles.
  */
 export function startRegionsOnThreads(
   docs: RegionDocument[],
   options: Omit<RegionOptions, 'kernel' | 'aligner'> & { kernel: ThreadedBucketKernel & RegionOptions['kernel'] },
   threads: number,
-  defer?: (docA: number, docB: number) => boolean,
+  defer?: DeferredPairs,
 ): RegionsOnThreads {
   const kernel = options.kernel;
+  const job = kernel.regionPlanAsync && !options.skipPair && (defer === undefined || defer === 'identical')
+    ? kernelPlanAsync(kernel as PlanKernel, docs, options, threads, defer === 'identical')
+    : undefined;
+  if (job) {
+    job.catch(() => undefined); // a failure is result()'s to report, not an unhandled rejection meanwhile
+    return {
+      async result(keep = () => true) {
+        const { plan, wanted, found } = await job;
+        const held: number[] = [];
+        for (let b = 0; b < wanted.length; b++) if (wanted[b] === 2) held.push(b);
+        return finished(kernel, docs, plan, found, held, keep, threads);
+      },
+      async classes() {
+        return defer === 'identical' ? (await job).classOf : undefined;
+      },
+    };
+  }
+  return startPlannedHere(docs, options, threads, defer);
+}
+
+/** startRegionsOnThreads with the plan made on this thread (planRegions), the search off it. */
+function startPlannedHere(
+  docs: RegionDocument[],
+  options: Omit<RegionOptions, 'kernel' | 'aligner'> & { kernel: ThreadedBucketKernel & RegionOptions['kernel'] },
+  threads: number,
+  defer?: DeferredPairs,
+): RegionsOnThreads {
+  const kernel = options.kernel;
+  const classOf = defer === 'identical' ? identicalClasses(docs) : undefined;
+  const held = classOf ? (a: number, b: number) => a !== b && classOf[a] >= 0 && classOf[a] === classOf[b] : (defer as Exclude<DeferredPairs, 'identical'>);
   const plan = planRegions(docs, options);
   const o = plan.options;
   const cuts = plan.bucketCuts;
-  const seeds = plan.seedPairs;
   const wanted = wantedBuckets(cuts, o, options.skipPair);
-  const held: number[] = [];
-  if (defer) {
+  const heldBuckets: number[] = [];
+  if (held) {
     for (let b = 0; b < wanted.length; b++) {
-      if (wanted[b] && defer(cuts[3 * b], cuts[3 * b + 1])) {
+      if (wanted[b] && held(cuts[3 * b], cuts[3 * b + 1])) {
         wanted[b] = 0;
-        held.push(b);
+        heldBuckets.push(b);
       }
     }
   }
-  const search = searchBucketsAsync(kernel, docs, seeds, cuts, wanted, o, threads);
+  const search = searchBucketsAsync(kernel, docs, plan.seedPairs, cuts, wanted, o, threads);
   search.catch(() => undefined); // a failure is result()'s to report, not an unhandled rejection meanwhile
   return {
     async result(keep = () => true) {
-      let found = await search;
-      const later = new Uint8Array(wanted.length);
-      let any = false;
-      for (const b of held) {
-        if (!keep(cuts[3 * b], cuts[3 * b + 1])) continue;
-        later[b] = 1;
-        any = true;
-      }
-      if (any) found = inBucketOrder(found, searchBuckets(kernel, docs, seeds, cuts, later, o, threads));
-      return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats));
+      return finished(kernel, docs, plan, await search, heldBuckets, keep, threads);
     },
+    classes: () => Promise.resolve(classOf),
   };
+}
+
+/** The result of a plan from its search: the buckets held back that `keep` keeps searched now (on this thread), the two in bucket order. */
+function finished(
+  kernel: BucketKernel,
+  docs: RegionDocument[],
+  plan: RegionPlan,
+  found: RegionBucketsFound,
+  held: readonly number[],
+  keep: (docA: number, docB: number) => boolean,
+  threads: number,
+): RegionResult {
+  const cuts = plan.bucketCuts;
+  const later = new Uint8Array(cuts.length / 3);
+  let any = false;
+  for (const b of held) {
+    if (!keep(cuts[3 * b], cuts[3 * b + 1])) continue;
+    later[b] = 1;
+    any = true;
+  }
+  if (any) found = inBucketOrder(found, searchBuckets(kernel, docs, plan.seedPairs, cuts, later, plan.options, threads));
+  return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats));
 }
 
 /** Two searches of the same buckets (different ones searched in each) as one: their regions in bucket order, their counts summed. */

@@ -3,12 +3,23 @@
 // counts: on this repository's sources with blocks pasted into other files and into themselves,
 // with 1 to 4 threads, with buckets held back until the caller says which to search; two searches'
 // results joined in bucket order; the WebAssembly kernel has no threads (the caller keeps its path).
+// With the documents' stored anchors (as the scan's workers make them) the plan is the kernel's
+// job too (regionPlanAsync, native/regionplan.c): the same plan, counts, frequent hashes and
+// regions, the identical documents found there as identicalDocs.ts finds them.
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO } from '../../helpers/engineBundle';
 import type { RegionDocument } from '../../../../src/core/regions/document';
-import { findRegions, planRegions, wantedBuckets } from '../../../../src/core/regions/regions';
+import { defaultAnchors, findRegions, planRegions, wantedBuckets } from '../../../../src/core/regions/regions';
 import { searchBuckets } from '../../../../src/core/regions/kernelBuckets';
 import { inBucketOrder, startRegionsOnThreads, threadedKernelOf, type ThreadedBucketKernel } from '../../../../src/node/scan/regionThreads';
 import { nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import { regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
+import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
+import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
+import { withAnchors } from '../../../../src/core/regions/document';
+import { mulberry32, proseText } from '../../helpers/corpus';
 import { committedWasmKernel } from '../workers/kernelsUnderTest';
 import { pastedSources } from '../../helpers/pastedSources';
 
@@ -76,5 +87,97 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
   it('the WebAssembly kernel has no threaded search (its callers keep the one-thread or the workers\' path)', () => {
     assert.equal(threadedKernelOf(committedWasmKernel()), undefined);
     assert.equal(threadedKernelOf(undefined), undefined);
+  });
+
+  describe('the plan as the kernel\'s job (regionPlanAsync)', () => {
+    let stored: RegionDocument[];
+    /** The kernel, counting its plan jobs. */
+    const counting = () => {
+      const counter = { jobs: 0, kernel: kernel };
+      counter.kernel = Object.create(kernel, {
+        regionPlanAsync: {
+          value: (...args: Parameters<NonNullable<typeof kernel.regionPlanAsync>>) => {
+            counter.jobs++;
+            return kernel.regionPlanAsync!(...args);
+          },
+        },
+      }) as typeof kernel;
+      return counter;
+    };
+
+    before(function () {
+      assert.equal(typeof kernel.regionPlanAsync, 'function', 'the addon has regionPlanAsync');
+      // The documents as the scan's workers make them (stored anchors; code lean, from the kernel):
+      // pasted blocks, a file twice, three copies of a prose text, a short file twice, and two
+      // documents of as many tokens that differ in one (the identical documents' edge cases).
+      const rnd = mulberry32(7);
+      const sources = pastedSources(5, ['src/core/regions'], { twinOf: 2 });
+      const settings = { ...DEFAULT_ENGINE_SETTINGS };
+      const made: RegionDocument[] = [];
+      const files = ['src/core/regions/chain.ts', 'src/core/regions/groups.ts', 'src/core/regions/anchors.ts', 'src/core/regions/chain.ts'];
+      for (const f of files) made.push(regionDocumentOf(f, fs.readFileSync(path.join(REPO, f), 'utf8'), settings)!);
+      const prose = `${proseText(rnd, 200)}\n\n${proseText(rnd, 80)}\n`;
+      for (const name of ['p1.md', 'p2.md', 'p3.md']) made.push(regionDocumentOf(name, prose, settings)!);
+      made.push(regionDocumentOf('tiny.ts', 'export const a = 1;\n', settings)!, regionDocumentOf('tiny2.ts', 'export const a = 1;\n', settings)!);
+      made.push(regionDocumentOf('one.ts', 'export const a = 1;\nexport const b = 2;\n', settings)!, regionDocumentOf('two.ts', 'export const a = 1;\nexport const c = 2;\n', settings)!);
+      stored = [...sources.map((d) => (d.length >= 30 ? withAnchors(d, defaultAnchors(d)) : d)), ...made];
+      assert.ok(stored.every((d) => d.length < 30 || d.anchors), 'every document of 30 tokens and more has its anchors');
+    });
+
+    it('plans and searches in one job: findRegions\' pairs, groups, counts and frequent hashes (1 to 4 threads)', async () => {
+      const one = findRegions(stored, { kernel });
+      assert.ok(one.pairs.length >= 10 && one.frequent, `copies to find (${one.pairs.length}) and frequent hashes`);
+      for (const threads of [1, 2, 4]) {
+        const c = counting();
+        const found = await startRegionsOnThreads(stored, { kernel: c.kernel }, threads).result();
+        assert.equal(c.jobs, 1, 'the plan made by the kernel\'s job');
+        assert.deepEqual(found.pairs, one.pairs, `${threads} threads`);
+        assert.deepEqual(found.groups, one.groups);
+        assert.deepEqual(found.stats, one.stats);
+        assert.deepEqual(found.frequent, one.frequent);
+      }
+    });
+
+    it('finds the identical documents as identicalDocs.ts does, holds their buckets back and searches those `keep` keeps', async () => {
+      const classes = identicalClasses(stored);
+      const twins = [...classes].filter((c) => c >= 0).length;
+      assert.ok(twins >= 9, `identical documents among them (${twins})`);
+      const held = (a: number, b: number) => a !== b && classes[a] >= 0 && classes[a] === classes[b];
+      for (const keep of [() => true, () => false, (a: number, b: number) => (a + b) % 2 === 0]) {
+        const c = counting();
+        const begun = startRegionsOnThreads(stored, { kernel: c.kernel }, 2, 'identical');
+        assert.deepEqual(await begun.classes(), classes);
+        const found = await begun.result(keep);
+        assert.equal(c.jobs, 1);
+        const expected = findRegions(stored, { kernel, skipPair: (a, b) => held(a, b) && !keep(a, b) });
+        assert.deepEqual(found.pairs, expected.pairs);
+        assert.deepEqual(found.groups, expected.groups);
+        assert.deepEqual(found.stats, expected.stats);
+      }
+      assert.ok(findRegions(stored, { kernel }).pairs.some((p) => held(p.a.doc, p.b.doc)), 'regions between identical documents (held back, then searched or not)');
+    });
+
+    it('without the job (no regionPlanAsync, or a document without its anchors): the plan made on this thread, the same result and classes', async () => {
+      const without = Object.create(kernel, { regionPlanAsync: { value: undefined } }) as typeof kernel;
+      const begun = startRegionsOnThreads(stored, { kernel: without }, 2, 'identical');
+      const viaJob = startRegionsOnThreads(stored, { kernel }, 2, 'identical');
+      assert.deepEqual(await begun.classes(), await viaJob.classes());
+      assert.deepEqual(await begun.result(), await viaJob.result());
+      const c = counting();
+      const bare = [...stored];
+      bare[0] = withAnchors(stored[0], stored[0].anchors!);
+      delete bare[0].anchors;
+      assert.deepEqual((await startRegionsOnThreads(bare, { kernel: c.kernel }, 2).result()).pairs, findRegions(bare, { kernel }).pairs);
+      assert.equal(c.jobs, 0, 'a document of 30 tokens without its anchors: planned here');
+    });
+
+    it('rejects anchors outside their document (result() reports it)', async () => {
+      const bad = stored.map((d) => d);
+      const d = stored.findIndex((x) => x.anchors && x.anchors.hash.length > 0);
+      const pos = Int32Array.from(stored[d].anchors!.pos);
+      pos[0] = stored[d].length + 3;
+      bad[d] = withAnchors(stored[d], { hash: stored[d].anchors!.hash, pos });
+      await assert.rejects(startRegionsOnThreads(bad, { kernel }, 2).result(), /an anchor outside its document/);
+    });
   });
 });

@@ -1,0 +1,41 @@
+// The CLI's bundles (esbuild.js): dist/cli.js and dist/cliExtras.js (--locate's and --format
+// html's code, required when asked for) share one kernel loader, dist/nativeKernel.js: neither
+// holds a copy of it, and the kernel the CLI loaded is the one --locate's code uses (its state is
+// one: a kernel turned off after the CLI loaded one is not loaded again for --locate).
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO } from '../helpers/engineBundle';
+
+const DIST = path.join(REPO, 'dist');
+
+describe('the CLI bundles (esbuild.js)', () => {
+  before(function () {
+    if (!fs.existsSync(path.join(DIST, 'cliExtras.js'))) this.skip(); // (not built: node esbuild.js)
+  });
+
+  it('dist/cli.js and dist/cliExtras.js require the one kernel loader, dist/nativeKernel.js, and hold no copy of it', () => {
+    assert.ok(fs.existsSync(path.join(DIST, 'nativeKernel.js')));
+    for (const bundle of ['cli.js', 'cliExtras.js']) {
+      const text = fs.readFileSync(path.join(DIST, bundle), 'utf8');
+      assert.match(text, /require\("\.\/nativeKernel\.js"\)/, bundle);
+      assert.doesNotMatch(text, /function kernelCandidates\(/, `${bundle} holds no copy of the loader`);
+    }
+  });
+
+  it("--locate's code uses the kernel the CLI loaded (one module state)", function () {
+    const script = [
+      `const loader = require(${JSON.stringify(path.join(DIST, 'nativeKernel.js'))});`,
+      `if (loader.kernelKind() !== 'native') { console.log('no native kernel'); process.exit(0); }`,
+      // A second loader would now load none (NEARDUP_KERNEL=ts): the shared one keeps the addon.
+      `process.env.NEARDUP_KERNEL = 'ts';`,
+      `const extras = require(${JSON.stringify(path.join(DIST, 'cliExtras.js'))});`,
+      `console.log(extras.regionThreadsChosen() ? 'the same kernel' : 'a kernel of its own');`,
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NEARDUP_KERNEL: '', NEARDUP_REGION_WORKERS: '' } });
+    assert.equal(run.status, 0, run.stderr);
+    if (run.stdout.trim() === 'no native kernel') this.skip();
+    assert.equal(run.stdout.trim(), 'the same kernel');
+  });
+});
