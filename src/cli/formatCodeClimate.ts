@@ -131,7 +131,7 @@ export function formatCodeClimate(result: ScanResult, ids: readonly PairIdentity
       issues.push({
         type: 'issue',
         check_name: checkOf(pair.kind),
-        description: `Near-duplicate ${what} (${pair.clone} copy): also at ${label(there)} (${sim}).`,
+        description: `Near-duplicate ${what}: also at ${label(there)} (${pair.clone} copy, ${sim}).`, // the layout of a group of two's
         categories: ['Duplication'],
         fingerprint: fingerprintOf(`${checkOf(pair.kind)}\0${side}\0${id.key}`),
         severity,

@@ -51,6 +51,10 @@ function sarifValidator() {
 
 const pairName = (p: { kind: string; a: Loc; b: Loc }) => `${p.kind} ${[p.a.path, p.b.path].sort().join(' ~ ')}`;
 
+
+/** A Code Climate issue's description: a pair's (one other copy) or a group's. */
+const CODECLIMATE_DESCRIPTION =
+  /^Near-duplicate (file|section): also at \S.* \(((exact|renamed|edited) copy, similarity \d+\.\d%, Hamming distance \d+|\d+ copies, pairs \d+ (exact|renamed|edited)(, \d+ (renamed|edited))*; lowest similarity \d+\.\d%, largest Hamming distance \d+)\)\.$/;
 describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function () {
   this.timeout(120000);
   let tmp: string;
@@ -283,10 +287,7 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     for (const i of issues) {
       assert.equal(i.type, 'issue');
       assert.match(i.check_name, /^neardup\/near-duplicate-(file|section)$/);
-      assert.match(
-        i.description,
-        /^Near-duplicate (file|section): also at \S.* \(((exact|renamed|edited) copy, similarity \d+\.\d%, Hamming distance \d+|\d+ copies, pairs \d+ (exact|renamed|edited)(, \d+ (renamed|edited))*; lowest similarity \d+\.\d%, largest Hamming distance \d+)\)\.$/,
-      );
+      assert.match(i.description, CODECLIMATE_DESCRIPTION);
       assert.match(i.fingerprint, /^[0-9a-f]{32}$/);
       assert.equal(i.severity, 'minor');
       assert.ok(!path.isAbsolute(i.location.path) && !i.location.path.includes('\\'), i.location.path);
@@ -301,6 +302,16 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     assert.deepEqual(again, issues, 'the same report, fingerprints included, on another run');
     // With a baseline: only the new pairs' issues.
     assert.equal(run(['scan', dir, '-q', '--format', 'codeclimate', '--baseline', baseline]).stdout, '[]\n');
+  });
+
+  it('codeclimate with --locate: a pair in no group (a located file pair) reads as a group of two does', () => {
+    const r = run(['scan', dir, '-q', '--format', 'codeclimate', '--locate']);
+    assert.equal(r.code, 0, r.stderr);
+    const issues = JSON.parse(r.stdout) as Issue[];
+    assert.ok(issues.length > 0);
+    for (const i of issues) assert.match(i.description, CODECLIMATE_DESCRIPTION);
+    const alpha = issues.find((i) => i.check_name.endsWith('file') && i.location.path === 'src/alpha.ts');
+    assert.match(alpha?.description ?? '', /^Near-duplicate file: also at src\/beta\.ts \(edited copy, similarity \d+\.\d%, Hamming distance \d+\)\.$/);
   });
 
   it('markdown: counts, a table of the closest groups, new vs baseline', () => {
