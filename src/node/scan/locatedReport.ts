@@ -136,12 +136,14 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
       const ae = sectionLines[q + 1];
       const bs = sectionLines[q + 2];
       const be = sectionLines[q + 3];
-      // (a pair of these two files: side a in da is side b in db, unless both are one file)
-      if (sectionDocA[i] === da && samePlaceLines(as, ae, a.startLine, a.endLine) && samePlaceLines(bs, be, b.startLine, b.endLine)) {
+      // (a pair of these two files: side a in da is side b in db, unless both are one file; a
+      // section that shares no line with the region's side does not say it)
+      const d = sectionDocA[i];
+      if (d === da && as <= a.endLine && ae >= a.startLine && samePlaceLines(as, ae, a.startLine, a.endLine) && samePlaceLines(bs, be, b.startLine, b.endLine)) {
         reportedWhole = Math.abs(as - a.startLine) <= 1 && Math.abs(ae - a.endLine) <= 1 && Math.abs(bs - b.startLine) <= 1 && Math.abs(be - b.endLine) <= 1;
         return i;
       }
-      if (sectionDocA[i] === db && samePlaceLines(as, ae, b.startLine, b.endLine) && samePlaceLines(bs, be, a.startLine, a.endLine)) {
+      if (d === db && as <= b.endLine && ae >= b.startLine && samePlaceLines(as, ae, b.startLine, b.endLine) && samePlaceLines(bs, be, a.startLine, a.endLine)) {
         reportedWhole = Math.abs(as - b.startLine) <= 1 && Math.abs(ae - b.endLine) <= 1 && Math.abs(bs - a.startLine) <= 1 && Math.abs(be - a.endLine) <= 1;
         return i;
       }
@@ -229,7 +231,18 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     if (!within) continue;
     const la = sideA(i);
     const lb = sideB(i);
-    for (const j of within) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
+    for (const j of within) {
+      // Only a region inside the section pair on both sides (± 1 line, either order) is listed for it (SectionSplits.add).
+      const q = 4 * j;
+      const as = sectionLines[q] - 1;
+      const ae = sectionLines[q + 1] + 1;
+      const bs = sectionLines[q + 2] - 1;
+      const be = sectionLines[q + 3] + 1;
+      const inside =
+        (sectionDocA[j] === r.a.doc && la.startLine >= as && la.endLine <= ae && lb.startLine >= bs && lb.endLine <= be) ||
+        (sectionDocA[j] === r.b.doc && lb.startLine >= as && lb.endLine <= ae && la.startLine >= bs && la.endLine <= be);
+      if (inside) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
+    }
   }
   const replaced = splits.split();
 
