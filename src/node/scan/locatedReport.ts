@@ -8,13 +8,14 @@
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
-import type { CloneKind, RegionResult } from '../../core/regions/regions';
+import type { CloneKind, RegionResult, RegionSide } from '../../core/regions/regions';
 import { fileCopies } from '../../core/regions/fileCopies';
 import type { ChainAligner } from '../../core/regions/align';
 import type { nativeKernel } from '../workers/nativeKernel';
 import { LocatedSides, type Doc } from './locateLines';
 import { locatedSectionGroups } from './locateGroups';
 import { SectionSplits } from '../regions/regionPlaces';
+import { SectionsByFiles } from './sectionsByFiles';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { ScanResult } from './scan';
 
@@ -83,12 +84,10 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
   const { docs, regionDocs, docIndex, identical, kernel, aligner, sideOptions } = input;
   // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not
   // searched). Keyed by their two documents (a pair with a file not searched meets no region).
-  // The SimHash section pairs already reported, by their two files (file pairs get regions): their
-  // lines and side a's document in typed arrays (alreadyReported reads many per region).
+  // The SimHash section pairs already reported, by their two files (file pairs get regions) and
+  // lines (sectionsByFiles.ts: a region is offered those near it).
   const filePair = new Map<number, number>();
-  const existing = new Map<number, number[]>();
-  const sectionDocA = new Int32Array(scanPairs.length);
-  const sectionLines = new Int32Array(4 * scanPairs.length);
+  const existing = new SectionsByFiles(scanPairs.length);
   for (let i = 0; i < scanPairs.length; i++) {
     const p = scanPairs[i];
     const x = docIndex.get(p.a.path);
@@ -99,15 +98,13 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
       filePair.set(k, i);
       continue;
     }
-    sectionDocA[i] = x;
-    sectionLines[4 * i] = p.a.startLine!;
-    sectionLines[4 * i + 1] = p.a.endLine!;
-    sectionLines[4 * i + 2] = p.b.startLine!;
-    sectionLines[4 * i + 3] = p.b.endLine!;
-    const list = existing.get(k);
-    if (list) list.push(i);
-    else existing.set(k, [i]);
+    existing.add(k, i, x, p.a as Place, p.b as Place);
   }
+  const { docA: sectionDocA, lines: sectionLines } = existing;
+  /** The section pairs near a region (SectionsByFiles.near), reused. */
+  const near = { at: new Int32Array(64) };
+  /** The lines of region pair `i`'s side in the lower of its documents. */
+  const lowerSide = (i: number): Place => (regions[i].a.doc <= regions[i].b.doc ? sideA(i) : sideB(i));
   const regionsOf = new Map<number, PairRegion[]>();
   const cloneOf = new Map<number, CloneKind>();
   const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
@@ -122,15 +119,19 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
   }
 
   /**
-   * The SimHash pair of files `k` that already reports the region with sides `a` (in document
-   * `da`) and `b` (in `db`): its index, or -1; `reportedWhole` then says whether the region spans it.
+   * The SimHash pair of files `k` that already reports region pair `r` (sides `a` in document
+   * `da`, `b` in `db`): the first (lowest index), or -1; `reportedWhole` then says whether the
+   * region spans it.
    */
   let reportedWhole = false;
-  const alreadyReported = (k: number, da: number, db: number, a: Place, b: Place): number => {
-    const list = existing.get(k);
-    if (!list) return -1;
-    for (let j = 0; j < list.length; j++) {
-      const i = list[j];
+  const alreadyReported = (r: number, k: number, da: number, db: number, a: Place, b: Place): number => {
+    if (!existing.has(k)) return -1;
+    const lower = lowerSide(r);
+    const count = existing.near(k, lower.startLine, lower.endLine, near);
+    let first = -1;
+    for (let j = 0; j < count; j++) {
+      const i = near.at[j];
+      if (first >= 0 && i > first) continue;
       const q = 4 * i;
       const as = sectionLines[q];
       const ae = sectionLines[q + 1];
@@ -141,27 +142,32 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
       const d = sectionDocA[i];
       if (d === da && as <= a.endLine && ae >= a.startLine && samePlaceLines(as, ae, a.startLine, a.endLine) && samePlaceLines(bs, be, b.startLine, b.endLine)) {
         reportedWhole = Math.abs(as - a.startLine) <= 1 && Math.abs(ae - a.endLine) <= 1 && Math.abs(bs - b.startLine) <= 1 && Math.abs(be - b.endLine) <= 1;
-        return i;
+        first = i;
+        continue;
       }
       if (d === db && as <= b.endLine && ae >= b.startLine && samePlaceLines(as, ae, b.startLine, b.endLine) && samePlaceLines(bs, be, a.startLine, a.endLine)) {
         reportedWhole = Math.abs(as - b.startLine) <= 1 && Math.abs(ae - b.endLine) <= 1 && Math.abs(bs - a.startLine) <= 1 && Math.abs(be - a.endLine) <= 1;
-        return i;
+        first = i;
       }
     }
-    return -1;
+    return first;
   };
 
   // ---- region pairs into section pairs (or regions of a file pair); what the report says of
   // their sides comes made from the workers (regionSides.ts), or is made here
   const sides = new LocatedSides();
-  /** A side's place (regionSides.ts linesOf: a notebook's cell lines). */
-  const locationOf = (d: Doc, start: number, end: number): Place => {
+  /**
+   * The place of region side `side` from token `start` (its start past leading closers), as
+   * regionSides.ts linesOf gives it: a notebook's cell lines, else the side's own lines (the
+   * region finder's, of the same tokens) with the first line again when closers were left out.
+   */
+  const locationOf = (d: Doc, side: RegionSide, start: number): Place => {
     const r = d.region;
     if (r.reportLines) {
-      const lines = linesOf(r, start, end);
+      const lines = linesOf(r, start, side.end);
       return { path: d.path, startLine: lines.startLine, endLine: lines.endLine };
     }
-    return { path: d.path, startLine: lineOfOffset(r.lineStarts, r.start[start]), endLine: lineOfOffset(r.lineStarts, r.start[end - 1]) };
+    return { path: d.path, startLine: start === side.start ? side.startLine : lineOfOffset(r.lineStarts, r.start[start]), endLine: side.endLine };
   };
   const pairs: ReportPair[] = [];
   // Each region pair's sides without their leading closers (made by a worker, or here), and
@@ -178,8 +184,8 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
     bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
   }
-  const sideA = (i: number) => (placesA[i] ??= locationOf(docs[regions[i].a.doc], aStart[i], regions[i].a.end));
-  const sideB = (i: number) => (placesB[i] ??= locationOf(docs[regions[i].b.doc], bStart[i], regions[i].b.end));
+  const sideA = (i: number) => (placesA[i] ??= locationOf(docs[regions[i].a.doc], regions[i].a, aStart[i]));
+  const sideB = (i: number) => (placesB[i] ??= locationOf(docs[regions[i].b.doc], regions[i].b, bStart[i]));
 
   // ---- files the regions make up: two files the scan does not pair whose regions hold at least
   // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
@@ -227,11 +233,13 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     const r = regions[i];
     const k = docsKey(r.a.doc, r.b.doc);
     if (r.a.doc !== r.b.doc && (promoted.has(k) || filePair.has(k))) continue;
-    const within = existing.get(k);
-    if (!within) continue;
+    if (!existing.has(k)) continue;
     const la = sideA(i);
     const lb = sideB(i);
-    for (const j of within) {
+    const lower = r.a.doc <= r.b.doc ? la : lb;
+    const count = existing.near(k, lower.startLine, lower.endLine, near);
+    for (let m = 0; m < count; m++) {
+      const j = near.at[m];
       // Only a region inside the section pair on both sides (± 1 line, either order) is listed for it (SectionSplits.add).
       const q = 4 * j;
       const as = sectionLines[q] - 1;
@@ -288,7 +296,7 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     const b = sideB(i);
     sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
     sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
-    const known = alreadyReported(k, r.a.doc, r.b.doc, a, b);
+    const known = alreadyReported(i, k, r.a.doc, r.b.doc, a, b);
     if (known >= 0 && !replaced.has(known)) {
       if (!cloneOf.has(known)) cloneOf.set(known, reportedWhole ? clone : 'edited');
       dropped++;
