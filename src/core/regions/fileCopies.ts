@@ -96,10 +96,14 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     if (r.a.doc === r.b.doc || options.skipPair?.(Math.min(r.a.doc, r.b.doc), Math.max(r.a.doc, r.b.doc))) continue;
     addByPair(byPair, r);
   }
-  const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => [
-    coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length),
-    coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length),
-  ];
+  const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => {
+    if (list.length === 1) {
+      // (one range: coverOf's one term)
+      const r = list[0];
+      return [docs[x].length > 0 ? Math.max(0, r.a.end - r.a.start) / docs[x].length : 0, docs[y].length > 0 ? Math.max(0, r.b.end - r.b.start) / docs[y].length : 0];
+    }
+    return [coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length), coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length)];
+  };
   // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
   // times the cap of documents hold (counted once, for the hashes of the documents searched again).
   const o = resolveRegionOptions();

@@ -303,6 +303,9 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
       continue;
     }
     let distance = made?.distance;
+    // An exact copy holds the same tokens as read on both sides (align.ts: one unbroken run): with
+    // as many closers left out of each, its sides' SimHashes read on those tokens are one.
+    if (distance === undefined && clone === 'exact' && aStart[i] - r.a.start === bStart[i] - r.b.start && !(sideOptions.normalizeIdentifiers && (A.region.ids || B.region.ids))) distance = 0;
     if (distance === undefined) {
       const fa = simhashOfSide(r.a.doc, aStart[i], r.a.end);
       const fb = simhashOfSide(r.b.doc, bStart[i], r.b.end);
