@@ -126,7 +126,8 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
           pos[n++] = a.pos[i];
         }
       }
-      doc = withAnchors(docs[d], { hash: hash.slice(0, n), pos: pos.slice(0, n) });
+      // (none left out: the document itself, its anchors as they are)
+      doc = n === a.hash.length && docs[d].anchors === a ? docs[d] : withAnchors(docs[d], n === a.hash.length ? a : { hash: hash.slice(0, n), pos: pos.slice(0, n) });
       filtered.set(d, doc);
     }
     return doc;
