@@ -18,7 +18,8 @@ export interface RegionGroup {
   pairs: number[];
 }
 
-class UnionFind {
+/** Union-find over 0..n − 1; the smaller root stays the root. */
+export class UnionFind {
   private readonly parent: Int32Array;
   constructor(n: number) {
     this.parent = new Int32Array(n);

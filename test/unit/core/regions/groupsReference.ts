@@ -2,34 +2,7 @@
 // groupRegions does in typed arrays (sides packed and sorted natively, groups and places indexed
 // by their roots) what groupRegionsReference below does with objects and maps; groups.test.ts
 // holds groupRegions to it on random pairs (it was the product's code before).
-import type { PlaceRange, RegionGroup } from '../../../../src/core/regions/groups';
-
-class UnionFind {
-  private readonly parent: Int32Array;
-  constructor(n: number) {
-    this.parent = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.parent[i] = i;
-  }
-  find(x: number): number {
-    while (this.parent[x] !== x) {
-      this.parent[x] = this.parent[this.parent[x]];
-      x = this.parent[x];
-    }
-    return x;
-  }
-  union(x: number, y: number): void {
-    const a = this.find(x);
-    const b = this.find(y);
-    if (a !== b) this.parent[Math.max(a, b)] = Math.min(a, b);
-  }
-}
-
-/** Whether two ranges of one document overlap by at least half of the shorter. */
-function samePlace(x: PlaceRange, y: PlaceRange): boolean {
-  if (x.doc !== y.doc) return false;
-  const overlap = Math.min(x.end, y.end) - Math.max(x.start, y.start);
-  return overlap > 0 && overlap * 2 >= Math.min(x.end - x.start, y.end - y.start);
-}
+import { samePlace, UnionFind, type PlaceRange, type RegionGroup } from '../../../../src/core/regions/groups';
 
 /** Groups the pairs (each two sides: a, b). Deterministic: groups ordered by their first place. */
 export function groupRegionsReference(pairs: { a: PlaceRange; b: PlaceRange }[]): RegionGroup[] {
