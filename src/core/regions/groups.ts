@@ -18,7 +18,6 @@ export interface RegionGroup {
   pairs: number[];
 }
 
-/** Union-find over 0..n − 1; the smaller root stays the root. */
 export class UnionFind {
   private readonly parent: Int32Array;
   constructor(n: number) {
@@ -44,32 +43,6 @@ export function samePlace(x: PlaceRange, y: PlaceRange): boolean {
   if (x.doc !== y.doc) return false;
   const overlap = Math.min(x.end, y.end) - Math.max(x.start, y.start);
   return overlap > 0 && overlap * 2 >= Math.min(x.end - x.start, y.end - y.start);
-}
-
-/**
- * The sides' order by document and start (ties: side order): their numbers packed into one double
- * each and sorted natively when they fit in 53 bits (the small bench tree's 37,000 sides: 3 ms
- * where a comparator took 15), else by a comparator (the same order).
- */
-function sideOrder(doc: Int32Array, start: Int32Array): Uint32Array {
-  const n = doc.length;
-  let maxDoc = 0;
-  let maxStart = 0;
-  for (let i = 0; i < n; i++) {
-    if (doc[i] > maxDoc) maxDoc = doc[i];
-    if (start[i] > maxStart) maxStart = start[i];
-  }
-  const order = new Uint32Array(n);
-  const starts = maxStart + 1;
-  if ((maxDoc + 1) * starts * Math.max(1, n) <= Number.MAX_SAFE_INTEGER) {
-    const keys = new Float64Array(n);
-    for (let i = 0; i < n; i++) keys[i] = (doc[i] * starts + start[i]) * n + i;
-    keys.sort();
-    for (let i = 0; i < n; i++) order[i] = keys[i] % n;
-    return order;
-  }
-  for (let i = 0; i < n; i++) order[i] = i;
-  return order.sort((x, y) => doc[x] - doc[y] || start[x] - start[y] || x - y);
 }
 
 /** Groups the pairs (each two sides: a, b). Deterministic: groups ordered by their first place. */
@@ -142,4 +115,30 @@ export function groupRegions(pairs: { a: PlaceRange; b: PlaceRange }[]): RegionG
     g.pairs.sort((x, y) => x - y);
   }
   return out.sort((x, y) => x.places[0].doc - y.places[0].doc || x.places[0].start - y.places[0].start);
+}
+
+/**
+ * The sides' order by document and start (ties: side order): their numbers packed into one double
+ * each and sorted natively when they fit in 53 bits (the small bench tree's 37,000 sides: 3 ms
+ * where a comparator took 15), else by a comparator (the same order).
+ */
+function sideOrder(doc: Int32Array, start: Int32Array): Uint32Array {
+  const n = doc.length;
+  let maxDoc = 0;
+  let maxStart = 0;
+  for (let i = 0; i < n; i++) {
+    if (doc[i] > maxDoc) maxDoc = doc[i];
+    if (start[i] > maxStart) maxStart = start[i];
+  }
+  const order = new Uint32Array(n);
+  const starts = maxStart + 1;
+  if ((maxDoc + 1) * starts * Math.max(1, n) <= Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = (doc[i] * starts + start[i]) * n + i;
+    keys.sort();
+    for (let i = 0; i < n; i++) order[i] = keys[i] % n;
+    return order;
+  }
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order.sort((x, y) => doc[x] - doc[y] || start[x] - start[y] || x - y);
 }
