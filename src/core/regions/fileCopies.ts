@@ -111,6 +111,12 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   const proseCap = Math.max(cap, Math.min(o.maxPostingsCeiling, Math.floor(o.proseMaxPostingsShare * docs.length)));
   const anchorsOf = (d: RegionDocument) => d.anchors ?? defaultAnchors(d);
   let docsOf = (_hash: number): number => 1; // set before the first search again
+  /**
+   * With the search's counts: a bit per hash (its low 20 bits) set for each hash in more documents
+   * than the smallest limit (factor × cap); a hash whose bit is clear is under every limit, kept
+   * without a look-up. Null: every hash looked up.
+   */
+  let overBits: Int32Array | null = null;
   const filtered = new Map<number, RegionDocument>();
   const withoutBoilerplate = (d: number): RegionDocument => {
     let doc = filtered.get(d);
@@ -121,8 +127,9 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
       const pos = new Int32Array(a.hash.length);
       let n = 0;
       for (let i = 0; i < a.hash.length; i++) {
-        if (docsOf(a.hash[i]) <= limit) {
-          hash[n] = a.hash[i];
+        const h = a.hash[i];
+        if ((overBits !== null && (overBits[(h >>> 5) & 0x7fff] & (1 << (h & 31))) === 0) || docsOf(h) <= limit) {
+          hash[n] = h;
           pos[n++] = a.pos[i];
         }
       }
@@ -214,6 +221,8 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   if (known && known.minTokens === o.minTokens && known.over <= SEARCH_DOCS_FACTOR * cap) {
     // Every hash it leaves out is in at most `over` documents, under every limit here (factor × cap or proseCap).
     docsOf = (hash: number): number => known.counts.get(hash) ?? 1;
+    overBits = new Int32Array(1 << 15);
+    for (const [h, count] of known.counts) if (count > SEARCH_DOCS_FACTOR * cap) overBits[(h >>> 5) & 0x7fff] |= 1 << (h & 31);
   } else {
     docsOf = documentCounts(docs, o.minTokens, anchorsOf, [...searched].sort((p, q) => p - q));
   }
