@@ -96,10 +96,14 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     if (r.a.doc === r.b.doc || options.skipPair?.(Math.min(r.a.doc, r.b.doc), Math.max(r.a.doc, r.b.doc))) continue;
     addByPair(byPair, r);
   }
-  const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => [
-    coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length),
-    coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length),
-  ];
+  const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => {
+    if (list.length === 1) {
+      // (one range: coverOf's one term)
+      const r = list[0];
+      return [docs[x].length > 0 ? Math.max(0, r.a.end - r.a.start) / docs[x].length : 0, docs[y].length > 0 ? Math.max(0, r.b.end - r.b.start) / docs[y].length : 0];
+    }
+    return [coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length), coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length)];
+  };
   // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
   // times the cap of documents hold (counted once, for the hashes of the documents searched again).
   const o = resolveRegionOptions();
@@ -107,6 +111,12 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   const proseCap = Math.max(cap, Math.min(o.maxPostingsCeiling, Math.floor(o.proseMaxPostingsShare * docs.length)));
   const anchorsOf = (d: RegionDocument) => d.anchors ?? defaultAnchors(d);
   let docsOf = (_hash: number): number => 1; // set before the first search again
+  /**
+   * With the search's counts: a bit per hash (its low 20 bits) set for each hash in more documents
+   * than the smallest limit (factor × cap); a hash whose bit is clear is under every limit, kept
+   * without a look-up. Null: every hash looked up.
+   */
+  let overBits: Int32Array | null = null;
   const filtered = new Map<number, RegionDocument>();
   const withoutBoilerplate = (d: number): RegionDocument => {
     let doc = filtered.get(d);
@@ -117,12 +127,14 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
       const pos = new Int32Array(a.hash.length);
       let n = 0;
       for (let i = 0; i < a.hash.length; i++) {
-        if (docsOf(a.hash[i]) <= limit) {
-          hash[n] = a.hash[i];
+        const h = a.hash[i];
+        if ((overBits !== null && (overBits[(h >>> 5) & 0x7fff] & (1 << (h & 31))) === 0) || docsOf(h) <= limit) {
+          hash[n] = h;
           pos[n++] = a.pos[i];
         }
       }
-      doc = withAnchors(docs[d], { hash: hash.slice(0, n), pos: pos.slice(0, n) });
+      // (none left out: the document itself, its anchors as they are)
+      doc = n === a.hash.length && docs[d].anchors === a ? docs[d] : withAnchors(docs[d], n === a.hash.length ? a : { hash: hash.slice(0, n), pos: pos.slice(0, n) });
       filtered.set(d, doc);
     }
     return doc;
@@ -209,6 +221,8 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   if (known && known.minTokens === o.minTokens && known.over <= SEARCH_DOCS_FACTOR * cap) {
     // Every hash it leaves out is in at most `over` documents, under every limit here (factor × cap or proseCap).
     docsOf = (hash: number): number => known.counts.get(hash) ?? 1;
+    overBits = new Int32Array(1 << 15);
+    for (const [h, count] of known.counts) if (count > SEARCH_DOCS_FACTOR * cap) overBits[(h >>> 5) & 0x7fff] |= 1 << (h & 31);
   } else {
     docsOf = documentCounts(docs, o.minTokens, anchorsOf, [...searched].sort((p, q) => p - q));
   }

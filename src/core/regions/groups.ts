@@ -18,7 +18,7 @@ export interface RegionGroup {
   pairs: number[];
 }
 
-class UnionFind {
+export class UnionFind {
   private readonly parent: Int32Array;
   constructor(n: number) {
     this.parent = new Int32Array(n);
@@ -47,56 +47,98 @@ export function samePlace(x: PlaceRange, y: PlaceRange): boolean {
 
 /** Groups the pairs (each two sides: a, b). Deterministic: groups ordered by their first place. */
 export function groupRegions(pairs: { a: PlaceRange; b: PlaceRange }[]): RegionGroup[] {
-  const sides: PlaceRange[] = [];
-  for (const p of pairs) sides.push(p.a, p.b);
-  const links = new UnionFind(sides.length); // pairs and places: the groups
-  const places = new UnionFind(sides.length); // places only
-  for (let p = 0; p < pairs.length; p++) links.union(2 * p, 2 * p + 1);
-  const n = sides.length;
+  const n = 2 * pairs.length;
+  const sides: PlaceRange[] = new Array(n);
   const doc = new Int32Array(n);
   const start = new Int32Array(n);
+  const end = new Int32Array(n);
+  for (let p = 0; p < pairs.length; p++) {
+    sides[2 * p] = pairs[p].a;
+    sides[2 * p + 1] = pairs[p].b;
+  }
   for (let i = 0; i < n; i++) {
     doc[i] = sides[i].doc;
     start[i] = sides[i].start;
+    end[i] = sides[i].end;
   }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((x, y) => doc[x] - doc[y] || start[x] - start[y] || x - y);
+  const links = new UnionFind(n); // pairs and places: the groups
+  const places = new UnionFind(n); // places only
+  for (let p = 0; p < pairs.length; p++) links.union(2 * p, 2 * p + 1);
+  const order = sideOrder(doc, start);
   // Sweep each document's sides by start; compare with the sides still open (kept in order, in place).
-  const active: number[] = [];
-  for (const i of order) {
-    const s = sides[i];
-    let open = 0;
-    for (let k = 0; k < active.length; k++) {
+  const active = new Int32Array(n);
+  let open = 0;
+  for (let o = 0; o < n; o++) {
+    const i = order[o];
+    let kept = 0;
+    for (let k = 0; k < open; k++) {
       const j = active[k];
-      if (sides[j].doc === s.doc && sides[j].end > s.start) active[open++] = j;
+      if (doc[j] === doc[i] && end[j] > start[i]) active[kept++] = j;
     }
-    active.length = open;
-    for (const j of active) {
-      if (samePlace(sides[j], s)) {
+    open = kept;
+    for (let k = 0; k < open; k++) {
+      const j = active[k];
+      // samePlace (the same document, open past this start): overlap by at least half of the shorter
+      const overlap = Math.min(end[j], end[i]) - start[i];
+      if (overlap > 0 && overlap * 2 >= Math.min(end[j] - start[j], end[i] - start[i])) {
         links.union(i, j);
         places.union(i, j);
       }
     }
-    active.push(i);
+    active[open++] = i;
   }
-  const groups = new Map<number, { places: Map<number, PlaceRange>; pairs: number[] }>();
-  for (const i of order) {
+  // Groups in the order their first side comes, each place in the order its first side comes.
+  const groupAt = new Int32Array(n).fill(-1); // by a group's root
+  const placeAt = new Int32Array(n).fill(-1); // by a place's root: index into its group's places
+  const out: RegionGroup[] = [];
+  for (let o = 0; o < n; o++) {
+    const i = order[o];
     const g = links.find(i);
-    let group = groups.get(g);
-    if (!group) groups.set(g, (group = { places: new Map(), pairs: [] }));
+    let group = groupAt[g] >= 0 ? out[groupAt[g]] : undefined;
+    if (!group) {
+      groupAt[g] = out.length;
+      out.push((group = { places: [], pairs: [] }));
+    }
     const p = places.find(i);
-    const place = group.places.get(p);
-    if (place) {
-      place.start = Math.min(place.start, sides[i].start);
-      place.end = Math.max(place.end, sides[i].end);
-    } else group.places.set(p, { ...sides[i] });
+    if (placeAt[p] >= 0) {
+      const place = group.places[placeAt[p]];
+      if (start[i] < place.start) place.start = start[i];
+      if (end[i] > place.end) place.end = end[i];
+    } else {
+      placeAt[p] = group.places.length;
+      group.places.push({ ...sides[i] });
+    }
     if (i % 2 === 0) group.pairs.push(i >> 1);
   }
-  const out: RegionGroup[] = [];
-  for (const g of groups.values()) {
-    const ps = [...g.places.values()].sort((x, y) => x.doc - y.doc || x.start - y.start);
-    out.push({ places: ps, pairs: g.pairs.sort((x, y) => x - y) });
+  for (const g of out) {
+    g.places.sort((x, y) => x.doc - y.doc || x.start - y.start);
+    g.pairs.sort((x, y) => x - y);
   }
   return out.sort((x, y) => x.places[0].doc - y.places[0].doc || x.places[0].start - y.places[0].start);
+}
+
+/**
+ * The sides' order by document and start (ties: side order): their numbers packed into one double
+ * each and sorted natively when they fit in 53 bits (the small bench tree's 37,000 sides: 3 ms
+ * where a comparator took 15), else by a comparator (the same order).
+ */
+function sideOrder(doc: Int32Array, start: Int32Array): Uint32Array {
+  const n = doc.length;
+  let maxDoc = 0;
+  let maxStart = 0;
+  for (let i = 0; i < n; i++) {
+    if (doc[i] > maxDoc) maxDoc = doc[i];
+    if (start[i] > maxStart) maxStart = start[i];
+  }
+  const order = new Uint32Array(n);
+  const starts = maxStart + 1;
+  if ((maxDoc + 1) * starts * Math.max(1, n) <= Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = (doc[i] * starts + start[i]) * n + i;
+    keys.sort();
+    for (let i = 0; i < n; i++) order[i] = keys[i] % n;
+    return order;
+  }
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order.sort((x, y) => doc[x] - doc[y] || start[x] - start[y] || x - y);
 }

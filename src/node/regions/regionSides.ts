@@ -41,6 +41,9 @@ const isCloser = (hi: number, lo: number): boolean => {
   return false;
 };
 
+/** Each closer's low hash bits, OR'd: a token with a bit outside them is no closer (one test for most first tokens). */
+const CLOSER_LO_BITS = CLOSERS.lo.reduce((bits, lo) => bits | lo, 0);
+
 /**
  * The first token of [start, end) past its leading closers: a region found next to code of the
  * same shape often takes the `;` or `}` that ends the statement before the copy (their 3-gram
@@ -49,7 +52,7 @@ const isCloser = (hi: number, lo: number): boolean => {
 export function trimmedStart(d: RegionDocument, start: number, end: number): number {
   if (d.kind !== 'code') return start;
   const { hi, lo } = d.raw;
-  while (start < end - 1 && isCloser(hi[start], lo[start])) start++;
+  while (start < end - 1 && (lo[start] & ~CLOSER_LO_BITS) === 0 && isCloser(hi[start], lo[start])) start++;
   return start;
 }
 

@@ -42,16 +42,13 @@
  */
 import { containerText } from '../../core/containers/container';
 import * as path from 'node:path';
-import { hammingDistance } from '../../core/index/hamming';
-import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
+import type { ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
-import { LocatedSides, size, type Doc } from './locateLines';
-import { locatedSectionGroups } from './locateGroups';
-import { linesOf } from '../regions/regionSides';
-import { samePlace, SectionSplits, sidesKey } from '../regions/regionPlaces';
-import { sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
-import { findRegions, type CloneKind, type RegionResult } from '../../core/regions/regions';
-import { fileCopies, FILE_COVER } from '../../core/regions/fileCopies';
+import { size, type Doc } from './locateLines';
+import { sidesKey } from '../regions/regionPlaces';
+import type { PairSides, SideOptions } from '../regions/regionSides';
+import { findRegions, type RegionResult } from '../../core/regions/regions';
+import type { FILE_COVER } from '../../core/regions/fileCopies';
 import { kernelAligner, type ChainAligner } from '../../core/regions/align';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
@@ -64,6 +61,7 @@ import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
+import { locatedReport, type LocateOutcome, type LocateStats } from './locatedReport';
 import type { ScanResult } from './scan';
 
 /**
@@ -121,33 +119,7 @@ export interface LocateOptions {
   onSkip?: (relPath: string, reason: string) => void;
 }
 
-export interface LocateStats {
-  files: number;
-  tokens: number;
-  /** Region pairs found, those dropped as already reported by a SimHash section pair, and those given to a file pair. */
-  found: number;
-  dropped: number;
-  attached: number;
-  elapsedMs: number;
-}
-
-export type LocateOutcome =
-  | {
-      ok: true;
-      pairs: ReportPair[];
-      groups: ReportGroup[];
-      /** The located sides' content keys (made when asked for). */
-      sides: LocatedSides;
-      /** Clone kinds for SimHash pairs of the scan that a dropped region pair repeats, by index. */
-      cloneOf: Map<number, CloneKind>;
-      /** The matching regions of the scan's file pairs, by index (side a of the region = the pair's a). */
-      regionsOf: Map<number, PairRegion[]>;
-      /** The scan's section pairs the located regions split (regionPlaces.ts splitsSection), by index: left out. */
-      replaced: Set<number>;
-      stats: LocateStats;
-    }
-  | { ok: false; reason: string };
-
+export type { LocateOutcome, LocateStats };
 
 type LocateInput = Pick<ScanResult, 'root' | 'documents' | 'stats' | 'regions' | 'regionsNotMade'>;
 
@@ -327,8 +299,11 @@ function locateSteps(
   /** Two documents as one number (either order). */
   const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
   /** Pairs of identical documents the scan pairs as files: not searched. */
+  /** A document's index by its path (made once, for skipOf and the report). */
+  let docIndex: Map<string, number> | undefined;
+  const docIndexOf = (): Map<string, number> => (docIndex ??= new Map(docs.map((d, i) => [d.path, i])));
   const skipOf = (pairs: readonly ReportPair[]): ((a: number, b: number) => boolean) => {
-    const docIndex = new Map(docs.map((d, i) => [d.path, i]));
+    const docIndex = docIndexOf();
     const skipped = new Set<number>();
     for (const p of pairs) {
       if (p.kind !== 'file') continue;
@@ -350,248 +325,12 @@ function locateSteps(
     identical,
     useClasses: (c) => void (classOf = c),
     skipOf,
-    finish: (scanPairs, found) => {
-    // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not
-    // searched). Keyed by their two documents (a pair with a file not searched meets no region).
-    const docIndex = new Map(docs.map((d, i) => [d.path, i]));
-    const filePair = new Map<number, number>();
-    scanPairs.forEach((p, i) => {
-      if (p.kind !== 'file') return;
-      const x = docIndex.get(p.a.path);
-      const y = docIndex.get(p.b.path);
-      if (x !== undefined && y !== undefined) filePair.set(docsKey(x, y), i);
-    });
-    const regionsOf = new Map<number, PairRegion[]>();
-    const cloneOf = new Map<number, CloneKind>();
-    const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
-    for (const [, i] of filePair) {
-      const p = scanPairs[i];
-      const x = docIndex.get(p.a.path)!;
-      const y = docIndex.get(p.b.path)!;
-      if (!identical(x, y)) continue;
-      // A notebook's whole text is no one range of cell lines: the kind alone.
-      if (!docs[x].region.reportLines && !docs[y].region.reportLines) regionsOf.set(i, [{ a: whole(docs[x]), b: whole(docs[y]), clone: 'exact', similarity: 1 }]);
-      cloneOf.set(i, 'exact');
-    }
-
-    // ---- the SimHash section pairs already reported, by their two files (file pairs get regions)
-    const byPath = new Map(docs.map((d) => [d.path, d]));
-    const existing = new Map<number, number[]>();
-    scanPairs.forEach((p, i) => {
-      if (p.kind === 'file') return;
-      const x = docIndex.get(p.a.path);
-      const y = docIndex.get(p.b.path);
-      if (x === undefined || y === undefined) return;
-      const k = docsKey(x, y);
-      const list = existing.get(k);
-      if (list) list.push(i);
-      else existing.set(k, [i]);
-    });
-    /** The lines of a section pair's side or of a region's side (both always have them). */
-    const rangeOf = (loc: Location) => loc as { startLine: number; endLine: number };
-    /** The SimHash pair that already reports a region pair (index), and whether the region spans it; or null. */
-    const alreadyReported = (k: number, a: Location, b: Location): { index: number; whole: boolean } | null => {
-      const spans = (x: Location, y: Location) => {
-        const r = rangeOf(x);
-        return Math.abs(r.startLine - y.startLine!) <= 1 && Math.abs(r.endLine - y.endLine!) <= 1;
-      };
-      for (const i of existing.get(k) ?? []) {
-        const p = scanPairs[i];
-        if (p.a.path === a.path && p.b.path === b.path && samePlace(rangeOf(p.a), rangeOf(a)) && samePlace(rangeOf(p.b), rangeOf(b))) {
-          return { index: i, whole: spans(p.a, a) && spans(p.b, b) };
-        }
-        if (p.a.path === b.path && p.b.path === a.path && samePlace(rangeOf(p.a), rangeOf(b)) && samePlace(rangeOf(p.b), rangeOf(a))) {
-          return { index: i, whole: spans(p.a, b) && spans(p.b, a) };
-        }
-      }
-      return null;
-    };
-
-    // ---- region pairs into section pairs (or regions of a file pair); what the report says of
-    // their sides comes made from the workers (regionSides.ts), or is made here
-    const sideOptions = sideOptionsOf(settings);
-    const sides = new LocatedSides();
-    /** A side's place: its path and lines. */
-    type Place = Location & { startLine: number; endLine: number };
-    const locationOf = (d: Doc, start: number, end: number): Place => {
-      const lines = linesOf(d.region, start, end);
-      return { path: d.path, startLine: lines.startLine, endLine: lines.endLine };
-    };
-    const pairs: ReportPair[] = [];
-    // Each region pair's sides without their leading closers (made by a worker, or here), and
-    // their places once made (the split-section pass and the report's pairs share them).
-    const n = found.pairs.length;
-    const aStart = new Int32Array(n);
-    const bStart = new Int32Array(n);
-    const placesA: Array<Place | undefined> = new Array(n);
-    const placesB: Array<Place | undefined> = new Array(n);
-    found.pairs.forEach((r, i) => {
-      const made = found.sides?.[i];
-      aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
-      bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
-    });
-    const sideA = (i: number) => (placesA[i] ??= locationOf(docs[found.pairs[i].a.doc], aStart[i], found.pairs[i].a.end));
-    const sideB = (i: number) => (placesB[i] ??= locationOf(docs[found.pairs[i].b.doc], bStart[i], found.pairs[i].b.end));
-
-    // ---- files the regions make up: two files the scan does not pair whose regions hold at least
-    // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
-    // carrying those regions; core/regions/fileCopies.ts, which searches such a pair again alone
-    // when the whole search found it in pieces).
-    const promoted = new Map<number, ReportPair>();
-    {
-      const copies = fileCopies(regionDocs, found.pairs, {
-        skipPair: (x, y) => filePair.has(docsKey(x, y)),
-        regions: { kernel: kernel ?? undefined, aligner, threads: options.threads },
-        frequent: found.frequent, // the same documents' search: its counts of the frequent hashes
-      });
-      const fileFp = new Map(result.documents.map((d) => [d.path, d.doc.file]));
-      for (const c of copies) {
-        const A = docs[c.docA];
-        const B = docs[c.docB];
-        const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions, kernel);
-        const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions, kernel);
-        let weighted = 0;
-        for (const r of c.regions) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
-        const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
-        const whole = c.regions.length === 1 && c.coverA >= 0.99 && c.coverB >= 0.99;
-        promoted.set(docsKey(c.docA, c.docB), {
-          kind: 'file',
-          a: { path: A.path },
-          b: { path: B.path },
-          distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
-          similarity,
-          clone: whole ? c.regions[0].clone : 'edited',
-          located: true,
-          regions: c.regions.map((r) => ({
-            a: linesOf(A.region, trimmedStart(A.region, r.a.start, r.a.end), r.a.end),
-            b: linesOf(B.region, trimmedStart(B.region, r.b.start, r.b.end), r.b.end),
-            clone: r.clone,
-            similarity: Math.round(r.similarity * 10000) / 10000,
-          })),
-        });
-      }
-    }
-
-    // ---- SimHash section pairs the regions split: the regions inside one stand as located pairs
-    // (none is dropped as already said) and the section pair leaves the report
-    const splits = new SectionSplits<number>();
-    found.pairs.forEach((r, i) => {
-      const A = docs[r.a.doc];
-      const B = docs[r.b.doc];
-      const k = docsKey(r.a.doc, r.b.doc);
-      if (A !== B && (promoted.has(k) || filePair.has(k))) return;
-      const within = existing.get(k);
-      if (!within) return;
-      const la = sideA(i);
-      const lb = sideB(i);
-      for (const j of within) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
-    });
-    const replaced = splits.split();
-
-    /** A side's SimHash, made once per place (a block pasted N times is a side of N − 1 pairs). */
-    const simhashes: Array<Map<number, ReturnType<typeof sideSimhash>> | undefined> = [];
-    const simhashOfSide = (doc: number, start: number, end: number): ReturnType<typeof sideSimhash> => {
-      const places = (simhashes[doc] ??= new Map());
-      const k = start * 0x4000000 + end;
-      let f = places.get(k);
-      if (f === undefined) places.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions, kernel)));
-      return f;
-    };
-    /** Per region pair: its report pair, or null when dropped. */
-    const kept: Array<ReportPair | null> = [];
-    let dropped = 0;
-    let attached = 0;
-    found.pairs.forEach((r, i) => {
-      const A = docs[r.a.doc];
-      const B = docs[r.b.doc];
-      const made = found.sides?.[i];
-      const k = docsKey(r.a.doc, r.b.doc);
-      const clone = r.clone;
-      const copy = A !== B ? promoted.get(k) : undefined;
-      if (copy) {
-        // A region of an edited copy of a file: that file pair carries its regions (made above).
-        attached++;
-        kept.push(null);
-        return;
-      }
-      const fileIndex = A !== B ? filePair.get(k) : undefined;
-      if (fileIndex !== undefined) {
-        // A region of two files the scan already pairs: the file pair carries it.
-        const la = linesOf(A.region, aStart[i], r.a.end);
-        const lb = linesOf(B.region, bStart[i], r.b.end);
-        const flipped = scanPairs[fileIndex].a.path !== A.path;
-        const list = regionsOf.get(fileIndex) ?? [];
-        list.push({ a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 });
-        regionsOf.set(fileIndex, list);
-        attached++;
-        kept.push(null);
-        return;
-      }
-      const a = sideA(i);
-      const b = sideB(i);
-      sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
-      sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
-      const known = alreadyReported(k, a, b);
-      if (known && !replaced.has(known.index)) {
-        if (!cloneOf.has(known.index)) cloneOf.set(known.index, known.whole ? clone : 'edited');
-        dropped++;
-        kept.push(null);
-        return;
-      }
-      let distance = made?.distance;
-      if (distance === undefined) {
-        const fa = simhashOfSide(r.a.doc, aStart[i], r.a.end);
-        const fb = simhashOfSide(r.b.doc, bStart[i], r.b.end);
-        distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
-      }
-      const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
-      pairs.push(pair);
-      kept.push(pair);
-    });
-
-    // A file pair's clone kind: its one region's when that spans both files, else edited.
-    for (const [i, list] of regionsOf) {
-      list.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
-      if (cloneOf.has(i)) continue;
-      const p = scanPairs[i];
-      const wa = whole(byPath.get(p.a.path)!);
-      const wb = whole(byPath.get(p.b.path)!);
-      const spans = (r: { startLine: number; endLine: number }, w: { startLine: number; endLine: number }) => Math.abs(r.startLine - w.startLine) <= 1 && Math.abs(r.endLine - w.endLine) <= 1;
-      cloneOf.set(i, list.length === 1 && spans(list[0].a, wa) && spans(list[0].b, wb) ? list[0].clone : 'edited');
-    }
-
-    // ---- groups: the places of each region group linked by the pairs kept (locateGroups.ts)
-    const groups = locatedSectionGroups(found.groups, found.pairs, kept, docs);
-    // ---- the edited copies of files: their pairs (regions in order) and their groups (files linked by them)
-    const filePairs = [...promoted.values()];
-    for (const p of filePairs) p.regions!.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);
-    filePairs.sort((x, y) => (x.a.path < y.a.path ? -1 : x.a.path > y.a.path ? 1 : x.b.path < y.b.path ? -1 : x.b.path > y.b.path ? 1 : 0));
-    const parent = new Map<string, string>();
-    const root = (x: string): string => {
-      let r = x;
-      while (parent.get(r) !== r) r = parent.get(r)!;
-      parent.set(x, r);
-      return r;
-    };
-    for (const p of filePairs) {
-      for (const x of [p.a.path, p.b.path]) if (!parent.has(x)) parent.set(x, x);
-      const ra = root(p.a.path);
-      const rb = root(p.b.path);
-      if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
-    }
-    const fileGroups = new Map<string, { members: string[]; maxDistance: number }>();
-    for (const p of filePairs) {
-      const r = root(p.a.path);
-      const g = fileGroups.get(r) ?? { members: [], maxDistance: 0 };
-      for (const x of [p.a.path, p.b.path]) if (!g.members.includes(x)) g.members.push(x);
-      g.maxDistance = Math.max(g.maxDistance, p.distance);
-      fileGroups.set(r, g);
-    }
-    for (const g of fileGroups.values()) groups.push({ kind: 'file', members: g.members.sort(), maxDistance: g.maxDistance, located: true });
-    pairs.unshift(...filePairs);
-
-    return { ok: true, pairs, groups, sides, cloneOf, regionsOf, replaced, stats: { files: docs.length, tokens, found: found.pairs.length, dropped, attached, elapsedMs: Math.round(performance.now() - started) } };
-    },
+    finish: (scanPairs, found) =>
+      locatedReport(
+        { docs, regionDocs, docIndex: docIndexOf(), identical, kernel, aligner, threads: options.threads, sideOptions: sideOptionsOf(settings), documents: result.documents, tokens, started },
+        scanPairs,
+        found,
+      ),
   };
 }
 

@@ -2,10 +2,11 @@
  * The section groups of `--locate` (node/scan/locate.ts): of each group of copies the region finder
  * made (core/regions/groups.ts), the places the report's located pairs link, as section groups (a
  * place's lines without its leading closers; the largest distance of the pairs linking them). In
- * one pass over each group's pairs and places: numbers in typed arrays, no map per group.
+ * one pass over each group's pairs and places: numbers in typed arrays (one set for all groups,
+ * as long as the largest), no map per group.
  */
 import type { Location, ReportGroup, ReportPair } from '../../core/report/report';
-import type { RegionGroup } from '../../core/regions/groups';
+import type { PlaceRange, RegionGroup } from '../../core/regions/groups';
 import type { RegionPair } from '../../core/regions/regions';
 import { linesOf, trimmedStart } from '../regions/regionSides';
 import type { Doc } from './locateLines';
@@ -18,53 +19,62 @@ import type { Doc } from './locateLines';
  */
 export function locatedSectionGroups(groups: readonly RegionGroup[], found: readonly RegionPair[], kept: ReadonlyArray<ReportPair | null>, docs: readonly Doc[]): ReportGroup[] {
   const out: ReportGroup[] = [];
+  // One set of arrays for every group, as long as the largest (a group's first n entries).
+  let most = 0;
+  for (const g of groups) most = Math.max(most, g.places.length);
+  const parent = new Int32Array(most);
+  const maxDistance = new Int32Array(most);
+  const size = new Int32Array(most);
+  const rootOf = new Int32Array(most);
+  const find = (x: number): number => {
+    let r = x;
+    while (parent[r] !== r) r = parent[r];
+    while (parent[x] !== r) {
+      const next = parent[x];
+      parent[x] = r;
+      x = next;
+    }
+    return r;
+  };
+  /** The first of `places` holding a side, or -1 (the places are by document and start: its document's from the first). */
+  const placeOf = (places: readonly PlaceRange[], s: { doc: number; start: number; end: number }): number => {
+    const n = places.length;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (places[mid].doc < s.doc) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < n && places[i].doc === s.doc; i++) if (places[i].start <= s.start && s.end <= places[i].end) return i;
+    return -1;
+  };
+  const linkedPlace: number[] = [];
+  const linkedDistance: number[] = [];
+  const roots: number[] = [];
   for (const g of groups) {
     const places = g.places;
     const n = places.length;
-    const parent = new Int32Array(n);
-    for (let i = 0; i < n; i++) parent[i] = i;
-    const find = (x: number): number => {
-      let r = x;
-      while (parent[r] !== r) r = parent[r];
-      while (parent[x] !== r) {
-        const next = parent[x];
-        parent[x] = r;
-        x = next;
-      }
-      return r;
-    };
-    /** The first place holding a side, or -1 (the places are by document and start: its document's from the first). */
-    const placeOf = (s: { doc: number; start: number; end: number }): number => {
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (places[mid].doc < s.doc) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo; i < n && places[i].doc === s.doc; i++) if (places[i].start <= s.start && s.end <= places[i].end) return i;
-      return -1;
-    };
     // The links (a place of each, the pair's distance), then the sets they make.
-    const linkedPlace: number[] = [];
-    const linkedDistance: number[] = [];
+    let links = 0;
     for (const i of g.pairs) {
       const pair = kept[i];
       if (!pair) continue;
-      const x = placeOf(found[i].a);
-      const y = placeOf(found[i].b);
+      const x = placeOf(places, found[i].a);
+      const y = placeOf(places, found[i].b);
       if (x < 0 || y < 0 || x === y) continue;
-      linkedPlace.push(x);
-      linkedDistance.push(pair.distance);
+      if (links === 0) for (let p = 0; p < n; p++) parent[p] = p;
+      linkedPlace[links] = x;
+      linkedDistance[links++] = pair.distance;
       const rx = find(x);
       const ry = find(y);
       if (rx !== ry) parent[Math.max(rx, ry)] = Math.min(rx, ry);
     }
-    if (linkedPlace.length === 0) continue;
+    if (links === 0) continue;
     // Each set's largest distance, the sets in the order of their first link.
-    const maxDistance = new Int32Array(n).fill(-1);
-    const roots: number[] = [];
-    for (let j = 0; j < linkedPlace.length; j++) {
+    maxDistance.fill(-1, 0, n);
+    roots.length = 0;
+    for (let j = 0; j < links; j++) {
       const r = find(linkedPlace[j]);
       if (maxDistance[r] < 0) {
         roots.push(r);
@@ -73,8 +83,7 @@ export function locatedSectionGroups(groups: readonly RegionGroup[], found: read
       if (linkedDistance[j] > maxDistance[r]) maxDistance[r] = linkedDistance[j];
     }
     // Each set's members, in the order of their places.
-    const size = new Int32Array(n);
-    const rootOf = new Int32Array(n);
+    size.fill(0, 0, n);
     for (let i = 0; i < n; i++) size[(rootOf[i] = find(i))]++;
     for (const root of roots) {
       if (size[root] < 2) continue;

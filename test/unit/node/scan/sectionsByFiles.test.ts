@@ -1,0 +1,59 @@
+// SectionsByFiles (src/node/scan/sectionsByFiles.ts): the section pairs offered to a region are
+// every one that shares a line with its side (± 1 line) in the lower document, checked against
+// all of them on random section pairs; all of them for two sides in one file.
+import { strict as assert } from 'node:assert';
+import { SectionsByFiles } from '../../../../src/node/scan/sectionsByFiles';
+import { mulberry32 as rng } from '../../helpers/random';
+
+const key = (x: number, y: number) => x * 0x4000000 + y;
+
+describe('node/scan/sectionsByFiles', () => {
+  it('offers every section pair near a region side (few and many per pair of files, either side a), checked against all', () => {
+    const r = rng(7);
+    for (let t = 0; t < 200; t++) {
+      const count = 1 + Math.floor(r() * 60);
+      const lines = 20 + Math.floor(r() * 400);
+      const sections = new SectionsByFiles(count + 3);
+      const lower: Array<[number, number]> = [];
+      for (let i = 0; i < count; i++) {
+        const s = 1 + Math.floor(r() * lines);
+        const e = s + Math.floor(r() * (r() < 0.1 ? lines : 20));
+        const other = { startLine: 1 + Math.floor(r() * lines), endLine: lines + 5 };
+        // side a in document 3 (the lower) or in 8
+        if (r() < 0.5) sections.add(key(3, 8), i + 3, 3, { startLine: s, endLine: e }, other);
+        else sections.add(key(3, 8), i + 3, 8, other, { startLine: s, endLine: e });
+        lower.push([s, e]);
+      }
+      const out = { at: new Int32Array(4) };
+      for (let q = 0; q < 20; q++) {
+        const s = 1 + Math.floor(r() * lines);
+        const e = s + Math.floor(r() * 30);
+        const n = sections.near(key(3, 8), s, e, out);
+        const offered = new Set(out.at.subarray(0, n));
+        assert.equal(offered.size, n, 'each once');
+        lower.forEach(([ls, le], i) => {
+          if (ls <= e + 1 && le >= s - 1) assert.ok(offered.has(i + 3), `set ${t}: section ${i} [${ls}, ${le}] near [${s}, ${e}]`);
+        });
+        for (const i of offered) assert.ok(i >= 3 && i < count + 3);
+      }
+    }
+  });
+
+  it('offers all the section pairs of one file with itself, and none of files without any', () => {
+    const sections = new SectionsByFiles(40);
+    for (let i = 0; i < 30; i++) sections.add(key(5, 5), i, 5, { startLine: 10 * i + 1, endLine: 10 * i + 5 }, { startLine: 500, endLine: 510 });
+    const out = { at: new Int32Array(0) };
+    const n = sections.near(key(5, 5), 1, 2, out);
+    assert.deepEqual([...out.at.subarray(0, n)], Array.from({ length: 30 }, (_, i) => i));
+    assert.equal(sections.near(key(1, 2), 1, 2, out), 0);
+    assert.ok(sections.has(key(5, 5)) && !sections.has(key(1, 2)));
+  });
+
+  it('offers no far section pair of two files with many', () => {
+    const sections = new SectionsByFiles(40);
+    for (let i = 0; i < 30; i++) sections.add(key(1, 2), i, 1, { startLine: 10 * i + 1, endLine: 10 * i + 5 }, { startLine: 10 * i + 1, endLine: 10 * i + 5 });
+    const out = { at: new Int32Array(0) };
+    const n = sections.near(key(1, 2), 103, 104, out);
+    assert.deepEqual([...out.at.subarray(0, n)], [10], 'lines 101-105 only');
+  });
+});
