@@ -55,13 +55,27 @@ static inline int pushLine(Kernel *K, int l, int at) {
 }
 
 /* Offsets after every \n of t[0, n) into K->lines from index 1 (lineStartsOf; lines[0] = 0 is the
- * caller's): their count + 1, or -1 out of memory. With SSE2 (every x86-64), eight units at a
- * time, the \n of each eight taken from a compare mask; else four at a time skip a run without \n. */
+ * caller's): their count + 1, or -1 out of memory. With SSE2 (every x86-64), 32 units at a time
+ * (one bit per unit: the four compares packed to bytes), then eight, the \n taken from a compare
+ * mask; else four at a time skip a run without \n. */
 static int lineStarts(Kernel *K, const uint16_t *t, int n) {
   int l = 1;
   int i = 0;
 #ifdef HAVE_SSE2
   const __m128i nl = _mm_set1_epi16(10);
+  for (; i + 32 <= n; i += 32) {
+    const __m128i *p = (const __m128i *)(const void *)(t + i);
+    const __m128i a = _mm_packs_epi16(_mm_cmpeq_epi16(_mm_loadu_si128(p), nl), _mm_cmpeq_epi16(_mm_loadu_si128(p + 1), nl));
+    const __m128i b = _mm_packs_epi16(_mm_cmpeq_epi16(_mm_loadu_si128(p + 2), nl), _mm_cmpeq_epi16(_mm_loadu_si128(p + 3), nl));
+    unsigned m = (unsigned)_mm_movemask_epi8(a) | (unsigned)_mm_movemask_epi8(b) << 16;
+    if (!m) continue;
+    if ((size_t)l + 32 > K->linesCap && !growArray((void **)&K->lines, &K->linesCap, (size_t)l + 32, 4)) return -1;
+    int32_t *restrict lines = K->lines;
+    do { /* one bit per \n */
+      lines[l++] = i + ctz32(m) + 1;
+      m &= m - 1;
+    } while (m);
+  }
   for (; i + 8 <= n; i += 8) {
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)(t + i)), nl));
     while (m) { /* two bits per \n (its two bytes) */
@@ -85,13 +99,35 @@ static int lineStarts(Kernel *K, const uint16_t *t, int n) {
   return l;
 }
 
+/* Windows up to this wide are winnowed by a minimum made anew at each window, without branches. */
+#define WINNOW_DIRECT_MAX 8
+
 /* winnow of anchors.ts: of each window of w k-gram hashes the minimum (the rightmost on ties),
- * recorded when it changes; fewer than w: their minimum. Into K->ahash / K->apos. */
+ * recorded when it changes; fewer than w: their minimum. Into K->ahash / K->apos (room for n). */
 static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
   uint32_t *restrict hash = K->ahash;
   int32_t *restrict pos = K->apos;
   int m = 0;
-  if (n > 0) {
+  if (n > 0 && (w < 1 ? 1 : w > n ? n : w) <= WINNOW_DIRECT_MAX) {
+    /* Narrow windows (the region finder's w is 4): each window's rightmost minimum found by
+     * width - 1 selects and recorded unconditionally, kept (m advanced) when it differs from the
+     * last: the same anchors without the mispredicted branches of random hashes. */
+    const int width = w < 1 ? 1 : w > n ? n : w;
+    int last = -1;
+    for (int end = width - 1; end < n; end++) {
+      int min = end - width + 1;
+      uint32_t v = h[min];
+      for (int i = min + 1; i <= end; i++) {
+        const int take = h[i] <= v;
+        min = take ? i : min;
+        v = take ? h[i] : v;
+      }
+      hash[m] = v;
+      pos[m] = min;
+      m += min != last;
+      last = min;
+    }
+  } else if (n > 0) {
     const int width = w < 1 ? 1 : w > n ? n : w;
     int last = -1, min = -1;
     for (int end = width - 1; end < n; end++) {

@@ -87,6 +87,8 @@ for (const under of KERNELS) {
         { k: 3, w: 7, salt: 0 },
         { k: 8, w: 2, salt: 0xdeadbeef },
         { k: 50, w: 30, salt: 12345 },
+        { k: 5, w: 8, salt: 7 }, // the widest window winnowed without branches (WINNOW_DIRECT_MAX)
+        { k: 5, w: 9, salt: 7 }, // the narrowest winnowed by a kept minimum
         { k: 100000, w: 4, salt: 1 },
       ];
       let compared = 0;
@@ -119,9 +121,10 @@ for (const under of KERNELS) {
       assert.ok(hooked > 100, `${hooked} hooked documents`);
     });
 
-    it('finds the line starts of lineStartsOf: a \\n at every offset of the units read together, units holding a 0x0a byte that are not \\n, more lines than its first room', () => {
+    it('finds the line starts of lineStartsOf: a \\n at every offset of the units read together (32, then 8), several in one read, units holding a 0x0a byte that are not \\n, more lines than its first room', () => {
       const texts: string[] = [];
-      for (let len = 0; len <= 40; len++) for (let at = 0; at < len; at++) texts.push('a'.repeat(at) + '\n' + 'b'.repeat(len - at - 1));
+      for (let len = 0; len <= 80; len++) for (let at = 0; at < len; at++) texts.push('a'.repeat(at) + '\n' + 'b'.repeat(len - at - 1));
+      for (let len = 30; len <= 70; len++) texts.push(Array.from({ length: len }, (_, i) => (i % 3 === 1 || i % 7 === 0 ? '\n' : 'c')).join(''), '\n'.repeat(len));
       texts.push('x = "\u010a\u0a00\u0a0a";\ny\n', '\n'.repeat(5000) + 'z', 'q;\n\n'.repeat(3001), '\u0a0a\n'.repeat(37));
       for (const text of texts) {
         const doc = regionDocument(text, 'x.ts', { kernel }, DEFAULT_CODE_ANCHORING);
