@@ -4,8 +4,10 @@
  * markers and variant folding; code tokenised by the kernel) are searched for copied regions;
  * each region pair becomes a section pair of the report with its clone kind and `located: true`,
  * each group of copies a section group. See README "Locating copies inside files". The CLI runs
- * it with the scan's workers still up (locateCopiesInPool): they chain and align the seed buckets
- * (node/scan/regionJobs.ts), this thread indexes the anchors and makes the report. A result
+ * it with the scan's workers still up (beginLocateInPool): where the native kernel is built its
+ * threads plan and search the seed buckets (node/scan/regionThreads.ts), else on 3 cores or more
+ * the workers chain and align them (node/scan/regionJobs.ts) or this thread does; this thread makes
+ * the report (node/scan/locatedReport.ts). A result
  * without region documents (a scan run without `regions`) has its files read again here, with the
  * scan's reading, decoding and skip rules; so have the files a scan fingerprinted once the files it
  * walked passed the byte limit, when its text did not (ScanResult.regionsNotMade).
@@ -298,10 +300,10 @@ function locateSteps(
   };
   /** Two documents as one number (either order). */
   const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
-  /** Pairs of identical documents the scan pairs as files: not searched. */
   /** A document's index by its path (made once, for skipOf and the report). */
   let docIndex: Map<string, number> | undefined;
   const docIndexOf = (): Map<string, number> => (docIndex ??= new Map(docs.map((d, i) => [d.path, i])));
+  /** Pairs of identical documents the scan pairs as files: not searched. */
   const skipOf = (pairs: readonly ReportPair[]): ((a: number, b: number) => boolean) => {
     const docIndex = docIndexOf();
     const skipped = new Set<number>();

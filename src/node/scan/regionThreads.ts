@@ -4,8 +4,10 @@
  * documents — and the search of every wanted bucket are one job of the kernel off this thread
  * (regionPlanAsync, native/regionplan.c: a thread of libuv's pool, then threads of its own for the
  * search, native/threads.c) while this one matches sections and makes the report. A kernel
- * without that job, or a `defer` other than 'identical', has the plan made here (core/regions
- * planRegions) and the buckets searched off this thread (regionBucketsAsync). The buckets held
+ * without that job, a `defer` function, a `skipPair`, or a plan the job declines (kernelPlan.ts
+ * kernelPlanAsync: options other than the stored anchors', a document without them) has the plan
+ * made here (core/regions planRegions) and the buckets searched off this thread
+ * (regionBucketsAsync). The buckets held
  * back wait for result() and are searched then, when `keep` says so. The result is findRegions',
  * pair for pair.
  */
