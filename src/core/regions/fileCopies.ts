@@ -14,7 +14,7 @@
  * then they are not chained nor aligned; the same outcome). Pure and deterministic.
  */
 import { alignChain, kernelAligner, type ChainAligner } from './align';
-import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
+import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, postingCaps, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
 import type { BucketKernel } from './kernelBuckets';
 import { withAnchors, type RegionDocument } from './document';
 import type { CodeKernel } from '../types';
@@ -107,8 +107,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
   // times the cap of documents hold (counted once, for the hashes of the documents searched again).
   const o = resolveRegionOptions();
-  const cap = Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(o.maxPostingsShare * docs.length)));
-  const proseCap = Math.max(cap, Math.min(o.maxPostingsCeiling, Math.floor(o.proseMaxPostingsShare * docs.length)));
+  const { cap, proseCap } = postingCaps(docs, o);
   const anchorsOf = (d: RegionDocument) => d.anchors ?? defaultAnchors(d);
   let docsOf = (_hash: number): number => 1; // set before the first search again
   /**

@@ -259,11 +259,11 @@ export function anchorsStoredFit(o: ResolvedRegionOptions): boolean {
 }
 
 /** The postings cap of a hash (grown with the corpus), and by the document of its first posting when prose's differs. */
-export function postingCaps(docs: readonly RegionDocument[], o: ResolvedRegionOptions): { cap: number; capOf?: (doc: number) => number } {
+export function postingCaps(docs: readonly RegionDocument[], o: ResolvedRegionOptions): { cap: number; proseCap: number; capOf?: (doc: number) => number } {
   const grown = (share: number): number => Math.max(o.maxPostings, Math.min(o.maxPostingsCeiling, Math.floor(share * docs.length)));
   const cap = grown(o.maxPostingsShare);
   const proseCap = Math.max(cap, grown(o.proseMaxPostingsShare));
-  return { cap, capOf: proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined };
+  return { cap, proseCap, capOf: proseCap > cap ? (d: number): number => (docs[d].kind === 'prose' ? proseCap : cap) : undefined };
 }
 
 /** The anchors of the documents into one index, and the seed buckets of its hashes under the caps. */
