@@ -90,10 +90,11 @@ typedef struct {
   uint32_t nDocs;
 } AnchorSource;
 
-/* Calls EACH(h, d, p) for every anchor of src in insertion order (documents in order). */
-#define EACH_ANCHOR(src, EACH)                                                 \
+/* Calls EACH(h, d, p) for every anchor of src in insertion order (documents in order); n: the
+ * flat arrays' length. */
+#define EACH_ANCHOR(src, n, EACH)                                              \
   if ((src)->hash) {                                                           \
-    for (size_t i_ = 0; i_ < n; i_++) {                                        \
+    for (size_t i_ = 0; i_ < (n); i_++) {                                      \
       const uint32_t h = (src)->hash[i_], d = (src)->doc[i_], p = (src)->pos[i_]; \
       (void)p;                                                                 \
       EACH;                                                                    \
@@ -118,13 +119,13 @@ static Anchor *sortAnchors(const AnchorSource *src, size_t n) {
   uint32_t *count = calloc(parts + 1, sizeof(uint32_t));
   Anchor *tmp = NULL;
   if (!out || !count) goto fail;
-  EACH_ANCHOR(src, (void)d; count[(h >> low) + 1]++)
+  EACH_ANCHOR(src, n, (void)d; count[(h >> low) + 1]++)
   uint32_t longest = 0;
   for (size_t d = 0; d < parts; d++) {
     if (count[d + 1] > longest) longest = count[d + 1];
     count[d + 1] += count[d];
   }
-  EACH_ANCHOR(src, {
+  EACH_ANCHOR(src, n, {
     Anchor *x = &out[count[h >> low]++];
     x->hash = h;
     x->doc = d;
