@@ -96,7 +96,10 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
       if (c->anchorPos[d][i] < 0 || c->anchorPos[d][i] >= c->docs[d].length) status = -2;
   }
   if (status > 0 && anchorSeedsOfDocuments(c->anchorHash, c->anchorPos, c->anchorCount, c->nDocs, c->caps, c->nCaps, c->maxDocs, &r->seeds) < 0) status = -1;
-  if (status > 0 && !identicalClasses(c->docs, c->nDocs, r->classOf)) status = -1;
+  /* The identical documents only when their buckets are held back (else no one reads them). */
+  if (status > 0 && c->holdIdentical && !identicalClasses(c->docs, c->nDocs, r->classOf)) status = -1;
+  if (status > 0 && !c->holdIdentical)
+    for (uint32_t d = 0; d < c->nDocs; d++) r->classOf[d] = -1;
   const size_t nb = r->seeds.nBuckets;
   if (status > 0 && !(r->wanted = calloc(nb ? nb : 1, 1))) status = -1;
   if (status > 0) {
