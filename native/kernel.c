@@ -1,7 +1,7 @@
 /*
- * NearDup's native fingerprinting kernel: the Node-API glue of the C kernel (native/fingerprint.c:
- * the code tokeniser, shingle numbering, SimHash and bottom-k sketches of src/core/text/tokenize.ts
- * and src/core/fingerprint/simhash.ts; wasm.c puts the same functions behind WebAssembly exports).
+ * NearDup's native fingerprinting kernel: the Node-API glue of the C kernel (native/fingerprint.c,
+ * tokenize.c, simhash.c: the code tokeniser, shingle numbering, SimHash and bottom-k sketches of
+ * src/core/text/tokenize.ts and src/core/fingerprint/simhash.ts; wasm.c puts the same functions behind WebAssembly exports).
  *
  * It computes exactly what the TypeScript does (the output is compared over the benchmark
  * corpora and in the unit tests); the TypeScript stays the reference and the fallback wherever
@@ -40,11 +40,11 @@
  *   regionPlanAsync(…) -> the seeds of the documents' anchors, the identical documents and the
  *               search of their buckets as one Promise, off this thread (native/regionplan.c)
  *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
- *               (fingerprint.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
+ *               (simhash.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
  *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
  *               longest line of the UTF-8 text of bytes (textshape.c), read in place
  *   proseTokens(text, out: Uint32Array) -> a prose text's words as tokenizeProse reads them
- *               (fingerprint.c kernelProseTokens): kind start end hi lo per entry
+ *               (tokenize.c kernelProseTokens): kind start end hi lo per entry
  *   fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges, rangeCount, k, tf, fileSketch,
  *               sectionSketch, minTokens, out) -> fingerprint's words of tokens made in
  *               TypeScript, the sections as token ranges (fingerprint.c kernelFingerprintTokens)
@@ -195,7 +195,7 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   return number(env, n);
 }
 
-/* proseTokens(text, out: Uint32Array): kernelProseTokens (fingerprint.c) of the text, its entries
+/* proseTokens(text, out: Uint32Array): kernelProseTokens (tokenize.c) of the text, its entries
  * (kind start end hi lo) into out; their count, or minus it when out is too small. */
 static napi_value jsProseTokens(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -499,7 +499,7 @@ static napi_value jsAlignChain(napi_env env, napi_callback_info info) {
 }
 
 /* simhashTokens(hi, lo: Uint32Array, from, to, k, tf: boolean, out: Uint32Array(2)) -> 1 (out: the
- * SimHash's hi lo) or 0 (no tokens): kernelSimhashTokens of tokens [from, to) (fingerprint.c). */
+ * SimHash's hi lo) or 0 (no tokens): kernelSimhashTokens of tokens [from, to) (simhash.c). */
 static napi_value jsSimhashTokens(napi_env env, napi_callback_info info) {
   size_t argc = 7;
   napi_value argv[7];
