@@ -1,6 +1,6 @@
 /*
  * NearDup's fingerprinting kernel as a standalone WebAssembly module: the WebAssembly exports of
- * the same C functions the Node-API addon calls (fingerprint.c, tokenize.c, simhash.c, regiondoc.c, sections.c, allpairs.c,
+ * the same C functions the Node-API addon calls (fingerprint.c, tokenize.c, simhash.c, regiondoc.c, sections.c, sectionbraces.c, allpairs.c,
  * seeds.c, align.c, buckets.c, comments.c, textshape.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
  * wasm/neardup_kernel.wasm, with no imports. src/core/wasm/wasmKernel.ts instantiates it from its
  * bytes and offers the CodeKernel interface of src/core/types.ts over these exports.
