@@ -1,7 +1,7 @@
 /*
  * The computing half of NearDup's fingerprinting kernel (the half the Node-API addon, kernel.c,
  * and the WebAssembly module, wasm.c, share): the state of one kernel instance and the plain C
- * entry points both glues call. fingerprint.c owns what they compute.
+ * entry points both glues call. fingerprint.c, tokenize.c and simhash.c own what they compute.
  */
 #ifndef NEARDUP_FINGERPRINT_H
 #define NEARDUP_FINGERPRINT_H

@@ -1,7 +1,7 @@
 /*
- * NearDup's native fingerprinting kernel: the Node-API glue of the C kernel (native/fingerprint.c:
- * the code tokeniser, shingle numbering, SimHash and bottom-k sketches of src/core/text/tokenize.ts
- * and src/core/fingerprint/simhash.ts; wasm.c puts the same functions behind WebAssembly exports).
+ * NearDup's native fingerprinting kernel: the Node-API glue of the C kernel (native/fingerprint.c,
+ * tokenize.c, simhash.c: the code tokeniser, shingle numbering, SimHash and bottom-k sketches of
+ * src/core/text/tokenize.ts and src/core/fingerprint/simhash.ts; wasm.c puts the same functions behind WebAssembly exports).
  *
  * It computes exactly what the TypeScript does (the output is compared over the benchmark
  * corpora and in the unit tests); the TypeScript stays the reference and the fallback wherever
@@ -40,11 +40,11 @@
  *   regionPlanAsync(…) -> the seeds of the documents' anchors, the identical documents and the
  *               search of their buckets as one Promise, off this thread (native/regionplan.c)
  *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
- *               (fingerprint.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
+ *               (simhash.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
  *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
  *               longest line of the UTF-8 text of bytes (textshape.c), read in place
  *   proseTokens(text, out: Uint32Array) -> a prose text's words as tokenizeProse reads them
- *               (fingerprint.c kernelProseTokens): kind start end hi lo per entry
+ *               (tokenize.c kernelProseTokens): kind start end hi lo per entry
  *   fingerprintTokens(hi, lo, alt, n, altIsRaw, ranges, rangeCount, k, tf, fileSketch,
  *               sectionSketch, minTokens, out) -> fingerprint's words of tokens made in
  *               TypeScript, the sections as token ranges (fingerprint.c kernelFingerprintTokens)
@@ -55,28 +55,20 @@
  *   section: startLine endLine hi lo tokens features rawHi rawLo normHi normLo sketchLength sketch…
  *            (only sections kept; rawHi… normLo: the clone hashes of src/core/fingerprint/cloneHashes.ts)
  * A section is kept when it holds at least minTokens tokens and less than 95 % of the file's.
+ * This file holds the module table and the synchronous bindings; regionBuckets, regionBucketsAsync
+ * and regionPlanAsync are in kernelbuckets.c, the argument readers both use in kernelglue.h.
  */
-#define NAPI_VERSION 8
-#include <node_api.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "align.h"
-#include "buckets.h"
 #include "allpairs.h"
 #include "fingerprint.h"
-#include "regionplan.h"
+#include "kernelglue.h"
 #include "seeds.h"
 #include "textshape.h"
-#include "threads.h"
 
 /* ------------------------------------------------------------------------------- Node-API */
-
-#define CALL(e)                                                    \
-  do {                                                             \
-    if ((e) != napi_ok) return throwError(env, "napi call failed"); \
-  } while (0)
 
 static void finalizeKernel(napi_env env, void *data, void *hint) {
   (void)env;
@@ -84,32 +76,6 @@ static void finalizeKernel(napi_env env, void *data, void *hint) {
   kernelFree(data);
 }
 
-static napi_value throwError(napi_env env, const char *msg) {
-  napi_throw_error(env, NULL, msg);
-  return NULL;
-}
-
-static Kernel *kernelOf(napi_env env) {
-  void *data = NULL;
-  if (napi_get_instance_data(env, &data) != napi_ok) return NULL;
-  return data;
-}
-
-static napi_value number(napi_env env, double v) {
-  napi_value r;
-  napi_create_double(env, v, &r);
-  return r;
-}
-
-static int typedArray(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *length) {
-  bool is = false;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return 0;
-  napi_typedarray_type type;
-  napi_value ab;
-  size_t off;
-  if (napi_get_typedarray_info(env, v, &type, length, data, &ab, &off) != napi_ok) return 0;
-  return type == want;
-}
 
 static napi_value jsInit(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -229,7 +195,7 @@ static napi_value jsTokenize(napi_env env, napi_callback_info info) {
   return number(env, n);
 }
 
-/* proseTokens(text, out: Uint32Array): kernelProseTokens (fingerprint.c) of the text, its entries
+/* proseTokens(text, out: Uint32Array): kernelProseTokens (tokenize.c) of the text, its entries
  * (kind start end hi lo) into out; their count, or minus it when out is too small. */
 static napi_value jsProseTokens(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -477,20 +443,6 @@ static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/* A stream argument: a Uint32Array of `length` tokens, or (optional) null / undefined. */
-static int streamArg(napi_env env, napi_value v, int optional, int32_t length, const uint32_t **out) {
-  napi_valuetype t;
-  if (napi_typeof(env, v, &t) != napi_ok) return 0;
-  if (optional && (t == napi_null || t == napi_undefined)) {
-    *out = NULL;
-    return 1;
-  }
-  void *data;
-  size_t len;
-  if (!typedArray(env, v, napi_uint32_array, &data, &len) || len < (size_t)length) return 0;
-  *out = data;
-  return 1;
-}
 
 /* alignChain(aRawHi, aRawLo, aIdsHi, aIdsLo, aIsIdent, bRawHi, bRawLo, bIdsHi, bIdsLo, bIsIdent,
  *            aLength, bLength, seeds: Int32Array, params: Float64Array [k coverK margin band
@@ -546,401 +498,8 @@ static napi_value jsAlignChain(napi_env env, napi_callback_info info) {
   return number(env, 1);
 }
 
-/* What a regionBuckets call searches, read off its arguments (bucketCallOf). */
-typedef struct {
-  RegionDoc *docs; /* malloc'ed; only the documents of the buckets searched are filled in */
-  const uint8_t *prose, *wanted;
-  const int32_t *seeds;
-  const uint32_t *buckets;
-  size_t nBuckets;
-  BucketOptions o;
-  int threads, startable;
-} BucketCall;
-
-/* An optional integer argument k (absent, null or undefined: fallback). */
-static int optionalInt(napi_env env, size_t argc, const napi_value *argv, size_t k, int fallback) {
-  napi_valuetype t;
-  int32_t v;
-  if (k >= argc || napi_typeof(env, argv[k], &t) != napi_ok || t != napi_number || napi_get_value_int32(env, argv[k], &v) != napi_ok) return fallback;
-  return v;
-}
-
-/* The streams of the documents `needed` marks ([rawHi, rawLo, idsHi, idsLo, isIdent] per document
- * in the array `streams`) into *out (calloc'ed; the others zeroed); NULL, or what is wrong (then
- * nothing is allocated). */
-static const char *documentsOf(napi_env env, napi_value streams, const int32_t *lengths, size_t nDocs, const uint8_t *needed, RegionDoc **out) {
-  *out = NULL;
-  bool isArray = false;
-  uint32_t nStreams = 0;
-  if (napi_is_array(env, streams, &isArray) != napi_ok || !isArray || napi_get_array_length(env, streams, &nStreams) != napi_ok || nStreams != 5 * nDocs)
-    return "regionBuckets: five streams per document";
-  RegionDoc *docs = calloc(nDocs ? nDocs : 1, sizeof(RegionDoc));
-  if (!docs) return "out of memory";
-  void *data;
-  size_t len;
-  for (size_t d = 0; d < nDocs; d++) {
-    if (!needed[d]) continue;
-    napi_value v[5];
-    int ok = lengths[d] >= 0;
-    for (uint32_t i = 0; ok && i < 5; i++) ok = napi_get_element(env, streams, (uint32_t)(5 * d + i), &v[i]) == napi_ok;
-    RegionDoc *D = &docs[d];
-    D->length = lengths[d];
-    ok = ok && streamArg(env, v[0], 0, D->length, &D->raw.hi) && streamArg(env, v[1], 0, D->length, &D->raw.lo) && streamArg(env, v[2], 1, D->length, &D->ids.hi) &&
-         streamArg(env, v[3], 1, D->length, &D->ids.lo);
-    napi_valuetype t4 = napi_undefined;
-    if (ok && !D->ids.hi) ok = !D->ids.lo && napi_typeof(env, v[4], &t4) == napi_ok;
-    if (ok && (D->ids.hi || (t4 != napi_null && t4 != napi_undefined))) {
-      /* isIdent: with the ids, or alone (a lean code document: its normalised tokens made from it). */
-      ok = typedArray(env, v[4], napi_uint8_array, &data, &len) && len >= (size_t)D->length && (D->ids.lo != NULL) == (D->ids.hi != NULL);
-      D->isIdent = data;
-    }
-    if (!ok) {
-      free(docs);
-      return "regionBuckets: token streams are Uint32Arrays of the documents' lengths";
-    }
-  }
-  *out = docs;
-  return NULL;
-}
-
-/* Reads regionBuckets' arguments (argv[7] threads, argv[8] startable: optional) into *c; NULL, or
- * what is wrong (then nothing is allocated). */
-static const char *bucketCallOf(napi_env env, size_t argc, napi_value *argv, BucketCall *c) {
-  memset(c, 0, sizeof *c);
-  if (argc < 7) return "regionBuckets: 7 arguments";
-  void *data;
-  size_t nDocs, len, nSeeds, nBuckets;
-  if (!typedArray(env, argv[1], napi_int32_array, &data, &nDocs)) return "regionBuckets: lengths";
-  const int32_t *lengths = data;
-  if (!typedArray(env, argv[2], napi_uint8_array, &data, &len) || len < nDocs) return "regionBuckets: prose";
-  c->prose = data;
-  if (!typedArray(env, argv[3], napi_int32_array, &data, &nSeeds) || nSeeds % 2) return "regionBuckets: seeds";
-  c->seeds = data;
-  if (!typedArray(env, argv[4], napi_uint32_array, &data, &nBuckets) || nBuckets % 3) return "regionBuckets: buckets";
-  c->buckets = data;
-  c->nBuckets = nBuckets /= 3;
-  napi_valuetype t;
-  if (napi_typeof(env, argv[5], &t) != napi_ok) return "regionBuckets: wanted";
-  if (t != napi_null && t != napi_undefined) {
-    if (!typedArray(env, argv[5], napi_uint8_array, &data, &len) || len < nBuckets) return "regionBuckets: wanted";
-    c->wanted = data;
-  }
-  if (!typedArray(env, argv[6], napi_float64_array, &data, &len) || len < BUCKET_PARAMS || !bucketOptionsOf(data, &c->o)) return "regionBuckets: params";
-  c->threads = optionalInt(env, argc, argv, 7, 1);
-  c->startable = optionalInt(env, argc, argv, 8, -1);
-  if (!bucketsValid(lengths, (uint32_t)nDocs, c->seeds, nSeeds / 2, c->buckets, nBuckets)) return "regionBuckets: a bucket outside its documents";
-  uint8_t *needed = calloc(nDocs ? nDocs : 1, 1);
-  if (!needed) return "out of memory";
-  /* Only the documents of the buckets searched are read (a worker's run names a few of them). */
-  for (size_t b = 0; b < nBuckets; b++)
-    if (!c->wanted || c->wanted[b]) needed[c->buckets[3 * b]] = needed[c->buckets[3 * b + 1]] = 1;
-  const char *wrong = documentsOf(env, argv[0], lengths, nDocs, needed, &c->docs);
-  free(needed);
-  return wrong;
-}
-
-static int bucketSearch(const BucketCall *c, BucketResult *r) {
-  return bucketRegionsThreaded(c->docs, c->prose, c->seeds, c->buckets, c->nBuckets, c->wanted, &c->o, c->threads, c->startable, r);
-}
-
-/* { ints, floats, chains, aligned } of a search (r freed); NULL when it cannot be made (nothing thrown). */
-static napi_value bucketsFound(napi_env env, BucketResult *r) {
-  napi_value abI, abF, ints, floats, result, chains, aligned;
-  void *pi, *pf;
-  int ok = napi_create_arraybuffer(env, r->count * BUCKET_PAIR_INTS * 4, &pi, &abI) == napi_ok &&
-           napi_create_arraybuffer(env, r->count * BUCKET_PAIR_FLOATS * 8, &pf, &abF) == napi_ok;
-  if (ok && r->count) {
-    memcpy(pi, r->ints, r->count * BUCKET_PAIR_INTS * 4);
-    memcpy(pf, r->floats, r->count * BUCKET_PAIR_FLOATS * 8);
-  }
-  ok = ok && napi_create_typedarray(env, napi_int32_array, r->count * BUCKET_PAIR_INTS, abI, 0, &ints) == napi_ok &&
-       napi_create_typedarray(env, napi_float64_array, r->count * BUCKET_PAIR_FLOATS, abF, 0, &floats) == napi_ok &&
-       napi_create_double(env, r->chains, &chains) == napi_ok && napi_create_double(env, r->aligned, &aligned) == napi_ok && napi_create_object(env, &result) == napi_ok &&
-       napi_set_named_property(env, result, "ints", ints) == napi_ok && napi_set_named_property(env, result, "floats", floats) == napi_ok &&
-       napi_set_named_property(env, result, "chains", chains) == napi_ok && napi_set_named_property(env, result, "aligned", aligned) == napi_ok;
-  bucketResultFree(r);
-  return ok ? result : NULL;
-}
-
-/* regionBuckets(streams: [rawHi, rawLo, idsHi, idsLo, isIdent] per document (ids and isIdent null
- *               for prose; ids null and isIdent given for a lean code document), lengths: Int32Array, prose: Uint8Array, seeds: Int32Array, buckets:
- *               Uint32Array (docA docB end per bucket, as anchorSeeds gives them), wanted: Uint8Array
- *               | null, params: Float64Array(BUCKET_PARAMS), threads?, startable?) -> { ints, floats, chains, aligned }:
- *               bucketRegions of src/core/regions/regions.ts for every wanted bucket (native/buckets.c),
- *               on `threads` threads (native/threads.c; default 1; `startable`: a test's limit on
- *               the threads that start). */
-static napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
-  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  BucketCall c;
-  const char *wrong = bucketCallOf(env, argc, argv, &c);
-  if (wrong) return throwError(env, wrong);
-  BucketResult r;
-  const int status = bucketSearch(&c, &r);
-  free(c.docs);
-  if (status < 0) return throwError(env, "out of memory");
-  napi_value result = bucketsFound(env, &r);
-  bool pending = false;
-  if (!result && napi_is_exception_pending(env, &pending) == napi_ok && !pending) return throwError(env, "out of memory");
-  return result;
-}
-
-/* Rejects a job's promise: with the exception pending, else an Error of `why`. */
-static void rejectJob(napi_env env, napi_deferred deferred, const char *why) {
-  napi_value error = NULL, msg;
-  bool pending = false;
-  if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &error);
-  if (!error && napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg) == napi_ok) napi_create_error(env, NULL, msg, &error);
-  napi_reject_deferred(env, deferred, error);
-}
-
-/* Holds the objects among argv[0, n) (refs[i]: their arrays are read off this thread) and queues a
- * job on libuv's pool; *promise settles when it completes. 0 when it cannot start (then the caller
- * frees it: a promise never settled is dropped with its deferred, nothing else holds it). */
-static int queueJob(napi_env env, const char *name, napi_value *argv, size_t n, napi_ref *refs, napi_async_execute_callback execute,
-                    napi_async_complete_callback complete, void *data, napi_async_work *work, napi_deferred *deferred, napi_value *promise) {
-  int ok = 1;
-  for (size_t i = 0; ok && i < n; i++) {
-    napi_valuetype t;
-    ok = napi_typeof(env, argv[i], &t) == napi_ok;
-    if (ok && t == napi_object) ok = napi_create_reference(env, argv[i], 1, &refs[i]) == napi_ok; /* (null: none) */
-  }
-  napi_value label;
-  ok = ok && napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &label) == napi_ok &&
-       napi_create_async_work(env, NULL, label, execute, complete, data, work) == napi_ok && napi_create_promise(env, deferred, promise) == napi_ok;
-  return ok && napi_queue_async_work(env, *work) == napi_ok;
-}
-
-/* The arguments regionBucketsAsync holds on to until its search is over (its arrays' memory is read off this thread). */
-#define BUCKET_JOB_REFS 6
-
-typedef struct {
-  BucketCall call;
-  napi_ref refs[BUCKET_JOB_REFS];
-  napi_async_work work;
-  napi_deferred deferred;
-  BucketResult res;
-  int status;
-} BucketJob;
-
-static void bucketJobFree(napi_env env, BucketJob *j) {
-  for (int i = 0; i < BUCKET_JOB_REFS; i++)
-    if (j->refs[i]) napi_delete_reference(env, j->refs[i]);
-  if (j->work) napi_delete_async_work(env, j->work);
-  free(j->call.docs);
-  free(j);
-}
-
-/* On a thread of libuv's pool (no Node-API here): the search, on call.threads threads. */
-static void bucketJobExecute(napi_env env, void *data) {
-  (void)env;
-  BucketJob *j = data;
-  j->status = bucketSearch(&j->call, &j->res);
-}
-
-/* Back on Node's thread: the promise settled, the arguments let go. */
-static void bucketJobComplete(napi_env env, napi_status done, void *data) {
-  BucketJob *j = data;
-  napi_value result = NULL;
-  if (done == napi_ok && j->status >= 0)
-    result = bucketsFound(env, &j->res);
-  else
-    bucketResultFree(&j->res);
-  if (result)
-    napi_resolve_deferred(env, j->deferred, result);
-  else
-    rejectJob(env, j->deferred, done == napi_cancelled ? "regionBucketsAsync: cancelled" : "out of memory");
-  bucketJobFree(env, j);
-}
-
-/* regionBucketsAsync(the arguments of regionBuckets) -> Promise of what regionBuckets returns: the
- * search made off Node's thread (libuv's pool: its thread and threads - 1 more), while JavaScript
- * runs on. The arguments are held until it settles; their arrays (and the streams array's) must
- * not be changed meanwhile. */
-static napi_value jsRegionBucketsAsync(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
-  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  BucketJob *j = calloc(1, sizeof *j);
-  if (!j) return throwError(env, "out of memory");
-  const char *wrong = bucketCallOf(env, argc, argv, &j->call);
-  if (wrong) {
-    free(j);
-    return throwError(env, wrong);
-  }
-  napi_value promise;
-  if (!queueJob(env, "neardup:regionBuckets", argv, BUCKET_JOB_REFS, j->refs, bucketJobExecute, bucketJobComplete, j, &j->work, &j->deferred, &promise)) {
-    bucketJobFree(env, j);
-    return throwError(env, "regionBucketsAsync: cannot start");
-  }
-  return promise;
-}
-
-/* ------------------------------------------------------------ regionPlanAsync (regionplan.c) */
-
-/* The arguments regionPlanAsync holds on to: streams, lengths, prose, anchors, caps. */
-#define PLAN_JOB_REFS 5
-
-typedef struct {
-  PlanCall call;
-  RegionDoc *docs;
-  const uint32_t **hashes;
-  const int32_t **positions;
-  uint32_t *counts;
-  napi_ref refs[PLAN_JOB_REFS];
-  napi_async_work work;
-  napi_deferred deferred;
-  PlanResult res;
-  int status;
-} PlanJob;
-
-static void planJobFree(napi_env env, PlanJob *j) {
-  for (int i = 0; i < PLAN_JOB_REFS; i++)
-    if (j->refs[i]) napi_delete_reference(env, j->refs[i]);
-  if (j->work) napi_delete_async_work(env, j->work);
-  regionPlanFree(&j->res);
-  free(j->docs);
-  free(j->hashes);
-  free(j->positions);
-  free(j->counts);
-  free(j);
-}
-
-/* Reads regionPlanAsync's arguments into *j; NULL, or what is wrong. */
-static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJob *j) {
-  if (argc < 9) return "regionPlanAsync: 9 arguments";
-  void *data;
-  size_t nDocs, len;
-  if (!typedArray(env, argv[1], napi_int32_array, &data, &nDocs) || nDocs > UINT32_MAX) return "regionPlanAsync: lengths";
-  const int32_t *lengths = data;
-  PlanCall *c = &j->call;
-  if (!typedArray(env, argv[2], napi_uint8_array, &data, &len) || len < nDocs) return "regionPlanAsync: prose";
-  c->prose = data;
-  if (!typedArray(env, argv[4], napi_uint32_array, &data, &len)) return "regionPlanAsync: caps";
-  c->caps = data;
-  c->nCaps = (uint32_t)(len < nDocs ? len : nDocs);
-  double maxDocs;
-  if (napi_get_value_double(env, argv[5], &maxDocs) != napi_ok) return "regionPlanAsync: maxDocs";
-  c->maxDocs = maxDocs >= 4294967295.0 || maxDocs != maxDocs ? UINT32_MAX : maxDocs < 0 ? 0 : (uint32_t)maxDocs;
-  if (!typedArray(env, argv[6], napi_float64_array, &data, &len) || len < BUCKET_PARAMS || !bucketOptionsOf(data, &c->o)) return "regionPlanAsync: params";
-  if (!typedArray(env, argv[7], napi_float64_array, &data, &len) || len < 3) return "regionPlanAsync: plan";
-  const double *plan = data;
-  c->selfMatches = plan[0] != 0;
-  c->minBucketSeeds = plan[1];
-  c->holdIdentical = plan[2] != 0;
-  c->threads = optionalInt(env, argc, argv, 8, 1);
-  c->nDocs = (uint32_t)nDocs;
-  bool isArray = false;
-  uint32_t nAnchors = 0;
-  if (napi_is_array(env, argv[3], &isArray) != napi_ok || !isArray || napi_get_array_length(env, argv[3], &nAnchors) != napi_ok || nAnchors != 2 * nDocs)
-    return "regionPlanAsync: two anchor arrays (or nulls) per document";
-  const size_t slots = nDocs ? nDocs : 1;
-  j->hashes = calloc(slots, sizeof *j->hashes);
-  j->positions = calloc(slots, sizeof *j->positions);
-  j->counts = calloc(slots, sizeof *j->counts);
-  uint8_t *needed = calloc(slots, 1);
-  const char *wrong = j->hashes && j->positions && j->counts && needed ? NULL : "out of memory";
-  for (uint32_t d = 0; !wrong && d < nDocs; d++) {
-    napi_value h, p;
-    napi_valuetype t;
-    if (napi_get_element(env, argv[3], 2 * d, &h) != napi_ok || napi_get_element(env, argv[3], 2 * d + 1, &p) != napi_ok || napi_typeof(env, h, &t) != napi_ok) {
-      wrong = "regionPlanAsync: anchors";
-      break;
-    }
-    /* Streams of every document with tokens: its twins are looked for too. */
-    needed[d] = lengths[d] > 0;
-    if (t == napi_null || t == napi_undefined) continue;
-    size_t nh, np;
-    void *hd, *pd;
-    if (!typedArray(env, h, napi_uint32_array, &hd, &nh) || !typedArray(env, p, napi_int32_array, &pd, &np) || np < nh || nh > UINT32_MAX) {
-      wrong = "regionPlanAsync: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
-      break;
-    }
-    j->hashes[d] = hd;
-    j->positions[d] = pd;
-    j->counts[d] = (uint32_t)nh;
-  }
-  if (!wrong) wrong = documentsOf(env, argv[0], lengths, nDocs, needed, &j->docs);
-  free(needed);
-  c->docs = j->docs;
-  c->anchorHash = j->hashes;
-  c->anchorPos = j->positions;
-  c->anchorCount = j->counts;
-  return wrong;
-}
-
-static void planJobExecute(napi_env env, void *data) {
-  (void)env;
-  PlanJob *j = data;
-  j->status = regionPlanSearch(&j->call, &j->res);
-}
-
-/* A new typed array holding a copy of `count` elements of `size` bytes; 0 when it cannot be made. */
-static int copiedArray(napi_env env, napi_typedarray_type type, const void *src, size_t count, size_t size, napi_value *out) {
-  void *p;
-  napi_value ab;
-  if (napi_create_arraybuffer(env, count * size, &p, &ab) != napi_ok) return 0;
-  if (count) memcpy(p, src, count * size);
-  return napi_create_typedarray(env, type, count, ab, 0, out) == napi_ok;
-}
-
-static napi_value planFound(napi_env env, PlanJob *j) {
-  PlanResult *r = &j->res;
-  napi_value result, pairs, buckets, wanted, frequent, classOf, found;
-  const int ok = napi_create_object(env, &result) == napi_ok && copiedArray(env, napi_int32_array, r->seeds.pairs, r->seeds.seeds * 2, 4, &pairs) &&
-                 copiedArray(env, napi_uint32_array, r->seeds.buckets, r->seeds.nBuckets * 3, 4, &buckets) &&
-                 copiedArray(env, napi_uint8_array, r->wanted, r->seeds.nBuckets, 1, &wanted) &&
-                 copiedArray(env, napi_uint32_array, r->seeds.frequent, r->seeds.nFrequent * 2, 4, &frequent) &&
-                 copiedArray(env, napi_int32_array, r->classOf, j->call.nDocs, 4, &classOf) && (found = bucketsFound(env, &r->found)) != NULL &&
-                 napi_set_named_property(env, result, "pairs", pairs) == napi_ok && napi_set_named_property(env, result, "buckets", buckets) == napi_ok &&
-                 napi_set_named_property(env, result, "wanted", wanted) == napi_ok && napi_set_named_property(env, result, "frequent", frequent) == napi_ok &&
-                 napi_set_named_property(env, result, "classOf", classOf) == napi_ok && napi_set_named_property(env, result, "found", found) == napi_ok &&
-                 napi_set_named_property(env, result, "dropped", number(env, r->seeds.dropped)) == napi_ok &&
-                 napi_set_named_property(env, result, "frequentOver", number(env, r->seeds.frequentOver)) == napi_ok &&
-                 napi_set_named_property(env, result, "anchors", number(env, (double)r->anchors)) == napi_ok;
-  return ok ? result : NULL;
-}
-
-static void planJobComplete(napi_env env, napi_status done, void *data) {
-  PlanJob *j = data;
-  napi_value result = done == napi_ok && j->status > 0 ? planFound(env, j) : NULL;
-  if (result)
-    napi_resolve_deferred(env, j->deferred, result);
-  else
-    rejectJob(env, j->deferred, done == napi_cancelled ? "regionPlanAsync: cancelled" : j->status == -2 ? "regionPlanAsync: an anchor outside its document" : "out of memory");
-  planJobFree(env, j);
-}
-
-/* regionPlanAsync(streams, lengths, prose (as regionBuckets), anchors: [hash: Uint32Array, pos:
- * Int32Array] per document (nulls: none), caps: Uint32Array, maxDocs, params:
- * Float64Array(BUCKET_PARAMS), plan: Float64Array [selfMatches, max(minSeeds, minBucketSeeds),
- * holdIdentical], threads) -> Promise of { pairs, buckets, dropped, frequent, frequentOver (as
- * anchorSeeds), wanted: Uint8Array (0 not searched, 1 searched, 2 held back), classOf: Int32Array,
- * anchors, found: what regionBuckets returns }: the plan and search of regionplan.c off Node's
- * thread (libuv's pool: its thread, and threads - 1 more for the search). The arguments are held
- * until it settles and must not be changed meanwhile. */
-static napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
-  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  PlanJob *j = calloc(1, sizeof *j);
-  if (!j) return throwError(env, "out of memory");
-  const char *wrong = planJobOf(env, argc, argv, j);
-  if (wrong) {
-    planJobFree(env, j);
-    return throwError(env, wrong);
-  }
-  napi_value promise;
-  if (!queueJob(env, "neardup:regionPlan", argv, PLAN_JOB_REFS, j->refs, planJobExecute, planJobComplete, j, &j->work, &j->deferred, &promise)) {
-    planJobFree(env, j);
-    return throwError(env, "regionPlanAsync: cannot start");
-  }
-  return promise;
-}
-
 /* simhashTokens(hi, lo: Uint32Array, from, to, k, tf: boolean, out: Uint32Array(2)) -> 1 (out: the
- * SimHash's hi lo) or 0 (no tokens): kernelSimhashTokens of tokens [from, to) (fingerprint.c). */
+ * SimHash's hi lo) or 0 (no tokens): kernelSimhashTokens of tokens [from, to) (simhash.c). */
 static napi_value jsSimhashTokens(napi_env env, napi_callback_info info) {
   size_t argc = 7;
   napi_value argv[7];

@@ -3,7 +3,7 @@
  * MSVC on x64), SIMD128 in the WebAssembly build (scripts/build-wasm.js, -msimd128: where native
  * uses SSE2), none elsewhere (the scalar paths). Defines HAVE_SSE2 or HAVE_WASM_SIMD and includes
  * their intrinsics (and MSVC's bit scans), and ctz32 for the bit masks of their compares. Used
- * by sections.c, textshape.c and regiondoc.c.
+ * by sectionbraces.c, textshape.c and regiondoc.c.
  */
 #ifndef NEARDUP_SIMD_H
 #define NEARDUP_SIMD_H

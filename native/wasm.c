@@ -1,6 +1,6 @@
 /*
  * NearDup's fingerprinting kernel as a standalone WebAssembly module: the WebAssembly exports of
- * the same C functions the Node-API addon calls (fingerprint.c, regiondoc.c, sections.c, allpairs.c,
+ * the same C functions the Node-API addon calls (fingerprint.c, tokenize.c, simhash.c, regiondoc.c, sections.c, sectionbraces.c, allpairs.c,
  * seeds.c, align.c, buckets.c, comments.c, textshape.c), built by scripts/build-wasm.js with Debian's clang + lld + wasi-libc into
  * wasm/neardup_kernel.wasm, with no imports. src/core/wasm/wasmKernel.ts instantiates it from its
  * bytes and offers the CodeKernel interface of src/core/types.ts over these exports.
@@ -97,7 +97,7 @@ EXPORT("nd_fingerprint") double ndFingerprint(int k, int tf, int fileSketch, int
   return status < 0 ? status : result;
 }
 
-/* kernelProseTokens (fingerprint.c) of the len units at nd_text_buffer into out (outLen words): its
+/* kernelProseTokens (tokenize.c) of the len units at nd_text_buffer into out (outLen words): its
  * result, or INT32_MIN (not initialised, or no such text). */
 EXPORT("nd_prose_tokens") int ndProseTokens(int len, uint32_t *out, size_t outLen) {
   if (!K || !K->ready || len < 0 || (size_t)len >= K->textCap) return INT32_MIN;
@@ -183,7 +183,7 @@ EXPORT("nd_seed_frequent") const uint32_t *ndSeedFrequent(void) { return seeds.f
 EXPORT("nd_seed_frequent_over") uint32_t ndSeedFrequentOver(void) { return seeds.frequentOver; }
 EXPORT("nd_seeds_free") void ndSeedsFree(void) { freeSeeds(); }
 
-/* kernelSimhashTokens (fingerprint.c) of the n tokens at hi, lo (shingles of k, tf 1 or 0): 1 with
+/* kernelSimhashTokens (simhash.c) of the n tokens at hi, lo (shingles of k, tf 1 or 0): 1 with
  * out[0] out[1] the SimHash's hi lo, 0 (no tokens), -1 or -2. */
 EXPORT("nd_simhash_tokens") int ndSimhashTokens(const uint32_t *hi, const uint32_t *lo, int32_t n, int32_t k, int32_t tf, uint32_t *out) {
   if (!K || !K->ready) return -2;

@@ -335,6 +335,16 @@ describe('layering', () => {
     }
   });
 
+  it('no C source or header of native/ has more than 650 lines', () => {
+    const native = path.join(SRC, '..', 'native');
+    const files = fs.readdirSync(native).filter((f) => f.endsWith('.c') || f.endsWith('.h'));
+    assert.ok(files.includes('kernel.c') && files.includes('wasm.c'), `native/ holds ${files.join(', ')}`);
+    for (const f of files) {
+      const lines = fs.readFileSync(path.join(native, f), 'utf8').split('\n').length;
+      assert.ok(lines <= 650, `native/${f} has ${lines} lines`);
+    }
+  });
+
   it('every source file opens with a comment saying what it owns', () => {
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/^#!.*\n/, '').trimStart();

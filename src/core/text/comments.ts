@@ -81,7 +81,7 @@ export function skipComment(text: string, i: number, comments: CommentSyntax): n
 
 /*
  * Regular-expression literals of JavaScript and TypeScript (languages whose LanguageInfo has
- * `regexLiterals`), as the code tokeniser (tokenize.ts), its C twin in native/fingerprint.c and
+ * `regexLiterals`), as the code tokeniser (tokenize.ts), its C twin in native/tokenize.c and
  * the ignore-marker scanner (ignoreMarkers.ts) see them: after which tokens a `/` opens one (the
  * classic rule) and where one ends. A regex never spans a line: a `/` with no closing `/` on its
  * line is punctuation after all.
@@ -89,7 +89,7 @@ export function skipComment(text: string, i: number, comments: CommentSyntax): n
 
 /**
  * Keywords after which a `/` opens a regex (`return /x/`, `typeof /x/`); after any other word,
- * a number, a string, a regex or `)` `]` `}` it divides. native/fingerprint.c holds the same list.
+ * a number, a string, a regex or `)` `]` `}` it divides. native/tokenize.c holds the same list.
  */
 export const REGEX_KEYWORDS: readonly string[] = [
   'return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof',

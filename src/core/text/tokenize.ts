@@ -106,7 +106,7 @@ const STOP_WORDS = new HashSet64([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS])
 
 /**
  * The keywords again as an open-addressing table on the low half (1024 slots, as native/
- * fingerprint.c's): probed for every identifier (a keyword stays itself in the normalised form),
+ * tokenize.c's): probed for every identifier (a keyword stays itself in the normalised form),
  * so one load and compare rather than a Map lookup: KW_MUL was chosen (by search) so that every
  * keyword of the list has a slot of its own (KW_PROBE stays 0; a longer list that collides still
  * works, probing the KW_PROBE slots after).
@@ -369,7 +369,7 @@ function hashRange(text: string, i: number, e: number): void {
  * last < first): the text's first token, a keyword of REGEX_KEYWORDS, or punctuation that
  * regexMayFollowPunct allows; `/` itself only as division (a regex token begins with `/` too,
  * but its hash is not the one-character `/`'s). Read from the token's first character and hash,
- * which native/fingerprint.c has as well.
+ * which native/tokenize.c has as well.
  */
 function regexMayStart(text: string, buf: TokenBuffer, first: number, last: number, singleQuote: boolean): boolean {
   if (last < first) return true;

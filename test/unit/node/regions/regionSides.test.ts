@@ -1,5 +1,5 @@
 // Unit tests of src/node/regions/regionSides.ts: a located side's SimHash made by a compiled
-// kernel (CodeKernel.simhashTokens: native/fingerprint.c, the native addon and the committed
+// kernel (CodeKernel.simhashTokens: native/simhash.c, the native addon and the committed
 // WebAssembly module) is the TypeScript's (simhashTokens) bit for bit — raw and identifier-
 // normalised streams, unweighted and tf-weighted, ranges of every length down to none — and
 // pairSides gives the same sides with a kernel or without.
