@@ -34,12 +34,21 @@ static int optionalInt(napi_env env, size_t argc, const napi_value *argv, size_t
 /* The streams of the documents `needed` marks ([rawHi, rawLo, idsHi, idsLo, isIdent] per document
  * in the array `streams`) into *out (calloc'ed; the others zeroed); NULL, or what is wrong (then
  * nothing is allocated). */
+/* documentsOf's complaints, as regionBuckets' (the WebAssembly kernel's words) and as the plan job's. */
+static const char FIVE_STREAMS[] = "regionBuckets: five streams per document";
+static const char STREAM_LENGTHS[] = "regionBuckets: token streams are Uint32Arrays of the documents' lengths";
+static const char *asPlanJobs(const char *wrong) {
+  if (wrong == FIVE_STREAMS) return "regionPlanAsync: five streams per document";
+  if (wrong == STREAM_LENGTHS) return "regionPlanAsync: token streams are Uint32Arrays of the documents' lengths";
+  return wrong;
+}
+
 static const char *documentsOf(napi_env env, napi_value streams, const int32_t *lengths, size_t nDocs, const uint8_t *needed, RegionDoc **out) {
   *out = NULL;
   bool isArray = false;
   uint32_t nStreams = 0;
   if (napi_is_array(env, streams, &isArray) != napi_ok || !isArray || napi_get_array_length(env, streams, &nStreams) != napi_ok || nStreams != 5 * nDocs)
-    return "regionBuckets: five streams per document";
+    return FIVE_STREAMS;
   RegionDoc *docs = calloc(nDocs ? nDocs : 1, sizeof(RegionDoc));
   if (!docs) return "out of memory";
   void *data;
@@ -62,7 +71,7 @@ static const char *documentsOf(napi_env env, napi_value streams, const int32_t *
     }
     if (!ok) {
       free(docs);
-      return "regionBuckets: token streams are Uint32Arrays of the documents' lengths";
+      return STREAM_LENGTHS;
     }
   }
   *out = docs;
@@ -327,7 +336,7 @@ static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJo
     j->positions[d] = pd;
     j->counts[d] = (uint32_t)nh;
   }
-  if (!wrong) wrong = documentsOf(env, argv[0], lengths, nDocs, needed, &j->docs);
+  if (!wrong) wrong = asPlanJobs(documentsOf(env, argv[0], lengths, nDocs, needed, &j->docs));
   free(needed);
   c->docs = j->docs;
   c->anchorHash = j->hashes;

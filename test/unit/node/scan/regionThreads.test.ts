@@ -179,5 +179,15 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
       bad[d] = withAnchors(stored[d], { hash: stored[d].anchors!.hash, pos });
       await assert.rejects(startRegionsOnThreads(bad, { kernel }, 2).result(), /an anchor outside its document/);
     });
+
+    it('rejects a token stream shorter than its document, in the plan job\'s name', async () => {
+      const bad = stored.map((d) => d);
+      const d = stored.findIndex((x) => x.anchors && x.anchors.hash.length > 0);
+      const short = withAnchors(stored[d], stored[d].anchors!);
+      short.raw = { hi: stored[d].raw.hi.slice(0, stored[d].length - 1), lo: stored[d].raw.lo.slice(0, stored[d].length - 1) };
+      bad[d] = short;
+      // (refused as the job starts: startRegionsOnThreads throws, beginLocateInPool reports it)
+      assert.throws(() => startRegionsOnThreads(bad, { kernel }, 2), /^Error: regionPlanAsync: token streams are Uint32Arrays of the documents' lengths$/);
+    });
   });
 });
