@@ -382,8 +382,13 @@ static void planJobComplete(napi_env env, napi_status done, void *data) {
   napi_value result = done == napi_ok && j->status > 0 ? planFound(env, j) : NULL;
   if (result)
     napi_resolve_deferred(env, j->deferred, result);
-  else
-    rejectJob(env, j->deferred, done == napi_cancelled ? "regionPlanAsync: cancelled" : j->status == -2 ? "regionPlanAsync: an anchor outside its document" : "out of memory");
+  else {
+    const char *why = done == napi_cancelled ? "regionPlanAsync: cancelled"
+                      : j->status == -2      ? "regionPlanAsync: an anchor outside its document"
+                      : j->status == -3      ? "regionPlanAsync: a document with anchors and no postings cap"
+                                             : "out of memory";
+    rejectJob(env, j->deferred, why);
+  }
   planJobFree(env, j);
 }
 

@@ -91,7 +91,7 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
   /* The anchors are read where they are: each inside its document, each document with a cap. */
   for (uint32_t d = 0; status > 0 && d < c->nDocs; d++) {
     const uint32_t m = c->anchorCount[d];
-    if (m && d >= c->nCaps) status = -2;
+    if (m && d >= c->nCaps) status = -3;
     for (uint32_t i = 0; status > 0 && i < m; i++)
       if (c->anchorPos[d][i] < 0 || c->anchorPos[d][i] >= c->docs[d].length) status = -2;
   }

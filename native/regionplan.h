@@ -45,7 +45,8 @@ typedef struct {
  * holdIdentical, those of two different documents of the same tokens held back), the identical
  * documents' classes (src/node/scan/identicalDocs.ts identicalClasses), and the search of the
  * wanted buckets on c->threads threads (bucketRegionsThreaded). Returns 1 (*r malloc'ed:
- * regionPlanFree), -1 out of memory, -2 when an anchor lies outside its document.
+ * regionPlanFree), -1 out of memory, -2 when an anchor lies outside its document, -3 when a
+ * document with anchors has no postings cap.
  */
 int regionPlanSearch(const PlanCall *c, PlanResult *r);
 

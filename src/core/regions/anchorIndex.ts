@@ -80,6 +80,11 @@ export class AnchorIndex {
     return this.n;
   }
 
+  /** `bytes` of an index given a reserve of `anchors` (and nothing added past it): its first capacity or the reserve. */
+  static bytesAfterReserve(anchors: number): number {
+    return 12 * Math.max(anchors, 1024);
+  }
+
   /** Bytes held by the index's arrays (capacity, not only the entries used). */
   get bytes(): number {
     return this.hash.byteLength + this.doc.byteLength + this.pos.byteLength;

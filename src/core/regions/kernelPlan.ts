@@ -6,7 +6,7 @@
  * bucket's fate (searched, held back) and the identical documents' classes.
  */
 import type { CodeKernel, RegionBucketsFound } from '../types';
-import { fillCaps, frequentHashes, seedsOf } from './anchorIndex';
+import { AnchorIndex, fillCaps, frequentHashes, seedsOf } from './anchorIndex';
 import type { RegionDocument } from './document';
 import { bucketParams, documentStreams } from './kernelBuckets';
 import { anchorsStoredFit, postingCaps, resolveRegionOptions, type RegionOptions, type RegionPlan, type RegionStats } from './regions';
@@ -25,8 +25,6 @@ export interface KernelPlanned {
   found: RegionBucketsFound;
 }
 
-/** The index's capacity in bytes (AnchorIndex.bytes after a reserve of `anchors`): three Uint32 arrays of at least 1,024. */
-const indexBytesOf = (anchors: number): number => 12 * Math.max(anchors, 1024);
 
 /**
  * planRegions(docs, options) and the kernel's search of the wanted buckets, with buckets of two
@@ -67,7 +65,7 @@ export function kernelPlanAsync(kernel: PlanKernel, docs: readonly RegionDocumen
       documents: docs.length,
       tokens,
       anchors: r.anchors,
-      indexBytes: indexBytesOf(reserve),
+      indexBytes: AnchorIndex.bytesAfterReserve(reserve),
       droppedHashes: r.dropped,
       seeds: seeds.seeds,
       chains: 0,

@@ -180,6 +180,14 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
       await assert.rejects(startRegionsOnThreads(bad, { kernel }, 2).result(), /an anchor outside its document/);
     });
 
+    it('rejects a document with anchors and no postings cap, in those words', async () => {
+      type Args = Parameters<NonNullable<typeof kernel.regionPlanAsync>>;
+      const capless = Object.create(kernel, {
+        regionPlanAsync: { value: (...args: Args) => kernel.regionPlanAsync!(...(args.map((a, i) => (i === 4 ? new Uint32Array(0) : a)) as Args)) },
+      }) as typeof kernel;
+      await assert.rejects(startRegionsOnThreads(stored, { kernel: capless }, 2).result(), /^Error: regionPlanAsync: a document with anchors and no postings cap$/);
+    });
+
     it('rejects a token stream shorter than its document, in the plan job\'s name', async () => {
       const bad = stored.map((d) => d);
       const d = stored.findIndex((x) => x.anchors && x.anchors.hash.length > 0);
