@@ -418,28 +418,12 @@ static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   const uint32_t maxDocs = maxDocsV >= 4294967295.0 || maxDocsV != maxDocsV ? UINT32_MAX : maxDocsV < 0 ? 0 : (uint32_t)maxDocsV;
   SeedResult r;
   if (anchorSeeds(h, d, p, n, c, (uint32_t)nc, maxDocs, &r) < 0) return throwError(env, "out of memory");
-  napi_value abP, abB, abF, pairs, buckets, frequent, result;
-  void *pp, *pb, *pf;
-  const int ok = napi_create_arraybuffer(env, r.seeds * 8, &pp, &abP) == napi_ok && napi_create_arraybuffer(env, r.nBuckets * 12, &pb, &abB) == napi_ok &&
-                 napi_create_arraybuffer(env, r.nFrequent * 8, &pf, &abF) == napi_ok;
-  if (ok) {
-    if (r.seeds) memcpy(pp, r.pairs, r.seeds * 8);
-    if (r.nBuckets) memcpy(pb, r.buckets, r.nBuckets * 12);
-    if (r.nFrequent) memcpy(pf, r.frequent, r.nFrequent * 8);
-  }
+  napi_value result;
+  const int ok = napi_create_object(env, &result) == napi_ok && setSeedsFound(env, result, &r);
   free(r.pairs);
   free(r.buckets);
   free(r.frequent);
   if (!ok) return throwError(env, "out of memory");
-  CALL(napi_create_typedarray(env, napi_int32_array, r.seeds * 2, abP, 0, &pairs));
-  CALL(napi_create_typedarray(env, napi_uint32_array, r.nBuckets * 3, abB, 0, &buckets));
-  CALL(napi_create_typedarray(env, napi_uint32_array, r.nFrequent * 2, abF, 0, &frequent));
-  CALL(napi_create_object(env, &result));
-  CALL(napi_set_named_property(env, result, "pairs", pairs));
-  CALL(napi_set_named_property(env, result, "buckets", buckets));
-  CALL(napi_set_named_property(env, result, "dropped", number(env, r.dropped)));
-  CALL(napi_set_named_property(env, result, "frequent", frequent));
-  CALL(napi_set_named_property(env, result, "frequentOver", number(env, r.frequentOver)));
   return result;
 }
 

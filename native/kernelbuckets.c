@@ -351,28 +351,14 @@ static void planJobExecute(napi_env env, void *data) {
   j->status = regionPlanSearch(&j->call, &j->res);
 }
 
-/* A new typed array holding a copy of `count` elements of `size` bytes; 0 when it cannot be made. */
-static int copiedArray(napi_env env, napi_typedarray_type type, const void *src, size_t count, size_t size, napi_value *out) {
-  void *p;
-  napi_value ab;
-  if (napi_create_arraybuffer(env, count * size, &p, &ab) != napi_ok) return 0;
-  if (count) memcpy(p, src, count * size);
-  return napi_create_typedarray(env, type, count, ab, 0, out) == napi_ok;
-}
-
 static napi_value planFound(napi_env env, PlanJob *j) {
   PlanResult *r = &j->res;
-  napi_value result, pairs, buckets, wanted, frequent, classOf, found;
-  const int ok = napi_create_object(env, &result) == napi_ok && copiedArray(env, napi_int32_array, r->seeds.pairs, r->seeds.seeds * 2, 4, &pairs) &&
-                 copiedArray(env, napi_uint32_array, r->seeds.buckets, r->seeds.nBuckets * 3, 4, &buckets) &&
+  napi_value result, wanted, classOf, found;
+  const int ok = napi_create_object(env, &result) == napi_ok && setSeedsFound(env, result, &r->seeds) &&
                  copiedArray(env, napi_uint8_array, r->wanted, r->seeds.nBuckets, 1, &wanted) &&
-                 copiedArray(env, napi_uint32_array, r->seeds.frequent, r->seeds.nFrequent * 2, 4, &frequent) &&
                  copiedArray(env, napi_int32_array, r->classOf, j->call.nDocs, 4, &classOf) && (found = bucketsFound(env, &r->found)) != NULL &&
-                 napi_set_named_property(env, result, "pairs", pairs) == napi_ok && napi_set_named_property(env, result, "buckets", buckets) == napi_ok &&
-                 napi_set_named_property(env, result, "wanted", wanted) == napi_ok && napi_set_named_property(env, result, "frequent", frequent) == napi_ok &&
-                 napi_set_named_property(env, result, "classOf", classOf) == napi_ok && napi_set_named_property(env, result, "found", found) == napi_ok &&
-                 napi_set_named_property(env, result, "dropped", number(env, r->seeds.dropped)) == napi_ok &&
-                 napi_set_named_property(env, result, "frequentOver", number(env, r->seeds.frequentOver)) == napi_ok &&
+                 napi_set_named_property(env, result, "wanted", wanted) == napi_ok && napi_set_named_property(env, result, "classOf", classOf) == napi_ok &&
+                 napi_set_named_property(env, result, "found", found) == napi_ok &&
                  napi_set_named_property(env, result, "anchors", number(env, (double)r->anchors)) == napi_ok;
   return ok ? result : NULL;
 }

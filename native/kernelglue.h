@@ -10,8 +10,10 @@
 #include <node_api.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "fingerprint.h"
+#include "seeds.h"
 
 #define CALL(e)                                                    \
   do {                                                             \
@@ -58,6 +60,25 @@ static inline int streamArg(napi_env env, napi_value v, int optional, int32_t le
   if (!typedArray(env, v, napi_uint32_array, &data, &len) || len < (size_t)length) return 0;
   *out = data;
   return 1;
+}
+
+/* A new typed array holding a copy of `count` elements of `size` bytes; 0 when it cannot be made. */
+static inline int copiedArray(napi_env env, napi_typedarray_type type, const void *src, size_t count, size_t size, napi_value *out) {
+  void *p;
+  napi_value ab;
+  if (napi_create_arraybuffer(env, count * size, &p, &ab) != napi_ok) return 0;
+  if (count) memcpy(p, src, count * size);
+  return napi_create_typedarray(env, type, count, ab, 0, out) == napi_ok;
+}
+
+/* anchorSeeds' result on `obj` (AnchorSeedsFound: pairs, buckets, dropped, frequent, frequentOver),
+ * copied out of `s` (which stays the caller's to free); 0 when it cannot be made. */
+static inline int setSeedsFound(napi_env env, napi_value obj, const SeedResult *s) {
+  napi_value pairs, buckets, frequent;
+  return copiedArray(env, napi_int32_array, s->pairs, s->seeds * 2, 4, &pairs) && copiedArray(env, napi_uint32_array, s->buckets, s->nBuckets * 3, 4, &buckets) &&
+         copiedArray(env, napi_uint32_array, s->frequent, s->nFrequent * 2, 4, &frequent) && napi_set_named_property(env, obj, "pairs", pairs) == napi_ok &&
+         napi_set_named_property(env, obj, "buckets", buckets) == napi_ok && napi_set_named_property(env, obj, "dropped", number(env, s->dropped)) == napi_ok &&
+         napi_set_named_property(env, obj, "frequent", frequent) == napi_ok && napi_set_named_property(env, obj, "frequentOver", number(env, s->frequentOver)) == napi_ok;
 }
 
 /* kernelbuckets.c: regionBuckets, regionBucketsAsync, regionPlanAsync. */

@@ -34,6 +34,9 @@ export interface RegionsOnThreads {
   classes(): Promise<Int32Array | undefined>;
 }
 
+/** The region finder's options for a search on the kernel's threads: its kernel one that has them (no aligner: the kernel aligns). */
+type ThreadedRegionOptions = Omit<RegionOptions, 'kernel' | 'aligner'> & { kernel: ThreadedBucketKernel & RegionOptions['kernel'] };
+
 /** Which pairs of documents wait for result(): those a function names, or two different identical documents. */
 export type DeferredPairs = ((docA: number, docB: number) => boolean) | 'identical';
 
@@ -44,7 +47,7 @@ export type DeferredPairs = ((docA: number, docB: number) => boolean) | 'identic
  */
 export function startRegionsOnThreads(
   docs: RegionDocument[],
-  options: Omit<RegionOptions, 'kernel' | 'aligner'> & { kernel: ThreadedBucketKernel & RegionOptions['kernel'] },
+  options: ThreadedRegionOptions,
   threads: number,
   defer?: DeferredPairs,
 ): RegionsOnThreads {
@@ -72,7 +75,7 @@ export function startRegionsOnThreads(
 /** startRegionsOnThreads with the plan made on this thread (planRegions), the search off it. */
 function startPlannedHere(
   docs: RegionDocument[],
-  options: Omit<RegionOptions, 'kernel' | 'aligner'> & { kernel: ThreadedBucketKernel & RegionOptions['kernel'] },
+  options: ThreadedRegionOptions,
   threads: number,
   defer?: DeferredPairs,
 ): RegionsOnThreads {
