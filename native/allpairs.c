@@ -178,30 +178,71 @@ static int64_t findCopies(const uint32_t *fp, uint32_t n, Distinct *D) {
   return m;
 }
 
-SEARCH_CLONES int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsResult *res) {
+/* A search between its steps (allpairs.h): the distinct values, the layout, the pairs of copies
+ * (first in the output) and each part's pairs. */
+struct AllPairsJob {
+  Distinct D;
+  uint32_t m;
+  int k, t, b, rbits;
+  size_t tables, max;
+  uint64_t blockMask[64];
+  Out copies;
+  Out parts[ALLPAIRS_MAX_PARTS];
+  int status[ALLPAIRS_MAX_PARTS];
+};
+
+static void jobFree(AllPairsJob *J) {
+  free(J->D.uniq);
+  free(J->D.first);
+  free(J->D.next);
+  free(J->copies.a);
+  free(J->copies.b);
+  free(J->copies.d);
+  for (int p = 0; p < ALLPAIRS_MAX_PARTS; p++) {
+    free(J->parts[p].a);
+    free(J->parts[p].b);
+    free(J->parts[p].d);
+  }
+  free(J);
+}
+
+/* The pairs of *o as the result (handed over: o's arrays are the result's). */
+static void handOver(Out *o, AllPairsResult *res) {
+  res->a = o->a;
+  res->b = o->b;
+  res->distance = o->d;
+  res->length = o->n;
+  o->a = o->b = NULL;
+  o->d = NULL;
+}
+
+SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsJob **job, AllPairsResult *res) {
   memset(res, 0, sizeof *res);
-  Out o = {0};
-  o.max = maxCandidates;
+  *job = NULL;
+  AllPairsJob *J = calloc(1, sizeof *J);
+  if (!J) return -1;
+  J->k = k;
+  J->max = maxCandidates;
+  Out *o = &J->copies;
+  o->max = maxCandidates;
   int status = 1;
-  Distinct D = {0};
-  uint64_t *sortedFp = NULL;
-  uint32_t *sortedIdx = NULL, *counts = NULL, *keys = NULL;
-  int32_t *head = NULL, *link = NULL;
-  if (n < 2) goto done;
+  if (n < 2) goto finished;
 
   /* 1. Identical fingerprints: all pairs among the copies of a value, at distance 0. */
-  const int64_t distinct = findCopies(fp, n, &D);
+  const int64_t distinct = findCopies(fp, n, &J->D);
   if (distinct < 0) {
     status = -1;
-    goto done;
+    goto finished;
   }
   const uint32_t m = (uint32_t)distinct;
-  if (D.uniq)
+  J->m = m;
+  const Distinct *D = &J->D;
+  if (D->uniq)
     for (uint32_t u = 0; u < m && status > 0; u++)
-      for (int32_t x = (int32_t)D.first[u]; x >= 0 && status > 0; x = D.next[x])
-        for (int32_t y = D.next[x]; y >= 0; y = D.next[y])
-          if ((status = push(&o, (uint32_t)x, (uint32_t)y, 0)) <= 0) break;
-  if (status <= 0 || m < 2) goto done;
+      for (int32_t x = (int32_t)D->first[u]; x >= 0 && status > 0; x = D->next[x])
+        for (int32_t y = D->next[x]; y >= 0; y = D->next[y])
+          if ((status = push(o, (uint32_t)x, (uint32_t)y, 0)) <= 0) break;
+  if (status <= 0 || m < 2) goto finished;
 
   /* 2. Brute force when that is cheaper than any table layout. */
   const double pairsAll = (double)m * (m - 1) / 2;
@@ -220,33 +261,61 @@ SEARCH_CLONES int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t m
   }
   if (bestT == 0) {
     for (uint32_t x = 0; x < m && status > 0; x++) {
-      const uint64_t vx = valueOf(&D, x);
+      const uint64_t vx = valueOf(D, x);
       for (uint32_t y = x + 1; y < m; y++) {
-        const int d = popcount64(vx ^ valueOf(&D, y));
-        if (d <= k && (status = emitCopies(&o, &D, x, y, (uint8_t)d)) <= 0) break;
+        const int d = popcount64(vx ^ valueOf(D, y));
+        if (d <= k && (status = emitCopies(o, D, x, y, (uint8_t)d)) <= 0) break;
       }
     }
-    goto done;
+    goto finished;
   }
 
-  /* 3. The tables. Blocks: b nearly equal runs of bits, from bit 63 down. */
-  const int t = bestT, b = k + t;
-  uint64_t blockMask[64];
+  /* 3. The tables (allPairsTables). Blocks: b nearly equal runs of bits, from bit 63 down. */
+  J->t = bestT;
+  J->b = k + bestT;
+  J->tables = (size_t)choose(J->b, J->t);
   {
     int pos = 64;
-    for (int j = 0; j < b; j++) {
-      const int w = 64 / b + (j < 64 % b ? 1 : 0);
+    for (int j = 0; j < J->b; j++) {
+      const int w = 64 / J->b + (j < 64 % J->b ? 1 : 0);
       pos -= w;
-      blockMask[j] = (w == 64 ? ~0ULL : ((1ULL << w) - 1)) << pos;
+      J->blockMask[j] = (w == 64 ? ~0ULL : ((1ULL << w) - 1)) << pos;
     }
   }
+  J->rbits = 1;
+  while (J->rbits < 11 && (1u << J->rbits) * 64u < m) J->rbits++;
+  /* Each part may hold what the copies left of the cap. */
+  for (int p = 0; p < ALLPAIRS_MAX_PARTS; p++) J->parts[p].max = maxCandidates - o->n, J->status[p] = 1;
+  *job = J;
+  return 2;
+
+finished:
+  if (status < 0 || o->over) {
+    jobFree(J);
+    return status < 0 ? -1 : 0;
+  }
+  handOver(o, res);
+  jobFree(J);
+  return 1;
+}
+
+size_t allPairsTableCount(const AllPairsJob *J) { return J->tables; }
+
+SEARCH_CLONES void allPairsTables(AllPairsJob *J, size_t from, size_t to, int part) {
+  Out *o = &J->parts[part];
+  const Distinct *D = &J->D;
+  const uint32_t m = J->m;
+  const int k = J->k, t = J->t, b = J->b, rbits = J->rbits;
+  const uint64_t *blockMask = J->blockMask;
+  int status = 1;
+  uint64_t *sortedFp = NULL;
+  uint32_t *sortedIdx = NULL, *counts = NULL, *keys = NULL;
+  int32_t *head = NULL, *link = NULL;
   /* Two levels per table, so that no pass scatters items over the whole of memory: a counting
    * sort into at most 2^11 coarse buckets by the top bits of a hash of the key (2^11 write streams
    * stay in cache), then within each coarse bucket (about m / 2^11 items, in cache) a chained hash
    * by the whole key hash, each item compared with the earlier ones of its chain. Memory: the
    * sorted copy, 12 bytes per distinct value, and scratch for the largest bucket. */
-  int rbits = 1;
-  while (rbits < 11 && (1u << rbits) * 64u < m) rbits++;
   const uint32_t buckets = 1u << rbits;
   sortedFp = malloc(sizeof(uint64_t) * m);
   sortedIdx = malloc(sizeof(uint32_t) * m);
@@ -258,75 +327,78 @@ SEARCH_CLONES int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t m
   size_t scratchCap = 0;
   int comb[4];
   for (int j = 0; j < t; j++) comb[j] = j;
-  for (;;) {
-    uint64_t keyMask = 0;
-    for (int j = 0; j < t; j++) keyMask |= blockMask[comb[j]];
+  /* The tables in lexicographic order of their t blocks; this part's are [from, to). */
+  for (size_t table = 0; table < to; table++) {
+    if (table >= from) {
+      uint64_t keyMask = 0;
+      for (int j = 0; j < t; j++) keyMask |= blockMask[comb[j]];
 #define KEY_OF(v) ((uint32_t)((((v) & keyMask) * 0x9e3779b97f4a7c15ULL) >> 32))
-    memset(counts, 0, sizeof(uint32_t) * (buckets + 1));
-    for (uint32_t u = 0; u < m; u++) counts[(KEY_OF(valueOf(&D, u)) >> (32 - rbits)) + 1]++;
-    for (uint32_t c = 1; c <= buckets; c++) counts[c] += counts[c - 1];
-    for (uint32_t u = 0; u < m; u++) {
-      const uint64_t v = valueOf(&D, u);
-      const uint32_t pos = counts[KEY_OF(v) >> (32 - rbits)]++;
-      sortedFp[pos] = v;
-      sortedIdx[pos] = u;
-    }
-    uint32_t start = 0;
-    for (uint32_t c = 0; c < buckets && status > 0; c++) {
-      const uint32_t end = counts[c], size = end - start;
-      if (size >= 2) {
-        uint32_t hbits = 1;
-        while ((1u << hbits) < size * 2) hbits++;
-        const uint32_t hsize = 1u << hbits;
-        if (scratchCap < hsize) {
-          free(head);
-          free(link);
-          free(keys);
-          head = malloc(sizeof(int32_t) * hsize);
-          link = malloc(sizeof(int32_t) * hsize);
-          keys = malloc(sizeof(uint32_t) * hsize);
-          scratchCap = hsize;
-          if (!head || !link || !keys) {
-            status = -1;
-            break;
-          }
-        }
-        memset(head, 0xff, sizeof(int32_t) * hsize);
-        const uint64_t *e = sortedFp + start;
-        const uint32_t *ids = sortedIdx + start;
-        for (uint32_t p = 0; p < size && status > 0; p++) {
-          const uint64_t fx = e[p];
-          const uint32_t key = KEY_OF(fx);
-          keys[p] = key;
-          const uint32_t slot = (key * 0x85ebca6bu) >> (32 - hbits);
-          for (int32_t q = head[slot]; q >= 0; q = link[q]) {
-            if (keys[q] != key) continue;
-            const uint64_t diff = fx ^ e[q];
-            if (diff & keyMask) continue; /* hash collision */
-            const int d = popcount64(diff);
-            if (d > k) continue;
-            /* Reported here only if this table's blocks are the first t blocks the two agree on. */
-            int seen = 0, mine = 1;
-            for (int j = 0; j < b && seen < t; j++) {
-              if ((diff & blockMask[j]) == 0) {
-                if (comb[seen] != j) {
-                  mine = 0;
-                  break;
-                }
-                seen++;
-              }
-            }
-            if (!mine) continue;
-            if ((status = emitCopies(&o, &D, ids[q], ids[p], (uint8_t)d)) <= 0) break;
-          }
-          link[p] = head[slot];
-          head[slot] = (int32_t)p;
-        }
+      memset(counts, 0, sizeof(uint32_t) * (buckets + 1));
+      for (uint32_t u = 0; u < m; u++) counts[(KEY_OF(valueOf(D, u)) >> (32 - rbits)) + 1]++;
+      for (uint32_t c = 1; c <= buckets; c++) counts[c] += counts[c - 1];
+      for (uint32_t u = 0; u < m; u++) {
+        const uint64_t v = valueOf(D, u);
+        const uint32_t pos = counts[KEY_OF(v) >> (32 - rbits)]++;
+        sortedFp[pos] = v;
+        sortedIdx[pos] = u;
       }
-      start = end;
-    }
+      uint32_t start = 0;
+      for (uint32_t c = 0; c < buckets && status > 0; c++) {
+        const uint32_t end = counts[c], size = end - start;
+        if (size >= 2) {
+          uint32_t hbits = 1;
+          while ((1u << hbits) < size * 2) hbits++;
+          const uint32_t hsize = 1u << hbits;
+          if (scratchCap < hsize) {
+            free(head);
+            free(link);
+            free(keys);
+            head = malloc(sizeof(int32_t) * hsize);
+            link = malloc(sizeof(int32_t) * hsize);
+            keys = malloc(sizeof(uint32_t) * hsize);
+            scratchCap = hsize;
+            if (!head || !link || !keys) {
+              status = -1;
+              break;
+            }
+          }
+          memset(head, 0xff, sizeof(int32_t) * hsize);
+          const uint64_t *e = sortedFp + start;
+          const uint32_t *ids = sortedIdx + start;
+          for (uint32_t p = 0; p < size && status > 0; p++) {
+            const uint64_t fx = e[p];
+            const uint32_t key = KEY_OF(fx);
+            keys[p] = key;
+            const uint32_t slot = (key * 0x85ebca6bu) >> (32 - hbits);
+            for (int32_t q = head[slot]; q >= 0; q = link[q]) {
+              if (keys[q] != key) continue;
+              const uint64_t diff = fx ^ e[q];
+              if (diff & keyMask) continue; /* hash collision */
+              const int d = popcount64(diff);
+              if (d > k) continue;
+              /* Reported here only if this table's blocks are the first t blocks the two agree on. */
+              int seen = 0, mine = 1;
+              for (int j = 0; j < b && seen < t; j++) {
+                if ((diff & blockMask[j]) == 0) {
+                  if (comb[seen] != j) {
+                    mine = 0;
+                    break;
+                  }
+                  seen++;
+                }
+              }
+              if (!mine) continue;
+              if ((status = emitCopies(o, D, ids[q], ids[p], (uint8_t)d)) <= 0) break;
+            }
+            link[p] = head[slot];
+            head[slot] = (int32_t)p;
+          }
+        }
+        start = end;
+      }
 #undef KEY_OF
-    if (status <= 0) break;
+      if (status <= 0) break;
+    }
     /* Next combination of t of the b blocks, in lexicographic order. */
     int j = t - 1;
     while (j >= 0 && comb[j] == b - t + j) j--;
@@ -334,26 +406,72 @@ SEARCH_CLONES int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t m
     comb[j]++;
     for (int i = j + 1; i < t; i++) comb[i] = comb[i - 1] + 1;
   }
-
 done:
-  free(D.uniq);
-  free(D.first);
-  free(D.next);
   free(sortedFp);
   free(sortedIdx);
   free(counts);
   free(head);
   free(link);
   free(keys);
-  if (status < 0 || o.over) {
-    free(o.a);
-    free(o.b);
-    free(o.d);
-    return status < 0 ? -1 : 0;
+  J->status[part] = status;
+}
+
+int allPairsEnd(AllPairsJob *J, int parts, AllPairsResult *res) {
+  memset(res, 0, sizeof *res);
+  size_t total = J->copies.n;
+  int status = 1;
+  for (int p = 0; p < parts; p++) {
+    if (J->status[p] < 0) status = -1;
+    else if (J->parts[p].over) status = status < 0 ? -1 : 0;
+    total += J->parts[p].n;
   }
-  res->a = o.a;
-  res->b = o.b;
-  res->distance = o.d;
-  res->length = o.n;
+  if (status > 0 && total > J->max) status = 0;
+  if (status <= 0) {
+    jobFree(J);
+    return status;
+  }
+  /* The copies' pairs, then each part's in table order: the one-part search's order (one list
+   * alone is handed over as it is). */
+  int lists = J->copies.n > 0, only = -1;
+  for (int p = 0; p < parts; p++)
+    if (J->parts[p].n) lists++, only = p;
+  if (lists <= 1) {
+    handOver(only >= 0 ? &J->parts[only] : &J->copies, res);
+    jobFree(J);
+    return 1;
+  }
+  Out all = {0};
+  all.max = total;
+  all.a = malloc((total ? total : 1) * 4);
+  all.b = malloc((total ? total : 1) * 4);
+  all.d = malloc(total ? total : 1);
+  if (!all.a || !all.b || !all.d) {
+    free(all.a);
+    free(all.b);
+    free(all.d);
+    jobFree(J);
+    return -1;
+  }
+  const Out *from[ALLPAIRS_MAX_PARTS + 1];
+  from[0] = &J->copies;
+  for (int p = 0; p < parts; p++) from[p + 1] = &J->parts[p];
+  for (int p = 0; p <= parts; p++) {
+    const Out *x = from[p];
+    if (!x->n) continue;
+    memcpy(all.a + all.n, x->a, x->n * 4);
+    memcpy(all.b + all.n, x->b, x->n * 4);
+    memcpy(all.d + all.n, x->d, x->n);
+    all.n += x->n;
+  }
+  handOver(&all, res);
+  jobFree(J);
   return 1;
+}
+
+int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsResult *res) {
+  AllPairsJob *J;
+  const int begun = allPairsBegin(fp, n, k, maxCandidates, &J, res);
+  if (begun != 2) return begun;
+  allPairsTables(J, 0, allPairsTableCount(J), 0);
+  return allPairsEnd(J, 1, res);
 }

@@ -10,8 +10,30 @@ typedef struct {
   size_t length;
 } AllPairsResult;
 
+/* Most parts one search is cut into (allpairsthreads.c: one per thread). */
+#define ALLPAIRS_MAX_PARTS 16
+
 /* fp: n (hi, lo) pairs. Returns 1 with the pairs in *res (malloc'ed: the caller frees a, b and
  * distance), 0 when there are more than maxCandidates pairs, -1 when out of memory. */
 int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsResult *res);
+
+/*
+ * allPairsSearch in steps, so that its tables can be searched on several threads (allpairsthreads.c,
+ * the native addon only): allPairsBegin finds the copies and the layout — 1 with the result when
+ * no table is needed (few items: every pair compared), 0 / -1 as allPairsSearch, 2 with *job; then
+ * allPairsTables searches tables [from, to) of allPairsTableCount into part `part` (< ALLPAIRS_MAX_PARTS;
+ * parts are independent: one thread each), and allPairsEnd joins parts 0 … parts − 1 in that order
+ * (the copies' pairs first: allPairsSearch's order exactly when the parts cover the tables in
+ * order) and frees the job: 1 with the result, 0 over maxCandidates in all, -1 out of memory.
+ */
+typedef struct AllPairsJob AllPairsJob;
+int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsJob **job, AllPairsResult *res);
+size_t allPairsTableCount(const AllPairsJob *job);
+void allPairsTables(AllPairsJob *job, size_t from, size_t to, int part);
+int allPairsEnd(AllPairsJob *job, int parts, AllPairsResult *res);
+
+/* allPairsSearch with its tables cut among `threads` threads (the calling one and threads − 1
+ * started; allpairsthreads.c, not in the WebAssembly kernel): the same result. */
+int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, AllPairsResult *res);
 
 #endif

@@ -27,7 +27,8 @@
  *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
  *               -(words needed)): codeSections of src/core/sections/codeSections.ts
  *               (native/sections.c), as startLine endLine startOffset endOffset per section
- *   allPairs(fp: Uint32Array, k, maxCandidates) -> pairs within distance k (native/allpairs.c)
+ *   allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> pairs within distance k (native/allpairs.c,
+ *               its tables on threads: allpairsthreads.c)
  *   tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array) -> the last tokenize's token
  *               hashes and start offsets copied out: their count, or -(count) when too small
  *   anchorSeeds(hash, doc, pos, n, caps, maxDocs) -> the region finder's seeds, bucketed per
@@ -235,10 +236,11 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   return number(env, result);
 }
 
-/* allPairs(fp: Uint32Array, k, maxCandidates) -> { a, b, distance } or null (see allpairs.c). */
+/* allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> { a, b, distance } or null (see
+ * allpairs.c; its tables on `threads` threads, this one included: allpairsthreads.c). */
 static napi_value jsAllPairs(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   if (argc < 3) return throwError(env, "allPairs(fp, k, maxCandidates)");
   void *data;
@@ -249,8 +251,12 @@ static napi_value jsAllPairs(napi_env env, napi_callback_info info) {
   CALL(napi_get_value_int32(env, argv[1], &k));
   CALL(napi_get_value_double(env, argv[2], &maxCandidates));
   if (k < 0 || k > 63 || !(maxCandidates >= 0)) return throwError(env, "bad k or maxCandidates");
+  int32_t threads = 1;
+  napi_valuetype type = napi_undefined;
+  if (argc >= 4) CALL(napi_typeof(env, argv[3], &type));
+  if (type == napi_number) CALL(napi_get_value_int32(env, argv[3], &threads));
   AllPairsResult r;
-  const int status = allPairsSearch(data, (uint32_t)(len / 2), k, maxCandidates > 1e12 ? (size_t)1e12 : (size_t)maxCandidates, &r);
+  const int status = allPairsThreaded(data, (uint32_t)(len / 2), k, maxCandidates > 1e12 ? (size_t)1e12 : (size_t)maxCandidates, threads, &r);
   if (status < 0) return throwError(env, "out of memory");
   napi_value result;
   if (status == 0) {

@@ -186,9 +186,10 @@ export interface CodeKernel {
   /**
    * Every pair i < j of the fingerprints `fp` (interleaved hi, lo) within Hamming distance k, in
    * no particular order; null when there are more than `maxCandidates` (the caller then searches
-   * itself). The same pairs as allPairsBatch without a cap.
+   * itself). The same pairs as allPairsBatch without a cap. `threads` (the native addon; default 1):
+   * its tables searched on that many threads, this one included, the same pairs in the same order.
    */
-  allPairs(fp: Uint32Array, k: number, maxCandidates: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
+  allPairs(fp: Uint32Array, k: number, maxCandidates: number, threads?: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
   /**
    * codeSections of src/core/sections/codeSections.ts, same ranges in the same order, into `out` as
    * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2

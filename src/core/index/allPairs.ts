@@ -59,11 +59,12 @@ export function allPairsBatch(
 /**
  * The native kernel's candidates: allPairsBatch's pairs without `accept` and `maxPairs` (every pair
  * a < b within distance k), in the kernel's order; null when there are fewer than two items or more
- * candidates than the kernel holds (then the caller runs allPairsBatch).
+ * candidates than the kernel holds (then the caller runs allPairsBatch). `threads`: the kernel's
+ * tables searched on that many threads (the same pairs in the same order).
  */
-export function nativeCandidates(fp: Uint32Array, k: number, kernel: Pick<CodeKernel, 'allPairs'>): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null {
+export function nativeCandidates(fp: Uint32Array, k: number, kernel: Pick<CodeKernel, 'allPairs'>, threads = 1): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null {
   checkPairsInput(fp, k);
-  return fp.length >= 4 ? kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES) : null;
+  return fp.length >= 4 ? (threads > 1 ? kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES, threads) : kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES)) : null;
 }
 
 /** A pair cap as allPairsBatch takes it: a non-negative integer or Infinity (else RangeError). */

@@ -26,6 +26,8 @@ export interface MatchOptions {
   maxPairs?: number;
   /** The native kernel's pair search (same pairs); not sent between threads. */
   kernel?: Pick<CodeKernel, 'allPairs'>;
+  /** Threads the kernel's search may take, this one included (default 1; the same pairs). */
+  threads?: number;
 }
 
 export interface Candidate {
@@ -75,7 +77,7 @@ export function matchPairList(
   // Candidates are vetted and verified as the tables find them, so the pair cap counts only
   // pairs that will be reported.
   const { minSimilarity, sketchSize } = options;
-  const native = options.kernel ? nativeCandidates(fp, options.maxDistance, options.kernel) : null;
+  const native = options.kernel ? nativeCandidates(fp, options.maxDistance, options.kernel, options.threads) : null;
   if (native) {
     // The kernel's candidates, vetted and verified in this one loop, in its order (the pairs and
     // the cap's cut of allPairsBatch's filters over them: test/unit/helpers/kernelAllPairs.ts),

@@ -34,6 +34,8 @@ export interface ReportOptions {
   maxPairs?: number;
   /** The native kernel's pair search (same pairs), where this thread has it. */
   kernel?: Pick<CodeKernel, 'allPairs'>;
+  /** Threads the kernel's search of the sections' pairs may take, this one included (default 1): the cores idle while this thread matches sections. */
+  sectionThreads?: number;
 }
 
 /**
@@ -144,7 +146,7 @@ export function fileMatchOptions(options: ReportOptions): MatchOptions {
 }
 
 function sectionMatchOptions(options: ReportOptions): MatchOptions {
-  return { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS, kernel: options.kernel };
+  return { maxDistance: options.sectionMaxDistance, minSimilarity: options.minSimilarity, sketchSize: SECTION_SKETCH_SIZE, maxPairs: options.maxPairs ?? MAX_REPORT_PAIRS, kernel: options.kernel, threads: options.sectionThreads };
 }
 
 /** Whole-file pairs (item numbers of `plan.fileItems`). */

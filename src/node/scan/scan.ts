@@ -450,6 +450,9 @@ async function matchDocuments(
     minSimilarity: settings.minSimilarity,
     sections: settings.sections,
     kernel: nativeKernel(),
+    // While this thread matches the sections the workers are idle but for the files' match: the
+    // kernel's tables on as many threads as the pool has workers (the same pairs).
+    sectionThreads: pool.size,
   };
   const plan = planReport(documents);
   if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {

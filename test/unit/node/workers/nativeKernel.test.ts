@@ -403,6 +403,32 @@ describe('native kernel', () => {
           assert.equal(kernel!.allPairs(fp, 3, 1000), null);
         });
 
+        it('its tables on 2, 3, 7 and 40 threads: the one-thread pairs in the same order, and null past maxCandidates counted over all threads', () => {
+          const same = (x: ReturnType<NonNullable<typeof kernel>['allPairs']>, y: typeof x, what: string) => {
+            assert.ok(x && y, what);
+            assert.deepEqual([Array.from(y.a), Array.from(y.b), Array.from(y.distance)], [Array.from(x.a), Array.from(x.b), Array.from(x.distance)], what);
+          };
+          let tables = 0;
+          for (const k of [1, 3, 6, 10, 14]) {
+            for (const n of [2, 40, 3000]) {
+              // (a third of them copies or near copies of an earlier one: copies' pairs come first)
+              const fp = fingerprints(n, k, k * 131 + n);
+              const one = kernel!.allPairs(fp, k, 1e9);
+              for (const threads of [2, 3, 7, 40]) same(one, kernel!.allPairs(fp, k, 1e9, threads), `k=${k} n=${n} threads=${threads}`);
+              if (n === 3000) {
+                tables++;
+                const count = one!.a.length;
+                assert.ok(count > 10, `k=${k}: ${count} pairs`);
+                // The cap: exactly the pairs found is enough, one fewer is not (on any thread's share).
+                same(one, kernel!.allPairs(fp, k, count, 2), `k=${k} cap = count`);
+                assert.equal(kernel!.allPairs(fp, k, count - 1, 2), null, `k=${k} cap = count - 1`);
+                assert.equal(kernel!.allPairs(fp, k, count - 1, 7), null, `k=${k} cap = count - 1, 7 threads`);
+              }
+            }
+          }
+          assert.equal(tables, 5);
+        });
+
         it("the kernel's candidates through allPairsBatch's filters (matchPairList's reference): accept and maxPairs apply as without it; the fallback past the candidate cap", () => {
           const fp = fingerprints(3000, 10, 99);
           const accept = (a: number, b: number) => (a * 31 + b) % 3 !== 0;
