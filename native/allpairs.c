@@ -25,18 +25,58 @@
 #define ITEM_COST 24.0
 #define PAIR_COST 4.0
 
+/* The pairs found: `seen` candidates (counted against `max`), `n` of them kept (all, or those `vet` passes). */
 typedef struct {
   uint32_t *a, *b;
   uint8_t *d;
-  size_t n, cap, max;
+  size_t n, cap, max, seen;
   int over;
+  const AllPairsVet *vet;
 } Out;
 
+/* estimateJaccard of src/core/fingerprint/simhash.ts: the share of the two sorted sketches' first
+ * `size` distinct values (all, when both are shorter) that both hold; the same arithmetic. */
+static double estimateJaccard(const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb, uint32_t size) {
+  if (na == 0 && nb == 0) return 1;
+  const uint64_t limit = na < size && nb < size ? UINT64_MAX : size;
+  uint32_t i = 0, j = 0;
+  uint64_t seen = 0, both = 0;
+  while (seen < limit && (i < na || j < nb)) {
+    if (j >= nb || (i < na && a[i] < b[j])) i++;
+    else if (i >= na || b[j] < a[i]) j++;
+    else {
+      both++;
+      i++;
+      j++;
+    }
+    seen++;
+  }
+  return (double)both / (double)seen;
+}
+
+/* Whether the pair x < y passes the vetting (matchSectionItems' accept, then the sketches' estimate). */
+static int vetted(const AllPairsVet *v, uint32_t x, uint32_t y) {
+  const int32_t a = v->docOf[x], b = v->docOf[y];
+  if (a == b) {
+    if (!(v->endOf[x] < v->startOf[y] || v->endOf[y] < v->startOf[x])) return 0;
+  } else if (v->copyOf && v->copyOf[a] >= 0 && v->copyOf[a] == v->copyOf[b])
+    return 0;
+  const uint32_t *s = v->sketches, *off = v->offsets;
+  return !(estimateJaccard(s + off[x], off[x + 1] - off[x], s + off[y], off[y + 1] - off[y], v->size) < v->minSimilarity);
+}
+
 static int push(Out *o, uint32_t a, uint32_t b, uint8_t d) {
-  if (o->n >= o->max) {
+  if (o->seen >= o->max) {
     o->over = 1;
     return 0;
   }
+  o->seen++;
+  if (a > b) {
+    const uint32_t t = a;
+    a = b;
+    b = t;
+  }
+  if (o->vet && !vetted(o->vet, a, b)) return 1;
   if (o->n == o->cap) {
     size_t cap = o->cap ? o->cap * 2 : 4096;
     if (cap > o->max) cap = o->max;
@@ -50,13 +90,8 @@ static int push(Out *o, uint32_t a, uint32_t b, uint8_t d) {
     o->d = nd;
     o->cap = cap;
   }
-  if (a < b) {
-    o->a[o->n] = a;
-    o->b[o->n] = b;
-  } else {
-    o->a[o->n] = b;
-    o->b[o->n] = a;
-  }
+  o->a[o->n] = a;
+  o->b[o->n] = b;
   o->d[o->n] = d;
   o->n++;
   return 1;
@@ -216,7 +251,7 @@ static void handOver(Out *o, AllPairsResult *res) {
   o->d = NULL;
 }
 
-SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsJob **job, AllPairsResult *res) {
+SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, AllPairsJob **job, AllPairsResult *res) {
   memset(res, 0, sizeof *res);
   *job = NULL;
   AllPairsJob *J = calloc(1, sizeof *J);
@@ -225,6 +260,7 @@ SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t ma
   J->max = maxCandidates;
   Out *o = &J->copies;
   o->max = maxCandidates;
+  o->vet = vet;
   int status = 1;
   if (n < 2) goto finished;
 
@@ -285,7 +321,7 @@ SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t ma
   J->rbits = 1;
   while (J->rbits < 11 && (1u << J->rbits) * 64u < m) J->rbits++;
   /* Each part may hold what the copies left of the cap. */
-  for (int p = 0; p < ALLPAIRS_MAX_PARTS; p++) J->parts[p].max = maxCandidates - o->n, J->status[p] = 1;
+  for (int p = 0; p < ALLPAIRS_MAX_PARTS; p++) J->parts[p].max = maxCandidates - o->seen, J->parts[p].vet = vet, J->status[p] = 1;
   *job = J;
   return 2;
 
@@ -418,14 +454,15 @@ done:
 
 int allPairsEnd(AllPairsJob *J, int parts, AllPairsResult *res) {
   memset(res, 0, sizeof *res);
-  size_t total = J->copies.n;
+  size_t total = J->copies.n, seen = J->copies.seen;
   int status = 1;
   for (int p = 0; p < parts; p++) {
     if (J->status[p] < 0) status = -1;
     else if (J->parts[p].over) status = status < 0 ? -1 : 0;
     total += J->parts[p].n;
+    seen += J->parts[p].seen;
   }
-  if (status > 0 && total > J->max) status = 0;
+  if (status > 0 && seen > J->max) status = 0;
   if (status <= 0) {
     jobFree(J);
     return status;
@@ -470,7 +507,7 @@ int allPairsEnd(AllPairsJob *J, int parts, AllPairsResult *res) {
 
 int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsResult *res) {
   AllPairsJob *J;
-  const int begun = allPairsBegin(fp, n, k, maxCandidates, &J, res);
+  const int begun = allPairsBegin(fp, n, k, maxCandidates, NULL, &J, res);
   if (begun != 2) return begun;
   allPairsTables(J, 0, allPairsTableCount(J), 0);
   return allPairsEnd(J, 1, res);

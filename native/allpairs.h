@@ -10,6 +10,21 @@ typedef struct {
   size_t length;
 } AllPairsResult;
 
+/*
+ * The vetting of matchSectionItems (src/core/report/report.ts) done by the search itself, each
+ * candidate x < y as it is found: two sections of one document only when their lines do not
+ * overlap (docOf, startOf, endOf per item), never two documents of one copy class (copyOf per
+ * document, -1: none; NULL: no classes), and the estimated Jaccard similarity of their sketches
+ * (item i's: sketches[offsets[i] … offsets[i + 1]), sorted; estimateJaccard with `size`) at least
+ * minSimilarity. The candidates are still counted against maxCandidates, kept or not.
+ */
+typedef struct {
+  const uint32_t *sketches, *offsets;
+  uint32_t size;
+  double minSimilarity;
+  const int32_t *docOf, *startOf, *endOf, *copyOf;
+} AllPairsVet;
+
 /* Most parts one search is cut into (allpairsthreads.c: one per thread). */
 #define ALLPAIRS_MAX_PARTS 16
 
@@ -19,7 +34,7 @@ int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, 
 
 /*
  * allPairsSearch in steps, so that its tables can be searched on several threads (allpairsthreads.c,
- * the native addon only): allPairsBegin finds the copies and the layout — 1 with the result when
+ * the native addon only): allPairsBegin (with `vet` or NULL) finds the copies and the layout — 1 with the result when
  * no table is needed (few items: every pair compared), 0 / -1 as allPairsSearch, 2 with *job; then
  * allPairsTables searches tables [from, to) of allPairsTableCount into part `part` (< ALLPAIRS_MAX_PARTS;
  * parts are independent: one thread each), and allPairsEnd joins parts 0 … parts − 1 in that order
@@ -27,13 +42,14 @@ int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, 
  * order) and frees the job: 1 with the result, 0 over maxCandidates in all, -1 out of memory.
  */
 typedef struct AllPairsJob AllPairsJob;
-int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, AllPairsJob **job, AllPairsResult *res);
+int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, AllPairsJob **job, AllPairsResult *res);
 size_t allPairsTableCount(const AllPairsJob *job);
 void allPairsTables(AllPairsJob *job, size_t from, size_t to, int part);
 int allPairsEnd(AllPairsJob *job, int parts, AllPairsResult *res);
 
 /* allPairsSearch with its tables cut among `threads` threads (the calling one and threads − 1
- * started; allpairsthreads.c, not in the WebAssembly kernel): the same result. */
-int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, AllPairsResult *res);
+ * started; allpairsthreads.c, not in the WebAssembly kernel): the same result; with `vet` (or
+ * NULL), only the candidates it passes, in the same order. */
+int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, const AllPairsVet *vet, AllPairsResult *res);
 
 #endif

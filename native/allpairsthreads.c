@@ -25,9 +25,9 @@ static void searchRun(void *arg) {
   allPairsTables(r->job, r->from, r->to, r->part);
 }
 
-int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, AllPairsResult *res) {
+int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, const AllPairsVet *vet, AllPairsResult *res) {
   AllPairsJob *job;
-  const int begun = allPairsBegin(fp, n, k, maxCandidates, &job, res);
+  const int begun = allPairsBegin(fp, n, k, maxCandidates, vet, &job, res);
   if (begun != 2) return begun;
   const size_t tables = allPairsTableCount(job);
   if (threads > ALLPAIRS_MAX_PARTS) threads = ALLPAIRS_MAX_PARTS;

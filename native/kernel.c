@@ -28,7 +28,8 @@
  *               -(words needed)): codeSections of src/core/sections/codeSections.ts
  *               (native/sections.c), as startLine endLine startOffset endOffset per section
  *   allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> pairs within distance k (native/allpairs.c,
- *               its tables on threads: allpairsthreads.c)
+ *               its tables on threads: allpairsthreads.c; binding in kernelpairs.c)
+ *   allPairsVetted(…) -> the same, vetted as matchSectionItems does (kernelpairs.c)
  *   tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array) -> the last tokenize's token
  *               hashes and start offsets copied out: their count, or -(count) when too small
  *   anchorSeeds(hash, doc, pos, n, caps, maxDocs) -> the region finder's seeds, bucketed per
@@ -57,7 +58,8 @@
  *            (only sections kept; rawHi… normLo: the clone hashes of src/core/fingerprint/cloneHashes.ts)
  * A section is kept when it holds at least minTokens tokens and less than 95 % of the file's.
  * This file holds the module table and the synchronous bindings; regionBuckets, regionBucketsAsync
- * and regionPlanAsync are in kernelbuckets.c, the argument readers both use in kernelglue.h.
+ * and regionPlanAsync are in kernelbuckets.c, allPairs and allPairsVetted in kernelpairs.c, the
+ * argument readers they use in kernelglue.h.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -234,57 +236,6 @@ static napi_value jsFingerprint(napi_env env, napi_callback_info info) {
   if (status == -2) return throwError(env, "bad fingerprint arguments");
   if (status < 0) return throwError(env, "out of memory");
   return number(env, result);
-}
-
-/* allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> { a, b, distance } or null (see
- * allpairs.c; its tables on `threads` threads, this one included: allpairsthreads.c). */
-static napi_value jsAllPairs(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 3) return throwError(env, "allPairs(fp, k, maxCandidates)");
-  void *data;
-  size_t len;
-  if (!typedArray(env, argv[0], napi_uint32_array, &data, &len) || len % 2 != 0) return throwError(env, "fp: Uint32Array of (hi, lo) pairs");
-  int32_t k;
-  double maxCandidates;
-  CALL(napi_get_value_int32(env, argv[1], &k));
-  CALL(napi_get_value_double(env, argv[2], &maxCandidates));
-  if (k < 0 || k > 63 || !(maxCandidates >= 0)) return throwError(env, "bad k or maxCandidates");
-  int32_t threads = 1;
-  napi_valuetype type = napi_undefined;
-  if (argc >= 4) CALL(napi_typeof(env, argv[3], &type));
-  if (type == napi_number) CALL(napi_get_value_int32(env, argv[3], &threads));
-  AllPairsResult r;
-  const int status = allPairsThreaded(data, (uint32_t)(len / 2), k, maxCandidates > 1e12 ? (size_t)1e12 : (size_t)maxCandidates, threads, &r);
-  if (status < 0) return throwError(env, "out of memory");
-  napi_value result;
-  if (status == 0) {
-    CALL(napi_get_null(env, &result));
-    return result;
-  }
-  napi_value abA, abB, abD, a, b, d;
-  void *pa, *pb, *pd;
-  const size_t n = r.length;
-  int ok = napi_create_arraybuffer(env, n * 4, &pa, &abA) == napi_ok && napi_create_arraybuffer(env, n * 4, &pb, &abB) == napi_ok &&
-           napi_create_arraybuffer(env, n, &pd, &abD) == napi_ok;
-  if (ok && n) {
-    memcpy(pa, r.a, n * 4);
-    memcpy(pb, r.b, n * 4);
-    memcpy(pd, r.distance, n);
-  }
-  free(r.a);
-  free(r.b);
-  free(r.distance);
-  if (!ok) return throwError(env, "out of memory");
-  CALL(napi_create_typedarray(env, napi_uint32_array, n, abA, 0, &a));
-  CALL(napi_create_typedarray(env, napi_uint32_array, n, abB, 0, &b));
-  CALL(napi_create_typedarray(env, napi_uint8_array, n, abD, 0, &d));
-  CALL(napi_create_object(env, &result));
-  CALL(napi_set_named_property(env, result, "a", a));
-  CALL(napi_set_named_property(env, result, "b", b));
-  CALL(napi_set_named_property(env, result, "distance", d));
-  return result;
 }
 
 /* codeSections(text, maxDepth, minLines, out: Int32Array): the sections of `text` as
@@ -575,6 +526,7 @@ NAPI_MODULE_INIT() {
       {"tokenize", NULL, jsTokenize, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprint", NULL, jsFingerprint, NULL, NULL, NULL, napi_default, NULL},
       {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
+      {"allPairsVetted", NULL, jsAllPairsVetted, NULL, NULL, NULL, napi_default, NULL},
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
       {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},

@@ -1,7 +1,7 @@
 /*
  * The Node-API glue's shared part (internal to the addon; wasm.c has its own): the CALL macro, the
- * argument readers kernel.c and kernelbuckets.c both use (static inline), and the bindings
- * kernelbuckets.c defines for kernel.c's module table.
+ * argument readers kernel.c, kernelbuckets.c and kernelpairs.c use (static inline), and the
+ * bindings kernelbuckets.c and kernelpairs.c define for kernel.c's module table.
  */
 #ifndef NEARDUP_KERNELGLUE_H
 #define NEARDUP_KERNELGLUE_H
@@ -80,6 +80,10 @@ static inline int setSeedsFound(napi_env env, napi_value obj, const SeedResult *
          napi_set_named_property(env, obj, "buckets", buckets) == napi_ok && napi_set_named_property(env, obj, "dropped", number(env, s->dropped)) == napi_ok &&
          napi_set_named_property(env, obj, "frequent", frequent) == napi_ok && napi_set_named_property(env, obj, "frequentOver", number(env, s->frequentOver)) == napi_ok;
 }
+
+/* kernelpairs.c: allPairs, allPairsVetted. */
+napi_value jsAllPairs(napi_env env, napi_callback_info info);
+napi_value jsAllPairsVetted(napi_env env, napi_callback_info info);
 
 /* kernelbuckets.c: regionBuckets, regionBucketsAsync, regionPlanAsync. */
 napi_value jsRegionBuckets(napi_env env, napi_callback_info info);

@@ -191,6 +191,28 @@ export interface CodeKernel {
    */
   allPairs(fp: Uint32Array, k: number, maxCandidates: number, threads?: number): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
   /**
+   * allPairs' candidates vetted as they are found (the native addon; matchPairList with a
+   * KernelVetting, core/report/compare.ts): two items of one document only when their lines
+   * [startOf, endOf] do not overlap, never two documents of one copy class (copyOf per document,
+   * -1: none), and the estimated Jaccard similarity of their sketches (item i's:
+   * sketches[offsets[i] … offsets[i + 1])) at least minSimilarity — in allPairs' order; still
+   * null past maxCandidates candidates, kept or not.
+   */
+  allPairsVetted?(
+    fp: Uint32Array,
+    k: number,
+    maxCandidates: number,
+    threads: number,
+    sketches: Uint32Array,
+    offsets: Uint32Array,
+    sketchSize: number,
+    minSimilarity: number,
+    docOf: Int32Array,
+    startOf: Int32Array,
+    endOf: Int32Array,
+    copyOf: Int32Array | null,
+  ): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
+  /**
    * codeSections of src/core/sections/codeSections.ts, same ranges in the same order, into `out` as
    * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2
    * already normalised (integers); returns the number of sections, or minus the words needed when

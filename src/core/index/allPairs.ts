@@ -15,7 +15,7 @@ import { TableScan } from './tableScan';
  * Above this many candidate pairs the native search gives up (it holds them all, 9 bytes each,
  * before accept and maxPairs filter them) and the TypeScript search, which filters as it goes, runs.
  */
-const NATIVE_MAX_CANDIDATES = 4_000_000;
+export const NATIVE_MAX_CANDIDATES = 4_000_000;
 
 /**
  * Every pair of items i < j whose fingerprints are within Hamming distance k (0..20), each

@@ -5,7 +5,7 @@
 import type { CodeKernel } from '../types';
 import { clusterPairs } from './clusters';
 import { similarity } from '../index/hamming';
-import { allPairsBatch, checkMaxPairs, nativeCandidates } from '../index/allPairs';
+import { allPairsBatch, checkMaxPairs, nativeCandidates, NATIVE_MAX_CANDIDATES } from '../index/allPairs';
 import { estimateJaccard } from '../fingerprint/simhash';
 import type { ItemFingerprint } from '../types';
 
@@ -25,7 +25,7 @@ export interface MatchOptions {
    */
   maxPairs?: number;
   /** The native kernel's pair search (same pairs); not sent between threads. */
-  kernel?: Pick<CodeKernel, 'allPairs'>;
+  kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted'>;
   /** Threads the kernel's search may take, this one included (default 1; the same pairs). */
   threads?: number;
 }
@@ -57,14 +57,28 @@ export interface MatchedList extends PairArrays {
 }
 
 /**
+ * `accept` as data, for a kernel that vets the candidates itself (CodeKernel.allPairsVetted): two
+ * items of one document only when their lines do not overlap, never two documents of one copy
+ * class (copyOf per document, -1: none). It must say what `accept` says.
+ */
+export interface KernelVetting {
+  docOf: Int32Array;
+  startOf: Int32Array;
+  endOf: Int32Array;
+  copyOf: Int32Array | null;
+}
+
+/**
  * All pairs of items within `maxDistance` that pass verification, each once with a < b, ordered
  * by distance, then a, then b. `accept` may veto a pair (e.g. overlapping sections of one file)
- * before verification. As arrays: no object per pair.
+ * before verification; `vetting`, the same rule as data, lets a kernel that can vet the
+ * candidates itself (allPairsVetted) do both. As arrays: no object per pair.
  */
 export function matchPairList(
   items: readonly ItemFingerprint[],
   options: MatchOptions,
   accept?: (a: number, b: number) => boolean,
+  vetting?: KernelVetting,
 ): MatchedList {
   const n = items.length;
   if (n < 2) return { length: 0, a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), truncated: false };
@@ -77,6 +91,10 @@ export function matchPairList(
   // Candidates are vetted and verified as the tables find them, so the pair cap counts only
   // pairs that will be reported.
   const { minSimilarity, sketchSize } = options;
+  if (vetting && options.kernel?.allPairsVetted && n >= 2) {
+    const vetted = kernelVetted(items, fp, options, vetting);
+    if (vetted) return vetted;
+  }
   const native = options.kernel ? nativeCandidates(fp, options.maxDistance, options.kernel, options.threads) : null;
   if (native) {
     // The kernel's candidates, vetted and verified in this one loop, in its order (the pairs and
@@ -119,6 +137,42 @@ export function matchPairList(
     },
   });
   return orderPairList(found, n);
+}
+
+/**
+ * matchPairList by the kernel's vetted search: the candidates it keeps, in its order, cut at
+ * maxPairs (`truncated` when one more was kept); null when it declines (too many candidates).
+ */
+function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, options: MatchOptions, v: KernelVetting): MatchedList | null {
+  const n = items.length;
+  const offsets = new Uint32Array(n + 1);
+  let words = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = words;
+    words += items[i].sketch.length;
+  }
+  offsets[n] = words;
+  const sketches = new Uint32Array(words);
+  for (let i = 0; i < n; i++) sketches.set(items[i].sketch, offsets[i]);
+  const found = options.kernel!.allPairsVetted!(
+    fp,
+    options.maxDistance,
+    NATIVE_MAX_CANDIDATES,
+    options.threads ?? 1,
+    sketches,
+    offsets,
+    options.sketchSize,
+    options.minSimilarity,
+    v.docOf,
+    v.startOf,
+    v.endOf,
+    v.copyOf,
+  );
+  if (!found) return null;
+  const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
+  const kept = Math.min(found.a.length, maxPairs);
+  const cut = kept < found.a.length;
+  return orderPairList({ length: kept, a: cut ? found.a.subarray(0, kept) : found.a, b: cut ? found.b.subarray(0, kept) : found.b, distance: cut ? found.distance.subarray(0, kept) : found.distance, truncated: cut }, n);
 }
 
 /**

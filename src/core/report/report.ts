@@ -33,7 +33,7 @@ export interface ReportOptions {
    */
   maxPairs?: number;
   /** The native kernel's pair search (same pairs), where this thread has it. */
-  kernel?: Pick<CodeKernel, 'allPairs'>;
+  kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted'>;
   /** Threads the kernel's search of the sections' pairs may take, this one included (default 1): the cores idle while this thread matches sections. */
   sectionThreads?: number;
 }
@@ -195,6 +195,7 @@ export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pair
     items.map((i) => i.fp),
     sectionMatchOptions(options),
     accept,
+    checkFiles ? undefined : { docOf, startOf, endOf, copyOf }, // (the same rule, for a kernel that vets)
   );
 }
 

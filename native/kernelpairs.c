@@ -1,0 +1,123 @@
+/*
+ * The Node-API bindings of the all-pairs search (allpairs.c, its threads allpairsthreads.c) for
+ * kernel.c's module table:
+ *   allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> { a, b, distance } or null: every
+ *               pair within distance k, its tables on `threads` threads, this one included
+ *   allPairsVetted(fp, k, maxCandidates, threads, sketches: Uint32Array, offsets: Uint32Array,
+ *               sketchSize, minSimilarity, docOf, startOf, endOf: Int32Array, copyOf: Int32Array
+ *               | null) -> the same, only the candidates matchSectionItems would keep (AllPairsVet
+ *               of allpairs.h), in the same order; still null past maxCandidates candidates
+ */
+#include <stdlib.h>
+
+#include "allpairs.h"
+#include "kernelglue.h"
+
+/* { a, b, distance } of a search's result (its arrays freed here), null when over its cap (status 0). */
+static napi_value pairsResult(napi_env env, int status, AllPairsResult *r) {
+  if (status < 0) return throwError(env, "out of memory");
+  napi_value result;
+  if (status == 0) {
+    CALL(napi_get_null(env, &result));
+    return result;
+  }
+  napi_value a, b, d;
+  const size_t n = r->length;
+  const int ok = copiedArray(env, napi_uint32_array, r->a, n, 4, &a) && copiedArray(env, napi_uint32_array, r->b, n, 4, &b) && copiedArray(env, napi_uint8_array, r->distance, n, 1, &d);
+  free(r->a);
+  free(r->b);
+  free(r->distance);
+  if (!ok) return throwError(env, "out of memory");
+  CALL(napi_create_object(env, &result));
+  CALL(napi_set_named_property(env, result, "a", a));
+  CALL(napi_set_named_property(env, result, "b", b));
+  CALL(napi_set_named_property(env, result, "distance", d));
+  return result;
+}
+
+/* The arguments both bindings begin with: fp, k, maxCandidates, threads (argv[3] optional). */
+static int searchArgs(napi_env env, size_t argc, napi_value *argv, const uint32_t **fp, uint32_t *n, int32_t *k, size_t *maxCandidates, int32_t *threads) {
+  void *data;
+  size_t len;
+  if (argc < 3) return throwError(env, "allPairs(fp, k, maxCandidates)"), 0;
+  if (!typedArray(env, argv[0], napi_uint32_array, &data, &len) || len % 2 != 0) return throwError(env, "fp: Uint32Array of (hi, lo) pairs"), 0;
+  double max;
+  if (napi_get_value_int32(env, argv[1], k) != napi_ok || napi_get_value_double(env, argv[2], &max) != napi_ok) return throwError(env, "napi call failed"), 0;
+  if (*k < 0 || *k > 63 || !(max >= 0)) return throwError(env, "bad k or maxCandidates"), 0;
+  *threads = 1;
+  napi_valuetype type = napi_undefined;
+  if (argc >= 4 && napi_typeof(env, argv[3], &type) != napi_ok) return throwError(env, "napi call failed"), 0;
+  if (type == napi_number && napi_get_value_int32(env, argv[3], threads) != napi_ok) return throwError(env, "napi call failed"), 0;
+  *fp = data;
+  *n = (uint32_t)(len / 2);
+  *maxCandidates = max > 1e12 ? (size_t)1e12 : (size_t)max;
+  return 1;
+}
+
+napi_value jsAllPairs(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const uint32_t *fp;
+  uint32_t n;
+  int32_t k, threads;
+  size_t max;
+  if (!searchArgs(env, argc, argv, &fp, &n, &k, &max, &threads)) return NULL;
+  AllPairsResult r;
+  return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, NULL, &r), &r);
+}
+
+/* An Int32Array argument of at least `min` elements. */
+static int int32s(napi_env env, napi_value v, size_t min, const int32_t **out) {
+  void *data;
+  size_t len;
+  if (!typedArray(env, v, napi_int32_array, &data, &len) || len < min) return 0;
+  *out = data;
+  return 1;
+}
+
+napi_value jsAllPairsVetted(napi_env env, napi_callback_info info) {
+  size_t argc = 12;
+  napi_value argv[12];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  const uint32_t *fp;
+  uint32_t n;
+  int32_t k, threads;
+  size_t max;
+  if (argc < 12) return throwError(env, "allPairsVetted(fp, k, maxCandidates, threads, sketches, offsets, sketchSize, minSimilarity, docOf, startOf, endOf, copyOf)");
+  if (!searchArgs(env, argc, argv, &fp, &n, &k, &max, &threads)) return NULL;
+  AllPairsVet vet;
+  void *sk, *off;
+  size_t nSk, nOff;
+  if (!typedArray(env, argv[4], napi_uint32_array, &sk, &nSk) || !typedArray(env, argv[5], napi_uint32_array, &off, &nOff) || nOff != (size_t)n + 1)
+    return throwError(env, "sketches: Uint32Array, offsets: Uint32Array of one more than the items");
+  const uint32_t *offsets = off;
+  for (uint32_t i = 0; i < n; i++)
+    if (offsets[i] > offsets[i + 1]) return throwError(env, "offsets: not ascending");
+  if (offsets[n] > nSk) return throwError(env, "offsets: past the sketches");
+  int32_t size;
+  CALL(napi_get_value_int32(env, argv[6], &size));
+  CALL(napi_get_value_double(env, argv[7], &vet.minSimilarity));
+  if (size < 1) return throwError(env, "sketchSize: at least 1");
+  const int32_t *docOf, *startOf, *endOf, *copyOf = NULL;
+  if (!int32s(env, argv[8], n, &docOf) || !int32s(env, argv[9], n, &startOf) || !int32s(env, argv[10], n, &endOf)) return throwError(env, "docOf, startOf, endOf: Int32Array, one per item");
+  napi_valuetype t;
+  CALL(napi_typeof(env, argv[11], &t));
+  if (t != napi_null && t != napi_undefined) {
+    int32_t docs = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      if (docOf[i] < 0) return throwError(env, "docOf: a negative document");
+      if (docOf[i] + 1 > docs) docs = docOf[i] + 1;
+    }
+    if (!int32s(env, argv[11], (size_t)docs, &copyOf)) return throwError(env, "copyOf: Int32Array, one per document, or null");
+  }
+  vet.sketches = sk;
+  vet.offsets = offsets;
+  vet.size = (uint32_t)size;
+  vet.docOf = docOf;
+  vet.startOf = startOf;
+  vet.endOf = endOf;
+  vet.copyOf = copyOf;
+  AllPairsResult r;
+  return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, &vet, &r), &r);
+}

@@ -1,0 +1,101 @@
+// The native kernel's vetted all-pairs search (native/kernelpairs.c allPairsVetted, allpairs.c's
+// AllPairsVet) held to matchPairList's own vetting: matchSectionItems' accept as a function and
+// estimateJaccard in TypeScript over the kernel's plain candidates (core/report/compare.ts).
+import { strict as assert } from 'node:assert';
+import { matchPairList, type KernelVetting, type MatchOptions } from '../../../../src/core/report/compare';
+import type { CodeKernel, ItemFingerprint } from '../../../../src/core/types';
+import { kernelKind, nativeKernel } from '../../../../src/node/workers/nativeKernel';
+import { mulberry32 } from '../../helpers/corpus';
+
+/** n items in documents of 16, their lines (some overlapping), near fingerprints and sketches of their clusters. */
+function itemsOf(n: number, seed: number): { items: ItemFingerprint[]; vetting: KernelVetting; docs: number } {
+  const rnd = mulberry32(seed);
+  const word = () => Math.floor(rnd() * 2 ** 32) >>> 0;
+  const docs = Math.ceil(n / 16);
+  const items: ItemFingerprint[] = [];
+  const docOf = new Int32Array(n);
+  const startOf = new Int32Array(n);
+  const endOf = new Int32Array(n);
+  const clusters: Array<{ hi: number; lo: number }> = Array.from({ length: 60 }, () => ({ hi: word(), lo: word() }));
+  for (let i = 0; i < n; i++) {
+    const c = Math.floor(rnd() * clusters.length);
+    let { hi, lo } = clusters[c];
+    for (let f = Math.floor(rnd() * 12); f > 0; f--) {
+      const bit = Math.floor(rnd() * 64);
+      if (bit < 32) hi ^= 1 << bit;
+      else lo ^= 1 << (bit - 32);
+    }
+    // The cluster's values with some of their own: short sketches, empty ones, full ones.
+    const length = rnd() < 0.05 ? 0 : rnd() < 0.2 ? 1 + Math.floor(rnd() * 40) : 64;
+    const values = new Set<number>();
+    while (values.size < length) values.add(rnd() < 0.7 ? c * 1000 + Math.floor(rnd() * 90) : word());
+    const sketch = Uint32Array.from([...values].sort((x, y) => x - y));
+    items.push({ hi: hi >>> 0, lo: lo >>> 0, tokens: 50, features: 50, sketch, rawHi: 0, rawLo: 0, normHi: 0, normLo: 0 });
+    docOf[i] = i >> 4;
+    startOf[i] = Math.floor(rnd() * 100);
+    endOf[i] = startOf[i] + Math.floor(rnd() * 30);
+  }
+  const copyOf = new Int32Array(docs).map(() => (rnd() < 0.3 ? Math.floor(rnd() * 5) : -1));
+  return { items, vetting: { docOf, startOf, endOf, copyOf }, docs };
+}
+
+/** matchSectionItems' accept over the same data. */
+const acceptOf = (v: KernelVetting) => (x: number, y: number): boolean => {
+  const a = v.docOf[x];
+  const b = v.docOf[y];
+  if (a === b) return v.endOf[x] < v.startOf[y] || v.endOf[y] < v.startOf[x];
+  return !(v.copyOf !== null && v.copyOf[a] >= 0 && v.copyOf[a] === v.copyOf[b]);
+};
+
+const arrays = (m: ReturnType<typeof matchPairList>) => ({ a: Array.from(m.a), b: Array.from(m.b), distance: Array.from(m.distance), truncated: m.truncated });
+
+describe('native kernel: the vetted all-pairs search (allPairsVetted)', function () {
+  let kernel: CodeKernel | undefined;
+  before(function () {
+    kernel = kernelKind() === 'native' ? (nativeKernel() ?? undefined) : undefined;
+    if (!kernel?.allPairsVetted) this.skip();
+  });
+
+  it("gives matchPairList's pairs of its accept and estimateJaccard, with and without copy classes, on 1, 2 and 5 threads, and the maxPairs cut", () => {
+    for (const seed of [1, 2, 3]) {
+      const { items, vetting } = itemsOf(2400, seed);
+      for (const copyOf of [vetting.copyOf, null]) {
+        const v = { ...vetting, copyOf };
+        const accept = acceptOf(v);
+        // (0.25 = 16 of 64 values: estimates equal to it are kept)
+        const options: MatchOptions = { maxDistance: 10, minSimilarity: 0.25, sketchSize: 64 };
+        const plain = { allPairs: kernel!.allPairs.bind(kernel) }; // the kernel's candidates, vetted in TypeScript
+        const reference = matchPairList(items, { ...options, kernel: plain }, accept);
+        const candidates = kernel!.allPairs(new Uint32Array(items.flatMap((i) => [i.hi, i.lo])), 10, 1e9)!.a.length;
+        assert.ok(reference.length > 100 && candidates > 2 * reference.length, `seed ${seed}: ${reference.length} pairs of ${candidates} candidates`);
+        for (const threads of [1, 2, 5]) {
+          assert.deepEqual(arrays(matchPairList(items, { ...options, kernel: kernel!, threads }, accept, v)), arrays(reference), `seed ${seed} threads ${threads}`);
+        }
+        // Cut at maxPairs: the same pairs kept, truncated both.
+        const cap = Math.floor(reference.length / 3);
+        const cut = matchPairList(items, { ...options, maxPairs: cap, kernel: plain }, accept);
+        assert.ok(cut.truncated && cut.length === cap);
+        assert.deepEqual(arrays(matchPairList(items, { ...options, maxPairs: cap, kernel: kernel!, threads: 2 }, accept, v)), arrays(cut));
+        assert.deepEqual(arrays(matchPairList(items, { ...options, maxPairs: reference.length, kernel: kernel!, threads: 2 }, accept, v)), arrays(reference));
+      }
+    }
+  });
+
+  it('declines (null) past maxCandidates counted before the vetting, and refuses malformed arguments', () => {
+    const { items, vetting } = itemsOf(800, 7);
+    const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
+    const offsets = new Uint32Array(items.length + 1);
+    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i] + items[i].sketch.length;
+    const sketches = new Uint32Array(offsets[items.length]);
+    items.forEach((it, i) => sketches.set(it.sketch, offsets[i]));
+    const vetted = (max: number, o = offsets, copyOf = vetting.copyOf) =>
+      kernel!.allPairsVetted!(fp, 10, max, 2, sketches, o, 64, 0.3, vetting.docOf, vetting.startOf, vetting.endOf, copyOf);
+    const candidates = kernel!.allPairs(fp, 10, 1e9)!.a.length;
+    const kept = vetted(candidates)!.a.length;
+    assert.ok(kept > 0 && kept < candidates);
+    assert.equal(vetted(candidates - 1), null);
+    assert.throws(() => vetted(1e9, offsets.subarray(1)), /offsets/);
+    assert.throws(() => vetted(1e9, Uint32Array.from(offsets, (x, i) => (i === 5 ? 0 : x))), /offsets/);
+    assert.throws(() => vetted(1e9, offsets, new Int32Array(2)), /copyOf/);
+  });
+});
