@@ -204,24 +204,25 @@ export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pair
  * the same as its own (such files always pair: distance 0, estimated similarity 1), or -1.
  */
 function copyClasses(plan: ReportPlan): Int32Array | null {
-  const byFp = new Map<string, Item[]>();
+  // By the fingerprint's high word (a number key: no string per file), then its low word.
+  const byHi = new Map<number, Item[]>();
   for (const it of plan.fileItems) {
-    const key = `${it.fp.hi},${it.fp.lo}`;
-    const list = byFp.get(key);
+    const list = byHi.get(it.fp.hi);
     if (list) list.push(it);
-    else byFp.set(key, [it]);
+    else byHi.set(it.fp.hi, [it]);
   }
   let classes: Int32Array | null = null;
   let next = 0;
-  for (const list of byFp.values()) {
+  for (const list of byHi.values()) {
     if (list.length < 2) continue;
     classes ??= new Int32Array(plan.docs.length).fill(-1);
     for (let i = 0; i < list.length; i++) {
       if (classes[list[i].doc] >= 0) continue;
       const c = next++;
       classes[list[i].doc] = c;
+      const { lo, sketch } = list[i].fp;
       for (let j = i + 1; j < list.length; j++) {
-        if (classes[list[j].doc] < 0 && sameSketch(list[i].fp.sketch, list[j].fp.sketch)) classes[list[j].doc] = c;
+        if (classes[list[j].doc] < 0 && list[j].fp.lo === lo && sameSketch(sketch, list[j].fp.sketch)) classes[list[j].doc] = c;
       }
     }
   }
