@@ -54,19 +54,6 @@ static int searchArgs(napi_env env, size_t argc, napi_value *argv, const uint32_
   return 1;
 }
 
-napi_value jsAllPairs(napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
-  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  const uint32_t *fp;
-  uint32_t n;
-  int32_t k, threads;
-  size_t max;
-  if (!searchArgs(env, argc, argv, &fp, &n, &k, &max, &threads)) return NULL;
-  AllPairsResult r;
-  return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, NULL, &r), &r);
-}
-
 /* An Int32Array argument of at least `min` elements. */
 static int int32s(napi_env env, napi_value v, size_t min, const int32_t **out) {
   void *data;
@@ -76,7 +63,8 @@ static int int32s(napi_env env, napi_value v, size_t min, const int32_t **out) {
   return 1;
 }
 
-napi_value jsAllPairsVetted(napi_env env, napi_callback_info info) {
+/* allPairs, or with `vetted` allPairsVetted: the search of the arguments. */
+static napi_value search(napi_env env, napi_callback_info info, int vetted) {
   size_t argc = 12;
   napi_value argv[12];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
@@ -84,8 +72,10 @@ napi_value jsAllPairsVetted(napi_env env, napi_callback_info info) {
   uint32_t n;
   int32_t k, threads;
   size_t max;
-  if (argc < 12) return throwError(env, "allPairsVetted(fp, k, maxCandidates, threads, sketches, offsets, sketchSize, minSimilarity, docOf, startOf, endOf, copyOf)");
+  if (vetted && argc < 12) return throwError(env, "allPairsVetted(fp, k, maxCandidates, threads, sketches, offsets, sketchSize, minSimilarity, docOf, startOf, endOf, copyOf)");
   if (!searchArgs(env, argc, argv, &fp, &n, &k, &max, &threads)) return NULL;
+  AllPairsResult r;
+  if (!vetted) return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, NULL, &r), &r);
   AllPairsVet vet;
   void *sk, *off;
   size_t nSk, nOff;
@@ -118,6 +108,9 @@ napi_value jsAllPairsVetted(napi_env env, napi_callback_info info) {
   vet.startOf = startOf;
   vet.endOf = endOf;
   vet.copyOf = copyOf;
-  AllPairsResult r;
   return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, &vet, &r), &r);
 }
+
+napi_value jsAllPairs(napi_env env, napi_callback_info info) { return search(env, info, 0); }
+
+napi_value jsAllPairsVetted(napi_env env, napi_callback_info info) { return search(env, info, 1); }
