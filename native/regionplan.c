@@ -119,6 +119,7 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
       free(searched);
     }
   }
+  if (status > 0 && c->sides && regionSidesOf(c->docs, c->prose, c->sides, r->seeds.buckets, &r->found, c->threads, &r->sides) < 0) status = -1;
   if (status < 0) regionPlanFree(r);
   return status;
 }
@@ -130,5 +131,6 @@ void regionPlanFree(PlanResult *r) {
   free(r->wanted);
   free(r->classOf);
   bucketResultFree(&r->found);
+  free(r->sides);
   memset(r, 0, sizeof *r);
 }
