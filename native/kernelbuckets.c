@@ -408,7 +408,7 @@ static void planJobExecute(napi_env env, void *data) {
 
 static napi_value planFound(napi_env env, PlanJob *j) {
   PlanResult *r = &j->res;
-  napi_value result, wanted, classOf, found, sides;
+  napi_value result, wanted, classOf, found, sides, groups;
   const size_t regions = r->found.count; /* (bucketsFound frees found) */
   const int ok = napi_create_object(env, &result) == napi_ok && setSeedsFound(env, result, &r->seeds) &&
                  copiedArray(env, napi_uint8_array, r->wanted, r->seeds.nBuckets, 1, &wanted) &&
@@ -416,7 +416,8 @@ static napi_value planFound(napi_env env, PlanJob *j) {
                  napi_set_named_property(env, result, "wanted", wanted) == napi_ok && napi_set_named_property(env, result, "classOf", classOf) == napi_ok &&
                  napi_set_named_property(env, result, "found", found) == napi_ok &&
                  napi_set_named_property(env, result, "anchors", number(env, (double)r->anchors)) == napi_ok &&
-                 (!r->sides || (copiedArray(env, napi_int32_array, r->sides, regions * SIDE_INTS, 4, &sides) && napi_set_named_property(env, found, "sides", sides) == napi_ok));
+                 (!r->sides || (copiedArray(env, napi_int32_array, r->sides, regions * SIDE_INTS, 4, &sides) && napi_set_named_property(env, found, "sides", sides) == napi_ok)) &&
+                 (!r->groups || (copiedArray(env, napi_int32_array, r->groups, r->nGroupInts, 4, &groups) && napi_set_named_property(env, found, "groups", groups) == napi_ok));
   return ok ? result : NULL;
 }
 

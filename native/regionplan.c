@@ -120,6 +120,7 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
     }
   }
   if (status > 0 && c->sides && regionSidesOf(c->docs, c->prose, c->sides, r->seeds.buckets, &r->found, c->threads, &r->sides) < 0) status = -1;
+  if (status > 0 && c->sides && regionGroupsOf(r->seeds.buckets, &r->found, &r->groups, &r->nGroupInts) < 0) status = -1;
   if (status < 0) regionPlanFree(r);
   return status;
 }
@@ -132,5 +133,6 @@ void regionPlanFree(PlanResult *r) {
   free(r->classOf);
   bucketResultFree(&r->found);
   free(r->sides);
+  free(r->groups);
   memset(r, 0, sizeof *r);
 }

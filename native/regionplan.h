@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "buckets.h"
+#include "regiongroups.h"
 #include "regionsides.h"
 #include "seeds.h"
 
@@ -40,6 +41,8 @@ typedef struct {
   size_t anchors;
   BucketResult found;
   int32_t *sides; /* SIDE_INTS per region of found when c->sides, else NULL */
+  int32_t *groups; /* with c->sides, the regions' groups (regionGroupsOf), nGroupInts ints; else NULL */
+  size_t nGroupInts;
 } PlanResult;
 
 /*
@@ -48,7 +51,7 @@ typedef struct {
  * holdIdentical, those of two different documents of the same tokens held back), the identical
  * documents' classes (src/node/scan/identicalDocs.ts identicalClasses), and the search of the
  * wanted buckets on c->threads threads (bucketRegionsThreaded), then, with c->sides, the sides of
- * the regions found on as many (regionSidesOf). Returns 1 (*r malloc'ed:
+ * the regions found on as many (regionSidesOf) and their groups (regionGroupsOf). Returns 1 (*r malloc'ed:
  * regionPlanFree), -1 out of memory, -2 when an anchor lies outside its document, -3 when a
  * document with anchors has no postings cap.
  */

@@ -293,7 +293,7 @@ export interface CodeKernel {
    * twin, or -1) and the search of the wanted buckets on `threads` threads. `streams`, `lengths`,
    * `prose`, `params` as regionBuckets takes them. With `places` ([start, lineStarts, reportLines
    * | null] per document) and `sideOptions` (normalizeIdentifiers 0/1, tf 0/1, then each closer's
-   * hi, lo), the regions' sides too, on as many threads (`found.sides`: kernelPlan.ts SIDE_INTS).
+   * hi, lo), the regions' sides too, on as many threads (`found.sides`: sideFacts.ts), and their groups (`found.groups`).
    * Absent from the WebAssembly kernel.
    */
   regionPlanAsync?(
@@ -325,6 +325,8 @@ export interface RegionBucketsFound {
   floats: Float64Array;
   chains: number;
   aligned: number;
-  /** regionPlanAsync with places: each region's sides (kernelPlan.ts SIDE_INTS per region; a row of −1: not made). */
+  /** regionPlanAsync with places: each region's sides (sideFacts.ts SIDE_INTS per region; a row of −1: not made). */
   sides?: Int32Array;
+  /** regionPlanAsync with places: the regions' groups, flat (groups.ts groupsOfFlat). */
+  groups?: Int32Array;
 }

@@ -12,7 +12,7 @@ import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
 import { bucketChains, indelExplains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
 import { SIDE_A_FIRST, SIDE_A_LAST, SIDE_B_FIRST, SIDE_B_LAST, SIDE_INTS } from './sideFacts';
-import { groupRegions, type RegionGroup } from './groups';
+import { groupRegions, groupsOfFlat, type RegionGroup } from './groups';
 import { searchBuckets, type BucketKernel } from './kernelBuckets';
 
 export type CloneKind = 'exact' | 'renamed' | 'edited';
@@ -446,9 +446,10 @@ export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: Res
 }
 
 /** A plan's result from the region pairs a kernel's bucket search found: their groups, the plan's counts and frequent hashes. */
-export function searchedResult(plan: RegionPlan, pairs: RegionPair[], sideFacts?: Int32Array): RegionResult {
+export function searchedResult(plan: RegionPlan, pairs: RegionPair[], made?: Pick<RegionBucketsFound, 'sides' | 'groups'>): RegionResult {
   plan.stats.pairs = pairs.length;
-  return { pairs, groups: groupRegions(pairs), stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}), ...(sideFacts ? { sideFacts } : {}) };
+  const groups = made?.groups ? groupsOfFlat(made.groups, pairs) : groupRegions(pairs);
+  return { pairs, groups, stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}), ...(made?.sides ? { sideFacts: made.sides } : {}) };
 }
 
 /** Finds the copied regions among documents (indices into `docs` in the results). */

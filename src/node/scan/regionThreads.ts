@@ -126,8 +126,9 @@ function finished(
     later[b] = 1;
     any = true;
   }
+  // (the job's groups are of its regions alone: with more searched here, groupRegions makes them)
   if (any) found = inBucketOrder(found, searchBuckets(kernel, docs, plan.seedPairs, cuts, later, plan.options, threads));
-  return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats), found.sides);
+  return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats), found);
 }
 
 /**

@@ -6,7 +6,8 @@
 // SimHash distance — on code (lean kernel documents and documents with stored identifier streams),
 // notebooks, English and Chinese prose, regions beginning with closers, identifiers normalised or
 // not, shingles unweighted or tf-weighted, 1 to 4 threads; buckets held back and searched later
-// have rows of −1 (the report makes those), and the pairs are findRegions' all the same.
+// have rows of −1 (the report makes those), and the pairs are findRegions' all the same. The job
+// makes the pairs' groups too (native/regiongroups.c): groupRegions' groups.
 import { strict as assert } from 'node:assert';
 import { lineOfOffset, withAnchors, type RegionDocument } from '../../../../src/core/regions/document';
 import { defaultAnchors, findRegions } from '../../../../src/core/regions/regions';
@@ -131,7 +132,11 @@ describe('core/regions/sideFacts: the regions\' sides made by the kernel\'s plan
     const classes = identicalClasses(docs);
     const held = (a: number, b: number) => a !== b && classes[a] >= 0 && classes[a] === classes[b];
     const found = await startRegionsOnThreads(docs, { kernel }, 2, 'identical', requestOf(o)).result();
-    assert.deepEqual(found.pairs, findRegions(docs, { kernel }).pairs);
+    const all = findRegions(docs, { kernel });
+    assert.deepEqual(found.pairs, all.pairs);
+    assert.deepEqual(found.groups, all.groups, 'the groups of all the pairs (made here: the job\'s were of its own)');
+    const none = await startRegionsOnThreads(docs, { kernel }, 2, 'identical', requestOf(o)).result(() => false);
+    assert.deepEqual(none.groups, findRegions(docs, { kernel, skipPair: held }).groups, 'the job\'s groups when no held bucket is searched');
     const facts = found.sideFacts!;
     let later = 0;
     found.pairs.forEach((p, i) => {
