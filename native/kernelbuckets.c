@@ -254,8 +254,9 @@ napi_value jsRegionBucketsAsync(napi_env env, napi_callback_info info) {
 
 /* ------------------------------------------------------------ regionPlanAsync (regionplan.c) */
 
-/* The arguments regionPlanAsync holds on to: streams, lengths, prose, anchors, caps. */
-#define PLAN_JOB_REFS 5
+/* The arguments regionPlanAsync holds on to: streams, lengths, prose, anchors, caps (argv[0, 5)),
+ * and the places and side options (argv[9], argv[10]) when given. */
+#define PLAN_JOB_REFS 11
 
 typedef struct {
   PlanCall call;
@@ -263,6 +264,9 @@ typedef struct {
   const uint32_t **hashes;
   const int32_t **positions;
   uint32_t *counts;
+  DocPlaces *places; /* with the sides asked for (sidesOf) */
+  double *logs;
+  SideCall sides;
   napi_ref refs[PLAN_JOB_REFS];
   napi_async_work work;
   napi_deferred deferred;
@@ -279,7 +283,57 @@ static void planJobFree(napi_env env, PlanJob *j) {
   free(j->hashes);
   free(j->positions);
   free(j->counts);
+  free(j->places);
+  free(j->logs);
   free(j);
+}
+
+/* An Int32Array argument of at least `min` elements into *out (its length into *n). */
+static int int32Arg(napi_env env, napi_value v, size_t min, const int32_t **out, size_t *n) {
+  void *data;
+  if (!typedArray(env, v, napi_int32_array, &data, n) || *n < min) return 0;
+  *out = data;
+  return 1;
+}
+
+/*
+ * regionPlanAsync's optional sides (argv[9]: [start, lineStarts, reportLines | null] per document,
+ * argv[10]: Uint32Array [normalizeIdentifiers, tf, closer hi, lo, ...]) into j->call.sides; NULL
+ * (none asked: both absent, or asked and read), or what is wrong. The kernel's tf logs are copied
+ * (this thread's kernel may be initialised again while the job runs).
+ */
+static const char *sidesOf(napi_env env, size_t argc, napi_value *argv, const int32_t *lengths, size_t nDocs, PlanJob *j) {
+  napi_valuetype t = napi_undefined;
+  if (argc < 11 || napi_typeof(env, argv[10], &t) != napi_ok || t == napi_null || t == napi_undefined) return NULL;
+  static const char WRONG[] = "regionPlanAsync: places are [start, lineStarts, reportLines | null] per document, side options a Uint32Array";
+  void *data;
+  size_t len;
+  bool isArray = false;
+  uint32_t n = 0;
+  if (!typedArray(env, argv[10], napi_uint32_array, &data, &len) || len < 2 || len % 2) return WRONG;
+  const uint32_t *o = data;
+  if (napi_is_array(env, argv[9], &isArray) != napi_ok || !isArray || napi_get_array_length(env, argv[9], &n) != napi_ok || n != 3 * nDocs) return WRONG;
+  Kernel *K = kernelOf(env);
+  if (!K || !K->ready) return "regionPlanAsync: the sides need the kernel initialised";
+  j->places = calloc(nDocs ? nDocs : 1, sizeof(DocPlaces));
+  j->logs = malloc((K->nLogs ? (size_t)K->nLogs : 1) * sizeof(double));
+  if (!j->places || !j->logs) return "out of memory";
+  if (K->nLogs) memcpy(j->logs, K->logs, (size_t)K->nLogs * sizeof(double));
+  for (uint32_t d = 0; d < nDocs; d++) {
+    if (lengths[d] <= 0) continue;
+    napi_value v[3];
+    size_t nStart, nLines, nReport = 0;
+    DocPlaces *p = &j->places[d];
+    for (uint32_t i = 0; i < 3; i++)
+      if (napi_get_element(env, argv[9], 3 * d + i, &v[i]) != napi_ok) return WRONG;
+    if (!int32Arg(env, v[0], (size_t)lengths[d], &p->start, &nStart) || !int32Arg(env, v[1], 1, &p->lineStarts, &nLines) || nLines > INT32_MAX) return WRONG;
+    p->nLines = (int32_t)nLines;
+    if (napi_typeof(env, v[2], &t) != napi_ok) return WRONG;
+    if (t != napi_null && t != napi_undefined && !int32Arg(env, v[2], nLines, &p->reportLines, &nReport)) return WRONG;
+  }
+  j->sides = (SideCall){j->places, (int)o[0], (int)o[1], o + 2, (int)(len - 2) / 2, j->logs, K->nLogs};
+  j->call.sides = &j->sides;
+  return NULL;
 }
 
 /* Reads regionPlanAsync's arguments into *j; NULL, or what is wrong. */
@@ -338,6 +392,7 @@ static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJo
   }
   if (!wrong) wrong = asPlanJobs(documentsOf(env, argv[0], lengths, nDocs, needed, &j->docs));
   free(needed);
+  if (!wrong) wrong = sidesOf(env, argc, argv, lengths, nDocs, j);
   c->docs = j->docs;
   c->anchorHash = j->hashes;
   c->anchorPos = j->positions;
@@ -353,13 +408,16 @@ static void planJobExecute(napi_env env, void *data) {
 
 static napi_value planFound(napi_env env, PlanJob *j) {
   PlanResult *r = &j->res;
-  napi_value result, wanted, classOf, found;
+  napi_value result, wanted, classOf, found, sides, groups;
+  const size_t regions = r->found.count; /* (bucketsFound frees found) */
   const int ok = napi_create_object(env, &result) == napi_ok && setSeedsFound(env, result, &r->seeds) &&
                  copiedArray(env, napi_uint8_array, r->wanted, r->seeds.nBuckets, 1, &wanted) &&
                  copiedArray(env, napi_int32_array, r->classOf, j->call.nDocs, 4, &classOf) && (found = bucketsFound(env, &r->found)) != NULL &&
                  napi_set_named_property(env, result, "wanted", wanted) == napi_ok && napi_set_named_property(env, result, "classOf", classOf) == napi_ok &&
                  napi_set_named_property(env, result, "found", found) == napi_ok &&
-                 napi_set_named_property(env, result, "anchors", number(env, (double)r->anchors)) == napi_ok;
+                 napi_set_named_property(env, result, "anchors", number(env, (double)r->anchors)) == napi_ok &&
+                 (!r->sides || (copiedArray(env, napi_int32_array, r->sides, regions * SIDE_INTS, 4, &sides) && napi_set_named_property(env, found, "sides", sides) == napi_ok)) &&
+                 (!r->groups || (copiedArray(env, napi_int32_array, r->groups, r->nGroupInts, 4, &groups) && napi_set_named_property(env, found, "groups", groups) == napi_ok));
   return ok ? result : NULL;
 }
 
@@ -387,8 +445,8 @@ static void planJobComplete(napi_env env, napi_status done, void *data) {
  * thread (libuv's pool: its thread, and threads - 1 more for the search). The arguments are held
  * until it settles and must not be changed meanwhile. */
 napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value argv[9];
+  size_t argc = 11;
+  napi_value argv[11];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   PlanJob *j = calloc(1, sizeof *j);
   if (!j) return throwError(env, "out of memory");
@@ -398,7 +456,7 @@ napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info) {
     return throwError(env, wrong);
   }
   napi_value promise;
-  if (!queueJob(env, "neardup:regionPlan", argv, PLAN_JOB_REFS, j->refs, planJobExecute, planJobComplete, j, &j->work, &j->deferred, &promise)) {
+  if (!queueJob(env, "neardup:regionPlan", argv, argc < PLAN_JOB_REFS ? argc : PLAN_JOB_REFS, j->refs, planJobExecute, planJobComplete, j, &j->work, &j->deferred, &promise)) {
     planJobFree(env, j);
     return throwError(env, "regionPlanAsync: cannot start");
   }

@@ -119,6 +119,8 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
       free(searched);
     }
   }
+  if (status > 0 && c->sides && regionSidesOf(c->docs, c->prose, c->sides, r->seeds.buckets, &r->found, c->threads, &r->sides) < 0) status = -1;
+  if (status > 0 && c->sides && regionGroupsOf(r->seeds.buckets, &r->found, &r->groups, &r->nGroupInts) < 0) status = -1;
   if (status < 0) regionPlanFree(r);
   return status;
 }
@@ -130,5 +132,7 @@ void regionPlanFree(PlanResult *r) {
   free(r->wanted);
   free(r->classOf);
   bucketResultFree(&r->found);
+  free(r->sides);
+  free(r->groups);
   memset(r, 0, sizeof *r);
 }

@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include "buckets.h"
+#include "regiongroups.h"
+#include "regionsides.h"
 #include "seeds.h"
 
 /* What the job reads: every array must stay unchanged until it is over. */
@@ -24,6 +26,7 @@ typedef struct {
   int holdIdentical;     /* buckets of two identical documents are held back (not searched) */
   BucketOptions o;
   int threads;
+  const SideCall *sides; /* the regions' sides made too (regionsides.c), or NULL */
 } PlanCall;
 
 /* Values of PlanResult.wanted: a bucket not searched, searched, held back (identical documents). */
@@ -37,6 +40,9 @@ typedef struct {
   int32_t *classOf; /* per document: the first document holding the same tokens when others do, else -1 */
   size_t anchors;
   BucketResult found;
+  int32_t *sides; /* SIDE_INTS per region of found when c->sides, else NULL */
+  int32_t *groups; /* with c->sides, the regions' groups (regionGroupsOf), nGroupInts ints; else NULL */
+  size_t nGroupInts;
 } PlanResult;
 
 /*
@@ -44,7 +50,8 @@ typedef struct {
  * cap of document d), the buckets worth searching (regions.ts wantedBuckets without skipPair; with
  * holdIdentical, those of two different documents of the same tokens held back), the identical
  * documents' classes (src/node/scan/identicalDocs.ts identicalClasses), and the search of the
- * wanted buckets on c->threads threads (bucketRegionsThreaded). Returns 1 (*r malloc'ed:
+ * wanted buckets on c->threads threads (bucketRegionsThreaded), then, with c->sides, the sides of
+ * the regions found on as many (regionSidesOf) and their groups (regionGroupsOf). Returns 1 (*r malloc'ed:
  * regionPlanFree), -1 out of memory, -2 when an anchor lies outside its document, -3 when a
  * document with anchors has no postings cap.
  */

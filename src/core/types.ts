@@ -314,7 +314,10 @@ export interface CodeKernel {
    * max(minSeeds, minBucketSeeds), holdIdentical 0/1 — the buckets of two different documents of
    * the same tokens held back), the identical documents' classes (`classOf`: each document's first
    * twin, or -1) and the search of the wanted buckets on `threads` threads. `streams`, `lengths`,
-   * `prose`, `params` as regionBuckets takes them. Absent from the WebAssembly kernel.
+   * `prose`, `params` as regionBuckets takes them. With `places` ([start, lineStarts, reportLines
+   * | null] per document) and `sideOptions` (normalizeIdentifiers 0/1, tf 0/1, then each closer's
+   * hi, lo), the regions' sides too, on as many threads (`found.sides`: sideFacts.ts), and their groups (`found.groups`).
+   * Absent from the WebAssembly kernel.
    */
   regionPlanAsync?(
     streams: ReadonlyArray<Uint32Array | Uint8Array | null>,
@@ -326,6 +329,8 @@ export interface CodeKernel {
     params: Float64Array,
     plan: Float64Array,
     threads: number,
+    places?: ReadonlyArray<Int32Array | null>,
+    sideOptions?: Uint32Array,
   ): Promise<RegionPlanFound>;
 }
 
@@ -343,4 +348,8 @@ export interface RegionBucketsFound {
   floats: Float64Array;
   chains: number;
   aligned: number;
+  /** regionPlanAsync with places: each region's sides (sideFacts.ts SIDE_INTS per region; a row of −1: not made). */
+  sides?: Int32Array;
+  /** regionPlanAsync with places: the regions' groups, flat (groups.ts groupsOfFlat). */
+  groups?: Int32Array;
 }

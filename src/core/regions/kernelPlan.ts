@@ -10,6 +10,7 @@ import { AnchorIndex, fillCaps, frequentHashes, seedsOf } from './anchorIndex';
 import type { RegionDocument } from './document';
 import { bucketParams, documentStreams } from './kernelBuckets';
 import { anchorsStoredFit, postingCaps, resolveRegionOptions, type RegionOptions, type RegionPlan, type RegionStats } from './regions';
+import { sideOptionsArray, type SideRequest } from './sideFacts';
 
 /** A kernel that plans and searches in one job off the calling thread: the native addon. */
 export type PlanKernel = Required<Pick<CodeKernel, 'regionPlanAsync'>>;
@@ -31,9 +32,18 @@ export interface KernelPlanned {
  * identical documents held back when `holdIdentical`, as one job on `threads` threads off this
  * one; undefined (nothing started) when the kernel would not plan what planRegions does: options
  * other than the stored anchors' (k, w, streams), rescued hashes, a document of minTokens tokens
- * without stored anchors. Options' functions (skipPair, aligner) are not read.
+ * without stored anchors. Options' functions (skipPair, aligner) are not read. With `sides`, the
+ * job makes the regions' sides too (found.sides, sideFacts.ts), from the documents' token starts
+ * and lines where they are.
  */
-export function kernelPlanAsync(kernel: PlanKernel, docs: readonly RegionDocument[], options: RegionOptions, threads: number, holdIdentical: boolean): Promise<KernelPlanned> | undefined {
+export function kernelPlanAsync(
+  kernel: PlanKernel,
+  docs: readonly RegionDocument[],
+  options: RegionOptions,
+  threads: number,
+  holdIdentical: boolean,
+  sides?: SideRequest,
+): Promise<KernelPlanned> | undefined {
   const o = resolveRegionOptions(options);
   if (!anchorsStoredFit(o) || o.rescuePostings > 0) return undefined;
   const anchors: Array<Uint32Array | Int32Array | null> = new Array(2 * docs.length).fill(null);
@@ -57,7 +67,18 @@ export function kernelPlanAsync(kernel: PlanKernel, docs: readonly RegionDocumen
   fillCaps(caps, cap, capOf);
   const s = documentStreams(docs);
   const plan = Float64Array.from([o.selfMatches ? 1 : 0, Math.max(o.minSeeds, o.minBucketSeeds), holdIdentical ? 1 : 0]);
-  const job = kernel.regionPlanAsync(s.streams, s.lengths, s.prose, anchors, caps, o.maxDocs, bucketParams(o), plan, threads);
+  let places: Array<Int32Array | null> | undefined;
+  if (sides) {
+    places = new Array(3 * docs.length);
+    for (let d = 0; d < docs.length; d++) {
+      places[3 * d] = docs[d].start;
+      places[3 * d + 1] = docs[d].lineStarts;
+      places[3 * d + 2] = docs[d].reportLines ?? null;
+    }
+  }
+  const job = sides
+    ? kernel.regionPlanAsync(s.streams, s.lengths, s.prose, anchors, caps, o.maxDocs, bucketParams(o), plan, threads, places, sideOptionsArray(sides))
+    : kernel.regionPlanAsync(s.streams, s.lengths, s.prose, anchors, caps, o.maxDocs, bucketParams(o), plan, threads);
   return job.then((r) => {
     const frequent = r.frequent && indexed > 0 ? frequentHashes(r.frequent, r.frequentOver) : undefined;
     const seeds = seedsOf(r.pairs, r.buckets, r.dropped, frequent);

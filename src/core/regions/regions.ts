@@ -11,7 +11,8 @@ import { alignChain, alignsWithKernel, kernelAligner, type Alignment, type Chain
 import { anchorsOf, mixedAnchorsOf, type Anchors } from './anchors';
 import { bucketChains, indelExplains } from './chain';
 import { lineOfOffset, type RegionDocument } from './document';
-import { groupRegions, type RegionGroup } from './groups';
+import { SIDE_A_FIRST, SIDE_A_LAST, SIDE_B_FIRST, SIDE_B_LAST, SIDE_INTS } from './sideFacts';
+import { groupRegions, groupsOfFlat, type RegionGroup } from './groups';
 import { searchBuckets, type BucketKernel } from './kernelBuckets';
 
 export type CloneKind = 'exact' | 'renamed' | 'edited';
@@ -144,6 +145,8 @@ export interface RegionResult {
   stats: RegionStats;
   /** The index's hashes in many documents (a kernel's seeds, from the documents' stored anchors): what fileCopies' second search counts. */
   frequent?: PlanFrequent;
+  /** The pairs' sides as a kernel's plan job made them (sideFacts.ts: SIDE_INTS per pair, a row of −1 not made), when it did. */
+  sideFacts?: Int32Array;
 }
 
 /** FrequentHashes of a plan's index, which holds the anchors of the documents of `minTokens` tokens and more. */
@@ -348,15 +351,22 @@ export function bucketPairsOf(docs: RegionDocument[], cuts: Uint32Array, r: Regi
   stats.chains += r.chains;
   stats.aligned += r.aligned;
   const pairs: RegionPair[] = new Array(r.ints.length / 7);
+  const made = r.sides; // the sides' lines, where the kernel's plan job made them
   for (let i = 0; i < pairs.length; i++) {
     const t = 7 * i;
     const f = 3 * i;
     const bucket = r.ints[t];
     const docA = cuts[3 * bucket];
     const docB = cuts[3 * bucket + 1];
+    const m = SIDE_INTS * i;
+    const lines = made !== undefined && made[m] >= 0;
     pairs[i] = {
-      a: sideOf(docs[docA], docA, r.ints[t + 1], r.ints[t + 2]),
-      b: sideOf(docs[docB], docB, r.ints[t + 3], r.ints[t + 4]),
+      a: lines
+        ? { doc: docA, start: r.ints[t + 1], end: r.ints[t + 2], startLine: made[m + SIDE_A_FIRST], endLine: made[m + SIDE_A_LAST] }
+        : sideOf(docs[docA], docA, r.ints[t + 1], r.ints[t + 2]),
+      b: lines
+        ? { doc: docB, start: r.ints[t + 3], end: r.ints[t + 4], startLine: made[m + SIDE_B_FIRST], endLine: made[m + SIDE_B_LAST] }
+        : sideOf(docs[docB], docB, r.ints[t + 3], r.ints[t + 4]),
       clone: KINDS[r.ints[t + 5]],
       similarity: r.floats[f],
       rawSimilarity: r.floats[f + 1],
@@ -436,9 +446,10 @@ export function bucketRegions(docs: RegionDocument[], bucket: SeedBucket, o: Res
 }
 
 /** A plan's result from the region pairs a kernel's bucket search found: their groups, the plan's counts and frequent hashes. */
-export function searchedResult(plan: RegionPlan, pairs: RegionPair[]): RegionResult {
+export function searchedResult(plan: RegionPlan, pairs: RegionPair[], made?: Pick<RegionBucketsFound, 'sides' | 'groups'>): RegionResult {
   plan.stats.pairs = pairs.length;
-  return { pairs, groups: groupRegions(pairs), stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}) };
+  const groups = made?.groups ? groupsOfFlat(made.groups, pairs) : groupRegions(pairs);
+  return { pairs, groups, stats: plan.stats, ...(plan.frequent ? { frequent: plan.frequent } : {}), ...(made?.sides ? { sideFacts: made.sides } : {}) };
 }
 
 /** Finds the copied regions among documents (indices into `docs` in the results). */

@@ -41,6 +41,16 @@ const isCloser = (hi: number, lo: number): boolean => {
   return false;
 };
 
+/** The closers as a kernel takes them (core/regions/sideFacts.ts SideRequest.closers): hi, lo of each. */
+export function closerTokens(): Uint32Array {
+  const out = new Uint32Array(2 * CLOSERS.hi.length);
+  for (let i = 0; i < CLOSERS.hi.length; i++) {
+    out[2 * i] = CLOSERS.hi[i];
+    out[2 * i + 1] = CLOSERS.lo[i];
+  }
+  return out;
+}
+
 /** Each closer's low hash bits, OR'd: a token with a bit outside them is no closer (one test for most first tokens). */
 const CLOSER_LO_BITS = CLOSERS.lo.reduce((bits, lo) => bits | lo, 0);
 

@@ -48,7 +48,8 @@ import type { ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 import { size, type Doc } from './locateLines';
 import { sidesKey } from '../regions/regionPlaces';
-import type { PairSides, SideOptions } from '../regions/regionSides';
+import { closerTokens, type PairSides, type SideOptions } from '../regions/regionSides';
+import type { SideRequest } from '../../core/regions/sideFacts';
 import { findRegions, type RegionResult } from '../../core/regions/regions';
 import type { FILE_COVER } from '../../core/regions/fileCopies';
 import { kernelAligner, type ChainAligner } from '../../core/regions/align';
@@ -148,6 +149,12 @@ const sideOptionsOf = (settings: EngineSettings): SideOptions => ({
   weighting: settings.weighting === 'tfidf' ? 'tf' : settings.weighting,
 });
 
+/** What a kernel's plan job makes the regions' sides with (sideOptionsOf's SimHash, the closers). */
+const sideRequestOf = (settings: EngineSettings): SideRequest => {
+  const o = sideOptionsOf(settings);
+  return { normalizeIdentifiers: o.normalizeIdentifiers, tf: o.weighting === 'tf', closers: closerTokens() };
+};
+
 /** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
 export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, options: LocateOptions): LocateOutcome {
   const steps = locateSteps(result, options);
@@ -177,7 +184,8 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
     let begun: RegionsOnThreads;
     try {
       // (a document with itself is never skipped: its buckets are not held)
-      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, 'identical');
+      // (the job makes the regions' sides as well: the report reads them, sideFacts.ts)
+      begun = startRegionsOnThreads(steps.docs, { kernel: threaded }, threads, 'identical', sideRequestOf(options.settings));
     } catch (e) {
       const failed: LocateOutcome = { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       return () => Promise.resolve(failed);

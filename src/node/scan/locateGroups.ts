@@ -15,7 +15,9 @@ import type { Doc } from './locateLines';
  * The section groups of the region groups `groups`: the places of each linked by the pairs kept
  * (`kept[i]`: region pair i's report pair, or null when it is not a section pair of the report),
  * in the order the groups come, each group's sets in the order their first linking pair comes,
- * a set's members in the order of their places; sets of one place are left out.
+ * a set's members in the order of their places; sets of one place are left out. A place that is
+ * the very range of a side of a kept pair has that side's lines (the report pair's: the same
+ * trimmed start and lines), others are found here.
  */
 export function locatedSectionGroups(groups: readonly RegionGroup[], found: readonly RegionPair[], kept: ReadonlyArray<ReportPair | null>, docs: readonly Doc[]): ReportGroup[] {
   const out: ReportGroup[] = [];
@@ -26,6 +28,16 @@ export function locatedSectionGroups(groups: readonly RegionGroup[], found: read
   const maxDistance = new Int32Array(most);
   const size = new Int32Array(most);
   const rootOf = new Int32Array(most);
+  // A place's lines taken from a kept pair's side of its very range (known = 1), else made below.
+  const known = new Uint8Array(most);
+  const startLine = new Int32Array(most);
+  const endLine = new Int32Array(most);
+  const learn = (x: number, place: PlaceRange, side: PlaceRange, lines: Location | undefined): void => {
+    if (known[x] || place.start !== side.start || place.end !== side.end || lines?.startLine === undefined || lines.endLine === undefined) return;
+    known[x] = 1;
+    startLine[x] = lines.startLine;
+    endLine[x] = lines.endLine;
+  };
   const find = (x: number): number => {
     let r = x;
     while (parent[r] !== r) r = parent[r];
@@ -63,7 +75,12 @@ export function locatedSectionGroups(groups: readonly RegionGroup[], found: read
       const x = placeOf(places, found[i].a);
       const y = placeOf(places, found[i].b);
       if (x < 0 || y < 0 || x === y) continue;
-      if (links === 0) for (let p = 0; p < n; p++) parent[p] = p;
+      if (links === 0) {
+        for (let p = 0; p < n; p++) parent[p] = p;
+        known.fill(0, 0, n);
+      }
+      learn(x, places[x], found[i].a, pair.a);
+      learn(y, places[y], found[i].b, pair.b);
       linkedPlace[links] = x;
       linkedDistance[links++] = pair.distance;
       const rx = find(x);
@@ -93,7 +110,7 @@ export function locatedSectionGroups(groups: readonly RegionGroup[], found: read
         if (rootOf[i] !== root) continue;
         const p = places[i];
         const d = docs[p.doc];
-        const lines = linesOf(d.region, trimmedStart(d.region, p.start, p.end), p.end);
+        const lines = known[i] ? { startLine: startLine[i], endLine: endLine[i] } : linesOf(d.region, trimmedStart(d.region, p.start, p.end), p.end);
         locations.push({ path: d.path, startLine: lines.startLine, endLine: lines.endLine });
         members.push(`${d.path}:${lines.startLine}-${lines.endLine}`);
       }

@@ -18,6 +18,7 @@ import { SectionSplits } from '../regions/regionPlaces';
 import { SectionsByFiles } from './sectionsByFiles';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { ScanResult } from './scan';
+import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../core/regions/sideFacts';
 
 export interface LocateStats {
   files: number;
@@ -178,14 +179,27 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
   const bStart = new Int32Array(n);
   const placesA: Array<Place | undefined> = new Array(n);
   const placesB: Array<Place | undefined> = new Array(n);
+  // What the kernel's plan job made of the sides (core/regions/sideFacts.ts: trimmed starts, the
+  // report's lines, the distance), per region; a row of -1 (or none) is made here.
+  const facts = found.sideFacts;
+  const factsOf = (i: number): boolean => facts !== undefined && facts[SIDE_INTS * i] >= 0;
   for (let i = 0; i < n; i++) {
     const r = regions[i];
     const made = found.sides?.[i];
+    if (!made && factsOf(i)) {
+      aStart[i] = facts![SIDE_INTS * i + SIDE_A_START];
+      bStart[i] = facts![SIDE_INTS * i + SIDE_B_START];
+      continue;
+    }
     aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
     bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
   }
-  const sideA = (i: number) => (placesA[i] ??= locationOf(docs[regions[i].a.doc], regions[i].a, aStart[i]));
-  const sideB = (i: number) => (placesB[i] ??= locationOf(docs[regions[i].b.doc], regions[i].b, bStart[i]));
+  /** A side's place as the job made it: lines at `at` of region i's row. */
+  const placeOf = (d: Doc, i: number, at: number): Place => ({ path: d.path, startLine: facts![SIDE_INTS * i + at], endLine: facts![SIDE_INTS * i + at + 1] });
+  const sideA = (i: number) =>
+    (placesA[i] ??= factsOf(i) ? placeOf(docs[regions[i].a.doc], i, SIDE_A_START_LINE) : locationOf(docs[regions[i].a.doc], regions[i].a, aStart[i]));
+  const sideB = (i: number) =>
+    (placesB[i] ??= factsOf(i) ? placeOf(docs[regions[i].b.doc], i, SIDE_B_START_LINE) : locationOf(docs[regions[i].b.doc], regions[i].b, bStart[i]));
 
   // ---- files the regions make up: two files the scan does not pair whose regions hold at least
   // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
@@ -281,8 +295,9 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     const fileIndex = A !== B ? filePair.get(k) : undefined;
     if (fileIndex !== undefined) {
       // A region of two files the scan already pairs: the file pair carries it.
-      const la = linesOf(A.region, aStart[i], r.a.end);
-      const lb = linesOf(B.region, bStart[i], r.b.end);
+      const f = factsOf(i);
+      const la = f ? { startLine: facts![SIDE_INTS * i + SIDE_A_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_A_END_LINE] } : linesOf(A.region, aStart[i], r.a.end);
+      const lb = f ? { startLine: facts![SIDE_INTS * i + SIDE_B_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_B_END_LINE] } : linesOf(B.region, bStart[i], r.b.end);
       const flipped = scanPairs[fileIndex].a.path !== A.path;
       const list = regionsOf.get(fileIndex);
       const region: PairRegion = { a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 };
@@ -302,7 +317,7 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
       dropped++;
       continue;
     }
-    let distance = made?.distance;
+    let distance = made?.distance ?? (factsOf(i) ? facts![SIDE_INTS * i + SIDE_DISTANCE] : undefined);
     // An exact copy holds the same tokens as read on both sides (align.ts: one unbroken run): with
     // as many closers left out of each, its sides' SimHashes read on those tokens are one.
     if (distance === undefined && clone === 'exact' && aStart[i] - r.a.start === bStart[i] - r.b.start && !(sideOptions.normalizeIdentifiers && (A.region.ids || B.region.ids))) distance = 0;

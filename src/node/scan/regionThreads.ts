@@ -16,6 +16,7 @@ import { searchBuckets, searchBucketsAsync, type AsyncBucketKernel, type BucketK
 import { kernelPlanAsync, type PlanKernel } from '../../core/regions/kernelPlan';
 import { bucketPairsOf, planRegions, searchedResult, wantedBuckets, type RegionOptions, type RegionPlan, type RegionResult } from '../../core/regions/regions';
 import type { RegionBucketsFound } from '../../core/types';
+import { SIDE_INTS, type SideRequest } from '../../core/regions/sideFacts';
 import { identicalClasses } from './identicalDocs';
 
 /** A kernel that searches buckets on threads, off the calling one: the native addon. */
@@ -42,18 +43,20 @@ export type DeferredPairs = ((docA: number, docB: number) => boolean) | 'identic
 
 /**
  * Starts the plan and the kernel's search of its seed buckets on `threads` threads off this one;
- * buckets of pairs `defer` names wait for result(). The documents and their streams must not
- * change until result() settles.
+ * buckets of pairs `defer` names wait for result(). With `sides`, a plan job makes the regions'
+ * sides too (RegionResult.sideFacts). The documents and their streams must not change until
+ * result() settles.
  */
 export function startRegionsOnThreads(
   docs: RegionDocument[],
   options: ThreadedRegionOptions,
   threads: number,
   defer?: DeferredPairs,
+  sides?: SideRequest,
 ): RegionsOnThreads {
   const kernel = options.kernel;
   const job = kernel.regionPlanAsync && !options.skipPair && (defer === undefined || defer === 'identical')
-    ? kernelPlanAsync(kernel as PlanKernel, docs, options, threads, defer === 'identical')
+    ? kernelPlanAsync(kernel as PlanKernel, docs, options, threads, defer === 'identical', sides)
     : undefined;
   if (job) {
     job.catch(() => undefined); // a failure is result()'s to report, not an unhandled rejection meanwhile
@@ -123,16 +126,22 @@ function finished(
     later[b] = 1;
     any = true;
   }
+  // (the job's groups are of its regions alone: with more searched here, groupRegions makes them)
   if (any) found = inBucketOrder(found, searchBuckets(kernel, docs, plan.seedPairs, cuts, later, plan.options, threads));
-  return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats));
+  return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats), found);
 }
 
-/** Two searches of the same buckets (different ones searched in each) as one: their regions in bucket order, their counts summed. */
+/**
+ * Two searches of the same buckets (different ones searched in each) as one: their regions in
+ * bucket order, their counts summed; the sides one of them made (sideFacts.ts) kept, rows of −1
+ * for the other's regions.
+ */
 export function inBucketOrder(x: RegionBucketsFound, y: RegionBucketsFound): RegionBucketsFound {
   const n = x.ints.length / 7;
   const m = y.ints.length / 7;
   const ints = new Int32Array(x.ints.length + y.ints.length);
   const floats = new Float64Array(x.floats.length + y.floats.length);
+  const sides = x.sides || y.sides ? new Int32Array(SIDE_INTS * (n + m)).fill(-1) : undefined;
   let i = 0;
   let j = 0;
   for (let k = 0; k < n + m; k++) {
@@ -142,6 +151,7 @@ export function inBucketOrder(x: RegionBucketsFound, y: RegionBucketsFound): Reg
     const at = fromX ? i++ : j++;
     ints.set(src.ints.subarray(7 * at, 7 * at + 7), 7 * k);
     floats.set(src.floats.subarray(3 * at, 3 * at + 3), 3 * k);
+    if (sides && src.sides) sides.set(src.sides.subarray(SIDE_INTS * at, SIDE_INTS * at + SIDE_INTS), SIDE_INTS * k);
   }
-  return { ints, floats, chains: x.chains + y.chains, aligned: x.aligned + y.aligned };
+  return { ints, floats, chains: x.chains + y.chains, aligned: x.aligned + y.aligned, ...(sides ? { sides } : {}) };
 }

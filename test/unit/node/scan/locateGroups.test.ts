@@ -44,4 +44,20 @@ describe('node/scan/locateGroups', () => {
     );
     assert.deepEqual(locatedSectionGroups(groupRegions(found), found, [null, null, null], docs), [], 'no pair kept: no group');
   });
+
+  it('a place that is the very range of a kept pair\'s side has that side\'s lines; a place wider than its sides has its own', () => {
+    // Place 0 of a.ts is two overlapping sides (lines 1-10 and 3-12: one place, 1-12); b.ts's and c.ts's are one side each.
+    const found = [pair(range(0, 1, 10), range(1, 20, 29)), pair(range(0, 3, 12), range(2, 40, 49))];
+    const sideLines = (doc: number, r: ReturnType<typeof range>) => ({ path: docs[doc].path, ...linesOf(docs[doc].region, r.start, r.end) });
+    const kept = found.map((p, i) => ({ distance: i + 1, a: sideLines(p.a.doc, p.a), b: sideLines(p.b.doc, p.b) }) as ReportPair);
+    const groups = locatedSectionGroups(groupRegions(found), found, kept, docs);
+    const expected = [`a.ts:${linesOf(docs[0].region, range(0, 1, 12).start, range(0, 3, 12).end).startLine}-12`, where(1, range(1, 20, 29)), where(2, range(2, 40, 49))];
+    assert.deepEqual(groups.map((g) => g.members), [expected]);
+    assert.deepEqual(locatedSectionGroups(groupRegions(found), found, found.map((_, i) => report(i + 1)), docs), groups, 'the same lines made here');
+    // The kept pair's lines are taken as they are (the report made them of the same trimmed range).
+    const marked = kept.map((p) => ({ ...p, b: { ...p.b, startLine: 1000 + p.b.startLine! } }));
+    assert.deepEqual(locatedSectionGroups(groupRegions(found), found, marked, docs)[0].members, [expected[0], 'b.ts:1020-29', 'c.ts:1040-49']);
+    const wider = kept.map((p) => ({ ...p, a: { ...p.a, startLine: 1000 } }));
+    assert.deepEqual(locatedSectionGroups(groupRegions(found), found, wider, docs)[0].members, expected, 'a.ts\'s place is wider than either side: its own lines');
+  });
 });

@@ -1,0 +1,204 @@
+/*
+ * The sides of the regions a plan job found (regionSidesOf of regionsides.h), made on the job's
+ * threads once its search is over: what src/node/scan/locatedReport.ts and regions.ts
+ * bucketPairsOf otherwise compute per region on Node's thread after the job — the sides' starts
+ * past leading closers, their lines, the report's lines and the two sides' SimHash distance — the
+ * same numbers (test/unit/node/scan/regionSides.test.ts). The regions are cut into chunks the
+ * threads take one after the other (libuv's threads, as threads.c); each thread has its own
+ * SimHash working memory. No Node-API call here. The native addon only.
+ */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types under -std=c11 */
+#endif
+#include "regionsides.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "fingerprint.h"
+#include "fingerprintparts.h" /* simhashFreeSeq */
+#include "hash.h" /* IDENT_HI, IDENT_LO */
+#include "threads.h" /* BUCKET_MAX_THREADS */
+
+/* Regions a thread takes at a time. */
+#define SIDE_CHUNK 512
+/* A side's shingles: 3 tokens (regionSides.ts SIDE_SHINGLE). */
+#define SIDE_SHINGLE 3
+/* A notebook's report line: cell * CELL_LINE_STRIDE + line (src/core/containers/cellLines.ts). */
+#define CELL_LINE_STRIDE (1 << 20)
+
+/* The 1-based line of an offset (document.ts lineOfOffset). */
+static int32_t lineOfOffset(const int32_t *lineStarts, int32_t nLines, int32_t offset) {
+  int32_t a = 0, b = nLines;
+  while (a < b) {
+    const int32_t m = (int32_t)(((uint32_t)a + (uint32_t)b) >> 1);
+    if (lineStarts[m] <= offset)
+      a = m + 1;
+    else
+      b = m;
+  }
+  return a > 1 ? a : 1;
+}
+
+/* regionSides.ts trimmedStart: the first token of [start, end) past its leading closers (code only). */
+static int32_t trimmedStart(const SideCall *c, const RegionDoc *d, int isProse, int32_t start, int32_t end) {
+  if (isProse) return start;
+  while (start < end - 1) {
+    int closer = 0;
+    for (int i = 0; i < c->nClosers && !closer; i++) closer = d->raw.hi[start] == c->closers[2 * i] && d->raw.lo[start] == c->closers[2 * i + 1];
+    if (!closer) break;
+    start++;
+  }
+  return start;
+}
+
+/* regionSides.ts linesOf: the report's lines of tokens [start, end) (a notebook's cell lines, cut at the end of its first cell). */
+static void linesOf(const DocPlaces *p, int32_t start, int32_t end, int32_t *startLine, int32_t *endLine) {
+  const int32_t s = lineOfOffset(p->lineStarts, p->nLines, p->start[start]);
+  const int32_t e = lineOfOffset(p->lineStarts, p->nLines, p->start[end - 1]);
+  const int32_t *cells = p->reportLines;
+  if (!cells) {
+    *startLine = s;
+    *endLine = e;
+    return;
+  }
+  const int32_t first = cells[s - 1];
+  const int32_t cell = first / CELL_LINE_STRIDE;
+  int32_t last = s;
+  while (last < e && cells[last] / CELL_LINE_STRIDE == cell) last++;
+  *startLine = first;
+  *endLine = cells[last - 1];
+}
+
+/* One thread's working memory: a kernel's SimHash scratch and a lean document's normalised window. */
+typedef struct {
+  Kernel K;
+  uint32_t *hi, *lo;
+  size_t cap;
+} SideScratch;
+
+/* regionSides.ts sideSimhash of tokens [from, to): 1 with *bits, 0 none, -1 out of memory. */
+static int sideSimhash(const SideCall *c, const RegionDoc *d, int32_t from, int32_t to, SideScratch *s, uint64_t *bits) {
+  if (!c->normalizeIdentifiers || !hasNormalized(d)) return kernelSimhashTokens(&s->K, d->raw.hi, d->raw.lo, from, to, SIDE_SHINGLE, c->tf, bits);
+  if (d->ids.hi) return kernelSimhashTokens(&s->K, d->ids.hi, d->ids.lo, from, to, SIDE_SHINGLE, c->tf, bits);
+  /* A lean document: its normalised tokens made from isIdent, for this window only. */
+  const size_t n = to > from ? (size_t)(to - from) : 0;
+  if (n > s->cap) {
+    uint32_t *hi = realloc(s->hi, n * sizeof(uint32_t));
+    if (hi) s->hi = hi;
+    uint32_t *lo = hi ? realloc(s->lo, n * sizeof(uint32_t)) : NULL;
+    if (lo) s->lo = lo;
+    if (!hi || !lo) return -1;
+    s->cap = n;
+  }
+  for (size_t i = 0; i < n; i++) {
+    const int32_t t = from + (int32_t)i;
+    const int ident = d->isIdent[t] != 0;
+    s->hi[i] = ident ? IDENT_HI : d->raw.hi[t];
+    s->lo[i] = ident ? IDENT_LO : d->raw.lo[t];
+  }
+  return kernelSimhashTokens(&s->K, s->hi, s->lo, 0, (int32_t)n, SIDE_SHINGLE, c->tf, bits);
+}
+
+/* The sides of region i (BUCKET_PAIR_INTS ints at r) into o[SIDE_INTS]: 1, -1 out of memory. */
+static int sidesOfRegion(const RegionDoc *docs, const uint8_t *prose, const SideCall *c, const uint32_t *buckets, const int32_t *r, SideScratch *s, int32_t *o) {
+  const uint32_t bucket = (uint32_t)r[0];
+  const uint32_t da = buckets[3 * bucket], db = buckets[3 * bucket + 1];
+  const RegionDoc *A = &docs[da], *B = &docs[db];
+  const DocPlaces *pa = &c->places[da], *pb = &c->places[db];
+  const int32_t as = r[1], ae = r[2], bs = r[3], be = r[4];
+  o[SIDE_A_START] = trimmedStart(c, A, prose[da], as, ae);
+  o[SIDE_B_START] = trimmedStart(c, B, prose[db], bs, be);
+  o[SIDE_A_FIRST] = lineOfOffset(pa->lineStarts, pa->nLines, pa->start[as]);
+  o[SIDE_A_LAST] = lineOfOffset(pa->lineStarts, pa->nLines, pa->start[ae - 1]);
+  o[SIDE_B_FIRST] = lineOfOffset(pb->lineStarts, pb->nLines, pb->start[bs]);
+  o[SIDE_B_LAST] = lineOfOffset(pb->lineStarts, pb->nLines, pb->start[be - 1]);
+  linesOf(pa, o[SIDE_A_START], ae, &o[SIDE_A_START_LINE], &o[SIDE_A_END_LINE]);
+  linesOf(pb, o[SIDE_B_START], be, &o[SIDE_B_START_LINE], &o[SIDE_B_END_LINE]);
+  /* An exact copy (one unbroken run of the same tokens as read) with as many closers left out on
+   * both sides: its sides' SimHashes read on those tokens are one (locatedReport.ts). */
+  if (r[5] == 0 && o[SIDE_A_START] - as == o[SIDE_B_START] - bs && !(c->normalizeIdentifiers && (hasNormalized(A) || hasNormalized(B)))) {
+    o[SIDE_DISTANCE] = 0;
+    return 1;
+  }
+  uint64_t fa = 0, fb = 0;
+  const int ha = sideSimhash(c, A, o[SIDE_A_START], ae, s, &fa);
+  const int hb = ha < 0 ? -1 : sideSimhash(c, B, o[SIDE_B_START], be, s, &fb);
+  if (ha < 0 || hb < 0) return -1;
+  o[SIDE_DISTANCE] = ha && hb ? __builtin_popcountll(fa ^ fb) : 64;
+  return 1;
+}
+
+/* One stage: its arguments and the next chunk not yet taken (under `lock`). */
+typedef struct {
+  const RegionDoc *docs;
+  const uint8_t *prose;
+  const SideCall *c;
+  const uint32_t *buckets;
+  const BucketResult *found;
+  int32_t *out;
+  size_t nChunks, next;
+  int failed;
+  uv_mutex_t lock;
+} Stage;
+
+static void takeChunks(void *arg) {
+  Stage *g = arg;
+  SideScratch *s = calloc(1, sizeof *s);
+  if (s) {
+    s->K.logs = (double *)g->c->logs;
+    s->K.nLogs = g->c->nLogs;
+  }
+  for (;;) {
+    uv_mutex_lock(&g->lock);
+    if (!s) g->failed = 1;
+    const size_t k = g->next < g->nChunks && !g->failed ? g->next++ : g->nChunks;
+    uv_mutex_unlock(&g->lock);
+    if (k == g->nChunks) break;
+    const size_t last = (k + 1) * SIDE_CHUNK < g->found->count ? (k + 1) * SIDE_CHUNK : g->found->count;
+    for (size_t i = k * SIDE_CHUNK; i < last; i++) {
+      if (sidesOfRegion(g->docs, g->prose, g->c, g->buckets, g->found->ints + i * BUCKET_PAIR_INTS, s, g->out + i * SIDE_INTS) < 0) {
+        uv_mutex_lock(&g->lock);
+        g->failed = 1;
+        uv_mutex_unlock(&g->lock);
+        break;
+      }
+    }
+  }
+  if (!s) return;
+  s->K.logs = NULL; /* the call's, not this scratch's */
+  simhashFreeSeq(&s->K.spare);
+  free(s->K.table);
+  free(s->K.foldedB);
+  free(s->K.lastSeen);
+  free(s->hi);
+  free(s->lo);
+  free(s);
+}
+
+int regionSidesOf(const RegionDoc *docs, const uint8_t *prose, const SideCall *c, const uint32_t *buckets, const BucketResult *found, int threads, int32_t **out) {
+  *out = malloc((found->count ? found->count : 1) * SIDE_INTS * sizeof(int32_t));
+  if (!*out) return -1;
+  Stage g = {docs, prose, c, buckets, found, *out, (found->count + SIDE_CHUNK - 1) / SIDE_CHUNK, 0, 0};
+  if (uv_mutex_init(&g.lock) != 0) {
+    free(*out);
+    *out = NULL;
+    return -1;
+  }
+  if (threads > BUCKET_MAX_THREADS) threads = BUCKET_MAX_THREADS;
+  if ((size_t)threads > g.nChunks) threads = (int)g.nChunks;
+  uv_thread_t started[BUCKET_MAX_THREADS];
+  int nStarted = 0;
+  for (int t = 1; t < threads; t++)
+    if (uv_thread_create(&started[nStarted], takeChunks, &g) == 0) nStarted++;
+  takeChunks(&g);
+  for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
+  uv_mutex_destroy(&g.lock);
+  if (g.failed) {
+    free(*out);
+    *out = NULL;
+    return -1;
+  }
+  return 1;
+}
