@@ -143,6 +143,9 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
   int32_t kept = 0, chains = 0, openLen = 0, doneLen = 0, prevA = -1, prevB = -1;
   int32_t *seedA = s->seedA, *seedB = s->seedB, *nextSeed = s->nextSeed, *head = s->head, *tail = s->tail, *size = s->size;
   int32_t *firstA = s->firstA, *firstB = s->firstB, *lastA = s->lastA, *lastB = s->lastB, *open = s->open, *done = s->done;
+  /* A whole maxGap (the usual): its tests in integers, exactly the double ones (no rounding below 2^53). */
+  const int wholeGap = o->maxGap == floor(o->maxGap) && fabs(o->maxGap) < 2147483648.0;
+  const int64_t gap = wholeGap ? (int64_t)o->maxGap : 0;
   for (int32_t r = 0; r < m; r++) {
     const int32_t i = ord ? ord[r].id : r;
     const int32_t a = pairs[2 * i], b = pairs[2 * i + 1];
@@ -151,16 +154,17 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
     prevB = b;
     int32_t best = -1;
     double bestCost = INFINITY;
+    const int64_t closed = (int64_t)a - gap; /* (wholeGap) a chain ending before this is closed */
     for (int32_t c = 0; c < openLen; c++) {
       const int32_t ch = open[c];
-      if ((double)lastA[ch] + o->maxGap < (double)a) {
+      if (wholeGap ? lastA[ch] < closed : (double)lastA[ch] + o->maxGap < (double)a) {
         done[doneLen++] = ch;
         open[c] = open[--openLen];
         c--;
         continue;
       }
       const int32_t da = a - lastA[ch], db = b - lastB[ch];
-      if (da <= 0 || db <= 0 || (double)db > o->maxGap) continue;
+      if (da <= 0 || db <= 0 || (wholeGap ? db > gap : (double)db > o->maxGap)) continue;
       const int32_t drift = db > da ? db - da : da - db;
       if ((double)drift > o->maxDrift + o->driftRate * (double)(da > db ? da : db)) continue;
       if (self && a >= firstB[ch]) continue;
