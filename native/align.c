@@ -263,7 +263,7 @@ typedef struct {
 } RenameMemo;
 
 /* renameConsistency(): unsupportedA / unsupportedB (window-relative, zeroed here) marked.
- * scratch: 4 * nA KeyPairs and 2 * nA int32. Returns 0 when out of memory.
+ * scratch: 4 * nA KeyPairs and 3 * nA int32. Returns 0 when out of memory.
  * An alignment asks for nested ranges (the window, the region in it, a cut of the region): a range
  * inside the last one computed (`memo`) with as many identifier pairs has the same pairs, so the
  * same result and the same unsupported marks, which are still in place: taken as they are. */
@@ -285,21 +285,27 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   memset(unsupportedA, 0, nA);
   memset(unsupportedB, 0, nB);
   KeyPair *fwd = scratch, *bwd = scratch + nA, *topF = scratch + 2 * nA, *topB = scratch + 3 * nA;
-  int32_t *countF = counts, *countB = counts + nA;
+  int32_t *countF = counts, *countB = counts + nA, *at = counts + 2 * nA; /* at: each pair's token of A */
   int32_t pairs = 0, renamed = 0;
   int32_t *restrict pre = memo->pre && from == a0 && to == a0 + nA ? memo->pre : NULL;
   if (pre) pre[0] = 0;
   for (int32_t i = from; i < to; i++) {
     const int32_t j = alignedB[i - a0];
-    const int ident = j >= 0 && A->isIdent[i] && B->isIdent[j];
+    if (j < 0) {
+      if (pre) pre[i - a0 + 1] = pairs;
+      continue;
+    }
+    /* Written whether a pair or not, counted when one (identifiers and others alternate: no branch). */
+    const int ident = (A->isIdent[i] != 0) & (B->isIdent[j] != 0);
     if (pre) pre[i - a0 + 1] = pairs + ident;
-    if (!ident) continue;
-    fwd[pairs].x = key(&A->raw, i);
-    fwd[pairs].y = key(&B->raw, j);
-    bwd[pairs].x = fwd[pairs].y;
-    bwd[pairs].y = fwd[pairs].x;
-    renamed += fwd[pairs].x != fwd[pairs].y;
-    pairs++;
+    const uint64_t x = key(&A->raw, i), y = key(&B->raw, j);
+    fwd[pairs].x = x;
+    fwd[pairs].y = y;
+    bwd[pairs].x = y;
+    bwd[pairs].y = x;
+    at[pairs] = i;
+    renamed += ident & (x != y);
+    pairs += ident;
   }
   out->pairs = pairs;
   if (pre) memo->prefixed = 1;
@@ -322,9 +328,8 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   int32_t renames = 0;
   for (int32_t t = 0; t < nF; t++)
     if (topF[t].y != topF[t].x) renames++;
-  for (int32_t i = from; i < to; i++) {
-    const int32_t j = alignedB[i - a0];
-    if (j < 0 || !A->isIdent[i] || !B->isIdent[j]) continue;
+  for (int32_t p = 0; p < pairs; p++) {
+    const int32_t i = at[p], j = alignedB[i - a0];
     const uint64_t x = key(&A->raw, i), y = key(&B->raw, j);
     if (x == y) continue;
     const int32_t f = findTop(topF, nF, x), b = findTop(topB, nBw, y);
@@ -471,7 +476,7 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   const int hasIds = hasNormalized(A) && hasNormalized(B);
   /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch, the
    * windows' normalised tokens (of a lean document). */
-  const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)(3 * nA + 1) * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
+  const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)(4 * nA + 1) * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
                        (size_t)(nB + BAND_LANES) * sizeof(uint32_t) + (size_t)(nA + nB) * 2 * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
   if (bytes > scratch->cap) {
     free(scratch->block);
@@ -485,7 +490,7 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   uint8_t *p = scratch->block;
 #define TAKE(T, n) ((T *)(p += (size_t)(n) * sizeof(T), p - (size_t)(n) * sizeof(T)))
   KeyPair *pairsScratch = TAKE(KeyPair, (size_t)nA * 4);
-  int32_t *counts = TAKE(int32_t, (size_t)nA * 2);
+  int32_t *counts = TAKE(int32_t, (size_t)nA * 3);
   int32_t *identPre = TAKE(int32_t, (size_t)nA + 1);
   Marks raw = {0}, ids = {0};
   raw.alignedB = TAKE(int32_t, nA);
