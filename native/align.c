@@ -346,15 +346,17 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   return 1;
 }
 
+/* The raw cover, and the tokens [i, i + k) (within len) of every identifier k-gram start i with
+ * no unsupported token among them: in one pass, the last unsupported token read k - 1 ahead and
+ * the end of the last such k-gram carried along. */
 static void goodCover(const uint8_t *rawCov, const uint8_t *idsStart, const uint8_t *unsupported, int32_t len, int32_t k, uint8_t *good) {
-  memcpy(good, rawCov, len);
+  int32_t lastUnsupported = -1, read = 0, until = 0;
   for (int32_t i = 0; i < len; i++) {
-    if (!idsStart[i]) continue;
-    int ok = 1;
-    for (int32_t t = i; t < i + k && t < len; t++)
-      if (unsupported[t]) ok = 0;
-    if (ok)
-      for (int32_t t = i; t < i + k && t < len; t++) good[t] = 1;
+    const int32_t end = imin(i + k, len);
+    for (; read < end; read++)
+      if (unsupported[read]) lastUnsupported = read;
+    if (idsStart[i] && lastUnsupported < i) until = end;
+    good[i] = rawCov[i] | (i < until);
   }
 }
 
