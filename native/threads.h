@@ -11,7 +11,7 @@
 #define BUCKET_MAX_THREADS 16
 /* Runs of buckets per thread: more runs than threads balance buckets of uneven work (taken with
  * most seeds first; the small bench tree's search on two threads: their ends 0.1 % apart, against
- * 20 % with 8 runs a thread taken in bucket order). */
+ * 15–20 % with 8 runs a thread taken in bucket order). */
 #define BUCKET_RUNS_PER_THREAD 32
 
 /*
