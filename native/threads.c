@@ -96,7 +96,7 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
   size_t *cuts = malloc((nRuns + 1) * sizeof(size_t));
   Run *runs = calloc(nRuns, sizeof(Run));
   Turn *turns = malloc(nRuns * sizeof(Turn));
-  Search s = {docs, prose, seeds, buckets, wanted, o, runs, cuts, nRuns, 0};
+  Search s = {docs, prose, seeds, buckets, wanted, o, runs, NULL, nRuns, 0};
   if (!cuts || !runs || !turns || uv_mutex_init(&s.lock) != 0) {
     free(cuts);
     free(runs);
@@ -112,8 +112,10 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
     turns[r].seeds = run->seeds, turns[r].run = r;
   }
   qsort(turns, nRuns, sizeof(Turn), moreSeeds);
-  for (size_t r = 0; r < nRuns; r++) cuts[r] = turns[r].run; /* cuts now holds the order */
+  size_t *order = cuts; /* (the cuts are read no more: their memory holds the order) */
+  for (size_t r = 0; r < nRuns; r++) order[r] = turns[r].run;
   free(turns);
+  s.order = order;
   /* The k-gram hashing's CPU check (a static of regiondoc.c) made here, before any thread reads it. */
   kgramHashesReady();
   uv_thread_t started[BUCKET_MAX_THREADS];
@@ -125,7 +127,7 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
   takeRuns(&s); /* this thread too; with no thread started, every run */
   for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
   uv_mutex_destroy(&s.lock);
-  free(cuts);
+  free(order);
   int ok = 1;
   size_t count = 0;
   for (size_t r = 0; r < nRuns; r++) {
