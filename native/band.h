@@ -14,17 +14,6 @@
 /* Hashes one vector search covers; a wider band is searched by the scalar loop. */
 #define BAND_LANES 32
 
-/* The index of the highest set bit of x (x != 0). */
-static inline int highBit32(uint32_t x) {
-#if defined(_MSC_VER)
-  unsigned long r;
-  _BitScanReverse(&r, x);
-  return (int)r;
-#else
-  return 31 - __builtin_clz(x);
-#endif
-}
-
 /* The scalar search: every cost the distance to the centre, the first of equal costs kept. */
 static inline int32_t bandNearestScalar(const uint32_t *hb, int32_t lo, int32_t hi, int32_t centre, uint32_t h) {
   int32_t best = -1, bestOff = INT32_MAX;
