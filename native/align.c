@@ -8,6 +8,7 @@
  * point operations, so both give identical regions (checked by test/unit/core/regions).
  */
 #include "align.h"
+#include "band.h"
 #include "hash.h"
 
 #include <stdlib.h>
@@ -28,21 +29,27 @@ static inline int32_t imax(int32_t a, int32_t b) { return a > b ? a : b; }
 static inline int32_t imin(int32_t a, int32_t b) { return a < b ? a : b; }
 static inline int32_t iabs(int32_t a) { return a < 0 ? -a : a; }
 
+/* Where the nearest seed of mark() changes from seed s to a later one: the first position pa at
+ * which |a(s+1) - pa| <= |a(s) - pa| can hold (seeds rising on side a: from the midpoint on);
+ * INT64_MIN when it is to be checked at every position (seeds not rising), INT64_MAX after the last. */
+static inline int64_t nextSeedAt(const int32_t *seeds, int32_t m, int32_t s) {
+  if (s + 1 >= m) return INT64_MAX;
+  const int64_t x0 = seeds[2 * s], x1 = seeds[2 * (s + 1)];
+  return x1 > x0 ? (x0 + x1 + 1) >> 1 : INT64_MIN;
+}
+
 /* mark(): the tokens of windows [a0, a1) x [b0, b1) matched by equal coverK-grams within `band`
- * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes. The streams hold the
- * tokens from oa (sa) and ob (sb) on: 0 for a document's own, the window's start for a window's. */
+ * of the nearest seed's diagonal. ha / hb: scratch for the k-gram hashes (hb readable BAND_LANES
+ * past its end: band.h). The streams hold the tokens from oa (sa) and ob (sb) on: 0 for a
+ * document's own, the window's start for a window's. The marks come zeroed (alignChainWith). */
 static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32_t ob, int32_t a0, int32_t a1, int32_t b0, int32_t b1, const int32_t *seeds, int32_t m,
                  const AlignOptions *o, int self, Marks *mk, uint32_t *ha, uint32_t *hb) {
   const int32_t kc = o->coverK, band = o->band;
-  const int32_t nA = imax(0, a1 - a0), nB = imax(0, b1 - b0);
+  const int32_t nA = imax(0, a1 - a0);
   /* The marks through local pointers (no aliasing: each its own part of the scratch block), so
    * the loop below keeps them in registers instead of reloading them after every store. */
   uint8_t *restrict covA = mk->covA, *restrict startA = mk->startA, *restrict covB = mk->covB, *restrict startB = mk->startB;
   int32_t *restrict alignedB = mk->alignedB;
-  memset(covA, 0, nA);
-  memset(startA, 0, nA);
-  memset(covB, 0, nB);
-  memset(startB, 0, nB);
   for (int32_t i = 0; i < nA; i++) alignedB[i] = -1;
   const int32_t hbn = imax(0, b1 - b0 - kc + 1);
   const int32_t han = imax(0, a1 - a0 - kc + 1);
@@ -50,33 +57,27 @@ static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32
   gramHashes(sa, a0 - oa, han, kc, ha);
   const uint32_t *restrict hA = ha, *restrict hB = hb;
   int32_t s = 0;
+  int64_t nextAt = nextSeedAt(seeds, m, 0);
   int haveLast = 0;
   int32_t lastDiag = 0;
   for (int32_t i = 0; i < han; i++) {
     const int32_t pa = a0 + i;
-    while (s + 1 < m && iabs(seeds[2 * (s + 1)] - pa) <= iabs(seeds[2 * s] - pa)) s++;
+    if (pa >= nextAt) {
+      while (s + 1 < m && iabs(seeds[2 * (s + 1)] - pa) <= iabs(seeds[2 * s] - pa)) s++;
+      nextAt = nextSeedAt(seeds, m, s);
+    }
     const uint32_t h = hA[i];
     const int32_t centre = pa + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
     int32_t lo = imax(0, centre - band);
     const int32_t hi = imin(hbn - 1, centre + band);
     if (self) lo = imax(lo, pa + kc - b0);
-    int32_t best = -1;
+    int32_t best;
     /* The previous match's diagonal costs -1, which nothing beats: look there first. */
     const int32_t onLast = haveLast ? pa + lastDiag - b0 : -1;
     if (haveLast && onLast >= lo && onLast <= hi && hB[onLast] == h) best = onLast;
-    else {
-      /* onLast is not in [lo, hi] or does not match: every cost is the distance to the centre
-       * (the first of equal costs kept). */
-      int32_t bestOff = band + 1;
-      for (int32_t j = lo; j <= hi; j++) {
-        if (hB[j] != h) continue;
-        const int32_t cost = iabs(j - centre);
-        if (cost < bestOff) {
-          bestOff = cost;
-          best = j;
-        }
-      }
-    }
+    /* onLast is not in [lo, hi] or does not match: every cost is the distance to the centre
+     * (the first of equal costs kept). */
+    else best = bandNearest(hB, lo, hi, centre, h);
     if (best < 0) continue;
     lastDiag = b0 + best - pa;
     haveLast = 1;
@@ -97,7 +98,8 @@ static void shave(const uint8_t *cov, int32_t *ps, int32_t *pe) {
   int32_t s = *ps, e = *pe;
   for (;;) {
     int32_t covered = 0, gap = 0, next = -1;
-    for (int32_t i = s; i < e; i++) {
+    /* (Scanned until ISLAND_MIN are covered at most: from there on, s stays.) */
+    for (int32_t i = s; i < e && covered < ISLAND_MIN; i++) {
       if (cov[i]) {
         if (gap >= ISLAND_GAP) {
           next = i;
@@ -113,7 +115,7 @@ static void shave(const uint8_t *cov, int32_t *ps, int32_t *pe) {
   }
   for (;;) {
     int32_t covered = 0, gap = 0, prev = -1;
-    for (int32_t i = e - 1; i >= s; i--) {
+    for (int32_t i = e - 1; i >= s && covered < ISLAND_MIN; i--) {
       if (cov[i]) {
         if (gap >= ISLAND_GAP) {
           prev = i + 1;
@@ -251,14 +253,17 @@ typedef struct {
   int32_t renames;
 } Renames;
 
-/* The last renameConsistency computed in an alignment: its identifier pairs' count and result. */
+/* The last renameConsistency computed in an alignment: its identifier pairs' count and result,
+ * whether it marked any token unsupported, and (pre, when `prefixed`) the identifier pairs of the
+ * window's first i tokens as pre[i]: counted as the whole window is computed. */
 typedef struct {
-  int valid;
+  int valid, unsupported, prefixed;
   Renames r;
+  int32_t *pre;
 } RenameMemo;
 
 /* renameConsistency(): unsupportedA / unsupportedB (window-relative, zeroed here) marked.
- * scratch: 4 * nA KeyPairs and 2 * nA int32. Returns 0 when out of memory.
+ * scratch: 4 * nA KeyPairs and 3 * nA int32. Returns 0 when out of memory.
  * An alignment asks for nested ranges (the window, the region in it, a cut of the region): a range
  * inside the last one computed (`memo`) with as many identifier pairs has the same pairs, so the
  * same result and the same unsupported marks, which are still in place: taken as they are. */
@@ -266,10 +271,12 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
                              int32_t from, int32_t to, uint8_t *unsupportedA, uint8_t *unsupportedB, KeyPair *scratch, int32_t *counts, RenameMemo *memo, Renames *out) {
   if (memo->valid) {
     int32_t n = 0;
-    for (int32_t i = from; i < to; i++) {
-      const int32_t j = alignedB[i - a0];
-      n += j >= 0 && A->isIdent[i] && B->isIdent[j];
-    }
+    if (memo->prefixed) n = memo->pre[to - a0] - memo->pre[from - a0];
+    else
+      for (int32_t i = from; i < to; i++) {
+        const int32_t j = alignedB[i - a0];
+        n += j >= 0 && A->isIdent[i] && B->isIdent[j];
+      }
     if (n == memo->r.pairs) {
       *out = memo->r;
       return 1;
@@ -278,19 +285,31 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   memset(unsupportedA, 0, nA);
   memset(unsupportedB, 0, nB);
   KeyPair *fwd = scratch, *bwd = scratch + nA, *topF = scratch + 2 * nA, *topB = scratch + 3 * nA;
-  int32_t *countF = counts, *countB = counts + nA;
+  int32_t *countF = counts, *countB = counts + nA, *at = counts + 2 * nA; /* at: each pair's token of A */
   int32_t pairs = 0, renamed = 0;
+  int32_t *restrict pre = memo->pre && from == a0 && to == a0 + nA ? memo->pre : NULL;
+  if (pre) pre[0] = 0;
   for (int32_t i = from; i < to; i++) {
     const int32_t j = alignedB[i - a0];
-    if (j < 0 || !A->isIdent[i] || !B->isIdent[j]) continue;
-    fwd[pairs].x = key(&A->raw, i);
-    fwd[pairs].y = key(&B->raw, j);
-    bwd[pairs].x = fwd[pairs].y;
-    bwd[pairs].y = fwd[pairs].x;
-    renamed += fwd[pairs].x != fwd[pairs].y;
-    pairs++;
+    if (j < 0) {
+      if (pre) pre[i - a0 + 1] = pairs;
+      continue;
+    }
+    /* Written whether a pair or not, counted when one (identifiers and others alternate: no branch). */
+    const int ident = (A->isIdent[i] != 0) & (B->isIdent[j] != 0);
+    if (pre) pre[i - a0 + 1] = pairs + ident;
+    const uint64_t x = key(&A->raw, i), y = key(&B->raw, j);
+    fwd[pairs].x = x;
+    fwd[pairs].y = y;
+    bwd[pairs].x = y;
+    bwd[pairs].y = x;
+    at[pairs] = i;
+    renamed += ident & (x != y);
+    pairs += ident;
   }
   out->pairs = pairs;
+  if (pre) memo->prefixed = 1;
+  memo->unsupported = 0;
   /* No pair renamed (none, or every identifier kept: most copies): each x's top partner is itself
    * with all its pairs, both ways, so every pair agrees (consistency pairs / pairs = 1), no top is
    * a rename and no token is unsupported (only renamed pairs are checked): no sort needed. */
@@ -309,15 +328,15 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   int32_t renames = 0;
   for (int32_t t = 0; t < nF; t++)
     if (topF[t].y != topF[t].x) renames++;
-  for (int32_t i = from; i < to; i++) {
-    const int32_t j = alignedB[i - a0];
-    if (j < 0 || !A->isIdent[i] || !B->isIdent[j]) continue;
+  for (int32_t p = 0; p < pairs; p++) {
+    const int32_t i = at[p], j = alignedB[i - a0];
     const uint64_t x = key(&A->raw, i), y = key(&B->raw, j);
     if (x == y) continue;
     const int32_t f = findTop(topF, nF, x), b = findTop(topB, nBw, y);
     if (topF[f].y != y || topB[b].y != x || countF[f] < 2) {
       unsupportedA[i - a0] = 1;
       unsupportedB[j - b0] = 1;
+      memo->unsupported = 1;
     }
   }
   out->consistency = (double)(agreeF < agreeB ? agreeF : agreeB) / (double)pairs;
@@ -327,21 +346,27 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   return 1;
 }
 
+/* The raw cover, and the tokens [i, i + k) (within len) of every identifier k-gram start i with
+ * no unsupported token among them: in one pass, the last unsupported token read k - 1 ahead and
+ * the end of the last such k-gram carried along. */
 static void goodCover(const uint8_t *rawCov, const uint8_t *idsStart, const uint8_t *unsupported, int32_t len, int32_t k, uint8_t *good) {
-  memcpy(good, rawCov, len);
+  int32_t lastUnsupported = -1, read = 0, until = 0;
   for (int32_t i = 0; i < len; i++) {
-    if (!idsStart[i]) continue;
-    int ok = 1;
-    for (int32_t t = i; t < i + k && t < len; t++)
-      if (unsupported[t]) ok = 0;
-    if (ok)
-      for (int32_t t = i; t < i + k && t < len; t++) good[t] = 1;
+    const int32_t end = imin(i + k, len);
+    for (; read < end; read++)
+      if (unsupported[read]) lastUnsupported = read;
+    if (idsStart[i] && lastUnsupported < i) until = end;
+    good[i] = rawCov[i] | (i < until);
   }
 }
 
 static double shingleShare(const uint8_t *start, const uint8_t *unsupported, int32_t from, int32_t to, int32_t k) {
   const int32_t last = imax(from, to - k);
   int32_t n = 0;
+  if (!unsupported) {
+    for (int32_t i = from; i <= last; i++) n += start[i]; /* (start: 0 or 1) */
+    return (double)n / (double)(last - from + 1);
+  }
   for (int32_t i = from; i <= last; i++) {
     if (!start[i]) continue;
     int ok = 1;
@@ -382,8 +407,9 @@ static void score(const RegionDoc *A, const RegionDoc *B, const Marks *raw, cons
   Renames r = {0, 1, 0};
   if (hasIds) {
     renameConsistency(A, B, ids->alignedB, nA, a0, b0, nB, aStart, aEnd, unsA, unsB, pairsScratch, counts, memo, &r);
-    const double sa = shingleShare(ids->startA, unsA, aStart - a0, aEnd - a0, kc);
-    const double sb = shingleShare(ids->startB, unsB, bStart - b0, bEnd - b0, kc);
+    /* (No token unsupported: nothing to check.) */
+    const double sa = shingleShare(ids->startA, memo->unsupported ? unsA : NULL, aStart - a0, aEnd - a0, kc);
+    const double sb = shingleShare(ids->startB, memo->unsupported ? unsB : NULL, bStart - b0, bEnd - b0, kc);
     idsA = rawA > sa ? rawA : sa;
     idsB = rawB > sb ? rawB : sb;
   }
@@ -452,8 +478,8 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   const int hasIds = hasNormalized(A) && hasNormalized(B);
   /* One block: marks (raw, ids), hashes, good covers, unsupported flags, rename scratch, the
    * windows' normalised tokens (of a lean document). */
-  const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
-                       (size_t)nB * sizeof(uint32_t) + (size_t)(nA + nB) * 2 * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
+  const size_t bytes = (size_t)nA * 4 * sizeof(KeyPair) + (size_t)(4 * nA + 1) * sizeof(int32_t) + (size_t)nA * 2 * sizeof(int32_t) + (size_t)nA * sizeof(uint32_t) +
+                       (size_t)(nB + BAND_LANES) * sizeof(uint32_t) + (size_t)(nA + nB) * 2 * sizeof(uint32_t) + (size_t)nA * 7 + (size_t)nB * 7 + 16;
   if (bytes > scratch->cap) {
     free(scratch->block);
     scratch->cap = bytes > 2 * scratch->cap ? bytes : 2 * scratch->cap;
@@ -466,12 +492,13 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   uint8_t *p = scratch->block;
 #define TAKE(T, n) ((T *)(p += (size_t)(n) * sizeof(T), p - (size_t)(n) * sizeof(T)))
   KeyPair *pairsScratch = TAKE(KeyPair, (size_t)nA * 4);
-  int32_t *counts = TAKE(int32_t, (size_t)nA * 2);
+  int32_t *counts = TAKE(int32_t, (size_t)nA * 3);
+  int32_t *identPre = TAKE(int32_t, (size_t)nA + 1);
   Marks raw = {0}, ids = {0};
   raw.alignedB = TAKE(int32_t, nA);
   ids.alignedB = TAKE(int32_t, nA);
   uint32_t *ha = TAKE(uint32_t, nA);
-  uint32_t *hb = TAKE(uint32_t, nB);
+  uint32_t *hb = TAKE(uint32_t, (size_t)nB + BAND_LANES); /* read past hbn by the band search */
   uint32_t *winA = TAKE(uint32_t, (size_t)nA * 2);
   uint32_t *winB = TAKE(uint32_t, (size_t)nB * 2);
   raw.covA = TAKE(uint8_t, nA);
@@ -487,6 +514,9 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   uint8_t *unsA = TAKE(uint8_t, nA);
   uint8_t *unsB = TAKE(uint8_t, nB);
 #undef TAKE
+  /* The marks of both streams at once: covA, startA of raw then ids (as taken above), the same of B. */
+  memset(raw.covA, 0, (size_t)nA * (hasIds ? 4 : 2));
+  memset(raw.covB, 0, (size_t)nB * (hasIds ? 4 : 2));
   const int32_t kc = o->coverK;
   /* The normalised streams: a document's own, or the window's made from its tokens (lean). */
   TokenStream idsA = A->ids, idsB = B->ids;
@@ -496,11 +526,17 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   mark(&A->raw, 0, &B->raw, 0, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
   if (hasIds) mark(&idsA, oa, &idsB, ob, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
   Renames ren;
-  RenameMemo memo = {0, {0, 1, 0}};
+  RenameMemo memo = {0, 0, 0, {0, 1, 0}, identPre};
   if (hasIds) {
     renameConsistency(A, B, ids.alignedB, nA, a0, b0, nB, a0, a1, unsA, unsB, pairsScratch, counts, &memo, &ren);
-    goodCover(raw.covA, ids.startA, unsA, nA, kc, goodA);
-    goodCover(raw.covB, ids.startB, unsB, nB, kc, goodB);
+    if (memo.unsupported) {
+      goodCover(raw.covA, ids.startA, unsA, nA, kc, goodA);
+      goodCover(raw.covB, ids.startB, unsB, nB, kc, goodB);
+    } else {
+      /* Every matched identifier k-gram good: what it covers (mark()'s cover), with the raw cover. */
+      for (int32_t i = 0; i < nA; i++) goodA[i] = raw.covA[i] | ids.covA[i];
+      for (int32_t i = 0; i < nB; i++) goodB[i] = raw.covB[i] | ids.covB[i];
+    }
   } else {
     memcpy(goodA, raw.covA, nA);
     memcpy(goodB, raw.covB, nB);

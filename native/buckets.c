@@ -59,11 +59,17 @@ typedef struct Keyed {
   int32_t a, b, id;
 } Keyed;
 
+/* A chain still open to seeds, with what the search for a seed's chain reads of it (no lookup). */
+typedef struct OpenChain {
+  int32_t lastA, lastB, firstB, ch;
+} OpenChain;
+
 /* Scratch of one call, grown to the largest bucket (the typed arrays of chain.ts). */
 typedef struct {
   size_t cap;
-  int32_t *seedA, *seedB, *nextSeed, *head, *tail, *size, *firstA, *firstB, *lastA, *lastB, *open, *done, *out, *cand, *flatEnds, *flatSeeds;
+  int32_t *seedA, *seedB, *nextSeed, *head, *tail, *size, *firstA, *firstB, *lastA, *lastB, *out, *cand, *flatEnds, *flatSeeds;
   struct Keyed *keyed;
+  struct OpenChain *openChains;
   size_t foundCap;
   struct Found *found;
   AlignScratch align;
@@ -78,7 +84,7 @@ static int ensure(Scratch *s, size_t m) {
   if (m <= s->cap) return 1;
   size_t cap = s->cap * 2 > m ? s->cap * 2 : m;
   if (cap < 1024) cap = 1024;
-  int32_t **arrays[] = {&s->seedA, &s->seedB, &s->nextSeed, &s->head, &s->tail, &s->size, &s->firstA, &s->firstB, &s->lastA, &s->lastB, &s->open, &s->done, &s->out, &s->cand, &s->flatEnds};
+  int32_t **arrays[] = {&s->seedA, &s->seedB, &s->nextSeed, &s->head, &s->tail, &s->size, &s->firstA, &s->firstB, &s->lastA, &s->lastB, &s->out, &s->cand, &s->flatEnds};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) {
     free(*arrays[i]);
     *arrays[i] = malloc(cap * sizeof(int32_t));
@@ -86,17 +92,20 @@ static int ensure(Scratch *s, size_t m) {
   }
   free(s->flatSeeds);
   free(s->keyed);
+  free(s->openChains);
   s->flatSeeds = malloc(2 * cap * sizeof(int32_t));
   s->keyed = malloc(cap * sizeof(struct Keyed));
-  if (!s->flatSeeds || !s->keyed) return 0;
+  s->openChains = malloc(cap * sizeof(OpenChain));
+  if (!s->flatSeeds || !s->keyed || !s->openChains) return 0;
   s->cap = cap;
   return 1;
 }
 
 static void scratchFree(Scratch *s) {
-  int32_t *arrays[] = {s->seedA, s->seedB, s->nextSeed, s->head, s->tail, s->size, s->firstA, s->firstB, s->lastA, s->lastB, s->open, s->done, s->out, s->cand, s->flatEnds, s->flatSeeds};
+  int32_t *arrays[] = {s->seedA, s->seedB, s->nextSeed, s->head, s->tail, s->size, s->firstA, s->firstB, s->lastA, s->lastB, s->out, s->cand, s->flatEnds, s->flatSeeds};
   for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++) free(arrays[i]);
   free(s->keyed);
+  free(s->openChains);
   free(s->found);
   free(s->align.block);
 }
@@ -140,9 +149,13 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
     qsort(ord, m, sizeof(Keyed), byPlaceKey);
   }
   /* ---- chainSeeds */
-  int32_t kept = 0, chains = 0, openLen = 0, doneLen = 0, prevA = -1, prevB = -1;
+  int32_t kept = 0, chains = 0, openLen = 0, prevA = -1, prevB = -1;
   int32_t *seedA = s->seedA, *seedB = s->seedB, *nextSeed = s->nextSeed, *head = s->head, *tail = s->tail, *size = s->size;
-  int32_t *firstA = s->firstA, *firstB = s->firstB, *lastA = s->lastA, *lastB = s->lastB, *open = s->open, *done = s->done;
+  int32_t *firstA = s->firstA, *firstB = s->firstB, *lastA = s->lastA, *lastB = s->lastB;
+  OpenChain *open = s->openChains;
+  /* A whole maxGap (the usual): its tests in integers, exactly the double ones (no rounding below 2^53). */
+  const int wholeGap = o->maxGap == floor(o->maxGap) && fabs(o->maxGap) < 2147483648.0;
+  const int64_t gap = wholeGap ? (int64_t)o->maxGap : 0;
   for (int32_t r = 0; r < m; r++) {
     const int32_t i = ord ? ord[r].id : r;
     const int32_t a = pairs[2 * i], b = pairs[2 * i + 1];
@@ -151,19 +164,19 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
     prevB = b;
     int32_t best = -1;
     double bestCost = INFINITY;
+    const int64_t closed = (int64_t)a - gap; /* (wholeGap) a chain ending before this is closed */
     for (int32_t c = 0; c < openLen; c++) {
-      const int32_t ch = open[c];
-      if ((double)lastA[ch] + o->maxGap < (double)a) {
-        done[doneLen++] = ch;
+      const OpenChain x = open[c];
+      if (wholeGap ? x.lastA < closed : (double)x.lastA + o->maxGap < (double)a) {
         open[c] = open[--openLen];
         c--;
         continue;
       }
-      const int32_t da = a - lastA[ch], db = b - lastB[ch];
-      if (da <= 0 || db <= 0 || (double)db > o->maxGap) continue;
+      const int32_t da = a - x.lastA, db = b - x.lastB;
+      if (da <= 0 || db <= 0 || (wholeGap ? db > gap : (double)db > o->maxGap)) continue;
       const int32_t drift = db > da ? db - da : da - db;
       if ((double)drift > o->maxDrift + o->driftRate * (double)(da > db ? da : db)) continue;
-      if (self && a >= firstB[ch]) continue;
+      if (self && a >= x.firstB) continue;
       const double cost = (double)drift * 4 + (double)da;
       if (cost < bestCost) {
         bestCost = cost;
@@ -175,32 +188,28 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
     seedB[sd] = b;
     nextSeed[sd] = -1;
     if (best >= 0) {
-      const int32_t ch = open[best];
+      const int32_t ch = open[best].ch;
       nextSeed[tail[ch]] = sd;
       tail[ch] = sd;
       size[ch]++;
-      lastA[ch] = a;
-      lastB[ch] = b;
+      lastA[ch] = open[best].lastA = a;
+      lastB[ch] = open[best].lastB = b;
     } else {
       const int32_t ch = chains++;
       head[ch] = tail[ch] = sd;
       size[ch] = 1;
       firstA[ch] = lastA[ch] = a;
       firstB[ch] = lastB[ch] = b;
-      open[openLen++] = ch;
+      open[openLen++] = (OpenChain){a, b, b, ch};
     }
   }
-  for (int32_t c = 0; c < openLen; c++) done[doneLen++] = open[c];
-  /* First seeds are distinct (each seed is in one chain): any sort gives chainSeeds' order. */
-  Keyed *byStart = s->keyed;
-  for (int32_t k = 0; k < doneLen; k++) byStart[k].a = firstA[done[k]], byStart[k].b = firstB[done[k]], byStart[k].id = done[k];
-  qsort(byStart, doneLen, sizeof(Keyed), byPlaceKey);
+  /* The chains by their first seeds (chainSeeds' order): the order they were made in, the seeds
+   * being read in (a, b) order, each once: chain c's first seed comes before chain c + 1's. */
 
   /* ---- joinChains */
   int32_t outLen = 0, candLen = 0;
   int32_t *out = s->out, *cand = s->cand;
-  for (int32_t k = 0; k < doneLen; k++) {
-    const int32_t c = byStart[k].id;
+  for (int32_t c = 0; c < chains; c++) {
     const int32_t a = firstA[c], b = firstB[c];
     int32_t best = -1;
     double bestGap = INFINITY;

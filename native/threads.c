@@ -1,10 +1,11 @@
 /*
  * The region finder's bucket search on several threads (bucketRegionsThreaded of threads.h): the
  * buckets are independent (bucketRegionsRange searches a run of them in its own working memory
- * and writes nothing shared), so they are cut into contiguous runs of about equal seeds, several
+ * and writes nothing shared), so they are cut into contiguous runs of about equal seeds, many
  * per thread, which libuv's portable threads (uv_thread_create / uv_thread_join, uv_mutex: Linux,
- * macOS, Windows) and the calling thread take one after the other from a shared counter (a thread
- * that gets less of the CPU takes fewer), and the runs' results are joined in bucket order. No
+ * macOS, Windows) and the calling thread take one after the other from a shared counter, the runs
+ * with most seeds first (a thread that gets less of the CPU takes fewer; the last runs taken are
+ * short, so the threads end together), and the runs' results are joined in bucket order. No
  * Node-API call is made here (kernel.c calls this from a thread of libuv's pool or from Node's
  * thread). The native addon only: wasm.c keeps one thread.
  */
@@ -19,9 +20,10 @@
 
 #include "hash.h"
 
-/* A run of buckets [first, last) and what its search found. */
+/* A run of buckets [first, last), its seeds (of wanted buckets) and what its search found. */
 typedef struct {
   size_t first, last;
+  double seeds;
   BucketResult res;
   int status;
 } Run;
@@ -35,6 +37,7 @@ typedef struct {
   const uint8_t *wanted;
   const BucketOptions *o;
   Run *runs;
+  const size_t *order; /* the runs as they are taken: most seeds first */
   size_t nRuns, next;
   uv_mutex_t lock;
 } Search;
@@ -47,7 +50,7 @@ static void takeRuns(void *arg) {
     const size_t r = s->next < s->nRuns ? s->next++ : s->nRuns;
     uv_mutex_unlock(&s->lock);
     if (r == s->nRuns) return;
-    Run *run = &s->runs[r];
+    Run *run = &s->runs[s->order[r]];
     run->status = bucketRegionsRange(s->docs, s->prose, s->seeds, s->buckets, run->first, run->last, s->wanted, s->o, &run->res);
   }
 }
@@ -71,6 +74,19 @@ void bucketRuns(const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted,
   cuts[nRuns] = nBuckets;
 }
 
+/* A run's place in the order the runs are taken: more seeds first (the longest ones early, so
+ * that the last ones taken are short and the threads end together), equal ones in bucket order. */
+typedef struct {
+  double seeds;
+  size_t run;
+} Turn;
+
+static int moreSeeds(const void *x, const void *y) {
+  const Turn *p = x, *q = y;
+  if (p->seeds != q->seeds) return p->seeds > q->seeds ? -1 : 1;
+  return p->run < q->run ? -1 : p->run > q->run;
+}
+
 int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int32_t *seeds, const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted,
                           const BucketOptions *o, int threads, int startable, BucketResult *res) {
   if (threads > BUCKET_MAX_THREADS) threads = BUCKET_MAX_THREADS;
@@ -79,15 +95,27 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
   const size_t nRuns = (size_t)threads * BUCKET_RUNS_PER_THREAD;
   size_t *cuts = malloc((nRuns + 1) * sizeof(size_t));
   Run *runs = calloc(nRuns, sizeof(Run));
-  Search s = {docs, prose, seeds, buckets, wanted, o, runs, nRuns, 0};
-  if (!cuts || !runs || uv_mutex_init(&s.lock) != 0) {
+  Turn *turns = malloc(nRuns * sizeof(Turn));
+  Search s = {docs, prose, seeds, buckets, wanted, o, runs, NULL, nRuns, 0};
+  if (!cuts || !runs || !turns || uv_mutex_init(&s.lock) != 0) {
     free(cuts);
     free(runs);
+    free(turns);
     return bucketRegionsNative(docs, prose, seeds, buckets, nBuckets, wanted, o, res);
   }
   bucketRuns(buckets, nBuckets, wanted, nRuns, cuts);
-  for (size_t r = 0; r < nRuns; r++) runs[r].first = cuts[r], runs[r].last = cuts[r + 1], runs[r].status = 1;
-  free(cuts);
+  for (size_t r = 0; r < nRuns; r++) {
+    Run *run = &runs[r];
+    run->first = cuts[r], run->last = cuts[r + 1], run->status = 1;
+    for (size_t b = run->first, from = b > 0 ? buckets[3 * b - 1] : 0; b < run->last; from = buckets[3 * b + 2], b++)
+      if (!wanted || wanted[b]) run->seeds += (double)(buckets[3 * b + 2] - from);
+    turns[r].seeds = run->seeds, turns[r].run = r;
+  }
+  qsort(turns, nRuns, sizeof(Turn), moreSeeds);
+  size_t *order = cuts; /* (the cuts are read no more: their memory holds the order) */
+  for (size_t r = 0; r < nRuns; r++) order[r] = turns[r].run;
+  free(turns);
+  s.order = order;
   /* The k-gram hashing's CPU check (a static of regiondoc.c) made here, before any thread reads it. */
   kgramHashesReady();
   uv_thread_t started[BUCKET_MAX_THREADS];
@@ -99,6 +127,7 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
   takeRuns(&s); /* this thread too; with no thread started, every run */
   for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
   uv_mutex_destroy(&s.lock);
+  free(order);
   int ok = 1;
   size_t count = 0;
   for (size_t r = 0; r < nRuns; r++) {

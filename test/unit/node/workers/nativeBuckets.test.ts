@@ -60,6 +60,8 @@ const OPTIONS: RegionOptions[] = [
   { maxGap: 12, maxDrift: 1, driftRate: 0.5, joinGap: 80, proseMaxJoinIndel: 3, coverK: 2, band: 2, margin: 3 },
   { selfMatches: false, streams: 'both', minSimilarity: 0.3, shortSimilarity: 0.9, minConsistency: 0.6, fringeGap: 5 },
   { k: 4, w: 3, maxPostings: 200, minTokens: 20, proseMaxJoinIndel: Infinity },
+  // A maxGap not whole (chains closed by the double tests, not the integer ones) and a band of 19 k-grams (32-lane search).
+  { maxGap: 9.5, band: 9, minTokens: 16, driftRate: 0.3 },
 ];
 
 /** bucketRegions of every wanted bucket of a plan, one by one with the TypeScript aligner. */

@@ -307,6 +307,41 @@ for (const under of KERNELS) {
       assert.ok(found > 1000 && none > 50, `alignments ${found}, none ${none}`);
     });
 
+    it('band searches at the edges of the vector widths (bands 7, 8, 15, 16, 31), repeated k-grams in the band, chains off their diagonal, seeds not rising, self chains, short windows: the same alignment', () => {
+      // Texts of five distinct lines: equal k-grams recur in every band, on both sides of its centre.
+      const rnd = mulberry32(7);
+      const lines = ['a = b;', 'b = a;', 'f(a, b);', 'return a;', 'x += 1;'];
+      const docs = Array.from({ length: 12 }, (_, t) => regionDocument(Array.from({ length: 10 + t * 12 }, () => lines[Math.floor(rnd() * lines.length)]).join('\n'), `r${t}.ts`));
+      docs.push(regionDocument('a = b;', 's1.ts'), regionDocument('f(a, b); x += 1;', 's2.ts'));
+      const align = kernelAligner(kernel!);
+      const bands = [7, 8, 15, 16, 31];
+      let found = 0;
+      let none = 0;
+      for (let round = 0; round < 2500; round++) {
+        const band = bands[round % bands.length];
+        const o: AlignOptions = { k: 3 + (round % 3), coverK: 1 + (round % 4), margin: [0, 4, 20][round % 3], band, fringeGap: 2, minConsistency: 0.9 };
+        const self = round % 4 === 0;
+        const A = docs[Math.floor(rnd() * docs.length)];
+        const B = self ? A : docs[Math.floor(rnd() * docs.length)];
+        if (A.length < 1 || B.length < 1) continue;
+        // Seeds around a diagonal up to a band and a half off (a self chain's from the first half
+        // to the second); every seventh chain's seeds not rising on side a.
+        const m = 1 + Math.floor(rnd() * 8);
+        const seeds: number[] = [];
+        let a = Math.floor(rnd() * (self ? A.length / 2 : A.length));
+        const diag = self ? Math.floor(A.length / 2) : Math.floor((rnd() - 0.5) * 3 * band);
+        for (let i = 0; i < m && a < A.length; i++) {
+          seeds.push(a, Math.min(B.length - 1, Math.max(0, a + diag + Math.floor(rnd() * 5) - 2)));
+          a = round % 7 === 3 ? Math.max(0, a - Math.floor(rnd() * 3)) : a + 1 + Math.floor(rnd() * 2 * band);
+        }
+        const ts = alignChain(A, B, seeds, o, self);
+        assert.deepEqual(align(A, B, seeds, o, self), ts, `round ${round}: seeds ${JSON.stringify(seeds)} ${JSON.stringify(o)} self ${self}`);
+        if (ts) found++;
+        else none++;
+      }
+      assert.ok(found > 500 && none > 50, `alignments ${found}, none ${none}`);
+    });
+
     it('refuses arguments that do not describe documents (no crash, a clear error)', () => {
       const d = regionDocument('const a = 1;\nconst b = 2;\n', 'x.ts');
       const seeds = Int32Array.from([0, 1]);
