@@ -12,6 +12,8 @@
  */
 // First: V8's tiering for a short process (before any other module's code runs).
 import './process/v8Tiering';
+// Second: the scan's first worker, booting while this thread sets up the rest.
+import './process/earlyWorkers';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

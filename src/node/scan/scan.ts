@@ -8,8 +8,8 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { fillKernelTables, kernelTablesBuffer, nativeKernel } from '../workers/nativeKernel';
-import { variantTableBuffer } from '../workers/variants';
+import { fillKernelTables, nativeKernel } from '../workers/nativeKernel';
+import { defaultScanWorkerScript, scanWorkerData, setScanWorkersQuiet, takePrestartedScanWorkers } from './scanWorkers';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -17,18 +17,18 @@ import {
   matchFileItems,
   matchSectionItems,
   planReport,
+  type FingerprintedDocument,
   type MatchedItems,
   type Report,
   type ReportOptions,
 } from '../../core/report/report';
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
-import type { CjkMode, FingerprintWorkerData, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
+import type { CjkMode, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
-import type { FingerprintedDocument } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 
 export interface ScanOptions {
@@ -181,21 +181,28 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   let step = walker.next();
 
-  // The kernel's tables are made once, by this thread, once the first files are on their way (the
-  // workers boot meanwhile, and wait for the tables at their first code file).
-  const kernelTables = kernelTablesBuffer();
+  // The workers (the first maybe started before the CLI's set-up: scanWorkers.ts); the kernel's
+  // tables are made once, by this thread, once the first files are on their way (the workers boot
+  // meanwhile, and wait for the tables at their first code file).
+  const script = options.workerScript ?? defaultScanWorkerScript();
+  const early = takePrestartedScanWorkers(script);
+  const workerData = early?.data ?? scanWorkerData();
+  setScanWorkersQuiet(workerData, options.quiet ?? false);
   let tablesFilled = false;
   const fillTables = () => {
-    if (!tablesFilled) fillKernelTables(kernelTables);
+    if (!tablesFilled) fillKernelTables(workerData.kernelTables!);
     tablesFilled = true;
   };
-  const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
-    script: options.workerScript ?? path.join(__dirname, 'worker.js'),
-    size: options.workers,
-    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables, variantTable: variantTableBuffer() } satisfies FingerprintWorkerData,
-    pipeline: PIPELINE,
-  });
-  pool.warm();
+  const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script, size: options.workers, workerData, pipeline: PIPELINE, prestarted: early?.workers });
+  // The first worker now, the others once the walk finds a second batch (one batch never reaches
+  // them: ~40 ms of CPU each spared), or now when they have work after the fingerprints.
+  let warmed = options.withWorkers !== undefined;
+  pool.warm(warmed ? Infinity : 1);
+  const warmRest = (batches: number, walked: boolean) => {
+    if (warmed || (walked && batches <= 1)) return;
+    warmed = true;
+    pool.warm();
+  };
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
@@ -262,6 +269,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     if (settings.weighting === 'tfidf') {
       walkSlice(Infinity);
       flush();
+      warmRest(batches, true);
       fillTables();
       const table = new SharedArrayBuffer(4 << DF_TABLE_BITS);
       const counted = await inParallel(ready, pool.size * PIPELINE, (b) =>
@@ -379,11 +387,13 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         walked = walkSlice(WALK_SLICE_MS);
         // A partial batch goes too when a worker would otherwise wait for it.
         if (walked || (ready.length === 0 && inFlight < limit)) flush();
+        warmRest(batches, walked);
         dispatch();
         fillTables();
         if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       flush();
+      warmRest(batches, true);
       dispatch();
       fillTables();
       phase('walked');

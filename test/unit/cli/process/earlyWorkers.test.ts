@@ -1,0 +1,66 @@
+// The CLI's first scan worker, started before its set-up (src/cli/process/earlyWorkers.ts) and
+// adopted by the scan (node/scan/scanWorkers.ts); the others started only when the walk finds a
+// second batch of files. Counted on the built CLI: the Workers it constructs.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startsScanWorkers } from '../../../../src/cli/process/earlyWorkers';
+
+const CLI = path.join(__dirname, '../../../../dist/cli.js');
+
+/** Runs the built CLI with `args`, counting the worker threads it constructs (and printing their scripts). */
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; workers: string[] } {
+  const probe =
+    `const wt=require('node:worker_threads');const W=wt.Worker;const made=[];` +
+    `wt.Worker=class extends W{constructor(s,o){super(s,o);made.push(require('node:path').basename(String(s)))}};` +
+    `process.on('exit',()=>process.stderr.write('WORKERS '+JSON.stringify(made)+'\\n'));` +
+    `process.argv=[process.argv[0],${JSON.stringify(CLI)},...${JSON.stringify(args)}];require(${JSON.stringify(CLI)});`;
+  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const m = /WORKERS (\[.*\])/.exec(r.stderr);
+  assert.ok(m, r.stderr);
+  return { status: r.status, stdout: r.stdout, workers: JSON.parse(m[1]) as string[] };
+}
+
+describe("the CLI's early scan worker", function () {
+  this.timeout(60000);
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-early-'));
+    fs.mkdirSync(path.join(dir, 'one'));
+    fs.writeFileSync(path.join(dir, 'one', 'a.js'), 'function add(a, b) {\n  return a + b;\n}\n');
+    fs.mkdirSync(path.join(dir, 'many'));
+    for (let i = 0; i < 150; i++) fs.writeFileSync(path.join(dir, 'many', `f${i}.js`), `function f${i}(a) {\n  return a * ${i} + ${i % 7};\n}\n`);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is started for the commands that scan with workers only', () => {
+    assert.ok(startsScanWorkers(['node', 'cli.js', 'scan', '.']));
+    assert.ok(startsScanWorkers(['node', 'cli.js', 'fingerprints', '.', '--out', 'x.jsonl']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js', 'join', 'a.jsonl']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js', '--help']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js']));
+  });
+
+  it('is the one worker of a scan whose files fit one batch, adopted (not started again)', () => {
+    const r = run(['scan', path.join(dir, 'one'), '--format', 'json', '--workers', '2']);
+    assert.equal(r.status, 0);
+    assert.deepEqual(r.workers, ['worker.js']);
+    assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 1);
+  });
+
+  it('is joined by the others once the walk finds a second batch', () => {
+    const r = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3']);
+    assert.equal(r.status, 0);
+    assert.deepEqual(r.workers, ['worker.js', 'worker.js', 'worker.js']);
+    assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 150);
+  });
+
+  it('is let go with the process when the run ends before its scan', () => {
+    const r = run(['scan', path.join(dir, 'no-such-folder')]);
+    assert.equal(r.status, 2);
+    assert.deepEqual(r.workers, ['worker.js']);
+    assert.equal(run(['join']).workers.length, 0);
+  });
+});
