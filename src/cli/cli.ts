@@ -22,10 +22,7 @@ import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '..
 import type * as Locate from '../node/scan/locate';
 import type * as HtmlReport from '../node/htmlReport/fromScan';
 import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
-import { runDaskJoin } from '../node/shards/daskJoin';
-import { joinShards } from '../node/shards/joinShards';
-import { checkShardName, ShardError } from '../node/shards/shardFormat';
-import { writeShard } from '../node/shards/writeShard';
+import { shardParts } from './process/shardParts';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatJunit } from './reporters/formatJunit';
@@ -350,6 +347,7 @@ async function runFingerprints(dir: string, flags: ScanFlags & { out: string; na
     process.stderr.write('neardup: --weighting tfidf weighs each shingle by the whole tree, so fingerprints of separate exports cannot be joined; use none or tf.\n');
     return 2;
   }
+  const { checkShardName, writeShard, ShardError } = shardParts();
   const name = flags.name ?? path.basename(root);
   const bad = checkShardName(name);
   if (bad) {
@@ -407,6 +405,7 @@ async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
     return 2;
   }
   const settings = { maxDistance: flags.maxDistance, sectionMaxDistance: flags.sectionMaxDistance, minSimilarity: flags.minSimilarity, sections: flags.sections };
+  const { joinShards, runDaskJoin, ShardError } = shardParts();
   let result;
   try {
     result = await joinShards(shards, {
