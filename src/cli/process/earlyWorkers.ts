@@ -3,13 +3,14 @@
  * set-up): `neardup scan` and `neardup fingerprints` start their first worker thread now, so that
  * its boot (~40 ms of a thread) overlaps the ~30 ms this thread spends setting up the CLI and its
  * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16). A run that ends
- * before its scan (usage error, --help) lets it go with the process.
+ * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
  */
 import { prestartScanWorkers } from '../../node/scan/scanWorkers';
 
-/** Whether node's arguments name a command that scans a folder with workers. */
+/** Whether node's arguments name a command that scans a folder with workers (and do not ask for its help). */
 export function startsScanWorkers(argv: readonly string[]): boolean {
-  return argv[2] === 'scan' || argv[2] === 'fingerprints';
+  if (argv[2] !== 'scan' && argv[2] !== 'fingerprints') return false;
+  return !argv.slice(3).some((a) => a === '--help' || a === '-h');
 }
 
 if (startsScanWorkers(process.argv)) prestartScanWorkers(1);

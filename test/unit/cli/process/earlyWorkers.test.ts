@@ -41,6 +41,8 @@ describe("the CLI's early scan worker", function () {
     assert.ok(!startsScanWorkers(['node', 'cli.js', 'join', 'a.jsonl']));
     assert.ok(!startsScanWorkers(['node', 'cli.js', '--help']));
     assert.ok(!startsScanWorkers(['node', 'cli.js']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '--help']), 'help: no scan');
+    assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '.', '-h']));
   });
 
   it('is the one worker of a scan whose files fit one batch, adopted (not started again)', () => {
