@@ -10,8 +10,8 @@
  * fatal error (a baseline that cannot be read or written, a broken `.neardup.json`, a
  * `--changed-since` revision git does not know among them).
  */
-// First: V8's tiering for a short process (before any other module's code runs).
-import './process/v8Tiering';
+// First: V8's tiering for a short process (set at once, or for a scan once its workers are online).
+import { applyCliV8Flags } from './process/v8Tiering';
 // Second: the scan's first worker, booting while this thread sets up the rest.
 import './process/earlyWorkers';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -239,6 +239,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
     regionsSharedFrom: flags.locate ? locateParts().regionsShared : undefined,
     quiet: flags.quiet,
+    onWorkersOnline: applyCliV8Flags,
     onPhase,
     onBatch,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
@@ -364,6 +365,7 @@ async function runFingerprints(dir: string, flags: ScanFlags & { out: string; na
     gitignore: flags.gitignore,
     workers: flags.workers,
     quiet: flags.quiet,
+    onWorkersOnline: applyCliV8Flags,
     match: false,
     onProgress: flags.progress && !flags.quiet ? (done, found) => progress.update(done, found) : undefined,
     onSkip: skipNotices(flags.quiet, progress),

@@ -2,10 +2,12 @@
  * The CLI's scan workers started first (imported right after v8Tiering, before any other module's
  * set-up): `neardup scan` and `neardup fingerprints` start their first worker thread now, so that
  * its boot (~40 ms of a thread) overlaps the ~30 ms this thread spends setting up the CLI and its
- * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16). A run that ends
+ * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16). It boots
+ * before V8's flags are set (v8Tiering.ts), with Node's code cache. A run that ends
  * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
  */
 import { prestartScanWorkers } from '../../node/scan/scanWorkers';
+import { applyCliV8Flags } from './v8Tiering';
 
 /** Whether node's arguments name a command that scans a folder with workers (and do not ask for its help). */
 export function startsScanWorkers(argv: readonly string[]): boolean {
@@ -13,4 +15,6 @@ export function startsScanWorkers(argv: readonly string[]): boolean {
   return !argv.slice(3).some((a) => a === '--help' || a === '-h');
 }
 
+// V8's flags: for a scan once its workers are online (cli.ts: onWorkersOnline), else now.
 if (startsScanWorkers(process.argv)) prestartScanWorkers(1);
+else applyCliV8Flags();

@@ -8,8 +8,8 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { fillKernelTables, nativeKernel } from '../workers/nativeKernel';
-import { defaultScanWorkerScript, scanWorkerData, setScanWorkersQuiet, takePrestartedScanWorkers } from './scanWorkers';
+import { nativeKernel } from '../workers/nativeKernel';
+import { startScanPool } from './scanWorkers';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -83,6 +83,8 @@ export interface ScanOptions {
    * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
    */
   onPhase?: (phase: string, atMs: number) => void;
+  /** Called once the workers this scan starts are online (all, or the one a tree of one batch needs). */
+  onWorkersOnline?: () => void;
   /**
    * Called with each batch a worker answered: its files (the files sent back for their Chinese
    * text come again, in the batch that does them), the worker's thread id, and what that worker
@@ -181,28 +183,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   let step = walker.next();
 
-  // The workers (the first maybe started before the CLI's set-up: scanWorkers.ts); the kernel's
-  // tables are made once, by this thread, once the first files are on their way (the workers boot
-  // meanwhile, and wait for the tables at their first code file).
-  const script = options.workerScript ?? defaultScanWorkerScript();
-  const early = takePrestartedScanWorkers(script);
-  const workerData = early?.data ?? scanWorkerData();
-  setScanWorkersQuiet(workerData, options.quiet ?? false);
-  let tablesFilled = false;
-  const fillTables = () => {
-    if (!tablesFilled) fillKernelTables(workerData.kernelTables!);
-    tablesFilled = true;
-  };
-  const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script, size: options.workers, workerData, pipeline: PIPELINE, prestarted: early?.workers });
-  // The first worker now, the others once the walk finds a second batch (one batch never reaches
-  // them: ~40 ms of CPU each spared), or now when they have work after the fingerprints.
-  let warmed = options.withWorkers !== undefined;
-  pool.warm(warmed ? Infinity : 1);
-  const warmRest = (batches: number, walked: boolean) => {
-    if (warmed || (walked && batches <= 1)) return;
-    warmed = true;
-    pool.warm();
-  };
+  // The workers (the first maybe started before the CLI's set-up), the others once the walk finds
+  // a second batch, and the kernel's tables made once, by this thread (scanWorkers.ts).
+  const { pool, fillTables, warmRest } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined });
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until

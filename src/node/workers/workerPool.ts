@@ -94,6 +94,8 @@ export interface PrestartedWorker {
   readonly workerData: unknown;
   /** True once the worker has exited (it is then not adopted). */
   readonly exited: boolean;
+  /** True once the worker is online (its Node bootstrap done). */
+  readonly online: boolean;
   /** The worker's thread id (-1 once it has stopped). */
   readonly threadId: number;
   /** Hands the worker over: the listeners of {@link prestartWorker} are removed (the adopter adds its own). */
@@ -104,25 +106,24 @@ export interface PrestartedWorker {
 export function prestartWorker(script: string, workerData: unknown): PrestartedWorker {
   const worker = new Worker(script, { workerData });
   let exited = false;
+  let online = false;
   const onError = () => undefined; // a worker exits after an uncaught error: seen as `exited`
-  const onExit = () => {
-    exited = true;
-  };
+  const onExit = () => void (exited = true);
+  const onOnline = () => void (online = true);
   worker.on('error', onError);
   worker.on('exit', onExit);
+  worker.once('online', onOnline);
   worker.unref();
   return {
     script,
     workerData,
-    get exited() {
-      return exited;
-    },
-    get threadId() {
-      return worker.threadId;
-    },
+    get exited() { return exited; },
+    get online() { return online; },
+    get threadId() { return worker.threadId; },
     release() {
       worker.off('error', onError);
       worker.off('exit', onExit);
+      worker.off('online', onOnline);
       return worker;
     },
   };
@@ -166,6 +167,9 @@ export class WorkerPool<Req, Res> {
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
   private readonly prestarted: PrestartedWorker[];
+  /** Workers started and not yet online, and who waits for none to be left ({@link whenOnline}). */
+  private readonly booting = new Set<Worker>();
+  private onlineWaiters: Array<() => void> = [];
 
   constructor(options: WorkerPoolOptions) {
     this.opts = options;
@@ -230,6 +234,12 @@ export class WorkerPool<Req, Res> {
         slot.worker!.unref();
       }
     }
+  }
+
+  /** Resolves once every worker started so far is online or gone (their Node bootstrap over). */
+  whenOnline(): Promise<void> {
+    if (this.booting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.onlineWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
@@ -305,13 +315,20 @@ export class WorkerPool<Req, Res> {
   }
 
   private spawn(slot: Slot<Req, Res>): void {
+    const early = this.takePrestarted();
     const w =
-      this.takePrestarted() ??
+      early?.release() ??
       new Worker(this.opts.script, {
         workerData: this.opts.workerData,
         resourceLimits: this.opts.resourceLimits,
         execArgv: this.opts.execArgv,
       });
+    if (!early?.online) {
+      this.booting.add(w);
+      const booted = () => this.booted(w);
+      w.once('online', booted);
+      w.once('exit', booted);
+    }
     slot.worker = w;
     slot.lastError = null;
     w.on('message', (msg: WorkerResponseMessage<Res>) => this.onMessage(slot, w, msg));
@@ -329,13 +346,18 @@ export class WorkerPool<Req, Res> {
   }
 
   /** The next prestarted worker still running (those that exited are let go), if any. */
-  private takePrestarted(): Worker | undefined {
+  private takePrestarted(): PrestartedWorker | undefined {
     if (this.opts.execArgv || this.opts.resourceLimits) return undefined;
     for (let p = this.prestarted.shift(); p; p = this.prestarted.shift()) {
-      const w = p.release();
-      if (!p.exited) return w;
+      if (!p.exited) return p;
+      p.release();
     }
     return undefined;
+  }
+
+  private booted(w: Worker): void {
+    if (!this.booting.delete(w) || this.booting.size > 0) return;
+    for (const resolve of this.onlineWaiters.splice(0)) resolve();
   }
 
   private dispatch(slot: Slot<Req, Res>, task: Task<Req, Res>): void {

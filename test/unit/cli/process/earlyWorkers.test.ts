@@ -6,21 +6,33 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startsScanWorkers } from '../../../../src/cli/process/earlyWorkers';
+import type * as EarlyWorkers from '../../../../src/cli/process/earlyWorkers';
+import { CLI_INTERRUPT_BUDGET } from '../../../../src/cli/process/v8Tiering';
+
+// Loaded with the opt-out set, so that loading it (not a scan: it sets V8's flags at once) does not retune this test process's V8.
+const saved = process.env.NEARDUP_V8_DEFAULTS;
+process.env.NEARDUP_V8_DEFAULTS = '1';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startsScanWorkers } = require('../../../../src/cli/process/earlyWorkers') as typeof EarlyWorkers;
+if (saved === undefined) delete process.env.NEARDUP_V8_DEFAULTS;
+else process.env.NEARDUP_V8_DEFAULTS = saved;
 
 const CLI = path.join(__dirname, '../../../../dist/cli.js');
 
 /** Runs the built CLI with `args`, counting the worker threads it constructs (and printing their scripts). */
-function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; workers: string[] } {
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; workers: string[]; events: string[] } {
+  // Also the order of the workers' 'online' events and of V8's flags set (events).
   const probe =
-    `const wt=require('node:worker_threads');const W=wt.Worker;const made=[];` +
-    `wt.Worker=class extends W{constructor(s,o){super(s,o);made.push(require('node:path').basename(String(s)))}};` +
-    `process.on('exit',()=>process.stderr.write('WORKERS '+JSON.stringify(made)+'\\n'));` +
+    `const wt=require('node:worker_threads');const W=wt.Worker;const made=[];const events=[];` +
+    `wt.Worker=class extends W{constructor(s,o){super(s,o);made.push(require('node:path').basename(String(s)));this.once('online',()=>events.push('online'))}};` +
+    `const v8=require('node:v8');const set=v8.setFlagsFromString;v8.setFlagsFromString=(f)=>{events.push('flags '+f);return set(f)};` +
+    `process.on('exit',()=>process.stderr.write('WORKERS '+JSON.stringify({made,events})+'\\n'));` +
     `process.argv=[process.argv[0],${JSON.stringify(CLI)},...${JSON.stringify(args)}];require(${JSON.stringify(CLI)});`;
-  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, ...env } });
-  const m = /WORKERS (\[.*\])/.exec(r.stderr);
+  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, NEARDUP_V8_DEFAULTS: '', ...env } });
+  const m = /WORKERS (\{.*\})/.exec(r.stderr);
   assert.ok(m, r.stderr);
-  return { status: r.status, stdout: r.stdout, workers: JSON.parse(m[1]) as string[] };
+  const seen = JSON.parse(m[1]) as { made: string[]; events: string[] };
+  return { status: r.status, stdout: r.stdout, workers: seen.made, events: seen.events };
 }
 
 describe("the CLI's early scan worker", function () {
@@ -57,6 +69,19 @@ describe("the CLI's early scan worker", function () {
     assert.equal(r.status, 0);
     assert.deepEqual(r.workers, ['worker.js', 'worker.js', 'worker.js']);
     assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 150);
+  });
+
+  it("boots before V8's flags are set (with Node's code cache); the flags are set once the scan's workers are online", () => {
+    const flags = `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
+    const one = run(['scan', path.join(dir, 'one'), '--format', 'json']);
+    assert.deepEqual(one.events, ['online', flags]);
+    const many = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2']);
+    assert.deepEqual(many.events, ['online', 'online', flags]);
+    const shard = path.join(dir, 'many.jsonl');
+    assert.deepEqual(run(['fingerprints', path.join(dir, 'many'), '--out', shard, '-q']).events, ['online', 'online', flags]);
+    // Any other command sets them at once; NEARDUP_V8_DEFAULTS=1 keeps V8's.
+    assert.deepEqual(run(['join', shard, '-q']).events, [flags]);
+    assert.deepEqual(run(['scan', path.join(dir, 'one')], { NEARDUP_V8_DEFAULTS: '1' }).events, ['online']);
   });
 
   it('is let go with the process when the run ends before its scan', () => {

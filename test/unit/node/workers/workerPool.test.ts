@@ -331,6 +331,25 @@ describe('WorkerPool', function () {
     assert.equal(Atomics.load(signals, STARTED), 1);
   });
 
+  it('whenOnline() resolves once every worker started is online (at once when none is booting)', async () => {
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const p = pool({ size: 2, workerData: { signals } });
+    await p.whenOnline(); // none started
+    const early = prestartWorker(script, { signals });
+    const q = pool({ size: 2, workerData: early.workerData, prestarted: [early] });
+    p.warm();
+    q.warm();
+    let online = false;
+    const both = Promise.all([p.whenOnline(), q.whenOnline()]).then(() => (online = true));
+    await Promise.resolve();
+    assert.equal(online, false, "not before the workers' 'online' (a message of the event loop)");
+    await both;
+    // Online: their scripts may still be loading, but Node's bootstrap is over; each then runs its script.
+    await signalled(signals, STARTED, 4);
+    assert.equal(p.workerThreadIds().length, 2);
+    assert.equal(q.workerThreadIds()[0], early.threadId);
+  });
+
   it('a prestarted worker never taken does not keep the process alive', async () => {
     const prog = path.join(dir, 'prestarted.js');
     fs.writeFileSync(
