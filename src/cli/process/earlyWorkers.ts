@@ -6,6 +6,7 @@
  * before V8's flags are set (v8Tiering.ts), with Node's code cache. A run that ends
  * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
  */
+import * as os from 'node:os';
 import { prestartScanWorkers } from '../../node/scan/scanWorkers';
 import { applyCliV8Flags } from './v8Tiering';
 
@@ -15,6 +16,18 @@ export function startsScanWorkers(argv: readonly string[]): boolean {
   return !argv.slice(3).some((a) => a === '--help' || a === '-h');
 }
 
+/**
+ * How many workers to start first: one (a tree of one batch needs no more), or with `--locate`
+ * (work for every worker after the fingerprints) as many as the scan will have: one per core, or
+ * `--workers N` (a guess at the flag; a worker too many is let go when the scan ends).
+ */
+export function earlyWorkerCount(argv: readonly string[], cores: number): number {
+  if (!argv.includes('--locate')) return 1;
+  const i = argv.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
+  const n = i < 0 ? NaN : Number(argv[i].startsWith('--workers=') ? argv[i].slice('--workers='.length) : argv[i + 1]);
+  return Math.max(1, Math.min(Number.isInteger(n) && n > 0 ? n : cores, cores, 64));
+}
+
 // V8's flags: for a scan once its workers are online (cli.ts: onWorkersOnline), else now.
-if (startsScanWorkers(process.argv)) prestartScanWorkers(1);
+if (startsScanWorkers(process.argv)) prestartScanWorkers(earlyWorkerCount(process.argv, os.availableParallelism()));
 else applyCliV8Flags();

@@ -13,7 +13,7 @@ import { CLI_INTERRUPT_BUDGET } from '../../../../src/cli/process/v8Tiering';
 const saved = process.env.NEARDUP_V8_DEFAULTS;
 process.env.NEARDUP_V8_DEFAULTS = '1';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startsScanWorkers } = require('../../../../src/cli/process/earlyWorkers') as typeof EarlyWorkers;
+const { startsScanWorkers, earlyWorkerCount } = require('../../../../src/cli/process/earlyWorkers') as typeof EarlyWorkers;
 if (saved === undefined) delete process.env.NEARDUP_V8_DEFAULTS;
 else process.env.NEARDUP_V8_DEFAULTS = saved;
 
@@ -55,6 +55,20 @@ describe("the CLI's early scan worker", function () {
     assert.ok(!startsScanWorkers(['node', 'cli.js']));
     assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '--help']), 'help: no scan');
     assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '.', '-h']));
+  });
+
+  it('is one worker, or with --locate as many as the scan will have', () => {
+    const argv = (...a: string[]) => ['node', 'cli.js', 'scan', '.', ...a];
+    assert.equal(earlyWorkerCount(argv(), 4), 1);
+    assert.equal(earlyWorkerCount(argv('--locate'), 4), 4);
+    assert.equal(earlyWorkerCount(argv('--locate', '--workers', '2'), 4), 2);
+    assert.equal(earlyWorkerCount(argv('--workers=3', '--locate'), 4), 3);
+    assert.equal(earlyWorkerCount(argv('--locate', '--workers', '16'), 4), 4, 'no more than the cores');
+    assert.equal(earlyWorkerCount(argv('--locate', '--workers', 'x'), 2), 2, 'a bad value: commander says so; one per core meanwhile');
+    const r = run(['scan', path.join(dir, 'one'), '--format', 'json', '--locate', '--workers', '2']);
+    assert.equal(r.status, 0);
+    assert.deepEqual(r.workers, ['worker.js', 'worker.js'], 'both started first, adopted');
+    assert.deepEqual(r.events, ['online', 'online', `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`]);
   });
 
   it('is the one worker of a scan whose files fit one batch, adopted (not started again)', () => {
