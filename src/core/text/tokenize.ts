@@ -267,6 +267,8 @@ export function unicodeWordTable(): Uint8Array {
   t.fill(0, 0x2000, 0x2070);
   t.fill(0, 0x3000, 0x3040);
   t.fill(0, 0xff00, 0xff10);
+  // And this thread's isUnicodeWordChar answers, all known now (as a test per unit left them).
+  for (let c = 0x80; c < 65536; c++) unicodeWord[c] = 2 - t[c];
   return t;
 }
 
