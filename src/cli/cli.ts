@@ -10,8 +10,10 @@
  * fatal error (a baseline that cannot be read or written, a broken `.neardup.json`, a
  * `--changed-since` revision git does not know among them).
  */
-// First: V8's tiering for a short process (before any other module's code runs).
-import './process/v8Tiering';
+// First: V8's tiering for a short process (set at once, or for a scan once its workers are online).
+import { applyCliV8Flags } from './process/v8Tiering';
+// Second: the scan's first worker, booting while this thread sets up the rest.
+import './process/earlyWorkers';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,10 +22,7 @@ import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '..
 import type * as Locate from '../node/scan/locate';
 import type * as HtmlReport from '../node/htmlReport/fromScan';
 import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
-import { runDaskJoin } from '../node/shards/daskJoin';
-import { joinShards } from '../node/shards/joinShards';
-import { checkShardName, ShardError } from '../node/shards/shardFormat';
-import { writeShard } from '../node/shards/writeShard';
+import { shardParts } from './process/shardParts';
 import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatJunit } from './reporters/formatJunit';
@@ -240,6 +239,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
     regionsSharedFrom: flags.locate ? locateParts().regionsShared : undefined,
     quiet: flags.quiet,
+    onWorkersOnline: applyCliV8Flags,
     onPhase,
     onBatch,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
@@ -348,6 +348,7 @@ async function runFingerprints(dir: string, flags: ScanFlags & { out: string; na
     process.stderr.write('neardup: --weighting tfidf weighs each shingle by the whole tree, so fingerprints of separate exports cannot be joined; use none or tf.\n');
     return 2;
   }
+  const { checkShardName, writeShard, ShardError } = shardParts();
   const name = flags.name ?? path.basename(root);
   const bad = checkShardName(name);
   if (bad) {
@@ -364,6 +365,7 @@ async function runFingerprints(dir: string, flags: ScanFlags & { out: string; na
     gitignore: flags.gitignore,
     workers: flags.workers,
     quiet: flags.quiet,
+    onWorkersOnline: applyCliV8Flags,
     match: false,
     onProgress: flags.progress && !flags.quiet ? (done, found) => progress.update(done, found) : undefined,
     onSkip: skipNotices(flags.quiet, progress),
@@ -405,6 +407,7 @@ async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
     return 2;
   }
   const settings = { maxDistance: flags.maxDistance, sectionMaxDistance: flags.sectionMaxDistance, minSimilarity: flags.minSimilarity, sections: flags.sections };
+  const { joinShards, runDaskJoin, ShardError } = shardParts();
   let result;
   try {
     result = await joinShards(shards, {

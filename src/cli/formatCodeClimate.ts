@@ -11,7 +11,9 @@
  * unrelated edits and copies joining or leaving its group; copies with one identity are numbered
  * in order, so it is unique within a report (GitLab shows only one issue per fingerprint).
  */
-import { createHash } from 'node:crypto';
+// node:crypto on first use: a run that hashes nothing does not load it at start-up (issue 16).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const createHash = (algorithm: string) => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cellRange, describeLines } from '../core/containers/cellLines';

@@ -13,7 +13,10 @@ import type { BaselineSummary, PairIdentity } from './baseline';
 import { escapeJsonControls, sanitizeForTerminal } from './sanitize';
 import { CLONE_KINDS, countKinds, describeKinds } from './reporters/cloneKinds';
 import { groupedPairs } from './reporters/pairGroups';
-import { createHash } from 'node:crypto';
+
+// node:crypto on first use: a run that hashes nothing does not load it at start-up (issue 16).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const createHash = (algorithm: string) => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 /**
  * What a run adds to the SARIF log: each pair's identity (a `partialFingerprints` entry, stable

@@ -18,9 +18,10 @@ if (data?.kernelTables instanceof SharedArrayBuffer) useKernelTables(data.kernel
 if (data?.variantTable instanceof SharedArrayBuffer) useVariantTableBuffer(data.variantTable);
 if (data?.logged instanceof SharedArrayBuffer) {
   const logged = new Int32Array(data.logged);
-  const quiet = data.quiet === true;
+  // Quiet from the start, or said later in the word after the bits (a worker started before its scan: scanWorkers.ts).
+  const quiet = () => data.quiet === true || (logged.length > 1 && Atomics.load(logged, 1) === 1);
   setEngineLog((msg) => {
-    if (quiet) return;
+    if (quiet()) return;
     hashString64(msg);
     const bit = 1 << (out.lo & 31);
     if ((Atomics.or(logged, 0, bit) & bit) === 0) console.error(msg); // first worker to say it

@@ -1,5 +1,6 @@
 /**
- * The CLI's one V8 setting, made before anything else runs: a longer interrupt budget (how much
+ * The CLI's one V8 setting, made before anything else runs (or, for a scan, once its workers are
+ * online: {@link applyCliV8Flags}): a longer interrupt budget (how much
  * bytecode a function runs before V8 considers optimising it). A scan is a short process of
  * several isolates (this thread and one worker per core, each compiling its own code): with V8's
  * default (67,584) a quarter of a scan's CPU went to TurboFan optimising functions that had little
@@ -21,5 +22,18 @@ export function cliV8Flags(execArgv: readonly string[], nodeOptions: string | un
   return given ? undefined : `--interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
 }
 
-const flags = cliV8Flags(process.execArgv, process.env.NODE_OPTIONS, process.env.NEARDUP_V8_DEFAULTS);
-if (flags) v8.setFlagsFromString(flags);
+let applied = false;
+
+/**
+ * Sets the CLI's V8 flags (once). A flag set changes V8's flag hash, so every code cache made
+ * under the old flags is rejected from then on, Node's own among them: each built-in module
+ * loaded later, in this thread or in a worker booting, is compiled from its source (a worker's
+ * bootstrap then costs ~30 ms more of CPU, `require('node:crypto')` 13 ms instead of 3). So a
+ * scan sets them once its workers are online (earlyWorkers.ts), every other command at once.
+ */
+export function applyCliV8Flags(): void {
+  if (applied) return;
+  applied = true;
+  const flags = cliV8Flags(process.execArgv, process.env.NODE_OPTIONS, process.env.NEARDUP_V8_DEFAULTS);
+  if (flags) v8.setFlagsFromString(flags);
+}

@@ -12,7 +12,9 @@
  * (`--locate`) is its path and the hash of its tokens as read: a located range is not a section,
  * but line shifts keep it too. Paths are relative to the folder the baseline belongs to, with `/`.
  */
-import { createHash } from 'node:crypto';
+// node:crypto on first use: a run that hashes nothing does not load it at start-up (issue 16).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const createHash = (algorithm: string) => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 const sha = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
 

@@ -8,8 +8,8 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { fillKernelTables, kernelTablesBuffer, nativeKernel } from '../workers/nativeKernel';
-import { variantTableBuffer } from '../workers/variants';
+import { nativeKernel } from '../workers/nativeKernel';
+import { startScanPool } from './scanWorkers';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -17,18 +17,18 @@ import {
   matchFileItems,
   matchSectionItems,
   planReport,
+  type FingerprintedDocument,
   type MatchedItems,
   type Report,
   type ReportOptions,
 } from '../../core/report/report';
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
-import type { CjkMode, FingerprintWorkerData, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
+import type { CjkMode, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
-import type { FingerprintedDocument } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 
 export interface ScanOptions {
@@ -83,6 +83,8 @@ export interface ScanOptions {
    * worker), 'sections matched', 'reported'. For profiling (the CLI prints them with NEARDUP_TRACE=1).
    */
   onPhase?: (phase: string, atMs: number) => void;
+  /** Called once the workers this scan starts are online (all, or the one a tree of one batch needs). */
+  onWorkersOnline?: () => void;
   /**
    * Called with each batch a worker answered: its files (the files sent back for their Chinese
    * text come again, in the batch that does them), the worker's thread id, and what that worker
@@ -181,21 +183,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   });
   let step = walker.next();
 
-  // The kernel's tables are made once, by this thread, once the first files are on their way (the
-  // workers boot meanwhile, and wait for the tables at their first code file).
-  const kernelTables = kernelTablesBuffer();
-  let tablesFilled = false;
-  const fillTables = () => {
-    if (!tablesFilled) fillKernelTables(kernelTables);
-    tablesFilled = true;
-  };
-  const pool = new WorkerPool<WorkerRequest, WorkerResponse>({
-    script: options.workerScript ?? path.join(__dirname, 'worker.js'),
-    size: options.workers,
-    workerData: { logged: new SharedArrayBuffer(4), quiet: options.quiet ?? false, kernelTables, variantTable: variantTableBuffer() } satisfies FingerprintWorkerData,
-    pipeline: PIPELINE,
-  });
-  pool.warm();
+  // The workers (the first maybe started before the CLI's set-up), the others once the walk finds
+  // a second batch, and the kernel's tables made once, by this thread (scanWorkers.ts).
+  const { pool, fillTables, warmRest } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined });
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
@@ -262,6 +252,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     if (settings.weighting === 'tfidf') {
       walkSlice(Infinity);
       flush();
+      warmRest(batches, true);
       fillTables();
       const table = new SharedArrayBuffer(4 << DF_TABLE_BITS);
       const counted = await inParallel(ready, pool.size * PIPELINE, (b) =>
@@ -379,11 +370,13 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         walked = walkSlice(WALK_SLICE_MS);
         // A partial batch goes too when a worker would otherwise wait for it.
         if (walked || (ready.length === 0 && inFlight < limit)) flush();
+        warmRest(batches, walked);
         dispatch();
         fillTables();
         if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       flush();
+      warmRest(batches, true);
       dispatch();
       fillTables();
       phase('walked');

@@ -28,7 +28,8 @@ export interface SharedFrequencies {
 /**
  * workerData of the fingerprinting worker: where its one-time notices (e.g. jieba missing) go.
  * `logged` is a bit set shared by all workers of a pool, so a notice is printed once per scan,
- * not once per worker; `quiet` drops them.
+ * not once per worker; `quiet` drops them, and so does a 1 in the word after the bits (when
+ * `logged` has one: set after the workers started, node/scan/scanWorkers.ts).
  */
 export interface FingerprintWorkerData {
   logged: SharedArrayBuffer;

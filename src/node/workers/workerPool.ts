@@ -22,7 +22,11 @@
  *   to the front of the queue.
  * - A task may be pinned to one slot (`run(req, transfer, { slot })`), e.g. to the one worker
  *   that has loaded an expensive resource.
- * - `warm()` starts every worker at once (otherwise they start with the first tasks).
+ * - `warm()` starts every worker at once (otherwise they start with the first tasks); `warm(n)`
+ *   the first n slots' only.
+ * - `prestarted` workers ({@link prestartWorker}: started with this script and workerData before
+ *   the pool was made) are taken, in order, for the first workers the pool starts; one that has exited
+ *   meanwhile is passed over, and those never taken are terminated by `close()`.
  */
 import * as os from 'node:os';
 import { Worker, parentPort, type ResourceLimits, type Transferable } from 'node:worker_threads';
@@ -50,6 +54,8 @@ export interface WorkerPoolOptions {
   execArgv?: string[];
   /** Tasks sent to one worker before its first is answered. Default 1. */
   pipeline?: number;
+  /** Workers already started with `script` and `workerData` (and no execArgv or resource limits), for the first slots started. */
+  prestarted?: PrestartedWorker[];
 }
 
 export interface RunOptions {
@@ -74,6 +80,53 @@ export class WorkerTaskError extends Error {
     super(message);
     this.name = 'WorkerTaskError';
   }
+}
+
+/**
+ * A worker thread started before the pool that will use it exists (the CLI starts its scan's first
+ * worker before its own set-up, so that the worker's boot overlaps the main thread's; issue 16).
+ * Until a pool adopts it (WorkerPoolOptions.prestarted) it is unref'ed (it never keeps the process
+ * alive) and its 'error' and 'exit' are noted here: an early death is neither an uncaught error
+ * nor missed by the pool.
+ */
+export interface PrestartedWorker {
+  readonly script: string;
+  readonly workerData: unknown;
+  /** True once the worker has exited (it is then not adopted). */
+  readonly exited: boolean;
+  /** True once the worker is online (its Node bootstrap done). */
+  readonly online: boolean;
+  /** The worker's thread id (-1 once it has stopped). */
+  readonly threadId: number;
+  /** Hands the worker over: the listeners of {@link prestartWorker} are removed (the adopter adds its own). */
+  release(): Worker;
+}
+
+/** Starts a worker of `script` with `workerData` (as WorkerPool starts one, without execArgv or resource limits). */
+export function prestartWorker(script: string, workerData: unknown): PrestartedWorker {
+  const worker = new Worker(script, { workerData });
+  let exited = false;
+  let online = false;
+  const onError = () => undefined; // a worker exits after an uncaught error: seen as `exited`
+  const onExit = () => void (exited = true);
+  const onOnline = () => void (online = true);
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+  worker.once('online', onOnline);
+  worker.unref();
+  return {
+    script,
+    workerData,
+    get exited() { return exited; },
+    get online() { return online; },
+    get threadId() { return worker.threadId; },
+    release() {
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      worker.off('online', onOnline);
+      return worker;
+    },
+  };
 }
 
 export const BACKOFF_INITIAL_MS = 50;
@@ -113,9 +166,14 @@ export class WorkerPool<Req, Res> {
   private closed = false;
   private timer: NodeJS.Timeout | null = null;
   private timerAt = 0;
+  private readonly prestarted: PrestartedWorker[];
+  /** Workers started and not yet online, and who waits for none to be left ({@link whenOnline}). */
+  private readonly booting = new Set<Worker>();
+  private onlineWaiters: Array<() => void> = [];
 
   constructor(options: WorkerPoolOptions) {
     this.opts = options;
+    this.prestarted = (options.prestarted ?? []).filter((p) => p.script === options.script && p.workerData === options.workerData);
     const size = Math.max(1, Math.floor(options.size ?? defaultSize()));
     this.maxRestarts = Math.max(0, options.maxRestarts ?? 8);
     this.pipeline = Math.max(1, Math.floor(options.pipeline ?? 1));
@@ -166,16 +224,22 @@ export class WorkerPool<Req, Res> {
     return true;
   }
 
-  /** Starts the workers now (idle: they do not keep the process alive). */
-  warm(): void {
+  /** Starts the workers (of the first `count` slots) now (idle: they do not keep the process alive). */
+  warm(count = Infinity): void {
     if (this.closed) return;
     const now = Date.now();
-    for (const slot of this.slots) {
+    for (const slot of this.slots.slice(0, count)) {
       if (!slot.dead && !slot.worker && slot.notBefore <= now) {
         this.spawn(slot);
         slot.worker!.unref();
       }
     }
+  }
+
+  /** Resolves once every worker started so far is online or gone (their Node bootstrap over). */
+  whenOnline(): Promise<void> {
+    if (this.booting.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.onlineWaiters.push(resolve));
   }
 
   async close(): Promise<void> {
@@ -194,6 +258,7 @@ export class WorkerPool<Req, Res> {
         exits.push(w.terminate().catch(() => undefined));
       }
     }
+    for (const p of this.prestarted.splice(0)) exits.push(p.release().terminate().catch(() => undefined));
     await Promise.all(exits);
   }
 
@@ -250,11 +315,20 @@ export class WorkerPool<Req, Res> {
   }
 
   private spawn(slot: Slot<Req, Res>): void {
-    const w = new Worker(this.opts.script, {
-      workerData: this.opts.workerData,
-      resourceLimits: this.opts.resourceLimits,
-      execArgv: this.opts.execArgv,
-    });
+    const early = this.takePrestarted();
+    const w =
+      early?.release() ??
+      new Worker(this.opts.script, {
+        workerData: this.opts.workerData,
+        resourceLimits: this.opts.resourceLimits,
+        execArgv: this.opts.execArgv,
+      });
+    if (!early?.online) {
+      this.booting.add(w);
+      const booted = () => this.booted(w);
+      w.once('online', booted);
+      w.once('exit', booted);
+    }
     slot.worker = w;
     slot.lastError = null;
     w.on('message', (msg: WorkerResponseMessage<Res>) => this.onMessage(slot, w, msg));
@@ -269,6 +343,21 @@ export class WorkerPool<Req, Res> {
       this.idle(slot);
     });
     w.on('exit', (code: number) => this.onExit(slot, w, code));
+  }
+
+  /** The next prestarted worker still running (those that exited are let go), if any. */
+  private takePrestarted(): PrestartedWorker | undefined {
+    if (this.opts.execArgv || this.opts.resourceLimits) return undefined;
+    for (let p = this.prestarted.shift(); p; p = this.prestarted.shift()) {
+      if (!p.exited) return p;
+      p.release();
+    }
+    return undefined;
+  }
+
+  private booted(w: Worker): void {
+    if (!this.booting.delete(w) || this.booting.size > 0) return;
+    for (const resolve of this.onlineWaiters.splice(0)) resolve();
   }
 
   private dispatch(slot: Slot<Req, Res>, task: Task<Req, Res>): void {

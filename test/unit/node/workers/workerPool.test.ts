@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { WorkerPool, WorkerCrashError, WorkerTaskError } from '../../../../src/node/workers/workerPool';
+import { WorkerPool, WorkerCrashError, WorkerTaskError, prestartWorker } from '../../../../src/node/workers/workerPool';
 
 /** A worker implementing the protocol by hand (plain CommonJS, requires nothing from TS). */
 const WORKER_JS = `
@@ -279,6 +279,91 @@ describe('WorkerPool', function () {
     for (const t of threads) assert.ok(warmed.includes(t as number), `thread ${String(t)} is not one of the warmed ${warmed.join(', ')}`);
     assert.deepEqual(p.workerThreadIds(), warmed);
     assert.equal(Atomics.load(signals, STARTED), 2, 'no other worker started');
+  });
+
+  it('warm(n) starts the first n slots only; the others start with the tasks they get', async () => {
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const p = pool({ size: 2, workerData: { signals } });
+    p.warm(1);
+    const first = p.workerThreadIds();
+    assert.equal(first.length, 1);
+    await signalled(signals, STARTED, 1);
+    assert.equal(await p.run({ op: 'thread' }), first[0], 'one task: the warmed worker');
+    assert.equal(Atomics.load(signals, STARTED), 1, 'the second slot not started');
+    p.warm();
+    assert.equal(p.workerThreadIds().length, 2);
+    assert.equal(p.workerThreadIds()[0], first[0]);
+  });
+
+  it('takes prestarted workers for its first slots and terminates those never taken at close()', async () => {
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const workerData = { signals };
+    const early = [prestartWorker(script, workerData), prestartWorker(script, workerData), prestartWorker(script, workerData)];
+    const otherData = prestartWorker(script, { signals });
+    await signalled(signals, STARTED, 4);
+    const p = pool({ size: 2, workerData, prestarted: [otherData, ...early] });
+    p.warm();
+    assert.deepEqual(p.workerThreadIds(), [early[0].threadId, early[1].threadId], 'slots 0 and 1: the first two of the same script and data');
+    const threads = await Promise.all([0, 1, 0, 1].map((slot) => p.run({ op: 'thread' }, undefined, { slot })));
+    assert.deepEqual(threads, [early[0].threadId, early[1].threadId, early[0].threadId, early[1].threadId]);
+    assert.equal(Atomics.load(signals, STARTED), 4, 'no worker started for the pool');
+    assert.ok(early[2].threadId > 0 && otherData.threadId > 0);
+    await p.close();
+    assert.equal(early[2].threadId, -1, 'the one never taken was terminated');
+    assert.equal(early[0].threadId, -1);
+    assert.ok(otherData.threadId > 0, 'a worker of other data is not the pool\'s');
+    await otherData.release().terminate();
+  });
+
+  it('passes over a prestarted worker that exited before it was taken', async () => {
+    // The first worker of this script exits at once; the later ones serve the protocol.
+    const once = path.join(dir, 'exitOnce.js');
+    fs.writeFileSync(once, `const { workerData } = require('node:worker_threads');
+      if (Atomics.add(workerData.first, 0, 1) === 0) process.exit(0);
+      require(${JSON.stringify(script)});`);
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const workerData = { signals, first: new Int32Array(new SharedArrayBuffer(4)) };
+    const gone = prestartWorker(once, workerData);
+    while (!gone.exited) await new Promise((resolve) => setTimeout(resolve, 5));
+    const p = pool({ script: once, size: 1, workerData, prestarted: [gone] });
+    assert.equal(await p.run({ op: 'echo', value: 'x' }), 'x');
+    assert.equal(Atomics.load(workerData.first, 0), 2, 'a worker of its own started');
+    assert.equal(Atomics.load(signals, STARTED), 1);
+  });
+
+  it('whenOnline() resolves once every worker started is online (at once when none is booting)', async () => {
+    const signals = new Int32Array(new SharedArrayBuffer(8));
+    const p = pool({ size: 2, workerData: { signals } });
+    await p.whenOnline(); // none started
+    const early = prestartWorker(script, { signals });
+    const q = pool({ size: 2, workerData: early.workerData, prestarted: [early] });
+    p.warm();
+    q.warm();
+    let online = false;
+    const both = Promise.all([p.whenOnline(), q.whenOnline()]).then(() => (online = true));
+    await Promise.resolve();
+    assert.equal(online, false, "not before the workers' 'online' (a message of the event loop)");
+    await both;
+    // Online: their scripts may still be loading, but Node's bootstrap is over; each then runs its script.
+    await signalled(signals, STARTED, 4);
+    assert.equal(p.workerThreadIds().length, 2);
+    assert.equal(q.workerThreadIds()[0], early.threadId);
+  });
+
+  it('a prestarted worker never taken does not keep the process alive', async () => {
+    const prog = path.join(dir, 'prestarted.js');
+    fs.writeFileSync(
+      prog,
+      `const { prestartWorker } = require(${JSON.stringify(path.resolve(__dirname, '../../../../src/node/workers/workerPool.ts'))});
+       prestartWorker(${JSON.stringify(script)}, {});
+       console.log('started');`,
+    );
+    const out = await new Promise<string>((resolve, reject) => {
+      execFile(process.execPath, ['--require', require.resolve('tsx/cjs'), prog], { timeout: 8000 }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      );
+    });
+    assert.equal(out.trim(), 'started');
   });
 
   it('idle workers do not keep the process alive', async () => {

@@ -1,0 +1,33 @@
+/**
+ * The CLI's scan workers started first (imported right after v8Tiering, before any other module's
+ * set-up): `neardup scan` and `neardup fingerprints` start their first worker thread now, so that
+ * its boot (~40 ms of a thread) overlaps the ~30 ms this thread spends setting up the CLI and its
+ * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16). It boots
+ * before V8's flags are set (v8Tiering.ts), with Node's code cache. A run that ends
+ * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
+ */
+import * as os from 'node:os';
+import { prestartScanWorkers } from '../../node/scan/scanWorkers';
+import { applyCliV8Flags } from './v8Tiering';
+
+/** Whether node's arguments name a command that scans a folder with workers (and do not ask for its help). */
+export function startsScanWorkers(argv: readonly string[]): boolean {
+  if (argv[2] !== 'scan' && argv[2] !== 'fingerprints') return false;
+  return !argv.slice(3).some((a) => a === '--help' || a === '-h');
+}
+
+/**
+ * How many workers to start first: one (a tree of one batch needs no more), or with `--locate`
+ * (work for every worker after the fingerprints) as many as the scan will have: one per core, or
+ * `--workers N` (a guess at the flag; a worker too many is let go when the scan ends).
+ */
+export function earlyWorkerCount(argv: readonly string[], cores: number): number {
+  if (!argv.includes('--locate')) return 1;
+  const i = argv.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
+  const n = i < 0 ? NaN : Number(argv[i].startsWith('--workers=') ? argv[i].slice('--workers='.length) : argv[i + 1]);
+  return Math.max(1, Math.min(Number.isInteger(n) && n > 0 ? n : cores, cores, 64));
+}
+
+// V8's flags: for a scan once its workers are online (cli.ts: onWorkersOnline), else now.
+if (startsScanWorkers(process.argv)) prestartScanWorkers(earlyWorkerCount(process.argv, os.availableParallelism()));
+else applyCliV8Flags();

@@ -1,0 +1,107 @@
+// The CLI's first scan worker, started before its set-up (src/cli/process/earlyWorkers.ts) and
+// adopted by the scan (node/scan/scanWorkers.ts); the others started only when the walk finds a
+// second batch of files. Counted on the built CLI: the Workers it constructs.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type * as EarlyWorkers from '../../../../src/cli/process/earlyWorkers';
+import { CLI_INTERRUPT_BUDGET } from '../../../../src/cli/process/v8Tiering';
+
+// Loaded with the opt-out set, so that loading it (not a scan: it sets V8's flags at once) does not retune this test process's V8.
+const saved = process.env.NEARDUP_V8_DEFAULTS;
+process.env.NEARDUP_V8_DEFAULTS = '1';
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startsScanWorkers, earlyWorkerCount } = require('../../../../src/cli/process/earlyWorkers') as typeof EarlyWorkers;
+if (saved === undefined) delete process.env.NEARDUP_V8_DEFAULTS;
+else process.env.NEARDUP_V8_DEFAULTS = saved;
+
+const CLI = path.join(__dirname, '../../../../dist/cli.js');
+
+/** Runs the built CLI with `args`, counting the worker threads it constructs (and printing their scripts). */
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; workers: string[]; events: string[] } {
+  // Also the order of the workers' 'online' events and of V8's flags set (events).
+  const probe =
+    `const wt=require('node:worker_threads');const W=wt.Worker;const made=[];const events=[];` +
+    `wt.Worker=class extends W{constructor(s,o){super(s,o);made.push(require('node:path').basename(String(s)));this.once('online',()=>events.push('online'))}};` +
+    `const v8=require('node:v8');const set=v8.setFlagsFromString;v8.setFlagsFromString=(f)=>{events.push('flags '+f);return set(f)};` +
+    `process.on('exit',()=>process.stderr.write('WORKERS '+JSON.stringify({made,events})+'\\n'));` +
+    `process.argv=[process.argv[0],${JSON.stringify(CLI)},...${JSON.stringify(args)}];require(${JSON.stringify(CLI)});`;
+  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, NEARDUP_V8_DEFAULTS: '', ...env } });
+  const m = /WORKERS (\{.*\})/.exec(r.stderr);
+  assert.ok(m, r.stderr);
+  const seen = JSON.parse(m[1]) as { made: string[]; events: string[] };
+  return { status: r.status, stdout: r.stdout, workers: seen.made, events: seen.events };
+}
+
+describe("the CLI's early scan worker", function () {
+  this.timeout(60000);
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-early-'));
+    fs.mkdirSync(path.join(dir, 'one'));
+    fs.writeFileSync(path.join(dir, 'one', 'a.js'), 'function add(a, b) {\n  return a + b;\n}\n');
+    fs.mkdirSync(path.join(dir, 'many'));
+    for (let i = 0; i < 150; i++) fs.writeFileSync(path.join(dir, 'many', `f${i}.js`), `function f${i}(a) {\n  return a * ${i} + ${i % 7};\n}\n`);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is started for the commands that scan with workers only', () => {
+    assert.ok(startsScanWorkers(['node', 'cli.js', 'scan', '.']));
+    assert.ok(startsScanWorkers(['node', 'cli.js', 'fingerprints', '.', '--out', 'x.jsonl']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js', 'join', 'a.jsonl']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js', '--help']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js']));
+    assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '--help']), 'help: no scan');
+    assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '.', '-h']));
+  });
+
+  it('is one worker, or with --locate as many as the scan will have', () => {
+    const argv = (...a: string[]) => ['node', 'cli.js', 'scan', '.', ...a];
+    assert.equal(earlyWorkerCount(argv(), 4), 1);
+    assert.equal(earlyWorkerCount(argv('--locate'), 4), 4);
+    assert.equal(earlyWorkerCount(argv('--locate', '--workers', '2'), 4), 2);
+    assert.equal(earlyWorkerCount(argv('--workers=3', '--locate'), 4), 3);
+    assert.equal(earlyWorkerCount(argv('--locate', '--workers', '16'), 4), 4, 'no more than the cores');
+    assert.equal(earlyWorkerCount(argv('--locate', '--workers', 'x'), 2), 2, 'a bad value: commander says so; one per core meanwhile');
+    const r = run(['scan', path.join(dir, 'one'), '--format', 'json', '--locate', '--workers', '2']);
+    assert.equal(r.status, 0);
+    assert.deepEqual(r.workers, ['worker.js', 'worker.js'], 'both started first, adopted');
+    assert.deepEqual(r.events, ['online', 'online', `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`]);
+  });
+
+  it('is the one worker of a scan whose files fit one batch, adopted (not started again)', () => {
+    const r = run(['scan', path.join(dir, 'one'), '--format', 'json', '--workers', '2']);
+    assert.equal(r.status, 0);
+    assert.deepEqual(r.workers, ['worker.js']);
+    assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 1);
+  });
+
+  it('is joined by the others once the walk finds a second batch', () => {
+    const r = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3']);
+    assert.equal(r.status, 0);
+    assert.deepEqual(r.workers, ['worker.js', 'worker.js', 'worker.js']);
+    assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 150);
+  });
+
+  it("boots before V8's flags are set (with Node's code cache); the flags are set once the scan's workers are online", () => {
+    const flags = `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
+    const one = run(['scan', path.join(dir, 'one'), '--format', 'json']);
+    assert.deepEqual(one.events, ['online', flags]);
+    const many = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2']);
+    assert.deepEqual(many.events, ['online', 'online', flags]);
+    const shard = path.join(dir, 'many.jsonl');
+    assert.deepEqual(run(['fingerprints', path.join(dir, 'many'), '--out', shard, '-q']).events, ['online', 'online', flags]);
+    // Any other command sets them at once; NEARDUP_V8_DEFAULTS=1 keeps V8's.
+    assert.deepEqual(run(['join', shard, '-q']).events, [flags]);
+    assert.deepEqual(run(['scan', path.join(dir, 'one')], { NEARDUP_V8_DEFAULTS: '1' }).events, ['online']);
+  });
+
+  it('is let go with the process when the run ends before its scan', () => {
+    const r = run(['scan', path.join(dir, 'no-such-folder')]);
+    assert.equal(r.status, 2);
+    assert.deepEqual(r.workers, ['worker.js']);
+    assert.equal(run(['join']).workers.length, 0);
+  });
+});
