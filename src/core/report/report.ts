@@ -255,7 +255,14 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
   const { docs, fileItems, sectionItems } = plan;
   const nDocs = docs.length;
   const pairs: ReportPair[] = [];
-  for (let p = 0; p < files.length; p++) pairs.push(toPair('file', docs, fileItems[files.a[p]], fileItems[files.b[p]], files.distance[p]));
+  // One location per item, shared by its pairs and groups (fewer objects: less garbage collection).
+  const fileAt: Array<Location | undefined> = new Array(fileItems.length);
+  const fileLocation = (m: number): Location => (fileAt[m] ??= locationOf(docs, fileItems[m], 'file'));
+  for (let p = 0; p < files.length; p++) {
+    const a = files.a[p];
+    const b = files.b[p];
+    pairs.push(toPair('file', fileItems[a], fileItems[b], fileLocation(a), fileLocation(b), files.distance[p]));
+  }
   const groups: ReportGroup[] = groupPairList(files).map((g) => ({
     kind: 'file',
     members: g.members.map((m) => docs[fileItems[m].doc].path),
@@ -283,11 +290,15 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
     }
     sectionsTruncated = matched.truncated;
     const sectionPairs = dropNestedPairs(matched, sectionItems);
+    const sectionAt: Array<Location | undefined> = new Array(sectionItems.length);
+    const sectionLocation = (m: number): Location => (sectionAt[m] ??= locationOf(docs, sectionItems[m], 'section'));
     for (let p = 0; p < sectionPairs.length; p++) {
-      pairs.push(toPair('section', docs, sectionItems[sectionPairs.a[p]], sectionItems[sectionPairs.b[p]], sectionPairs.distance[p]));
+      const a = sectionPairs.a[p];
+      const b = sectionPairs.b[p];
+      pairs.push(toPair('section', sectionItems[a], sectionItems[b], sectionLocation(a), sectionLocation(b), sectionPairs.distance[p]));
     }
     for (const g of groupPairList(sectionPairs)) {
-      const locations = g.members.map((m) => locationOf(docs, sectionItems[m], 'section'));
+      const locations = g.members.map(sectionLocation);
       groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
     }
   }
@@ -449,15 +460,8 @@ function locationOf(docs: readonly FingerprintedDocument[], item: Item, kind: 'f
   return kind === 'file' ? { path } : { path, startLine: item.startLine, endLine: item.endLine };
 }
 
-function toPair(
-  kind: 'file' | 'section',
-  docs: readonly FingerprintedDocument[],
-  x: Item,
-  y: Item,
-  distance: number,
-): ReportPair {
-  let a = locationOf(docs, x, kind);
-  let b = locationOf(docs, y, kind);
+/** The pair of items x and y at their locations, the sides ordered by path, then line. */
+function toPair(kind: 'file' | 'section', x: Item, y: Item, a: Location, b: Location, distance: number): ReportPair {
   if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
   return { kind, a, b, distance, similarity: similarity(distance), clone: cloneKind(x.fp, y.fp) };
 }
