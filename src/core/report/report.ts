@@ -255,14 +255,7 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
   const { docs, fileItems, sectionItems } = plan;
   const nDocs = docs.length;
   const pairs: ReportPair[] = [];
-  // One location per item, shared by its pairs and groups (fewer objects: less garbage collection).
-  const fileAt: Array<Location | undefined> = new Array(fileItems.length);
-  const fileLocation = (m: number): Location => (fileAt[m] ??= locationOf(docs, fileItems[m], 'file'));
-  for (let p = 0; p < files.length; p++) {
-    const a = files.a[p];
-    const b = files.b[p];
-    pairs.push(toPair('file', fileItems[a], fileItems[b], fileLocation(a), fileLocation(b), files.distance[p]));
-  }
+  addPairs(pairs, 'file', files, fileItems, docs);
   const groups: ReportGroup[] = groupPairList(files).map((g) => ({
     kind: 'file',
     members: g.members.map((m) => docs[fileItems[m].doc].path),
@@ -290,13 +283,7 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
     }
     sectionsTruncated = matched.truncated;
     const sectionPairs = dropNestedPairs(matched, sectionItems);
-    const sectionAt: Array<Location | undefined> = new Array(sectionItems.length);
-    const sectionLocation = (m: number): Location => (sectionAt[m] ??= locationOf(docs, sectionItems[m], 'section'));
-    for (let p = 0; p < sectionPairs.length; p++) {
-      const a = sectionPairs.a[p];
-      const b = sectionPairs.b[p];
-      pairs.push(toPair('section', sectionItems[a], sectionItems[b], sectionLocation(a), sectionLocation(b), sectionPairs.distance[p]));
-    }
+    const sectionLocation = addPairs(pairs, 'section', sectionPairs, sectionItems, docs);
     for (const g of groupPairList(sectionPairs)) {
       const locations = g.members.map(sectionLocation);
       groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
@@ -305,6 +292,22 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
   const report: Report = { pairs, groups };
   if (files.truncated || sectionsTruncated) report.truncated = { files: files.truncated, sections: sectionsTruncated };
   return report;
+}
+
+/**
+ * The pairs of `list` (numbers of `items`) added to `pairs`. Each item's location is one object,
+ * shared by its pairs and, through the function returned, its groups (fewer objects: less garbage
+ * collection on a large report).
+ */
+function addPairs(pairs: ReportPair[], kind: 'file' | 'section', list: PairArrays, items: readonly Item[], docs: readonly FingerprintedDocument[]): (m: number) => Location {
+  const at: Array<Location | undefined> = new Array(items.length);
+  const locate = (m: number): Location => (at[m] ??= locationOf(docs, items[m], kind));
+  for (let p = 0; p < list.length; p++) {
+    const a = list.a[p];
+    const b = list.b[p];
+    pairs.push(toPair(kind, items[a], items[b], locate(a), locate(b), list.distance[p]));
+  }
+  return locate;
 }
 
 /** The pairs p with keep[p] = 1, in their order. */
