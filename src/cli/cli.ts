@@ -27,7 +27,7 @@ import { changedFiles } from './changedFiles';
 import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatJunit } from './reporters/formatJunit';
 import { formatCodeClimate } from './formatCodeClimate';
-import { formatJson } from './formatJson';
+import { formatJsonPieces } from './formatJson';
 import { formatMarkdown } from './formatMarkdown';
 import { formatSarif, truncationMessage } from './formatSarif';
 import { failureOf, parseKinds } from './reporters/cloneKinds';
@@ -284,7 +284,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   const shownIds = inBaseline ? viewIds!.filter((_, i) => !inBaseline[i]) : viewIds;
   const output =
     flags.format === 'json'
-      ? formatJson(shown, dir, summary)
+      ? formatJsonPieces(shown, dir, summary)
       : flags.format === 'sarif'
         ? formatSarif(view, VERSION, { ids: viewIds, inBaseline, baseline: summary })
         : flags.format === 'markdown'
@@ -296,8 +296,9 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
             : flags.format === 'junit'
               ? formatJunit(shown, summary)
               : formatText(shown, summary);
-  onPhase?.('formatted', performance.now());
-  await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
+  // The JSON report is made as it is written (pieces of it): 'formatted' then comes with 'written'.
+  if (typeof output === 'string') onPhase?.('formatted', performance.now());
+  await writeOut(output, () => onPhase?.('formatted', performance.now()));
   onPhase?.('written', performance.now());
   const failure = failureOf(shown.pairs, flags);
   if (failure) {
@@ -397,6 +398,17 @@ interface JoinFlags {
   quiet: boolean;
 }
 
+/**
+ * The report on stdout: a text, or its pieces in order (each written as it is made, so that a
+ * large report is never one string and its copy); `made` is called once the last piece is made.
+ */
+async function writeOut(output: string | Iterable<string>, made?: () => void): Promise<void> {
+  const write = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (e) => (e ? reject(e) : resolve())));
+  if (typeof output === 'string') return write(output);
+  for (const piece of output) await write(piece);
+  made?.();
+}
+
 /** `neardup join SHARD...`: the shards' pairs, in the reports of `scan`, paths as `shard:path`. */
 async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
   const say = (text: string) => {
@@ -425,11 +437,11 @@ async function runJoin(shards: string[], flags: JoinFlags): Promise<number> {
   if (result.truncated) say(truncationMessage(result.truncated));
   const output =
     flags.format === 'json'
-      ? formatJson(result, result.root)
+      ? formatJsonPieces(result, result.root)
       : flags.format === 'sarif'
         ? formatSarif(result, VERSION, { ids: pairIdentities(result) })
         : formatText(result);
-  await new Promise<void>((resolve, reject) => process.stdout.write(output, (e) => (e ? reject(e) : resolve())));
+  await writeOut(output);
   const failure = failureOf(result.pairs, flags);
   if (failure) {
     say(`${failure.counted} ${failure.what} (fail threshold ${failure.threshold}).`);

@@ -255,7 +255,7 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
   const { docs, fileItems, sectionItems } = plan;
   const nDocs = docs.length;
   const pairs: ReportPair[] = [];
-  for (let p = 0; p < files.length; p++) pairs.push(toPair('file', docs, fileItems[files.a[p]], fileItems[files.b[p]], files.distance[p]));
+  addPairs(pairs, 'file', files, fileItems, docs);
   const groups: ReportGroup[] = groupPairList(files).map((g) => ({
     kind: 'file',
     members: g.members.map((m) => docs[fileItems[m].doc].path),
@@ -283,17 +283,31 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
     }
     sectionsTruncated = matched.truncated;
     const sectionPairs = dropNestedPairs(matched, sectionItems);
-    for (let p = 0; p < sectionPairs.length; p++) {
-      pairs.push(toPair('section', docs, sectionItems[sectionPairs.a[p]], sectionItems[sectionPairs.b[p]], sectionPairs.distance[p]));
-    }
+    const sectionLocation = addPairs(pairs, 'section', sectionPairs, sectionItems, docs);
     for (const g of groupPairList(sectionPairs)) {
-      const locations = g.members.map((m) => locationOf(docs, sectionItems[m], 'section'));
+      const locations = g.members.map(sectionLocation);
       groups.push({ kind: 'section', members: locations.map(sectionLabel), maxDistance: g.maxDistance, locations });
     }
   }
   const report: Report = { pairs, groups };
   if (files.truncated || sectionsTruncated) report.truncated = { files: files.truncated, sections: sectionsTruncated };
   return report;
+}
+
+/**
+ * The pairs of `list` (numbers of `items`) added to `pairs`. Each item's location is one object,
+ * shared by its pairs and, through the function returned, its groups (fewer objects: less garbage
+ * collection on a large report).
+ */
+function addPairs(pairs: ReportPair[], kind: 'file' | 'section', list: PairArrays, items: readonly Item[], docs: readonly FingerprintedDocument[]): (m: number) => Location {
+  const at: Array<Location | undefined> = new Array(items.length);
+  const locate = (m: number): Location => (at[m] ??= locationOf(docs, items[m], kind));
+  for (let p = 0; p < list.length; p++) {
+    const a = list.a[p];
+    const b = list.b[p];
+    pairs.push(toPair(kind, items[a], items[b], locate(a), locate(b), list.distance[p]));
+  }
+  return locate;
 }
 
 /** The pairs p with keep[p] = 1, in their order. */
@@ -322,70 +336,107 @@ function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays 
   const count = pairs.length;
   if (count === 0) return pairs;
   const { a: as, b: bs } = pairs;
-  const span = (p: number): number => items[as[p]].endLine - items[as[p]].startLine + items[bs[p]].endLine - items[bs[p]].startLine;
-  // The items of the same document whose line range contains an item's range, the item itself
-  // included; only items that occur in a pair are looked at. A pair (a, b) is nested when some
-  // already accepted pair joins a container of a with a container of b. Sections are rarely
-  // nested more than a few levels deep, so this is linear in the pairs (comparing each pair with
-  // every accepted one was quadratic: a file of one repeated line took minutes).
-  // Containers of a lie in a's document and those of b in b's, so only pairs of the same two
-  // documents can nest: each such group is decided alone, and a group of one pair is kept.
+  // A pair (a, b) is nested when some already accepted pair (x, y) (of larger span, or earlier)
+  // holds a in x and b in y (or the other way round): the same document and x's lines around
+  // a's. Containers of a lie in a's document and those of b in b's, so only pairs of the same two
+  // documents can nest: the pairs are sorted by their documents (one numeric key each, no Map),
+  // each run is decided alone, and a run of one pair is kept.
   let nDocs = 0;
   for (const it of items) if (it.doc >= nDocs) nDocs = it.doc + 1;
-  const keyOf = new Float64Array(count);
-  const seen = new Map<number, number>(); // doc pair → its first pair, or −1 once it has several
-  for (let p = 0; p < count; p++) {
+  const docKey = (p: number): number => {
     const da = items[as[p]].doc;
     const db = items[bs[p]].doc;
-    const key = da < db ? da * nDocs + db : db * nDocs + da;
-    keyOf[p] = key;
-    const first = seen.get(key);
-    if (first === undefined) seen.set(key, p);
-    else if (first >= 0) seen.set(key, -1);
+    return da < db ? da * nDocs + db : db * nDocs + da;
+  };
+  const order = new Uint32Array(count);
+  if (nDocs * nDocs * count <= Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(count);
+    for (let p = 0; p < count; p++) keys[p] = docKey(p) * count + p;
+    keys.sort();
+    for (let i = 0; i < count; i++) order[i] = keys[i] % count;
+  } else {
+    const keyOf = Array.from({ length: count }, (_, p) => docKey(p));
+    const byKey = Array.from({ length: count }, (_, p) => p).sort((x, y) => keyOf[x] - keyOf[y] || x - y);
+    for (let i = 0; i < count; i++) order[i] = byKey[i];
   }
   const keep = new Uint8Array(count);
-  const groups = new Map<number, number[]>(); // pairs of doc pairs that have several, in order
-  const wanted = new Set<number>();
-  for (let p = 0; p < count; p++) {
-    const key = keyOf[p];
-    if (seen.get(key)! >= 0) {
-      keep[p] = 1;
-      continue;
-    }
-    const list = groups.get(key);
-    if (list) list.push(p);
-    else groups.set(key, [p]);
-    wanted.add(as[p]);
-    wanted.add(bs[p]);
+  const big: number[][] = []; // the runs decided through each item's containers (below)
+  for (let i = 0; i < count; ) {
+    const key = docKey(order[i]);
+    let end = i + 1;
+    while (end < count && docKey(order[end]) === key) end++;
+    if (end - i === 1) keep[order[i]] = 1;
+    else if (end - i <= DIRECT_RUN) keepOutermost(Array.from(order.subarray(i, end)), as, bs, items, keep);
+    else big.push(Array.from(order.subarray(i, end)));
+    i = end;
   }
-  if (groups.size > 0) {
-    const containers = containersOf(wanted, items);
-    const n = items.length;
-    for (const list of groups.values()) {
-      list.sort((x, y) => span(y) - span(x) || x - y);
-      const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
-      for (const p of list) {
-        const ca = containers.get(as[p])!;
-        const cb = containers.get(bs[p])!;
-        let nested = false;
-        for (let i = 0; i < ca.length && !nested; i++) {
-          for (let j = 0; j < cb.length; j++) {
-            const x = ca[i];
-            const y = cb[j];
-            if (accepted.has(x < y ? x * n + y : y * n + x)) {
-              nested = true;
-              break;
-            }
+  if (big.length > 0) keepOutermostByContainers(big, as, bs, items, keep);
+  return subset(pairs, keep);
+}
+
+/** Runs of pairs up to this long compare each pair with the accepted ones; longer runs (a file of one repeated line) look up containers, linear in the pairs. */
+const DIRECT_RUN = 64;
+
+const span = (as: Uint32Array, bs: Uint32Array, items: readonly Item[], p: number): number =>
+  items[as[p]].endLine - items[as[p]].startLine + items[bs[p]].endLine - items[bs[p]].startLine;
+
+/** Whether item x's range holds item i's (same document). */
+const holds = (x: Item, i: Item): boolean => x.doc === i.doc && x.startLine <= i.startLine && i.endLine <= x.endLine;
+
+/** Of the pairs of one run (two documents), keep[p] = 1 for those no accepted pair holds, widest first. */
+function keepOutermost(list: number[], as: Uint32Array, bs: Uint32Array, items: readonly Item[], keep: Uint8Array): void {
+  list.sort((x, y) => span(as, bs, items, y) - span(as, bs, items, x) || x - y);
+  const accepted: number[] = [];
+  for (const p of list) {
+    const a = items[as[p]];
+    const b = items[bs[p]];
+    let nested = false;
+    for (let k = 0; k < accepted.length && !nested; k++) {
+      const u = items[as[accepted[k]]];
+      const v = items[bs[accepted[k]]];
+      nested = (holds(u, a) && holds(v, b)) || (holds(v, a) && holds(u, b));
+    }
+    if (!nested) {
+      accepted.push(p);
+      keep[p] = 1;
+    }
+  }
+}
+
+/** {@link keepOutermost} of long runs, through each item's containers (linear while sections nest a few levels deep). */
+function keepOutermostByContainers(runs: number[][], as: Uint32Array, bs: Uint32Array, items: readonly Item[], keep: Uint8Array): void {
+  const wanted = new Set<number>();
+  for (const list of runs) {
+    for (const p of list) {
+      wanted.add(as[p]);
+      wanted.add(bs[p]);
+    }
+  }
+  const containers = containersOf(wanted, items);
+  const n = items.length;
+  for (const list of runs) {
+    list.sort((x, y) => span(as, bs, items, y) - span(as, bs, items, x) || x - y);
+    const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
+    for (const p of list) {
+      const ca = containers.get(as[p])!;
+      const cb = containers.get(bs[p])!;
+      let nested = false;
+      for (let i = 0; i < ca.length && !nested; i++) {
+        for (let j = 0; j < cb.length; j++) {
+          const x = ca[i];
+          const y = cb[j];
+          if (accepted.has(x < y ? x * n + y : y * n + x)) {
+            nested = true;
+            break;
           }
         }
-        if (!nested) {
-          accepted.add(as[p] < bs[p] ? as[p] * n + bs[p] : bs[p] * n + as[p]);
-          keep[p] = 1;
-        }
+      }
+      if (!nested) {
+        accepted.add(as[p] < bs[p] ? as[p] * n + bs[p] : bs[p] * n + as[p]);
+        keep[p] = 1;
       }
     }
   }
-  return subset(pairs, keep);
 }
 
 /** For each wanted item: the items of its document whose range contains its range (itself too). */
@@ -412,15 +463,8 @@ function locationOf(docs: readonly FingerprintedDocument[], item: Item, kind: 'f
   return kind === 'file' ? { path } : { path, startLine: item.startLine, endLine: item.endLine };
 }
 
-function toPair(
-  kind: 'file' | 'section',
-  docs: readonly FingerprintedDocument[],
-  x: Item,
-  y: Item,
-  distance: number,
-): ReportPair {
-  let a = locationOf(docs, x, kind);
-  let b = locationOf(docs, y, kind);
+/** The pair of items x and y at their locations, the sides ordered by path, then line. */
+function toPair(kind: 'file' | 'section', x: Item, y: Item, a: Location, b: Location, distance: number): ReportPair {
   if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
   return { kind, a, b, distance, similarity: similarity(distance), clone: cloneKind(x.fp, y.fp) };
 }
