@@ -3,17 +3,25 @@
  * held part of both are searched again alone — each pair's anchors without the corpus's frequent
  * hashes, their two-document seeds (seeds.c, as planRegions with SEARCH_MAX_POSTINGS and no self
  * matches), the bucket kept when it is wanted and its seeds' coverBound reaches the cover on both
- * sides — and the buckets kept searched in one call (threads.c): the same buckets and regions as
+ * sides; runs of pairs on c->threads threads, joined in the pairs' order — and the buckets kept
+ * searched in one call (threads.c): the same buckets and regions as
  * src/core/regions/fileCopies.ts searchAllAlone (test/unit/node/workers/nativeCopies.test.ts).
  * No Node-API call here. The native addon only.
  */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types under -std=c11 (as threads.c) */
+#endif
 #include "copysearch.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <uv.h>
 
 #include "seeds.h"
 #include "threads.h"
+
+/* Runs of pairs per thread for their seeds (pairs of uneven sizes: many short runs balance them). */
+#define COPY_RUNS_PER_THREAD 16
 
 static int inSorted(const uint32_t *a, size_t n, uint32_t h) {
   size_t lo = 0, hi = n;
@@ -95,25 +103,15 @@ static int appendBucket(CopyResult *r, size_t *seedCap, size_t *bucketCap, const
   return 1;
 }
 
-int copySearch(const CopyCall *c, CopyResult *r) {
-  memset(r, 0, sizeof *r);
-  size_t most = 0, seedCap = 0, bucketCap = 0;
-  for (size_t p = 0; p < c->nPairs; p++) {
-    const uint32_t x = c->pairs[2 * p], y = c->pairs[2 * p + 1];
-    if (x >= y || y >= c->nDocs) return -2;
-    for (int s = 0; s < 2; s++) {
-      const uint32_t d = s ? y : x;
-      if (c->anchorCount[d] > most) most = c->anchorCount[d];
-      for (uint32_t i = 0; i < c->anchorCount[d]; i++)
-        if (c->anchorPos[d][i] < 0 || c->anchorPos[d][i] >= c->docs[d].length) return -2;
-    }
-  }
+/* The buckets kept of pairs [first, last) into *r (its seeds and buckets only; ends counted from
+ * 0); `most`: the most anchors of one document. Returns 1, or -1 out of memory. */
+static int pairBuckets(const CopyCall *c, size_t first, size_t last, size_t most, CopyResult *r) {
+  size_t seedCap = 0, bucketCap = 0, scratchCap = 0;
   uint32_t *hash = malloc((2 * most + 1) * sizeof *hash);
   int32_t *pos = malloc((2 * most + 1) * sizeof *pos);
   int32_t *scratch = NULL;
-  size_t scratchCap = 0;
   int status = hash && pos ? 1 : -1;
-  for (size_t p = 0; status > 0 && p < c->nPairs; p++) {
+  for (size_t p = first; status > 0 && p < last; p++) {
     const uint32_t x = c->pairs[2 * p], y = c->pairs[2 * p + 1];
     const uint32_t nx = filtered(c, x, hash, pos), ny = filtered(c, y, hash + nx, pos + nx);
     const uint32_t *hashes[2] = {hash, hash + nx};
@@ -147,6 +145,78 @@ int copySearch(const CopyCall *c, CopyResult *r) {
   free(hash);
   free(pos);
   free(scratch);
+  return status;
+}
+
+/* Runs of pairs taken by threads one after the other (threads.c's way), each with its buckets. */
+typedef struct {
+  const CopyCall *c;
+  size_t most, nRuns, next;
+  CopyResult *parts;
+  int *status;
+  uv_mutex_t lock;
+} PairWork;
+
+static void takePairRuns(void *arg) {
+  PairWork *w = arg;
+  for (;;) {
+    uv_mutex_lock(&w->lock);
+    const size_t k = w->next < w->nRuns ? w->next++ : w->nRuns;
+    uv_mutex_unlock(&w->lock);
+    if (k == w->nRuns) return;
+    const size_t n = w->c->nPairs;
+    w->status[k] = pairBuckets(w->c, n * k / w->nRuns, n * (k + 1) / w->nRuns, w->most, &w->parts[k]);
+  }
+}
+
+int copySearch(const CopyCall *c, CopyResult *r) {
+  memset(r, 0, sizeof *r);
+  size_t most = 0;
+  for (size_t p = 0; p < c->nPairs; p++) {
+    const uint32_t x = c->pairs[2 * p], y = c->pairs[2 * p + 1];
+    if (x >= y || y >= c->nDocs) return -2;
+    for (int s = 0; s < 2; s++) {
+      const uint32_t d = s ? y : x;
+      if (c->anchorCount[d] > most) most = c->anchorCount[d];
+      for (uint32_t i = 0; i < c->anchorCount[d]; i++)
+        if (c->anchorPos[d][i] < 0 || c->anchorPos[d][i] >= c->docs[d].length) return -2;
+    }
+  }
+  int threads = c->threads < 1 ? 1 : c->threads > BUCKET_MAX_THREADS ? BUCKET_MAX_THREADS : c->threads;
+  const size_t nRuns = threads > 1 && c->nPairs > 1 ? (size_t)threads * COPY_RUNS_PER_THREAD : 1;
+  PairWork w = {c, most, nRuns, 0, calloc(nRuns, sizeof(CopyResult)), calloc(nRuns, sizeof(int)), {0}};
+  int status = w.parts && w.status && uv_mutex_init(&w.lock) == 0 ? 1 : -1;
+  if (status > 0) {
+    uv_thread_t started[BUCKET_MAX_THREADS];
+    int nStarted = 0;
+    for (int t = 1; nRuns > 1 && t < threads; t++)
+      if (uv_thread_create(&started[nStarted], takePairRuns, &w) == 0) nStarted++;
+    takePairRuns(&w); /* this thread too; with no thread started, every run */
+    for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
+    uv_mutex_destroy(&w.lock);
+  }
+  /* The runs' buckets joined in the pairs' order, their ends counted on. */
+  size_t seeds = 0, buckets = 0;
+  for (size_t k = 0; status > 0 && k < nRuns; k++) {
+    if (w.status[k] < 0) status = -1;
+    seeds += w.parts[k].nSeeds, buckets += w.parts[k].nBuckets;
+  }
+  if (status > 0 && (!(r->seeds = malloc((2 * seeds + 1) * sizeof *r->seeds)) || !(r->buckets = malloc((3 * buckets + 1) * sizeof *r->buckets)))) status = -1;
+  for (size_t k = 0; w.parts && k < nRuns; k++) {
+    CopyResult *part = &w.parts[k];
+    if (status > 0) {
+      memcpy(r->seeds + 2 * r->nSeeds, part->seeds, part->nSeeds * 2 * sizeof *r->seeds);
+      for (size_t b = 0; b < part->nBuckets; b++) {
+        r->buckets[3 * (r->nBuckets + b)] = part->buckets[3 * b];
+        r->buckets[3 * (r->nBuckets + b) + 1] = part->buckets[3 * b + 1];
+        r->buckets[3 * (r->nBuckets + b) + 2] = part->buckets[3 * b + 2] + (uint32_t)r->nSeeds;
+      }
+      r->nSeeds += part->nSeeds, r->nBuckets += part->nBuckets;
+    }
+    copySearchFree(part);
+  }
+  free(w.parts);
+  free(w.status);
   if (status > 0 && bucketRegionsThreaded(c->docs, c->prose, r->seeds, r->buckets, r->nBuckets, NULL, &c->o, c->threads, -1, &r->found) < 0) status = -1;
   if (status < 0) copySearchFree(r);
   return status;
