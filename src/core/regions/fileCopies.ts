@@ -11,7 +11,9 @@
  * cap left out (boilerplate shared by many files — npm's config paragraphs, rxjs's operator
  * docs — stays out; a k-gram of ten copies of one file is back), and judged on those regions —
  * unless the seeds of that search bound what its regions could hold under `cover` (coverBound:
- * then they are not chained nor aligned; the same outcome). Pure and deterministic.
+ * then they are not chained nor aligned; the same outcome). A kernel with copySearch (the native
+ * addon) makes that whole second search in one call (kernelBuckets.ts copySearchOf): the same
+ * regions; the TypeScript here is its fallback and reference. Pure and deterministic.
  */
 import { alignChain, kernelAligner, type ChainAligner } from './align';
 import { bucketKernelOf, bucketPairsOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, postingCaps, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
