@@ -337,6 +337,23 @@ static const char *sidesOf(napi_env env, size_t argc, napi_value *argv, const in
   return NULL;
 }
 
+/* Document d's anchors in `anchors` ([hash: Uint32Array, pos: Int32Array] per document, nulls:
+ * none) into *hash, *pos, *count (untouched when null): 1, or 0 when the element cannot be read,
+ * -1 when it is not a Uint32Array of hashes and an Int32Array of as many positions. */
+static int documentAnchorsOf(napi_env env, napi_value anchors, uint32_t d, const uint32_t **hash, const int32_t **pos, uint32_t *count) {
+  napi_value h, p;
+  napi_valuetype t;
+  if (napi_get_element(env, anchors, 2 * d, &h) != napi_ok || napi_get_element(env, anchors, 2 * d + 1, &p) != napi_ok || napi_typeof(env, h, &t) != napi_ok) return 0;
+  if (t == napi_null || t == napi_undefined) return 1;
+  size_t nh, np;
+  void *hd, *pd;
+  if (!typedArray(env, h, napi_uint32_array, &hd, &nh) || !typedArray(env, p, napi_int32_array, &pd, &np) || np < nh || nh > UINT32_MAX) return -1;
+  *hash = hd;
+  *pos = pd;
+  *count = (uint32_t)nh;
+  return 1;
+}
+
 /* Reads regionPlanAsync's arguments into *j; NULL, or what is wrong. */
 static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJob *j) {
   if (argc < 9) return "regionPlanAsync: 9 arguments";
@@ -372,24 +389,13 @@ static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJo
   uint8_t *needed = calloc(slots, 1);
   const char *wrong = j->hashes && j->positions && j->counts && needed ? NULL : "out of memory";
   for (uint32_t d = 0; !wrong && d < nDocs; d++) {
-    napi_value h, p;
-    napi_valuetype t;
-    if (napi_get_element(env, argv[3], 2 * d, &h) != napi_ok || napi_get_element(env, argv[3], 2 * d + 1, &p) != napi_ok || napi_typeof(env, h, &t) != napi_ok) {
-      wrong = "regionPlanAsync: anchors";
+    const int read = documentAnchorsOf(env, argv[3], d, &j->hashes[d], &j->positions[d], &j->counts[d]);
+    if (read <= 0) {
+      wrong = read == 0 ? "regionPlanAsync: anchors" : "regionPlanAsync: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
       break;
     }
     /* Streams of every document with tokens: its twins are looked for too. */
     needed[d] = lengths[d] > 0;
-    if (t == napi_null || t == napi_undefined) continue;
-    size_t nh, np;
-    void *hd, *pd;
-    if (!typedArray(env, h, napi_uint32_array, &hd, &nh) || !typedArray(env, p, napi_int32_array, &pd, &np) || np < nh || nh > UINT32_MAX) {
-      wrong = "regionPlanAsync: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
-      break;
-    }
-    j->hashes[d] = hd;
-    j->positions[d] = pd;
-    j->counts[d] = (uint32_t)nh;
   }
   if (!wrong) wrong = asPlanJobs(documentsOf(env, argv[0], lengths, nDocs, needed, &j->docs));
   free(needed);
@@ -528,22 +534,11 @@ napi_value jsCopySearch(napi_env env, napi_callback_info info) {
   }
   for (uint32_t d = 0; !wrong && d < nDocs; d++) {
     if (!needed[d]) continue;
-    napi_value h, p;
-    napi_valuetype t;
-    if (napi_get_element(env, argv[3], 2 * d, &h) != napi_ok || napi_get_element(env, argv[3], 2 * d + 1, &p) != napi_ok || napi_typeof(env, h, &t) != napi_ok) {
-      wrong = "copySearch: anchors";
+    const int read = documentAnchorsOf(env, argv[3], d, &hashes[d], &positions[d], &counts[d]);
+    if (read <= 0) {
+      wrong = read == 0 ? "copySearch: anchors" : "copySearch: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
       break;
     }
-    if (t == napi_null || t == napi_undefined) continue;
-    size_t nh, np;
-    void *hd, *pd;
-    if (!typedArray(env, h, napi_uint32_array, &hd, &nh) || !typedArray(env, p, napi_int32_array, &pd, &np) || np < nh || nh > UINT32_MAX) {
-      wrong = "copySearch: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
-      break;
-    }
-    hashes[d] = hd;
-    positions[d] = pd;
-    counts[d] = (uint32_t)nh;
   }
   if (!wrong) wrong = documentsOf(env, argv[0], lengths, nDocs, needed, &docs);
   free(needed);

@@ -164,6 +164,28 @@ describe('native copySearch: fileCopies\' second search in one call (native/copy
     assert.ok(kept >= 30 && bounded >= 30 && regions >= 30 && dropped > 0 && pinned >= 100, `${kept} buckets kept, ${bounded} pairs left out, ${regions} regions, ${pinned} bounds`);
   });
 
+  it('bad arguments are refused with a message: a pair not x < y, an anchor outside its document, drop lists, anchors of the wrong type', () => {
+    const docs = corpus(5).slice(0, 4);
+    const s = documentStreams(docs);
+    const o = resolveRegionOptions({ maxPostings: 8, selfMatches: false });
+    const anchors = docs.flatMap((d) => {
+      const a = defaultAnchors(d);
+      return [a.hash, a.pos];
+    });
+    const call = (over: { pairs?: Uint32Array; anchors?: Array<Uint32Array | Int32Array | null>; drop?: unknown }) =>
+      kernel.copySearch(s.streams, s.lengths, s.prose, over.anchors ?? anchors, (over.drop ?? [new Uint32Array(0), new Uint32Array(0)]) as [Uint32Array, Uint32Array], over.pairs ?? Uint32Array.of(0, 1), Uint32Array.of(8, 8), bucketParams(o), Float64Array.of(4, 0.6));
+    assert.equal(call({}).buckets.length % 3, 0, 'well formed: searched');
+    assert.throws(() => call({ pairs: Uint32Array.of(1, 0) }), /copySearch: an anchor outside its document, or a pair not x < y/);
+    assert.throws(() => call({ pairs: Uint32Array.of(0, 99) }), /copySearch: a pair outside the documents/);
+    const outside = anchors.slice();
+    outside[1] = Int32Array.from(anchors[1] as Int32Array, (p, i) => (i === 0 ? docs[0].length : p));
+    assert.throws(() => call({ anchors: outside }), /copySearch: an anchor outside its document/);
+    const wrongType = anchors.slice();
+    wrongType[1] = new Uint32Array(anchors[1].length);
+    assert.throws(() => call({ anchors: wrongType }), /copySearch: a document's anchors are a Uint32Array of hashes and an Int32Array of positions/);
+    assert.throws(() => call({ drop: [new Uint32Array(0)] }), /copySearch: drop/);
+  });
+
   it('fileCopies through it gives the copies of the kernel bucket search and of the TypeScript aligner (frequent counts or not, 1/2/4 threads), and calls it once', () => {
     let copies = 0;
     let calls = 0;
