@@ -164,6 +164,26 @@ describe('native copySearch: fileCopies\' second search in one call (native/copy
     assert.ok(kept >= 30 && bounded >= 30 && regions >= 30 && dropped > 0 && pinned >= 100, `${kept} buckets kept, ${bounded} pairs left out, ${regions} regions, ${pinned} bounds`);
   });
 
+  it('the caps by the kind of the document of a hash\'s first posting: a prose pair under a prose cap over the code\'s', () => {
+    const text = proseText(mulberry32(9), 5);
+    const para = text.split('\n\n').reduce((a, b) => (b.length > a.length ? b : a)); // (the longest paragraph)
+    const docs = [regionDocument(`${para}\n\n${text}\n\n${para}`, 'x.md'), regionDocument(editLines(text, mulberry32(10), 0.1), 'y.md'), regionDocument(codeFile(mulberry32(11), 3), 'z.ts')];
+    const options: RegionOptions = { maxPostings: 2, proseMaxPostingsShare: 2, selfMatches: false };
+    const o = resolveRegionOptions(options);
+    const caps = postingCaps(docs.slice(0, 2), o);
+    assert.ok(caps.proseCap > caps.cap, `${caps.proseCap} > ${caps.cap}`);
+    const ref = referenceBuckets(docs, [[0, 1]], [new Set(), new Set()], options, 0);
+    const s = documentStreams(docs);
+    const anchors = docs.flatMap((d) => {
+      const a = defaultAnchors(d);
+      return [a.hash, a.pos];
+    });
+    const search = (code: number, prose: number) =>
+      kernel.copySearch(s.streams, s.lengths, s.prose, anchors, [new Uint32Array(0), new Uint32Array(0)], Uint32Array.of(0, 1), Uint32Array.of(code, prose), bucketParams(o), Float64Array.of(Math.max(o.minSeeds, o.minBucketSeeds), 0)).buckets;
+    assert.deepEqual(search(caps.cap, caps.proseCap), ref.cuts);
+    assert.notDeepEqual(search(caps.cap, caps.cap), ref.cuts, 'the prose cap lets in seeds the code cap leaves out');
+  });
+
   it('bad arguments are refused with a message: a pair not x < y, an anchor outside its document, drop lists, anchors of the wrong type', () => {
     const docs = corpus(5).slice(0, 4);
     const s = documentStreams(docs);
