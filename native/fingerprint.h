@@ -13,7 +13,7 @@
 /* ------------------------------------------------------------------------------- state */
 
 /* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
-#define KERNEL_VERSION 9
+#define KERNEL_VERSION 10
 /* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
 #define MAX_LANGS 1024
 

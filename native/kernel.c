@@ -41,6 +41,8 @@
  *   regionBucketsAsync(…) -> the same as a Promise, searched off this thread
  *   regionPlanAsync(…) -> the seeds of the documents' anchors, the identical documents and the
  *               search of their buckets as one Promise, off this thread (native/regionplan.c)
+ *   copySearch(…) -> fileCopies' second search: pairs of documents searched again alone, their
+ *               seeds, cover bounds and buckets' regions in one call (native/copysearch.c)
  *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
  *               (simhash.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
  *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
@@ -57,8 +59,8 @@
  *   section: startLine endLine hi lo tokens features rawHi rawLo normHi normLo sketchLength sketch…
  *            (only sections kept; rawHi… normLo: the clone hashes of src/core/fingerprint/cloneHashes.ts)
  * A section is kept when it holds at least minTokens tokens and less than 95 % of the file's.
- * This file holds the module table and the synchronous bindings; regionBuckets, regionBucketsAsync
- * and regionPlanAsync are in kernelbuckets.c, allPairs and allPairsVetted in kernelpairs.c, the
+ * This file holds the module table and the synchronous bindings; regionBuckets, regionBucketsAsync,
+ * regionPlanAsync and copySearch are in kernelbuckets.c, allPairs and allPairsVetted in kernelpairs.c, the
  * argument readers they use in kernelglue.h.
  */
 #include <stdlib.h>
@@ -535,6 +537,7 @@ NAPI_MODULE_INIT() {
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
       {"regionBucketsAsync", NULL, jsRegionBucketsAsync, NULL, NULL, NULL, napi_default, NULL},
       {"regionPlanAsync", NULL, jsRegionPlanAsync, NULL, NULL, NULL, napi_default, NULL},
+      {"copySearch", NULL, jsCopySearch, NULL, NULL, NULL, napi_default, NULL},
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "buckets.h"
+#include "copysearch.h"
 #include "kernelglue.h"
 #include "regionplan.h"
 #include "threads.h"
@@ -336,6 +337,23 @@ static const char *sidesOf(napi_env env, size_t argc, napi_value *argv, const in
   return NULL;
 }
 
+/* Document d's anchors in `anchors` ([hash: Uint32Array, pos: Int32Array] per document, nulls:
+ * none) into *hash, *pos, *count (untouched when null): 1, or 0 when the element cannot be read,
+ * -1 when it is not a Uint32Array of hashes and an Int32Array of as many positions. */
+static int documentAnchorsOf(napi_env env, napi_value anchors, uint32_t d, const uint32_t **hash, const int32_t **pos, uint32_t *count) {
+  napi_value h, p;
+  napi_valuetype t;
+  if (napi_get_element(env, anchors, 2 * d, &h) != napi_ok || napi_get_element(env, anchors, 2 * d + 1, &p) != napi_ok || napi_typeof(env, h, &t) != napi_ok) return 0;
+  if (t == napi_null || t == napi_undefined) return 1;
+  size_t nh, np;
+  void *hd, *pd;
+  if (!typedArray(env, h, napi_uint32_array, &hd, &nh) || !typedArray(env, p, napi_int32_array, &pd, &np) || np < nh || nh > UINT32_MAX) return -1;
+  *hash = hd;
+  *pos = pd;
+  *count = (uint32_t)nh;
+  return 1;
+}
+
 /* Reads regionPlanAsync's arguments into *j; NULL, or what is wrong. */
 static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJob *j) {
   if (argc < 9) return "regionPlanAsync: 9 arguments";
@@ -371,24 +389,13 @@ static const char *planJobOf(napi_env env, size_t argc, napi_value *argv, PlanJo
   uint8_t *needed = calloc(slots, 1);
   const char *wrong = j->hashes && j->positions && j->counts && needed ? NULL : "out of memory";
   for (uint32_t d = 0; !wrong && d < nDocs; d++) {
-    napi_value h, p;
-    napi_valuetype t;
-    if (napi_get_element(env, argv[3], 2 * d, &h) != napi_ok || napi_get_element(env, argv[3], 2 * d + 1, &p) != napi_ok || napi_typeof(env, h, &t) != napi_ok) {
-      wrong = "regionPlanAsync: anchors";
+    const int read = documentAnchorsOf(env, argv[3], d, &j->hashes[d], &j->positions[d], &j->counts[d]);
+    if (read <= 0) {
+      wrong = read == 0 ? "regionPlanAsync: anchors" : "regionPlanAsync: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
       break;
     }
     /* Streams of every document with tokens: its twins are looked for too. */
     needed[d] = lengths[d] > 0;
-    if (t == napi_null || t == napi_undefined) continue;
-    size_t nh, np;
-    void *hd, *pd;
-    if (!typedArray(env, h, napi_uint32_array, &hd, &nh) || !typedArray(env, p, napi_int32_array, &pd, &np) || np < nh || nh > UINT32_MAX) {
-      wrong = "regionPlanAsync: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
-      break;
-    }
-    j->hashes[d] = hd;
-    j->positions[d] = pd;
-    j->counts[d] = (uint32_t)nh;
   }
   if (!wrong) wrong = asPlanJobs(documentsOf(env, argv[0], lengths, nDocs, needed, &j->docs));
   free(needed);
@@ -461,4 +468,105 @@ napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info) {
     return throwError(env, "regionPlanAsync: cannot start");
   }
   return promise;
+}
+
+/* ------------------------------------------------------------ copySearch (copysearch.c) */
+
+/* A Uint32Array argument into *out (its length into *n); 0 when it is not one. */
+static int uint32Arg(napi_env env, napi_value v, const uint32_t **out, size_t *n) {
+  void *data;
+  if (!typedArray(env, v, napi_uint32_array, &data, n)) return 0;
+  *out = data;
+  return 1;
+}
+
+/* copySearch(streams, lengths, prose (as regionBuckets), anchors: [hash: Uint32Array, pos:
+ *            Int32Array] per document (nulls: none), drop: [code: Uint32Array, prose: Uint32Array]
+ *            (sorted), pairs: Uint32Array (x y, x < y), caps: Uint32Array [code, prose], params:
+ *            Float64Array(BUCKET_PARAMS), search: Float64Array [max(minSeeds, minBucketSeeds),
+ *            cover], threads?) -> { buckets: Uint32Array (x y end per bucket searched), ints,
+ *            floats, chains, aligned (as regionBuckets) }: fileCopies' second search of
+ *            src/core/regions/fileCopies.ts (searchAllAlone) in one call (native/copysearch.c). */
+napi_value jsCopySearch(napi_env env, napi_callback_info info) {
+  size_t argc = 10;
+  napi_value argv[10];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 9) return throwError(env, "copySearch: 9 arguments");
+  CopyCall c;
+  memset(&c, 0, sizeof c);
+  void *data;
+  size_t nDocs, len, nPairs;
+  if (!typedArray(env, argv[1], napi_int32_array, &data, &nDocs) || nDocs > UINT32_MAX) return throwError(env, "copySearch: lengths");
+  const int32_t *lengths = data;
+  if (!typedArray(env, argv[2], napi_uint8_array, &data, &len) || len < nDocs) return throwError(env, "copySearch: prose");
+  c.prose = data;
+  c.nDocs = (uint32_t)nDocs;
+  napi_value drops[2];
+  bool isArray = false;
+  uint32_t nAnchors = 0, nDrops = 0;
+  if (napi_is_array(env, argv[4], &isArray) != napi_ok || !isArray || napi_get_array_length(env, argv[4], &nDrops) != napi_ok || nDrops != 2 ||
+      napi_get_element(env, argv[4], 0, &drops[0]) != napi_ok || napi_get_element(env, argv[4], 1, &drops[1]) != napi_ok ||
+      !uint32Arg(env, drops[0], &c.drop[0], &c.nDrop[0]) || !uint32Arg(env, drops[1], &c.drop[1], &c.nDrop[1]))
+    return throwError(env, "copySearch: drop");
+  if (!uint32Arg(env, argv[5], &c.pairs, &nPairs) || nPairs % 2) return throwError(env, "copySearch: pairs");
+  c.nPairs = nPairs / 2;
+  const uint32_t *caps;
+  if (!uint32Arg(env, argv[6], &caps, &len) || len < 2) return throwError(env, "copySearch: caps");
+  c.cap[0] = caps[0];
+  c.cap[1] = caps[1];
+  if (!typedArray(env, argv[7], napi_float64_array, &data, &len) || len < BUCKET_PARAMS || !bucketOptionsOf(data, &c.o)) return throwError(env, "copySearch: params");
+  if (!typedArray(env, argv[8], napi_float64_array, &data, &len) || len < 2) return throwError(env, "copySearch: search");
+  c.minBucketSeeds = ((const double *)data)[0];
+  c.cover = ((const double *)data)[1];
+  c.threads = optionalInt(env, argc, argv, 9, 1);
+  if (napi_is_array(env, argv[3], &isArray) != napi_ok || !isArray || napi_get_array_length(env, argv[3], &nAnchors) != napi_ok || nAnchors != 2 * nDocs)
+    return throwError(env, "copySearch: two anchor arrays (or nulls) per document");
+  const size_t slots = nDocs ? nDocs : 1;
+  const uint32_t **hashes = calloc(slots, sizeof *hashes);
+  const int32_t **positions = calloc(slots, sizeof *positions);
+  uint32_t *counts = calloc(slots, sizeof *counts);
+  uint8_t *needed = calloc(slots, 1);
+  RegionDoc *docs = NULL;
+  const char *wrong = hashes && positions && counts && needed ? NULL : "out of memory";
+  for (size_t p = 0; !wrong && p < 2 * c.nPairs; p++) {
+    if (c.pairs[p] >= nDocs) wrong = "copySearch: a pair outside the documents";
+    else needed[c.pairs[p]] = 1;
+  }
+  for (uint32_t d = 0; !wrong && d < nDocs; d++) {
+    if (!needed[d]) continue;
+    const int read = documentAnchorsOf(env, argv[3], d, &hashes[d], &positions[d], &counts[d]);
+    if (read <= 0) {
+      wrong = read == 0 ? "copySearch: anchors" : "copySearch: a document's anchors are a Uint32Array of hashes and an Int32Array of positions";
+      break;
+    }
+  }
+  if (!wrong) wrong = documentsOf(env, argv[0], lengths, nDocs, needed, &docs);
+  free(needed);
+  CopyResult r;
+  int status = 0;
+  if (!wrong) {
+    c.docs = docs;
+    c.anchorHash = hashes;
+    c.anchorPos = positions;
+    c.anchorCount = counts;
+    status = copySearch(&c, &r);
+    if (status == -2) wrong = "copySearch: an anchor outside its document, or a pair not x < y";
+    else if (status < 0) wrong = "out of memory";
+  }
+  free(hashes);
+  free(positions);
+  free(counts);
+  free(docs);
+  if (wrong) return throwError(env, wrong);
+  napi_value buckets, result;
+  const int ok = copiedArray(env, napi_uint32_array, r.buckets, r.nBuckets * 3, 4, &buckets);
+  free(r.seeds);
+  free(r.buckets);
+  result = bucketsFound(env, &r.found); /* (frees found) */
+  if (!ok || !result || napi_set_named_property(env, result, "buckets", buckets) != napi_ok) {
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && !pending) return throwError(env, "out of memory");
+    return NULL;
+  }
+  return result;
 }

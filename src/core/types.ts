@@ -332,6 +332,27 @@ export interface CodeKernel {
     places?: ReadonlyArray<Int32Array | null>,
     sideOptions?: Uint32Array,
   ): Promise<RegionPlanFound>;
+  /**
+   * fileCopies' second search in one call (the native addon, native/copysearch.c;
+   * src/core/regions/kernelBuckets.ts copySearchOf): for each pair (`pairs`: x y, x < y) the two documents'
+   * anchors (`anchors` as regionPlanAsync takes them) without the hashes of `drop` ([code, prose]:
+   * sorted hashes left out of a code / a prose document's), their seeds as one index of the two
+   * (`caps`: [code, prose] postings caps), the bucket of x with y when it has `search[0]` seeds and
+   * coverBound reaches `search[1]` on both sides, and those buckets searched as regionBuckets does
+   * on `threads` threads. `buckets`: x y end per bucket searched. Absent from the WebAssembly kernel.
+   */
+  copySearch?(
+    streams: ReadonlyArray<Uint32Array | Uint8Array | null>,
+    lengths: Int32Array,
+    prose: Uint8Array,
+    anchors: ReadonlyArray<Uint32Array | Int32Array | null>,
+    drop: readonly [Uint32Array, Uint32Array],
+    pairs: Uint32Array,
+    caps: Uint32Array,
+    params: Float64Array,
+    search: Float64Array,
+    threads?: number,
+  ): RegionBucketsFound & { buckets: Uint32Array };
 }
 
 /** What CodeKernel.regionPlanAsync gives: anchorSeeds' seeds, each bucket's fate (0 not searched, 1 searched, 2 held back), the identical documents' classes, the anchors indexed and the search's regions. */

@@ -11,11 +11,13 @@
  * cap left out (boilerplate shared by many files — npm's config paragraphs, rxjs's operator
  * docs — stays out; a k-gram of ten copies of one file is back), and judged on those regions —
  * unless the seeds of that search bound what its regions could hold under `cover` (coverBound:
- * then they are not chained nor aligned; the same outcome). Pure and deterministic.
+ * then they are not chained nor aligned; the same outcome). A kernel with copySearch (the native
+ * addon) makes that whole second search in one call (kernelBuckets.ts copySearchOf): the same
+ * regions; the TypeScript here is its fallback and reference. Pure and deterministic.
  */
 import { alignChain, kernelAligner, type ChainAligner } from './align';
-import { bucketKernelOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, postingCaps, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
-import type { BucketKernel } from './kernelBuckets';
+import { bucketKernelOf, bucketPairsOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, postingCaps, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
+import { copyKernelOf, copySearchOf, type BucketKernel, type CopyKernel } from './kernelBuckets';
 import { withAnchors, type RegionDocument } from './document';
 import type { CodeKernel } from '../types';
 
@@ -53,7 +55,7 @@ export interface FileCopyOptions {
   /** Pairs of documents not judged (e.g. those the scan already pairs as files). */
   skipPair?: (docA: number, docB: number) => boolean;
   /** The second search's native kernel (seeds and alignment: the same regions, faster) or aligner; default alignChain. */
-  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'>; aligner?: ChainAligner; threads?: number };
+  regions?: { kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'regionBuckets'> & Partial<Pick<CodeKernel, 'copySearch'>>; aligner?: ChainAligner; threads?: number };
   /**
    * The frequent hashes of the search of these documents that found `pairs` (RegionResult.frequent):
    * the documents holding each anchor hash are read from it rather than counted over every anchor
@@ -202,6 +204,43 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 }, options.regions?.threads)) addByPair(byPair, r);
     return byPair;
   };
+  /**
+   * searchAllAlone by a kernel's copySearch (kernelBuckets.ts copySearchOf: the same regions): the documents'
+   * anchors as they are, with the hashes withoutBoilerplate leaves out of a code and a prose
+   * document (from the search's counts, or looked up for the anchors of the documents searched).
+   */
+  const searchAllByKernel = (kernel: CopyKernel, pairs: ReadonlyArray<readonly [number, number]>, searched: readonly number[], counts?: ReadonlyMap<number, number>): Map<number, RegionPair[]> => {
+    const codeLimit = SEARCH_DOCS_FACTOR * cap;
+    const proseLimit = SEARCH_DOCS_FACTOR * proseCap;
+    const code: number[] = [];
+    const prose: number[] = [];
+    if (counts) {
+      // (withoutBoilerplate with the counts: a hash is left out when more documents than the limit hold it)
+      for (const [h, count] of counts) {
+        if (count > codeLimit) code.push(h);
+        if (count > proseLimit) prose.push(h);
+      }
+    } else {
+      for (const d of searched) {
+        const isProse = docs[d].kind === 'prose';
+        const limit = isProse ? proseLimit : codeLimit;
+        for (const h of anchorsOf(docs[d]).hash) if (docsOf(h) > limit) (isProse ? prose : code).push(h);
+      }
+    }
+    const two = resolveRegionOptions({ maxPostings: SEARCH_MAX_POSTINGS, selfMatches: false });
+    const caps = postingCaps(docs.slice(0, 2), two);
+    const r = copySearchOf(kernel, docs, pairs, {
+      anchorsOf,
+      drop: [Uint32Array.from(code).sort(), Uint32Array.from(prose).sort()],
+      options: two,
+      caps: { code: caps.cap, prose: caps.capOf ? caps.proseCap : caps.cap },
+      cover,
+      threads: options.regions?.threads,
+    });
+    const byPair = new Map<number, RegionPair[]>();
+    for (const p of bucketPairsOf(docs as RegionDocument[], r.buckets, r, { chains: 0, aligned: 0 })) addByPair(byPair, p);
+    return byPair;
+  };
   const out: FileCopy[] = [];
   /** Pairs under `cover` but at least `searchCover` on both sides: searched again (in this order). */
   const again: Array<[number, number, number]> = [];
@@ -217,7 +256,8 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   const searched = new Set<number>();
   for (const [, x, y] of again) searched.add(x).add(y);
   const known = options.frequent;
-  if (known && known.minTokens === o.minTokens && known.over <= SEARCH_DOCS_FACTOR * cap) {
+  const counted = known && known.minTokens === o.minTokens && known.over <= SEARCH_DOCS_FACTOR * cap;
+  if (counted) {
     // Every hash it leaves out is in at most `over` documents, under every limit here (factor × cap or proseCap).
     docsOf = (hash: number): number => known.counts.get(hash) ?? 1;
     overBits = new Int32Array(1 << 15);
@@ -227,7 +267,13 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   }
   // Each copy found again goes where its pair is in the (docA, docB) order, among the copies above.
   const batch = bucketKernelOf({ kernel: options.regions?.kernel, aligner: options.regions?.aligner });
-  const foundAlone = batch ? searchAllAlone(batch, again.map(([, x, y]) => [x, y] as const)) : undefined;
+  const copier = batch ? copyKernelOf(options.regions?.kernel) : undefined;
+  const againPairs = again.map(([, x, y]) => [x, y] as const);
+  const foundAlone = copier
+    ? searchAllByKernel(copier, againPairs, [...searched], counted ? known.counts : undefined)
+    : batch
+      ? searchAllAlone(batch, againPairs)
+      : undefined;
   const merged: FileCopy[] = [];
   let next = 0;
   for (const [at, x, y] of again) {

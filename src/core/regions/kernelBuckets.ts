@@ -2,10 +2,12 @@
  * The region finder's buckets searched by a kernel in one call (CodeKernel.regionBuckets,
  * native/buckets.c): the documents' streams as the kernel takes them (made once per list of
  * documents), the options as its flat parameters, and the call. regions.ts kernelBucketRegions
- * makes the region pairs of what it returns.
+ * makes the region pairs of what it returns. Also fileCopies' second search in one call
+ * (CodeKernel.copySearch, native/copysearch.c: copySearchOf).
  */
 import type { CodeKernel, RegionBucketsFound } from '../types';
 import type { AlignOptions } from './align';
+import type { Anchors } from './anchors';
 import { idsDerived, type RegionDocument } from './document';
 
 /** Most threads one bucket search takes (~0.25 s of CPU on the small bench tree: more threads would mostly add their start and working memory; measured on 2 cores only). */
@@ -120,4 +122,51 @@ export function searchBucketsAsync(
 ): Promise<RegionBucketsFound> {
   const s = documentStreams(docs);
   return kernel.regionBucketsAsync(s.streams, s.lengths, s.prose, seeds, buckets, wanted, bucketParams(o), threads);
+}
+
+/** A kernel that makes fileCopies' second search in one call: the native addon. */
+export type CopyKernel = Required<Pick<CodeKernel, 'copySearch'>>;
+
+/** The kernel's copySearch when it has one. */
+export function copyKernelOf(kernel: Partial<Pick<CodeKernel, 'copySearch'>> | undefined): CopyKernel | undefined {
+  return kernel?.copySearch ? (kernel as CopyKernel) : undefined;
+}
+
+/** What fileCopies' second search is given besides the documents and pairs. */
+export interface CopySearchInput {
+  /** A document's anchors (stored, or made: defaultAnchors). */
+  anchorsOf: (d: RegionDocument) => Anchors;
+  /** Sorted hashes left out of a code document's anchors, and of a prose document's. */
+  drop: readonly [Uint32Array, Uint32Array];
+  /** The two-document plan's options (its maxPostings, selfMatches off) and its caps of a code and a prose document. */
+  options: BucketParamsOptions & { minBucketSeeds: number };
+  caps: { code: number; prose: number };
+  /** A bucket whose seeds' coverBound is under this on either side is not searched. */
+  cover: number;
+  threads?: number;
+}
+
+/**
+ * The kernel's second search of the pairs (x, y; x < y) of fileCopies.ts (searchAllAlone's buckets
+ * and regions): `buckets` x y end per bucket searched, in the pairs' order, and what regionBuckets
+ * gives of them (regions.ts bucketPairsOf makes the pairs).
+ */
+export function copySearchOf(kernel: CopyKernel, docs: readonly RegionDocument[], pairs: ReadonlyArray<readonly [number, number]>, input: CopySearchInput): RegionBucketsFound & { buckets: Uint32Array } {
+  const s = documentStreams(docs);
+  const anchors: Array<Uint32Array | Int32Array | null> = new Array(2 * docs.length).fill(null);
+  const flat = new Uint32Array(2 * pairs.length);
+  pairs.forEach(([x, y], i) => {
+    flat[2 * i] = x;
+    flat[2 * i + 1] = y;
+    for (const d of [x, y]) {
+      if (anchors[2 * d] !== null) continue;
+      const a = input.anchorsOf(docs[d]);
+      anchors[2 * d] = a.hash;
+      anchors[2 * d + 1] = a.pos;
+    }
+  });
+  const o = input.options;
+  const caps = Uint32Array.of(input.caps.code, input.caps.prose);
+  const search = Float64Array.of(Math.max(o.minSeeds, o.minBucketSeeds), input.cover);
+  return kernel.copySearch(s.streams, s.lengths, s.prose, anchors, input.drop, flat, caps, bucketParams(o), search, input.threads ?? 1);
 }

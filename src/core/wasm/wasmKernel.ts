@@ -18,7 +18,7 @@ import type { AnchorSeedsFound, CodeKernel, KernelRegion, RegionBucketsFound } f
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
  * another version (an addon or a .wasm built from other sources) is not used.
  */
-export const KERNEL_VERSION = 9;
+export const KERNEL_VERSION = 10;
 
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
