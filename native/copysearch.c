@@ -3,19 +3,15 @@
  * held part of both are searched again alone — each pair's anchors without the corpus's frequent
  * hashes, their two-document seeds (seeds.c, as planRegions with SEARCH_MAX_POSTINGS and no self
  * matches), the bucket kept when it is wanted and its seeds' coverBound reaches the cover on both
- * sides; runs of pairs on c->threads threads, joined in the pairs' order — and the buckets kept
- * searched in one call (threads.c): the same buckets and regions as
+ * sides; runs of pairs on c->threads threads (threads.c forEachRun), joined in the pairs' order —
+ * and the buckets kept searched in one call (threads.c): the same buckets and regions as
  * src/core/regions/fileCopies.ts searchAllAlone (test/unit/node/workers/nativeCopies.test.ts).
  * No Node-API call here. The native addon only.
  */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types under -std=c11 (as threads.c) */
-#endif
 #include "copysearch.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <uv.h>
 
 #include "seeds.h"
 #include "threads.h"
@@ -148,25 +144,19 @@ static int pairBuckets(const CopyCall *c, size_t first, size_t last, size_t most
   return status;
 }
 
-/* Runs of pairs taken by threads one after the other (threads.c's way), each with its buckets. */
+/* Runs of pairs taken by threads one after the other (threads.c forEachRun), each with its buckets. */
 typedef struct {
   const CopyCall *c;
-  size_t most, nRuns, next;
+  size_t most, nRuns;
   CopyResult *parts;
   int *status;
-  uv_mutex_t lock;
 } PairWork;
 
-static void takePairRuns(void *arg) {
-  PairWork *w = arg;
-  for (;;) {
-    uv_mutex_lock(&w->lock);
-    const size_t k = w->next < w->nRuns ? w->next++ : w->nRuns;
-    uv_mutex_unlock(&w->lock);
-    if (k == w->nRuns) return;
-    const size_t n = w->c->nPairs;
-    w->status[k] = pairBuckets(w->c, n * k / w->nRuns, n * (k + 1) / w->nRuns, w->most, &w->parts[k]);
-  }
+static int pairRun(void *ctx, void *scratch, size_t k) {
+  (void)scratch;
+  PairWork *w = ctx;
+  const size_t n = w->c->nPairs;
+  return w->status[k] = pairBuckets(w->c, n * k / w->nRuns, n * (k + 1) / w->nRuns, w->most, &w->parts[k]);
 }
 
 int copySearch(const CopyCall *c, CopyResult *r) {
@@ -184,17 +174,10 @@ int copySearch(const CopyCall *c, CopyResult *r) {
   }
   int threads = c->threads < 1 ? 1 : c->threads > BUCKET_MAX_THREADS ? BUCKET_MAX_THREADS : c->threads;
   const size_t nRuns = threads > 1 && c->nPairs > 1 ? (size_t)threads * COPY_RUNS_PER_THREAD : 1;
-  PairWork w = {c, most, nRuns, 0, calloc(nRuns, sizeof(CopyResult)), calloc(nRuns, sizeof(int)), {0}};
-  int status = w.parts && w.status && uv_mutex_init(&w.lock) == 0 ? 1 : -1;
-  if (status > 0) {
-    uv_thread_t started[BUCKET_MAX_THREADS];
-    int nStarted = 0;
-    for (int t = 1; nRuns > 1 && t < threads; t++)
-      if (uv_thread_create(&started[nStarted], takePairRuns, &w) == 0) nStarted++;
-    takePairRuns(&w); /* this thread too; with no thread started, every run */
-    for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
-    uv_mutex_destroy(&w.lock);
-  }
+  PairWork w = {c, most, nRuns, calloc(nRuns, sizeof(CopyResult)), calloc(nRuns, sizeof(int))};
+  int status = w.parts && w.status ? 1 : -1;
+  const RunWork work = {NULL, pairRun, NULL};
+  if (status > 0 && forEachRun(nRuns, threads, -1, &work, &w) < 0) status = -1;
   /* The runs' buckets joined in the pairs' order, their ends counted on. */
   size_t seeds = 0, buckets = 0;
   for (size_t k = 0; status > 0 && k < nRuns; k++) {

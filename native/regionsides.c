@@ -3,23 +3,19 @@
  * threads once its search is over: what src/node/scan/locatedReport.ts and regions.ts
  * bucketPairsOf otherwise compute per region on Node's thread after the job — the sides' starts
  * past leading closers, their lines, the report's lines and the two sides' SimHash distance — the
- * same numbers (test/unit/node/scan/regionSides.test.ts). The regions are cut into chunks the
- * threads take one after the other (libuv's threads, as threads.c); each thread has its own
- * SimHash working memory. No Node-API call here. The native addon only.
+ * same numbers (test/unit/core/regions/sideFacts.test.ts). The regions are cut into chunks the
+ * threads take one after the other (threads.c forEachRun); each thread has its own SimHash
+ * working memory. No Node-API call here. The native addon only.
  */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types under -std=c11 */
-#endif
 #include "regionsides.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <uv.h>
 
 #include "fingerprint.h"
 #include "fingerprintparts.h" /* simhashFreeSeq */
 #include "hash.h" /* IDENT_HI, IDENT_LO */
-#include "threads.h" /* BUCKET_MAX_THREADS */
+#include "threads.h" /* forEachRun */
 
 /* Regions a thread takes at a time. */
 #define SIDE_CHUNK 512
@@ -130,7 +126,7 @@ static int sidesOfRegion(const RegionDoc *docs, const uint8_t *prose, const Side
   return 1;
 }
 
-/* One stage: its arguments and the next chunk not yet taken (under `lock`). */
+/* One stage: its arguments; its runs are chunks of SIDE_CHUNK regions (threads.c forEachRun). */
 typedef struct {
   const RegionDoc *docs;
   const uint8_t *prose;
@@ -138,35 +134,30 @@ typedef struct {
   const uint32_t *buckets;
   const BucketResult *found;
   int32_t *out;
-  size_t nChunks, next;
-  int failed;
-  uv_mutex_t lock;
 } Stage;
 
-static void takeChunks(void *arg) {
-  Stage *g = arg;
+/* A thread's scratch, with the call's log table. */
+static void *sideScratch(void *ctx) {
+  const Stage *g = ctx;
   SideScratch *s = calloc(1, sizeof *s);
   if (s) {
     s->K.logs = (double *)g->c->logs;
     s->K.nLogs = g->c->nLogs;
   }
-  for (;;) {
-    uv_mutex_lock(&g->lock);
-    if (!s) g->failed = 1;
-    const size_t k = g->next < g->nChunks && !g->failed ? g->next++ : g->nChunks;
-    uv_mutex_unlock(&g->lock);
-    if (k == g->nChunks) break;
-    const size_t last = (k + 1) * SIDE_CHUNK < g->found->count ? (k + 1) * SIDE_CHUNK : g->found->count;
-    for (size_t i = k * SIDE_CHUNK; i < last; i++) {
-      if (sidesOfRegion(g->docs, g->prose, g->c, g->buckets, g->found->ints + i * BUCKET_PAIR_INTS, s, g->out + i * SIDE_INTS) < 0) {
-        uv_mutex_lock(&g->lock);
-        g->failed = 1;
-        uv_mutex_unlock(&g->lock);
-        break;
-      }
-    }
-  }
-  if (!s) return;
+  return s;
+}
+
+static int sidesOfChunk(void *ctx, void *scratch, size_t k) {
+  const Stage *g = ctx;
+  const size_t last = (k + 1) * SIDE_CHUNK < g->found->count ? (k + 1) * SIDE_CHUNK : g->found->count;
+  for (size_t i = k * SIDE_CHUNK; i < last; i++)
+    if (sidesOfRegion(g->docs, g->prose, g->c, g->buckets, g->found->ints + i * BUCKET_PAIR_INTS, scratch, g->out + i * SIDE_INTS) < 0) return -1;
+  return 1;
+}
+
+static void freeSideScratch(void *ctx, void *scratch) {
+  (void)ctx;
+  SideScratch *s = scratch;
   s->K.logs = NULL; /* the call's, not this scratch's */
   simhashFreeSeq(&s->K.spare);
   free(s->K.table);
@@ -180,22 +171,9 @@ static void takeChunks(void *arg) {
 int regionSidesOf(const RegionDoc *docs, const uint8_t *prose, const SideCall *c, const uint32_t *buckets, const BucketResult *found, int threads, int32_t **out) {
   *out = malloc((found->count ? found->count : 1) * SIDE_INTS * sizeof(int32_t));
   if (!*out) return -1;
-  Stage g = {docs, prose, c, buckets, found, *out, (found->count + SIDE_CHUNK - 1) / SIDE_CHUNK, 0, 0};
-  if (uv_mutex_init(&g.lock) != 0) {
-    free(*out);
-    *out = NULL;
-    return -1;
-  }
-  if (threads > BUCKET_MAX_THREADS) threads = BUCKET_MAX_THREADS;
-  if ((size_t)threads > g.nChunks) threads = (int)g.nChunks;
-  uv_thread_t started[BUCKET_MAX_THREADS];
-  int nStarted = 0;
-  for (int t = 1; t < threads; t++)
-    if (uv_thread_create(&started[nStarted], takeChunks, &g) == 0) nStarted++;
-  takeChunks(&g);
-  for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
-  uv_mutex_destroy(&g.lock);
-  if (g.failed) {
+  Stage g = {docs, prose, c, buckets, found, *out};
+  const RunWork work = {sideScratch, sidesOfChunk, freeSideScratch};
+  if (forEachRun((found->count + SIDE_CHUNK - 1) / SIDE_CHUNK, threads, -1, &work, &g) < 0) {
     free(*out);
     *out = NULL;
     return -1;

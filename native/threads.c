@@ -7,7 +7,9 @@
  * with most seeds first (a thread that gets less of the CPU takes fewer; the last runs taken are
  * short, so the threads end together), and the runs' results are joined in bucket order. No
  * Node-API call is made here (kernel.c calls this from a thread of libuv's pool or from Node's
- * thread). The native addon only: wasm.c keeps one thread.
+ * thread). The taking of runs from a shared counter is forEachRun, which the plan job's sides
+ * (regionsides.c) and fileCopies' search (copysearch.c) use too. The native addon only: wasm.c
+ * keeps one thread.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* uv.h's POSIX types (addrinfo, …) under -std=c11 */
@@ -28,7 +30,58 @@ typedef struct {
   int status;
 } Run;
 
-/* One search: its arguments, its runs and the next run not yet taken (under `lock`). */
+/* forEachRun's state: the work, its runs, the next run not yet taken and whether one failed (under `lock`). */
+typedef struct {
+  const RunWork *work;
+  void *ctx;
+  size_t nRuns, next;
+  int failed;
+  uv_mutex_t lock;
+} Pool;
+
+/* One thread's part of forEachRun: runs taken until none is left or one failed. */
+static void takeRuns(void *arg) {
+  Pool *p = arg;
+  const RunWork *w = p->work;
+  void *scratch = w->begin ? w->begin(p->ctx) : NULL;
+  int ok = !w->begin || scratch != NULL;
+  for (;;) {
+    uv_mutex_lock(&p->lock);
+    if (!ok) p->failed = 1;
+    const size_t r = p->next < p->nRuns && !p->failed ? p->next++ : p->nRuns;
+    uv_mutex_unlock(&p->lock);
+    if (r == p->nRuns) break;
+    ok = w->run(p->ctx, scratch, r) >= 0;
+  }
+  if (scratch && w->end) w->end(p->ctx, scratch);
+}
+
+int forEachRun(size_t nRuns, int threads, int startable, const RunWork *work, void *ctx) {
+  Pool p = {work, ctx, nRuns, 0, 0, {0}};
+  if (uv_mutex_init(&p.lock) != 0) {
+    /* No lock: every run on this thread, in order. */
+    void *scratch = work->begin ? work->begin(ctx) : NULL;
+    int status = !work->begin || scratch != NULL ? 1 : -1;
+    for (size_t r = 0; status > 0 && r < nRuns; r++)
+      if (work->run(ctx, scratch, r) < 0) status = -1;
+    if (scratch && work->end) work->end(ctx, scratch);
+    return status;
+  }
+  if (threads > BUCKET_MAX_THREADS) threads = BUCKET_MAX_THREADS;
+  if ((size_t)threads > nRuns) threads = (int)nRuns;
+  uv_thread_t started[BUCKET_MAX_THREADS];
+  int nStarted = 0;
+  for (int t = 1; t < threads; t++) {
+    if (startable >= 0 && startable-- == 0) break; /* refused (tests): the others take its runs */
+    if (uv_thread_create(&started[nStarted], takeRuns, &p) == 0) nStarted++;
+  }
+  takeRuns(&p); /* this thread too; with no thread started, every run */
+  for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
+  uv_mutex_destroy(&p.lock);
+  return p.failed ? -1 : 1;
+}
+
+/* One search: its arguments and its runs, taken most seeds first (`order`). */
 typedef struct {
   const RegionDoc *docs;
   const uint8_t *prose;
@@ -37,22 +90,14 @@ typedef struct {
   const uint8_t *wanted;
   const BucketOptions *o;
   Run *runs;
-  const size_t *order; /* the runs as they are taken: most seeds first */
-  size_t nRuns, next;
-  uv_mutex_t lock;
+  const size_t *order;
 } Search;
 
-/* Takes runs until none is left: a thread slowed down (another process on its core) takes fewer. */
-static void takeRuns(void *arg) {
-  Search *s = arg;
-  for (;;) {
-    uv_mutex_lock(&s->lock);
-    const size_t r = s->next < s->nRuns ? s->next++ : s->nRuns;
-    uv_mutex_unlock(&s->lock);
-    if (r == s->nRuns) return;
-    Run *run = &s->runs[s->order[r]];
-    run->status = bucketRegionsRange(s->docs, s->prose, s->seeds, s->buckets, run->first, run->last, s->wanted, s->o, &run->res);
-  }
+static int searchRun(void *ctx, void *scratch, size_t r) {
+  (void)scratch;
+  Search *s = ctx;
+  Run *run = &s->runs[s->order[r]];
+  return run->status = bucketRegionsRange(s->docs, s->prose, s->seeds, s->buckets, run->first, run->last, s->wanted, s->o, &run->res);
 }
 
 void bucketRuns(const uint32_t *buckets, size_t nBuckets, const uint8_t *wanted, size_t nRuns, size_t *cuts) {
@@ -96,8 +141,8 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
   size_t *cuts = malloc((nRuns + 1) * sizeof(size_t));
   Run *runs = calloc(nRuns, sizeof(Run));
   Turn *turns = malloc(nRuns * sizeof(Turn));
-  Search s = {docs, prose, seeds, buckets, wanted, o, runs, NULL, nRuns, 0};
-  if (!cuts || !runs || !turns || uv_mutex_init(&s.lock) != 0) {
+  Search s = {docs, prose, seeds, buckets, wanted, o, runs, NULL};
+  if (!cuts || !runs || !turns) {
     free(cuts);
     free(runs);
     free(turns);
@@ -118,17 +163,9 @@ int bucketRegionsThreaded(const RegionDoc *docs, const uint8_t *prose, const int
   s.order = order;
   /* The k-gram hashing's CPU check (a static of regiondoc.c) made here, before any thread reads it. */
   kgramHashesReady();
-  uv_thread_t started[BUCKET_MAX_THREADS];
-  int nStarted = 0;
-  for (int t = 1; t < threads; t++) {
-    if (startable >= 0 && startable-- == 0) break; /* refused (tests): the others take its runs */
-    if (uv_thread_create(&started[nStarted], takeRuns, &s) == 0) nStarted++;
-  }
-  takeRuns(&s); /* this thread too; with no thread started, every run */
-  for (int t = 0; t < nStarted; t++) uv_thread_join(&started[t]);
-  uv_mutex_destroy(&s.lock);
+  const RunWork work = {NULL, searchRun, NULL};
+  int ok = forEachRun(nRuns, threads, startable, &work, &s) > 0;
   free(order);
-  int ok = 1;
   size_t count = 0;
   for (size_t r = 0; r < nRuns; r++) {
     ok = ok && runs[r].status >= 0;
