@@ -64,7 +64,7 @@ export function allPairsBatch(
  */
 export function nativeCandidates(fp: Uint32Array, k: number, kernel: Pick<CodeKernel, 'allPairs'>, threads = 1): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null {
   checkPairsInput(fp, k);
-  return fp.length >= 4 ? (threads > 1 ? kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES, threads) : kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES)) : null;
+  return fp.length >= 4 ? kernel.allPairs(fp, k, NATIVE_MAX_CANDIDATES, threads) : null;
 }
 
 /** A pair cap as allPairsBatch takes it: a non-negative integer or Infinity (else RangeError). */

@@ -13,13 +13,13 @@ import { lineOfOffset, withAnchors, type RegionDocument } from '../../../../src/
 import { defaultAnchors, findRegions } from '../../../../src/core/regions/regions';
 import { SIDE_A_FIRST, SIDE_A_LAST, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_FIRST, SIDE_B_LAST, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS, type SideRequest } from '../../../../src/core/regions/sideFacts';
 import { closerTokens, linesOf, pairSides, trimmedStart, type SideOptions } from '../../../../src/node/regions/regionSides';
-import { startRegionsOnThreads, threadedKernelOf, type ThreadedBucketKernel } from '../../../../src/node/scan/regionThreads';
+import { startRegionsOnThreads } from '../../../../src/node/scan/regionThreads';
 import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
-import { nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
 import { regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { chineseText, codeFunction, mulberry32, proseText } from '../../helpers/corpus';
 import { pastedSources } from '../../helpers/pastedSources';
+import { threadedNativeKernel } from '../../node/workers/kernelsUnderTest';
 
 /** A notebook of cells: [markdown | code, source]. */
 const notebook = (cells: Array<['markdown' | 'code', string]>): string =>
@@ -73,14 +73,12 @@ const requestOf = (o: SideOptions): SideRequest => ({ normalizeIdentifiers: o.no
 
 describe('core/regions/sideFacts: the regions\' sides made by the kernel\'s plan job', function () {
   this.timeout(120000);
-  let kernel: ThreadedBucketKernel & NonNullable<ReturnType<typeof nativeKernel>>;
+  let kernel: ReturnType<typeof threadedNativeKernel>;
   let docs: RegionDocument[];
 
   before(function () {
     if (process.env.NEARDUP_NATIVE === '0') this.skip();
-    const k = threadedKernelOf(nativeKernel());
-    assert.ok(k?.regionPlanAsync, `the native kernel with its plan job: ${nativeKernelProblem() ?? 'loaded without regionPlanAsync'}`);
-    kernel = k;
+    kernel = threadedNativeKernel(true);
     docs = documents();
   });
 

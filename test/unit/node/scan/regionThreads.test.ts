@@ -13,26 +13,23 @@ import { REPO } from '../../helpers/engineBundle';
 import type { RegionDocument } from '../../../../src/core/regions/document';
 import { defaultAnchors, findRegions, planRegions, wantedBuckets } from '../../../../src/core/regions/regions';
 import { searchBuckets } from '../../../../src/core/regions/kernelBuckets';
-import { inBucketOrder, startRegionsOnThreads, threadedKernelOf, type ThreadedBucketKernel } from '../../../../src/node/scan/regionThreads';
-import { nativeKernel, nativeKernelProblem } from '../../../../src/node/workers/nativeKernel';
+import { inBucketOrder, startRegionsOnThreads, threadedKernelOf } from '../../../../src/node/scan/regionThreads';
 import { regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
 import { withAnchors } from '../../../../src/core/regions/document';
 import { mulberry32, proseText } from '../../helpers/corpus';
-import { committedWasmKernel } from '../workers/kernelsUnderTest';
+import { committedWasmKernel, threadedNativeKernel } from '../workers/kernelsUnderTest';
 import { pastedSources } from '../../helpers/pastedSources';
 
 describe('the region finder on the native kernel\'s threads (regionThreads)', function () {
   this.timeout(120000);
-  let kernel: ThreadedBucketKernel & NonNullable<ReturnType<typeof nativeKernel>>;
+  let kernel: ReturnType<typeof threadedNativeKernel>;
   let docs: RegionDocument[];
 
   before(function () {
     if (process.env.NEARDUP_NATIVE === '0') this.skip();
-    const k = threadedKernelOf(nativeKernel());
-    assert.ok(k, `the native kernel with threads: ${nativeKernelProblem() ?? 'loaded without regionBucketsAsync'}`);
-    kernel = k;
+    kernel = threadedNativeKernel();
     // (document 1, src/core/regions/align.ts, has no paste: its twin is identical to it)
     docs = pastedSources(12, ['src/core/regions', 'src/core/report'], { twinOf: 1 });
   });
