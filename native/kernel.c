@@ -538,6 +538,7 @@ NAPI_MODULE_INIT() {
       {"regionBucketsAsync", NULL, jsRegionBucketsAsync, NULL, NULL, NULL, napi_default, NULL},
       {"regionPlanAsync", NULL, jsRegionPlanAsync, NULL, NULL, NULL, napi_default, NULL},
       {"copySearch", NULL, jsCopySearch, NULL, NULL, NULL, napi_default, NULL},
+      {"regionGroups", NULL, jsRegionGroups, NULL, NULL, NULL, napi_default, NULL},
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},

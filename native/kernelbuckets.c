@@ -11,6 +11,7 @@
 #include "copysearch.h"
 #include "kernelglue.h"
 #include "regionplan.h"
+#include "regiongroups.h"
 #include "threads.h"
 
 /* What a regionBuckets call searches, read off its arguments (bucketCallOf). */
@@ -468,6 +469,31 @@ napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info) {
     return throwError(env, "regionPlanAsync: cannot start");
   }
   return promise;
+}
+
+/* regionGroups(buckets: Uint32Array (docA docB end each), ints: Int32Array (BUCKET_PAIR_INTS per
+ * region, as regionBuckets gives them, their buckets < buckets.length / 3)) -> Int32Array: the
+ * groups of those regions, flat (regiongroups.c; groups.ts groupsOfFlat reads them): a plan job's
+ * regions with more searched on Node's thread grouped again (regionThreads.ts). */
+napi_value jsRegionGroups(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  void *data;
+  size_t nCuts, nInts;
+  if (argc < 2 || !typedArray(env, argv[0], napi_uint32_array, &data, &nCuts) || nCuts % 3) return throwError(env, "regionGroups: buckets");
+  const uint32_t *cuts = data;
+  if (!typedArray(env, argv[1], napi_int32_array, &data, &nInts) || nInts % BUCKET_PAIR_INTS) return throwError(env, "regionGroups: regions");
+  BucketResult found = {.ints = data, .count = nInts / BUCKET_PAIR_INTS};
+  for (size_t p = 0; p < found.count; p++)
+    if (found.ints[p * BUCKET_PAIR_INTS] < 0 || (size_t)found.ints[p * BUCKET_PAIR_INTS] >= nCuts / 3) return throwError(env, "regionGroups: a region outside the buckets");
+  int32_t *groups;
+  size_t nGroupInts;
+  if (regionGroupsOf(cuts, &found, &groups, &nGroupInts) < 0) return throwError(env, "out of memory");
+  napi_value out;
+  const int ok = copiedArray(env, napi_int32_array, groups, nGroupInts, 4, &out);
+  free(groups);
+  return ok ? out : NULL;
 }
 
 /* ------------------------------------------------------------ copySearch (copysearch.c) */

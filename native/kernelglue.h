@@ -90,5 +90,6 @@ napi_value jsRegionBuckets(napi_env env, napi_callback_info info);
 napi_value jsRegionBucketsAsync(napi_env env, napi_callback_info info);
 napi_value jsRegionPlanAsync(napi_env env, napi_callback_info info);
 napi_value jsCopySearch(napi_env env, napi_callback_info info);
+napi_value jsRegionGroups(napi_env env, napi_callback_info info);
 
 #endif

@@ -1,5 +1,6 @@
 /* The groups of copies of the regions a plan job found (native/regiongroups.c, the native addon
- * only): src/core/regions/groups.ts groupRegions made in the job instead of on Node's thread. */
+ * only): src/core/regions/groups.ts groupRegions made in the job instead of on Node's thread, and
+ * of a job's regions with more searched on that thread afterwards (kernelbuckets.c regionGroups). */
 #ifndef NEARDUP_REGIONGROUPS_H
 #define NEARDUP_REGIONGROUPS_H
 #include <stddef.h>

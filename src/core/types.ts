@@ -353,6 +353,12 @@ export interface CodeKernel {
     search: Float64Array,
     threads?: number,
   ): RegionBucketsFound & { buckets: Uint32Array };
+  /**
+   * The groups of regions (`ints` as regionBuckets gives them, in bucket order) of the buckets
+   * `buckets` (docA docB end each), flat as regionPlanAsync's `groups` (groups.ts groupsOfFlat):
+   * groupRegions of their pairs (native/regiongroups.c). Absent from the WebAssembly kernel.
+   */
+  regionGroups?(buckets: Uint32Array, ints: Int32Array): Int32Array;
 }
 
 /** What CodeKernel.regionPlanAsync gives: anchorSeeds' seeds, each bucket's fate (0 not searched, 1 searched, 2 held back), the identical documents' classes, the anchors indexed and the search's regions. */

@@ -15,12 +15,12 @@ import type { RegionDocument } from '../../core/regions/document';
 import { searchBuckets, searchBucketsAsync, type AsyncBucketKernel, type BucketKernel } from '../../core/regions/kernelBuckets';
 import { kernelPlanAsync, type PlanKernel } from '../../core/regions/kernelPlan';
 import { bucketPairsOf, planRegions, searchedResult, wantedBuckets, type RegionOptions, type RegionPlan, type RegionResult } from '../../core/regions/regions';
-import type { RegionBucketsFound } from '../../core/types';
+import type { CodeKernel, RegionBucketsFound } from '../../core/types';
 import { SIDE_INTS, type SideRequest } from '../../core/regions/sideFacts';
 import { identicalClasses } from './identicalDocs';
 
 /** A kernel that searches buckets on threads, off the calling one: the native addon. */
-export type ThreadedBucketKernel = BucketKernel & AsyncBucketKernel & Partial<PlanKernel>;
+export type ThreadedBucketKernel = BucketKernel & AsyncBucketKernel & Partial<PlanKernel> & Pick<CodeKernel, 'regionGroups'>;
 
 /** The kernel's threaded bucket search, when it has one. */
 export function threadedKernelOf<K extends Partial<ThreadedBucketKernel>>(kernel: K | null | undefined): (K & ThreadedBucketKernel) | undefined {
@@ -110,7 +110,7 @@ function startPlannedHere(
 
 /** The result of a plan from its search: the buckets held back that `keep` keeps searched now (on this thread), the two in bucket order. */
 function finished(
-  kernel: BucketKernel,
+  kernel: BucketKernel & Pick<CodeKernel, 'regionGroups'>,
   docs: RegionDocument[],
   plan: RegionPlan,
   found: RegionBucketsFound,
@@ -126,8 +126,13 @@ function finished(
     later[b] = 1;
     any = true;
   }
-  // (the job's groups are of its regions alone: with more searched here, groupRegions makes them)
-  if (any) found = inBucketOrder(found, searchBuckets(kernel, docs, plan.seedPairs, cuts, later, plan.options, threads));
+  // (the job's groups are of its regions alone: with more searched here, the kernel groups them
+  // all again, else groupRegions does)
+  if (any) {
+    found = inBucketOrder(found, searchBuckets(kernel, docs, plan.seedPairs, cuts, later, plan.options, threads));
+    const groups = kernel.regionGroups?.(cuts, found.ints);
+    if (groups) found.groups = groups;
+  }
   return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats), found);
 }
 

@@ -88,14 +88,20 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
 
   describe('the plan as the kernel\'s job (regionPlanAsync)', () => {
     let stored: RegionDocument[];
-    /** The kernel, counting its plan jobs. */
+    /** The kernel, counting its plan jobs and its groupings of regions. */
     const counting = () => {
-      const counter = { jobs: 0, kernel: kernel };
+      const counter = { jobs: 0, groupings: 0, kernel: kernel };
       counter.kernel = Object.create(kernel, {
         regionPlanAsync: {
           value: (...args: Parameters<NonNullable<typeof kernel.regionPlanAsync>>) => {
             counter.jobs++;
             return kernel.regionPlanAsync!(...args);
+          },
+        },
+        regionGroups: {
+          value: (...args: Parameters<NonNullable<typeof kernel.regionGroups>>) => {
+            counter.groupings++;
+            return kernel.regionGroups!(...args);
           },
         },
       }) as typeof kernel;
@@ -140,7 +146,8 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
       const twins = [...classes].filter((c) => c >= 0).length;
       assert.ok(twins >= 9, `identical documents among them (${twins})`);
       const held = (a: number, b: number) => a !== b && classes[a] >= 0 && classes[a] === classes[b];
-      for (const keep of [() => true, () => false, (a: number, b: number) => (a + b) % 2 === 0]) {
+      const never = () => false;
+      for (const keep of [() => true, never, (a: number, b: number) => (a + b) % 2 === 0]) {
         const c = counting();
         const begun = startRegionsOnThreads(stored, { kernel: c.kernel }, 2, 'identical');
         assert.deepEqual(await begun.classes(), classes);
@@ -150,6 +157,14 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
         assert.deepEqual(found.pairs, expected.pairs);
         assert.deepEqual(found.groups, expected.groups);
         assert.deepEqual(found.stats, expected.stats);
+        // (held buckets searched here: the kernel groups the job's regions and theirs again; none: the job's groups)
+        const searchedHere = expected.pairs.some((p) => held(p.a.doc, p.b.doc));
+        if (searchedHere) assert.equal(c.groupings, 1, 'the kernel grouped the regions again');
+        if (keep === never) assert.equal(c.groupings, 0, 'no held bucket searched: the job\'s groups');
+        if (searchedHere) {
+          const without = Object.create(kernel, { regionGroups: { value: undefined } }) as typeof kernel;
+          assert.deepEqual((await startRegionsOnThreads(stored, { kernel: without }, 2, 'identical').result(keep)).groups, expected.groups, 'groupRegions without the kernel\'s');
+        }
       }
       assert.ok(findRegions(stored, { kernel }).pairs.some((p) => held(p.a.doc, p.b.doc)), 'regions between identical documents (held back, then searched or not)');
     });
