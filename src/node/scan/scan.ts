@@ -447,9 +447,9 @@ async function matchDocuments(
     // kernel's tables on as many threads as the pool has workers (the same pairs).
     sectionThreads: pool.size,
   };
+  beforeSections?.(); // e.g. work sent to the workers or the kernel's threads while this thread matches (its plan too)
   const plan = planReport(documents);
   if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
-    beforeSections?.();
     release();
     return finishReport(plan, options, matchFileItems(plan, options), null);
   }
@@ -463,7 +463,6 @@ async function matchDocuments(
       },
       () => null, // the worker failed: match them here
     );
-  beforeSections?.(); // e.g. work sent to the workers while this thread matches the sections
   const sections = matchSectionItems(plan, options, null);
   phase('sections matched');
   const files = (await filesJob) ?? matchFileItems(plan, options);
