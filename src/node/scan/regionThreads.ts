@@ -147,16 +147,31 @@ export function inBucketOrder(x: RegionBucketsFound, y: RegionBucketsFound): Reg
   const ints = new Int32Array(x.ints.length + y.ints.length);
   const floats = new Float64Array(x.floats.length + y.floats.length);
   const sides = x.sides || y.sides ? new Int32Array(SIDE_INTS * (n + m)).fill(-1) : undefined;
+  // Each search's regions are in bucket order and a bucket is in one of them: runs of rows taken
+  // from one, then the other, each copied at once.
   let i = 0;
   let j = 0;
-  for (let k = 0; k < n + m; k++) {
-    // Each search's regions are in bucket order; a bucket is in one of them.
-    const fromX = j >= m || (i < n && x.ints[7 * i] < y.ints[7 * j]);
-    const src = fromX ? x : y;
-    const at = fromX ? i++ : j++;
-    ints.set(src.ints.subarray(7 * at, 7 * at + 7), 7 * k);
-    floats.set(src.floats.subarray(3 * at, 3 * at + 3), 3 * k);
-    if (sides && src.sides) sides.set(src.sides.subarray(SIDE_INTS * at, SIDE_INTS * at + SIDE_INTS), SIDE_INTS * k);
+  let k = 0;
+  const take = (src: RegionBucketsFound, from: number, to: number) => {
+    ints.set(src.ints.subarray(7 * from, 7 * to), 7 * k);
+    floats.set(src.floats.subarray(3 * from, 3 * to), 3 * k);
+    if (sides && src.sides) sides.set(src.sides.subarray(SIDE_INTS * from, SIDE_INTS * to), SIDE_INTS * k);
+    k += to - from;
+  };
+  while (i < n || j < m) {
+    if (j >= m || (i < n && x.ints[7 * i] < y.ints[7 * j])) {
+      const end = j < m ? y.ints[7 * j] : Infinity;
+      let e = i + 1;
+      while (e < n && x.ints[7 * e] < end) e++;
+      take(x, i, e);
+      i = e;
+    } else {
+      const end = i < n ? x.ints[7 * i] : Infinity;
+      let e = j + 1;
+      while (e < m && y.ints[7 * e] < end) e++;
+      take(y, j, e);
+      j = e;
+    }
   }
   return { ints, floats, chains: x.chains + y.chains, aligned: x.aligned + y.aligned, ...(sides ? { sides } : {}) };
 }

@@ -17,6 +17,7 @@ import { inBucketOrder, startRegionsOnThreads, threadedKernelOf } from '../../..
 import { regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
+import { SIDE_INTS } from '../../../../src/core/regions/sideFacts';
 import { withAnchors } from '../../../../src/core/regions/document';
 import { mulberry32, proseText } from '../../helpers/corpus';
 import { committedWasmKernel, threadedNativeKernel } from '../workers/kernelsUnderTest';
@@ -79,6 +80,23 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
     assert.deepEqual(inBucketOrder(run(odd), run(even)), both);
     assert.deepEqual(inBucketOrder(run(even), run(odd)), both);
     assert.deepEqual(inBucketOrder(run(new Uint8Array(wanted.length)), both), both);
+    // Runs of several buckets from each (copied a run at a time), and the sides one of them made kept, −1 rows for the other's.
+    const block = (first: boolean) => wanted.map((w, b) => (w && b % 6 < 3 === first ? 1 : 0));
+    const x = run(block(true));
+    const y = run(block(false));
+    assert.deepEqual(inBucketOrder(x, y), both);
+    const nx = x.ints.length / 7;
+    const withSides = { ...x, sides: Int32Array.from({ length: SIDE_INTS * nx }, (_, i) => i) };
+    const joined = inBucketOrder(withSides, y);
+    assert.deepEqual({ ...joined, sides: undefined }, { ...both, sides: undefined });
+    const expected: number[] = [];
+    for (let r = 0, i = 0; r < joined.ints.length / 7; r++) {
+      const fromX = i < nx && joined.ints[7 * r] === x.ints[7 * i] && joined.ints[7 * r + 1] === x.ints[7 * i + 1] && block(true)[joined.ints[7 * r]] === 1;
+      for (let c = 0; c < SIDE_INTS; c++) expected.push(fromX ? SIDE_INTS * i + c : -1);
+      if (fromX) i++;
+    }
+    assert.ok(nx > 5 && y.ints.length > 35, 'regions on both sides');
+    assert.deepEqual(Array.from(joined.sides!), expected);
   });
 
   it('the WebAssembly kernel has no threaded search (its callers keep the one-thread or the workers\' path)', () => {
