@@ -103,10 +103,8 @@ static int lineStarts(Kernel *K, const uint16_t *t, int n) {
 #define WINNOW_DIRECT_MAX 8
 
 /* winnow of anchors.ts: of each window of w k-gram hashes the minimum (the rightmost on ties),
- * recorded when it changes; fewer than w: their minimum. Into K->ahash / K->apos (room for n). */
-static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
-  uint32_t *restrict hash = K->ahash;
-  int32_t *restrict pos = K->apos;
+ * recorded when it changes; fewer than w: their minimum. Into hash / pos (room for n): their count. */
+static int winnow(const uint32_t *restrict h, int n, int w, uint32_t *restrict hash, int32_t *restrict pos) {
   int m = 0;
   if (n > 0 && (w < 1 ? 1 : w > n ? n : w) <= WINNOW_DIRECT_MAX) {
     /* Narrow windows (the region finder's w is 4): each window's rightmost minimum found by
@@ -147,7 +145,27 @@ static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
       }
     }
   }
-  K->nAnchors = m;
+  return m;
+}
+
+/* Room for the k-gram hashes and anchors of `grams` k-grams (K->kgrams, ahash, apos): 0, or -1 out of memory. */
+static int anchorRoom(Kernel *K, int grams) {
+  if (K->anchorCap < (size_t)grams || !K->kgrams) {
+    size_t cap = K->anchorCap, cap2 = K->anchorCap, cap3 = K->anchorCap;
+    if (!growArray((void **)&K->kgrams, &cap, (size_t)grams + 1, 4) || !growArray((void **)&K->ahash, &cap2, (size_t)grams + 1, 4) ||
+        !growArray((void **)&K->apos, &cap3, (size_t)grams + 1, 4))
+      return -1;
+    K->anchorCap = cap;
+  }
+  return 0;
+}
+
+int kernelAnchors(Kernel *K, const uint32_t *hi, const uint32_t *lo, int n, int k, int w, uint32_t salt) {
+  if (n < 0 || k < 1) return -2;
+  const int grams = n - k + 1 > 0 ? n - k + 1 : 0;
+  if (anchorRoom(K, grams) < 0) return -1;
+  kgramHashes(K->kgrams, lo, hi, grams, k, 0x9747b28cu ^ salt ^ (uint32_t)k);
+  return K->nAnchors = winnow(K->kgrams, grams, w, K->ahash, K->apos);
 }
 
 int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
@@ -169,15 +187,6 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
   K->nAnchors = 0;
   if (k < 1) return 0;
   /* Anchors (anchorsOf): the k-gram hashes of the normalised stream, winnowed. */
-  const int grams = n - k + 1 > 0 ? n - k + 1 : 0;
-  if (K->anchorCap < (size_t)grams || !K->kgrams) {
-    size_t cap = K->anchorCap, cap2 = K->anchorCap, cap3 = K->anchorCap;
-    if (!growArray((void **)&K->kgrams, &cap, (size_t)grams + 1, 4) || !growArray((void **)&K->ahash, &cap2, (size_t)grams + 1, 4) ||
-        !growArray((void **)&K->apos, &cap3, (size_t)grams + 1, 4))
-      return -1;
-    K->anchorCap = cap;
-  }
-  kgramHashes(K->kgrams, K->ilo, K->ihi, grams, k, 0x9747b28cu ^ salt ^ (uint32_t)k);
-  winnow(K, K->kgrams, grams, w);
-  return 0;
+  const int m = kernelAnchors(K, K->ihi, K->ilo, n, k, w, salt);
+  return m < 0 ? m : 0;
 }
