@@ -133,7 +133,7 @@ for (const under of KERNELS) {
       }
     });
 
-    it("anchors(): a stream's anchors as anchorsOf makes them (prose documents' defaultAnchors too; any k, w and salt; streams shorter than k; outputs too small)", () => {
+    it("anchors(): a stream's anchors as anchorsOf makes them (prose documents' defaultAnchors too; any k, w and salt; streams shorter than k; ties; outputs too small)", () => {
       const rnd = mulberry32(5);
       let compared = 0;
       const prose = [proseText(rnd, 6), chineseText(rnd, 3), editLines(proseText(rnd, 4), rnd, 0.3), 'few words', ''];
@@ -163,7 +163,21 @@ for (const under of KERNELS) {
           }
         }
       }
-      assert.ok(compared >= 400, `${compared} compared`);
+      // Equal k-gram hashes (repeated tokens: every window ties, or ties in a period), windows 1 to 9
+      // (the narrow ones eight at a time in SIMD, then their tail), lengths around those blocks.
+      for (const alphabet of [1, 2, 3, 5]) {
+        for (const length of [1, 7, 8, 9, 15, 16, 17, 40, 203]) {
+          const hi = Uint32Array.from({ length }, (_, i) => (alphabet === 5 ? Math.floor(rnd() * 5) : i % alphabet));
+          const lo = Uint32Array.from(hi, (x) => x * 7 + 1);
+          for (let w = 1; w <= 9; w++) {
+            for (const k of [1, 3]) {
+              assert.deepEqual(anchorsOf({ hi, lo }, length, k, w, 0, kernel), anchorsOf({ hi, lo }, length, k, w), `alphabet ${alphabet}, ${length} tokens, k ${k}, w ${w}`);
+              compared++;
+            }
+          }
+        }
+      }
+      assert.ok(compared >= 1000, `${compared} compared`);
       const doc = regionDocument(prose[0], 'p.md');
       const expected = anchorsOf(doc.raw, doc.length, 12, 4);
       const m = expected.hash.length;
