@@ -13,7 +13,7 @@
 /* ------------------------------------------------------------------------------- state */
 
 /* Version of the JavaScript interface: nativeKernel.ts loads only a kernel of its own version. */
-#define KERNEL_VERSION 10
+#define KERNEL_VERSION 11
 /* Languages a kernel takes (one per comment syntax and quote rule: a few dozen in practice). */
 #define MAX_LANGS 1024
 
@@ -106,6 +106,13 @@ int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize, int region)
  * such tokenize. regiondoc.c.
  */
 int kernelRegion(Kernel *K, int k, int w, uint32_t salt);
+/*
+ * The anchors of a token stream of n tokens (hi, lo: the caller's; anchorsOf of
+ * src/core/regions/anchors.ts: k-grams of k tokens salted with `salt`, winnowed by w) into ahash /
+ * apos: their count (nAnchors), -1 out of memory, -2 bad arguments (k < 1). regiondoc.c; a prose
+ * document's anchors (kernelRegion makes a code document's).
+ */
+int kernelAnchors(Kernel *K, const uint32_t *hi, const uint32_t *lo, int n, int k, int w, uint32_t salt);
 /*
  * Fingerprints the tokens of the last tokenize into out (see kernel.c for the layout): 0 with
  * *result the words written, or minus the words needed when outLen is too small; -1 out of

@@ -18,10 +18,11 @@
  *                  (comments skipped as native/comments.c skips them), or -1
  *   tokenize(text: string, languageId, normalizeIdentifiers: boolean, region?: boolean) -> token
  *               count; with `region`, keeps what region() needs
- *   region(k, w, salt) -> the region document of the last tokenize made with `region`
- *               (native/regiondoc.c): { rawHi, rawLo, isIdent, start, lineStarts, anchorHash,
- *               anchorPos } (views of one new ArrayBuffer; no anchors with k < 1; a lean document:
- *               the normalised stream follows from rawHi / rawLo and isIdent)
+ *   region(k, w, salt, counts: Int32Array(3)) -> the region document of the last tokenize made
+ *               with `region` (native/regiondoc.c) as one new ArrayBuffer (rawHi rawLo start
+ *               lineStarts anchorHash anchorPos, isIdent; counts: tokens, lines, anchors; no
+ *               anchors with k < 1; a lean document: the normalised stream follows from the raw
+ *               one and isIdent)
  *   fingerprint(k, tf: boolean, fileSketch, sectionSketch, minTokens, sections: boolean,
  *               out: Uint32Array) -> words written to out (or -(words needed))
  *   codeSections(text: string, maxDepth, minLines, out: Int32Array) -> section count (or
@@ -30,6 +31,9 @@
  *   allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> pairs within distance k (native/allpairs.c,
  *               its tables on threads: allpairsthreads.c; binding in kernelpairs.c)
  *   allPairsVetted(…) -> the same, vetted as matchSectionItems does (kernelpairs.c)
+ *   anchors(hi, lo, n, k, w, salt, hash, pos) -> the anchors of a token stream (a prose
+ *               document's: anchorsOf of src/core/regions/anchors.ts) into hash / pos: their
+ *               count, or -(count) when those are too small
  *   tokens(hi: Uint32Array, lo: Uint32Array, start: Int32Array) -> the last tokenize's token
  *               hashes and start offsets copied out: their count, or -(count) when too small
  *   anchorSeeds(hash, doc, pos, n, caps, maxDocs) -> the region finder's seeds, bucketed per
@@ -300,35 +304,32 @@ static napi_value jsTokens(napi_env env, napi_callback_info info) {
   return number(env, (double)n);
 }
 
-/* Sets result[name] to a typed array of `count` elements at byte `offset` of `ab`. */
-static int setView(napi_env env, napi_value result, const char *name, napi_typedarray_type type, size_t count, napi_value ab, size_t offset) {
-  napi_value view;
-  return napi_create_typedarray(env, type, count, ab, offset, &view) == napi_ok && napi_set_named_property(env, result, name, view) == napi_ok;
-}
-
-/* region(k, w, salt) -> the region document of the last tokenize made with `region` (regiondoc.c):
- * { rawHi, rawLo, isIdent, start, lineStarts, anchorHash, anchorPos }, views of one new
- * ArrayBuffer (one allocation per document; the normalised stream, which follows from rawHi /
- * rawLo and isIdent, is not copied out: a lean document). */
+/* region(k, w, salt, counts: Int32Array(3)) -> the region document of the last tokenize made with
+ * `region` (regiondoc.c) as one new ArrayBuffer: rawHi rawLo start (n words each), lineStarts,
+ * anchorHash anchorPos (words), then isIdent (n bytes); counts <- n, lines, anchors. No views or
+ * object made here (core/regions/document.ts regionBufferDocument makes them where they are read;
+ * the normalised stream, which follows from rawHi / rawLo and isIdent, is not copied out). */
 static napi_value jsRegion(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
-  napi_value argv[3];
+  size_t argc = 4;
+  napi_value argv[4];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
-  if (!K || !K->ready || argc < 3) return throwError(env, "region(k, w, salt) after tokenize");
+  if (!K || !K->ready || argc < 4) return throwError(env, "region(k, w, salt, counts) after tokenize");
   int32_t k, w;
   uint32_t salt;
   CALL(napi_get_value_int32(env, argv[0], &k));
   CALL(napi_get_value_int32(env, argv[1], &w));
   CALL(napi_get_value_uint32(env, argv[2], &salt));
+  void *countsData;
+  size_t countsLen;
+  if (!typedArray(env, argv[3], napi_int32_array, &countsData, &countsLen) || countsLen < 3) return throwError(env, "region: counts: Int32Array(3)");
   const int status = kernelRegion(K, k, w, salt);
   if (status == -2) return throwError(env, "region: the last tokenize was not made with region");
   if (status < 0) return throwError(env, "out of memory");
   const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
-  /* rawHi rawLo start (n words each), lineStarts, anchorHash anchorPos, isIdent (bytes) */
   const size_t words = 3 * n + lines + 2 * anchors;
   void *data;
-  napi_value ab, result;
+  napi_value ab;
   CALL(napi_create_arraybuffer(env, words * 4 + n, &data, &ab));
   uint32_t *o = data;
   const void *parts[] = {K->rhi, K->rlo, K->tstart};
@@ -340,14 +341,40 @@ static napi_value jsRegion(napi_env env, napi_callback_info info) {
     memcpy(o + 3 * n + lines + anchors, K->apos, anchors * 4);
   }
   if (n) memcpy((uint8_t *)data + words * 4, K->rident, n);
-  CALL(napi_create_object(env, &result));
-  if (!setView(env, result, "rawHi", napi_uint32_array, n, ab, 0) || !setView(env, result, "rawLo", napi_uint32_array, n, ab, n * 4) ||
-      !setView(env, result, "start", napi_int32_array, n, ab, 2 * n * 4) || !setView(env, result, "lineStarts", napi_int32_array, lines, ab, 3 * n * 4) ||
-      !setView(env, result, "anchorHash", napi_uint32_array, anchors, ab, (3 * n + lines) * 4) ||
-      !setView(env, result, "anchorPos", napi_int32_array, anchors, ab, (3 * n + lines + anchors) * 4) ||
-      !setView(env, result, "isIdent", napi_uint8_array, n, ab, words * 4))
-    return throwError(env, "napi call failed");
-  return result;
+  int32_t *counts = countsData;
+  counts[0] = (int32_t)n;
+  counts[1] = (int32_t)lines;
+  counts[2] = (int32_t)anchors;
+  return ab;
+}
+
+/* anchors(hi, lo: Uint32Array, n, k, w, salt, hash: Uint32Array, pos: Int32Array) -> the anchors of
+ * tokens [0, n) (kernelAnchors of regiondoc.c: anchorsOf of src/core/regions/anchors.ts) written to
+ * hash / pos: their count, or -(count) when those are too small (nothing written). */
+static napi_value jsAnchors(napi_env env, napi_callback_info info) {
+  size_t argc = 8;
+  napi_value argv[8];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  int32_t n, k, w;
+  uint32_t salt;
+  if (!K || argc < 8 || napi_get_value_int32(env, argv[2], &n) != napi_ok || napi_get_value_int32(env, argv[3], &k) != napi_ok ||
+      napi_get_value_int32(env, argv[4], &w) != napi_ok || napi_get_value_uint32(env, argv[5], &salt) != napi_ok)
+    return throwError(env, "anchors(hi, lo, n, k, w, salt, hash, pos)");
+  const uint32_t *hi, *lo;
+  void *hash, *pos;
+  size_t hashLen, posLen;
+  if (n < 0 || k < 1 || !streamArg(env, argv[0], 0, n, &hi) || !streamArg(env, argv[1], 0, n, &lo) || !typedArray(env, argv[6], napi_uint32_array, &hash, &hashLen) ||
+      !typedArray(env, argv[7], napi_int32_array, &pos, &posLen))
+    return throwError(env, "anchors: hi, lo: Uint32Array of n tokens; k >= 1; hash: Uint32Array, pos: Int32Array");
+  const int m = kernelAnchors(K, hi, lo, n, k, w, salt);
+  if (m < 0) return throwError(env, "out of memory");
+  if (hashLen < (size_t)m || posLen < (size_t)m) return number(env, -(double)m);
+  if (m) {
+    memcpy(hash, K->ahash, (size_t)m * 4);
+    memcpy(pos, K->apos, (size_t)m * 4);
+  }
+  return number(env, m);
 }
 
 /* anchorSeeds(hash, doc, pos: Uint32Array, n, caps: Uint32Array, maxDocs) -> { pairs: Int32Array,
@@ -533,6 +560,7 @@ NAPI_MODULE_INIT() {
       {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},
       {"region", NULL, jsRegion, NULL, NULL, NULL, napi_default, NULL},
+      {"anchors", NULL, jsAnchors, NULL, NULL, NULL, napi_default, NULL},
       {"anchorSeeds", NULL, jsAnchorSeeds, NULL, NULL, NULL, napi_default, NULL},
       {"regionBuckets", NULL, jsRegionBuckets, NULL, NULL, NULL, napi_default, NULL},
       {"regionBucketsAsync", NULL, jsRegionBucketsAsync, NULL, NULL, NULL, napi_default, NULL},

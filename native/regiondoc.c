@@ -17,6 +17,7 @@ static void kgramPasses(uint32_t *restrict g, const uint32_t *lo0, const uint32_
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define HAVE_AVX2_DISPATCH 1
+#include <immintrin.h>
 /* The same with AVX2 (eight lanes and a multiply instruction; SSE2 has neither), when the CPU has it. */
 __attribute__((target("avx2"))) static void kgramPassesAvx2(uint32_t *restrict g, const uint32_t *lo0, const uint32_t *hi0, int grams, int k, uint32_t seed) {
   KGRAM_PASSES(g, lo0, hi0, grams, k, seed);
@@ -102,31 +103,70 @@ static int lineStarts(Kernel *K, const uint16_t *t, int n) {
 /* Windows up to this wide are winnowed by a minimum made anew at each window, without branches. */
 #define WINNOW_DIRECT_MAX 8
 
+/* Narrow windows (the region finder's w is 4): each window's rightmost minimum found by width - 1
+ * selects and recorded unconditionally, kept (m advanced) when it differs from the last: the same
+ * anchors without the mispredicted branches of random hashes. The windows ending at `end` and
+ * after, the anchors so far `m` (the last one's position the last window's minimum): their count. */
+static int winnowNarrow(const uint32_t *restrict h, int n, int width, int end, int m, uint32_t *restrict hash, int32_t *restrict pos) {
+  int last = m > 0 ? pos[m - 1] : -1;
+  for (; end < n; end++) {
+    int min = end - width + 1;
+    uint32_t v = h[min];
+    for (int i = min + 1; i <= end; i++) {
+      const int take = h[i] <= v;
+      min = take ? i : min;
+      v = take ? h[i] : v;
+    }
+    hash[m] = v;
+    pos[m] = min;
+    m += min != last;
+    last = min;
+  }
+  return m;
+}
+
+#ifdef HAVE_AVX2_DISPATCH
+/* winnowNarrow from the first window, eight windows at a time (their minima side by side: the
+ * unsigned minimum and an equality say h <= v; later taken on ties, as there), the anchors then
+ * kept in order as there; the last windows by winnowNarrow. */
+__attribute__((target("avx2"))) static int winnowNarrowAvx2(const uint32_t *restrict h, int n, int width, uint32_t *restrict hash, int32_t *restrict pos) {
+  const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  uint32_t vs[8];
+  int32_t ps[8];
+  int m = 0, last = -1, end = width - 1;
+  for (; end + 8 <= n; end += 8) {
+    const int start = end - width + 1;
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(h + start));
+    __m256i p = _mm256_add_epi32(lanes, _mm256_set1_epi32(start));
+    for (int j = 1; j < width; j++) {
+      const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(h + start + j));
+      const __m256i take = _mm256_cmpeq_epi32(_mm256_min_epu32(x, v), x);
+      v = _mm256_blendv_epi8(v, x, take);
+      p = _mm256_blendv_epi8(p, _mm256_add_epi32(lanes, _mm256_set1_epi32(start + j)), take);
+    }
+    _mm256_storeu_si256((__m256i *)(void *)vs, v);
+    _mm256_storeu_si256((__m256i *)(void *)ps, p);
+    for (int l = 0; l < 8; l++) {
+      hash[m] = vs[l];
+      pos[m] = ps[l];
+      m += ps[l] != last;
+      last = ps[l];
+    }
+  }
+  return winnowNarrow(h, n, width, end, m, hash, pos);
+}
+#endif
+
 /* winnow of anchors.ts: of each window of w k-gram hashes the minimum (the rightmost on ties),
- * recorded when it changes; fewer than w: their minimum. Into K->ahash / K->apos (room for n). */
-static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
-  uint32_t *restrict hash = K->ahash;
-  int32_t *restrict pos = K->apos;
+ * recorded when it changes; fewer than w: their minimum. Into hash / pos (room for n): their count. */
+static int winnow(const uint32_t *restrict h, int n, int w, uint32_t *restrict hash, int32_t *restrict pos) {
   int m = 0;
   if (n > 0 && (w < 1 ? 1 : w > n ? n : w) <= WINNOW_DIRECT_MAX) {
-    /* Narrow windows (the region finder's w is 4): each window's rightmost minimum found by
-     * width - 1 selects and recorded unconditionally, kept (m advanced) when it differs from the
-     * last: the same anchors without the mispredicted branches of random hashes. */
     const int width = w < 1 ? 1 : w > n ? n : w;
-    int last = -1;
-    for (int end = width - 1; end < n; end++) {
-      int min = end - width + 1;
-      uint32_t v = h[min];
-      for (int i = min + 1; i <= end; i++) {
-        const int take = h[i] <= v;
-        min = take ? i : min;
-        v = take ? h[i] : v;
-      }
-      hash[m] = v;
-      pos[m] = min;
-      m += min != last;
-      last = min;
-    }
+#ifdef HAVE_AVX2_DISPATCH
+    if (avx2) return winnowNarrowAvx2(h, n, width, hash, pos); /* avx2 known: kgramHashes ran first */
+#endif
+    m = winnowNarrow(h, n, width, width - 1, 0, hash, pos);
   } else if (n > 0) {
     const int width = w < 1 ? 1 : w > n ? n : w;
     int last = -1, min = -1;
@@ -147,7 +187,27 @@ static void winnow(Kernel *K, const uint32_t *restrict h, int n, int w) {
       }
     }
   }
-  K->nAnchors = m;
+  return m;
+}
+
+/* Room for the k-gram hashes and anchors of `grams` k-grams (K->kgrams, ahash, apos): 0, or -1 out of memory. */
+static int anchorRoom(Kernel *K, int grams) {
+  if (K->anchorCap < (size_t)grams || !K->kgrams) {
+    size_t cap = K->anchorCap, cap2 = K->anchorCap, cap3 = K->anchorCap;
+    if (!growArray((void **)&K->kgrams, &cap, (size_t)grams + 1, 4) || !growArray((void **)&K->ahash, &cap2, (size_t)grams + 1, 4) ||
+        !growArray((void **)&K->apos, &cap3, (size_t)grams + 1, 4))
+      return -1;
+    K->anchorCap = cap;
+  }
+  return 0;
+}
+
+int kernelAnchors(Kernel *K, const uint32_t *hi, const uint32_t *lo, int n, int k, int w, uint32_t salt) {
+  if (n < 0 || k < 1) return -2;
+  const int grams = n - k + 1 > 0 ? n - k + 1 : 0;
+  if (anchorRoom(K, grams) < 0) return -1;
+  kgramHashes(K->kgrams, lo, hi, grams, k, 0x9747b28cu ^ salt ^ (uint32_t)k);
+  return K->nAnchors = winnow(K->kgrams, grams, w, K->ahash, K->apos);
 }
 
 int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
@@ -169,15 +229,6 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
   K->nAnchors = 0;
   if (k < 1) return 0;
   /* Anchors (anchorsOf): the k-gram hashes of the normalised stream, winnowed. */
-  const int grams = n - k + 1 > 0 ? n - k + 1 : 0;
-  if (K->anchorCap < (size_t)grams || !K->kgrams) {
-    size_t cap = K->anchorCap, cap2 = K->anchorCap, cap3 = K->anchorCap;
-    if (!growArray((void **)&K->kgrams, &cap, (size_t)grams + 1, 4) || !growArray((void **)&K->ahash, &cap2, (size_t)grams + 1, 4) ||
-        !growArray((void **)&K->apos, &cap3, (size_t)grams + 1, 4))
-      return -1;
-    K->anchorCap = cap;
-  }
-  kgramHashes(K->kgrams, K->ilo, K->ihi, grams, k, 0x9747b28cu ^ salt ^ (uint32_t)k);
-  winnow(K, K->kgrams, grams, w);
-  return 0;
+  const int m = kernelAnchors(K, K->ihi, K->ilo, n, k, w, salt);
+  return m < 0 ? m : 0;
 }

@@ -88,6 +88,8 @@ EXPORT("nd_region_lines") const int32_t *ndRegionLines(void) { return K->lines; 
 EXPORT("nd_region_anchor_count") int ndRegionAnchorCount(void) { return K->nAnchors; }
 EXPORT("nd_region_anchor_hash") const uint32_t *ndRegionAnchorHash(void) { return K->ahash; }
 EXPORT("nd_region_anchor_pos") const int32_t *ndRegionAnchorPos(void) { return K->apos; }
+/* kernelAnchors (regiondoc.c) of the n tokens at hi / lo: their count (at nd_region_anchor_*), -1 or -2. */
+EXPORT("nd_anchors") int ndAnchors(const uint32_t *hi, const uint32_t *lo, int n, int k, int w, uint32_t salt) { return K ? kernelAnchors(K, hi, lo, n, k, w, salt) : -2; }
 
 /* fingerprint into out (outLen words): the words written, minus the words needed (≤ -9), -1 or -2. */
 EXPORT("nd_fingerprint") double ndFingerprint(int k, int tf, int fileSketch, int sectionSketch, int minTokens, int sections, uint32_t *out, size_t outLen) {

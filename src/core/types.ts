@@ -96,20 +96,6 @@ export interface AnchorSeedsFound {
   frequentOver: number;
 }
 
-/**
- * What {@link CodeKernel.region} gives: a lean code RegionDocument's arrays (core/regions/document.ts;
- * the identifier-normalised tokens are not among them: they follow from rawHi / rawLo and isIdent).
- */
-export interface KernelRegion {
-  rawHi: Uint32Array;
-  rawLo: Uint32Array;
-  isIdent: Uint8Array;
-  start: Int32Array;
-  lineStarts: Int32Array;
-  anchorHash: Uint32Array;
-  anchorPos: Int32Array;
-}
-
 export interface CodeKernel {
   /**
    * Registers a language's comments and quotes (the fields of CommentSyntax in
@@ -135,11 +121,19 @@ export interface CodeKernel {
    * The region document (core/regions/document.ts) of the last tokenize, made with `region`: the
    * tokens as read, which are identifiers, their start offsets, the text's line starts and, with
    * k ≥ 1, the anchors of the identifier-normalised stream (anchorsOf of core/regions/anchors.ts
-   * with k, w and salt; that stream itself is not returned). New arrays, all views of one new
-   * ArrayBuffer holding nothing else (the caller keeps them). Throws when the last tokenize was
-   * not made with `region`.
+   * with k, w and salt; that stream itself is not returned), in one new ArrayBuffer holding
+   * nothing else (the caller keeps it): rawHi rawLo start lineStarts anchorHash anchorPos (32-bit
+   * words), then isIdent (bytes); `counts` ← tokens, lines, anchors (document.ts RegionBuffer).
+   * Throws when the last tokenize was not made with `region`.
    */
-  region(k: number, w: number, salt: number): KernelRegion;
+  region(k: number, w: number, salt: number, counts: Int32Array): ArrayBuffer;
+  /**
+   * The anchors of tokens [0, n) of a stream (anchorsOf of core/regions/anchors.ts with k ≥ 1, w
+   * and salt; a prose document's, native/regiondoc.c kernelAnchors) written to `hash` / `pos`:
+   * their count, or −(count) when those are too small (nothing written). Leaves the last tokenize
+   * as it was.
+   */
+  anchors?(hi: Uint32Array, lo: Uint32Array, n: number, k: number, w: number, salt: number, hash: Uint32Array, pos: Int32Array): number;
   /**
    * Fingerprints the tokens of the last tokenize with shingle size k into `out`: the whole file
    * (hi lo tokens features rawHi rawLo normHi normLo n sketch[n]), then, with `sections`, each

@@ -41,7 +41,9 @@ function handle(req: WorkerRequest): WorkerResponse {
   switch (req.type) {
     case 'fingerprintFiles': {
       const results = [];
-      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true));
+      // Documents packed for a receiver that keeps them: the kernel's buffers sent as they are.
+      const buffers = req.pack === true && req.regionsOwned === true;
+      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true, buffers));
       if (!req.pack) return results;
       return { ...packOutcomes(results, { ownedRegions: req.regionsOwned === true }), worker: { thread: threadId, cjk: cjkSegmenterInUse() } };
     }

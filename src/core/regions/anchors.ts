@@ -5,6 +5,7 @@
  * w + k − 1 tokens shared by two streams yields a shared anchor; density ≈ 2 / (w + 1).
  */
 import { fmix32 } from '../text/hash';
+import type { CodeKernel } from '../types';
 import type { TokenStream } from './document';
 
 /** The 32-bit hash of tokens [i, i + k) of a stream; `salt` separates streams. */
@@ -87,14 +88,30 @@ function winnowInto(hashes: Uint32Array, n: number, width: number, first: number
 const scratch = { kgrams: new Uint32Array(4096), hash: new Uint32Array(4096), pos: new Int32Array(4096) };
 const SCRATCH_KEEP = 1 << 20;
 
-/** Anchors of a whole stream of `length` tokens: winnow(kgramHashes(s, 0, length, k, salt), w). */
-export function anchorsOf(s: TokenStream, length: number, k: number, w: number, salt = 0): Anchors {
+/**
+ * Anchors of a whole stream of `length` tokens: winnow(kgramHashes(s, 0, length, k, salt), w);
+ * by `kernel` when it makes them (CodeKernel.anchors: the same anchors).
+ */
+export function anchorsOf(s: TokenStream, length: number, k: number, w: number, salt = 0, kernel?: CodeKernel): Anchors {
   const n = Math.max(0, length - k + 1);
+  if (kernel?.anchors && k >= 1) return kernelAnchorsOf(kernel, s, length, n, k, w, salt);
   if (scratch.kgrams.length < n) scratch.kgrams = new Uint32Array(Math.max(n, 2 * scratch.kgrams.length));
   const h = scratch.kgrams;
   hashKgrams(s.hi, s.lo, n, k, (0x9747b28c ^ salt ^ k) | 0, h);
   const anchors = winnow(h.subarray(0, n), w);
   if (scratch.kgrams.length > SCRATCH_KEEP) scratch.kgrams = new Uint32Array(4096);
+  if (scratch.hash.length > SCRATCH_KEEP) scratch.hash = new Uint32Array(4096);
+  if (scratch.pos.length > SCRATCH_KEEP) scratch.pos = new Int32Array(4096);
+  return anchors;
+}
+
+/** anchorsOf by a kernel's `anchors` (n k-grams: at most n anchors), out of the scratch arrays. */
+function kernelAnchorsOf(kernel: CodeKernel, s: TokenStream, length: number, n: number, k: number, w: number, salt: number): Anchors {
+  if (scratch.hash.length < n) scratch.hash = new Uint32Array(Math.max(n, 2 * scratch.hash.length));
+  if (scratch.pos.length < n) scratch.pos = new Int32Array(Math.max(n, 2 * scratch.pos.length));
+  const m = kernel.anchors!(s.hi, s.lo, length, k, w, salt >>> 0, scratch.hash, scratch.pos);
+  if (m < 0) throw new Error(`anchors: ${-m} anchors of ${n} k-grams`); // never: at most one per k-gram
+  const anchors = { hash: scratch.hash.slice(0, m), pos: scratch.pos.slice(0, m) };
   if (scratch.hash.length > SCRATCH_KEEP) scratch.hash = new Uint32Array(4096);
   if (scratch.pos.length > SCRATCH_KEEP) scratch.pos = new Int32Array(4096);
   return anchors;

@@ -156,16 +156,60 @@ export interface KernelAnchoring {
 }
 
 /**
+ * A code document as the kernel's `region` gives it (CodeKernel.region): one ArrayBuffer holding
+ * nothing else, rawHi rawLo start (`length` words each), lineStarts (`lines`), anchorHash anchorPos
+ * (`anchors` each), then isIdent (`length` bytes). A worker sends it as it is, without making the
+ * document's views (regionBufferDocument makes them where it is read).
+ */
+export interface RegionBuffer {
+  buffer: ArrayBuffer;
+  length: number;
+  lines: number;
+  anchors: number;
+}
+
+/** The byte offsets in a {@link RegionBuffer} of rawHi rawLo start lineStarts anchorHash anchorPos isIdent. */
+export function regionBufferOffsets(b: Omit<RegionBuffer, 'buffer'>): [number, number, number, number, number, number, number] {
+  const n = b.length * 4;
+  const ahash = 3 * n + b.lines * 4;
+  return [0, n, 2 * n, 3 * n, ahash, ahash + b.anchors * 4, ahash + b.anchors * 8];
+}
+
+/** CodeKernel.region's counts (one thread's). */
+const regionCounts = new Int32Array(3);
+
+/**
+ * The {@link RegionBuffer} of a kernel's last tokenize (made with `region`); with `anchoring`, its
+ * anchors (anchorsOf(doc.ids, length, k, w, salt)), made by the kernel.
+ */
+export function regionBufferOf(kernel: CodeKernel, anchoring?: KernelAnchoring): RegionBuffer {
+  const buffer = kernel.region(anchoring?.k ?? 0, anchoring?.w ?? 0, anchoring?.salt ?? 0, regionCounts);
+  return { buffer, length: regionCounts[0], lines: regionCounts[1], anchors: regionCounts[2] };
+}
+
+/** The lean code document ({@link leanDocument}) of a {@link RegionBuffer}: views of its buffer; with its anchors unless `anchored` is false. */
+export function regionBufferDocument(b: RegionBuffer, anchored = true): RegionDocument {
+  const { buffer, length: n, lines, anchors: m } = b;
+  const at = regionBufferOffsets(b);
+  const doc = leanDocument({
+    length: n,
+    raw: { hi: new Uint32Array(buffer, at[0], n), lo: new Uint32Array(buffer, at[1], n) },
+    isIdent: new Uint8Array(buffer, at[6], n),
+    start: new Int32Array(buffer, at[2], n),
+    lineStarts: new Int32Array(buffer, at[3], lines),
+  });
+  if (anchored) doc.anchors = { hash: new Uint32Array(buffer, at[4], m), pos: new Int32Array(buffer, at[5], m) };
+  return doc;
+}
+
+/**
  * The code RegionDocument of a kernel's last tokenize, made with `region` (CodeKernel.region):
  * regionDocument's for the same text, in one pass of the kernel; with `anchoring`, its anchors
  * too (anchorsOf(doc.ids, length, k, w, salt)), made by the kernel. Lean ({@link leanDocument}):
  * its `ids` are made when first read.
  */
 export function documentFromKernel(kernel: CodeKernel, anchoring?: KernelAnchoring): RegionDocument {
-  const r = kernel.region(anchoring?.k ?? 0, anchoring?.w ?? 0, anchoring?.salt ?? 0);
-  const doc = leanDocument({ length: r.start.length, raw: { hi: r.rawHi, lo: r.rawLo }, isIdent: r.isIdent, start: r.start, lineStarts: r.lineStarts });
-  if (anchoring) doc.anchors = { hash: r.anchorHash, pos: r.anchorPos };
-  return doc;
+  return regionBufferDocument(regionBufferOf(kernel, anchoring), anchoring !== undefined);
 }
 
 /** The identifier-normalised stream of code tokens as read: every identifier (isIdent) the placeholder. */

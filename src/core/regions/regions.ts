@@ -191,13 +191,13 @@ function sideOf(d: RegionDocument, doc: number, start: number, end: number): Reg
 /**
  * The anchors findRegions indexes for a document: for code, of its identifier-normalised stream
  * (salted; a Markdown cell's tokens as prose), of its tokens as read, or both; for prose, of its
- * tokens as read.
+ * tokens as read. By `kernel` where it makes them (CodeKernel.anchors; the same anchors).
  */
-export function documentAnchors(doc: RegionDocument, k: number, w: number, streams: 'raw' | 'ids' | 'both'): Anchors[] {
+export function documentAnchors(doc: RegionDocument, k: number, w: number, streams: 'raw' | 'ids' | 'both', kernel?: CodeKernel): Anchors[] {
   const out: Anchors[] = [];
-  if (doc.ids === null || streams !== 'ids') out.push(anchorsOf(doc.raw, doc.length, k, w));
+  if (doc.ids === null || streams !== 'ids') out.push(anchorsOf(doc.raw, doc.length, k, w, 0, kernel));
   if (doc.ids !== null && streams !== 'raw') {
-    out.push(doc.proseTokens ? mixedAnchorsOf(doc.ids, doc.length, k, w, IDS_SALT, doc.proseTokens) : anchorsOf(doc.ids, doc.length, k, w, IDS_SALT));
+    out.push(doc.proseTokens ? mixedAnchorsOf(doc.ids, doc.length, k, w, IDS_SALT, doc.proseTokens) : anchorsOf(doc.ids, doc.length, k, w, IDS_SALT, kernel));
   }
   return out;
 }
@@ -207,8 +207,8 @@ export function documentAnchors(doc: RegionDocument, k: number, w: number, strea
  * fingerprint worker) and stored in it (`RegionDocument.anchors`): findRegions with the default
  * k, w and streams indexes them instead of making them again.
  */
-export function defaultAnchors(doc: RegionDocument): Anchors {
-  return documentAnchors(doc, DEFAULTS.k, DEFAULTS.w, DEFAULTS.streams)[0];
+export function defaultAnchors(doc: RegionDocument, kernel?: CodeKernel): Anchors {
+  return documentAnchors(doc, DEFAULTS.k, DEFAULTS.w, DEFAULTS.streams, kernel)[0];
 }
 
 /** defaultAnchors of a code document (a kernel's documentFromKernel makes them with these): its normalised stream's. */

@@ -12,13 +12,13 @@
  * (a call may grow the memory, which detaches the old buffer).
  */
 import { unicodeWordTable } from '../text/tokenize';
-import type { AnchorSeedsFound, CodeKernel, KernelRegion, RegionBucketsFound } from '../types';
+import type { AnchorSeedsFound, CodeKernel, RegionBucketsFound } from '../types';
 
 /**
  * The version of the kernel's interface (KERNEL_VERSION of native/fingerprint.h): a kernel of
  * another version (an addon or a .wasm built from other sources) is not used.
  */
-export const KERNEL_VERSION = 10;
+export const KERNEL_VERSION = 11;
 
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
@@ -71,6 +71,7 @@ interface Exports {
   nd_region_anchor_count(): number;
   nd_region_anchor_hash(): number;
   nd_region_anchor_pos(): number;
+  nd_anchors(hi: number, lo: number, n: number, k: number, w: number, salt: number): number;
   nd_all_pairs(fp: number, n: number, k: number, maxCandidates: number): number;
   nd_pairs_length(): number;
   nd_pairs_a(): number;
@@ -319,7 +320,8 @@ class Kernel implements WasmKernel {
     return n;
   }
 
-  region(k: number, w: number, salt: number): KernelRegion {
+  region(k: number, w: number, salt: number, counts: Int32Array): ArrayBuffer {
+    if (counts.length < 3) throw new Error('region: counts: Int32Array(3)');
     const status = this.x.nd_region(k | 0, w | 0, salt | 0);
     if (status === -2) throw new Error('region: the last tokenize was not made with region');
     if (status < 0) throw new Error('out of memory');
@@ -331,21 +333,39 @@ class Kernel implements WasmKernel {
     const words = 3 * n + lines + 2 * anchors;
     const buffer = new ArrayBuffer(words * 4 + n);
     const memory = x.memory.buffer; // after the call: nd_region may have grown it
+    const out = new Uint32Array(buffer, 0, words);
     /** `count` 32-bit words at address `from` copied to word `at` of the document's buffer. */
-    const copy = <T extends Uint32Array | Int32Array>(Ctor: new (b: ArrayBuffer, byteOffset: number, length: number) => T, from: number, at: number, count: number): T => {
-      const view = new Ctor(buffer, at * 4, count);
-      if (count) view.set(new Ctor(memory, from >>> 0, count));
-      return view;
+    const copy = (from: number, at: number, count: number): void => {
+      if (count) out.set(new Uint32Array(memory, from >>> 0, count), at);
     };
-    const rawHi = copy(Uint32Array, x.nd_region_raw_hi(), 0, n);
-    const rawLo = copy(Uint32Array, x.nd_region_raw_lo(), n, n);
-    const start = copy(Int32Array, x.nd_token_start(), 2 * n, n);
-    const lineStarts = copy(Int32Array, x.nd_region_lines(), 3 * n, lines);
-    const anchorHash = copy(Uint32Array, x.nd_region_anchor_hash(), 3 * n + lines, anchors);
-    const anchorPos = copy(Int32Array, x.nd_region_anchor_pos(), 3 * n + lines + anchors, anchors);
-    const isIdent = new Uint8Array(buffer, words * 4, n);
-    if (n) isIdent.set(new Uint8Array(memory, x.nd_region_is_ident() >>> 0, n));
-    return { rawHi, rawLo, isIdent, start, lineStarts, anchorHash, anchorPos };
+    copy(x.nd_region_raw_hi(), 0, n);
+    copy(x.nd_region_raw_lo(), n, n);
+    copy(x.nd_token_start(), 2 * n, n);
+    copy(x.nd_region_lines(), 3 * n, lines);
+    copy(x.nd_region_anchor_hash(), 3 * n + lines, anchors);
+    copy(x.nd_region_anchor_pos(), 3 * n + lines + anchors, anchors);
+    if (n) new Uint8Array(buffer, words * 4, n).set(new Uint8Array(memory, x.nd_region_is_ident() >>> 0, n));
+    counts[0] = n;
+    counts[1] = lines;
+    counts[2] = anchors;
+    return buffer;
+  }
+
+  anchors(hi: Uint32Array, lo: Uint32Array, n: number, k: number, w: number, salt: number, hash: Uint32Array, pos: Int32Array): number {
+    if (!(n >= 0) || n > hi.length || n > lo.length || !(k >= 1)) throw new Error('anchors: hi, lo: Uint32Array of n tokens; k >= 1');
+    const at = this.room(n * 8);
+    if (n) {
+      this.u32(at, n).set(hi.subarray(0, n));
+      this.u32(at + n * 4, n).set(lo.subarray(0, n));
+    }
+    const m = this.x.nd_anchors(at, at + n * 4, n, k | 0, w | 0, salt | 0);
+    if (m < 0) throw new Error('out of memory');
+    if (hash.length < m || pos.length < m) return -m;
+    if (m) {
+      hash.set(this.u32(this.x.nd_region_anchor_hash() >>> 0, m));
+      pos.set(this.i32(this.x.nd_region_anchor_pos() >>> 0, m));
+    }
+    return m;
   }
 
   anchorSeeds(hash: Uint32Array, doc: Uint32Array, pos: Uint32Array, n: number, caps: Uint32Array, maxDocs: number): AnchorSeedsFound {

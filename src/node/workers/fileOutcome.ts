@@ -3,7 +3,7 @@
  * (its fingerprint, or why it was skipped). Imported by the messages, the packed wire format, the
  * fingerprinting code and the engine; imports only core's types.
  */
-import type { RegionDocument } from '../../core/regions/document';
+import type { RegionBuffer, RegionDocument } from '../../core/regions/document';
 import type { DocumentFingerprint } from '../../core/types';
 
 export interface FileToFingerprint {
@@ -22,6 +22,11 @@ export type FileOutcome =
       doc: DocumentFingerprint;
       /** Asked for with `regions` (the CLI's --locate): its tokens for the region finder, of the text fingerprinted. */
       region?: RegionDocument;
+      /**
+       * Instead of `region`, a code file's document as the kernel made it, when asked for (a
+       * worker packing documents the receiver keeps: its buffer is sent as it is, packing.ts).
+       */
+      regionBuffer?: RegionBuffer;
       /** Lines of the text (a final line break ends the last line; it does not start another). */
       lines?: number;
     }

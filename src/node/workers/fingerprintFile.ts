@@ -10,7 +10,7 @@ import { fingerprintDecodedText } from '../../core/fingerprint/decodedDocument';
 import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
 import { countDocumentShingles, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
-import { documentFromKernel, documentFromTokens, lineStartsOf, regionDocument, regionDocumentOfParts, type RegionDocument } from '../../core/regions/document';
+import { documentFromKernel, documentFromTokens, lineStartsOf, regionBufferOf, regionDocument, regionDocumentOfParts, type RegionBuffer, type RegionDocument } from '../../core/regions/document';
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
 import { languageOf } from '../../core/text/languages';
@@ -175,7 +175,7 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
   const container = containerText(relPath, text);
   if (container && 'reason' in container) return null;
   const withAnchors = (doc: RegionDocument): RegionDocument => {
-    doc.anchors = defaultAnchors(doc);
+    doc.anchors = defaultAnchors(doc, nativeKernel());
     return doc;
   };
   if (!container) {
@@ -201,11 +201,12 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
 /**
  * regionDocumentOf's document of a prose file, from what fingerprintText's proseTokenized hook
  * gives: its tokens when they are the region finder's (`plain`), else its text (markers applied,
- * folded) tokenised again the region finder's way; with its anchors.
+ * folded) tokenised again the region finder's way; with its anchors (by this thread's kernel when
+ * there is one).
  */
 function proseRegionDocument(relPath: string, tokens: TokenBuffer, text: string, plain: boolean): RegionDocument {
   const doc = plain ? documentFromTokens('prose', tokens, null, lineStartsOf(text)) : regionDocument(text, relPath);
-  doc.anchors = defaultAnchors(doc);
+  doc.anchors = defaultAnchors(doc, nativeKernel());
   return doc;
 }
 
@@ -349,23 +350,30 @@ export async function countFileShingles(file: FileToFingerprint, settings: Engin
 
 /**
  * Reads, decodes and fingerprints one file. With `cjk: 'defer'`, a file whose text needs jieba
- * while this thread has not loaded it comes back with `retry: 'cjk'` (see {@link CjkMode}).
+ * while this thread has not loaded it comes back with `retry: 'cjk'` (see {@link CjkMode}). With
+ * `regions`, its region document too; with `regionBuffers` as well, a code file the kernel
+ * fingerprints gives it as the kernel's buffer (`regionBuffer`: no views made here).
  */
-export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, regions = false): FileOutcome {
+export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, regions = false, regionBuffers = false): FileOutcome {
   const read = readTextSync(file, settings);
   if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
   // With regions, a code file the kernel fingerprints gives its region document from the same
   // tokenize (one pass: documentFromKernel), a prose file from the same tokens or at least the
   // same marked and folded text (proseRegionDocument); any other file is read again by regionDocumentOf.
-  const made: { region?: RegionDocument } = {};
+  const made: { region?: RegionDocument; buffer?: RegionBuffer } = {};
   const hooks: TokenizedHooks | undefined = regions
     ? {
-        kernelTokenized: (kernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)),
+        kernelTokenized: regionBuffers
+          ? (kernel) => void (made.buffer = regionBufferOf(kernel, DEFAULT_CODE_ANCHORING))
+          : (kernel) => void (made.region = documentFromKernel(kernel, DEFAULT_CODE_ANCHORING)),
         proseTokenized: (tokens, text, plain) => void (made.region = proseRegionDocument(file.relPath, tokens, text, plain)),
       }
     : undefined;
   const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, hooks, read.facts);
-  if (regions && outcome.ok) outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
+  if (regions && outcome.ok) {
+    if (made.buffer) outcome.regionBuffer = made.buffer;
+    else outcome.region = made.region ?? regionDocumentOf(file.relPath, read.text, settings) ?? undefined;
+  }
   return outcome;
 }
 

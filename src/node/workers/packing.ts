@@ -5,7 +5,7 @@
  */
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
-import { idsDerived, leanDocument, normalizedStream, type RegionDocument } from '../../core/regions/document';
+import { idsDerived, normalizedStream, regionBufferDocument, regionBufferOffsets, type RegionBuffer, type RegionDocument } from '../../core/regions/document';
 import type { CjkSegmenterInUse, FileOutcome } from './fileOutcome';
 
 // ------------------------------------------------------------------------------ outcomes
@@ -30,7 +30,7 @@ export interface PackedOutcomes {
 /**
  * Region documents (core/regions) of a batch: per file {@link REGION_HEADER} words (has one, kind,
  * tokens, lines, has identifier streams, has report lines, has prose tokens, anchors + 1 or 0), then every document's arrays one after
- * another — or, for a document in a buffer of its own (`owned`), the byte offsets of its arrays in it.
+ * another — except the documents in a buffer of their own (`owned`).
  */
 export interface PackedRegions {
   header: Int32Array;
@@ -50,35 +50,28 @@ export interface PackedRegions {
   anchorPos: Int32Array;
   /**
    * Packed with `owned` (the receiver keeps the documents, never shares them): the buffers of the
-   * lean code documents the kernel made (each one buffer holding exactly its arrays: core/regions
-   * document.ts documentFromKernel), transferred as they are instead of copied; has-one word 2 in
-   * the header, their arrays' byte offsets in `ownedAt` ({@link OWNED_ARRAYS} words each).
+   * lean code documents the kernel made (core/regions/document.ts RegionBuffer, its layout),
+   * transferred as they are instead of copied; has-one word 2 in the header.
    */
   owned?: ArrayBuffer[];
-  ownedAt?: Int32Array;
 }
 
 const REGION_HEADER = 8;
-/** An owned document's arrays, in this order: rawHi rawLo start lineStarts anchorHash anchorPos isIdent. */
-const OWNED_ARRAYS = 7;
 
 /**
- * The arrays of a lean code document (core/regions/document.ts leanDocument: without `ids`, as the
- * kernel makes them) that has a buffer of its own: all in one ArrayBuffer (not shared) that holds
- * nothing else; else null (the document is copied: any other, a document whose `ids` were made
- * included).
+ * A lean code document (core/regions/document.ts leanDocument: without `ids`, as the kernel makes
+ * them) as the RegionBuffer it is a view of: its arrays in one ArrayBuffer (not shared) that holds
+ * exactly them in RegionBuffer's layout; else null (the document is copied: any other, a document
+ * whose `ids` were made included).
  */
-function ownArrays(g: RegionDocument): ArrayBufferView[] | null {
+function ownBuffer(g: RegionDocument): RegionBuffer | null {
   if (!idsDerived(g) || !g.isIdent || !g.anchors || g.reportLines || g.proseTokens) return null;
   const arrays = [g.raw.hi, g.raw.lo, g.start, g.lineStarts, g.anchors.hash, g.anchors.pos, g.isIdent];
-  const buffer = g.raw.hi.buffer;
-  if (!(buffer instanceof ArrayBuffer)) return null;
-  let bytes = 0;
-  for (const a of arrays) {
-    if (a.buffer !== buffer) return null;
-    bytes += a.byteLength;
-  }
-  return bytes === buffer.byteLength && g.raw.hi.length === g.length && g.isIdent.length === g.length ? arrays : null;
+  const b = { buffer: g.raw.hi.buffer as ArrayBuffer, length: g.length, lines: g.lineStarts.length, anchors: g.anchors.hash.length };
+  if (!(b.buffer instanceof ArrayBuffer) || g.raw.hi.length !== g.length || g.isIdent.length !== g.length || g.anchors.pos.length !== b.anchors) return null;
+  const at = regionBufferOffsets(b);
+  const fits = arrays.every((a, i) => a.buffer === b.buffer && a.byteOffset === at[i]);
+  return fits && at[6] + g.length === b.buffer.byteLength ? b : null;
 }
 
 type SharedArray = Int32Array | Uint32Array | Uint8Array;
@@ -101,8 +94,21 @@ function carve<K extends keyof PackedRegions>(spec: Record<K, [SharedCtor, numbe
   return out as unknown as PackedRegions;
 }
 
+/** A batch's documents: those sent in their own buffer (`owned`: a kernel's RegionBuffer, or ownBuffer's), the others copied (`docs`). */
+function regionsOf(outcomes: readonly FileOutcome[], owned: boolean): { docs: Array<RegionDocument | undefined>; own: Array<RegionBuffer | null> } {
+  const docs: Array<RegionDocument | undefined> = new Array(outcomes.length);
+  const own: Array<RegionBuffer | null> = new Array(outcomes.length).fill(null);
+  outcomes.forEach((o, f) => {
+    if (!o.ok) return;
+    const b = o.regionBuffer;
+    own[f] = owned ? (b ?? (o.region ? ownBuffer(o.region) : null)) : null;
+    if (!own[f]) docs[f] = b ? regionBufferDocument(b) : o.region;
+  });
+  return { docs, own };
+}
+
 function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRegions | undefined {
-  const own = outcomes.map((o) => (owned && o.ok && o.region ? ownArrays(o.region) : null));
+  const { docs, own } = regionsOf(outcomes, owned);
   let tokens = 0;
   let ids = 0;
   let lines = 0;
@@ -111,20 +117,18 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
   let anchors = 0;
   let any = false;
   let owners = 0;
-  outcomes.forEach((o, f) => {
-    if (!o.ok || !o.region) return;
-    any = true;
-    if (own[f]) {
-      owners++;
-      return;
-    }
-    tokens += o.region.length;
-    if (idsDerived(o.region) || o.region.ids) ids += o.region.length;
-    lines += o.region.lineStarts.length;
-    reported += o.region.reportLines?.length ?? 0;
-    prose += o.region.proseTokens ? o.region.length : 0;
-    anchors += o.region.anchors?.hash.length ?? 0;
-  });
+  for (let f = 0; f < outcomes.length; f++) {
+    const g = docs[f];
+    if (own[f]) owners++;
+    if (own[f] || g) any = true;
+    if (!g) continue;
+    tokens += g.length;
+    if (idsDerived(g) || g.ids) ids += g.length;
+    lines += g.lineStarts.length;
+    reported += g.reportLines?.length ?? 0;
+    prose += g.proseTokens ? g.length : 0;
+    anchors += g.anchors?.hash.length ?? 0;
+  }
   if (!any) return undefined;
   // On shared memory: the main thread hands the documents on to every worker (the region finder's
   // jobs, node/scan/regionJobs.ts) without copying them.
@@ -142,30 +146,26 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
     isIdent: [Uint8Array, ids],
     proseTokens: [Uint8Array, prose],
   });
-  if (owners > 0) {
-    r.owned = [];
-    r.ownedAt = new Int32Array(owners * OWNED_ARRAYS);
-  }
+  if (owners > 0) r.owned = [];
   let pt = 0;
   let an = 0;
   let t = 0;
   let d = 0;
   let l = 0;
   let rl = 0;
-  outcomes.forEach((o, f) => {
-    if (!o.ok || !o.region) return;
-    const g = o.region;
+  for (let f = 0; f < outcomes.length; f++) {
     const h = f * REGION_HEADER;
-    const arrays = own[f];
-    if (arrays) {
+    const o = own[f];
+    if (o) {
       r.header[h] = 2;
-      r.header[h + 2] = g.length;
-      r.header[h + 3] = g.lineStarts.length;
-      r.header[h + 7] = g.anchors!.hash.length + 1;
-      arrays.forEach((a, i) => (r.ownedAt![r.owned!.length * OWNED_ARRAYS + i] = a.byteOffset));
-      r.owned!.push(g.raw.hi.buffer as ArrayBuffer);
-      return;
+      r.header[h + 2] = o.length;
+      r.header[h + 3] = o.lines;
+      r.header[h + 7] = o.anchors + 1;
+      r.owned!.push(o.buffer);
+      continue;
     }
+    const g = docs[f];
+    if (!g) continue;
     r.header[h] = 1;
     r.header[h + 1] = g.kind === 'code' ? 0 : 1;
     r.header[h + 2] = g.length;
@@ -201,7 +201,7 @@ function packRegions(outcomes: readonly FileOutcome[], owned: boolean): PackedRe
     }
     r.lineStarts.set(g.lineStarts, l);
     l += g.lineStarts.length;
-  });
+  }
   return r;
 }
 
@@ -218,22 +218,8 @@ function unpackRegions(r: PackedRegions, files: number): Array<RegionDocument | 
   for (let f = 0; f < files; f++) {
     const h = f * REGION_HEADER;
     if (r.header[h] === 2) {
-      // A lean code document in its own buffer (kernel-made): views at the offsets sent.
-      const n = r.header[h + 2];
-      const lines = r.header[h + 3];
-      const m = r.header[h + 7] - 1;
-      const buffer = r.owned![ow];
-      const at = (i: number) => r.ownedAt![ow * OWNED_ARRAYS + i];
-      const doc = leanDocument({
-        length: n,
-        raw: { hi: new Uint32Array(buffer, at(0), n), lo: new Uint32Array(buffer, at(1), n) },
-        isIdent: new Uint8Array(buffer, at(6), n),
-        start: new Int32Array(buffer, at(2), n),
-        lineStarts: new Int32Array(buffer, at(3), lines),
-      });
-      doc.anchors = { hash: new Uint32Array(buffer, at(4), m), pos: new Int32Array(buffer, at(5), m) };
-      out[f] = doc;
-      ow++;
+      // A lean code document in its own buffer (kernel-made): its views.
+      out[f] = regionBufferDocument({ buffer: r.owned![ow++], length: r.header[h + 2], lines: r.header[h + 3], anchors: r.header[h + 7] - 1 });
       continue;
     }
     if (r.header[h] !== 1) continue;

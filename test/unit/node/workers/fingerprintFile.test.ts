@@ -3,16 +3,18 @@
 // reads the text again: the same streams, token starts, line starts and anchors, under every
 // setting that changes the fingerprint's tokens (stop words, the CJK segmenter, the variant fold),
 // on English, Chinese (Traditional and Simplified), Japanese and marked texts, and this
-// repository's docs; the fingerprints are those made without the hook.
+// repository's docs; the fingerprints are those made without the hook. Asked for region buffers,
+// a code file the kernel fingerprints gives the kernel's buffer of that same document.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fingerprintText, type FingerprintOptions } from '../../../../src/core/fingerprint/fingerprint';
-import { documentFromTokens, lineStartsOf, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
+import { documentFromTokens, lineStartsOf, regionBufferDocument, regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
 import { bigramSegmenter } from '../../../../src/core/text/segmenters';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
 import { fingerprintFileSync, regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
+import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { chineseText, editLines, proseText } from '../../helpers/corpus';
 import { mulberry32 } from '../../helpers/random';
 
@@ -107,5 +109,53 @@ describe('fingerprintFile: prose region documents from the fingerprinting pass',
       }
     }
     assert.ok(plainSeen >= 20 && otherSeen >= 20, `${plainSeen} plain, ${otherSeen} not`);
+  });
+});
+
+describe('fingerprintFile: region buffers (a worker packing documents the receiver keeps)', function () {
+  this.timeout(120000);
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-region-buffers-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("a code file the kernel fingerprints gives the kernel's RegionBuffer (its document regionDocumentOf's), any other file its document; the fingerprints unchanged", function () {
+    if (!nativeKernel()) this.skip(); // the addon is not built here
+    const files: Array<[string, string]> = [
+      ['a.ts', fs.readFileSync(path.join(REPO, 'src/core/regions/document.ts'), 'utf8')],
+      ['b.c', fs.readFileSync(path.join(REPO, 'native/regiondoc.c'), 'utf8')],
+      ['marked.ts', '// neardup-ignore-start\nconst a = 1;\n// neardup-ignore-end\nexport const b = [1, 2, 3].map((x) => x * 2);\n'],
+      ['ignored.ts', '// neardup-ignore-file\nconst a = 1;\n'],
+      ['p.md', proseText(mulberry32(3), 4)],
+      ['n.ipynb', JSON.stringify({ cells: [{ cell_type: 'code', source: ['x = 1\n', 'print(x)\n'] }, { cell_type: 'markdown', source: ['# Notes\n', 'Some words.\n'] }], metadata: { language_info: { name: 'python' } } })],
+    ];
+    const kinds: string[] = [];
+    // tf-idf (with its table) is weighed in TypeScript: the kernel does not fingerprint, so no hook.
+    const df = { buffer: new SharedArrayBuffer(4 << 10), documents: 3 };
+    const cases = [[{ ...DEFAULT_ENGINE_SETTINGS }], [{ ...DEFAULT_ENGINE_SETTINGS, normalizeIdentifiers: true }], [{ ...DEFAULT_ENGINE_SETTINGS, weighting: 'tfidf' as const }, df]] as const;
+    for (const [settings, frequencies] of cases) {
+      for (const [name, text] of files) {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, text);
+        const withBuffers = fingerprintFileSync({ path: file, relPath: name }, settings, frequencies, undefined, true, true);
+        const documents = fingerprintFileSync({ path: file, relPath: name }, settings, frequencies, undefined, true);
+        assert.equal(withBuffers.ok, documents.ok, name);
+        if (!withBuffers.ok || !documents.ok) {
+          kinds.push(`${name}:failed`);
+          continue;
+        }
+        assert.deepEqual(withBuffers.doc, documents.doc, `${name}: the fingerprints`);
+        assert.ok(!(withBuffers.region && withBuffers.regionBuffer), `${name}: one or the other`);
+        const got = withBuffers.regionBuffer ? regionBufferDocument(withBuffers.regionBuffer) : withBuffers.region;
+        assert.deepEqual(got ?? null, regionDocumentOf(name, text, settings), `${name}: the region document`);
+        kinds.push(`${name}:${withBuffers.regionBuffer ? 'buffer' : withBuffers.region ? 'document' : 'none'}`);
+      }
+    }
+    assert.deepEqual(kinds, [
+      ...['a.ts:buffer', 'b.c:buffer', 'marked.ts:buffer', 'ignored.ts:failed', 'p.md:document', 'n.ipynb:document'],
+      ...['a.ts:buffer', 'b.c:buffer', 'marked.ts:buffer', 'ignored.ts:failed', 'p.md:document', 'n.ipynb:document'],
+      ...['a.ts:document', 'b.c:document', 'marked.ts:document', 'ignored.ts:failed', 'p.md:document', 'n.ipynb:document'],
+    ]);
   });
 });

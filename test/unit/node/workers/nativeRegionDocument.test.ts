@@ -2,7 +2,8 @@
 // (CodeKernel.region, native/regiondoc.c) must be the TypeScript's: the same streams, identifiers,
 // token starts and line starts as regionDocument without a kernel, the same anchors as anchorsOf
 // (defaultAnchors under the region finder's defaults, any k, w and salt), and the fingerprints
-// of that tokenize unchanged. For the native addon and the committed WebAssembly kernel, on this
+// of that tokenize unchanged; a stream's anchors made by the kernel (prose documents') those of
+// anchorsOf. For the native addon and the committed WebAssembly kernel, on this
 // repository's sources (whole, edited, cut short) and on snippets of every comment syntax.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
@@ -14,7 +15,7 @@ import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../../../src/core/reg
 import { languageOf } from '../../../../src/core/text/languages';
 import type { CodeKernel } from '../../../../src/core/types';
 import { KERNELS } from './kernelsUnderTest';
-import { editLines, mulberry32 } from '../../helpers/corpus';
+import { chineseText, editLines, mulberry32, proseText } from '../../helpers/corpus';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
 
@@ -132,10 +133,65 @@ for (const under of KERNELS) {
       }
     });
 
+    it("anchors(): a stream's anchors as anchorsOf makes them (prose documents' defaultAnchors too; any k, w and salt; streams shorter than k; ties; outputs too small)", () => {
+      const rnd = mulberry32(5);
+      let compared = 0;
+      const prose = [proseText(rnd, 6), chineseText(rnd, 3), editLines(proseText(rnd, 4), rnd, 0.3), 'few words', ''];
+      for (const text of prose) {
+        const doc = regionDocument(text, 'p.md');
+        assert.deepEqual(defaultAnchors(doc, kernel), defaultAnchors(doc), text.slice(0, 40));
+        compared++;
+      }
+      const cases = [
+        { k: 1, w: 1, salt: 0 },
+        { k: 12, w: 4, salt: 0 },
+        { k: 8, w: 9, salt: 0xdeadbeef },
+        { k: 50, w: 30, salt: 12345 },
+        { k: 100000, w: 4, salt: 1 },
+      ];
+      for (const [p, text] of texts().slice(0, 40)) {
+        const ts = regionDocument(text, p);
+        for (const a of cases) {
+          for (const s of [ts.raw, ts.ids!]) {
+            // Streams in longer arrays: only the first `length` tokens are read.
+            const hi = new Uint32Array(ts.length + 3).fill(7);
+            const lo = new Uint32Array(ts.length + 3).fill(9);
+            hi.set(s.hi.subarray(0, ts.length));
+            lo.set(s.lo.subarray(0, ts.length));
+            assert.deepEqual(anchorsOf({ hi, lo }, ts.length, a.k, a.w, a.salt, kernel), anchorsOf(s, ts.length, a.k, a.w, a.salt), `${p} ${JSON.stringify(a)}`);
+            compared++;
+          }
+        }
+      }
+      // Equal k-gram hashes (repeated tokens: every window ties, or ties in a period), windows 1 to 9
+      // (the narrow ones eight at a time in SIMD, then their tail), lengths around those blocks.
+      for (const alphabet of [1, 2, 3, 5]) {
+        for (const length of [1, 7, 8, 9, 15, 16, 17, 40, 203]) {
+          const hi = Uint32Array.from({ length }, (_, i) => (alphabet === 5 ? Math.floor(rnd() * 5) : i % alphabet));
+          const lo = Uint32Array.from(hi, (x) => x * 7 + 1);
+          for (let w = 1; w <= 9; w++) {
+            for (const k of [1, 3]) {
+              assert.deepEqual(anchorsOf({ hi, lo }, length, k, w, 0, kernel), anchorsOf({ hi, lo }, length, k, w), `alphabet ${alphabet}, ${length} tokens, k ${k}, w ${w}`);
+              compared++;
+            }
+          }
+        }
+      }
+      assert.ok(compared >= 1000, `${compared} compared`);
+      const doc = regionDocument(prose[0], 'p.md');
+      const expected = anchorsOf(doc.raw, doc.length, 12, 4);
+      const m = expected.hash.length;
+      const [hash, pos] = [new Uint32Array(m - 1), new Int32Array(m)];
+      assert.equal(kernel.anchors!(doc.raw.hi, doc.raw.lo, doc.length, 12, 4, 0, hash, pos), -m, 'too small: minus the count');
+      assert.ok(hash.every((x) => x === 0), 'nothing written');
+      assert.throws(() => kernel.anchors!(doc.raw.hi, doc.raw.lo, doc.length + 1, 12, 4, 0, new Uint32Array(m), new Int32Array(m)), /anchors/);
+      assert.throws(() => kernel.anchors!(doc.raw.hi, doc.raw.lo, doc.length, 0, 4, 0, new Uint32Array(m), new Int32Array(m)), /anchors/);
+    });
+
     it('refuses region() after a tokenize made without region', () => {
       assert.equal(regionDocument('let a = 1;', 'x.ts', { kernel }).length, 5); // with region
       fingerprintText('let a = b + c; '.repeat(20), 'x.ts', { kernel, minTokens: 1 }); // without
-      assert.throws(() => kernel.region(5, 4, 0), /not made with region/);
+      assert.throws(() => kernel.region(5, 4, 0, new Int32Array(3)), /not made with region/);
     });
   });
 }

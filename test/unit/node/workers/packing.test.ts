@@ -1,12 +1,13 @@
 // Region documents through the packed wire format (src/node/workers/packing.ts): what a worker
 // makes for --locate (code with identifier streams, prose, a notebook's report lines and prose
 // tokens, files with none) comes back equal, as views into a few transferred arrays; packed for a
-// receiver that keeps them (`ownedRegions`), the kernel's documents travel in their own buffers.
+// receiver that keeps them (`ownedRegions`), the kernel's documents travel in their own buffers
+// (those a worker keeps as the kernel's RegionBuffer too, without views made).
 // Fingerprints too: code fingerprinted by each kernel and by the TypeScript, prose, files without
 // a file item, failures, come back equal through a real transfer.
 import { strict as assert } from 'node:assert';
 import { MessageChannel } from 'node:worker_threads';
-import { documentFromKernel } from '../../../../src/core/regions/document';
+import { documentFromKernel, leanDocument, regionBufferOf, type RegionBuffer } from '../../../../src/core/regions/document';
 import { DEFAULT_CODE_ANCHORING } from '../../../../src/core/regions/regions';
 import { fingerprintText, kernelLanguage } from '../../../../src/core/fingerprint/fingerprint';
 import { KERNELS } from './kernelsUnderTest';
@@ -109,6 +110,64 @@ describe('packing of region documents', () => {
       });
     });
   }
+
+  for (const under of KERNELS) {
+    it(`a code file's RegionBuffer (${under.name} kernel, no views made by the sender): transferred as it is when owned, copied otherwise; it comes back as documentFromKernel's document`, function () {
+      const kernel = under.kernel();
+      if (!kernel) this.skip();
+      const tokenize = (text: string, path: string) => kernel!.tokenize(text, kernelLanguage(kernel!, languageOf(path)), false, true);
+      const texts: Array<[string, string]> = [['a.ts', 'function add(a, b) {\n  return a + b; // sum\n}\n'], ['e.ts', ''], ['c.c', 'int main(void) { return add(1, 2); }\n'.repeat(30)]];
+      const expected = texts.map(([p, t]) => (tokenize(t, p), plain(documentFromKernel(kernel!, DEFAULT_CODE_ANCHORING))));
+      const bufferOutcomes = (): { outcomes: FileOutcome[]; buffers: RegionBuffer[] } => {
+        const buffers = texts.map(([p, t]) => (tokenize(t, p), regionBufferOf(kernel!, DEFAULT_CODE_ANCHORING)));
+        return { outcomes: [...buffers.map((b, i) => ({ ...ok(texts[i][0]), regionBuffer: b }) as FileOutcome), ok('p.md', regionDocument('# Title\n\nSome words.\n', 'p.md'))], buffers };
+      };
+      const proseDoc = plain(regionDocument('# Title\n\nSome words.\n', 'p.md'));
+      const paths = [...texts.map(([p]) => p), 'p.md'];
+      // Not owned: copied onto the shared arrays, the normalised stream made there.
+      const shared = bufferOutcomes();
+      const copied = packOutcomes(shared.outcomes);
+      assert.equal(copied.regions!.owned, undefined);
+      assert.deepEqual(unpackOutcomes(copied, paths).map((o) => plain(o.ok ? o.region : undefined)), [...expected, proseDoc]);
+      // Owned: each buffer transferred as it is (a real transfer), the document made of it on arrival.
+      const { outcomes, buffers } = bufferOutcomes();
+      const packed = packOutcomes(outcomes, { ownedRegions: true });
+      assert.deepEqual(packed.regions!.owned, buffers.map((b) => b.buffer));
+      const transfer = transferablesOf(packed);
+      for (const b of buffers) assert.ok(transfer.includes(b.buffer));
+      const channel = new MessageChannel();
+      const received = new Promise<typeof packed>((resolve) => channel.port2.once('message', resolve));
+      channel.port1.postMessage(packed, transfer);
+      return received.then((got) => {
+        channel.port1.close();
+        assert.equal(buffers[0].buffer.byteLength, 0, "the sender's buffer is detached");
+        const back = unpackOutcomes(got, paths).map((o) => (o.ok ? o.region : undefined));
+        assert.deepEqual([0, 1, 2].map((i) => idsDerived(back[i]!)), [true, true, true], 'lean on arrival');
+        assert.deepEqual(back.map(plain), [...expected, proseDoc]);
+      });
+    });
+  }
+
+  it('ownedRegions: a lean document whose arrays are not in the RegionBuffer layout (its buffer holding exactly them, in another order) is copied, and comes back equal', () => {
+    const made = regionDocument('function add(a, b) {\n  return a + b;\n}\nconst total = add(1, 2);\n', 'a.ts');
+    made.anchors = defaultAnchors(made);
+    // rawLo before rawHi: the same arrays and bytes, another layout.
+    const arrays = [made.raw.lo, made.raw.hi, made.start, made.lineStarts, made.anchors.hash, made.anchors.pos, made.isIdent!];
+    const buffer = new ArrayBuffer(arrays.reduce((n, a) => n + a.byteLength, 0));
+    let at = 0;
+    const [lo, hi, start, lineStarts, hash, pos, isIdent] = arrays.map((a) => {
+      const view = new (a.constructor as Uint8ArrayConstructor)(buffer, at, a.length);
+      view.set(a as Uint8Array);
+      at += a.byteLength;
+      return view as unknown;
+    }) as [Uint32Array, Uint32Array, Int32Array, Int32Array, Uint32Array, Int32Array, Uint8Array];
+    const lean = leanDocument({ length: made.length, raw: { hi, lo }, isIdent, start, lineStarts });
+    lean.anchors = { hash, pos };
+    const packed = packOutcomes([ok('a.ts', lean)], { ownedRegions: true });
+    assert.equal(packed.regions!.owned, undefined, 'copied onto the shared arrays');
+    const back = unpackOutcomes(packed, ['a.ts'])[0];
+    assert.deepEqual(plain(back.ok ? back.region : undefined), plain(made));
+  });
 
   it('ownedRegions: only a lean document travels in its own buffer; one with its identifier stream (all in one buffer too) is copied, and comes back equal', () => {
     const made = regionDocument('function add(a, b) {\n  return a + b;\n}\nconst total = add(1, 2);\n', 'a.ts');
