@@ -2,13 +2,14 @@
  * The JSON report, exactly as DESIGN.md's contract gives it (plus `truncated` when the pair cap
  * was reached): as one text, or as the pieces of that text in order, made as they are written.
  */
-import { cellRange, memberLabel, withCell } from '../core/containers/cellLines';
+import { CELL_LINE_STRIDE, isNotebookPath, memberLabel, withCell } from '../core/containers/cellLines';
 import type { Location, ReportGroup, ReportPair } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
 import { escapeJsonControls, hasJsonControls } from './sanitize';
 
-const inNotebook = (loc: Location): boolean => cellRange(loc).cell !== undefined;
+/** cellRange(loc).cell !== undefined, without its object (twice a pair in the report). */
+const inNotebook = (loc: Location): boolean => !(loc.startLine === undefined || loc.startLine < CELL_LINE_STRIDE) && isNotebookPath(loc.path);
 
 function membersOf(g: ReportGroup): string[] {
   return g.locations?.some(inNotebook) ? g.locations.map(memberLabel) : g.members;
