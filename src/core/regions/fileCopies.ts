@@ -108,6 +108,22 @@ export function sideCover(list: readonly RegionPair[], side: 'a' | 'b', n: numbe
   return n > 0 ? covered / n : 0;
 }
 
+/**
+ * Whether the region pairs `list` (side a in a document of `lengthA` tokens, b of `lengthB`) hold
+ * under `share` of a side by the sum of their lengths: then coverOf of that side is under it too
+ * (the union of ranges holds at most their sum). False for an empty document.
+ */
+export function sumsUnder(list: readonly RegionPair[], lengthA: number, lengthB: number, share: number): boolean {
+  if (!(lengthA > 0 && lengthB > 0)) return false;
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < list.length; i++) {
+    sa += Math.max(0, list[i].a.end - list[i].a.start);
+    sb += Math.max(0, list[i].b.end - list[i].b.start);
+  }
+  return sa / lengthA < share || sb / lengthB < share;
+}
+
 /** A region pair with side a in `docA` (swapped when found the other way round). */
 const oriented = (r: RegionPair, docA: number): RegionPair => (r.a.doc === docA ? r : { ...r, a: r.b, b: r.a });
 
@@ -277,10 +293,15 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   const out: FileCopy[] = [];
   /** Pairs under `cover` but at least `searchCover` on both sides: searched again (in this order). */
   const again: Array<[number, number, number]> = [];
+  // The union of a side's ranges holds at most the sum of their lengths: a pair whose sums fall
+  // under both shares on a side is neither a copy nor searched again (most pairs: a block two
+  // files share), its union not made.
+  const least = Math.min(cover, searchCover);
   for (const k of Float64Array.from(byPair.keys()).sort()) {
     const list = byPair.get(k)!;
     const x = list[0].a.doc;
     const y = list[0].b.doc;
+    if (list.length > 1 && sumsUnder(list, docs[x].length, docs[y].length, least)) continue;
     const [ca, cb] = covers(list, x, y);
     if (ca >= cover && cb >= cover) out.push({ docA: x, docB: y, coverA: ca, coverB: cb, regions: list, searched: false });
     else if (ca >= searchCover && cb >= searchCover) again.push([out.length, x, y]);

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { alignChain } from '../../../../src/core/regions/align';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
-import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS, sideCover } from '../../../../src/core/regions/fileCopies';
+import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS, sideCover, sumsUnder } from '../../../../src/core/regions/fileCopies';
 import { bucketRegions, bucketWanted, defaultAnchors, findRegions, planRegions, resolveRegionOptions, type RegionPair } from '../../../../src/core/regions/regions';
 import { chineseText, codeFile, mulberry32, proseText } from '../../helpers/corpus';
 import { KERNELS } from '../../node/workers/kernelsUnderTest';
@@ -59,6 +59,29 @@ describe('core/regions/fileCopies: edited copies of whole files', () => {
       }
     }
     assert.equal(sideCover([piece(0, 0, 4, 1, 0, 4), piece(0, 2, 6, 1, 1, 2)], 'a', 0, scratch), 0, 'an empty document is covered by nothing');
+  });
+
+  it('sumsUnder: a side whose ranges sum under a share has its cover (coverOf) under it; it says so for most lists of small ranges, never for an empty document', () => {
+    const rnd = mulberry32(43);
+    let under = 0;
+    for (let t = 0; t < 600; t++) {
+      const [na, nb] = [1 + Math.floor(rnd() * 4000), 1 + Math.floor(rnd() * 4000)];
+      const list: RegionPair[] = [];
+      for (let i = 0, count = 2 + Math.floor(rnd() * 10); i < count; i++) {
+        const [as, bs] = [Math.floor(rnd() * na), Math.floor(rnd() * nb)];
+        const [la, lb] = [Math.floor(rnd() * na * (t % 3 === 0 ? 0.5 : 0.05)), Math.floor(rnd() * nb * (t % 3 === 0 ? 0.5 : 0.05))];
+        list.push(piece(0, as, rnd() < 0.05 ? as - 3 : as + la, 1, bs, bs + lb));
+      }
+      const share = [0.2, 0.6, FILE_COVER, 1][t % 4];
+      const ca = coverOf(list.map((r) => [r.a.start, r.a.end] as const), na);
+      const cb = coverOf(list.map((r) => [r.b.start, r.b.end] as const), nb);
+      if (sumsUnder(list, na, nb, share)) {
+        under++;
+        assert.ok(ca < share || cb < share, `list ${t}: under ${share} by its sums, covers ${ca} ${cb}`);
+      }
+      assert.equal(sumsUnder(list, 0, nb, share), false);
+    }
+    assert.ok(under > 200, `${under} lists under by their sums`);
   });
 
   it('regions holding FILE_COVER of both documents are a copy of the file; less is not, without a second search', () => {
