@@ -106,8 +106,6 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     existing.add(k, i, x, p.a as Place, p.b as Place);
   }
   const { docA: sectionDocA, lines: sectionLines } = existing;
-  /** The section pairs near a region (SectionsByFiles.near), reused. */
-  const near = { at: new Int32Array(64) };
   const regionsOf = new Map<number, PairRegion[]>();
   const cloneOf = new Map<number, CloneKind>();
   const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
@@ -129,6 +127,7 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
   let reportedWhole = false;
   const alreadyReported = (r: number, da: number, db: number, a: Place, b: Place): number => {
     let first = -1;
+    const nearAt = near.at;
     for (let j = nearFrom[r], end = nearFrom[r + 1]; j < end; j++) {
       const i = nearAt[j];
       if (first >= 0 && i > first) continue;
@@ -243,10 +242,10 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
   // (none is dropped as already said) and the section pair leaves the report
   // Per region pair, its files looked up once for this pass and the kept pairs': what carries it
   // (CARRIED_BY_COPY: an edited copy of a file; i ≥ 0: the scan's file pair i; NOT_CARRIED: neither)
-  // and the section pairs near its lower side (SectionsByFiles.near: nearAt[nearFrom[i], nearFrom[i + 1])).
+  // and the section pairs near its lower side (SectionsByFiles.near: near.at[nearFrom[i], nearFrom[i + 1])).
   const carrier = new Int32Array(n);
   const nearFrom = new Int32Array(n + 1);
-  let nearAt = new Int32Array(Math.max(64, n));
+  const near = { at: new Int32Array(Math.max(64, n)) };
   const splits = new SectionSplits<number>();
   for (let i = 0; i < n; i++) {
     const r = regions[i];
@@ -263,16 +262,12 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     const la = sideA(i);
     const lb = sideB(i);
     const lower = r.a.doc <= r.b.doc ? la : lb;
-    const count = existing.near(k, lower.startLine, lower.endLine, near);
-    if (nearFrom[i] + count > nearAt.length) {
-      const grown = new Int32Array(Math.max(2 * nearAt.length, nearFrom[i] + count));
-      grown.set(nearAt);
-      nearAt = grown;
-    }
-    nearAt.set(near.at.subarray(0, count), nearFrom[i]);
-    nearFrom[i + 1] = nearFrom[i] + count;
-    for (let m = 0; m < count; m++) {
-      const j = near.at[m];
+    const from = nearFrom[i];
+    const count = existing.near(k, lower.startLine, lower.endLine, near, from);
+    nearFrom[i + 1] = from + count;
+    const nearAt = near.at;
+    for (let m = from; m < from + count; m++) {
+      const j = nearAt[m];
       // Only a region inside the section pair on both sides (± 1 line, either order) is listed for it (SectionSplits.add).
       const q = 4 * j;
       const as = sectionLines[q] - 1;
