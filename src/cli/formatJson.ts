@@ -77,10 +77,13 @@ function* listPieces<T>(name: string, items: readonly T[], shown: (item: T) => u
   // {"name": [...]} at two spaces: the items at the depth they have in the report.
   const open = `{\n  "${name}": [`;
   const close = '\n  ]\n}';
+  // (the items' text as a slice of JSON.stringify's, its separator a piece of its own: a text
+  // joined to it would be copied whole to be written)
+  yield open.slice(1);
   for (let from = 0; from < items.length; from += PER_PIECE) {
     const text = JSON.stringify({ [name]: items.slice(from, from + PER_PIECE).map(shown) }, null, 2);
-    const body = text.slice(open.length, text.length - close.length);
-    yield safe(from === 0 ? open.slice(1) + body : ',' + body);
+    if (from > 0) yield ',';
+    yield safe(text.slice(open.length, text.length - close.length));
   }
   yield '\n  ]';
 }
