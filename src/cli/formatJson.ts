@@ -2,13 +2,14 @@
  * The JSON report, exactly as DESIGN.md's contract gives it (plus `truncated` when the pair cap
  * was reached): as one text, or as the pieces of that text in order, made as they are written.
  */
-import { cellRange, memberLabel, withCell } from '../core/containers/cellLines';
+import { CELL_LINE_STRIDE, isNotebookPath, memberLabel, withCell } from '../core/containers/cellLines';
 import type { Location, ReportGroup, ReportPair } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
 import { escapeJsonControls, hasJsonControls } from './sanitize';
 
-const inNotebook = (loc: Location): boolean => cellRange(loc).cell !== undefined;
+/** cellRange(loc).cell !== undefined, without its object (twice a pair in the report). */
+const inNotebook = (loc: Location): boolean => !(loc.startLine === undefined || loc.startLine < CELL_LINE_STRIDE) && isNotebookPath(loc.path);
 
 function membersOf(g: ReportGroup): string[] {
   return g.locations?.some(inNotebook) ? g.locations.map(memberLabel) : g.members;
@@ -76,10 +77,13 @@ function* listPieces<T>(name: string, items: readonly T[], shown: (item: T) => u
   // {"name": [...]} at two spaces: the items at the depth they have in the report.
   const open = `{\n  "${name}": [`;
   const close = '\n  ]\n}';
+  // (the items' text as a slice of JSON.stringify's, its separator a piece of its own: a text
+  // joined to it would be copied whole to be written)
+  yield open.slice(1);
   for (let from = 0; from < items.length; from += PER_PIECE) {
     const text = JSON.stringify({ [name]: items.slice(from, from + PER_PIECE).map(shown) }, null, 2);
-    const body = text.slice(open.length, text.length - close.length);
-    yield safe(from === 0 ? open.slice(1) + body : ',' + body);
+    if (from > 0) yield ',';
+    yield safe(text.slice(open.length, text.length - close.length));
   }
   yield '\n  ]';
 }

@@ -169,6 +169,7 @@ describe('layering', () => {
     const shardWrites: string[] = [];
     const exportWrites: string[] = [];
     const baselineFixWrites: string[] = [];
+    const stdoutWrites: string[] = [];
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -179,12 +180,16 @@ describe('layering', () => {
           else if (rel === 'node/shards/writeShard.ts') shardWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
           else if (rel === 'extension/overview/exportReport.ts') exportWrites.push(line.trim());
           else if (rel === 'extension/baseline/addToBaseline.ts') baselineFixWrites.push(line.trim());
+          else if (rel === 'cli/cli.ts') stdoutWrites.push(line.trim());
           else assert.fail(`${rel} writes: ${line.trim()}`);
         }
         if (/\.open(Sync)?\s*\(/.test(line) && /\b(fs|fsp)\./.test(line)) assert.match(line, /O_RDONLY/, `${rel} opens a file for writing: ${line.trim()}`);
       }
     }
     assert.ok(cacheWrites >= 3, 'the scanner sees the cache writes (guard against a vacuous pass)');
+    // The CLI's report onto stdout (file descriptor 1) when stdout is a file: what process.stdout
+    // does there, without its stream (cli.ts writeOut); no other write.
+    assert.deepEqual(stdoutWrites, ["for (const piece of typeof output === 'string' ? [output] : output) fs.writeSync(1, piece);"], 'cli/cli.ts writes only its report onto stdout');
     // The baseline writer: the temporary file, its rename onto the named file, its removal on failure.
     assert.deepEqual(baselineWrites.sort(), ['renameSync', 'rmSync', 'writeFileSync'], 'cli/baseline.ts writes only the baseline file');
     // The shard writer (`neardup fingerprints --out FILE`): a temporary file beside FILE, its rename, its removal on failure.

@@ -77,6 +77,53 @@ export function coverOf(ranges: ReadonlyArray<readonly [number, number]>, n: num
   return n > 0 ? covered / n : 0;
 }
 
+/** Token ranges of up to 2^26 tokens (a document's) as one number: start × 2^26 + end, sorted by start as the numbers sort. */
+const RANGE_SHIFT = 0x4000000;
+
+/**
+ * coverOf of side `side` of the region pairs `list` (their [start, end) token ranges in one
+ * document of `n` tokens): the same share, the ranges packed into numbers in `scratch` (grown when
+ * short) and sorted without a comparator instead of an array of pairs sorted with one (the union's
+ * length does not depend on the order of ranges that start together).
+ */
+export function sideCover(list: readonly RegionPair[], side: 'a' | 'b', n: number, scratch: { at: Float64Array }): number {
+  if (scratch.at.length < list.length) scratch.at = new Float64Array(Math.max(list.length, 2 * scratch.at.length));
+  const ranges = scratch.at.subarray(0, list.length);
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i][side];
+    // (a bound that is no integer in [0, 2^26): coverOf itself)
+    if (!((r.start | 0) === r.start && (r.end | 0) === r.end && r.start >= 0 && r.end >= 0 && r.start < RANGE_SHIFT && r.end < RANGE_SHIFT)) return coverOf(list.map((p) => [p[side].start, p[side].end] as const), n);
+    ranges[i] = r.start * RANGE_SHIFT + r.end;
+  }
+  ranges.sort();
+  let covered = 0;
+  let end = 0;
+  for (let i = 0; i < ranges.length; i++) {
+    const s0 = Math.floor(ranges[i] / RANGE_SHIFT);
+    const e0 = ranges[i] - s0 * RANGE_SHIFT;
+    const s1 = Math.max(s0, end);
+    if (e0 > s1) covered += e0 - s1;
+    end = Math.max(end, e0);
+  }
+  return n > 0 ? covered / n : 0;
+}
+
+/**
+ * Whether the region pairs `list` (side a in a document of `lengthA` tokens, b of `lengthB`) hold
+ * under `share` of a side by the sum of their lengths: then coverOf of that side is under it too
+ * (the union of ranges holds at most their sum). False for an empty document.
+ */
+export function sumsUnder(list: readonly RegionPair[], lengthA: number, lengthB: number, share: number): boolean {
+  if (!(lengthA > 0 && lengthB > 0)) return false;
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < list.length; i++) {
+    sa += Math.max(0, list[i].a.end - list[i].a.start);
+    sb += Math.max(0, list[i].b.end - list[i].b.start);
+  }
+  return sa / lengthA < share || sb / lengthB < share;
+}
+
 /** A region pair with side a in `docA` (swapped when found the other way round). */
 const oriented = (r: RegionPair, docA: number): RegionPair => (r.a.doc === docA ? r : { ...r, a: r.b, b: r.a });
 
@@ -104,8 +151,10 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
       const r = list[0];
       return [docs[x].length > 0 ? Math.max(0, r.a.end - r.a.start) / docs[x].length : 0, docs[y].length > 0 ? Math.max(0, r.b.end - r.b.start) / docs[y].length : 0];
     }
-    return [coverOf(list.map((r) => [r.a.start, r.a.end] as const), docs[x].length), coverOf(list.map((r) => [r.b.start, r.b.end] as const), docs[y].length)];
+    return [sideCover(list, 'a', docs[x].length, packed), sideCover(list, 'b', docs[y].length, packed)];
   };
+  /** sideCover's scratch, grown to the longest list. */
+  const packed = { at: new Float64Array(64) };
   // The second search's anchors: a document's without the hashes more than SEARCH_DOCS_FACTOR
   // times the cap of documents hold (counted once, for the hashes of the documents searched again).
   const o = resolveRegionOptions();
@@ -244,10 +293,15 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
   const out: FileCopy[] = [];
   /** Pairs under `cover` but at least `searchCover` on both sides: searched again (in this order). */
   const again: Array<[number, number, number]> = [];
-  for (const k of [...byPair.keys()].sort((p, q) => p - q)) {
+  // The union of a side's ranges holds at most the sum of their lengths: a pair whose sums fall
+  // under both shares on a side is neither a copy nor searched again (most pairs: a block two
+  // files share), its union not made.
+  const least = Math.min(cover, searchCover);
+  for (const k of Float64Array.from(byPair.keys()).sort()) {
     const list = byPair.get(k)!;
     const x = list[0].a.doc;
     const y = list[0].b.doc;
+    if (list.length > 1 && sumsUnder(list, docs[x].length, docs[y].length, least)) continue;
     const [ca, cb] = covers(list, x, y);
     if (ca >= cover && cb >= cover) out.push({ docA: x, docB: y, coverA: ca, coverB: cb, regions: list, searched: false });
     else if (ca >= searchCover && cb >= searchCover) again.push([out.length, x, y]);

@@ -71,6 +71,10 @@ export interface LocatedReportInput {
 /** Two documents as one number (either order). */
 const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
 
+/** What carries a region pair (locatedReport's `carrier`): an edited copy of its two files, or nothing (else a scan's file pair, by index). */
+const CARRIED_BY_COPY = -2;
+const NOT_CARRIED = -1;
+
 /** A side's place: its path and lines. */
 type Place = Location & { startLine: number; endLine: number };
 
@@ -102,10 +106,6 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     existing.add(k, i, x, p.a as Place, p.b as Place);
   }
   const { docA: sectionDocA, lines: sectionLines } = existing;
-  /** The section pairs near a region (SectionsByFiles.near), reused. */
-  const near = { at: new Int32Array(64) };
-  /** The lines of region pair `i`'s side in the lower of its documents. */
-  const lowerSide = (i: number): Place => (regions[i].a.doc <= regions[i].b.doc ? sideA(i) : sideB(i));
   const regionsOf = new Map<number, PairRegion[]>();
   const cloneOf = new Map<number, CloneKind>();
   const whole = (d: Doc) => linesOf(d.region, 0, Math.max(1, d.region.length));
@@ -120,18 +120,16 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
   }
 
   /**
-   * The SimHash pair of files `k` that already reports region pair `r` (sides `a` in document
-   * `da`, `b` in `db`): the first (lowest index), or -1; `reportedWhole` then says whether the
-   * region spans it.
+   * The SimHash pair of region pair `r`'s two files that already reports it (sides `a` in
+   * document `da`, `b` in `db`; of the section pairs near it the split-section pass found): the
+   * first (lowest index), or -1; `reportedWhole` then says whether the region spans it.
    */
   let reportedWhole = false;
-  const alreadyReported = (r: number, k: number, da: number, db: number, a: Place, b: Place): number => {
-    if (!existing.has(k)) return -1;
-    const lower = lowerSide(r);
-    const count = existing.near(k, lower.startLine, lower.endLine, near);
+  const alreadyReported = (r: number, da: number, db: number, a: Place, b: Place): number => {
     let first = -1;
-    for (let j = 0; j < count; j++) {
-      const i = near.at[j];
+    const nearAt = near.at;
+    for (let j = nearFrom[r], end = nearFrom[r + 1]; j < end; j++) {
+      const i = nearAt[j];
       if (first >= 0 && i > first) continue;
       const q = 4 * i;
       const as = sectionLines[q];
@@ -242,18 +240,34 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
 
   // ---- SimHash section pairs the regions split: the regions inside one stand as located pairs
   // (none is dropped as already said) and the section pair leaves the report
+  // Per region pair, its files looked up once for this pass and the kept pairs': what carries it
+  // (CARRIED_BY_COPY: an edited copy of a file; i ≥ 0: the scan's file pair i; NOT_CARRIED: neither)
+  // and the section pairs near its lower side (SectionsByFiles.near: near.at[nearFrom[i], nearFrom[i + 1])).
+  const carrier = new Int32Array(n);
+  const nearFrom = new Int32Array(n + 1);
+  const near = { at: new Int32Array(Math.max(64, n)) };
   const splits = new SectionSplits<number>();
   for (let i = 0; i < n; i++) {
     const r = regions[i];
+    nearFrom[i + 1] = nearFrom[i];
     const k = docsKey(r.a.doc, r.b.doc);
-    if (r.a.doc !== r.b.doc && (promoted.has(k) || filePair.has(k))) continue;
-    if (!existing.has(k)) continue;
+    const other = r.a.doc !== r.b.doc;
+    if (other && promoted.has(k)) {
+      carrier[i] = CARRIED_BY_COPY;
+      continue;
+    }
+    const fileIndex = other ? filePair.get(k) : undefined;
+    carrier[i] = fileIndex ?? NOT_CARRIED;
+    if (fileIndex !== undefined || !existing.has(k)) continue;
     const la = sideA(i);
     const lb = sideB(i);
     const lower = r.a.doc <= r.b.doc ? la : lb;
-    const count = existing.near(k, lower.startLine, lower.endLine, near);
-    for (let m = 0; m < count; m++) {
-      const j = near.at[m];
+    const from = nearFrom[i];
+    const count = existing.near(k, lower.startLine, lower.endLine, near, from);
+    nearFrom[i + 1] = from + count;
+    const nearAt = near.at;
+    for (let m = from; m < from + count; m++) {
+      const j = nearAt[m];
       // Only a region inside the section pair on both sides (± 1 line, either order) is listed for it (SectionSplits.add).
       const q = 4 * j;
       const as = sectionLines[q] - 1;
@@ -285,15 +299,14 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     const r = regions[i];
     const A = docs[r.a.doc];
     const B = docs[r.b.doc];
-    const k = docsKey(r.a.doc, r.b.doc);
     const clone = r.clone;
-    if (A !== B && promoted.has(k)) {
+    const fileIndex = carrier[i];
+    if (fileIndex === CARRIED_BY_COPY) {
       // A region of an edited copy of a file: that file pair carries its regions (made above).
       attached++;
       continue;
     }
-    const fileIndex = A !== B ? filePair.get(k) : undefined;
-    if (fileIndex !== undefined) {
+    if (fileIndex !== NOT_CARRIED) {
       // A region of two files the scan already pairs: the file pair carries it.
       const f = factsOf(i);
       const la = f ? { startLine: facts![SIDE_INTS * i + SIDE_A_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_A_END_LINE] } : linesOf(A.region, aStart[i], r.a.end);
@@ -311,7 +324,7 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     const b = sideB(i);
     sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
     sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
-    const known = alreadyReported(i, k, r.a.doc, r.b.doc, a, b);
+    const known = alreadyReported(i, r.a.doc, r.b.doc, a, b);
     if (known >= 0 && !replaced.has(known)) {
       if (!cloneOf.has(known)) cloneOf.set(known, reportedWhole ? clone : 'edited');
       dropped++;

@@ -52,14 +52,14 @@ export class SectionsByFiles {
   /**
    * The section pairs of files `k` a region may repeat or split whose side in the lower document
    * of the two is lines [start, end]: every one that shares a line with [start − 1, end + 1] there
-   * (and maybe others), into `out` (grown when short); how many. Any order. Two sides in one file
-   * (x = y): all of them.
+   * (and maybe others), into `out` from `offset` on (grown when short, what is before `offset`
+   * kept); how many. Any order. Two sides in one file (x = y): all of them.
    */
-  near(k: number, start: number, end: number, out: { at: Int32Array }): number {
+  near(k: number, start: number, end: number, out: { at: Int32Array }, offset = 0): number {
     const list = this.lists.get(k);
     if (!list) return 0;
     const x = Math.floor(k / 0x4000000);
-    if (list.length < SORTED_FROM || x === k - x * 0x4000000) return this.all(list, out);
+    if (list.length < SORTED_FROM || x === k - x * 0x4000000) return this.all(list, out, offset);
     let s = this.sorted.get(k);
     if (!s) this.sorted.set(k, (s = this.sort(list, x)));
     // The first whose first line could lie within `longest` lines before start − 1.
@@ -71,18 +71,18 @@ export class SectionsByFiles {
       if (s.start[mid] < from) lo = mid + 1;
       else hi = mid;
     }
-    let n = 0;
+    let n = offset;
     for (let j = lo; j < s.start.length && s.start[j] <= end + 1; j++) {
       if (s.end[j] < start - 1) continue;
       if (n === out.at.length) out.at = grown(out.at);
       out.at[n++] = s.order[j];
     }
-    return n;
+    return n - offset;
   }
 
-  private all(list: number[], out: { at: Int32Array }): number {
-    while (out.at.length < list.length) out.at = grown(out.at);
-    for (let j = 0; j < list.length; j++) out.at[j] = list[j];
+  private all(list: number[], out: { at: Int32Array }, offset: number): number {
+    while (out.at.length < offset + list.length) out.at = grown(out.at);
+    for (let j = 0; j < list.length; j++) out.at[offset + j] = list[j];
     return list.length;
   }
 

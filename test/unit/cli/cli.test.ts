@@ -82,6 +82,33 @@ describe('neardup scan (CLI)', function () {
     assert.ok(!j.pairs.some((p) => p.a.path.startsWith('ignored/') || p.b.path.startsWith('ignored/')), '.gitignore honoured');
   });
 
+  it('a report written into a file (or /dev/null) is the one written into a pipe, byte for byte (JSON in pieces, text, SARIF)', () => {
+    const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-out-')), 'report');
+    // (the time taken: JSON's elapsedMs, the text's first line, SARIF's invocation times)
+    const noTime = (s: string) => s.replace(/"elapsedMs": \d+/, '"elapsedMs": 0').replace(/ in [\d.]+ s /, ' in 0 s ').replace(/"(startTimeUtc|endTimeUtc)": "[^"]*"/g, '"$1": ""');
+    try {
+      for (const format of ['json', 'text', 'sarif']) {
+        const piped = run(['scan', dir, '--format', format, '--quiet', ...(format === 'json' ? ['--locate'] : [])]);
+        assert.equal(piped.code, 0, piped.stderr);
+        const fd = fs.openSync(out, 'w');
+        const r = spawnSync(process.execPath, [CLI, 'scan', dir, '--format', format, '--quiet', ...(format === 'json' ? ['--locate'] : [])], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 60000 });
+        fs.closeSync(fd);
+        assert.equal(r.status, 0, r.stderr);
+        const written = fs.readFileSync(out, 'utf8');
+        assert.ok(written.length > 100, format);
+        assert.equal(noTime(written), noTime(piped.stdout), format);
+      }
+      if (fs.existsSync('/dev/null')) {
+        const fd = fs.openSync('/dev/null', 'w');
+        const r = spawnSync(process.execPath, [CLI, 'scan', dir, '--format', 'json', '--quiet'], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', timeout: 60000 });
+        fs.closeSync(fd);
+        assert.equal(r.status, 0, r.stderr);
+      }
+    } finally {
+      fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    }
+  });
+
   it('reports skipped files on stderr and still completes', () => {
     const r = run(['scan', dir, '--format', 'json', '--no-progress']);
     assert.equal(r.code, 0);

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { alignChain } from '../../../../src/core/regions/align';
 import { regionDocument, type RegionDocument } from '../../../../src/core/regions/document';
-import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS } from '../../../../src/core/regions/fileCopies';
+import { coverBound, coverOf, fileCopies, FILE_COVER, SEARCH_MAX_POSTINGS, sideCover, sumsUnder } from '../../../../src/core/regions/fileCopies';
 import { bucketRegions, bucketWanted, defaultAnchors, findRegions, planRegions, resolveRegionOptions, type RegionPair } from '../../../../src/core/regions/regions';
 import { chineseText, codeFile, mulberry32, proseText } from '../../helpers/corpus';
 import { KERNELS } from '../../node/workers/kernelsUnderTest';
@@ -38,6 +38,50 @@ describe('core/regions/fileCopies: edited copies of whole files', () => {
     assert.equal(coverOf([[6, 10], [0, 4], [2, 5]], 10), 0.9);
     assert.equal(coverOf([[0, 10], [3, 4]], 10), 1);
     assert.equal(coverOf([[0, 3]], 0), 0, 'an empty document is covered by nothing');
+  });
+
+  it('sideCover: coverOf of a side of region pairs, exactly (random lists: ties, nesting, empty and reversed ranges, bounds past 2^26, a scratch too short)', () => {
+    const rnd = mulberry32(41);
+    const scratch = { at: new Float64Array(2) };
+    for (let t = 0; t < 400; t++) {
+      const n = 1 + Math.floor(rnd() * 3000);
+      const count = 1 + Math.floor(rnd() * (t % 7 === 0 ? 200 : 12));
+      const list: RegionPair[] = [];
+      for (let i = 0; i < count; i++) {
+        const s = t % 50 === 49 && i === 0 ? 0x4000000 + 3 : Math.floor(rnd() * n);
+        const len = rnd() < 0.1 ? -Math.floor(rnd() * 5) : Math.floor(rnd() * n * 0.3);
+        const bs = rnd() < 0.2 && i > 0 ? list[i - 1].b.start : Math.floor(rnd() * n); // starts shared
+        list.push(piece(0, s, s + len, 1, bs, Math.min(n, bs + Math.floor(rnd() * n * 0.5))));
+      }
+      for (const side of ['a', 'b'] as const) {
+        const want = coverOf(list.map((r) => [r[side].start, r[side].end] as const), n);
+        assert.equal(sideCover(list, side, n, scratch), want, `list ${t}, side ${side}`);
+      }
+    }
+    assert.equal(sideCover([piece(0, 0, 4, 1, 0, 4), piece(0, 2, 6, 1, 1, 2)], 'a', 0, scratch), 0, 'an empty document is covered by nothing');
+  });
+
+  it('sumsUnder: a side whose ranges sum under a share has its cover (coverOf) under it; it says so for most lists of small ranges, never for an empty document', () => {
+    const rnd = mulberry32(43);
+    let under = 0;
+    for (let t = 0; t < 600; t++) {
+      const [na, nb] = [1 + Math.floor(rnd() * 4000), 1 + Math.floor(rnd() * 4000)];
+      const list: RegionPair[] = [];
+      for (let i = 0, count = 2 + Math.floor(rnd() * 10); i < count; i++) {
+        const [as, bs] = [Math.floor(rnd() * na), Math.floor(rnd() * nb)];
+        const [la, lb] = [Math.floor(rnd() * na * (t % 3 === 0 ? 0.5 : 0.05)), Math.floor(rnd() * nb * (t % 3 === 0 ? 0.5 : 0.05))];
+        list.push(piece(0, as, rnd() < 0.05 ? as - 3 : as + la, 1, bs, bs + lb));
+      }
+      const share = [0.2, 0.6, FILE_COVER, 1][t % 4];
+      const ca = coverOf(list.map((r) => [r.a.start, r.a.end] as const), na);
+      const cb = coverOf(list.map((r) => [r.b.start, r.b.end] as const), nb);
+      if (sumsUnder(list, na, nb, share)) {
+        under++;
+        assert.ok(ca < share || cb < share, `list ${t}: under ${share} by its sums, covers ${ca} ${cb}`);
+      }
+      assert.equal(sumsUnder(list, 0, nb, share), false);
+    }
+    assert.ok(under > 200, `${under} lists under by their sums`);
   });
 
   it('regions holding FILE_COVER of both documents are a copy of the file; less is not, without a second search', () => {

@@ -39,6 +39,34 @@ describe('node/scan/sectionsByFiles', () => {
     }
   });
 
+  it('from an offset: the same section pairs after it, what is before it kept, the array grown when short', () => {
+    const r = rng(11);
+    for (let t = 0; t < 60; t++) {
+      const sections = new SectionsByFiles(80);
+      const many = t % 2 === 0 ? 40 : 5; // sorted by lines, or all offered
+      for (let i = 0; i < many; i++) {
+        const s = 1 + Math.floor(r() * 300);
+        sections.add(key(2, 9), i, 2, { startLine: s, endLine: s + Math.floor(r() * 25) }, { startLine: 1, endLine: 9 });
+      }
+      const alone = { at: new Int32Array(2) };
+      const packed = { at: new Int32Array(3) };
+      let offset = 0;
+      const kept: number[] = [];
+      for (let q = 0; q < 12; q++) {
+        const s = 1 + Math.floor(r() * 300);
+        const e = s + Math.floor(r() * 30);
+        const n = sections.near(key(2, 9), s, e, alone);
+        const m = sections.near(key(2, 9), s, e, packed, offset);
+        assert.equal(m, n);
+        assert.deepEqual([...packed.at.subarray(offset, offset + m)], [...alone.at.subarray(0, n)], `set ${t}, query ${q}`);
+        kept.push(...alone.at.subarray(0, n));
+        offset += m;
+      }
+      assert.deepEqual([...packed.at.subarray(0, offset)], kept, 'the earlier queries\' pairs kept');
+      assert.equal(sections.near(key(1, 2), 1, 2, packed, offset), 0);
+    }
+  });
+
   it('offers all the section pairs of one file with itself, and none of files without any', () => {
     const sections = new SectionsByFiles(40);
     for (let i = 0; i < 30; i++) sections.add(key(5, 5), i, 5, { startLine: 10 * i + 1, endLine: 10 * i + 5 }, { startLine: 500, endLine: 510 });

@@ -164,6 +164,40 @@ describe('native copySearch: fileCopies\' second search in one call (native/copy
     assert.ok(kept >= 30 && bounded >= 30 && regions >= 30 && dropped > 0 && pinned >= 100, `${kept} buckets kept, ${bounded} pairs left out, ${regions} regions, ${pinned} bounds`);
   });
 
+  it('a dropped hash is found by its whole value: hashes sharing only their low bits with the anchors drop nothing, the anchors themselves drop as the TypeScript does', () => {
+    const docs = corpus(3);
+    const rnd = mulberry32(77);
+    const pairs = somePairs(docs.length, rnd, 0.3);
+    const options: RegionOptions = { maxPostings: 8, selfMatches: false };
+    const o = resolveRegionOptions(options);
+    const caps = postingCaps(docs.slice(0, 2), o);
+    const s = documentStreams(docs);
+    const anchors: Array<Uint32Array | Int32Array | null> = new Array(2 * docs.length).fill(null);
+    const hashes = new Set<number>();
+    docs.forEach((d, i) => {
+      const a = defaultAnchors(d);
+      [anchors[2 * i], anchors[2 * i + 1]] = [a.hash, a.pos];
+      for (const h of a.hash) hashes.add(h);
+    });
+    const flat = Uint32Array.from(pairs.flat());
+    const search = (code: Set<number>, prose: Set<number>) =>
+      kernel.copySearch(s.streams, s.lengths, s.prose, anchors, [Uint32Array.from(code).sort(), Uint32Array.from(prose).sort()], flat, Uint32Array.of(caps.cap, caps.proseCap), bucketParams(o), Float64Array.of(Math.max(o.minSeeds, o.minBucketSeeds), 0.3), 2);
+    const none = search(new Set(), new Set());
+    // Every anchor's low 20 bits (and more) in the drop lists, no anchor's hash itself.
+    const twins = new Set([...hashes].map((h) => (h ^ (1 << 25)) >>> 0).filter((t) => !hashes.has(t)));
+    assert.ok(twins.size > 1000);
+    const twinned = search(twins, twins);
+    assert.deepEqual([twinned.buckets, twinned.ints, twinned.floats], [none.buckets, none.ints, none.floats], 'nothing dropped');
+    assert.ok(none.buckets.length > 0);
+    // A third of the anchors' hashes and their twins: as the TypeScript plan leaves them out.
+    const some = new Set([...hashes].filter(() => rnd() < 0.33));
+    const both = new Set([...some, ...twins]);
+    const ref = referenceBuckets(docs, pairs, [some, some], options, 0.3);
+    const r = search(both, both);
+    assert.deepEqual(r.buckets, ref.cuts);
+    assert.notDeepEqual(r.buckets, none.buckets, 'the hashes dropped change the buckets');
+  });
+
   it('the caps by the kind of the document of a hash\'s first posting: a prose pair under a prose cap over the code\'s', () => {
     const text = proseText(mulberry32(9), 5);
     const para = text.split('\n\n').reduce((a, b) => (b.length > a.length ? b : a)); // (the longest paragraph)
