@@ -567,6 +567,9 @@ NAPI_MODULE_INIT() {
       {"regionPlanAsync", NULL, jsRegionPlanAsync, NULL, NULL, NULL, napi_default, NULL},
       {"copySearch", NULL, jsCopySearch, NULL, NULL, NULL, napi_default, NULL},
       {"regionGroups", NULL, jsRegionGroups, NULL, NULL, NULL, napi_default, NULL},
+#ifndef _WIN32
+      {"listDir", NULL, jsListDir, NULL, NULL, NULL, napi_default, NULL},
+#endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},

@@ -35,6 +35,7 @@ import { promises as fsp, constants as fsConstants, type Dirent, type Stats } fr
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
+import { LISTED_KINDS, errnoError, listedNames, listedStat, type DirectoryLister, type FileStat, type NativeListing } from './nativeListing';
 
 export interface WalkOptions {
   /** Globs on relPath; empty or missing = every file. */
@@ -50,6 +51,12 @@ export interface WalkOptions {
   /** Called for every file or directory that is skipped for a reason other than a rule. */
   onSkip?: (relPath: string, reason: string) => void;
   signal?: AbortSignal;
+  /**
+   * walkFilesSync's listing of a directory: the native kernel's listDir where it is built (the CLI
+   * scan), one call for a directory's entries and its files' lstat; else Node's calls. The same
+   * entries, skips and order.
+   */
+  lister?: DirectoryLister;
 }
 
 export interface WalkEntry {
@@ -138,6 +145,7 @@ function makeCtx(options: WalkOptions): Ctx {
     onSkip: options.onSkip ?? (() => undefined),
     signal: options.signal,
     limit: new Limiter(WALK_CONCURRENCY),
+    lister: options.lister,
   };
 }
 
@@ -152,6 +160,7 @@ interface Ctx {
   onSkip: (relPath: string, reason: string) => void;
   signal: AbortSignal | undefined;
   limit: Limiter;
+  lister: DirectoryLister | undefined;
 }
 
 /** The rules of one ignore file; `base` is its directory relative to root with a trailing '/'. */
@@ -160,7 +169,9 @@ interface Level {
   ig: Ignore;
 }
 
-type Listing = { dirents: Dirent[]; gitignore: string | null } | { error: NodeJS.ErrnoException };
+/** A directory read by Node's calls (both walks), or listed by a `lister` (the synchronous walk). */
+type NodeListing = { dirents: Dirent[]; gitignore: string | null } | { error: NodeJS.ErrnoException };
+type Listing = NodeListing | { listed: NativeListing; names: string[]; gitignore: string | null };
 
 type Kind = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -170,9 +181,11 @@ interface Child {
   abs: string;
   kind: Kind;
   key: string;
+  /** Its entry in a native listing. */
+  at?: number;
 }
 
-type FileResult = { stat: Stats } | { error: NodeJS.ErrnoException } | { unreadable: true };
+type FileResult = { stat: FileStat } | { error: NodeJS.ErrnoException } | { unreadable: true };
 
 /** A failed read-access check: unreadable (permissions) or another error. */
 function accessFailure(e: unknown): FileResult {
@@ -185,7 +198,7 @@ async function* walkDir(
   absDir: string,
   relDir: string,
   parentLevels: Level[],
-  listing: Listing,
+  listing: NodeListing,
 ): AsyncGenerator<WalkEntry> {
   ctx.signal?.throwIfAborted();
   if ('error' in listing) {
@@ -228,7 +241,7 @@ async function* walkDir(
     pending[i] = DONE; // release memory of finished look-ups
     ctx.signal?.throwIfAborted();
     if (c.kind === 'dir') {
-      yield* walkDir(ctx, c.abs, c.rel, levels, result as Listing);
+      yield* walkDir(ctx, c.abs, c.rel, levels, result as NodeListing);
     } else {
       const entry = visitNonDir(ctx, c, result as FileResult | null);
       if (entry) yield entry;
@@ -246,7 +259,20 @@ function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Le
   const children: Child[] = [];
   // absDir is normalised and a listed name holds no separator: what path.join gives, without its work.
   const prefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
-  for (const d of listing.dirents) {
+  if ('listed' in listing) {
+    const { listed, names } = listing;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      const rel = relDir === '' ? name : `${relDir}/${name}`;
+      const kind = LISTED_KINDS[listed.kinds[i]];
+      if (kind === null) {
+        ctx.onSkip(rel, describeError(errnoError(listed.statErrno[i], 'lstat', prefix + name), 'file'));
+        continue;
+      }
+      admit(ctx, levels, children, name, rel, prefix + name, kind, i);
+    }
+  }
+  for (const d of 'dirents' in listing ? listing.dirents : []) {
     const name = d.name;
     const rel = relDir === '' ? name : `${relDir}/${name}`;
     const abs = prefix + name;
@@ -263,7 +289,9 @@ function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Le
   }
   children.sort(byKey);
   // Stat every file of the directory first (as the asynchronous walk looks ahead), then visit.
-  const stats: Array<FileResult | null> = children.map((c) => (c.kind === 'file' ? statFileSync(c.abs) : null));
+  const stats: Array<FileResult | null> = children.map((c) =>
+    c.kind !== 'file' ? null : 'listed' in listing && c.at !== undefined ? listedStat(listing.listed, c.at, c.abs) : statFileSync(c.abs),
+  );
   for (let i = 0; i < children.length; i++) {
     const c = children[i];
     ctx.signal?.throwIfAborted();
@@ -284,13 +312,13 @@ function levelsOf(parentLevels: Level[], listing: { gitignore: string | null }, 
 }
 
 /** Adds the entry to `children` unless a rule (default excludes, .gitignore, globs) leaves it out. */
-function admit(ctx: Ctx, levels: Level[], children: Child[], name: string, rel: string, abs: string, kind: Kind): void {
+function admit(ctx: Ctx, levels: Level[], children: Child[], name: string, rel: string, abs: string, kind: Kind, at?: number): void {
   if (ctx.defaultExcludes && DEFAULT_EXCLUDED_NAMES.includes(name)) return;
   const isDir = kind === 'dir';
   if (ctx.gitignore && levels.length > 0 && isIgnored(levels, rel, isDir)) return;
   if (ctx.excluded && ctx.excluded(rel)) return;
   if (!isDir && !ctx.included(rel)) return;
-  children.push({ name, rel, abs, kind, key: isDir ? name + '/' : name });
+  children.push({ name, rel, abs, kind, key: isDir ? name + '/' : name, ...(at !== undefined ? { at } : {}) });
 }
 
 function byKey(a: Child, b: Child): number {
@@ -340,7 +368,7 @@ function direntKind(d: Dirent): Kind | null {
   return null;
 }
 
-async function listDir(ctx: Ctx, absDir: string): Promise<Listing> {
+async function listDir(ctx: Ctx, absDir: string): Promise<NodeListing> {
   let dirents: Dirent[];
   try {
     dirents = await ctx.limit.run(() => fsp.readdir(absDir, { withFileTypes: true }));
@@ -389,6 +417,13 @@ async function readTextIfExists(file: string): Promise<string | null> {
 }
 
 function listDirSync(ctx: Ctx, absDir: string): Listing {
+  if (ctx.lister) {
+    const listed = ctx.lister(absDir);
+    if (typeof listed === 'number') return { error: errnoError(listed, 'scandir', absDir) };
+    const names = listedNames(listed);
+    const gi = ctx.gitignore ? names.findIndex((n, i) => n === '.gitignore' && listed.kinds[i] === 0) : -1;
+    return { listed, names, gitignore: gi >= 0 ? readTextIfExistsSync(path.join(absDir, '.gitignore')) : null };
+  }
   let dirents: Dirent[];
   try {
     dirents = fs.readdirSync(absDir, { withFileTypes: true });

@@ -8,7 +8,7 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { nativeKernel } from '../workers/nativeKernel';
+import { nativeKernel, nativeLister } from '../workers/nativeKernel';
 import { startScanPool } from './scanWorkers';
 import * as path from 'node:path';
 import {
@@ -180,6 +180,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     maxFileSizeBytes: settings.maxFileSizeBytes,
     onSkip: skip,
     signal,
+    lister: nativeLister(), // (the addon's listDir: a directory's entries and lstats in one call)
   });
   let step = walker.next();
 

@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CodeKernel } from '../../core/types';
+import type { DirectoryLister } from '../files/nativeListing';
 import { KERNEL_VERSION, createWasmKernel, kernelTables, type TextWriter } from '../../core/wasm/wasmKernel';
 
 export const KERNEL_FILE = 'neardup_kernel.node';
@@ -138,6 +139,17 @@ export function nativeKernel(): CodeKernel | undefined {
 }
 
 /** Which kernel `nativeKernel()` gives: 'native', 'wasm' or 'ts' (none). */
+/**
+ * The native addon's directory listing for the synchronous walk (files/walk.ts `lister`,
+ * native/listdir.c), where the addon is loaded and has it (not on Windows); else undefined: the
+ * walk keeps Node's calls.
+ */
+export function nativeLister(): DirectoryLister | undefined {
+  const k = nativeKernel() as (CodeKernel & { listDir?: DirectoryLister }) | undefined;
+  const listDir = k?.listDir;
+  return listDir ? (absDir) => listDir.call(k, absDir) : undefined;
+}
+
 export function kernelKind(): KernelKind {
   state ??= load();
   return state.kind;

@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { walkFiles as walkFilesAsync, walkFilesSync, fileMatcher, isDefaultExcluded, type WalkOptions, type WalkEntry, DEFAULT_MAX_FILE_SIZE_BYTES } from '../../../../src/node/files/walk';
+import { nativeLister } from '../../../../src/node/workers/nativeKernel';
+import type { DirectoryLister } from '../../../../src/node/files/nativeListing';
 
 type Walker = (root: string, options?: WalkOptions) => AsyncGenerator<WalkEntry>;
 
@@ -11,9 +13,19 @@ async function* viaSync(root: string, options?: WalkOptions): AsyncGenerator<Wal
   yield* walkFilesSync(root, options);
 }
 
+/** The native kernel's listing (native/listdir.c), where the addon is built (not on Windows). */
+const lister: DirectoryLister | undefined = process.env.NEARDUP_NATIVE === '0' ? undefined : nativeLister();
+let listerWrap: ((l: DirectoryLister) => DirectoryLister) | undefined; // (a test's look at the listings)
+
+/** The synchronous walk with the native kernel's listing: every test again, the same entries, skips and order. */
+async function* viaNativeListing(root: string, options?: WalkOptions): AsyncGenerator<WalkEntry> {
+  yield* walkFilesSync(root, { ...options, lister: listerWrap ? listerWrap(lister!) : lister });
+}
+
 const WALKERS: Array<[string, Walker]> = [
   ['walkFiles', walkFilesAsync],
   ['walkFilesSync', viaSync],
+  ...(lister ? [['walkFilesSync with the native listing', viaNativeListing] as [string, Walker]] : []),
 ];
 
 interface Result {
@@ -266,6 +278,23 @@ describe(walkerName, () => {
           for await (const e of walkFiles(dir, { onSkip: (rel, reason) => skipped.set(rel, reason) })) seen.push(e.relPath);
         } finally {
           nodeFs.lstatSync = lstatSync;
+        }
+      } else if (walkFiles === viaNativeListing) {
+        // The native listing stats each file as it lists it (one C loop): the file deleted once
+        // listed and stat'ed, and lstat's ENOENT as the listing would carry it had it vanished
+        // in between (native/listdir.c statErrno).
+        listerWrap = (l) => (absDir) => {
+          const listed = l(absDir);
+          if (typeof listed === 'number') return listed;
+          fs.unlinkSync(path.join(dir, 'f250.txt'));
+          const i = listed.names.split('\0').indexOf('f250.txt');
+          listed.statErrno[i] = 2; // ENOENT
+          return listed;
+        };
+        try {
+          for await (const e of walkFiles(dir, { onSkip: (rel, reason) => skipped.set(rel, reason) })) seen.push(e.relPath);
+        } finally {
+          listerWrap = undefined;
         }
       } else {
         for await (const e of walkFiles(dir, { onSkip: (rel, reason) => skipped.set(rel, reason) })) {
