@@ -8,12 +8,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-
-interface Level {
-  /** Directory of the ignore file relative to root, with a trailing '/', or ''. */
-  base: string;
-  ig: Ignore;
-}
+import { isIgnored, type Level } from './walkParts';
 
 export class GitignoreChecker {
   private readonly files = new Map<string, Promise<Ignore | null>>();
@@ -38,7 +33,7 @@ export class GitignoreChecker {
       if (own) levels.push({ base: dir === '' ? '' : dir + '/', ig: own });
       const rel = dir === '' ? segments[i] : `${dir}/${segments[i]}`;
       const isDir = i < segments.length - 1;
-      if (levels.length > 0 && ignoredBy(levels, rel, isDir)) return true;
+      if (levels.length > 0 && isIgnored(levels, rel, isDir)) return true;
       dir = rel;
     }
     return false;
@@ -55,21 +50,4 @@ export class GitignoreChecker {
     }
     return p;
   }
-}
-
-function ignoredBy(levels: Level[], rel: string, isDir: boolean): boolean {
-  let ignored = false;
-  for (const { base, ig } of levels) {
-    if (base !== '' && !rel.startsWith(base)) continue;
-    const sub = rel.slice(base.length) + (isDir ? '/' : '');
-    let r: { ignored: boolean; unignored: boolean };
-    try {
-      r = ig.test(sub);
-    } catch {
-      continue;
-    }
-    if (r.ignored) ignored = true;
-    else if (r.unignored) ignored = false;
-  }
-  return ignored;
 }

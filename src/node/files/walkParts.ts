@@ -165,6 +165,7 @@ export function direntKind(d: Dirent): Kind | null {
   return null;
 }
 
+/** Whether the rules of `levels` ignore `rel` (a directory when `isDir`): the deepest rule that matches wins (walks and file events, ignoreRules.ts). */
 export function isIgnored(levels: Level[], rel: string, isDir: boolean): boolean {
   let ignored = false;
   for (const { base, ig } of levels) {
