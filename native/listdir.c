@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "kernelglue.h"
 
 /* An entry's kind: as walk.ts's Kind, and KIND_FAILED when lstat of an entry of unknown d_type failed. */
@@ -91,17 +92,9 @@ napi_value jsListDir(napi_env env, napi_callback_info info) {
     }
     if (d->d_name[0] == '.' && (d->d_name[1] == 0 || (d->d_name[1] == '.' && d->d_name[2] == 0))) continue;
     const size_t l = strlen(d->d_name) + 1;
-    if (nNames + l > namesCap || n == cap) {
-      const size_t nc = namesCap * 2 > nNames + l ? namesCap * 2 : nNames + l + 4096;
-      const size_t ec = cap ? cap * 2 : 64;
-      char *grownNames = nNames + l > namesCap ? realloc(names, nc) : names;
-      if (grownNames) names = grownNames, namesCap = nNames + l > namesCap ? nc : namesCap;
-      Entry *grownEntries = n == cap ? realloc(entries, ec * sizeof(Entry)) : entries;
-      if (grownEntries) entries = grownEntries, cap = n == cap ? ec : cap;
-      if (!grownNames || !grownEntries) {
-        fault = ENOMEM;
-        break;
-      }
+    if (!growArray((void **)&names, &namesCap, nNames + l, 1) || !growArray((void **)&entries, &cap, n + 1, sizeof(Entry))) {
+      fault = ENOMEM;
+      break;
     }
     memcpy(names + nNames, d->d_name, l);
     nNames += l;
@@ -132,16 +125,15 @@ napi_value jsListDir(napi_env env, napi_callback_info info) {
       kinds[i] = entries[i].kind, mode[i] = entries[i].mode, size[i] = entries[i].size, mtime[i] = entries[i].mtimeMs;
       statErrno[i] = entries[i].statErrno, accessErrno[i] = entries[i].accessErrno;
     }
-    if (napi_create_string_utf8(env, names ? names : "", nNames, &text) == napi_ok && copiedArray(env, napi_uint8_array, kinds, n, 1, &k) &&
-        copiedArray(env, napi_uint32_array, mode, n, 4, &m) && copiedArray(env, napi_float64_array, size, n, 8, &s) &&
-        copiedArray(env, napi_float64_array, mtime, n, 8, &t) && copiedArray(env, napi_int32_array, statErrno, n, 4, &se) &&
-        copiedArray(env, napi_int32_array, accessErrno, n, 4, &ae) && napi_create_object(env, &result) == napi_ok &&
-        napi_set_named_property(env, result, "names", text) == napi_ok && napi_set_named_property(env, result, "kinds", k) == napi_ok &&
-        napi_set_named_property(env, result, "mode", m) == napi_ok && napi_set_named_property(env, result, "size", s) == napi_ok &&
-        napi_set_named_property(env, result, "mtimeMs", t) == napi_ok && napi_set_named_property(env, result, "statErrno", se) == napi_ok &&
-        napi_set_named_property(env, result, "accessErrno", ae) == napi_ok) {
-    } else
-      result = NULL;
+    const int made = napi_create_string_utf8(env, names ? names : "", nNames, &text) == napi_ok && copiedArray(env, napi_uint8_array, kinds, n, 1, &k) &&
+                     copiedArray(env, napi_uint32_array, mode, n, 4, &m) && copiedArray(env, napi_float64_array, size, n, 8, &s) &&
+                     copiedArray(env, napi_float64_array, mtime, n, 8, &t) && copiedArray(env, napi_int32_array, statErrno, n, 4, &se) &&
+                     copiedArray(env, napi_int32_array, accessErrno, n, 4, &ae) && napi_create_object(env, &result) == napi_ok &&
+                     napi_set_named_property(env, result, "names", text) == napi_ok && napi_set_named_property(env, result, "kinds", k) == napi_ok &&
+                     napi_set_named_property(env, result, "mode", m) == napi_ok && napi_set_named_property(env, result, "size", s) == napi_ok &&
+                     napi_set_named_property(env, result, "mtimeMs", t) == napi_ok && napi_set_named_property(env, result, "statErrno", se) == napi_ok &&
+                     napi_set_named_property(env, result, "accessErrno", ae) == napi_ok;
+    if (!made) result = NULL;
   }
   free(names);
   free(entries);

@@ -1,8 +1,8 @@
 /**
  * A directory as the native kernel lists it for the synchronous walk (walk.ts walkFilesSync with
  * a `lister`: the addon's listDir, native/listdir.c): its entries' names and kinds and its regular
- * files' lstat in one call, read here into what the walk takes from Node's readdirSync, lstatSync
- * and accessSync — the same kinds, sizes, errors and readability.
+ * files' lstat in one call, read here into what the walk takes from Node's readdirSync and
+ * lstatSync — the same kinds, sizes and errors (walkSync.ts turns them into its results).
  */
 import type { Stats } from 'node:fs';
 import { getSystemErrorName } from 'node:util';
@@ -70,13 +70,7 @@ export function listedNames(listing: NativeListing): string[] {
   return names;
 }
 
-/** Entry `i`'s lstat, or its error, or that it is unreadable (walk.ts FileResult). */
-export function listedStat(listing: NativeListing, i: number, abs: string): { stat: FileStat } | { error: NodeJS.ErrnoException } | { unreadable: true } {
-  if (listing.statErrno[i] !== 0) return { error: errnoError(listing.statErrno[i], 'lstat', abs) };
-  const a = listing.accessErrno[i];
-  if (a !== 0) {
-    const error = errnoError(a, 'access', abs);
-    return error.code === 'EACCES' || error.code === 'EPERM' ? { unreadable: true } : { error };
-  }
-  return { stat: new ListedStat(listing.mode[i], listing.size[i], listing.mtimeMs[i]) };
+/** Entry `i`'s lstat as listDir read it (its statErrno 0). */
+export function listedStat(listing: NativeListing, i: number): FileStat {
+  return new ListedStat(listing.mode[i], listing.size[i], listing.mtimeMs[i]);
 }

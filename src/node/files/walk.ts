@@ -109,12 +109,8 @@ async function* walkDir(
   parentLevels: Level[],
   listing: NodeListing,
 ): AsyncGenerator<WalkEntry> {
-  ctx.signal?.throwIfAborted();
-  if ('error' in listing) {
-    ctx.onSkip(relDir === '' ? '.' : relDir, describeError(listing.error, 'directory'));
-    return;
-  }
-  const levels = levelsOf(parentLevels, listing, relDir);
+  const levels = levelsOf(ctx, parentLevels, listing, relDir);
+  if (!levels || 'error' in listing) return;
 
   // Classify; entries of unknown type (some file systems) need an lstat.
   const children: Child[] = [];

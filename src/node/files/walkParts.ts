@@ -104,8 +104,16 @@ export function accessFailure(e: unknown): FileResult {
   return err.code === 'EACCES' || err.code === 'EPERM' ? { unreadable: true } : { error: err };
 }
 
-/** The rule levels that apply inside a directory: its parent's, plus its own .gitignore. */
-export function levelsOf(parentLevels: Level[], listing: { gitignore: string | null }, relDir: string): Level[] {
+/**
+ * The rule levels that apply inside a listed directory: its parent's, plus its own .gitignore;
+ * null after reporting a directory that could not be listed (both walks, on entering one).
+ */
+export function levelsOf(ctx: Ctx, parentLevels: Level[], listing: { gitignore: string | null } | { error: NodeJS.ErrnoException }, relDir: string): Level[] | null {
+  ctx.signal?.throwIfAborted();
+  if ('error' in listing) {
+    ctx.onSkip(relDir === '' ? '.' : relDir, describeError(listing.error, 'directory'));
+    return null;
+  }
   if (listing.gitignore === null) return parentLevels;
   return [...parentLevels, { base: relDir === '' ? '' : relDir + '/', ig: ignore().add(listing.gitignore) }];
 }

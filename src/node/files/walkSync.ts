@@ -33,12 +33,8 @@ export function* walkFilesSync(root: string, options: WalkOptions = {}): Generat
 type Listing = NodeListing | { listed: NativeListing; names: string[]; gitignore: string | null };
 
 function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Level[], listing: Listing): Generator<WalkEntry> {
-  ctx.signal?.throwIfAborted();
-  if ('error' in listing) {
-    ctx.onSkip(relDir === '' ? '.' : relDir, describeError(listing.error, 'directory'));
-    return;
-  }
-  const levels = levelsOf(parentLevels, listing, relDir);
+  const levels = levelsOf(ctx, parentLevels, listing, relDir);
+  if (!levels || 'error' in listing) return;
   const children: Child[] = [];
   // absDir is normalised and a listed name holds no separator: what path.join gives, without its work.
   const prefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
@@ -73,7 +69,7 @@ function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Le
   children.sort(byKey);
   // Stat every file of the directory first (as the asynchronous walk looks ahead), then visit.
   const stats: Array<FileResult | null> = children.map((c) =>
-    c.kind !== 'file' ? null : 'listed' in listing && c.at !== undefined ? listedStat(listing.listed, c.at, c.abs) : statFileSync(c.abs),
+    c.kind !== 'file' ? null : 'listed' in listing && c.at !== undefined ? listedFileResult(listing.listed, c.at, c.abs) : statFileSync(c.abs),
   );
   for (let i = 0; i < children.length; i++) {
     const c = children[i];
@@ -86,6 +82,13 @@ function* walkDirSync(ctx: Ctx, absDir: string, relDir: string, parentLevels: Le
       if (entry) yield entry;
     }
   }
+}
+
+/** statFileSync's result for entry `i` of a native listing (its lstat, its error, or that it is unreadable). */
+function listedFileResult(listed: NativeListing, i: number, abs: string): FileResult {
+  if (listed.statErrno[i] !== 0) return { error: errnoError(listed.statErrno[i], 'lstat', abs) };
+  if (listed.accessErrno[i] !== 0) return accessFailure(errnoError(listed.accessErrno[i], 'access', abs));
+  return { stat: listedStat(listed, i) };
 }
 
 function listDirSync(ctx: Ctx, absDir: string): Listing {
