@@ -64,7 +64,7 @@ import { isMinified, isRepetitive, lineShape } from '../files/decode';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
-import { locatedReport, type LocateOutcome, type LocateStats } from './locatedReport';
+import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from './scan';
 
 /**
@@ -139,8 +139,10 @@ interface LocateSteps {
   useClasses: (classOf: Int32Array) => void;
   /** The pairs of documents the region finder skips, given the scan's pairs (identical files it pairs). */
   skipOf: (pairs: readonly ReportPair[]) => (a: number, b: number) => boolean;
-  /** The outcome from the scan's pairs and the regions found. */
-  finish: (pairs: readonly ReportPair[], found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> }) => LocateOutcome;
+  /** What the outcome takes of the scan's pairs alone (made before the regions are found, or by finish). */
+  prepare: (pairs: readonly ReportPair[]) => ScanPairsIndex;
+  /** The outcome from the scan's pairs (prepare's of them, when made) and the regions found. */
+  finish: (pairs: readonly ReportPair[], found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> }, prepared?: ScanPairsIndex) => LocateOutcome;
 }
 
 /** The options of a located side's SimHash: the scan's (tfidf as tf). */
@@ -192,6 +194,8 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
     }
     return async (pairs) => {
       void pool.close(); // done with the workers: their memory goes before the report is made (peak)
+      // (what the report takes of the scan's pairs alone: made while the kernel's job searches)
+      const prepared = steps.prepare(pairs);
       let found: RegionResult;
       try {
         const classes = await begun.classes();
@@ -201,7 +205,7 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
       } catch (e) {
         return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       }
-      return steps.finish(pairs, found);
+      return steps.finish(pairs, found, prepared);
     };
   }
   if (pool.size < MIN_WORKERS_FOR_REGION_JOBS) {
@@ -335,11 +339,13 @@ function locateSteps(
     identical,
     useClasses: (c) => void (classOf = c),
     skipOf,
-    finish: (scanPairs, found) =>
+    prepare: (scanPairs) => scanPairsIndex({ docIndex: docIndexOf(), documents: result.documents }, scanPairs),
+    finish: (scanPairs, found, prepared) =>
       locatedReport(
         { docs, regionDocs, docIndex: docIndexOf(), identical, kernel, aligner, threads: options.threads, sideOptions: sideOptionsOf(settings), documents: result.documents, tokens, started },
         scanPairs,
         found,
+        prepared,
       ),
   };
 }

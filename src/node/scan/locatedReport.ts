@@ -84,13 +84,27 @@ const samePlaceLines = (xs: number, xe: number, ys: number, ye: number): boolean
   return s >= 0.8 * (ye - ys + 1) && 2 * s >= xe - xs + 1;
 };
 
-/** The located outcome of the scan's pairs and the regions found (locate.ts' rules). */
-export function locatedReport(input: LocatedReportInput, scanPairs: readonly ReportPair[], found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> }): LocateOutcome {
-  const { docs, regionDocs, docIndex, identical, kernel, aligner, sideOptions } = input;
-  // ---- the scan's file pairs: their regions go to them (identical files: the whole file, not
-  // searched). Keyed by their two documents (a pair with a file not searched meets no region).
-  // The SimHash section pairs already reported, by their two files (file pairs get regions) and
-  // lines (sectionsByFiles.ts: a region is offered those near it).
+/**
+ * What the report takes of the scan's pairs alone (scanPairsIndex), made before the regions are
+ * found (locate.ts: while the kernel's job searches, this thread otherwise waiting).
+ */
+export interface ScanPairsIndex {
+  /** The scan's file pairs by their two documents (docsKey; a pair with a file not searched: none). */
+  filePair: Map<number, number>;
+  /** The scan's SimHash section pairs, by their two files and lines (sectionsByFiles.ts). */
+  existing: SectionsByFiles;
+  /** A scanned document's file SimHash by its path (a located file pair's distance). */
+  fileFp: Map<string, ScanResult['documents'][number]['doc']['file']>;
+}
+
+/**
+ * The scan's file pairs: their regions go to them (identical files: the whole file, not
+ * searched). Keyed by their two documents (a pair with a file not searched meets no region).
+ * The SimHash section pairs already reported, by their two files (file pairs get regions) and
+ * lines (sectionsByFiles.ts: a region is offered those near it).
+ */
+export function scanPairsIndex(input: Pick<LocatedReportInput, 'docIndex' | 'documents'>, scanPairs: readonly ReportPair[]): ScanPairsIndex {
+  const docIndex = input.docIndex;
   const filePair = new Map<number, number>();
   const existing = new SectionsByFiles(scanPairs.length);
   for (let i = 0; i < scanPairs.length; i++) {
@@ -105,6 +119,19 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
     }
     existing.add(k, i, x, p.a as Place, p.b as Place);
   }
+  const fileFp = new Map(input.documents.map((d) => [d.path, d.doc.file]));
+  return { filePair, existing, fileFp };
+}
+
+/** The located outcome of the scan's pairs and the regions found (locate.ts' rules); `index` scanPairsIndex's of those pairs, when made already. */
+export function locatedReport(
+  input: LocatedReportInput,
+  scanPairs: readonly ReportPair[],
+  found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> },
+  index: ScanPairsIndex = scanPairsIndex(input, scanPairs),
+): LocateOutcome {
+  const { docs, regionDocs, docIndex, identical, kernel, aligner, sideOptions } = input;
+  const { filePair, existing, fileFp } = index;
   const { docA: sectionDocA, lines: sectionLines } = existing;
   const regionsOf = new Map<number, PairRegion[]>();
   const cloneOf = new Map<number, CloneKind>();
@@ -210,12 +237,11 @@ export function locatedReport(input: LocatedReportInput, scanPairs: readonly Rep
       regions: { kernel: kernel ?? undefined, aligner, threads: input.threads },
       frequent: found.frequent, // the same documents' search: its counts of the frequent hashes
     });
-    const fileFp = copies.length > 0 ? new Map(input.documents.map((d) => [d.path, d.doc.file])) : undefined;
     for (const c of copies) {
       const A = docs[c.docA];
       const B = docs[c.docB];
-      const fa = fileFp!.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions, kernel);
-      const fb = fileFp!.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions, kernel);
+      const fa = fileFp.get(A.path) ?? sideSimhash(A.region, 0, A.region.length, sideOptions, kernel);
+      const fb = fileFp.get(B.path) ?? sideSimhash(B.region, 0, B.region.length, sideOptions, kernel);
       let weighted = 0;
       for (const r of c.regions) weighted += r.similarity * (r.a.end - r.a.start + r.b.end - r.b.start);
       const similarity = Math.round((weighted / Math.max(1, A.region.length + B.region.length)) * 10000) / 10000;
