@@ -140,10 +140,22 @@ function addByPair(byPair: Map<number, RegionPair[]>, r: RegionPair): void {
 export function fileCopies(docs: readonly RegionDocument[], pairs: readonly RegionPair[], options: FileCopyOptions = {}): FileCopy[] {
   const cover = options.cover ?? FILE_COVER;
   const searchCover = options.searchCover ?? SEARCH_COVER;
+  // Each region pair into the list of its two documents (keyed x × 2^26 + y, x < y), side a in
+  // x; the pairs of a seed bucket come together: the last two documents' list (or skip) kept.
   const byPair = new Map<number, RegionPair[]>();
+  let lastKey = -1;
+  let last: RegionPair[] | null = null;
   for (const r of pairs) {
-    if (r.a.doc === r.b.doc || options.skipPair?.(Math.min(r.a.doc, r.b.doc), Math.max(r.a.doc, r.b.doc))) continue;
-    addByPair(byPair, r);
+    if (r.a.doc === r.b.doc) continue;
+    const x = Math.min(r.a.doc, r.b.doc);
+    const y = Math.max(r.a.doc, r.b.doc);
+    const k = x * 0x4000000 + y;
+    if (k !== lastKey) {
+      lastKey = k;
+      if (options.skipPair?.(x, y)) last = null;
+      else if (!(last = byPair.get(k) ?? null)) byPair.set(k, (last = []));
+    }
+    last?.push(oriented(r, x));
   }
   const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => {
     if (list.length === 1) {

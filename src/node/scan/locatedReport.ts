@@ -273,18 +273,29 @@ export function locatedReport(
   const nearFrom = new Int32Array(n + 1);
   const near = { at: new Int32Array(Math.max(64, n)) };
   const splits = new SectionSplits<number>();
+  // (a bucket's regions come together: the look-ups of the last two files kept for the next region)
+  let lastKey = -1;
+  let lastCopy = false;
+  let lastFile: number | undefined;
+  let lastExisting = false;
   for (let i = 0; i < n; i++) {
     const r = regions[i];
     nearFrom[i + 1] = nearFrom[i];
     const k = docsKey(r.a.doc, r.b.doc);
+    if (k !== lastKey) {
+      lastKey = k;
+      lastCopy = promoted.has(k);
+      lastFile = filePair.get(k);
+      lastExisting = existing.has(k);
+    }
     const other = r.a.doc !== r.b.doc;
-    if (other && promoted.has(k)) {
+    if (other && lastCopy) {
       carrier[i] = CARRIED_BY_COPY;
       continue;
     }
-    const fileIndex = other ? filePair.get(k) : undefined;
+    const fileIndex = other ? lastFile : undefined;
     carrier[i] = fileIndex ?? NOT_CARRIED;
-    if (fileIndex !== undefined || !existing.has(k)) continue;
+    if (fileIndex !== undefined || !lastExisting) continue;
     const la = sideA(i);
     const lb = sideB(i);
     const lower = r.a.doc <= r.b.doc ? la : lb;
