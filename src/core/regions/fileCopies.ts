@@ -157,6 +157,17 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     }
     last?.push(oriented(r, x));
   }
+  return copiesOfLists(docs, byPair, options);
+}
+
+/**
+ * fileCopies of the region pairs of each two documents (keyed x × 2^26 + y, x < y; side a in x,
+ * in the order found); a pair of documents absent has none (fileCopyRows.ts leaves out those whose
+ * regions could hold neither share).
+ */
+export function copiesOfLists(docs: readonly RegionDocument[], byPair: ReadonlyMap<number, RegionPair[]>, options: FileCopyOptions = {}): FileCopy[] {
+  const cover = options.cover ?? FILE_COVER;
+  const searchCover = options.searchCover ?? SEARCH_COVER;
   const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => {
     if (list.length === 1) {
       // (one range: coverOf's one term)

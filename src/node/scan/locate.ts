@@ -51,6 +51,7 @@ import { sidesKey } from '../regions/regionPlaces';
 import { closerTokens, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { SideRequest } from '../../core/regions/sideFacts';
 import { findRegions, type RegionResult } from '../../core/regions/regions';
+import { rowsResultOf, type RegionRowsResult } from '../regions/regionRows';
 import type { FILE_COVER } from '../../core/regions/fileCopies';
 import { kernelAligner, type ChainAligner } from '../../core/regions/align';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
@@ -141,8 +142,8 @@ interface LocateSteps {
   skipOf: (pairs: readonly ReportPair[]) => (a: number, b: number) => boolean;
   /** What the outcome takes of the scan's pairs alone (made before the regions are found, or by finish). */
   prepare: (pairs: readonly ReportPair[]) => ScanPairsIndex;
-  /** The outcome from the scan's pairs (prepare's of them, when made) and the regions found. */
-  finish: (pairs: readonly ReportPair[], found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> }, prepared?: ScanPairsIndex) => LocateOutcome;
+  /** The outcome from the scan's pairs (prepare's of them, when made) and the regions found (as pairs, or rows). */
+  finish: (pairs: readonly ReportPair[], found: (RegionResult | RegionRowsResult) & { sides?: ReadonlyArray<PairSides | undefined> }, prepared?: ScanPairsIndex) => LocateOutcome;
 }
 
 /** The options of a located side's SimHash: the scan's (tfidf as tf). */
@@ -196,12 +197,12 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
       void pool.close(); // done with the workers: their memory goes before the report is made (peak)
       // (what the report takes of the scan's pairs alone: made while the kernel's job searches)
       const prepared = steps.prepare(pairs);
-      let found: RegionResult;
+      let found: RegionRowsResult;
       try {
         const classes = await begun.classes();
         if (classes) steps.useClasses(classes);
         const skip = steps.skipOf(pairs);
-        found = await begun.result((a, b) => !skip(a, b));
+        found = await begun.rows((a, b) => !skip(a, b));
       } catch (e) {
         return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       }
@@ -344,7 +345,7 @@ function locateSteps(
       locatedReport(
         { docs, regionDocs, docIndex: docIndexOf(), identical, kernel, aligner, threads: options.threads, sideOptions: sideOptionsOf(settings), documents: result.documents, tokens, started },
         scanPairs,
-        found,
+        'rows' in found ? found : { ...rowsResultOf(found), ...(found.sides ? { sides: found.sides } : {}) },
         prepared,
       ),
   };

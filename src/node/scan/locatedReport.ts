@@ -8,8 +8,9 @@
 import { hammingDistance } from '../../core/index/hamming';
 import type { Location, PairRegion, ReportGroup, ReportPair } from '../../core/report/report';
 import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
-import type { CloneKind, RegionResult, RegionSide } from '../../core/regions/regions';
-import { fileCopies } from '../../core/regions/fileCopies';
+import type { CloneKind } from '../../core/regions/regions';
+import { CLONE_KINDS, ROW_B, ROW_DOC, ROW_END, ROW_END_LINE, ROW_FLOATS, ROW_INTS, ROW_KIND, ROW_START, ROW_START_LINE, type RegionRowsResult } from '../regions/regionRows';
+import { fileCopiesOfRows } from '../regions/fileCopyRows';
 import type { ChainAligner } from '../../core/regions/align';
 import type { nativeKernel } from '../workers/nativeKernel';
 import { LocatedSides, type Doc } from './locateLines';
@@ -127,7 +128,7 @@ export function scanPairsIndex(input: Pick<LocatedReportInput, 'docIndex' | 'doc
 export function locatedReport(
   input: LocatedReportInput,
   scanPairs: readonly ReportPair[],
-  found: RegionResult & { sides?: ReadonlyArray<PairSides | undefined> },
+  found: RegionRowsResult & { sides?: ReadonlyArray<PairSides | undefined> },
   index: ScanPairsIndex = scanPairsIndex(input, scanPairs),
 ): LocateOutcome {
   const { docs, regionDocs, docIndex, identical, kernel, aligner, sideOptions } = input;
@@ -187,19 +188,22 @@ export function locatedReport(
    * regionSides.ts linesOf gives it: a notebook's cell lines, else the side's own lines (the
    * region finder's, of the same tokens) with the first line again when closers were left out.
    */
-  const locationOf = (d: Doc, side: RegionSide, start: number): Place => {
+  const locationOf = (d: Doc, side: number, start: number): Place => {
     const r = d.region;
+    const end = R[side + ROW_END];
     if (r.reportLines) {
-      const lines = linesOf(r, start, side.end);
+      const lines = linesOf(r, start, end);
       return { path: d.path, startLine: lines.startLine, endLine: lines.endLine };
     }
-    return { path: d.path, startLine: start === side.start ? side.startLine : lineOfOffset(r.lineStarts, r.start[start]), endLine: side.endLine };
+    return { path: d.path, startLine: start === R[side + ROW_START] ? R[side + ROW_START_LINE] : lineOfOffset(r.lineStarts, r.start[start]), endLine: R[side + ROW_END_LINE] };
   };
   const pairs: ReportPair[] = [];
   // Each region pair's sides without their leading closers (made by a worker, or here), and
   // their places once made (the split-section pass and the report's pairs share them).
-  const regions = found.pairs;
-  const n = regions.length;
+  // (region pair i's row: R[ROW_INTS * i ...], side a's doc, start, end, lines, then side b's, node/regions/regionRows.ts)
+  const rows = found.rows;
+  const R = rows.ints;
+  const n = rows.count;
   const aStart = new Int32Array(n);
   const bStart = new Int32Array(n);
   const placesA: Array<Place | undefined> = new Array(n);
@@ -209,22 +213,22 @@ export function locatedReport(
   const facts = found.sideFacts;
   const factsOf = (i: number): boolean => facts !== undefined && facts[SIDE_INTS * i] >= 0;
   for (let i = 0; i < n; i++) {
-    const r = regions[i];
     const made = found.sides?.[i];
     if (!made && factsOf(i)) {
       aStart[i] = facts![SIDE_INTS * i + SIDE_A_START];
       bStart[i] = facts![SIDE_INTS * i + SIDE_B_START];
       continue;
     }
-    aStart[i] = made ? made.aStart : trimmedStart(docs[r.a.doc].region, r.a.start, r.a.end);
-    bStart[i] = made ? made.bStart : trimmedStart(docs[r.b.doc].region, r.b.start, r.b.end);
+    const q = ROW_INTS * i;
+    aStart[i] = made ? made.aStart : trimmedStart(docs[R[q + ROW_DOC]].region, R[q + ROW_START], R[q + ROW_END]);
+    bStart[i] = made ? made.bStart : trimmedStart(docs[R[q + ROW_B + ROW_DOC]].region, R[q + ROW_B + ROW_START], R[q + ROW_B + ROW_END]);
   }
   /** A side's place as the job made it: lines at `at` of region i's row. */
   const placeOf = (d: Doc, i: number, at: number): Place => ({ path: d.path, startLine: facts![SIDE_INTS * i + at], endLine: facts![SIDE_INTS * i + at + 1] });
   const sideA = (i: number) =>
-    (placesA[i] ??= factsOf(i) ? placeOf(docs[regions[i].a.doc], i, SIDE_A_START_LINE) : locationOf(docs[regions[i].a.doc], regions[i].a, aStart[i]));
+    (placesA[i] ??= factsOf(i) ? placeOf(docs[R[ROW_INTS * i + ROW_DOC]], i, SIDE_A_START_LINE) : locationOf(docs[R[ROW_INTS * i + ROW_DOC]], ROW_INTS * i, aStart[i]));
   const sideB = (i: number) =>
-    (placesB[i] ??= factsOf(i) ? placeOf(docs[regions[i].b.doc], i, SIDE_B_START_LINE) : locationOf(docs[regions[i].b.doc], regions[i].b, bStart[i]));
+    (placesB[i] ??= factsOf(i) ? placeOf(docs[R[ROW_INTS * i + ROW_B + ROW_DOC]], i, SIDE_B_START_LINE) : locationOf(docs[R[ROW_INTS * i + ROW_B + ROW_DOC]], ROW_INTS * i + ROW_B, bStart[i]));
 
   // ---- files the regions make up: two files the scan does not pair whose regions hold at least
   // FILE_COVER of the tokens of each are an edited copy of a file (a file pair of their own,
@@ -232,7 +236,7 @@ export function locatedReport(
   // when the whole search found it in pieces).
   const promoted = new Map<number, ReportPair>();
   {
-    const copies = fileCopies(regionDocs, regions, {
+    const copies = fileCopiesOfRows(regionDocs, rows, {
       skipPair: (x, y) => filePair.has(docsKey(x, y)),
       regions: { kernel: kernel ?? undefined, aligner, threads: input.threads },
       frequent: found.frequent, // the same documents' search: its counts of the frequent hashes
@@ -279,16 +283,17 @@ export function locatedReport(
   let lastFile: number | undefined;
   let lastExisting = false;
   for (let i = 0; i < n; i++) {
-    const r = regions[i];
+    const da = R[ROW_INTS * i + ROW_DOC];
+    const db = R[ROW_INTS * i + ROW_B + ROW_DOC];
     nearFrom[i + 1] = nearFrom[i];
-    const k = docsKey(r.a.doc, r.b.doc);
+    const k = docsKey(da, db);
     if (k !== lastKey) {
       lastKey = k;
       lastCopy = promoted.has(k);
       lastFile = filePair.get(k);
       lastExisting = existing.has(k);
     }
-    const other = r.a.doc !== r.b.doc;
+    const other = da !== db;
     if (other && lastCopy) {
       carrier[i] = CARRIED_BY_COPY;
       continue;
@@ -298,7 +303,7 @@ export function locatedReport(
     if (fileIndex !== undefined || !lastExisting) continue;
     const la = sideA(i);
     const lb = sideB(i);
-    const lower = r.a.doc <= r.b.doc ? la : lb;
+    const lower = da <= db ? la : lb;
     const from = nearFrom[i];
     const count = existing.near(k, lower.startLine, lower.endLine, near, from);
     nearFrom[i + 1] = from + count;
@@ -312,8 +317,8 @@ export function locatedReport(
       const bs = sectionLines[q + 2] - 1;
       const be = sectionLines[q + 3] + 1;
       const inside =
-        (sectionDocA[j] === r.a.doc && la.startLine >= as && la.endLine <= ae && lb.startLine >= bs && lb.endLine <= be) ||
-        (sectionDocA[j] === r.b.doc && lb.startLine >= as && lb.endLine <= ae && la.startLine >= bs && la.endLine <= be);
+        (sectionDocA[j] === da && la.startLine >= as && la.endLine <= ae && lb.startLine >= bs && lb.endLine <= be) ||
+        (sectionDocA[j] === db && lb.startLine >= as && lb.endLine <= ae && la.startLine >= bs && la.endLine <= be);
       if (inside) splits.add(j, scanPairs[j] as { a: Place; b: Place }, la, lb);
     }
   }
@@ -333,10 +338,17 @@ export function locatedReport(
   let dropped = 0;
   let attached = 0;
   for (let i = 0; i < n; i++) {
-    const r = regions[i];
-    const A = docs[r.a.doc];
-    const B = docs[r.b.doc];
-    const clone = r.clone;
+    const q = ROW_INTS * i;
+    const da = R[q + ROW_DOC];
+    const db = R[q + ROW_B + ROW_DOC];
+    const aFrom = R[q + ROW_START];
+    const aEnd = R[q + ROW_END];
+    const bFrom = R[q + ROW_B + ROW_START];
+    const bEnd = R[q + ROW_B + ROW_END];
+    const A = docs[da];
+    const B = docs[db];
+    const clone = CLONE_KINDS[R[q + ROW_KIND]];
+    const similarity = Math.round(rows.floats[ROW_FLOATS * i] * 10000) / 10000;
     const fileIndex = carrier[i];
     if (fileIndex === CARRIED_BY_COPY) {
       // A region of an edited copy of a file: that file pair carries its regions (made above).
@@ -346,11 +358,11 @@ export function locatedReport(
     if (fileIndex !== NOT_CARRIED) {
       // A region of two files the scan already pairs: the file pair carries it.
       const f = factsOf(i);
-      const la = f ? { startLine: facts![SIDE_INTS * i + SIDE_A_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_A_END_LINE] } : linesOf(A.region, aStart[i], r.a.end);
-      const lb = f ? { startLine: facts![SIDE_INTS * i + SIDE_B_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_B_END_LINE] } : linesOf(B.region, bStart[i], r.b.end);
+      const la = f ? { startLine: facts![SIDE_INTS * i + SIDE_A_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_A_END_LINE] } : linesOf(A.region, aStart[i], aEnd);
+      const lb = f ? { startLine: facts![SIDE_INTS * i + SIDE_B_START_LINE], endLine: facts![SIDE_INTS * i + SIDE_B_END_LINE] } : linesOf(B.region, bStart[i], bEnd);
       const flipped = scanPairs[fileIndex].a.path !== A.path;
       const list = regionsOf.get(fileIndex);
-      const region: PairRegion = { a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity: Math.round(r.similarity * 10000) / 10000 };
+      const region: PairRegion = { a: flipped ? lb : la, b: flipped ? la : lb, clone, similarity };
       if (list) list.push(region);
       else regionsOf.set(fileIndex, [region]);
       attached++;
@@ -359,9 +371,9 @@ export function locatedReport(
     const made = found.sides?.[i];
     const a = sideA(i);
     const b = sideB(i);
-    sides.add(a, A.region, aStart[i], r.a.end, made?.aKey);
-    sides.add(b, B.region, bStart[i], r.b.end, made?.bKey);
-    const known = alreadyReported(i, r.a.doc, r.b.doc, a, b);
+    sides.add(a, A.region, aStart[i], aEnd, made?.aKey);
+    sides.add(b, B.region, bStart[i], bEnd, made?.bKey);
+    const known = alreadyReported(i, da, db, a, b);
     if (known >= 0 && !replaced.has(known)) {
       if (!cloneOf.has(known)) cloneOf.set(known, reportedWhole ? clone : 'edited');
       dropped++;
@@ -370,13 +382,13 @@ export function locatedReport(
     let distance = made?.distance ?? (factsOf(i) ? facts![SIDE_INTS * i + SIDE_DISTANCE] : undefined);
     // An exact copy holds the same tokens as read on both sides (align.ts: one unbroken run): with
     // as many closers left out of each, its sides' SimHashes read on those tokens are one.
-    if (distance === undefined && clone === 'exact' && aStart[i] - r.a.start === bStart[i] - r.b.start && !(sideOptions.normalizeIdentifiers && (A.region.ids || B.region.ids))) distance = 0;
+    if (distance === undefined && clone === 'exact' && aStart[i] - aFrom === bStart[i] - bFrom && !(sideOptions.normalizeIdentifiers && (A.region.ids || B.region.ids))) distance = 0;
     if (distance === undefined) {
-      const fa = simhashOfSide(r.a.doc, aStart[i], r.a.end);
-      const fb = simhashOfSide(r.b.doc, bStart[i], r.b.end);
+      const fa = simhashOfSide(da, aStart[i], aEnd);
+      const fb = simhashOfSide(db, bStart[i], bEnd);
       distance = fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64;
     }
-    const pair: ReportPair = { kind: 'section', a, b, distance, similarity: Math.round(r.similarity * 10000) / 10000, clone, located: true };
+    const pair: ReportPair = { kind: 'section', a, b, distance, similarity, clone, located: true };
     pairs.push(pair);
     kept[i] = pair;
   }
@@ -393,7 +405,7 @@ export function locatedReport(
   }
 
   // ---- groups: the places of each region group linked by the pairs kept (locateGroups.ts)
-  const groups = locatedSectionGroups(found.groups, regions, kept, docs);
+  const groups = locatedSectionGroups(found.groups, rows, kept, docs);
   // ---- the edited copies of files: their pairs (regions in order) and their groups (files linked by them)
   const filePairs = [...promoted.values()];
   for (const p of filePairs) p.regions!.sort((x, y) => x.a.startLine - y.a.startLine || x.b.startLine - y.b.startLine);

@@ -17,6 +17,7 @@ import { kernelPlanAsync, type PlanKernel } from '../../core/regions/kernelPlan'
 import { bucketPairsOf, planRegions, searchedResult, wantedBuckets, type RegionOptions, type RegionPlan, type RegionResult } from '../../core/regions/regions';
 import type { CodeKernel, RegionBucketsFound } from '../../core/types';
 import { SIDE_INTS, type SideRequest } from '../../core/regions/sideFacts';
+import { searchedRows, type RegionRowsResult } from '../regions/regionRows';
 import { identicalClasses } from './identicalDocs';
 
 /** A kernel that searches buckets on threads, off the calling one: the native addon. */
@@ -31,6 +32,8 @@ export function threadedKernelOf<K extends Partial<ThreadedBucketKernel>>(kernel
 export interface RegionsOnThreads {
   /** Its result once the kernel is done; the buckets held back (`defer`) searched now when `keep` says so (findRegions' with skipPair = !keep for those). */
   result(keep?: (docA: number, docB: number) => boolean): Promise<RegionResult>;
+  /** result() as rows (node/regions/regionRows.ts: the same pairs and groups, no object per pair). */
+  rows(keep?: (docA: number, docB: number) => boolean): Promise<RegionRowsResult>;
   /** With `defer` 'identical': per document, its first identical document, else -1 (identicalDocs.ts identicalClasses). */
   classes(): Promise<Int32Array | undefined>;
 }
@@ -63,9 +66,11 @@ export function startRegionsOnThreads(
     return {
       async result(keep = () => true) {
         const { plan, wanted, found } = await job;
-        const held: number[] = [];
-        for (let b = 0; b < wanted.length; b++) if (wanted[b] === 2) held.push(b);
-        return finished(kernel, docs, plan, found, held, keep, threads);
+        return resultOf(docs, plan, finished(kernel, docs, plan, found, heldOf(wanted), keep, threads));
+      },
+      async rows(keep = () => true) {
+        const { plan, wanted, found } = await job;
+        return searchedRows(docs, plan, finished(kernel, docs, plan, found, heldOf(wanted), keep, threads));
       },
       async classes() {
         return defer === 'identical' ? (await job).classOf : undefined;
@@ -102,13 +107,26 @@ function startPlannedHere(
   search.catch(() => undefined); // a failure is result()'s to report, not an unhandled rejection meanwhile
   return {
     async result(keep = () => true) {
-      return finished(kernel, docs, plan, await search, heldBuckets, keep, threads);
+      return resultOf(docs, plan, finished(kernel, docs, plan, await search, heldBuckets, keep, threads));
+    },
+    async rows(keep = () => true) {
+      return searchedRows(docs, plan, finished(kernel, docs, plan, await search, heldBuckets, keep, threads));
     },
     classes: () => Promise.resolve(classOf),
   };
 }
 
-/** The result of a plan from its search: the buckets held back that `keep` keeps searched now (on this thread), the two in bucket order. */
+/** The buckets a plan job held back (wanted 2). */
+function heldOf(wanted: Uint8Array): number[] {
+  const held: number[] = [];
+  for (let b = 0; b < wanted.length; b++) if (wanted[b] === 2) held.push(b);
+  return held;
+}
+
+/** A plan's result from its whole search (finished). */
+const resultOf = (docs: RegionDocument[], plan: RegionPlan, found: RegionBucketsFound): RegionResult => searchedResult(plan, bucketPairsOf(docs, plan.bucketCuts, found, plan.stats), found);
+
+/** A plan's search with the buckets held back that `keep` keeps searched now (on this thread), the two in bucket order (their groups made again). */
 function finished(
   kernel: BucketKernel & Pick<CodeKernel, 'regionGroups'>,
   docs: RegionDocument[],
@@ -117,7 +135,7 @@ function finished(
   held: readonly number[],
   keep: (docA: number, docB: number) => boolean,
   threads: number,
-): RegionResult {
+): RegionBucketsFound {
   const cuts = plan.bucketCuts;
   const later = new Uint8Array(cuts.length / 3);
   let any = false;
@@ -133,7 +151,7 @@ function finished(
     const groups = kernel.regionGroups?.(cuts, found.ints);
     if (groups) found.groups = groups;
   }
-  return searchedResult(plan, bucketPairsOf(docs, cuts, found, plan.stats), found);
+  return found;
 }
 
 /**
