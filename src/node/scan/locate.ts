@@ -358,8 +358,13 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
     const regions = located.regionsOf.get(i);
     return clone || regions ? { ...p, ...(clone ? { clone } : {}), ...(regions ? { regions } : {}) } : p;
   });
-  // A section pair the regions split goes, and the section group of its two sides alone with it.
+  // A section pair the regions split goes, and the section group of its two sides alone with it
+  // (a group's key made only when a file of such a pair holds its first side).
   const gone = new Set([...located.replaced].map((i) => sidesKey(result.pairs[i].a, result.pairs[i].b)));
-  const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && gone.has(sidesKey(g.locations[0], g.locations[1]))));
+  const files = new Set([...located.replaced].flatMap((i) => [result.pairs[i].a.path, result.pairs[i].b.path]));
+  const groups =
+    gone.size === 0
+      ? result.groups
+      : result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
   return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
 }
