@@ -9,7 +9,7 @@ import { fileCopies, FILE_COVER } from '../../../../src/core/regions/fileCopies'
 import { findRegions, type RegionPair } from '../../../../src/core/regions/regions';
 import { fileCopiesOfRows } from '../../../../src/node/regions/fileCopyRows';
 import { rowsOfPairs } from '../../../../src/node/regions/regionRows';
-import { codeFile, mulberry32, proseText } from '../../helpers/corpus';
+import { codeFile, editLines, mulberry32, proseText } from '../../helpers/corpus';
 
 const piece = (a: number, as: number, ae: number, b: number, bs: number, be: number, similarity: number): RegionPair => ({
   a: { doc: a, start: as, end: ae, startLine: 1 + as, endLine: 1 + ae },
@@ -20,13 +20,6 @@ const piece = (a: number, as: number, ae: number, b: number, bs: number, be: num
   consistency: 1,
   renames: 0,
 });
-
-/** Every fourth non-blank line's words given a suffix: an edited copy. */
-const edited = (text: string): string =>
-  text
-    .split('\n')
-    .map((line, i) => (i % 4 === 2 && line.trim() ? line.replace(/[A-Za-z]+/g, (m) => `${m}Q`) : line))
-    .join('\n');
 
 describe('node/regions/fileCopyRows: fileCopies of region pairs as rows', () => {
   it('the copies fileCopies finds in the same pairs: random lists of pieces, pairs skipped, an empty document', () => {
@@ -68,7 +61,7 @@ describe('node/regions/fileCopyRows: fileCopies of region pairs as rows', () => 
       const text = t % 2 ? codeFile(mulberry32(60 + t), 8) : proseText(mulberry32(60 + t), 8);
       const ext = t % 2 ? 'ts' : 'md';
       docs.push(regionDocument(text, `f${t}.${ext}`));
-      docs.push(regionDocument(t % 3 ? edited(text) : edited(edited(edited(text))), `g${t}.${ext}`));
+      docs.push(regionDocument(editLines(text, mulberry32(80 + t), t % 3 ? 0.15 : 0.5), `g${t}.${ext}`));
     }
     const found = findRegions(docs);
     const expected = fileCopies(docs, found.pairs);
