@@ -1,9 +1,9 @@
 /**
- * core/regions/fileCopies.ts of region pairs as rows (regionRows.ts; the scan's `--locate` report): the same
- * copies, with a region pair made an object only for the two documents whose regions could hold
- * a share that matters — their lengths' sums, counted on the rows, hold at least the smaller of
- * the cover and the search cover of both (the union holds at most the sum: the others are neither
- * a copy nor searched again).
+ * core/regions/fileCopies.ts of region pairs as rows (regionRows.ts; the scan's `--locate`
+ * report): the same copies, with a region pair made an object only for the two documents whose
+ * regions could hold a share that matters — their lengths' sums, counted on the rows, hold at
+ * least the smaller of the cover and the search cover of both (the union holds at most the sum:
+ * the others are neither a copy nor searched again).
  */
 import { copiesOfLists, FILE_COVER, SEARCH_COVER, type FileCopy, type FileCopyOptions } from '../../core/regions/fileCopies';
 import type { RegionDocument } from '../../core/regions/document';

@@ -1,8 +1,9 @@
 /**
  * Region pairs as rows of numbers (issue 12, `--locate`'s single-threaded tail): what a kernel's
- * bucket search found (core/regions/regions.ts bucketPairsOf's values) or a list of RegionPair objects, read by
- * the scan's report (src/node/scan/locatedReport.ts, locateGroups.ts; fileCopyRows.ts here) without an
- * object per pair and per side; their groups flat, a place by its document. Pure.
+ * bucket search found (core/regions/regions.ts bucketPairsOf's values) or a list of RegionPair
+ * objects, read by the scan's report (src/node/scan/locatedReport.ts, locateGroups.ts; here
+ * fileCopyRows.ts) without an object per pair and per side; their groups flat, a place by its
+ * document. Pure.
  */
 import type { RegionBucketsFound } from '../../core/types';
 import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
