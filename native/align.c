@@ -59,7 +59,7 @@ static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32
   int32_t s = 0;
   int64_t nextAt = nextSeedAt(seeds, m, 0);
   int haveLast = 0;
-  int32_t lastDiag = 0;
+  int32_t lastDiag = 0, endA = 0, lastB = INT32_MAX, endB = 0;
   for (int32_t i = 0; i < han; i++) {
     const int32_t pa = a0 + i;
     if (pa >= nextAt) {
@@ -83,11 +83,17 @@ static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32
     haveLast = 1;
     startA[i] = 1;
     startB[best] = 1;
-    for (int32_t t = 0; t < kc; t++) {
-      covA[i + t] = 1;
-      covB[best + t] = 1;
-      if (alignedB[i + t] < 0) alignedB[i + t] = b0 + best + t;
+    /* The tokens before endA are covered, with their alignedB set (from an earlier match: i only
+     * grows); so are those of B in [best, endB) when best is past the last match's start (runs
+     * along a diagonal: one new token each). Only the rest is marked. */
+    for (int32_t t = imax(i, endA); t < i + kc; t++) {
+      covA[t] = 1;
+      alignedB[t] = b0 + best + (t - i);
     }
+    endA = i + kc;
+    for (int32_t t = best >= lastB ? imax(best, endB) : best; t < best + kc; t++) covB[t] = 1;
+    lastB = best;
+    endB = best + kc;
   }
 }
 
@@ -133,17 +139,19 @@ static void shave(const uint8_t *cov, int32_t *ps, int32_t *pe) {
   *pe = e;
 }
 
-/* extent(): 0 when nothing is matched. */
-static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+/* The trimmed and grown part of extent() on the cover cov, or cov | or when `or` is given (a bound:
+ * see alignChainWith): 0 when nothing is matched. */
+static inline int grownExtent(const uint8_t *cov, const uint8_t *or, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+#define COVERED(i) (cov[i] | (or ? or[i] : 0))
   int32_t s = imax(0, from);
   int32_t e = imin(len, to);
-  while (s < e && !cov[s]) s++;
-  while (e > s && !cov[e - 1]) e--;
+  while (s < e && !COVERED(s)) s++;
+  while (e > s && !COVERED(e - 1)) e--;
   if (s >= e) return 0;
   for (int grown = 1; grown;) {
     grown = 0;
     for (int32_t j = s - 1; j >= imax(0, s - 1 - gap); j--) {
-      if (cov[j]) {
+      if (COVERED(j)) {
         s = j;
         grown = 1;
         break;
@@ -153,13 +161,23 @@ static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int
   for (int grown = 1; grown;) {
     grown = 0;
     for (int32_t j = e; j < imin(len, e + 1 + gap); j++) {
-      if (cov[j]) {
+      if (COVERED(j)) {
         e = j + 1;
         grown = 1;
         break;
       }
     }
   }
+#undef COVERED
+  *ps = s;
+  *pe = e;
+  return 1;
+}
+
+/* extent(): 0 when nothing is matched. */
+static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+  int32_t s, e;
+  if (!grownExtent(cov, NULL, len, from, to, gap, &s, &e)) return 0;
   shave(cov, &s, &e);
   *ps = s;
   *pe = e;
@@ -458,12 +476,12 @@ static TokenStream normalizedWindow(const RegionDoc *d, int32_t from, int32_t n,
 
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
   AlignScratch scratch = {NULL, 0};
-  const int status = alignChainWith(A, B, seeds, m, o, self, &scratch, out);
+  const int status = alignChainWith(A, B, seeds, m, o, self, 0, &scratch, out);
   free(scratch.block);
   return status;
 }
 
-int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignScratch *scratch, AlignResult *out) {
+int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, double shortOf, AlignScratch *scratch, AlignResult *out) {
   const int32_t firstA = seeds[0], lastA = seeds[2 * m - 2], firstB = seeds[1], lastB = seeds[2 * m - 1];
   const int32_t a0 = imax(0, firstA - o->margin);
   int32_t a1 = imin(A->length, lastA + o->k + o->margin);
@@ -525,6 +543,12 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   if (hasIds && !B->ids.hi) idsB = normalizedWindow(B, b0, nB, winB), ob = b0;
   mark(&A->raw, 0, &B->raw, 0, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
   if (hasIds) mark(&idsA, oa, &idsB, ob, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
+  /* Side A's extent (below) is read on a cover inside raw.covA | ids.covA (goodA): on that union,
+   * it grows at least as far (trimmed from no later, each gap crossed), and shave() only narrows
+   * it. So a union's grown extent shorter than shortOf leaves the region too short: given up
+   * before the renames are weighed. */
+  int32_t u0, u1;
+  if (shortOf > 0 && (!grownExtent(raw.covA, hasIds ? ids.covA : NULL, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &u0, &u1) || (double)(u1 - u0) < shortOf)) return 0;
   Renames ren;
   RenameMemo memo = {0, 0, 0, {0, 1, 0}, identPre};
   if (hasIds) {
@@ -545,6 +569,9 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   if (!extent(goodA, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &ea0, &ea1) || !extent(goodB, nB, firstB - b0, lastB + o->k - b0, o->fringeGap, &eb0, &eb1)) {
     return 0;
   }
+  /* What follows only narrows side A (a cut, a run: inside [ea0, ea1)) and makes side B no longer
+   * than it (a run's two sides are as long): too short a side A stays too short. */
+  if ((double)(ea1 - ea0) < shortOf) return 0;
   AlignResult al;
   score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, a0 + ea0, a0 + ea1, b0 + eb0, b0 + eb1, kc, unsA, unsB, pairsScratch, counts, &memo, &al);
   /* A verbatim copy next to look-alike code: the sparse stretch beyond its run goes (align.ts; code only). */

