@@ -280,7 +280,7 @@ typedef struct {
   int32_t *pre;
 } RenameMemo;
 
-/* renameConsistency(): unsupportedA / unsupportedB (window-relative, zeroed here) marked.
+/* renameConsistency(): unsupportedA / unsupportedB (window-relative; zeroed here when a pair is renamed, else left as they are and memo->unsupported 0) marked.
  * scratch: 4 * nA KeyPairs and 3 * nA int32. Returns 0 when out of memory.
  * An alignment asks for nested ranges (the window, the region in it, a cut of the region): a range
  * inside the last one computed (`memo`) with as many identifier pairs has the same pairs, so the
@@ -300,8 +300,6 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
       return 1;
     }
   }
-  memset(unsupportedA, 0, nA);
-  memset(unsupportedB, 0, nB);
   KeyPair *fwd = scratch, *bwd = scratch + nA, *topF = scratch + 2 * nA, *topB = scratch + 3 * nA;
   int32_t *countF = counts, *countB = counts + nA, *at = counts + 2 * nA; /* at: each pair's token of A */
   int32_t pairs = 0, renamed = 0;
@@ -338,6 +336,9 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
     memo->r = *out;
     return 1;
   }
+  /* (Read only when some token is marked: cleared here, not when no pair is renamed.) */
+  memset(unsupportedA, 0, nA);
+  memset(unsupportedB, 0, nB);
   sortXY(fwd, pairs);
   sortXY(bwd, pairs);
   int32_t agreeF = 0, agreeB = 0;
