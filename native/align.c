@@ -58,29 +58,33 @@ static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32
   const uint32_t *restrict hA = ha, *restrict hB = hb;
   int32_t s = 0;
   int64_t nextAt = nextSeedAt(seeds, m, 0);
-  int haveLast = 0;
-  int32_t lastDiag = 0, endA = 0, lastB = INT32_MAX, endB = 0;
+  /* Offsets from i, kept in registers: the nearest seed's diagonal (centre = i + centreOff), the
+   * last match's (onLast = i + lastOff; far below 0 before the first match: never in the band) and
+   * the self search's lowest start (lo >= i + selfLo; far below 0 when not self). */
+  const int32_t FAR = INT32_MIN / 2;
+  int32_t centreOff = a0 + (seeds[1] - seeds[0]) - b0, lastOff = FAR;
+  const int32_t selfLo = self ? a0 + kc - b0 : FAR;
+  int32_t endA = 0, lastB = INT32_MAX, endB = 0;
   for (int32_t i = 0; i < han; i++) {
     const int32_t pa = a0 + i;
     if (pa >= nextAt) {
       while (s + 1 < m && iabs(seeds[2 * (s + 1)] - pa) <= iabs(seeds[2 * s] - pa)) s++;
       nextAt = nextSeedAt(seeds, m, s);
+      centreOff = a0 + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
     }
     const uint32_t h = hA[i];
-    const int32_t centre = pa + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
-    int32_t lo = imax(0, centre - band);
+    const int32_t centre = i + centreOff;
+    const int32_t lo = imax(imax(0, centre - band), i + selfLo);
     const int32_t hi = imin(hbn - 1, centre + band);
-    if (self) lo = imax(lo, pa + kc - b0);
     int32_t best;
     /* The previous match's diagonal costs -1, which nothing beats: look there first. */
-    const int32_t onLast = haveLast ? pa + lastDiag - b0 : -1;
-    if (haveLast && onLast >= lo && onLast <= hi && hB[onLast] == h) best = onLast;
+    const int32_t onLast = i + lastOff;
+    if (onLast >= lo && onLast <= hi && hB[onLast] == h) best = onLast;
     /* onLast is not in [lo, hi] or does not match: every cost is the distance to the centre
      * (the first of equal costs kept). */
     else best = bandNearest(hB, lo, hi, centre, h);
     if (best < 0) continue;
-    lastDiag = b0 + best - pa;
-    haveLast = 1;
+    lastOff = best - i;
     startA[i] = 1;
     startB[best] = 1;
     /* The tokens before endA are covered, with their alignedB set (from an earlier match: i only
