@@ -269,6 +269,29 @@ static int32_t findTop(const KeyPair *tops, int32_t n, uint64_t x) {
   return a;
 }
 
+/* Keeps (in order, in place) the pairs of p[0, n) whose x is the x of some renamed pair (x != y);
+ * returns how many. keys: room for n (their x sorted there, once each). */
+static int32_t pairsOfRenamed(KeyPair *p, int32_t n, KeyPair *keys) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (p[i].x != p[i].y) keys[k].x = p[i].x, keys[k].y = 0, k++;
+  sortXY(keys, k);
+  int32_t u = 0;
+  for (int32_t i = 0; i < k; i++)
+    if (u == 0 || keys[i].x != keys[u - 1].x) keys[u++] = keys[i];
+  /* A bit per x's low 10 bits first (a token hash's: spread): most other x are told by it. */
+  uint64_t seen[16] = {0};
+  for (int32_t i = 0; i < u; i++) seen[(keys[i].x >> 6) & 15] |= (uint64_t)1 << (keys[i].x & 63);
+  int32_t w = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const uint64_t x = p[i].x;
+    if (!(seen[(x >> 6) & 15] >> (x & 63) & 1)) continue;
+    const int32_t f = findTop(keys, u, x);
+    if (f < u && keys[f].x == x) p[w++] = p[i];
+  }
+  return w;
+}
+
 typedef struct {
   int32_t pairs;
   double consistency;
@@ -343,11 +366,19 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
   /* (Read only when some token is marked: cleared here, not when no pair is renamed.) */
   memset(unsupportedA, 0, nA);
   memset(unsupportedB, 0, nB);
-  sortXY(fwd, pairs);
-  sortXY(bwd, pairs);
-  int32_t agreeF = 0, agreeB = 0;
-  const int32_t nF = topsOf(fwd, pairs, topF, countF, &agreeF);
-  const int32_t nBw = topsOf(bwd, pairs, topB, countB, &agreeB);
+  /* Each side's pairs sorted and counted (topsOf). Few pairs renamed (the usual): only the pairs of
+   * an x (of fwd; a y of bwd) that some renamed pair has are, as every pair of any other x is
+   * (x, x): its top is x with all of them, which agree, no rename and read by no findTop. */
+  int32_t nFwd = pairs, nBwd = pairs;
+  if (2 * renamed <= pairs) {
+    nFwd = pairsOfRenamed(fwd, pairs, topF);
+    nBwd = pairsOfRenamed(bwd, pairs, topB);
+  }
+  sortXY(fwd, nFwd);
+  sortXY(bwd, nBwd);
+  int32_t agreeF = pairs - nFwd, agreeB = pairs - nBwd;
+  const int32_t nF = topsOf(fwd, nFwd, topF, countF, &agreeF);
+  const int32_t nBw = topsOf(bwd, nBwd, topB, countB, &agreeB);
   int32_t renames = 0;
   for (int32_t t = 0; t < nF; t++)
     if (topF[t].y != topF[t].x) renames++;
