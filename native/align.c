@@ -58,36 +58,46 @@ static void mark(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32
   const uint32_t *restrict hA = ha, *restrict hB = hb;
   int32_t s = 0;
   int64_t nextAt = nextSeedAt(seeds, m, 0);
-  int haveLast = 0;
-  int32_t lastDiag = 0;
+  /* Offsets from i, kept in registers: the nearest seed's diagonal (centre = i + centreOff), the
+   * last match's (onLast = i + lastOff; far below 0 before the first match: never in the band) and
+   * the self search's lowest start (lo >= i + selfLo; far below 0 when not self). */
+  const int32_t FAR = INT32_MIN / 2;
+  int32_t centreOff = a0 + (seeds[1] - seeds[0]) - b0, lastOff = FAR;
+  const int32_t selfLo = self ? a0 + kc - b0 : FAR;
+  int32_t endA = 0, lastB = INT32_MAX, endB = 0;
   for (int32_t i = 0; i < han; i++) {
     const int32_t pa = a0 + i;
     if (pa >= nextAt) {
       while (s + 1 < m && iabs(seeds[2 * (s + 1)] - pa) <= iabs(seeds[2 * s] - pa)) s++;
       nextAt = nextSeedAt(seeds, m, s);
+      centreOff = a0 + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
     }
     const uint32_t h = hA[i];
-    const int32_t centre = pa + (seeds[2 * s + 1] - seeds[2 * s]) - b0;
-    int32_t lo = imax(0, centre - band);
+    const int32_t centre = i + centreOff;
+    const int32_t lo = imax(imax(0, centre - band), i + selfLo);
     const int32_t hi = imin(hbn - 1, centre + band);
-    if (self) lo = imax(lo, pa + kc - b0);
     int32_t best;
     /* The previous match's diagonal costs -1, which nothing beats: look there first. */
-    const int32_t onLast = haveLast ? pa + lastDiag - b0 : -1;
-    if (haveLast && onLast >= lo && onLast <= hi && hB[onLast] == h) best = onLast;
+    const int32_t onLast = i + lastOff;
+    if (onLast >= lo && onLast <= hi && hB[onLast] == h) best = onLast;
     /* onLast is not in [lo, hi] or does not match: every cost is the distance to the centre
      * (the first of equal costs kept). */
     else best = bandNearest(hB, lo, hi, centre, h);
     if (best < 0) continue;
-    lastDiag = b0 + best - pa;
-    haveLast = 1;
+    lastOff = best - i;
     startA[i] = 1;
     startB[best] = 1;
-    for (int32_t t = 0; t < kc; t++) {
-      covA[i + t] = 1;
-      covB[best + t] = 1;
-      if (alignedB[i + t] < 0) alignedB[i + t] = b0 + best + t;
+    /* The tokens before endA are covered, with their alignedB set (from an earlier match: i only
+     * grows); so are those of B in [best, endB) when best is past the last match's start (runs
+     * along a diagonal: one new token each). Only the rest is marked. */
+    for (int32_t t = imax(i, endA); t < i + kc; t++) {
+      covA[t] = 1;
+      alignedB[t] = b0 + best + (t - i);
     }
+    endA = i + kc;
+    for (int32_t t = best >= lastB ? imax(best, endB) : best; t < best + kc; t++) covB[t] = 1;
+    lastB = best;
+    endB = best + kc;
   }
 }
 
@@ -133,17 +143,19 @@ static void shave(const uint8_t *cov, int32_t *ps, int32_t *pe) {
   *pe = e;
 }
 
-/* extent(): 0 when nothing is matched. */
-static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+/* The trimmed and grown part of extent() on the cover cov, or cov | or when `or` is given (a bound:
+ * see alignChainWith): 0 when nothing is matched. */
+static inline int grownExtent(const uint8_t *cov, const uint8_t *or, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+#define COVERED(i) (cov[i] | (or ? or[i] : 0))
   int32_t s = imax(0, from);
   int32_t e = imin(len, to);
-  while (s < e && !cov[s]) s++;
-  while (e > s && !cov[e - 1]) e--;
+  while (s < e && !COVERED(s)) s++;
+  while (e > s && !COVERED(e - 1)) e--;
   if (s >= e) return 0;
   for (int grown = 1; grown;) {
     grown = 0;
     for (int32_t j = s - 1; j >= imax(0, s - 1 - gap); j--) {
-      if (cov[j]) {
+      if (COVERED(j)) {
         s = j;
         grown = 1;
         break;
@@ -153,13 +165,23 @@ static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int
   for (int grown = 1; grown;) {
     grown = 0;
     for (int32_t j = e; j < imin(len, e + 1 + gap); j++) {
-      if (cov[j]) {
+      if (COVERED(j)) {
         e = j + 1;
         grown = 1;
         break;
       }
     }
   }
+#undef COVERED
+  *ps = s;
+  *pe = e;
+  return 1;
+}
+
+/* extent(): 0 when nothing is matched. */
+static int extent(const uint8_t *cov, int32_t len, int32_t from, int32_t to, int32_t gap, int32_t *ps, int32_t *pe) {
+  int32_t s, e;
+  if (!grownExtent(cov, NULL, len, from, to, gap, &s, &e)) return 0;
   shave(cov, &s, &e);
   *ps = s;
   *pe = e;
@@ -247,6 +269,29 @@ static int32_t findTop(const KeyPair *tops, int32_t n, uint64_t x) {
   return a;
 }
 
+/* Keeps (in order, in place) the pairs of p[0, n) whose x is the x of some renamed pair (x != y);
+ * returns how many. keys: room for n (their x sorted there, once each). */
+static int32_t pairsOfRenamed(KeyPair *p, int32_t n, KeyPair *keys) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (p[i].x != p[i].y) keys[k].x = p[i].x, keys[k].y = 0, k++;
+  sortXY(keys, k);
+  int32_t u = 0;
+  for (int32_t i = 0; i < k; i++)
+    if (u == 0 || keys[i].x != keys[u - 1].x) keys[u++] = keys[i];
+  /* A bit per x's low 10 bits first (a token hash's: spread): most other x are told by it. */
+  uint64_t seen[16] = {0};
+  for (int32_t i = 0; i < u; i++) seen[(keys[i].x >> 6) & 15] |= (uint64_t)1 << (keys[i].x & 63);
+  int32_t w = 0;
+  for (int32_t i = 0; i < n; i++) {
+    const uint64_t x = p[i].x;
+    if (!(seen[(x >> 6) & 15] >> (x & 63) & 1)) continue;
+    const int32_t f = findTop(keys, u, x);
+    if (f < u && keys[f].x == x) p[w++] = p[i];
+  }
+  return w;
+}
+
 typedef struct {
   int32_t pairs;
   double consistency;
@@ -262,7 +307,7 @@ typedef struct {
   int32_t *pre;
 } RenameMemo;
 
-/* renameConsistency(): unsupportedA / unsupportedB (window-relative, zeroed here) marked.
+/* renameConsistency(): unsupportedA / unsupportedB (window-relative; zeroed here when a pair is renamed, else left as they are and memo->unsupported 0) marked.
  * scratch: 4 * nA KeyPairs and 3 * nA int32. Returns 0 when out of memory.
  * An alignment asks for nested ranges (the window, the region in it, a cut of the region): a range
  * inside the last one computed (`memo`) with as many identifier pairs has the same pairs, so the
@@ -282,8 +327,6 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
       return 1;
     }
   }
-  memset(unsupportedA, 0, nA);
-  memset(unsupportedB, 0, nB);
   KeyPair *fwd = scratch, *bwd = scratch + nA, *topF = scratch + 2 * nA, *topB = scratch + 3 * nA;
   int32_t *countF = counts, *countB = counts + nA, *at = counts + 2 * nA; /* at: each pair's token of A */
   int32_t pairs = 0, renamed = 0;
@@ -320,11 +363,22 @@ static int renameConsistency(const RegionDoc *A, const RegionDoc *B, const int32
     memo->r = *out;
     return 1;
   }
-  sortXY(fwd, pairs);
-  sortXY(bwd, pairs);
-  int32_t agreeF = 0, agreeB = 0;
-  const int32_t nF = topsOf(fwd, pairs, topF, countF, &agreeF);
-  const int32_t nBw = topsOf(bwd, pairs, topB, countB, &agreeB);
+  /* (Read only when some token is marked: cleared here, not when no pair is renamed.) */
+  memset(unsupportedA, 0, nA);
+  memset(unsupportedB, 0, nB);
+  /* Each side's pairs sorted and counted (topsOf). Few pairs renamed (the usual): only the pairs of
+   * an x (of fwd; a y of bwd) that some renamed pair has are, as every pair of any other x is
+   * (x, x): its top is x with all of them, which agree, no rename and read by no findTop. */
+  int32_t nFwd = pairs, nBwd = pairs;
+  if (2 * renamed <= pairs) {
+    nFwd = pairsOfRenamed(fwd, pairs, topF);
+    nBwd = pairsOfRenamed(bwd, pairs, topB);
+  }
+  sortXY(fwd, nFwd);
+  sortXY(bwd, nBwd);
+  int32_t agreeF = pairs - nFwd, agreeB = pairs - nBwd;
+  const int32_t nF = topsOf(fwd, nFwd, topF, countF, &agreeF);
+  const int32_t nBw = topsOf(bwd, nBwd, topB, countB, &agreeB);
   int32_t renames = 0;
   for (int32_t t = 0; t < nF; t++)
     if (topF[t].y != topF[t].x) renames++;
@@ -458,12 +512,12 @@ static TokenStream normalizedWindow(const RegionDoc *d, int32_t from, int32_t n,
 
 int alignChainNative(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignResult *out) {
   AlignScratch scratch = {NULL, 0};
-  const int status = alignChainWith(A, B, seeds, m, o, self, &scratch, out);
+  const int status = alignChainWith(A, B, seeds, m, o, self, 0, &scratch, out);
   free(scratch.block);
   return status;
 }
 
-int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignScratch *scratch, AlignResult *out) {
+int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, double shortOf, AlignScratch *scratch, AlignResult *out) {
   const int32_t firstA = seeds[0], lastA = seeds[2 * m - 2], firstB = seeds[1], lastB = seeds[2 * m - 1];
   const int32_t a0 = imax(0, firstA - o->margin);
   int32_t a1 = imin(A->length, lastA + o->k + o->margin);
@@ -525,6 +579,12 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   if (hasIds && !B->ids.hi) idsB = normalizedWindow(B, b0, nB, winB), ob = b0;
   mark(&A->raw, 0, &B->raw, 0, a0, a1, b0, b1, seeds, m, o, self, &raw, ha, hb);
   if (hasIds) mark(&idsA, oa, &idsB, ob, a0, a1, b0, b1, seeds, m, o, self, &ids, ha, hb);
+  /* Side A's extent (below) is read on a cover inside raw.covA | ids.covA (goodA): on that union,
+   * it grows at least as far (trimmed from no later, each gap crossed), and shave() only narrows
+   * it. So a union's grown extent shorter than shortOf leaves the region too short: given up
+   * before the renames are weighed. */
+  int32_t u0, u1;
+  if (shortOf > 0 && (!grownExtent(raw.covA, hasIds ? ids.covA : NULL, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &u0, &u1) || (double)(u1 - u0) < shortOf)) return 0;
   Renames ren;
   RenameMemo memo = {0, 0, 0, {0, 1, 0}, identPre};
   if (hasIds) {
@@ -545,6 +605,9 @@ int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds,
   if (!extent(goodA, nA, firstA - a0, lastA + o->k - a0, o->fringeGap, &ea0, &ea1) || !extent(goodB, nB, firstB - b0, lastB + o->k - b0, o->fringeGap, &eb0, &eb1)) {
     return 0;
   }
+  /* What follows only narrows side A (a cut, a run: inside [ea0, ea1)) and makes side B no longer
+   * than it (a run's two sides are as long): too short a side A stays too short. */
+  if ((double)(ea1 - ea0) < shortOf) return 0;
   AlignResult al;
   score(A, B, &raw, &ids, hasIds, nA, a0, b0, nB, a0 + ea0, a0 + ea1, b0 + eb0, b0 + eb1, kc, unsA, unsB, pairsScratch, counts, &memo, &al);
   /* A verbatim copy next to look-alike code: the sparse stretch beyond its run goes (align.ts; code only). */

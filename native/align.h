@@ -54,7 +54,9 @@ typedef struct {
   size_t cap;
 } AlignScratch;
 
-/* alignChainNative in `scratch`'s memory: for many alignments in a row. */
-int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, AlignScratch *scratch, AlignResult *out);
+/* alignChainNative in `scratch`'s memory: for many alignments in a row. shortOf: 0 (nothing
+ * given up), or a length under which a region's side A is not wanted: 0 is returned as soon as
+ * its side A cannot reach it (as bucketRegions' judge would reject it). */
+int alignChainWith(const RegionDoc *A, const RegionDoc *B, const int32_t *seeds, int32_t m, const AlignOptions *o, int self, double shortOf, AlignScratch *scratch, AlignResult *out);
 
 #endif

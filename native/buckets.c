@@ -156,6 +156,8 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
   /* A whole maxGap (the usual): its tests in integers, exactly the double ones (no rounding below 2^53). */
   const int wholeGap = o->maxGap == floor(o->maxGap) && fabs(o->maxGap) < 2147483648.0;
   const int64_t gap = wholeGap ? (int64_t)o->maxGap : 0;
+  /* The options in locals: the stores to open[] below could alias *o, which would be read again for every chain. */
+  const double maxGap = o->maxGap, maxDrift = o->maxDrift, driftRate = o->driftRate;
   for (int32_t r = 0; r < m; r++) {
     const int32_t i = ord ? ord[r].id : r;
     const int32_t a = pairs[2 * i], b = pairs[2 * i + 1];
@@ -167,15 +169,15 @@ static int32_t chainBucket(Scratch *s, const int32_t *pairs, int32_t m, const Bu
     const int64_t closed = (int64_t)a - gap; /* (wholeGap) a chain ending before this is closed */
     for (int32_t c = 0; c < openLen; c++) {
       const OpenChain x = open[c];
-      if (wholeGap ? x.lastA < closed : (double)x.lastA + o->maxGap < (double)a) {
+      if (wholeGap ? x.lastA < closed : (double)x.lastA + maxGap < (double)a) {
         open[c] = open[--openLen];
         c--;
         continue;
       }
       const int32_t da = a - x.lastA, db = b - x.lastB;
-      if (da <= 0 || db <= 0 || (wholeGap ? db > gap : (double)db > o->maxGap)) continue;
+      if (da <= 0 || db <= 0 || (wholeGap ? db > gap : (double)db > maxGap)) continue;
       const int32_t drift = db > da ? db - da : da - db;
-      if ((double)drift > o->maxDrift + o->driftRate * (double)(da > db ? da : db)) continue;
+      if ((double)drift > maxDrift + driftRate * (double)(da > db ? da : db)) continue;
       if (self && a >= x.firstB) continue;
       const double cost = (double)drift * 4 + (double)da;
       if (cost < bestCost) {
@@ -328,7 +330,7 @@ int bucketRegionsRange(const RegionDoc *docs, const uint8_t *prose, const int32_
       const int32_t last = 2 * (end - first) - 2;
       if ((double)(cs[last] - cs[0]) + reach < o->minTokens || (double)(cs[last + 1] - cs[1]) + reach < o->minTokens) continue;
       AlignResult al;
-      const int status = alignChainWith(A, B, cs, end - first, &o->align, self, &s.align, &al);
+      const int status = alignChainWith(A, B, cs, end - first, &o->align, self, o->minTokens, &s.align, &al); /* (judge's first test, early) */
       res->aligned++;
       if (status < 0) {
         ok = 0;

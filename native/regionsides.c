@@ -67,11 +67,24 @@ static void linesOf(const DocPlaces *p, int32_t start, int32_t end, int32_t *sta
   *endLine = cells[last - 1];
 }
 
-/* One thread's working memory: a kernel's SimHash scratch and a lean document's normalised window. */
+/* Side SimHashes a thread remembers (a power of two): the same side of a document comes again
+ * with each of its copies (about half the sides of the small bench tree's regions are repeats). */
+#define SIDE_MEMO 4096
+
+/* A remembered side SimHash: the side (document, from, to; doc 0 with to 0: empty) and its result. */
+typedef struct {
+  uint32_t doc;
+  int32_t from, to, status;
+  uint64_t bits;
+} SideMemo;
+
+/* One thread's working memory: a kernel's SimHash scratch, a lean document's normalised window and
+ * the side SimHashes last computed (direct-mapped by side). */
 typedef struct {
   Kernel K;
   uint32_t *hi, *lo;
   size_t cap;
+  SideMemo memo[SIDE_MEMO];
 } SideScratch;
 
 /* regionSides.ts sideSimhash of tokens [from, to): 1 with *bits, 0 none, -1 out of memory. */
@@ -97,6 +110,20 @@ static int sideSimhash(const SideCall *c, const RegionDoc *d, int32_t from, int3
   return kernelSimhashTokens(&s->K, s->hi, s->lo, 0, (int32_t)n, SIDE_SHINGLE, c->tf, bits);
 }
 
+/* sideSimhash of document doc's tokens [from, to), remembered: a side computed before (the same
+ * tokens, the same call) has the same SimHash. */
+static int sideSimhashOf(const SideCall *c, const RegionDoc *docs, uint32_t doc, int32_t from, int32_t to, SideScratch *s, uint64_t *bits) {
+  const uint32_t slot = (uint32_t)(((doc * 0x9e3779b1u) ^ ((uint32_t)from * 0x85ebca6bu) ^ ((uint32_t)to * 0xc2b2ae35u)) >> 20) & (SIDE_MEMO - 1);
+  SideMemo *m = &s->memo[slot];
+  if (m->to != 0 && m->doc == doc && m->from == from && m->to == to) {
+    *bits = m->bits;
+    return m->status;
+  }
+  const int status = sideSimhash(c, &docs[doc], from, to, s, bits);
+  if (status >= 0 && to != 0) *m = (SideMemo){doc, from, to, status, status ? *bits : 0};
+  return status;
+}
+
 /* The sides of region i (BUCKET_PAIR_INTS ints at r) into o[SIDE_INTS]: 1, -1 out of memory. */
 static int sidesOfRegion(const RegionDoc *docs, const uint8_t *prose, const SideCall *c, const uint32_t *buckets, const int32_t *r, SideScratch *s, int32_t *o) {
   const uint32_t bucket = (uint32_t)r[0];
@@ -119,8 +146,8 @@ static int sidesOfRegion(const RegionDoc *docs, const uint8_t *prose, const Side
     return 1;
   }
   uint64_t fa = 0, fb = 0;
-  const int ha = sideSimhash(c, A, o[SIDE_A_START], ae, s, &fa);
-  const int hb = ha < 0 ? -1 : sideSimhash(c, B, o[SIDE_B_START], be, s, &fb);
+  const int ha = sideSimhashOf(c, docs, da, o[SIDE_A_START], ae, s, &fa);
+  const int hb = ha < 0 ? -1 : sideSimhashOf(c, docs, db, o[SIDE_B_START], be, s, &fb);
   if (ha < 0 || hb < 0) return -1;
   o[SIDE_DISTANCE] = ha && hb ? __builtin_popcountll(fa ^ fb) : 64;
   return 1;

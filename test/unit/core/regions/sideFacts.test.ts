@@ -115,10 +115,19 @@ describe('core/regions/sideFacts: the regions\' sides made by the kernel\'s plan
         const facts = found.sideFacts;
         assert.ok(facts, 'the job made the sides');
         assert.equal(facts.length, SIDE_INTS * found.pairs.length);
-        const seen = { trimmed: 0, notebook: 0, prose: 0, near: 0 };
+        const seen = { trimmed: 0, notebook: 0, prose: 0, near: 0, again: 0 };
+        const sides = new Set<string>();
         found.pairs.forEach((p, i) => {
           const c = check(facts, i, p, o);
-          for (const k of Object.keys(seen) as Array<keyof typeof seen>) if (c[k]) seen[k]++;
+          for (const k of Object.keys(c) as Array<keyof typeof c>) if (c[k]) seen[k]++;
+          // a side (document, trimmed start, end) whose SimHash was computed for an earlier region (a
+          // distance over 0: both sides' computed), again: the job's thread remembers it
+          if (facts[SIDE_INTS * i + SIDE_DISTANCE] > 0) {
+            for (const key of [`${p.a.doc}:${facts[SIDE_INTS * i + SIDE_A_START]}:${p.a.end}`, `${p.b.doc}:${facts[SIDE_INTS * i + SIDE_B_START]}:${p.b.end}`]) {
+              if (sides.has(key)) seen.again++;
+              sides.add(key);
+            }
+          }
         });
         for (const [k, v] of Object.entries(seen)) assert.ok(v > 0, `regions ${k} among them (${JSON.stringify(seen)})`);
       }
