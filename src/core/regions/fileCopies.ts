@@ -138,8 +138,6 @@ function addByPair(byPair: Map<number, RegionPair[]>, r: RegionPair): void {
 
 /** The copies of whole files among the documents, given the region pairs found, ordered by (docA, docB). */
 export function fileCopies(docs: readonly RegionDocument[], pairs: readonly RegionPair[], options: FileCopyOptions = {}): FileCopy[] {
-  const cover = options.cover ?? FILE_COVER;
-  const searchCover = options.searchCover ?? SEARCH_COVER;
   // Each region pair into the list of its two documents (keyed x × 2^26 + y, x < y), side a in
   // x; the pairs of a seed bucket come together: the last two documents' list (or skip) kept.
   const byPair = new Map<number, RegionPair[]>();
