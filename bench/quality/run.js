@@ -7,7 +7,9 @@
 //     --cli PATH         CLI to run (default: dist/cli.js of this repo)
 //     --subset a,b       only these subsets (default: code,en,zh)
 //     --configs a,b      scan configurations, each run on every subset: `given` (the arguments as
-//                        given), `locate` (the same plus --locate); default: given
+//                        given: at the CLI's defaults, copies located), `plain` (the same plus
+//                        --no-locate: SimHash pairs only), `locate` (the same plus --locate, for
+//                        a peer CLI older than the default); default: given
 //     --mutants N        files mutated per subset in the corpus (rebuilt when it differs; a new corpus: 36)
 //     --sweep N          run the CLI with --max-distance N and print precision/recall for every
 //                        distance threshold 0..N (a tuning aid; the verdict stays on the CLI's own set)
@@ -25,7 +27,7 @@ const Q = require('./quality-score');
 
 const { CONTENT, STRICT, POSITIVE, TARGET } = Q;
 const ACCEPT = STRICT; // the breakdowns' 'may be reported' band: ACCEPT <= J < POSITIVE
-const CONFIGS = { given: [], locate: ['--locate'] };
+const CONFIGS = { given: [], plain: ['--no-locate'], locate: ['--locate'] };
 
 function parseArgs(argv) {
   const o = { cli: path.join(REPO, 'dist', 'cli.js'), subsets: SUBSETS, configs: ['given'], mutants: mutantsArg(argv), sweep: null, out: path.join(REPO, 'bench', 'results', 'quality.json'), pass: [], strict: false };

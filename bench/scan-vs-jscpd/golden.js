@@ -5,7 +5,8 @@
 //
 //   node bench/scan-vs-jscpd/golden.js --record   # write bench/results/golden/<name>.json
 //   node bench/scan-vs-jscpd/golden.js            # compare against them (exit 1 on a difference)
-//   extra CLI options after `--` are passed to every scan (e.g. -- --workers 1)
+//   extra CLI options after `--` are passed to every scan (e.g. -- --workers 1; -- --no-locate for
+//   the plain SimHash report, the default before the CLI located copies)
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');

@@ -5,10 +5,14 @@
 //
 //   node bench/scan-vs-jscpd [--runs 5] [--trees small,large] [--build] [--worst]
 //
-//   A = node dist/cli.js scan <tree> --format json --no-progress               (stdout to a file)
+//   A = node dist/cli.js scan <tree> --format json --no-progress --no-locate   (stdout to a file)
+//   L = node dist/cli.js scan <tree> --format json --no-progress               (the default: copies located)
 //   B = jscpd <tree> --reporters json --output <tmp> --silent                  (JSON file report)
-// run alternately A B A B … (`--runs` each), so slow phases of a shared machine hit both alike.
-// Both tools run with their defaults otherwise: NearDup 2 workers (one per core), files and
+// run alternately A L B A L B … (`--runs` each), so slow phases of a shared machine hit all alike.
+// A, the plain SimHash scan, is issue 16's series (the `neardup` entry of the results, as before
+// the CLI located copies by default); L the CLI's default since (`neardupDefault`; over 32 MB of
+// text, as the large tree, it locates nothing and costs about A). The tools run with their
+// defaults otherwise: NearDup 2 workers (one per core), files and
 // sections, min 50 tokens; jscpd auto threads, mode mild, min 50 tokens. The trees hold only
 // JS/TS/Markdown files ≤ 1 MB that are not minified, so neither tool skips what the other reads.
 // jscpd is installed with `npm install --prefix bench/.cache/jscpd jscpd@5.3.3` when missing, and
@@ -17,7 +21,7 @@
 //
 // --worst [--worst-runs 3] [--worst-jscpd]: a tree of 500 identical copies of one real source file
 // plus one 50 MiB file of real code (bench/.cache/trees/worst), scanned by NearDup with
-// --max-file-size 65536 (KB; the default 2 MB limit would skip the big file): the whole tree
+// --max-file-size 65536 --no-locate (KB; the default 2 MB limit would skip the big file): the whole tree
 // (--worst-runs times), then each half alone once. --worst-jscpd adds one jscpd run
 // (--max-size 64mb) on the whole tree (slow: minutes).
 const fs = require('fs');
@@ -142,17 +146,22 @@ function check(r, what) {
 
 async function compareOnTree(name, dir, runs, cli, bin, tmp, ndExtra = [], jsExtra = []) {
   const nd = [];
+  const ndDefault = [];
   const js = [];
   const ndOut = path.join(tmp, `neardup-${name}.json`);
+  const ndDefaultOut = path.join(tmp, `neardup-default-${name}.json`);
   const jsOut = path.join(tmp, `jscpd-${name}`);
   for (let i = 0; i < runs; i++) {
-    const a = await neardupRun(cli, dir, ndOut, ndExtra);
+    const a = await neardupRun(cli, dir, ndOut, ['--no-locate', ...ndExtra]);
     check(a, 'neardup');
     nd.push(a);
+    const l = await neardupRun(cli, dir, ndDefaultOut, ndExtra);
+    check(l, 'neardup (default)');
+    ndDefault.push(l);
     const b = await jscpdRun(bin, dir, jsOut, jsExtra);
     check(b, 'jscpd');
     js.push(b);
-    log('scan', `${name} run ${i + 1}/${runs}: neardup ${fmt(a.wall, 2)} s ${fmt(rssMb(a), 0)} MB, jscpd ${fmt(b.wall, 2)} s ${fmt(rssMb(b), 0)} MB`);
+    log('scan', `${name} run ${i + 1}/${runs}: neardup --no-locate ${fmt(a.wall, 2)} s ${fmt(rssMb(a), 0)} MB, neardup ${fmt(l.wall, 2)} s ${fmt(rssMb(l), 0)} MB, jscpd ${fmt(b.wall, 2)} s ${fmt(rssMb(b), 0)} MB`);
   }
   const stat = (list) => ({
     wall: median(list.map((r) => r.wall)),
@@ -166,14 +175,16 @@ async function compareOnTree(name, dir, runs, cli, bin, tmp, ndExtra = [], jsExt
   });
   const ndResult = summariseNeardup(ndOut);
   if (/holds only some/.test(nd[nd.length - 1].stderr)) ndResult.truncated = true;
-  return { tree: name, runs, neardup: { ...stat(nd), result: ndResult }, jscpd: { ...stat(js), result: summariseJscpd(jsOut) } };
+  const ndDefaultResult = summariseNeardup(ndDefaultOut);
+  if (/holds only some/.test(ndDefault[ndDefault.length - 1].stderr)) ndDefaultResult.truncated = true;
+  return { tree: name, runs, neardup: { ...stat(nd), result: ndResult }, neardupDefault: { ...stat(ndDefault), result: ndDefaultResult }, jscpd: { ...stat(js), result: summariseJscpd(jsOut) } };
 }
 
 function printComparison(results) {
   const rows = [];
   for (const r of results) {
-    for (const [tool, s] of [['neardup', r.neardup], ['jscpd', r.jscpd]]) {
-      const found = tool === 'neardup' ? `${s.result.filePairs} file + ${s.result.sectionPairs} section pairs (${s.result.files} files)${s.result.truncated ? ' TRUNCATED' : ''}` : `${s.result.clones} clones (${s.result.sources} sources)`;
+    for (const [tool, s] of [['neardup --no-locate', r.neardup], ['neardup (default)', r.neardupDefault], ['jscpd', r.jscpd]]) {
+      const found = tool !== 'jscpd' ? `${s.result.filePairs} file + ${s.result.sectionPairs} section pairs (${s.result.files} files)${s.result.truncated ? ' TRUNCATED' : ''}` : `${s.result.clones} clones (${s.result.sources} sources)`;
       rows.push([r.label, tool, fmt(s.wall, 2), `${fmt(s.spread, 0)}%`, fmt(s.rssMb, 0), fmt(s.cpu * 100, 0) + '%', fmt(s.user, 2), found]);
     }
   }
@@ -182,7 +193,8 @@ function printComparison(results) {
   for (const r of results) {
     const ratio = r.neardup.wall / r.jscpd.wall;
     const mem = r.neardup.rssMb / r.jscpd.rssMb;
-    console.log(`${r.label}: wall neardup/jscpd = ${fmt(ratio, 2)} (target ≤ 0.5: ${verdict(ratio, 0.5)}); peak RSS neardup/jscpd = ${fmt(mem, 2)} (target ≤ 1: ${verdict(mem, 1)})`);
+    console.log(`${r.label}: wall neardup --no-locate/jscpd = ${fmt(ratio, 2)} (target ≤ 0.5: ${verdict(ratio, 0.5)}); peak RSS neardup --no-locate/jscpd = ${fmt(mem, 2)} (target ≤ 1: ${verdict(mem, 1)})`);
+    console.log(`${r.label}: the default (located) against --no-locate: wall ${fmt(r.neardupDefault.wall / r.neardup.wall, 2)}, peak RSS ${fmt(r.neardupDefault.rssMb / r.neardup.rssMb, 2)}; wall default/jscpd = ${fmt(r.neardupDefault.wall / r.jscpd.wall, 2)}`);
   }
 }
 
@@ -202,14 +214,14 @@ async function main(argv) {
         r.label = `${name} (${t.files} files, ${fmt(t.bytes / 1e6, 1)} MB)`;
         results.push(r);
       }
-      console.log(`\nWhole scans, A B A B …, ${o.runs} runs each; medians (spread = (max−min)/median of wall time)\n`);
+      console.log(`\nWhole scans, A L B A L B …, ${o.runs} runs each; medians (spread = (max−min)/median of wall time)\n`);
       printComparison(results);
     }
     let worst = null;
     if (o.worst) {
       const w = ensureWorstTree();
       log('scan', `worst-case tree: ${w.copies} copies of ${w.copied} (${w.copiedLines} lines) + one ${fmt(w.bigBytes / 2 ** 20, 0)} MiB file`);
-      const extra = ['--max-file-size', '65536'];
+      const extra = ['--max-file-size', '65536', '--no-locate'];
       const cases = [
         { name: 'whole', dir: w.dir, runs: o.worstRuns },
         { name: `identical/ (${w.copies} copies)`, dir: path.join(w.dir, 'identical'), runs: 1 },
@@ -243,7 +255,7 @@ async function main(argv) {
         rows.push(['jscpd', 'whole', 1, fmt(r.wall, 2), fmt(r.user, 2), fmt(cpu(r) * 100, 0) + '%', fmt(rssMb(r), 0), `${res.clones} clones`, '-', '-']);
       }
       worst = { info: w, neardup: out, jscpd };
-      console.log(`\nWorst case: ${w.copies} identical copies of a ${w.copiedLines}-line file + one ${fmt(w.bigBytes / 2 ** 20, 0)} MiB file of real code (neardup --max-file-size 65536)\n`);
+      console.log(`\nWorst case: ${w.copies} identical copies of a ${w.copiedLines}-line file + one ${fmt(w.bigBytes / 2 ** 20, 0)} MiB file of real code (neardup --max-file-size 65536 --no-locate)\n`);
       console.log(table(rows, ['tool', 'tree', 'runs', 'median s', 'user s', 'CPU', 'peak RSS MB', 'file pairs', 'section pairs', 'sections']));
       if (!o.worstJscpd) console.log('\n(jscpd on this tree: --worst-jscpd; it took ~400 s and 2.7 GB in a trial run on the development machine)');
     }

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 'use strict';
-// What `--locate` costs (issue 12's bound: a whole scan with it at most 1.3× a reference plain
-// scan): this build's `scan --locate` against a peer CLI's plain scan of the same tree, and this
-// build's plain scan for scale, run alternately, the order turned each round (A B C, B C A, C A B
+// What locating copies costs (issue 12's bound: a whole scan with it at most 1.3× a reference plain
+// scan): this build's default scan (it locates copies) against a peer CLI's plain scan of the same
+// tree, and this build's plain scan (--no-locate) for scale, run alternately, the order turned each round (A B C, B C A, C A B
 // …) so that a shared machine's slow phases and what one run leaves behind hit all three alike. Prints the medians of wall, CPU (user + sys) and peak RSS and the
 // ratios of the medians; a ratio is worth something within one run only.
 //
 //   node bench/scan-vs-jscpd/locateCost.js --peer /path/to/other/dist/cli.js [--runs 11] [--tree small]
 //
-//   A = node dist/cli.js scan <tree> --format json --locate     (stdout to a file, as in index.js)
-//   B = node <peer> scan <tree> --format json                   (the reference: e.g. a build of 8eda2fd)
-//   C = node dist/cli.js scan <tree> --format json
-// The peer is any build of the CLI (`git worktree add ../ref 8eda2fd && cd ../ref && npm ci &&
-// npm run build`). Without --peer, B is this build's plain scan (C is then left out).
+//   A = node dist/cli.js scan <tree> --format json              (stdout to a file, as in index.js; the default locates)
+//   B = node <peer> scan <tree> --format json                   (the reference: e.g. a build of 8eda2fd, whose default is plain)
+//   C = node dist/cli.js scan <tree> --format json --no-locate
+// The peer is a build of the CLI from before the default located copies (`git worktree add
+// ../ref 8eda2fd && cd ../ref && npm ci && npm run build`). Without --peer, B is this build's
+// plain scan (--no-locate; C is then left out).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -33,9 +34,9 @@ async function main() {
   const out = path.join(os.tmpdir(), `neardup-locate-cost-${process.pid}.json`);
   const scan = (c, extra) => ['node', [c, 'scan', tree, '--format', 'json', '--no-progress', ...extra]];
   const runs = [
-    ['A', 'this build --locate', scan(cli, ['--locate'])],
-    ['B', args.peer ? `peer plain (${path.relative(REPO, peer) || peer})` : 'this build plain', scan(peer, [])],
-    ...(args.peer ? [['C', 'this build plain', scan(cli, [])]] : []),
+    ['A', 'this build (default: located)', scan(cli, [])],
+    ['B', args.peer ? `peer plain (${path.relative(REPO, peer) || peer})` : 'this build --no-locate', scan(peer, args.peer ? [] : ['--no-locate'])],
+    ...(args.peer ? [['C', 'this build --no-locate', scan(cli, ['--no-locate'])]] : []),
   ];
   const got = Object.fromEntries(runs.map(([k]) => [k, []]));
   for (let r = 0; r < args.runs; r++) {
@@ -57,7 +58,7 @@ async function main() {
   console.log(table(rows, ['', 'scan', 'wall s', 'CPU s', 'peak MB']));
   const ratio = { wall: wall('A') / wall('B'), cpu: cpu('A') / cpu('B'), peak: rss('A') / rss('B') };
   console.log(`\nA/B: wall ${fmt(ratio.wall, 3)} (bound ≤ ${BOUND}: ${verdict(ratio.wall, BOUND)}), CPU ${fmt(ratio.cpu, 3)} (${verdict(ratio.cpu, BOUND)}), peak ${fmt(ratio.peak, 2)}`);
-  if (args.peer) console.log(`A/C (--locate against this build's plain scan): wall ${fmt(wall('A') / wall('C'), 3)}, CPU ${fmt(cpu('A') / cpu('C'), 3)}`);
+  if (args.peer) console.log(`A/C (the default against this build's --no-locate): wall ${fmt(wall('A') / wall('C'), 3)}, CPU ${fmt(cpu('A') / cpu('C'), 3)}`);
   writeResult('locate-cost', { tree: args.tree, runs: args.runs, peer: args.peer || null, medians: Object.fromEntries(runs.map(([k, name]) => [k, { name, wall: wall(k), cpu: cpu(k), peakMb: rss(k) }])), ratio });
 }
 

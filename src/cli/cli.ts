@@ -1,7 +1,7 @@
 /**
  * neardup — command-line front end of the engine.
  *   neardup scan <dir> [--format text|json|sarif|markdown|codeclimate|html|junit] [--max-distance N] …
- *   [--baseline FILE] [--write-baseline FILE] [--changed-since REF] [--locate] [--config FILE | --no-config]
+ *   [--baseline FILE] [--write-baseline FILE] [--changed-since REF] [--no-locate] [--config FILE | --no-config]
  *   neardup fingerprints <dir> --out FILE [--name NAME] …   (a shard: node/shards, issue 17)
  *   neardup join SHARD... [--format text|json|sarif] [--engine local|dask [--scheduler ADDR]]
  * The folder's `.neardup.json` (projectFlags.ts) sets what no flag on the command line sets.
@@ -222,7 +222,12 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     onPhase?.('locate begun', performance.now());
     return async (scanned: ScanResult): Promise<ScanResult> => {
       const outcome = await located(scanned.pairs);
-      if (!outcome.ok && !flags.quiet) process.stderr.write(`neardup: --locate skipped: ${sanitizeForTerminal(outcome.reason)}.\n`);
+      // Refused (over the byte limit) or failed: the plain report, with one line on stderr; a run
+      // that did not ask for --locate (it is the default) is told how to leave the notice out.
+      if (!outcome.ok && !flags.quiet) {
+        const asked = cmd.getOptionValueSource('locate') === 'cli';
+        process.stderr.write(asked ? `neardup: --locate skipped: ${sanitizeForTerminal(outcome.reason)}.\n` : `neardup: copies inside files not located: ${sanitizeForTerminal(outcome.reason)} (--no-locate: no notice).\n`);
+      }
       onPhase?.(outcome.ok ? `located (${outcome.pairs.length} pairs, ${outcome.stats.dropped} already reported)` : 'locate refused', performance.now());
       return outcome.ok ? withLocated(scanned, outcome) : scanned;
     };
@@ -513,7 +518,8 @@ export function buildProgram(): Command {
     .option('--normalize-identifiers', 'treat renamed identifiers and changed literals as equal', d.normalizeIdentifiers)
     .option('--stop-words', 'drop English and Chinese stop words from prose', d.stopWords)
     .addOption(new Option('--weighting <w>', 'feature weighting: none (each shingle once), tf (1 + ln count), tfidf (tf × corpus IDF, two passes)').choices(['none', 'tf', 'tfidf']).default(d.weighting))
-    .option('--locate', 'experimental: also locate copied blocks inside files (verbatim, renamed, edited) as section pairs', false);
+    .option('--locate', 'locate copied blocks inside files (verbatim, renamed, edited) as section pairs', true)
+    .option('--no-locate', 'SimHash file and section pairs only, no located blocks: about 0.6x the time and memory of the default (for a quick check, a tight CI budget, or to compare with earlier reports)');
   readingOptions(scan, d)
     .action(async (dir: string, flags: ScanFlags, cmd: Command) => {
       await exitWhenFlushed(await runScan(dir, flags, cmd));

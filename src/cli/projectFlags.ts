@@ -22,6 +22,7 @@ export const FLAG_OF_FIELD: Readonly<Record<ProjectField, string>> = {
   cjkSegmenter: 'cjkSegmenter',
   foldVariants: 'foldVariants',
   weighting: 'weighting',
+  locate: 'locate',
 };
 
 export type ProjectFlagsResult = { ok: true; config?: ProjectConfig } | { ok: false; message: string };

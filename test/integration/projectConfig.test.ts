@@ -1,11 +1,12 @@
 // Issue 15: the workspace folder's `.neardup.json` applies live (written on disk or saved from an
-// editor), wins over the `neardup.*` settings key by key, and a broken one changes nothing but
+// editor), wins over the `neardup.*` settings key by key (`locate` among them), and a broken one changes nothing but
 // says where it is broken (file, line, key) in one warning and the log.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
-import { FIXTURE_FILE_GROUPS, closeAllEditors, fileGroups, fixture, getApi, setSetting, waitForReport, waitUntil } from './helpers';
+import { FIXTURE_FILE_GROUPS, closeAllEditors, fileGroups, fixture, getApi, relOf, setSetting, waitForReport, waitUntil } from './helpers';
+import { BLOCK, HOST_BOTTOM, HOST_TOP, SOURCE } from './locatedSample';
 
 describe('.neardup.json in the workspace folder', () => {
   let api: NearDupApi;
@@ -40,6 +41,27 @@ describe('.neardup.json in the workspace folder', () => {
     // Gone: the user setting applies.
     fs.rmSync(file().fsPath);
     await waitForReport(api, (x) => x.thresholds.maxDistance === 5, 'the user setting again');
+  });
+
+  it('"locate": false turns the located copies off, as the CLI\'s --no-locate; deleting the file turns them on again', async () => {
+    // A block pasted into an otherwise different file: only the region finder sees it.
+    const dir = fixture('code/projectLocate');
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'helpers.ts'), Buffer.from(SOURCE));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'inventory.ts'), Buffer.from(`${HOST_TOP}\n${BLOCK}\n${HOST_BOTTOM}`));
+    try {
+      const located = (x: Parameters<typeof fileGroups>[0]) => x.groups.filter((g) => g.located && g.members.some((m) => relOf(m.path).startsWith('code/projectLocate/'))).length;
+      await waitForReport(api, (x) => located(x) === 1, 'the pasted block located', 40_000);
+      write('{ "locate": false }');
+      const off = await waitForReport(api, (x) => located(x) === 0, 'no located copy with "locate": false', 40_000);
+      assert.strictEqual(api.settings.current().locate, false);
+      assert.deepStrictEqual(fileGroups(off), FIXTURE_FILE_GROUPS, 'the SimHash groups stay');
+      fs.rmSync(file().fsPath);
+      await waitForReport(api, (x) => located(x) === 1, 'the located copy back', 40_000);
+      assert.strictEqual(api.settings.current().locate, true);
+    } finally {
+      await vscode.workspace.fs.delete(dir, { recursive: true });
+      await waitForReport(api, (x) => !x.groups.some((g) => g.members.some((m) => relOf(m.path).startsWith('code/projectLocate/'))), 'the test files gone');
+    }
   });
 
   it('an edit saved from an editor applies', async () => {

@@ -17,12 +17,14 @@ export function startsScanWorkers(argv: readonly string[]): boolean {
 }
 
 /**
- * How many workers to start first: one (a tree of one batch needs no more), or with `--locate`
- * (work for every worker after the fingerprints) as many as the scan will have: one per core, or
- * `--workers N` (a guess at the flag; a worker too many is let go when the scan ends).
+ * How many workers to start first: one (a tree of one batch needs no more), or for a scan that
+ * locates copies (the default; work for every worker after the fingerprints) as many as the scan
+ * will have: one per core, or `--workers N` (a guess at the flags, the last of `--locate` and
+ * `--no-locate` winning; a worker too many is let go when the scan ends, as with a
+ * `.neardup.json` that sets `"locate": false`, which is read later).
  */
 export function earlyWorkerCount(argv: readonly string[], cores: number): number {
-  if (!argv.includes('--locate')) return 1;
+  if (argv[2] !== 'scan' || argv.lastIndexOf('--no-locate') > argv.lastIndexOf('--locate')) return 1;
   const i = argv.findIndex((a) => a === '--workers' || a.startsWith('--workers='));
   const n = i < 0 ? NaN : Number(argv[i].startsWith('--workers=') ? argv[i].slice('--workers='.length) : argv[i + 1]);
   return Math.max(1, Math.min(Number.isInteger(n) && n > 0 ? n : cores, cores, 64));

@@ -3,7 +3,7 @@
  * counts in words, the kinds of a group's pairs, and `--fail-on-kind`'s list.
  */
 import type { ReportGroup, ReportPair } from '../../core/report/report';
-import { groupedPairs } from './pairGroups';
+import { locKey } from './pairGroups';
 import type { CloneKind } from '../../core/types';
 
 export const CLONE_KINDS: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
@@ -23,10 +23,18 @@ export function describeKinds(counts: KindCounts): string {
     .join(', ');
 }
 
-/** The kind counts of each group's own pairs (both sides members of it; none for a located group), parallel to `groups`. */
+/**
+ * The kind counts of each group's own pairs (both sides members of it: a file pair carrying its
+ * regions and a located group's pairs included, as the text report counts them), parallel to `groups`.
+ */
 export function groupKinds(groups: readonly ReportGroup[], pairs: readonly ReportPair[]): KindCounts[] {
   const out = groups.map((): KindCounts => ({ exact: 0, renamed: 0, edited: 0 }));
-  for (const [gi, list] of groupedPairs({ pairs, groups }).byGroup) for (const i of list) out[gi][pairs[i].clone]++;
+  const groupOf = new Map<string, number>();
+  groups.forEach((g, gi) => (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi)));
+  for (const p of pairs) {
+    const gi = groupOf.get(locKey(p.kind, p.a));
+    if (gi !== undefined && groupOf.get(locKey(p.kind, p.b)) === gi) out[gi][p.clone]++;
+  }
   return out;
 }
 

@@ -20,9 +20,13 @@ export const PROJECT_CONFIG_FILE = '.neardup.json';
 /** A larger `.neardup.json` is refused (it is a handful of keys; a workspace is untrusted input). */
 export const PROJECT_CONFIG_MAX_BYTES = 256 * 1024;
 
-/** Settings of how one person sees the results (severity, editor marks, CodeLens, checks while typing, baseline pairs, paste notices, located copies): not a project's. */
-type PersonalField = 'severity' | 'decorationsEnabled' | 'codeLensEnabled' | 'liveWhileTyping' | 'baselineShow' | 'onPaste' | 'pasteMinLines' | 'locate';
-const PERSONAL: ReadonlySet<keyof NearDupSettings> = new Set<PersonalField>(['severity', 'decorationsEnabled', 'codeLensEnabled', 'liveWhileTyping', 'baselineShow', 'onPaste', 'pasteMinLines', 'locate']);
+/**
+ * Settings of how one person sees the results (severity, editor marks, CodeLens, checks while
+ * typing, baseline pairs, paste notices): not a project's. `locate` is a project's (a CI's
+ * `"locate": false` for a tree where the plain scan is enough, the editor's too).
+ */
+type PersonalField = 'severity' | 'decorationsEnabled' | 'codeLensEnabled' | 'liveWhileTyping' | 'baselineShow' | 'onPaste' | 'pasteMinLines';
+const PERSONAL: ReadonlySet<keyof NearDupSettings> = new Set<PersonalField>(['severity', 'decorationsEnabled', 'codeLensEnabled', 'liveWhileTyping', 'baselineShow', 'onPaste', 'pasteMinLines']);
 
 /** The settings a project may set in its file (the personal ones stay in each user's settings). */
 export type ProjectField = Exclude<keyof NearDupSettings, PersonalField>;

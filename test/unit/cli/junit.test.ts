@@ -91,8 +91,9 @@ describe('groups as one finding: --format junit and SARIF results per group (CLI
     }
   });
 
+  // The plain report's groups (--no-locate): a file pair carrying its located regions stays one result.
   it('SARIF: the group of three copies is one result with two related locations (3 pairs in it, --fail-on-pairs still counts pairs); a group of two is its pair; schema-valid', () => {
-    const r = run(['scan', dir, '--no-sections', '--format', 'sarif', '-q', '--fail-on-pairs', '4']);
+    const r = run(['scan', dir, '--no-sections', '--no-locate', '--format', 'sarif', '-q', '--fail-on-pairs', '4']);
     assert.equal(r.code, 1, 'four pairs reach --fail-on-pairs 4');
     const log = JSON.parse(r.stdout) as { runs: Array<{ results: unknown[] }> };
     const ajv = new Ajv({ strict: false, allErrors: true, unicodeRegExp: false });
@@ -113,16 +114,16 @@ describe('groups as one finding: --format junit and SARIF results per group (CLI
     assert.equal(pair.relatedLocations.length, 1);
     assert.match(pair.partialFingerprints['neardupPair/v1'], /^[0-9a-f]{32}$/);
     // The group's fingerprint is stable across runs.
-    const again = JSON.parse(run(['scan', dir, '--no-sections', '--format', 'sarif', '-q']).stdout).runs[0].results as R[];
+    const again = JSON.parse(run(['scan', dir, '--no-sections', '--no-locate', '--format', 'sarif', '-q']).stdout).runs[0].results as R[];
     assert.equal(again.find((x) => x.properties.copies === 3)!.partialFingerprints['neardupGroup/v1'], group.partialFingerprints['neardupGroup/v1']);
   });
 
   it('SARIF with a baseline: the group is "unchanged" while all its pairs are known, "new" once a fourth copy joins it', () => {
     const base = path.join(dir, '..', path.basename(dir) + '-base.json');
     try {
-      assert.equal(run(['scan', dir, '--no-sections', '-q', '--write-baseline', base]).code, 0);
+      assert.equal(run(['scan', dir, '--no-sections', '--no-locate', '-q', '--write-baseline', base]).code, 0);
       const states = () => {
-        const r = run(['scan', dir, '--no-sections', '--format', 'sarif', '-q', '--baseline', base]);
+        const r = run(['scan', dir, '--no-sections', '--no-locate', '--format', 'sarif', '-q', '--baseline', base]);
         const res = JSON.parse(r.stdout).runs[0].results as Array<{ baselineState: string; properties: { copies?: number } }>;
         return res.map((x) => `${x.properties.copies ?? 2}:${x.baselineState}`).sort();
       };

@@ -1,8 +1,9 @@
 /**
- * `neardup scan --locate` (experimental, issue 12): copies located inside files are reported as
- * section pairs with their clone kind (or the SimHash pair that already reports them gets it),
- * line ranges as planted; without the flag the report is as before; `--baseline` works with it;
- * SARIF stays schema-valid; a tree over the byte limit is refused, not crashed on.
+ * `neardup scan` locates copies inside files by default (issue 12; `--locate` says so, a no-op):
+ * they are reported as section pairs with their clone kind (or the SimHash pair that already
+ * reports them gets it), line ranges as planted; with `--no-locate` the report is the plain one;
+ * `--baseline` works with it; SARIF stays schema-valid; a tree over the byte limit is refused,
+ * not crashed on.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -27,7 +28,7 @@ function run(args: string[], env: NodeJS.ProcessEnv = {}): { code: number; stdou
 const near = (x: Range, y: Range) => x.path === y.path && Math.abs(x.startLine - y.startLine) <= 1 && Math.abs(x.endLine - y.endLine) <= 1;
 const reports = (p: LocatedPair, c: PlantedCopy) => (near(p.a, c.a) && near(p.b, c.b)) || (near(p.a, c.b) && near(p.b, c.a));
 
-describe('neardup scan --locate (experimental)', function () {
+describe('neardup scan: copies located inside files (the default; --no-locate)', function () {
   this.timeout(60000);
   let dir: string;
   let planted: PlantedCopy[];
@@ -42,9 +43,11 @@ describe('neardup scan --locate (experimental)', function () {
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('reports each planted copy by its line ranges (± 1 line) with the right clone kind', () => {
-    const r = run(['scan', dir, '--format', 'json', '-q', '--locate']);
+  it('reports each planted copy by its line ranges (± 1 line) with the right clone kind, by default and with --locate alike', () => {
+    const r = run(['scan', dir, '--format', 'json', '-q']);
     assert.equal(r.code, 0, r.stderr);
+    const noTime = (s: string) => s.replace(/"elapsedMs": \d+/, '"elapsedMs": 0');
+    assert.equal(noTime(run(['scan', dir, '--format', 'json', '-q', '--locate']).stdout), noTime(r.stdout), '--locate is the default');
     const j = JSON.parse(r.stdout) as LocatedReport;
     for (const c of planted) {
       const p = j.pairs.find((q) => q.kind === 'section' && reports(q, c));
@@ -59,8 +62,12 @@ describe('neardup scan --locate (experimental)', function () {
     assert.ok(j.groups.some((g) => g.located && g.kind === 'section'), 'located groups are section groups');
   });
 
-  it('without --locate the report is as before, with the clone kind of every pair: no located pairs or groups', () => {
-    const j = JSON.parse(run(['scan', dir, '--format', 'json', '-q']).stdout) as LocatedReport;
+  it('with --no-locate the report is the plain one, with the clone kind of every pair: no located pairs, regions or groups', () => {
+    const r = run(['scan', dir, '--format', 'json', '-q', '--no-locate']);
+    const j = JSON.parse(r.stdout) as LocatedReport;
+    assert.ok(j.pairs.length > 0, r.stderr);
+    // The last of --locate and --no-locate wins.
+    assert.deepEqual((JSON.parse(run(['scan', dir, '--format', 'json', '-q', '--locate', '--no-locate']).stdout) as LocatedReport).pairs, j.pairs);
     for (const p of j.pairs) {
       assert.deepEqual(Object.keys(p).sort(), ['a', 'b', 'clone', 'distance', 'kind', 'similarity']);
       assert.ok(['exact', 'renamed', 'edited'].includes(p.clone!), p.clone);
@@ -70,7 +77,7 @@ describe('neardup scan --locate (experimental)', function () {
   });
 
   it('text output shows located copies with their clone kind', () => {
-    const r = run(['scan', dir, '-q', '--locate']);
+    const r = run(['scan', dir, '-q']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /places of a located copy/);
     assert.match(r.stdout, /(exact|renamed|edited) copy, similarity \d+\.\d%, distance \d+/);
@@ -137,11 +144,11 @@ describe('neardup scan --locate (experimental)', function () {
     fs.writeFileSync(path.join(tree, 'c.md'), ['# Else', '', para(120)].join('\n') + '\n');
     const lines = (p: LocatedPair) => [p.a.path, p.a.startLine, p.a.endLine, p.b.path, p.b.startLine, p.b.endLine];
     // The plain scan: one SimHash section pair over both copies and the paragraph between them.
-    const plain = JSON.parse(run(['scan', tree, '--format', 'json', '-q']).stdout) as LocatedReport;
+    const plain = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--no-locate']).stdout) as LocatedReport;
     assert.deepEqual(plain.pairs.map(lines), [['a.md', 1, 7, 'b.md', 5, 9]]);
     assert.equal(plain.groups.length, 1);
-    // --locate: the two copies where they are, each exact; the section pair and its group are gone.
-    const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--locate']).stdout) as LocatedReport;
+    // Located (the default): the two copies where they are, each exact; the section pair and its group are gone.
+    const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q']).stdout) as LocatedReport;
     assert.deepEqual(
       j.pairs.map((p) => [...lines(p), p.clone, p.located]),
       [
@@ -224,7 +231,7 @@ describe('neardup scan --locate (experimental)', function () {
     fs.writeFileSync(path.join(tree, 'source.ts'), original);
     fs.writeFileSync(path.join(tree, 'copy.ts'), edited);
     fs.writeFileSync(path.join(tree, 'other.ts'), codeFile(mulberry32(92), 8));
-    const plain = JSON.parse(run(['scan', tree, '--format', 'json', '-q']).stdout) as LocatedReport;
+    const plain = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--no-locate']).stdout) as LocatedReport;
     assert.equal(plain.pairs.filter((p) => p.kind === 'file').length, 0, 'SimHash alone does not pair the two files');
     const j = JSON.parse(run(['scan', tree, '--format', 'json', '-q', '--locate']).stdout) as LocatedReport;
     const files = j.pairs.filter((p) => p.kind === 'file');

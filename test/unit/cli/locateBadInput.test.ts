@@ -1,11 +1,12 @@
 /**
- * `neardup scan --locate` (experimental) as robust as the scan: bad files in the tree (binary,
+ * `neardup scan` locating copies (the default; `--locate`) as robust as the scan: bad files in the tree (binary,
  * minified, repetitive, broken encodings, empty, a FIFO, an unreadable file) are skipped by the
  * scan with one stderr line each and add none in the locate pass; files that change between the
  * scan and the locate pass (deleted, unreadable, replaced, now binary or minified…) are one skip
  * each; `--weighting tfidf`, `--no-sections` and every output format work with it; the byte limit
- * refuses a tree through the CLI (NEARDUP_LOCATE_MAX_BYTES, for tests) with one notice and the
- * report unchanged. No timing: the runs have a timeout only so a hang fails instead of stalling.
+ * refuses a tree through the CLI (NEARDUP_LOCATE_MAX_BYTES, for tests) with one notice (with an
+ * explicit `--locate` today's, at the default a shorter one naming `--no-locate`; none with -q)
+ * and the report of `--no-locate`. No timing: the runs have a timeout only so a hang fails instead of stalling.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -74,7 +75,7 @@ function deniedUser(): { uid?: number; gid?: number } | null {
   return nobodyIds();
 }
 
-describe('neardup scan --locate on bad input', function () {
+describe('neardup scan locating copies (the default) on bad input', function () {
   this.timeout(120000);
   let tmp: string;
   let root: string;
@@ -309,7 +310,7 @@ void (async () => {
   });
 });
 
-describe('neardup scan --locate with other options and formats', function () {
+describe('neardup scan locating copies (the default) with other options and formats', function () {
   this.timeout(120000);
   let tmp: string;
   let root: string;
@@ -346,8 +347,8 @@ describe('neardup scan --locate with other options and formats', function () {
     for (const p of j.pairs.filter((q) => q.kind === 'section')) assert.equal(p.located, true, JSON.stringify(p));
     for (const g of j.groups.filter((q) => q.kind === 'section')) assert.equal(g.located, true, JSON.stringify(g));
     assertPlanted(j.pairs.filter((p) => p.located), planted, '--no-sections');
-    // Without --locate: no section pair at all.
-    const plain = JSON.parse(runCli(['scan', root, '--format', 'json', '-q', '--no-sections']).stdout) as LocatedReport;
+    // With --no-locate: no section pair at all.
+    const plain = JSON.parse(runCli(['scan', root, '--format', 'json', '-q', '--no-sections', '--no-locate']).stdout) as LocatedReport;
     assert.equal(plain.pairs.filter((p) => p.kind === 'section').length, 0);
   });
 
@@ -393,9 +394,10 @@ describe('neardup scan --locate with other options and formats', function () {
     );
   });
 
-  it('the byte limit through the CLI: one notice on stderr, the report of a run without --locate', () => {
-    const plain = runCli(['scan', root, '--format', 'json', '--no-progress']);
+  it('the byte limit through the CLI: one notice on stderr, the report of a run with --no-locate', () => {
+    const plain = runCli(['scan', root, '--format', 'json', '--no-progress', '--no-locate']);
     assert.equal(plain.code, 0, plain.stderr);
+    assert.ok(!plain.stdout.includes('"located"'), 'the plain report has no located pair');
     const env = (v: string) => ({ env: { ...process.env, NEARDUP_LOCATE_MAX_BYTES: v } });
     const refused = runCli(['scan', root, '--format', 'json', '--no-progress', '--locate'], env('1024'));
     assert.equal(refused.code, 0, refused.stderr);
@@ -407,6 +409,20 @@ describe('neardup scan --locate with other options and formats', function () {
     assert.equal(quiet.code, 0);
     assert.equal(quiet.stderr, '');
     assert.deepEqual(timeless(quiet.stdout), timeless(plain.stdout));
+    // At the default (no --locate asked for): one shorter notice that says how to leave it out; none with -q.
+    const byDefault = runCli(['scan', root, '--format', 'json', '--no-progress'], env('1024'));
+    assert.equal(byDefault.code, 0, byDefault.stderr);
+    assert.equal(
+      byDefault.stderr,
+      byDefault.stderr.match(/^neardup: copies inside files not located: the scanned text \(\d+(\.\d)? KB\) is over the 1 KB --locate takes \(--no-locate: no notice\)\.\n$/)?.[0],
+      byDefault.stderr,
+    );
+    assert.deepEqual(timeless(byDefault.stdout), timeless(plain.stdout));
+    const quietDefault = runCli(['scan', root, '--format', 'json', '-q'], env('1024'));
+    assert.equal(quietDefault.stderr, '');
+    assert.deepEqual(timeless(quietDefault.stdout), timeless(plain.stdout));
+    // --no-locate: nothing to refuse, no notice.
+    assert.equal(runCli(['scan', root, '--format', 'json', '--no-progress', '--no-locate'], env('1024')).stderr, '');
     // Over the tree's size, or not a positive whole number: ignored, the copies are located.
     for (const v of ['1000000000', '0', '-5', 'abc', '1e3', '', ' 1024']) {
       const r = runCli(['scan', root, '--format', 'json', '--no-progress', '--locate'], env(v));

@@ -58,6 +58,7 @@ describe('.neardup.json: parsing and validation (node/settings/projectConfig.ts)
   "cjk.segmenter": "bigram",
   "cjk.foldVariants": false,
   "weighting": "tf",
+  "locate": false,
   "baseline": "ci/neardup-baseline.json", // relative to this file
 }
 `;
@@ -77,6 +78,7 @@ describe('.neardup.json: parsing and validation (node/settings/projectConfig.ts)
       cjkSegmenter: 'bigram',
       foldVariants: false,
       weighting: 'tf',
+      locate: false,
     });
     assert.equal(r.config.baseline, path.resolve('/repo/ci/neardup-baseline.json'));
     // Every settable key is in the text above (so this test covers the whole list).
@@ -237,10 +239,14 @@ describe('neardup scan reads <dir>/.neardup.json (CLI)', function () {
     config('{\n  // lib is vendored\n  "exclude": ["lib/**"],\n  "sections.enabled": false,\n}\n');
     assert.deepEqual(pairsOf(), ['file src/alpha.ts ~ src/beta.ts'], 'exclude and sections.enabled from the file');
     assert.deepEqual(pairsOf('--exclude', 'src/**'), ['file lib/one.ts ~ lib/two.ts'], '--exclude replaces the file’s list; sections stay off');
-    config('{"minTokens": 100000}');
-    assert.deepEqual(pairsOf(), [], 'minTokens from the file');
+    // (Copies located inside files are found under any minTokens: "locate": false leaves them out.)
+    config('{"minTokens": 100000, "locate": false}');
+    assert.deepEqual(pairsOf(), [], 'minTokens and locate from the file');
     assert.ok(pairsOf('--min-tokens', '50').length >= 2, '--min-tokens wins');
-    config('{"maxDistance": 0, "minSimilarity": 1, "sections.enabled": false}');
+    assert.ok(pairsOf('--locate').includes('file lib/one.ts ~ lib/two.ts'), '--locate wins: the identical files located');
+    config('{"minTokens": 100000}');
+    assert.ok(pairsOf().includes('file lib/one.ts ~ lib/two.ts'), 'locating is the default');
+    config('{"maxDistance": 0, "minSimilarity": 1, "sections.enabled": false, "locate": false}');
     assert.deepEqual(pairsOf(), ['file lib/one.ts ~ lib/two.ts'], 'only the identical copy at distance 0 and similarity 1');
     assert.deepEqual(pairsOf('--max-distance', '12', '--min-similarity', '0.75'), all, 'the thresholds from the flags');
   });

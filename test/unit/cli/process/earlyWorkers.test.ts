@@ -57,9 +57,13 @@ describe("the CLI's early scan worker", function () {
     assert.ok(!startsScanWorkers(['node', 'cli.js', 'scan', '.', '-h']));
   });
 
-  it('is one worker, or with --locate as many as the scan will have', () => {
+  it('is as many as the scan will have when it locates copies (the default), else one', () => {
     const argv = (...a: string[]) => ['node', 'cli.js', 'scan', '.', ...a];
-    assert.equal(earlyWorkerCount(argv(), 4), 1);
+    assert.equal(earlyWorkerCount(argv(), 4), 4, 'the default locates');
+    assert.equal(earlyWorkerCount(argv('--no-locate'), 4), 1);
+    assert.equal(earlyWorkerCount(argv('--locate', '--no-locate'), 4), 1, 'the last flag wins');
+    assert.equal(earlyWorkerCount(argv('--no-locate', '--locate'), 4), 4);
+    assert.equal(earlyWorkerCount(['node', 'cli.js', 'fingerprints', '.', '--out', 'x.jsonl'], 4), 1, 'fingerprints locate nothing');
     assert.equal(earlyWorkerCount(argv('--locate'), 4), 4);
     assert.equal(earlyWorkerCount(argv('--locate', '--workers', '2'), 4), 2);
     assert.equal(earlyWorkerCount(argv('--workers=3', '--locate'), 4), 3);
@@ -72,14 +76,14 @@ describe("the CLI's early scan worker", function () {
   });
 
   it('is the one worker of a scan whose files fit one batch, adopted (not started again)', () => {
-    const r = run(['scan', path.join(dir, 'one'), '--format', 'json', '--workers', '2']);
+    const r = run(['scan', path.join(dir, 'one'), '--format', 'json', '--workers', '2', '--no-locate']);
     assert.equal(r.status, 0);
     assert.deepEqual(r.workers, ['worker.js']);
     assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 1);
   });
 
   it('is joined by the others once the walk finds a second batch', () => {
-    const r = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3']);
+    const r = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3', '--no-locate']);
     assert.equal(r.status, 0);
     assert.deepEqual(r.workers, ['worker.js', 'worker.js', 'worker.js']);
     assert.equal((JSON.parse(r.stdout) as { stats: { files: number } }).stats.files, 150);
@@ -87,21 +91,24 @@ describe("the CLI's early scan worker", function () {
 
   it("boots before V8's flags are set (with Node's code cache); the flags are set once the scan's workers are online", () => {
     const flags = `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
-    const one = run(['scan', path.join(dir, 'one'), '--format', 'json']);
+    const one = run(['scan', path.join(dir, 'one'), '--format', 'json', '--no-locate']);
     assert.deepEqual(one.events, ['online', flags]);
-    const many = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2']);
+    const many = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2', '--no-locate']);
     assert.deepEqual(many.events, ['online', 'online', flags]);
     const shard = path.join(dir, 'many.jsonl');
     assert.deepEqual(run(['fingerprints', path.join(dir, 'many'), '--out', shard, '-q']).events, ['online', 'online', flags]);
     // Any other command sets them at once; NEARDUP_V8_DEFAULTS=1 keeps V8's.
     assert.deepEqual(run(['join', shard, '-q']).events, [flags]);
-    assert.deepEqual(run(['scan', path.join(dir, 'one')], { NEARDUP_V8_DEFAULTS: '1' }).events, ['online']);
+    assert.deepEqual(run(['scan', path.join(dir, 'one'), '--no-locate'], { NEARDUP_V8_DEFAULTS: '1' }).events, ['online']);
+    // The default (locating) starts the workers first, one per core or --workers N.
+    assert.deepEqual(run(['scan', path.join(dir, 'one'), '--format', 'json', '--workers', '2']).events, ['online', 'online', flags]);
   });
 
   it('is let go with the process when the run ends before its scan', () => {
-    const r = run(['scan', path.join(dir, 'no-such-folder')]);
+    const r = run(['scan', path.join(dir, 'no-such-folder'), '--no-locate']);
     assert.equal(r.status, 2);
     assert.deepEqual(r.workers, ['worker.js']);
+    assert.deepEqual(run(['scan', path.join(dir, 'no-such-folder'), '--workers', '2']).workers, ['worker.js', 'worker.js']);
     assert.equal(run(['join']).workers.length, 0);
   });
 });

@@ -19,7 +19,8 @@ describe('clone kinds in the CLI (reports and --fail-on-kind)', function () {
   this.timeout(60000);
   let dir: string;
   let twoDir: string;
-  const scan = (root: string, ...args: string[]) => runCli(['scan', root, '-q', '--no-config', '--no-sections', '--normalize-identifiers', ...args]);
+  // The plain report's clone kinds (--no-locate): each pair's own, not that of the regions located in it.
+  const scan = (root: string, ...args: string[]) => runCli(['scan', root, '-q', '--no-config', '--no-sections', '--no-locate', '--normalize-identifiers', ...args]);
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-kinds-'));
@@ -98,9 +99,9 @@ describe('clone kinds in the CLI (reports and --fail-on-kind)', function () {
     assert.equal(scan(twoDir, '--fail-on-kind', 'exact,renamed').code, 1);
     // Six pairs, two renamed: the threshold counts the renamed ones only.
     assert.equal(scan(dir, '--fail-on-kind', 'renamed', '--fail-on-pairs', '2').code, 1);
-    const three = runCli(['scan', dir, '--no-config', '--no-sections', '--normalize-identifiers', '--no-progress', '--fail-on-kind', 'renamed', '--fail-on-pairs', '3']);
+    const three = runCli(['scan', dir, '--no-config', '--no-sections', '--no-locate', '--normalize-identifiers', '--no-progress', '--fail-on-kind', 'renamed', '--fail-on-pairs', '3']);
     assert.equal(three.code, 0, three.stderr);
-    const failing = runCli(['scan', dir, '--no-config', '--no-sections', '--normalize-identifiers', '--no-progress', '--fail-on-kind', 'edited, renamed', '--fail-on-pairs', '5']);
+    const failing = runCli(['scan', dir, '--no-config', '--no-sections', '--no-locate', '--normalize-identifiers', '--no-progress', '--fail-on-kind', 'edited, renamed', '--fail-on-pairs', '5']);
     assert.equal(failing.code, 1);
     assert.match(failing.stderr, /5 near-duplicate pairs of kind edited, renamed \(fail threshold 5\)/);
     const bad = runCli(['scan', dir, '--fail-on-kind', 'verbatim']);
@@ -120,6 +121,15 @@ describe('clone kinds in the CLI (reports and --fail-on-kind)', function () {
     assert.deepEqual(groupKinds(groups, pairs), [
       { exact: 1, renamed: 0, edited: 1 },
       { exact: 0, renamed: 0, edited: 1 },
+    ]);
+    // A file pair carrying its regions (the default, locating scan) and a located group's pairs count too.
+    const withRegions: ReportPair = { ...pair('x', 'y', 'exact'), regions: [{ a: { startLine: 1, endLine: 9 }, b: { startLine: 1, endLine: 9 }, clone: 'exact', similarity: 1 }] };
+    const sec = (path: string, startLine: number, endLine: number) => ({ path, startLine, endLine });
+    const located: ReportPair = { kind: 'section', a: sec('p', 3, 9), b: sec('q', 5, 11), distance: 0, similarity: 1, clone: 'renamed', located: true };
+    const locatedGroup = { kind: 'section' as const, members: ['p:3-9', 'q:5-11'], locations: [sec('p', 3, 9), sec('q', 5, 11)], maxDistance: 0, located: true as const };
+    assert.deepEqual(groupKinds([groups[1], locatedGroup], [withRegions, located]), [
+      { exact: 1, renamed: 0, edited: 0 },
+      { exact: 0, renamed: 1, edited: 0 },
     ]);
     assert.deepEqual(parseKinds('edited,exact,edited'), { kinds: ['edited', 'exact'] });
     assert.ok('error' in parseKinds('exact,'));
