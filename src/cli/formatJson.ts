@@ -2,21 +2,16 @@
  * The JSON report, exactly as DESIGN.md's contract gives it (plus `truncated` when the pair cap
  * was reached): as one text, or as the pieces of that text in order, made as they are written.
  */
-import { CELL_LINE_STRIDE, isNotebookPath, memberLabel, withCell } from '../core/containers/cellLines';
-import type { Location, ReportGroup, ReportPair } from '../core/report/report';
+import { memberLabel } from '../core/containers/cellLines';
+import { inNotebook, listItemsText, shownPair, type PairTexts } from '../core/report/pairsJson';
+import type { ReportGroup, ReportPair } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
 import { escapeJsonControls, hasJsonControls } from './sanitize';
 
-/** cellRange(loc).cell !== undefined, without its object (twice a pair in the report). */
-const inNotebook = (loc: Location): boolean => !(loc.startLine === undefined || loc.startLine < CELL_LINE_STRIDE) && isNotebookPath(loc.path);
-
 function membersOf(g: ReportGroup): string[] {
   return g.locations?.some(inNotebook) ? g.locations.map(memberLabel) : g.members;
 }
-
-// A side in a notebook's cell also has `cell` (1-based), its lines those inside the cell.
-const shownPair = (p: ReportPair) => (inNotebook(p.a) || inNotebook(p.b) ? { ...p, a: withCell(p.a), b: withCell(p.b) } : p);
 
 // `located` (with --locate): a group of copies located inside files. A notebook's section member
 // reads `path:cell3:2-10`.
@@ -62,7 +57,8 @@ export function* formatJsonPieces(result: ScanResult, rootArg: string, baseline?
   const lists = '\n  "pairs": [],\n  "groups": []';
   const at = outline.indexOf(lists);
   yield safe(outline.slice(0, at));
-  yield* listPieces('pairs', result.pairs, shownPair, safe);
+  if (result.pairTexts) yield* pairPieces(result.pairs, result.pairTexts, safe);
+  else yield* listPieces('pairs', result.pairs, shownPair, safe);
   yield ',';
   yield* listPieces('groups', result.groups, shownGroup, safe);
   yield safe(outline.slice(at + lists.length)) + '\n';
@@ -74,16 +70,43 @@ function* listPieces<T>(name: string, items: readonly T[], shown: (item: T) => u
     yield `\n  "${name}": []`;
     return;
   }
-  // {"name": [...]} at two spaces: the items at the depth they have in the report.
-  const open = `{\n  "${name}": [`;
-  const close = '\n  ]\n}';
   // (the items' text as a slice of JSON.stringify's, its separator a piece of its own: a text
   // joined to it would be copied whole to be written)
-  yield open.slice(1);
+  yield `\n  "${name}": [`;
   for (let from = 0; from < items.length; from += PER_PIECE) {
-    const text = JSON.stringify({ [name]: items.slice(from, from + PER_PIECE).map(shown) }, null, 2);
     if (from > 0) yield ',';
-    yield safe(text.slice(open.length, text.length - close.length));
+    yield safe(listItemsText(name, items.slice(from, from + PER_PIECE).map(shown)));
+  }
+  yield '\n  ]';
+}
+
+/**
+ * `\n  "pairs": [ … ]` as {@link listPieces} writes it, the text of a pair taken from `made` when
+ * made for this very object (the scan's own pairs, made on another thread with --locate:
+ * node/scan/pairTexts.ts), a run of them one slice; the others stringified here.
+ */
+function* pairPieces(pairs: readonly ReportPair[], made: PairTexts, safe: (s: string) => string): Generator<string> {
+  if (pairs.length === 0) {
+    yield '\n  "pairs": []';
+    return;
+  }
+  const madeAt = new Map<ReportPair, number>();
+  for (let k = 0; k < made.pairs.length; k++) madeAt.set(made.pairs[k], k);
+  const { text, ends } = made;
+  yield '\n  "pairs": [';
+  for (let i = 0; i < pairs.length; ) {
+    if (i > 0) yield ',';
+    const k = madeAt.get(pairs[i]);
+    let j = i + 1;
+    if (k === undefined) {
+      while (j < pairs.length && j - i < PER_PIECE && !madeAt.has(pairs[j])) j++;
+      yield safe(listItemsText('pairs', pairs.slice(i, j).map(shownPair)));
+    } else {
+      // (already escaped where a path needs it)
+      while (j < pairs.length && j - i < PER_PIECE && madeAt.get(pairs[j]) === k + (j - i)) j++;
+      yield text.slice(k === 0 ? 0 : ends[k - 1] + 1, ends[k + (j - i) - 1]);
+    }
+    i = j;
   }
   yield '\n  ]';
 }

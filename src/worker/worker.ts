@@ -6,6 +6,7 @@ import { threadId, workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/text/hash';
 import { cjkSegmenterInUse, countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
 import { matchPairList } from '../core/report/compare';
+import { pairsText, unpackReportPairs } from '../core/report/pairsJson';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
@@ -60,6 +61,8 @@ function handle(req: WorkerRequest): WorkerResponse {
     }
     case 'regionBuckets':
       return regionJob().runRegionBuckets(req);
+    case 'pairsJson':
+      return pairsText(unpackReportPairs(req.pairs));
   }
 }
 

@@ -67,6 +67,7 @@ import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from './scan';
+import { pairTextsOf } from './pairTexts';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
@@ -194,9 +195,12 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
       return () => Promise.resolve(failed);
     }
     return async (pairs) => {
-      void pool.close(); // done with the workers: their memory goes before the report is made (peak)
+      // Done with the workers but one: their memory goes before the report is made (peak); the
+      // one kept makes the JSON text of the scan's pairs while this thread reports the regions.
+      pool.shrink(1);
       // (what the report takes of the scan's pairs alone: made while the kernel's job searches)
       const prepared = steps.prepare(pairs);
+      const texts = pairTextsOf(pairs);
       let found: RegionRowsResult;
       try {
         const classes = await begun.classes();
@@ -204,9 +208,15 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
         const skip = steps.skipOf(pairs);
         found = await begun.rows((a, b) => !skip(a, b));
       } catch (e) {
+        void pool.close();
         return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       }
-      return steps.finish(pairs, found, prepared);
+      // (sent once the job is done: made during its search, it slowed the search by more)
+      const made = texts.send(pool);
+      const outcome = steps.finish(pairs, found, prepared);
+      const pairTexts = await made;
+      void pool.close();
+      return outcome.ok && pairTexts ? { ...outcome, pairTexts } : outcome;
     };
   }
   if (pool.size < MIN_WORKERS_FOR_REGION_JOBS) {
@@ -366,5 +376,11 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
     gone.size === 0
       ? result.groups
       : result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
-  return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
+  return {
+    ...result,
+    pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs],
+    groups: [...groups, ...located.groups],
+    locatedSides: located.sides,
+    ...(located.pairTexts ? { pairTexts: located.pairTexts } : {}),
+  };
 }

@@ -1,0 +1,140 @@
+/**
+ * The JSON report's pairs as text: each pair as the report shows it (a notebook side with its
+ * cell), a list's items at the report's depth, and the scan's own pairs packed as numbers for
+ * another thread, which makes their text (the CLI's --locate: node/scan/pairTexts.ts), one text
+ * with each pair's end, that the CLI's JSON (cli/formatJson.ts) takes its pieces from.
+ */
+import { CELL_LINE_STRIDE, isNotebookPath, withCell } from '../containers/cellLines';
+import { escapeJsonControls, hasJsonControls } from './jsonEscape';
+import type { Location, ReportPair } from './report';
+
+/** cellRange(loc).cell !== undefined, without its object (twice a pair in the report). */
+export const inNotebook = (loc: Location): boolean => !(loc.startLine === undefined || loc.startLine < CELL_LINE_STRIDE) && isNotebookPath(loc.path);
+
+/** A pair as the report shows it: a side in a notebook's cell also has `cell` (1-based), its lines those inside the cell. */
+export const shownPair = (p: ReportPair) => (inNotebook(p.a) || inNotebook(p.b) ? { ...p, a: withCell(p.a), b: withCell(p.b) } : p);
+
+/**
+ * The items' text inside `"name": [ … ]` of the report as JSON.stringify(report, null, 2) writes
+ * it (each item `\n    {…}`, a comma between two), without escaping.
+ */
+export function listItemsText(name: string, shown: readonly unknown[]): string {
+  // {"name": [...]} at two spaces: the items at the depth they have in the report.
+  const text = JSON.stringify({ [name]: shown }, null, 2);
+  return text.slice(`{\n  "${name}": [`.length, text.length - '\n  ]\n}'.length);
+}
+
+/** The text of some pairs in the report: item i is text.slice(i === 0 ? 0 : ends[i − 1] + 1, ends[i]) (a comma between two). */
+export interface PairsText {
+  text: string;
+  ends: Int32Array;
+}
+
+/** A {@link PairsText} of `pairs` (these objects: a pair made anew is not among them). */
+export interface PairTexts extends PairsText {
+  pairs: readonly ReportPair[];
+}
+
+/** Integers per packed pair: kind, a's path, start and end line (−1: none), b's, distance, clone kind. */
+const PAIR_INTS = 9;
+const CLONES = ['exact', 'renamed', 'edited'] as const;
+
+/** Report pairs as numbers and the paths they name (a few arrays to send, not thousands of objects). */
+export interface PackedReportPairs {
+  ints: Int32Array;
+  similarity: Float64Array;
+  paths: string[];
+}
+
+/** A side of the shape packed: its path alone, or with both lines. */
+function plainSide(loc: Location): boolean {
+  let keys = 0;
+  for (const _ in loc) keys++;
+  return loc.startLine === undefined ? keys === 1 : keys === 3 && Number.isInteger(loc.startLine) && Number.isInteger(loc.endLine);
+}
+
+/**
+ * The pairs packed, or undefined when one is not of the scan's own shape (kind, a, b, distance,
+ * similarity, clone: no located or regions) — then their text is made as before.
+ */
+export function packReportPairs(pairs: readonly ReportPair[]): PackedReportPairs | undefined {
+  const ints = new Int32Array(pairs.length * PAIR_INTS);
+  const similarity = new Float64Array(pairs.length);
+  const paths: string[] = [];
+  const pathIds = new Map<string, number>();
+  const idOf = (path: string) => {
+    let id = pathIds.get(path);
+    if (id === undefined) {
+      id = paths.length;
+      paths.push(path);
+      pathIds.set(path, id);
+    }
+    return id;
+  };
+  for (let i = 0; i < pairs.length; i++) {
+    const p = pairs[i];
+    let keys = 0;
+    for (const _ in p) keys++;
+    const clone = CLONES.indexOf(p.clone);
+    if (keys !== 6 || clone < 0 || !Number.isInteger(p.distance) || !plainSide(p.a) || !plainSide(p.b)) return undefined;
+    const o = i * PAIR_INTS;
+    ints[o] = p.kind === 'file' ? 0 : 1;
+    ints[o + 1] = idOf(p.a.path);
+    ints[o + 2] = p.a.startLine ?? -1;
+    ints[o + 3] = p.a.endLine ?? -1;
+    ints[o + 4] = idOf(p.b.path);
+    ints[o + 5] = p.b.startLine ?? -1;
+    ints[o + 6] = p.b.endLine ?? -1;
+    ints[o + 7] = p.distance;
+    ints[o + 8] = clone;
+    similarity[i] = p.similarity;
+  }
+  return { ints, similarity, paths };
+}
+
+const sideOf = (paths: readonly string[], path: number, start: number, end: number): Location =>
+  start < 0 ? { path: paths[path] } : { path: paths[path], startLine: start, endLine: end };
+
+/** The pairs of {@link packReportPairs} again (the same keys in the same order). */
+export function unpackReportPairs(packed: PackedReportPairs): ReportPair[] {
+  const { ints, similarity, paths } = packed;
+  const pairs: ReportPair[] = new Array(similarity.length);
+  for (let i = 0; i < pairs.length; i++) {
+    const o = i * PAIR_INTS;
+    pairs[i] = {
+      kind: ints[o] === 0 ? 'file' : 'section',
+      a: sideOf(paths, ints[o + 1], ints[o + 2], ints[o + 3]),
+      b: sideOf(paths, ints[o + 4], ints[o + 5], ints[o + 6]),
+      distance: ints[o + 7],
+      similarity: similarity[i],
+      clone: CLONES[ints[o + 8]],
+    };
+  }
+  return pairs;
+}
+
+/** Pairs stringified at once (pieces of the text of ~100 KB). */
+const PER_TEXT = 300;
+/** Where an item of {@link listItemsText} begins: no nested line has exactly four spaces before a brace. */
+const ITEM_START = '\n    {';
+
+/** The report's text of these pairs (escaped when a path needs it), and where each ends. */
+export function pairsText(pairs: readonly ReportPair[]): PairsText {
+  const escape = pairs.some((p) => hasJsonControls(p.a.path) || hasJsonControls(p.b.path));
+  const parts: string[] = [];
+  const ends = new Int32Array(pairs.length);
+  let at = 0; // where the next part begins in the whole text
+  for (let from = 0; from < pairs.length; from += PER_TEXT) {
+    const chunk = pairs.slice(from, from + PER_TEXT);
+    let part = listItemsText('pairs', chunk.map(shownPair));
+    if (escape) part = escapeJsonControls(part);
+    // each item but the last ends where the next begins, less its comma
+    let i = from;
+    for (let next = part.indexOf(ITEM_START, 1); next >= 0; next = part.indexOf(ITEM_START, next + 1)) ends[i++] = at + next - 1;
+    ends[i++] = at + part.length;
+    if (i !== from + chunk.length) throw new Error(`pairsText: ${i - from} items found in a text of ${chunk.length}`);
+    parts.push(part);
+    at += part.length + 1;
+  }
+  return { text: parts.join(','), ends };
+}
