@@ -46,50 +46,55 @@ export interface PackedReportPairs {
   paths: string[];
 }
 
-/** A side of the shape packed: its path alone, or with both lines. */
-function plainSide(loc: Location): boolean {
-  let keys = 0;
-  for (const _ in loc) keys++;
-  return loc.startLine === undefined ? keys === 1 : keys === 3 && Number.isInteger(loc.startLine) && Number.isInteger(loc.endLine);
+/** The pairs' paths, each once, and a path's number among them. */
+class PathTable {
+  readonly paths: string[] = [];
+  private readonly ids = new Map<string, number>();
+  idOf(path: string): number {
+    let id = this.ids.get(path);
+    if (id === undefined) {
+      id = this.paths.length;
+      this.paths.push(path);
+      this.ids.set(path, id);
+    }
+    return id;
+  }
+}
+
+/** A side's lines packed at ints[o], ints[o + 1] (−1: none); false when not of the scan's shape (both lines or none, whole numbers). */
+function packLines(ints: Int32Array, o: number, loc: Location): boolean {
+  const { startLine, endLine } = loc;
+  if (startLine === undefined) {
+    ints[o] = ints[o + 1] = -1;
+    return endLine === undefined;
+  }
+  ints[o] = startLine;
+  ints[o + 1] = endLine!;
+  return ints[o] === startLine && ints[o + 1] === endLine && startLine >= 0;
 }
 
 /**
  * The pairs packed, or undefined when one is not of the scan's own shape (kind, a, b, distance,
- * similarity, clone: no located or regions) — then their text is made as before.
+ * similarity, clone: no located or regions) — then their text is made as before. (On the main
+ * thread, once, cold: few operations a pair.)
  */
 export function packReportPairs(pairs: readonly ReportPair[]): PackedReportPairs | undefined {
   const ints = new Int32Array(pairs.length * PAIR_INTS);
   const similarity = new Float64Array(pairs.length);
-  const paths: string[] = [];
-  const pathIds = new Map<string, number>();
-  const idOf = (path: string) => {
-    let id = pathIds.get(path);
-    if (id === undefined) {
-      id = paths.length;
-      paths.push(path);
-      pathIds.set(path, id);
-    }
-    return id;
-  };
+  const table = new PathTable();
   for (let i = 0; i < pairs.length; i++) {
     const p = pairs[i];
-    let keys = 0;
-    for (const _ in p) keys++;
-    const clone = CLONES.indexOf(p.clone);
-    if (keys !== 6 || clone < 0 || !Number.isInteger(p.distance) || !plainSide(p.a) || !plainSide(p.b)) return undefined;
     const o = i * PAIR_INTS;
+    const clone = p.clone === 'edited' ? 2 : p.clone === 'exact' ? 0 : p.clone === 'renamed' ? 1 : -1;
     ints[o] = p.kind === 'file' ? 0 : 1;
-    ints[o + 1] = idOf(p.a.path);
-    ints[o + 2] = p.a.startLine ?? -1;
-    ints[o + 3] = p.a.endLine ?? -1;
-    ints[o + 4] = idOf(p.b.path);
-    ints[o + 5] = p.b.startLine ?? -1;
-    ints[o + 6] = p.b.endLine ?? -1;
+    ints[o + 1] = table.idOf(p.a.path);
+    ints[o + 4] = table.idOf(p.b.path);
     ints[o + 7] = p.distance;
     ints[o + 8] = clone;
     similarity[i] = p.similarity;
+    if (clone < 0 || ints[o + 7] !== p.distance || !packLines(ints, o + 2, p.a) || !packLines(ints, o + 5, p.b) || Object.keys(p).length !== 6) return undefined;
   }
-  return { ints, similarity, paths };
+  return { ints, similarity, paths: table.paths };
 }
 
 const sideOf = (paths: readonly string[], path: number, start: number, end: number): Location =>
