@@ -22,15 +22,17 @@ const PER_PIECE = 300;
 
 /** With a baseline, `result` holds only the new pairs and `baseline` counts both (`baseline` object). */
 export function formatJson(result: ScanResult, rootArg: string, baseline?: BaselineSummary): string {
-  return [...formatJsonPieces(result, rootArg, baseline)].join('');
+  const utf8 = new TextDecoder();
+  return [...formatJsonPieces(result, rootArg, baseline)].map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
 }
 
 /**
  * The text of {@link formatJson}, piece by piece (joined, the same text): the pairs and the groups
  * are stringified a few hundred at a time, each inside an object of the report's depth so that
- * JSON.stringify indents them as it indents the whole report.
+ * JSON.stringify indents them as it indents the whole report. The pairs' text made elsewhere
+ * (ScanResult.pairTexts) comes as UTF-8 bytes.
  */
-export function* formatJsonPieces(result: ScanResult, rootArg: string, baseline?: BaselineSummary): Generator<string> {
+export function* formatJsonPieces(result: ScanResult, rootArg: string, baseline?: BaselineSummary): Generator<string | Uint8Array> {
   const { files, sections, bytes, elapsedMs } = result.stats;
   // Paths and the root are the only strings of the report that are not ours: when none has a
   // character to escape, the text is not scanned for them (tens of MB on a large tree).
@@ -83,16 +85,17 @@ function* listPieces<T>(name: string, items: readonly T[], shown: (item: T) => u
 /**
  * `\n  "pairs": [ … ]` as {@link listPieces} writes it, the text of a pair taken from `made` when
  * made for this very object (the scan's own pairs, made on another thread with --locate:
- * node/scan/pairTexts.ts), a run of them one slice; the others stringified here.
+ * node/scan/pairTexts.ts; in UTF-8, written without being encoded here), a run of them one slice;
+ * the others stringified here.
  */
-function* pairPieces(pairs: readonly ReportPair[], made: PairTexts, safe: (s: string) => string): Generator<string> {
+function* pairPieces(pairs: readonly ReportPair[], made: PairTexts, safe: (s: string) => string): Generator<string | Uint8Array> {
   if (pairs.length === 0) {
     yield '\n  "pairs": []';
     return;
   }
   const madeAt = new Map<ReportPair, number>();
   for (let k = 0; k < made.pairs.length; k++) madeAt.set(made.pairs[k], k);
-  const { text, ends } = made;
+  const { bytes, ends } = made;
   yield '\n  "pairs": [';
   for (let i = 0; i < pairs.length; ) {
     if (i > 0) yield ',';
@@ -104,7 +107,7 @@ function* pairPieces(pairs: readonly ReportPair[], made: PairTexts, safe: (s: st
     } else {
       // (already escaped where a path needs it)
       while (j < pairs.length && j - i < PER_PIECE && madeAt.get(pairs[j]) === k + (j - i)) j++;
-      yield text.slice(k === 0 ? 0 : ends[k - 1] + 1, ends[k + (j - i) - 1]);
+      yield bytes.subarray(k === 0 ? 0 : ends[k - 1] + 1, ends[k + (j - i) - 1]);
     }
     i = j;
   }

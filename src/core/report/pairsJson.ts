@@ -30,8 +30,14 @@ export interface PairsText {
   ends: Int32Array;
 }
 
-/** A {@link PairsText} of `pairs` (these objects: a pair made anew is not among them). */
-export interface PairTexts extends PairsText {
+/** {@link PairsText} in UTF-8 (written as it is, no text to encode): `ends` in bytes. */
+export interface PairsBytes {
+  bytes: Uint8Array;
+  ends: Int32Array;
+}
+
+/** A {@link PairsBytes} of `pairs` (these objects: a pair made anew is not among them). */
+export interface PairTexts extends PairsBytes {
   pairs: readonly ReportPair[];
 }
 
@@ -142,4 +148,30 @@ export function pairsText(pairs: readonly ReportPair[]): PairsText {
     at += part.length + 1;
   }
   return { text: parts.join(','), ends };
+}
+
+/** UTF-8 bytes of a JSON text's code units from..to (no lone surrogate: JSON.stringify escapes them). */
+function utf8Length(text: string, from: number, to: number): number {
+  let n = to - from;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) n += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2; // (a surrogate pair: 2 + 2)
+  }
+  return n;
+}
+
+/** The text in UTF-8, each item's end in bytes. */
+export function pairsBytes(made: PairsText): PairsBytes {
+  const bytes = new TextEncoder().encode(made.text);
+  if (bytes.length === made.text.length) return { bytes, ends: made.ends }; // ASCII: the same offsets
+  const ends = new Int32Array(made.ends.length);
+  let from = 0;
+  let at = 0;
+  for (let i = 0; i < ends.length; i++) {
+    at += utf8Length(made.text, from, made.ends[i]);
+    ends[i] = at;
+    from = made.ends[i] + 1;
+    at += 1; // the comma
+  }
+  return { bytes, ends };
 }

@@ -3,7 +3,7 @@
  * packed while the kernel's job searches, sent when it is done, made there while this thread
  * reports the located copies; the CLI's JSON takes each unchanged pair's text from it.
  */
-import { packReportPairs, type PairTexts, type PairsText } from '../../core/report/pairsJson';
+import { packReportPairs, type PairTexts, type PairsBytes } from '../../core/report/pairsJson';
 import type { ReportPair } from '../../core/report/report';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { WorkerPool } from '../workers/workerPool';
@@ -18,7 +18,7 @@ export function pairTextsOf(pairs: readonly ReportPair[]): { send(pool: WorkerPo
     send: (pool) =>
       packed
         ? pool.run({ type: 'pairsJson', pairs: packed }, [packed.ints.buffer, packed.similarity.buffer] as ArrayBuffer[], { slot: 0 }).then(
-            (res) => ({ pairs, ...(res as PairsText) }),
+            (res) => ({ pairs, ...(res as PairsBytes) }),
             () => undefined,
           )
         : Promise.resolve(undefined),

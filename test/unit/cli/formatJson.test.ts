@@ -3,7 +3,7 @@ import { formatJson, formatJsonPieces } from '../../../src/cli/formatJson';
 import { CELL_LINE_STRIDE } from '../../../src/core/containers/cellLines';
 import type { ReportGroup, ReportPair } from '../../../src/core/report/report';
 import type { ScanResult } from '../../../src/node/scan/scan';
-import { pairsText } from '../../../src/core/report/pairsJson';
+import { pairsBytes, pairsText } from '../../../src/core/report/pairsJson';
 import { scanLikePairs } from '../helpers/reportPairs';
 
 /** The report as one JSON.stringify(…, null, 2) writes it (notebook sides and members as formatJson shows them, given here). */
@@ -81,7 +81,7 @@ describe('formatJson: the report in pieces', () => {
 
   describe('with the text of the scan\'s own pairs made elsewhere (pairTexts, --locate)', () => {
     const own = scanLikePairs(1000);
-    const made = { pairs: own, ...pairsText(own) };
+    const made = { pairs: own, ...pairsBytes(pairsText(own)) };
     const regions = [{ a: { startLine: 1, endLine: 9 }, b: { startLine: 3, endLine: 11 }, clone: 'renamed' as const, similarity: 0.75 }];
     const located: ReportPair[] = Array.from({ length: 350 }, (_, i) => ({
       kind: 'section',
@@ -97,7 +97,8 @@ describe('formatJson: the report in pieces', () => {
       const groups = [sectionGroup(1), sectionGroup(2)];
       const plain = { ...resultOf(pairs, groups, ['src/\u202eodd\u00851.ts']), ...(truncated ? { truncated: { files: false, sections: true } } : {}) };
       const pieces = [...formatJsonPieces({ ...plain, pairTexts: made }, root, baseline)];
-      assert.equal(pieces.join(''), formatJson(plain, root, baseline));
+      assert.equal(Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString(), formatJson(plain, root, baseline));
+      assert.equal(formatJson({ ...plain, pairTexts: made }, root, baseline), formatJson(plain, root, baseline));
       assert.ok(pieces.every((p) => p.length < 200_000), 'no piece holds the whole report');
       return pieces;
     };
@@ -109,9 +110,11 @@ describe('formatJson: the report in pieces', () => {
 
     it('writes the text made of the very pair object it was made of, and of no other', () => {
       // (marked: the same length, so each pair's end is where it was)
-      const marked = { ...made, text: made.text.replace(/"distance"/g, '"DISTANCE"') };
+      const text0 = pairsText(own);
+      const marked = { pairs: own, ...pairsBytes({ ...text0, text: text0.text.replace(/"distance"/g, '"DISTANCE"') }) };
       const kept = own.filter((_, i) => i % 3 !== 0).map((p, i) => (i % 5 === 0 ? { ...p } : p));
-      const text = [...formatJsonPieces({ ...resultOf([...kept, ...located], []), pairTexts: marked }, '/w')].join('');
+      const utf8 = new TextDecoder();
+      const text = [...formatJsonPieces({ ...resultOf([...kept, ...located], []), pairTexts: marked }, '/w')].map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
       const fromMade = kept.filter((p) => own.includes(p)).length;
       assert.equal(text.split('"DISTANCE"').length - 1, fromMade);
       assert.equal(text.split('"distance"').length - 1, kept.length - fromMade + located.length);

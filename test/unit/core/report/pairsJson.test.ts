@@ -4,7 +4,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { escapeJsonControls } from '../../../../src/core/report/jsonEscape';
-import { listItemsText, packReportPairs, pairsText, shownPair, unpackReportPairs } from '../../../../src/core/report/pairsJson';
+import { listItemsText, packReportPairs, pairsBytes, pairsText, shownPair, unpackReportPairs } from '../../../../src/core/report/pairsJson';
 import type { ReportPair } from '../../../../src/core/report/report';
 import { scanLikePairs } from '../../helpers/reportPairs';
 
@@ -50,5 +50,17 @@ describe('pairsJson: the report pairs packed and as text', () => {
   it('leaves a text without controls as JSON.stringify writes it', () => {
     const pairs = scanLikePairs(40).filter((_, i) => i % 4 !== 3);
     assert.equal(pairsText(pairs).text, listItemsText('pairs', pairs.map(shownPair)));
+  });
+
+  it('in UTF-8 (names in Chinese, escaped controls, ASCII alone): each item\'s bytes are its text', () => {
+    const utf8 = new TextDecoder();
+    for (const pairs of [scanLikePairs(650), scanLikePairs(650).filter((_, i) => i % 4 === 0)]) {
+      const made = pairsText(pairs);
+      const { bytes, ends } = pairsBytes(made);
+      assert.equal(utf8.decode(bytes), made.text);
+      assert.equal(ends[ends.length - 1], bytes.length);
+      for (let i = 0; i < pairs.length; i++) assert.equal(utf8.decode(bytes.subarray(i === 0 ? 0 : ends[i - 1] + 1, ends[i])), item(made, i), `pair ${i}`);
+    }
+    assert.ok(/\u4e2d/.test(pairsText(scanLikePairs(3)).text), 'a name in Chinese among them');
   });
 });

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatJson } from '../../../../src/cli/formatJson';
-import { pairsText } from '../../../../src/core/report/pairsJson';
+import { pairsBytes, pairsText } from '../../../../src/core/report/pairsJson';
 import { beginLocateInPool, regionsShared, regionThreadsChosen, withLocated } from '../../../../src/node/scan/locate';
 import { pairTextsOf } from '../../../../src/node/scan/pairTexts';
 import { scanDirectory, type ScanResult } from '../../../../src/node/scan/scan';
@@ -53,8 +53,8 @@ describe('pairTexts: the scan\'s own pairs\' JSON made on a worker', function ()
       const texts = await pairTextsOf(pairs).send(pool);
       assert.ok(texts);
       assert.equal(texts.pairs, pairs);
-      const here = pairsText(pairs);
-      assert.equal(texts.text, here.text);
+      const here = pairsBytes(pairsText(pairs));
+      assert.deepEqual(texts.bytes, here.bytes);
       assert.deepEqual(texts.ends, here.ends);
       // none to send, or not of the scan's shape: made as before
       assert.equal(await pairTextsOf([]).send(pool), undefined);
