@@ -82,34 +82,69 @@ function* listPieces<T>(name: string, items: readonly T[], shown: (item: T) => u
   yield '\n  ]';
 }
 
+/** Bytes per piece of the pairs made elsewhere (runs, commas and short runs made here gathered: one write each). */
+const PIECE_BYTES = 128 * 1024;
+/** Pairs made here from which they are a piece of text of their own (fewer: encoded among the bytes). */
+const TEXT_RUN = 32;
+const COMMA = new Uint8Array([0x2c]);
+
 /**
  * `\n  "pairs": [ … ]` as {@link listPieces} writes it, the text of a pair taken from `made` when
  * made for this very object (the scan's own pairs, made on another thread with --locate:
  * node/scan/pairTexts.ts; in UTF-8, written without being encoded here), a run of them one slice;
- * the others stringified here.
+ * the others stringified here. The located copies replace or change some of the scan's pairs here
+ * and there (thousands of short runs): the bytes are written in pieces of about {@link PIECE_BYTES}.
  */
 function* pairPieces(pairs: readonly ReportPair[], made: PairTexts, safe: (s: string) => string): Generator<string | Uint8Array> {
   if (pairs.length === 0) {
     yield '\n  "pairs": []';
     return;
   }
-  const madeAt = new Map<ReportPair, number>();
-  for (let k = 0; k < made.pairs.length; k++) madeAt.set(made.pairs[k], k);
+  const madeAt = madeIndex(pairs, made);
   const { bytes, ends } = made;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  const gathered = () => {
+    const piece = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+    parts = [];
+    size = 0;
+    return piece;
+  };
   yield '\n  "pairs": [';
   for (let i = 0; i < pairs.length; ) {
-    if (i > 0) yield ',';
-    const k = madeAt.get(pairs[i]);
+    const k = madeAt[i];
     let j = i + 1;
-    if (k === undefined) {
-      while (j < pairs.length && j - i < PER_PIECE && !madeAt.has(pairs[j])) j++;
-      yield safe(listItemsText('pairs', pairs.slice(i, j).map(shownPair)));
+    if (k < 0) {
+      while (j < pairs.length && j - i < PER_PIECE && madeAt[j] < 0) j++;
+      const text = safe(listItemsText('pairs', pairs.slice(i, j).map(shownPair)));
+      if (j - i < TEXT_RUN) {
+        const piece = Buffer.from(i > 0 ? ',' + text : text);
+        parts.push(piece);
+        size += piece.length;
+      } else {
+        if (size > 0) yield gathered();
+        if (i > 0) yield ',';
+        yield text;
+      }
     } else {
       // (already escaped where a path needs it)
-      while (j < pairs.length && j - i < PER_PIECE && madeAt.get(pairs[j]) === k + (j - i)) j++;
-      yield bytes.subarray(k === 0 ? 0 : ends[k - 1] + 1, ends[k + (j - i) - 1]);
+      while (j < pairs.length && j - i < PER_PIECE && madeAt[j] === k + (j - i)) j++;
+      if (i > 0) parts.push(COMMA);
+      const piece = bytes.subarray(k === 0 ? 0 : ends[k - 1] + 1, ends[k + (j - i) - 1]);
+      parts.push(piece);
+      size += piece.length + (i > 0 ? 1 : 0);
     }
+    if (size >= PIECE_BYTES) yield gathered();
     i = j;
   }
+  if (size > 0) yield gathered();
   yield '\n  ]';
+}
+
+/** For each pair, its text's number in `made` (−1: made here): as withLocated gave it for these very pairs, else by identity. */
+function madeIndex(pairs: readonly ReportPair[], made: PairTexts): Int32Array {
+  if (made.shown?.pairs === pairs) return made.shown.at;
+  const madeAt = new Map<ReportPair, number>();
+  for (let k = 0; k < made.pairs.length; k++) madeAt.set(made.pairs[k], k);
+  return Int32Array.from(pairs, (p) => madeAt.get(p) ?? -1);
 }

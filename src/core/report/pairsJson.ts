@@ -39,6 +39,8 @@ export interface PairsBytes {
 /** A {@link PairsBytes} of `pairs` (these objects: a pair made anew is not among them). */
 export interface PairTexts extends PairsBytes {
   pairs: readonly ReportPair[];
+  /** For the report's pairs (`shown.pairs`, that very array), each one's number in `pairs` or −1. */
+  shown?: { pairs: readonly ReportPair[]; at: Int32Array };
 }
 
 /** Integers per packed pair: kind, a's path, start and end line (−1: none), b's, distance, clone kind. */

@@ -376,11 +376,18 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
     gone.size === 0
       ? result.groups
       : result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
-  return {
-    ...result,
-    pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs],
-    groups: [...groups, ...located.groups],
-    locatedSides: located.sides,
-    ...(located.pairTexts ? { pairTexts: located.pairTexts } : {}),
-  };
+  const kept = own.filter((_, i) => !located.replaced.has(i));
+  const pairs = [...kept, ...located.pairs];
+  // (each pair's text made on a worker, by its number among the scan's pairs: those unchanged)
+  let pairTexts = located.pairTexts;
+  if (pairTexts?.pairs === result.pairs) {
+    const at = new Int32Array(pairs.length).fill(-1);
+    for (let i = 0, k = 0; i < own.length; i++) {
+      if (located.replaced.has(i)) continue;
+      if (own[i] === result.pairs[i]) at[k] = i;
+      k++;
+    }
+    pairTexts = { ...pairTexts, shown: { pairs, at } };
+  }
+  return { ...result, pairs, groups: [...groups, ...located.groups], locatedSides: located.sides, ...(pairTexts ? { pairTexts } : {}) };
 }

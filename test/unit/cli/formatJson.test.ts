@@ -99,6 +99,10 @@ describe('formatJson: the report in pieces', () => {
       const pieces = [...formatJsonPieces({ ...plain, pairTexts: made }, root, baseline)];
       assert.equal(Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString(), formatJson(plain, root, baseline));
       assert.equal(formatJson({ ...plain, pairTexts: made }, root, baseline), formatJson(plain, root, baseline));
+      // each pair's number in made given for these very pairs (withLocated), or for others (then by identity)
+      const at = Int32Array.from(pairs, (p) => own.indexOf(p));
+      assert.equal(formatJson({ ...plain, pairTexts: { ...made, shown: { pairs, at } } }, root, baseline), formatJson(plain, root, baseline));
+      assert.equal(formatJson({ ...plain, pairTexts: { ...made, shown: { pairs: [...pairs], at: at.fill(0) } } }, root, baseline), formatJson(plain, root, baseline));
       assert.ok(pieces.every((p) => p.length < 200_000), 'no piece holds the whole report');
       return pieces;
     };
@@ -114,10 +118,13 @@ describe('formatJson: the report in pieces', () => {
       const marked = { pairs: own, ...pairsBytes({ ...text0, text: text0.text.replace(/"distance"/g, '"DISTANCE"') }) };
       const kept = own.filter((_, i) => i % 3 !== 0).map((p, i) => (i % 5 === 0 ? { ...p } : p));
       const utf8 = new TextDecoder();
-      const text = [...formatJsonPieces({ ...resultOf([...kept, ...located], []), pairTexts: marked }, '/w')].map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
+      const pairs = [...kept, ...located];
       const fromMade = kept.filter((p) => own.includes(p)).length;
-      assert.equal(text.split('"DISTANCE"').length - 1, fromMade);
-      assert.equal(text.split('"distance"').length - 1, kept.length - fromMade + located.length);
+      for (const shown of [undefined, { pairs, at: Int32Array.from(pairs, (p) => own.indexOf(p)) }]) {
+        const text = [...formatJsonPieces({ ...resultOf(pairs, []), pairTexts: { ...marked, shown } }, '/w')].map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
+        assert.equal(text.split('"DISTANCE"').length - 1, fromMade);
+        assert.equal(text.split('"distance"').length - 1, kept.length - fromMade + located.length);
+      }
     });
 
     it('leaves out the pairs the located copies replaced, and writes those made anew (clone kinds, regions) here', () => {

@@ -97,6 +97,9 @@ describe('pairTexts: the scan\'s own pairs\' JSON made on a worker', function ()
       assert.ok(result.pairTexts, 'the own pairs\' text made on the worker');
       assert.ok(result.pairs.some((p) => p.located) && result.pairs.some((p) => !p.located));
       assert.ok(result.pairs.some((p) => result.pairTexts!.pairs.includes(p)), 'some pairs written from it');
+      const { shown } = result.pairTexts;
+      assert.ok(shown && shown.pairs === result.pairs, 'each report pair\'s number in it, from withLocated');
+      assert.deepEqual([...shown.at], result.pairs.map((p) => result.pairTexts!.pairs.indexOf(p)));
       assert.equal(formatJson(result, 'tree'), formatJson({ ...result, pairTexts: undefined }, 'tree'));
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
