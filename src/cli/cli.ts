@@ -399,29 +399,21 @@ interface JoinFlags {
 }
 
 /**
- * The report on stdout: a text, or its pieces in order (text or UTF-8; each written as it is made, so that a
+ * The report on stdout: a text, or its pieces in order (each written as it is made, so that a
  * large report is never one string and its copy); `made` is called once the last piece is made.
  * Into a file (or /dev/null), where Node's stdout writes synchronously anyway, the pieces go to
  * fs.writeSync as they are (no stream nor Buffer of each: a 14 MB report 15–30 → 3–8 ms).
  */
-async function writeOut(output: string | Iterable<string | Uint8Array>, made?: () => void): Promise<void> {
+async function writeOut(output: string | Iterable<string>, made?: () => void): Promise<void> {
   if (stdoutIsFile()) {
-    for (const piece of typeof output === 'string' ? [output] : output) {
-      if (typeof piece === 'string') fs.writeSync(1, piece);
-      else writeAllSync(piece);
-    }
+    for (const piece of typeof output === 'string' ? [output] : output) fs.writeSync(1, piece);
     if (typeof output !== 'string') made?.();
     return;
   }
-  const write = (text: string | Uint8Array) => new Promise<void>((resolve, reject) => process.stdout.write(text, (e) => (e ? reject(e) : resolve())));
+  const write = (text: string) => new Promise<void>((resolve, reject) => process.stdout.write(text, (e) => (e ? reject(e) : resolve())));
   if (typeof output === 'string') return write(output);
   for (const piece of output) await write(piece);
   made?.();
-}
-
-/** Bytes (UTF-8 made elsewhere: formatJson's pairs) on stdout, all of them (writeSync may write fewer). */
-function writeAllSync(bytes: Uint8Array): void {
-  for (let at = 0; at < bytes.length; ) at += fs.writeSync(1, bytes, at, bytes.length - at);
 }
 
 /** Whether stdout is what Node writes to synchronously (libuv's "file": a regular file, or a character device that is no terminal). */

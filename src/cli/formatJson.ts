@@ -2,16 +2,21 @@
  * The JSON report, exactly as DESIGN.md's contract gives it (plus `truncated` when the pair cap
  * was reached): as one text, or as the pieces of that text in order, made as they are written.
  */
-import { memberLabel } from '../core/containers/cellLines';
-import { inNotebook, listItemsText, shownPair, type PairTexts } from '../core/report/pairsJson';
-import type { ReportGroup, ReportPair } from '../core/report/report';
+import { CELL_LINE_STRIDE, isNotebookPath, memberLabel, withCell } from '../core/containers/cellLines';
+import type { Location, ReportGroup, ReportPair } from '../core/report/report';
 import type { ScanResult } from '../node/scan/scan';
 import type { BaselineSummary } from './baseline';
 import { escapeJsonControls, hasJsonControls } from './sanitize';
 
+/** cellRange(loc).cell !== undefined, without its object (twice a pair in the report). */
+const inNotebook = (loc: Location): boolean => !(loc.startLine === undefined || loc.startLine < CELL_LINE_STRIDE) && isNotebookPath(loc.path);
+
 function membersOf(g: ReportGroup): string[] {
   return g.locations?.some(inNotebook) ? g.locations.map(memberLabel) : g.members;
 }
+
+// A side in a notebook's cell also has `cell` (1-based), its lines those inside the cell.
+const shownPair = (p: ReportPair) => (inNotebook(p.a) || inNotebook(p.b) ? { ...p, a: withCell(p.a), b: withCell(p.b) } : p);
 
 // `located` (with --locate): a group of copies located inside files. A notebook's section member
 // reads `path:cell3:2-10`.
@@ -22,17 +27,15 @@ const PER_PIECE = 300;
 
 /** With a baseline, `result` holds only the new pairs and `baseline` counts both (`baseline` object). */
 export function formatJson(result: ScanResult, rootArg: string, baseline?: BaselineSummary): string {
-  const utf8 = new TextDecoder();
-  return [...formatJsonPieces(result, rootArg, baseline)].map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
+  return [...formatJsonPieces(result, rootArg, baseline)].join('');
 }
 
 /**
  * The text of {@link formatJson}, piece by piece (joined, the same text): the pairs and the groups
  * are stringified a few hundred at a time, each inside an object of the report's depth so that
- * JSON.stringify indents them as it indents the whole report. The pairs' text made elsewhere
- * (ScanResult.pairTexts) comes as UTF-8 bytes.
+ * JSON.stringify indents them as it indents the whole report.
  */
-export function* formatJsonPieces(result: ScanResult, rootArg: string, baseline?: BaselineSummary): Generator<string | Uint8Array> {
+export function* formatJsonPieces(result: ScanResult, rootArg: string, baseline?: BaselineSummary): Generator<string> {
   const { files, sections, bytes, elapsedMs } = result.stats;
   // Paths and the root are the only strings of the report that are not ours: when none has a
   // character to escape, the text is not scanned for them (tens of MB on a large tree).
@@ -59,8 +62,7 @@ export function* formatJsonPieces(result: ScanResult, rootArg: string, baseline?
   const lists = '\n  "pairs": [],\n  "groups": []';
   const at = outline.indexOf(lists);
   yield safe(outline.slice(0, at));
-  if (result.pairTexts) yield* pairPieces(result.pairs, result.pairTexts, safe);
-  else yield* listPieces('pairs', result.pairs, shownPair, safe);
+  yield* listPieces('pairs', result.pairs, shownPair, safe);
   yield ',';
   yield* listPieces('groups', result.groups, shownGroup, safe);
   yield safe(outline.slice(at + lists.length)) + '\n';
@@ -72,79 +74,16 @@ function* listPieces<T>(name: string, items: readonly T[], shown: (item: T) => u
     yield `\n  "${name}": []`;
     return;
   }
+  // {"name": [...]} at two spaces: the items at the depth they have in the report.
+  const open = `{\n  "${name}": [`;
+  const close = '\n  ]\n}';
   // (the items' text as a slice of JSON.stringify's, its separator a piece of its own: a text
   // joined to it would be copied whole to be written)
-  yield `\n  "${name}": [`;
+  yield open.slice(1);
   for (let from = 0; from < items.length; from += PER_PIECE) {
+    const text = JSON.stringify({ [name]: items.slice(from, from + PER_PIECE).map(shown) }, null, 2);
     if (from > 0) yield ',';
-    yield safe(listItemsText(name, items.slice(from, from + PER_PIECE).map(shown)));
+    yield safe(text.slice(open.length, text.length - close.length));
   }
   yield '\n  ]';
-}
-
-/** Bytes per piece of the pairs made elsewhere (runs, commas and short runs made here gathered: one write each). */
-const PIECE_BYTES = 128 * 1024;
-/** Pairs made here from which they are a piece of text of their own (fewer: encoded among the bytes). */
-const TEXT_RUN = 32;
-const COMMA = new Uint8Array([0x2c]);
-
-/**
- * `\n  "pairs": [ … ]` as {@link listPieces} writes it, the text of a pair taken from `made` when
- * made for this very object (the scan's own pairs, made on another thread with --locate:
- * node/scan/pairTexts.ts; in UTF-8, written without being encoded here), a run of them one slice;
- * the others stringified here. The located copies replace or change some of the scan's pairs here
- * and there (thousands of short runs): the bytes are written in pieces of about {@link PIECE_BYTES}.
- */
-function* pairPieces(pairs: readonly ReportPair[], made: PairTexts, safe: (s: string) => string): Generator<string | Uint8Array> {
-  if (pairs.length === 0) {
-    yield '\n  "pairs": []';
-    return;
-  }
-  const madeAt = madeIndex(pairs, made);
-  const { bytes, ends } = made;
-  let parts: Uint8Array[] = [];
-  let size = 0;
-  const gathered = () => {
-    const piece = parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
-    parts = [];
-    size = 0;
-    return piece;
-  };
-  yield '\n  "pairs": [';
-  for (let i = 0; i < pairs.length; ) {
-    const k = madeAt[i];
-    let j = i + 1;
-    if (k < 0) {
-      while (j < pairs.length && j - i < PER_PIECE && madeAt[j] < 0) j++;
-      const text = safe(listItemsText('pairs', pairs.slice(i, j).map(shownPair)));
-      if (j - i < TEXT_RUN) {
-        const piece = Buffer.from(i > 0 ? ',' + text : text);
-        parts.push(piece);
-        size += piece.length;
-      } else {
-        if (size > 0) yield gathered();
-        if (i > 0) yield ',';
-        yield text;
-      }
-    } else {
-      // (already escaped where a path needs it)
-      while (j < pairs.length && j - i < PER_PIECE && madeAt[j] === k + (j - i)) j++;
-      if (i > 0) parts.push(COMMA);
-      const piece = bytes.subarray(k === 0 ? 0 : ends[k - 1] + 1, ends[k + (j - i) - 1]);
-      parts.push(piece);
-      size += piece.length + (i > 0 ? 1 : 0);
-    }
-    if (size >= PIECE_BYTES) yield gathered();
-    i = j;
-  }
-  if (size > 0) yield gathered();
-  yield '\n  ]';
-}
-
-/** For each pair, its text's number in `made` (−1: made here): as withLocated gave it for these very pairs, else by identity. */
-function madeIndex(pairs: readonly ReportPair[], made: PairTexts): Int32Array {
-  if (made.shown?.pairs === pairs) return made.shown.at;
-  const madeAt = new Map<ReportPair, number>();
-  for (let k = 0; k < made.pairs.length; k++) madeAt.set(made.pairs[k], k);
-  return Int32Array.from(pairs, (p) => madeAt.get(p) ?? -1);
 }

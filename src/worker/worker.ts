@@ -6,7 +6,6 @@ import { threadId, workerData } from 'node:worker_threads';
 import { hashString64, out } from '../core/text/hash';
 import { cjkSegmenterInUse, countFileShinglesSync, fingerprintDecoded, fingerprintFileSync, setEngineLog } from '../node/workers/fingerprintFile';
 import { matchPairList } from '../core/report/compare';
-import { pairsBytes, pairsText, unpackReportPairs, type PairsBytes } from '../core/report/pairsJson';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
@@ -61,16 +60,7 @@ function handle(req: WorkerRequest): WorkerResponse {
     }
     case 'regionBuckets':
       return regionJob().runRegionBuckets(req);
-    case 'pairsJson':
-      return pairsBytes(pairsText(unpackReportPairs(req.pairs)));
   }
 }
 
-/** The buffers of a response moved, not copied: packed ones, and a pairs' JSON text in UTF-8. */
-function transfer(res: WorkerResponse): ArrayBuffer[] {
-  if (!(res && typeof res === 'object' && 'bytes' in res && res.bytes instanceof Uint8Array)) return transferablesOf(res);
-  const { bytes, ends } = res as PairsBytes; // (a file's outcome has a number of bytes)
-  return [bytes.buffer as ArrayBuffer, ends.buffer as ArrayBuffer];
-}
-
-serveWorker<WorkerRequest, WorkerResponse>(handle, { transfer });
+serveWorker<WorkerRequest, WorkerResponse>(handle, { transfer: transferablesOf });

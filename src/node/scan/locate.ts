@@ -67,7 +67,6 @@ import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from './scan';
-import { pairTextsOf } from './pairTexts';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
@@ -195,12 +194,9 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
       return () => Promise.resolve(failed);
     }
     return async (pairs) => {
-      // Done with the workers but one: their memory goes before the report is made (peak); the
-      // one kept makes the JSON text of the scan's pairs while this thread reports the regions.
-      pool.shrink(1);
+      void pool.close(); // done with the workers: their memory goes before the report is made (peak)
       // (what the report takes of the scan's pairs alone: made while the kernel's job searches)
       const prepared = steps.prepare(pairs);
-      const texts = pairTextsOf(pairs);
       let found: RegionRowsResult;
       try {
         const classes = await begun.classes();
@@ -208,15 +204,9 @@ export function beginLocateInPool(input: LocateInput, options: LocateOptions, po
         const skip = steps.skipOf(pairs);
         found = await begun.rows((a, b) => !skip(a, b));
       } catch (e) {
-        void pool.close();
         return { ok: false, reason: `the region finder failed (${(e as Error).message})` };
       }
-      // (sent once the job is done: made during its search, it slowed the search by more)
-      const made = texts.send(pool);
-      const outcome = steps.finish(pairs, found, prepared);
-      const pairTexts = await made;
-      void pool.close();
-      return outcome.ok && pairTexts ? { ...outcome, pairTexts } : outcome;
+      return steps.finish(pairs, found, prepared);
     };
   }
   if (pool.size < MIN_WORKERS_FOR_REGION_JOBS) {
@@ -376,18 +366,5 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
     gone.size === 0
       ? result.groups
       : result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
-  const kept = own.filter((_, i) => !located.replaced.has(i));
-  const pairs = [...kept, ...located.pairs];
-  // (each pair's text made on a worker, by its number among the scan's pairs: those unchanged)
-  let pairTexts = located.pairTexts;
-  if (pairTexts?.pairs === result.pairs) {
-    const at = new Int32Array(pairs.length).fill(-1);
-    for (let i = 0, k = 0; i < own.length; i++) {
-      if (located.replaced.has(i)) continue;
-      if (own[i] === result.pairs[i]) at[k] = i;
-      k++;
-    }
-    pairTexts = { ...pairTexts, shown: { pairs, at } };
-  }
-  return { ...result, pairs, groups: [...groups, ...located.groups], locatedSides: located.sides, ...(pairTexts ? { pairTexts } : {}) };
+  return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
 }

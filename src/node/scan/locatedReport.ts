@@ -19,7 +19,6 @@ import { SectionSplits } from '../regions/regionPlaces';
 import { SectionsByFiles } from './sectionsByFiles';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { ScanResult } from './scan';
-import type { PairTexts } from '../../core/report/pairsJson';
 import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../core/regions/sideFacts';
 
 export interface LocateStats {
@@ -45,8 +44,6 @@ export type LocateOutcome =
       regionsOf: Map<number, PairRegion[]>;
       /** The scan's section pairs the located regions split (regionPlaces.ts splitsSection), by index: left out. */
       replaced: Set<number>;
-      /** The JSON text of the scan's pairs (pairTexts.ts), when made on a worker. */
-      pairTexts?: PairTexts;
       stats: LocateStats;
     }
   | { ok: false; reason: string };

@@ -30,7 +30,6 @@ import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type Packe
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
 import type { RegionDocument } from '../../core/regions/document';
-import type { PairTexts } from '../../core/report/pairsJson';
 
 export interface ScanOptions {
   root: string;
@@ -123,12 +122,6 @@ export interface ScanResult extends Report {
    * `path\0startLine\0endLine` (the baseline key of a located pair's side), made when asked for.
    */
   locatedSides?: { get(at: string): string | undefined };
-  /**
-   * With the CLI's `--locate`: the JSON text of the scan's own pairs, made on a worker while the
-   * located copies are reported (pairTexts.ts); a pair of the report that is one of these objects
-   * is written with its text (cli/formatJson.ts).
-   */
-  pairTexts?: PairTexts;
   /** With `regions`: each fingerprinted document's region document (core/regions), by path. */
   regions?: ReadonlyMap<string, RegionDocument>;
   /**

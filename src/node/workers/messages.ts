@@ -7,7 +7,6 @@ import type { FileOutcome, FileToFingerprint } from './fileOutcome';
 import type { PackedItems, PackedOutcomes, PackedPairs, PackedRegionPairs } from './packing';
 import type { RegionDocument } from '../../core/regions/document';
 import type { ResolvedRegionOptions } from '../../core/regions/regions';
-import type { PackedReportPairs, PairsBytes } from '../../core/report/pairsJson';
 
 /**
  * How a worker treats Chinese text: `load` (default) loads jieba on the first CJK run it meets;
@@ -64,9 +63,7 @@ export type WorkerRequest =
   /** `matchPairs` over packed items (without `accept`), e.g. a report's files while the caller matches its sections. */
   | { type: 'matchPairs'; items: PackedItems; options: MatchOptions }
   /** Region pairs of seed buckets (the copies located inside files; regionJob.ts). */
-  | RegionBucketsRequest
-  /** The JSON text of report pairs in UTF-8 (core/report/pairsJson.ts pairsText, pairsBytes), e.g. the scan's own while the main thread reports the located ones. */
-  | { type: 'pairsJson'; pairs: PackedReportPairs };
+  | RegionBucketsRequest;
 
 export interface WorkerResponseMap {
   fingerprintFiles: FileOutcome[] | PackedOutcomes;
@@ -75,7 +72,6 @@ export interface WorkerResponseMap {
   countShingles: number;
   matchPairs: PackedPairs;
   regionBuckets: RegionBucketsResponse;
-  pairsJson: PairsBytes;
 }
 
 export type WorkerResponse = WorkerResponseMap[keyof WorkerResponseMap];

@@ -22,7 +22,6 @@
  *   to the front of the queue.
  * - A task may be pinned to one slot (`run(req, transfer, { slot })`), e.g. to the one worker
  *   that has loaded an expensive resource.
- * - `shrink(n)` lets the idle workers of the slots from n on go (a pool kept for one last task).
  * - `warm()` starts every worker at once (otherwise they start with the first tasks); `warm(n)`
  *   the first n slots' only.
  * - `prestarted` workers ({@link prestartWorker}: started with this script and workerData before
@@ -129,9 +128,6 @@ export function prestartWorker(script: string, workerData: unknown): PrestartedW
     },
   };
 }
-
-/** A slot's lastError once shrink() gave it up. */
-const SHRUNK = 'let go (shrink)';
 
 export const BACKOFF_INITIAL_MS = 50;
 export const BACKOFF_MAX_MS = 2000;
@@ -244,18 +240,6 @@ export class WorkerPool<Req, Res> {
   whenOnline(): Promise<void> {
     if (this.booting.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.onlineWaiters.push(resolve));
-  }
-
-  /** Lets the idle workers of the slots from `keep` on (one kept at least) go, their slots given up; close() ends the rest. */
-  shrink(keep: number): void {
-    for (const s of this.slots.slice(Math.max(1, keep))) {
-      if (s.tasks.length > 0 || this.queue.some((t) => t.slot === s.index)) continue;
-      s.dead = true;
-      s.lastError = SHRUNK;
-      const w = s.worker;
-      s.worker = null;
-      if (w) void w.terminate().catch(() => undefined);
-    }
   }
 
   async close(): Promise<void> {
@@ -442,7 +426,6 @@ export class WorkerPool<Req, Res> {
   }
 
   private slotDeadError(slot: Slot<Req, Res>): Error {
-    if (slot.lastError === SHRUNK) return new Error(`worker ${slot.index} was let go (the pool shrunk)`);
     return new WorkerCrashError(
       `worker ${slot.index} crashed more than ${this.maxRestarts} times in a row; giving up (${this.opts.script})`,
     );

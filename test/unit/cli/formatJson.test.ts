@@ -3,8 +3,6 @@ import { formatJson, formatJsonPieces } from '../../../src/cli/formatJson';
 import { CELL_LINE_STRIDE } from '../../../src/core/containers/cellLines';
 import type { ReportGroup, ReportPair } from '../../../src/core/report/report';
 import type { ScanResult } from '../../../src/node/scan/scan';
-import { pairsBytes, pairsText } from '../../../src/core/report/pairsJson';
-import { scanLikePairs } from '../helpers/reportPairs';
 
 /** The report as one JSON.stringify(…, null, 2) writes it (notebook sides and members as formatJson shows them, given here). */
 function oneText(result: ScanResult, root: string, pairs: unknown[], groups: unknown[]): string {
@@ -77,69 +75,5 @@ describe('formatJson: the report in pieces', () => {
     const shown = j.pairs.map((p: unknown) => p);
     const want = oneText(result, '/w', shown, j.groups).replace('\n  "pairs"', '\n  "baseline": {\n    "file": "base.json",\n    "matched": 2,\n    "new": 402\n  },\n  "pairs"');
     assert.equal(text, want.replace(/[\u0085\u202e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-  });
-
-  describe('with the text of the scan\'s own pairs made elsewhere (pairTexts, --locate)', () => {
-    const own = scanLikePairs(1000);
-    const made = { pairs: own, ...pairsBytes(pairsText(own)) };
-    const regions = [{ a: { startLine: 1, endLine: 9 }, b: { startLine: 3, endLine: 11 }, clone: 'renamed' as const, similarity: 0.75 }];
-    const located: ReportPair[] = Array.from({ length: 350 }, (_, i) => ({
-      kind: 'section',
-      a: { path: i % 2 ? 'n.ipynb' : `src/\u2028l${i}.ts`, startLine: i % 2 ? 2 * CELL_LINE_STRIDE + 1 : 1, endLine: i % 2 ? 2 * CELL_LINE_STRIDE + 5 : 9 },
-      b: { path: `src/m${i}.ts`, startLine: 4, endLine: 8 },
-      distance: 2,
-      similarity: 0.5,
-      clone: 'edited',
-      located: true,
-    }));
-    /** The report with and without the texts made elsewhere: the same text, in small pieces. */
-    const same = (pairs: ReportPair[], root = '/w', baseline?: { file: string; matched: number; new: number }, truncated = false) => {
-      const groups = [sectionGroup(1), sectionGroup(2)];
-      const plain = { ...resultOf(pairs, groups, ['src/\u202eodd\u00851.ts']), ...(truncated ? { truncated: { files: false, sections: true } } : {}) };
-      const pieces = [...formatJsonPieces({ ...plain, pairTexts: made }, root, baseline)];
-      assert.equal(Buffer.concat(pieces.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString(), formatJson(plain, root, baseline));
-      assert.equal(formatJson({ ...plain, pairTexts: made }, root, baseline), formatJson(plain, root, baseline));
-      // each pair's number in made given for these very pairs (withLocated), or for others (then by identity)
-      const at = Int32Array.from(pairs, (p) => own.indexOf(p));
-      assert.equal(formatJson({ ...plain, pairTexts: { ...made, shown: { pairs, at } } }, root, baseline), formatJson(plain, root, baseline));
-      assert.equal(formatJson({ ...plain, pairTexts: { ...made, shown: { pairs: [...pairs], at: at.fill(0) } } }, root, baseline), formatJson(plain, root, baseline));
-      assert.ok(pieces.every((p) => p.length < 200_000), 'no piece holds the whole report');
-      return pieces;
-    };
-
-    it('takes every own pair\'s text from it, in runs, the located pairs after them', () => {
-      const pieces = same([...own, ...located]);
-      assert.ok(pieces.length < 20, `${pieces.length} pieces`);
-    });
-
-    it('writes the text made of the very pair object it was made of, and of no other', () => {
-      // (marked: the same length, so each pair's end is where it was)
-      const text0 = pairsText(own);
-      const marked = { pairs: own, ...pairsBytes({ ...text0, text: text0.text.replace(/"distance"/g, '"DISTANCE"') }) };
-      const kept = own.filter((_, i) => i % 3 !== 0).map((p, i) => (i % 5 === 0 ? { ...p } : p));
-      const utf8 = new TextDecoder();
-      const pairs = [...kept, ...located];
-      const fromMade = kept.filter((p) => own.includes(p)).length;
-      for (const shown of [undefined, { pairs, at: Int32Array.from(pairs, (p) => own.indexOf(p)) }]) {
-        const text = [...formatJsonPieces({ ...resultOf(pairs, []), pairTexts: { ...marked, shown } }, '/w')].map((p) => (typeof p === 'string' ? p : utf8.decode(p))).join('');
-        assert.equal(text.split('"DISTANCE"').length - 1, fromMade);
-        assert.equal(text.split('"distance"').length - 1, kept.length - fromMade + located.length);
-      }
-    });
-
-    it('leaves out the pairs the located copies replaced, and writes those made anew (clone kinds, regions) here', () => {
-      const kept = own.flatMap((p, i) => (i % 7 === 3 ? [] : i % 11 === 5 ? [{ ...p, clone: 'exact' as const }] : i % 13 === 0 && p.kind === 'file' ? [{ ...p, regions }] : [p]));
-      same([...kept, ...located]);
-      same(kept.slice(0, 1)); // one pair
-      same(kept.slice(1, 2));
-    });
-
-    it('holds for pairs in another order or cut (a baseline, --changed-since), an escaped root, `truncated`, no pairs', () => {
-      same([...own].reverse(), '/w\u009b', { file: 'base\u202e.json', matched: 3, new: 997 }, true);
-      same(own.filter((_, i) => i % 2 === 0 || i > 600), '/w', { file: 'b.json', matched: 200, new: 800 });
-      same([...located.slice(0, 3), ...own.slice(0, 500), ...located.slice(3)]);
-      same([]);
-      same(located);
-    });
   });
 });

@@ -95,26 +95,6 @@ describe('WorkerPool', function () {
     assert.ok(threads.size >= 1 && threads.size <= 3, `threads: ${[...threads]}`);
   });
 
-  it('shrink(n) lets the idle workers of the slots from n on go and runs what comes on the rest; a busy slot is kept', async () => {
-    const p = pool({ size: 3 });
-    p.warm();
-    await p.whenOnline();
-    const [first] = p.workerThreadIds();
-    const signals = new Int32Array(new SharedArrayBuffer(8));
-    const busy = pool({ size: 3, workerData: { signals } });
-    busy.warm();
-    await busy.whenOnline();
-    void busy.run({ op: 'hang' }, undefined, { slot: 1 }).catch(() => undefined);
-    await signalled(signals, HANGING, 1);
-    p.shrink(1);
-    assert.deepEqual(p.workerThreadIds(), [first], 'only the first worker left');
-    const threads = new Set(await Promise.all(Array.from({ length: 6 }, () => p.run({ op: 'thread' }))));
-    assert.deepEqual([...threads], [first]);
-    await assert.rejects(p.run({ op: 'echo', value: 1 }, undefined, { slot: 2 }), /worker 2 was let go/);
-    busy.shrink(0); // one kept at least, and slot 1 is busy: kept; slot 2 goes
-    assert.equal(busy.workerThreadIds().length, 2);
-  });
-
   it('defaults size to the available parallelism', () => {
     const p = pool({ size: undefined });
     assert.equal(p.size, os.availableParallelism());
