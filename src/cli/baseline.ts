@@ -59,9 +59,32 @@ export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents' | 
   });
 }
 
-/** The baseline file's text: every pair of the result, sorted (the same pairs give the same bytes). */
-export function baselineText(result: Pick<ScanResult, 'pairs'>, ids: readonly PairIdentity[], settings: EngineSettings): string {
-  return entriesText(result.pairs.map((p, i) => baselineEntry(p.kind, p.a.path, p.b.path, ids[i].key)), recordedSettings(settings));
+/**
+ * The baseline file's text: every pair of the result, sorted (the same pairs give the same bytes);
+ * `located`: the result holds the copies located inside files (recorded as `"locate": true`).
+ */
+export function baselineText(result: Pick<ScanResult, 'pairs'>, ids: readonly PairIdentity[], settings: EngineSettings, located = false): string {
+  const recorded = recordedSettings(settings);
+  return entriesText(result.pairs.map((p, i) => baselineEntry(p.kind, p.a.path, p.b.path, ids[i].key)), located ? { ...recorded, locate: true } : recorded);
+}
+
+/**
+ * How many of the report's located copies are new to a baseline that was written without them: it
+ * does not record `"locate": true` (written with --no-locate, before located copies were the CLI's
+ * default, or by the editor's *Add to baseline*), holds none of the located pairs and some other
+ * pair. 0 when it records them, holds one of them, or holds nothing this scan reports (then every
+ * pair is new alike).
+ */
+export function locatedNewToBaseline(pairs: readonly Pick<ReportPair, 'located'>[], inBaseline: readonly boolean[], baseline: Baseline): number {
+  if (baseline.settings.locate === true) return 0;
+  let located = 0;
+  let otherKnown = false;
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairs[i].located !== true) otherKnown ||= inBaseline[i];
+    else if (inBaseline[i]) return 0;
+    else located++;
+  }
+  return otherKnown ? located : 0;
 }
 
 /** Writes the baseline where asked, atomically: a temporary file beside it, then a rename. */

@@ -24,7 +24,7 @@ import type * as HtmlReport from '../node/htmlReport/fromScan';
 import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
 import { shardParts } from './process/shardParts';
 import { changedFiles } from './changedFiles';
-import { BaselineError, baselineText, changedSettings, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
+import { BaselineError, baselineText, changedSettings, locatedNewToBaseline, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from './baseline';
 import { formatJunit } from './reporters/formatJunit';
 import { formatCodeClimate } from './formatCodeClimate';
 import { formatJsonPieces } from './formatJson';
@@ -203,6 +203,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     : undefined;
   // Copies located inside files (issue 12): after the report, from the region documents the
   // scan's workers made, with the region finder's buckets worked by those workers.
+  let locatedCopies = false;
   const locate = (fingerprinted: Parameters<typeof Locate.beginLocateInPool>[0], pool: ScanPool) => {
     const { beginLocateInPool, withLocated } = locateParts();
     const located = beginLocateInPool(
@@ -228,6 +229,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
         const asked = cmd.getOptionValueSource('locate') === 'cli';
         process.stderr.write(asked ? `neardup: --locate skipped: ${sanitizeForTerminal(outcome.reason)}.\n` : `neardup: copies inside files not located: ${sanitizeForTerminal(outcome.reason)} (--no-locate: no notice).\n`);
       }
+      locatedCopies = outcome.ok;
       onPhase?.(outcome.ok ? `located (${outcome.pairs.length} pairs, ${outcome.stats.dropped} already reported)` : 'locate refused', performance.now());
       return outcome.ok ? withLocated(scanned, outcome) : scanned;
     };
@@ -260,7 +262,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   const ids = baseline || flags.writeBaseline !== undefined || flags.format === 'sarif' || flags.format === 'codeclimate' ? pairIdentities(result) : undefined;
   if (flags.writeBaseline !== undefined) {
     try {
-      writeBaseline(flags.writeBaseline, baselineText(result, ids!, settings));
+      writeBaseline(flags.writeBaseline, baselineText(result, ids!, settings, locatedCopies));
       if (!flags.quiet) process.stderr.write(`neardup: wrote ${result.pairs.length} pairs to the baseline ${sanitizeForTerminal(flags.writeBaseline)}.\n`);
     } catch (e) {
       if (!(e instanceof BaselineError)) throw e;
@@ -270,6 +272,13 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   }
   // The baseline is matched on the whole result (an entry is used once), then cut with the rest.
   const fullInBaseline = baseline ? matchBaseline(ids!, baseline) : undefined;
+  // A baseline written without located copies (e.g. before they were the default) sees them all as new: say why, once.
+  const unknownLocated = fullInBaseline && !flags.quiet ? locatedNewToBaseline(result.pairs, fullInBaseline, baseline!) : 0;
+  if (unknownLocated > 0) {
+    process.stderr.write(
+      `neardup: baseline ${sanitizeForTerminal(flags.baseline!)} holds none of the ${unknownLocated} copies located inside files: written with --no-locate or before they were the default, it counts them as new; write it again with --write-baseline to accept them, or scan with --no-locate.\n`,
+    );
+  }
   // --changed-since: only the pairs with a side in a changed file (matched against the whole tree).
   const touches = changed ? result.pairs.map((p) => changed.files.has(p.a.path) || changed.files.has(p.b.path)) : undefined;
   const view = touches ? onlyNewPairs(result, touches.map((t) => !t)) : result;

@@ -30,10 +30,16 @@ export interface BaselineEntry {
   key: string;
 }
 
+/**
+ * A baseline's settings: the recorded ones, and `locate: true` when the CLI wrote it from a report
+ * holding located copies (absent: written without them, or by an older version, or by the editor).
+ */
+export type BaselineSettings = Partial<RecordedSettings> & { locate?: boolean };
+
 export interface Baseline {
   version: 1;
   tool: 'neardup';
-  settings: Partial<RecordedSettings>;
+  settings: BaselineSettings;
   pairs: BaselineEntry[];
 }
 
@@ -49,7 +55,7 @@ export function baselineEntry(kind: 'file' | 'section', pathA: string, pathB: st
 }
 
 /** The baseline file's text: its entries sorted (the same pairs give the same bytes). */
-export function baselineText(entries: readonly BaselineEntry[], settings: Partial<RecordedSettings>): string {
+export function baselineText(entries: readonly BaselineEntry[], settings: BaselineSettings): string {
   const pairs = [...entries];
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   pairs.sort((x, y) => cmp(x.paths[0], y.paths[0]) || cmp(x.paths[1], y.paths[1]) || cmp(x.kind, y.kind) || cmp(x.key, y.key));
@@ -79,7 +85,7 @@ export function parseBaseline(text: string): { ok: true; baseline: Baseline } | 
       Array.isArray(x.paths) && x.paths.length === 2 && x.paths.every((p) => typeof p === 'string');
     if (!ok) return { ok: false, why: `pairs[${i}] is not a pair` };
   }
-  const settings = typeof o.settings === 'object' && o.settings !== null && !Array.isArray(o.settings) ? (o.settings as Partial<RecordedSettings>) : {};
+  const settings = typeof o.settings === 'object' && o.settings !== null && !Array.isArray(o.settings) ? (o.settings as BaselineSettings) : {};
   return { ok: true, baseline: { version: 1, tool: 'neardup', settings, pairs: o.pairs as BaselineEntry[] } };
 }
 

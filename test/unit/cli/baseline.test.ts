@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
-import { pairIdentities } from '../../../src/cli/baseline';
+import { locatedNewToBaseline, pairIdentities, type Baseline } from '../../../src/cli/baseline';
 import { markdownCode } from '../../../src/cli/formatMarkdown';
 import { sanitizeForTerminal } from '../../../src/cli/sanitize';
 import { codeFile, codeFunction, editLines, mulberry32 } from '../helpers/corpus';
@@ -394,5 +394,22 @@ describe('neardup scan: baselines, Markdown and Code Climate (CLI)', function ()
     assert.deepEqual(codes.sort(), ['clean.ts', ...names].map(shown).sort());
     assert.equal(markdownCode('a'), '`a`');
     assert.equal(markdownCode('`a'), '`` `a ``');
+  });
+});
+
+describe('locatedNewToBaseline: located copies new to a baseline written without them', () => {
+  const base = (settings: Baseline['settings']): Baseline => ({ version: 1, tool: 'neardup', settings, pairs: [] });
+  const pairs: Array<{ located?: true }> = [{}, { located: true }, { located: true }, {}];
+
+  it('counts the located pairs when the baseline holds none of them and another pair, and does not record them', () => {
+    assert.equal(locatedNewToBaseline(pairs, [true, false, false, false], base({})), 2);
+    assert.equal(locatedNewToBaseline(pairs, [false, false, false, true], base({ sections: true })), 2);
+  });
+
+  it('is 0 when the baseline records located copies, holds one of them, holds no other pair, or nothing is located', () => {
+    assert.equal(locatedNewToBaseline(pairs, [true, false, false, false], base({ locate: true })), 0);
+    assert.equal(locatedNewToBaseline(pairs, [true, false, true, false], base({})), 0);
+    assert.equal(locatedNewToBaseline(pairs, [false, false, false, false], base({})), 0);
+    assert.equal(locatedNewToBaseline([{}, {}], [true, false], base({})), 0);
   });
 });

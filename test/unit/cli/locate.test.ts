@@ -106,6 +106,27 @@ describe('neardup scan: copies located inside files (the default; --no-locate)',
     }
   });
 
+  it('a baseline written without located copies says so once when they show as new; one written at the default records them', () => {
+    const plain = path.join(tmp, 'plain-base.json');
+    assert.equal(run(['scan', dir, '-q', '--no-locate', '--write-baseline', plain]).code, 0);
+    assert.ok(!('locate' in (JSON.parse(fs.readFileSync(plain, 'utf8')) as { settings: object }).settings), 'a --no-locate baseline records no located copies');
+    const r = run(['scan', dir, '--baseline', plain, '--format', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const located = (JSON.parse(r.stdout) as LocatedReport).pairs.filter((p) => p.located).length;
+    assert.ok(located > 0);
+    const notices = r.stderr.split('\n').filter((l) => l.includes('copies located inside files'));
+    assert.equal(notices.length, 1, r.stderr);
+    assert.match(notices[0], new RegExp(`^neardup: baseline .*plain-base\\.json holds none of the ${located} copies located inside files: .*--write-baseline.*--no-locate\\.$`));
+    assert.doesNotMatch(run(['scan', dir, '-q', '--baseline', plain]).stderr, /located inside files/, '-q: no notice');
+    assert.doesNotMatch(run(['scan', dir, '--no-locate', '--baseline', plain]).stderr, /located inside files/, 'nothing located: no notice');
+    const full = path.join(tmp, 'full-base.json');
+    assert.equal(run(['scan', dir, '-q', '--write-baseline', full]).code, 0);
+    assert.equal((JSON.parse(fs.readFileSync(full, 'utf8')) as { settings: { locate?: boolean } }).settings.locate, true);
+    const known = run(['scan', dir, '--baseline', full, '--format', 'json']);
+    assert.doesNotMatch(known.stderr, /located inside files/);
+    assert.equal((JSON.parse(known.stdout) as LocatedReport).baseline?.new, 0);
+  });
+
   it('SARIF with --locate validates against the SARIF 2.1.0 schema', () => {
     const r = run(['scan', dir, '-q', '--locate', '--format', 'sarif']);
     assert.equal(r.code, 0, r.stderr);
