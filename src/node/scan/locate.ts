@@ -1,5 +1,5 @@
 /**
- * `neardup scan --locate` (experimental, issue 12's first wiring): after the scan, the region
+ * The locate pass of `neardup scan` (on by default; `--no-locate` leaves it out): after the scan, the region
  * documents (core/regions) its workers made of the text files they fingerprinted (same ignore
  * markers and variant folding; code tokenised by the kernel) are searched for copied regions;
  * each region pair becomes a section pair of the report with its clone kind and `located: true`,
