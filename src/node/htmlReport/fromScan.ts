@@ -120,10 +120,19 @@ export function htmlReport(scan: HtmlScan, options: HtmlReportOptions): string {
   // Groups closest first (then the larger), as the other reports; each pair goes to the group of its first side.
   const order = scan.groups.map((g, i) => i).sort((x, y) => scan.groups[x].maxDistance - scan.groups[y].maxDistance || scan.groups[y].members.length - scan.groups[x].members.length || x - y);
   const groupOf = new Map<string, number>();
+  // A located group's members join overlapping copies: a located pair's side lies inside one, not always on it.
+  const locatedMembers = new Map<string, Array<{ startLine: number; endLine: number; pos: number }>>();
   const pageGroups: PageGroup[] = order.map((gi, pos) => {
     const g = scan.groups[gi];
-    const locs = g.locations ?? g.members.map((p) => ({ path: p }));
-    for (const l of locs) groupOf.set(`${g.kind}:${g.located ? 'L' : ''}:${keyOf(l)}`, pos);
+    const locs: Location[] = g.locations ?? g.members.map((p) => ({ path: p }));
+    for (const l of locs) {
+      groupOf.set(`${g.kind}:${g.located ? 'L' : ''}:${keyOf(l)}`, pos);
+      if (!g.located || l.startLine === undefined) continue;
+      const at = `${g.kind}:${l.path}`;
+      const list = locatedMembers.get(at) ?? [];
+      list.push({ startLine: l.startLine, endLine: l.endLine ?? l.startLine, pos });
+      locatedMembers.set(at, list);
+    }
     return { kind: g.kind, ...(g.located ? { located: true } : {}), maxDistance: g.maxDistance, members: locs.map(pageLocation), pairs: [], morePairs: 0 };
   });
   const cache = new Map<string, string | undefined>();
@@ -136,7 +145,24 @@ export function htmlReport(scan: HtmlScan, options: HtmlReportOptions): string {
   let withText = 0;
   let unlisted = 0;
   // Pairs in page order: by group, then as the report has them.
-  const byGroup = scan.pairs.map((p) => groupOf.get(`${p.kind}:${p.located ? 'L' : ''}:${keyOf(p.a)}`) ?? groupOf.get(`${p.kind}:${p.located ? 'L' : ''}:${keyOf(p.b)}`) ?? -1);
+  // The located group member that shares most lines with a located side (the first group on a tie).
+  const overlapping = (kind: string, l: Location): number | undefined => {
+    if (l.startLine === undefined) return undefined;
+    let best: number | undefined;
+    let most = 0;
+    for (const m of locatedMembers.get(`${kind}:${l.path}`) ?? []) {
+      const shared = Math.min(m.endLine, l.endLine ?? l.startLine) - Math.max(m.startLine, l.startLine) + 1;
+      if (shared > most || (shared === most && best !== undefined && m.pos < best)) [best, most] = [m.pos, shared];
+    }
+    return best;
+  };
+  const byGroup = scan.pairs.map(
+    (p) =>
+      groupOf.get(`${p.kind}:${p.located ? 'L' : ''}:${keyOf(p.a)}`) ??
+      groupOf.get(`${p.kind}:${p.located ? 'L' : ''}:${keyOf(p.b)}`) ??
+      (p.located ? (overlapping(p.kind, p.a) ?? overlapping(p.kind, p.b)) : undefined) ??
+      -1,
+  );
   const pairOrder = scan.pairs.map((_, i) => i).sort((x, y) => (byGroup[x] === -1 ? Infinity : byGroup[x]) - (byGroup[y] === -1 ? Infinity : byGroup[y]) || x - y);
   for (const i of pairOrder) {
     const p = scan.pairs[i];
