@@ -2,7 +2,7 @@
  * GitLab Code Quality (`--format codeclimate`): a JSON array of Code Climate issues, one per copy
  * of each group of near duplicates (GitLab shows an issue at one location, so each copy gets its
  * own, naming the others in `other_locations`): N copies are N issues, not N·(N−1). Pairs that
- * carry their own places (`--locate`: located copies, a file pair's regions) or that no group holds
+ * carry their own places (located copies, a file pair's two regions or more) or that no group holds
  * stay one issue per side. Each has `description`, `check_name`, `fingerprint`, `severity` and
  * `location: { path, lines }`, plus the Code Climate `type`, `categories` and `other_locations`.
  *

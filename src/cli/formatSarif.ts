@@ -1,8 +1,8 @@
 /**
  * SARIF 2.1.0: one result per group of near duplicates (issue 15: N copies are one finding, not
  * N·(N−1)/2), located on the group's first member with the others as related locations; a group
- * of two is its pair. Pairs that carry their own places (`--locate`: a file pair's matching
- * regions, located copies) stay one result per pair, and so does a pair no group holds.
+ * of two is its pair. Pairs that carry their own places (a file pair's two matching
+ * regions or more, located copies) stay one result per pair, and so does a pair no group holds.
  */
 import type * as sarif from 'sarif';
 import { cellRange, describeLines } from '../core/containers/cellLines';

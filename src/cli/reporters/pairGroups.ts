@@ -1,7 +1,8 @@
 /**
  * A report's pairs by group, for the formats that give one finding per group (SARIF, Code
- * Climate): the plain pairs whose two sides are members of one group, and the rest (located copies,
- * file pairs with regions, pairs no group holds), which stay one finding per pair.
+ * Climate): the plain pairs whose two sides are members of one group (a file pair with one matching
+ * region too), and the rest (located copies, file pairs with two regions or more, pairs no group
+ * holds), which stay one finding per pair.
  */
 import type { Location, ReportGroup, ReportPair } from '../../core/report/report';
 
@@ -18,7 +19,9 @@ export function groupedPairs(report: { pairs: readonly ReportPair[]; groups: rea
   const byGroup = new Map<number, number[]>();
   const single: number[] = [];
   report.pairs.forEach((p, i) => {
-    const gi = p.located || p.regions?.length ? undefined : groupOf.get(locKey(p.kind, p.a));
+    // A file pair's one region (an edited or identical copy of the whole file, the default's usual
+    // case) says no more than its group; two or more say where inside the files: the pair's own.
+    const gi = p.located || (p.regions?.length ?? 0) > 1 ? undefined : groupOf.get(locKey(p.kind, p.a));
     if (gi === undefined || groupOf.get(locKey(p.kind, p.b)) !== gi) single.push(i);
     else {
       const list = byGroup.get(gi);

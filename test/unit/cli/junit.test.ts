@@ -118,6 +118,17 @@ describe('groups as one finding: --format junit and SARIF results per group (CLI
     assert.equal(again.find((x) => x.properties.copies === 3)!.partialFingerprints['neardupGroup/v1'], group.partialFingerprints['neardupGroup/v1']);
   });
 
+  it('at the default (copies located): the file pairs carry one region each and still make one SARIF result and one Code Climate issue per copy of their group', () => {
+    const j = JSON.parse(run(['scan', dir, '--no-sections', '--format', 'json', '-q']).stdout) as { pairs: Array<{ kind: string; regions?: unknown[] }> };
+    assert.equal(j.pairs.length, 4);
+    assert.ok(j.pairs.every((p) => p.kind === 'file' && p.regions?.length === 1), JSON.stringify(j.pairs));
+    const results = JSON.parse(run(['scan', dir, '--no-sections', '--format', 'sarif', '-q']).stdout).runs[0].results as Array<{ properties: { copies?: number; pairs?: number } }>;
+    assert.deepEqual(results.map((x) => x.properties.copies ?? 2).sort(), [2, 3]);
+    assert.equal(results.find((x) => x.properties.copies === 3)!.properties.pairs, 3);
+    const issues = JSON.parse(run(['scan', dir, '--no-sections', '--format', 'codeclimate', '-q']).stdout) as Array<{ other_locations?: unknown[] }>;
+    assert.deepEqual(issues.map((x) => x.other_locations?.length ?? 0).sort(), [1, 1, 2, 2, 2]);
+  });
+
   it('SARIF with a baseline: the group is "unchanged" while all its pairs are known, "new" once a fourth copy joins it', () => {
     const base = path.join(dir, '..', path.basename(dir) + '-base.json');
     try {
