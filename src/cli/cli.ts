@@ -215,7 +215,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
           ? undefined
           : (relPath, reason) => {
               if (reason === IGNORE_FILE_REASON) return;
-              process.stderr.write(`neardup: --locate skipped ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
+              process.stderr.write(`neardup: copies not located in ${sanitizeForTerminal(relPath)}: ${sanitizeForTerminal(reason)}\n`);
             },
       },
       pool,
