@@ -762,10 +762,20 @@ async function main() {
       await quickOpen('salesReport.ts');
       await enterOnQuickPickRow('salesReport.ts');
       await page.waitForSelector('.tabs-container .tab.active[aria-label*="salesReport.ts"]', { timeout: 15_000 });
-      await page.keyboard.press('Control+End');
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
+      // The keys go where the focus is, and the closing quick input gives it back to the editor a
+      // moment after the tab shows as active (a key pressed before that went nowhere: the paste
+      // never happened). A click on the file's first line focuses its text; Ctrl+End is then
+      // checked on the status bar before the paste.
+      await editor.locator('.view-lines .view-line').first().click();
+      const lastLine = fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'workspace', 'code', 'salesReport.ts'), 'utf8').split('\n').length;
+      await poll(`the cursor on the last line (${lastLine})`, async () => {
+        await page.keyboard.press('Control+End');
+        const pos = await page.locator('.statusbar-item[id$="status.editor.selection"]').first().innerText({ timeout: 1000 });
+        assert(new RegExp(`Ln ${lastLine}\\b`).test(pos), pos);
+      }, { timeoutMs: 10_000 });
       await page.keyboard.press('Enter');
       await page.keyboard.press('Control+V');
-      const editor = page.locator('.part.editor .editor-instance .monaco-editor').first();
       const notice = 'Pasted block matches code/logParser.ts lines 46–54 (distance 0)';
       await poll(`the notice "${notice}" at the pasted lines`, async () => {
         const lenses = await editor.locator('.codelens-decoration').allInnerTexts();
