@@ -61,11 +61,11 @@ export function pairIdentities(result: Pick<ScanResult, 'pairs' | 'documents' | 
 
 /**
  * The baseline file's text: every pair of the result, sorted (the same pairs give the same bytes);
- * `located`: the result holds the copies located inside files (recorded as `"locate": true`).
+ * a result with located copies (its `locatedSides`) is recorded as `"locate": true`.
  */
-export function baselineText(result: Pick<ScanResult, 'pairs'>, ids: readonly PairIdentity[], settings: EngineSettings, located = false): string {
+export function baselineText(result: Pick<ScanResult, 'pairs' | 'locatedSides'>, ids: readonly PairIdentity[], settings: EngineSettings): string {
   const recorded = recordedSettings(settings);
-  return entriesText(result.pairs.map((p, i) => baselineEntry(p.kind, p.a.path, p.b.path, ids[i].key)), located ? { ...recorded, locate: true } : recorded);
+  return entriesText(result.pairs.map((p, i) => baselineEntry(p.kind, p.a.path, p.b.path, ids[i].key)), result.locatedSides ? { ...recorded, locate: true } : recorded);
 }
 
 /**

@@ -203,7 +203,6 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
     : undefined;
   // Copies located inside files (issue 12): after the report, from the region documents the
   // scan's workers made, with the region finder's buckets worked by those workers.
-  let locatedCopies = false;
   const locate = (fingerprinted: Parameters<typeof Locate.beginLocateInPool>[0], pool: ScanPool) => {
     const { beginLocateInPool, withLocated } = locateParts();
     const located = beginLocateInPool(
@@ -229,7 +228,6 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
         const asked = cmd.getOptionValueSource('locate') === 'cli';
         process.stderr.write(asked ? `neardup: --locate skipped: ${sanitizeForTerminal(outcome.reason)}.\n` : `neardup: copies inside files not located: ${sanitizeForTerminal(outcome.reason)} (--no-locate: no notice).\n`);
       }
-      locatedCopies = outcome.ok;
       onPhase?.(outcome.ok ? `located (${outcome.pairs.length} pairs, ${outcome.stats.dropped} already reported)` : 'locate refused', performance.now());
       return outcome.ok ? withLocated(scanned, outcome) : scanned;
     };
@@ -262,7 +260,7 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   const ids = baseline || flags.writeBaseline !== undefined || flags.format === 'sarif' || flags.format === 'codeclimate' ? pairIdentities(result) : undefined;
   if (flags.writeBaseline !== undefined) {
     try {
-      writeBaseline(flags.writeBaseline, baselineText(result, ids!, settings, locatedCopies));
+      writeBaseline(flags.writeBaseline, baselineText(result, ids!, settings));
       if (!flags.quiet) process.stderr.write(`neardup: wrote ${result.pairs.length} pairs to the baseline ${sanitizeForTerminal(flags.writeBaseline)}.\n`);
     } catch (e) {
       if (!(e instanceof BaselineError)) throw e;

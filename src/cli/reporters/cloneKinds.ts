@@ -3,7 +3,7 @@
  * counts in words, the kinds of a group's pairs, and `--fail-on-kind`'s list.
  */
 import type { ReportGroup, ReportPair } from '../../core/report/report';
-import { locKey } from './pairGroups';
+import { groupOfMembers, locKey } from './pairGroups';
 import type { CloneKind } from '../../core/types';
 
 export const CLONE_KINDS: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
@@ -29,8 +29,7 @@ export function describeKinds(counts: KindCounts): string {
  */
 export function groupKinds(groups: readonly ReportGroup[], pairs: readonly ReportPair[]): KindCounts[] {
   const out = groups.map((): KindCounts => ({ exact: 0, renamed: 0, edited: 0 }));
-  const groupOf = new Map<string, number>();
-  groups.forEach((g, gi) => (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi)));
+  const groupOf = groupOfMembers(groups, true);
   for (const p of pairs) {
     const gi = groupOf.get(locKey(p.kind, p.a));
     if (gi !== undefined && groupOf.get(locKey(p.kind, p.b)) === gi) out[gi][p.clone]++;

@@ -9,13 +9,19 @@ import type { Location, ReportGroup, ReportPair } from '../../core/report/report
 /** A location's key among the members of the groups of its kind. */
 export const locKey = (kind: string, loc: Location): string => `${kind}\0${loc.path}\0${loc.startLine ?? ''}\0${loc.endLine ?? ''}`;
 
-/** The pairs (their numbers) of each group that has some, in group order; then the rest, in pair order. */
-export function groupedPairs(report: { pairs: readonly ReportPair[]; groups: readonly ReportGroup[] }): { byGroup: Array<[number, number[]]>; single: number[] } {
+/** Each member's group (its number), by locKey; `withLocated`: the located groups' members too. */
+export function groupOfMembers(groups: readonly ReportGroup[], withLocated: boolean): Map<string, number> {
   const groupOf = new Map<string, number>();
-  report.groups.forEach((g, gi) => {
-    if (g.located) return;
+  groups.forEach((g, gi) => {
+    if (g.located && !withLocated) return;
     (g.locations ?? g.members.map((p) => ({ path: p }))).forEach((loc) => groupOf.set(locKey(g.kind, loc), gi));
   });
+  return groupOf;
+}
+
+/** The pairs (their numbers) of each group that has some, in group order; then the rest, in pair order. */
+export function groupedPairs(report: { pairs: readonly ReportPair[]; groups: readonly ReportGroup[] }): { byGroup: Array<[number, number[]]>; single: number[] } {
+  const groupOf = groupOfMembers(report.groups, false);
   const byGroup = new Map<number, number[]>();
   const single: number[] = [];
   report.pairs.forEach((p, i) => {
