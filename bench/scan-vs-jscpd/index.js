@@ -173,11 +173,9 @@ async function compareOnTree(name, dir, runs, cli, bin, tmp, ndExtra = [], jsExt
     sys: median(list.map((r) => r.sys)),
     walls: list.map((r) => r.wall),
   });
-  const ndResult = summariseNeardup(ndOut);
-  if (/holds only some/.test(nd[nd.length - 1].stderr)) ndResult.truncated = true;
-  const ndDefaultResult = summariseNeardup(ndDefaultOut);
-  if (/holds only some/.test(ndDefault[ndDefault.length - 1].stderr)) ndDefaultResult.truncated = true;
-  return { tree: name, runs, neardup: { ...stat(nd), result: ndResult }, neardupDefault: { ...stat(ndDefault), result: ndDefaultResult }, jscpd: { ...stat(js), result: summariseJscpd(jsOut) } };
+  // A NearDup series' last report, marked when the CLI said it holds only some of the pairs.
+  const result = (out, list) => ({ ...summariseNeardup(out), ...(/holds only some/.test(list[list.length - 1].stderr) ? { truncated: true } : {}) });
+  return { tree: name, runs, neardup: { ...stat(nd), result: result(ndOut, nd) }, neardupDefault: { ...stat(ndDefault), result: result(ndDefaultOut, ndDefault) }, jscpd: { ...stat(js), result: summariseJscpd(jsOut) } };
 }
 
 function printComparison(results) {
