@@ -432,16 +432,24 @@ static double shingleShare(const uint8_t *start, const uint8_t *unsupported, int
   return (double)n / (double)(last - from + 1);
 }
 
-/* The streams hold the tokens from oa (sa) and ob (sb) on, as in mark(). */
+/* The longest run of [from, to): tokens the same as read, each aligned one further along B than
+ * the one before (the first longest). Each run is followed to its end in one tight loop along its
+ * diagonal. The streams hold the tokens from oa (sa) and ob (sb) on, as in mark(). */
 static void longestRun(const TokenStream *sa, int32_t oa, const TokenStream *sb, int32_t ob, const int32_t *alignedB, int32_t a0, int32_t from, int32_t to, int32_t *rs, int32_t *re) {
-  int32_t bs = from, be = from, s = -1;
-  for (int32_t i = from; i <= to; i++) {
-    const int32_t j = i < to ? alignedB[i - a0] : -1;
-    const int same = j >= 0 && sa->hi[i - oa] == sb->hi[j - ob] && sa->lo[i - oa] == sb->lo[j - ob];
-    const int continues = same && s >= 0 && j == alignedB[i - 1 - a0] + 1;
-    if (continues) continue;
-    if (s >= 0 && i - s > be - bs) bs = s, be = i;
-    s = same ? i : -1;
+  int32_t bs = from, be = from;
+  const uint32_t *restrict ahi = sa->hi - oa, *restrict alo = sa->lo - oa, *restrict bhi = sb->hi - ob, *restrict blo = sb->lo - ob;
+  const int32_t *restrict al = alignedB - a0;
+  for (int32_t i = from; i < to;) {
+    int32_t j = al[i];
+    if (j < 0 || ahi[i] != bhi[j] || alo[i] != blo[j]) {
+      i++;
+      continue;
+    }
+    int32_t e = i + 1;
+    for (j++; e < to && al[e] == j && ahi[e] == bhi[j] && alo[e] == blo[j]; e++, j++) {
+    }
+    if (e - i > be - bs) bs = i, be = e;
+    i = e;
   }
   *rs = bs;
   *re = be;

@@ -49,10 +49,9 @@ static int32_t trimmedStart(const SideCall *c, const RegionDoc *d, int isProse, 
   return start;
 }
 
-/* regionSides.ts linesOf: the report's lines of tokens [start, end) (a notebook's cell lines, cut at the end of its first cell). */
-static void linesOf(const DocPlaces *p, int32_t start, int32_t end, int32_t *startLine, int32_t *endLine) {
-  const int32_t s = lineOfOffset(p->lineStarts, p->nLines, p->start[start]);
-  const int32_t e = lineOfOffset(p->lineStarts, p->nLines, p->start[end - 1]);
+/* regionSides.ts linesOf: the report's lines of tokens [start, end) (a notebook's cell lines, cut
+ * at the end of its first cell), given s and e, the lines of tokens start and end - 1. */
+static void linesOf(const DocPlaces *p, int32_t s, int32_t e, int32_t *startLine, int32_t *endLine) {
   const int32_t *cells = p->reportLines;
   if (!cells) {
     *startLine = s;
@@ -137,8 +136,11 @@ static int sidesOfRegion(const RegionDoc *docs, const uint8_t *prose, const Side
   o[SIDE_A_LAST] = lineOfOffset(pa->lineStarts, pa->nLines, pa->start[ae - 1]);
   o[SIDE_B_FIRST] = lineOfOffset(pb->lineStarts, pb->nLines, pb->start[bs]);
   o[SIDE_B_LAST] = lineOfOffset(pb->lineStarts, pb->nLines, pb->start[be - 1]);
-  linesOf(pa, o[SIDE_A_START], ae, &o[SIDE_A_START_LINE], &o[SIDE_A_END_LINE]);
-  linesOf(pb, o[SIDE_B_START], be, &o[SIDE_B_START_LINE], &o[SIDE_B_END_LINE]);
+  /* The trimmed sides' lines: their last tokens' are the sides' (and so are their first tokens' when no closer is left out). */
+  const int32_t ta = o[SIDE_A_START] == as ? o[SIDE_A_FIRST] : lineOfOffset(pa->lineStarts, pa->nLines, pa->start[o[SIDE_A_START]]);
+  const int32_t tb = o[SIDE_B_START] == bs ? o[SIDE_B_FIRST] : lineOfOffset(pb->lineStarts, pb->nLines, pb->start[o[SIDE_B_START]]);
+  linesOf(pa, ta, o[SIDE_A_LAST], &o[SIDE_A_START_LINE], &o[SIDE_A_END_LINE]);
+  linesOf(pb, tb, o[SIDE_B_LAST], &o[SIDE_B_START_LINE], &o[SIDE_B_END_LINE]);
   /* An exact copy (one unbroken run of the same tokens as read) with as many closers left out on
    * both sides: its sides' SimHashes read on those tokens are one (locatedReport.ts). */
   if (r[5] == 0 && o[SIDE_A_START] - as == o[SIDE_B_START] - bs && !(c->normalizeIdentifiers && (hasNormalized(A) || hasNormalized(B)))) {
