@@ -351,20 +351,30 @@ function locateSteps(
   };
 }
 
-/** The scan's result with the located pairs and groups after its own, and its pairs' clone kinds. */
+/**
+ * The scan's result with the located pairs and groups after its own, and its pairs' clone kinds.
+ * In one pass over the scan's pairs (tens of thousands on a tree with many copies, on the CLI's
+ * serial end): a pair the regions leave as it is kept as it is, one with a clone kind or regions
+ * copied once with them, one the regions split left out.
+ */
 export function withLocated(result: ScanResult, located: Extract<LocateOutcome, { ok: true }>): ScanResult {
-  const own = result.pairs.map((p, i) => {
-    const clone = located.cloneOf.get(i);
-    const regions = located.regionsOf.get(i);
-    return clone || regions ? { ...p, ...(clone ? { clone } : {}), ...(regions ? { regions } : {}) } : p;
-  });
+  const { cloneOf, regionsOf, replaced } = located;
+  const scanPairs = result.pairs;
+  const pairs: ReportPair[] = [];
+  const checkReplaced = replaced.size > 0;
+  for (let i = 0; i < scanPairs.length; i++) {
+    if (checkReplaced && replaced.has(i)) continue;
+    const p = scanPairs[i];
+    const clone = cloneOf.get(i);
+    const regions = regionsOf.get(i);
+    pairs.push(clone ? (regions ? { ...p, clone, regions } : { ...p, clone }) : regions ? { ...p, regions } : p);
+  }
+  for (let j = 0; j < located.pairs.length; j++) pairs.push(located.pairs[j]);
   // A section pair the regions split goes, and the section group of its two sides alone with it
   // (a group's key made only when a file of such a pair holds its first side).
-  const gone = new Set([...located.replaced].map((i) => sidesKey(result.pairs[i].a, result.pairs[i].b)));
-  const files = new Set([...located.replaced].flatMap((i) => [result.pairs[i].a.path, result.pairs[i].b.path]));
-  const groups =
-    gone.size === 0
-      ? result.groups
-      : result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
-  return { ...result, pairs: [...own.filter((_, i) => !located.replaced.has(i)), ...located.pairs], groups: [...groups, ...located.groups], locatedSides: located.sides };
+  if (replaced.size === 0) return { ...result, pairs, groups: [...result.groups, ...located.groups], locatedSides: located.sides };
+  const gone = new Set([...replaced].map((i) => sidesKey(scanPairs[i].a, scanPairs[i].b)));
+  const files = new Set([...replaced].flatMap((i) => [scanPairs[i].a.path, scanPairs[i].b.path]));
+  const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
+  return { ...result, pairs, groups: [...groups, ...located.groups], locatedSides: located.sides };
 }
