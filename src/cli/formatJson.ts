@@ -18,8 +18,8 @@ function membersOf(g: ReportGroup): string[] {
 // A side in a notebook's cell also has `cell` (1-based), its lines those inside the cell.
 const shownPair = (p: ReportPair) => (inNotebook(p.a) || inNotebook(p.b) ? { ...p, a: withCell(p.a), b: withCell(p.b) } : p);
 
-// `located` (with --locate): a group of copies located inside files. A notebook's section member
-// reads `path:cell3:2-10`.
+// `located` (the default; not with --no-locate): a group of copies located inside files. A
+// notebook's section member reads `path:cell3:2-10`.
 const shownGroup = (g: ReportGroup) => ({ kind: g.kind, members: membersOf(g), maxDistance: g.maxDistance, ...(g.located ? { located: true } : {}) });
 
 /** Pairs or groups per piece: pieces of ~100 KB, which die young (one text of tens of MB and its copy were most of the tail's garbage collection). */

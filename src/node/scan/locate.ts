@@ -361,9 +361,8 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
   const { cloneOf, regionsOf, replaced } = located;
   const scanPairs = result.pairs;
   const pairs: ReportPair[] = [];
-  const checkReplaced = replaced.size > 0;
   for (let i = 0; i < scanPairs.length; i++) {
-    if (checkReplaced && replaced.has(i)) continue;
+    if (replaced.has(i)) continue;
     const p = scanPairs[i];
     const clone = cloneOf.get(i);
     const regions = regionsOf.get(i);
@@ -372,9 +371,11 @@ export function withLocated(result: ScanResult, located: Extract<LocateOutcome, 
   for (let j = 0; j < located.pairs.length; j++) pairs.push(located.pairs[j]);
   // A section pair the regions split goes, and the section group of its two sides alone with it
   // (a group's key made only when a file of such a pair holds its first side).
-  if (replaced.size === 0) return { ...result, pairs, groups: [...result.groups, ...located.groups], locatedSides: located.sides };
   const gone = new Set([...replaced].map((i) => sidesKey(scanPairs[i].a, scanPairs[i].b)));
   const files = new Set([...replaced].flatMap((i) => [scanPairs[i].a.path, scanPairs[i].b.path]));
-  const groups = result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
+  const groups =
+    gone.size === 0
+      ? result.groups
+      : result.groups.filter((g) => !(g.kind === 'section' && g.locations?.length === 2 && files.has(g.locations[0].path) && gone.has(sidesKey(g.locations[0], g.locations[1]))));
   return { ...result, pairs, groups: [...groups, ...located.groups], locatedSides: located.sides };
 }
