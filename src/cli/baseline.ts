@@ -71,7 +71,7 @@ export function baselineText(result: Pick<ScanResult, 'pairs' | 'locatedSides'>,
 /**
  * How many of the report's located copies are new to a baseline that was written without them: it
  * does not record `"locate": true` (written with --no-locate, before located copies were the CLI's
- * default, or by the editor's *Add to baseline*), holds none of the located pairs and some other
+ * default, or by the editor's *Add to baseline* from plain pairs only), holds none of the located pairs and some other
  * pair. 0 when it records them, holds one of them, or holds nothing this scan reports (then every
  * pair is new alike).
  */

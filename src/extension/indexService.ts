@@ -290,7 +290,7 @@ export class IndexService implements vscode.Disposable {
   }
 
   /** *Add to baseline*: the baseline file's text with these pairs, made by the engine (the caller writes it). */
-  async addToBaseline(root: string, file: string, pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation }>): Promise<{ text: string; added: number } | { problem: string }> {
+  async addToBaseline(root: string, file: string, pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation; located?: boolean }>): Promise<{ text: string; added: number } | { problem: string }> {
     if (!(await this.ensureEngine())) return { problem: 'no folder is indexed' };
     return this.track(this.client.request({ type: 'addToBaseline', root, file, pairs }));
   }

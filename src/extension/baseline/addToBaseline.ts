@@ -47,7 +47,7 @@ async function addToBaseline(index: IndexService, settings: Settings, files: Bas
     return false;
   }
   const { file, named } = files.fileOf(root);
-  const made = await index.addToBaseline(root, file, twins.map((t) => ({ kind: item.kind, a: item.loc, b: { path: t.path, startLine: t.startLine, endLine: t.endLine } })));
+  const made = await index.addToBaseline(root, file, twins.map((t) => ({ kind: item.kind, a: item.loc, b: { path: t.path, startLine: t.startLine, endLine: t.endLine }, located: t.located === true })));
   if ('problem' in made) {
     void vscode.window.showWarningMessage(vscode.l10n.t('NearDup cannot add to the baseline: {0}', made.problem));
     return false;

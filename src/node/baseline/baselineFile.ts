@@ -32,7 +32,8 @@ export interface BaselineEntry {
 
 /**
  * A baseline's settings: the recorded ones, and `locate: true` when the CLI wrote it from a report
- * holding located copies (absent: written without them, or by an older version, or by the editor).
+ * holding located copies, or the editor's *Add to baseline* added a located copy to it (absent:
+ * written without them, or by an older version).
  */
 export type BaselineSettings = Partial<RecordedSettings> & { locate?: boolean };
 

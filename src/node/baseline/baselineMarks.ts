@@ -4,14 +4,17 @@
  * disk), and the twins of the report's items that it holds marked `baseline: true` as they leave
  * the engine (the host hides or dims them, `neardup.baseline.show`). *Add to baseline*: the
  * entries of the pairs the user picked, merged into the file's text (the host writes it).
- * Keys are those of the CLI (pairIdentity.ts), paths relative to the folder.
+ * Keys are those of the CLI (pairIdentity.ts), paths relative to the folder; a located copy's
+ * sides (a twin `located`) by their tokens, the content keys the engine's region index made when it
+ * found them (RegionIndex.sideKey), as `neardup scan` keys them: a baseline written by either marks
+ * the other's located copies, and one that gets a located copy records `"locate": true`.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { DocumentFingerprint } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import { baselineEntry, baselineText, parseBaseline, recordedSettings, withEntries, type Baseline, type BaselineEntry } from './baselineFile';
-import { fileSide, pairKey, sectionSide } from './pairIdentity';
+import { fileSide, locatedSide, pairKey, sectionSide } from './pairIdentity';
 
 /** A place as the engine's view has it: an absolute path, lines for a section. */
 export interface MarkLocation {
@@ -23,7 +26,16 @@ export interface MarkLocation {
 interface MarkItem {
   kind: 'file' | 'section';
   loc: MarkLocation;
-  twins: Array<MarkLocation & { baseline?: boolean }>;
+  /** `located`: the pair is a located copy (its sides keyed by their tokens, as the CLI does). */
+  twins: Array<MarkLocation & { baseline?: boolean; located?: boolean }>;
+}
+
+/** A pair *Add to baseline* records: a located copy's sides are keyed by their tokens. */
+export interface MarkPair {
+  kind: 'file' | 'section';
+  a: MarkLocation;
+  b: MarkLocation;
+  located?: boolean;
 }
 
 /** A workspace folder and the baseline file its config names (absolute paths). */
@@ -46,6 +58,8 @@ export class BaselineMarks {
   constructor(
     private readonly docOf: (absPath: string) => DocumentFingerprint | undefined,
     private readonly settings: () => EngineSettings | undefined,
+    /** A located side's content key (the engine's located copies: RegionIndex.sideKey), when known. */
+    private readonly locatedKeyOf: (absPath: string, startLine: number, endLine: number) => string | undefined = () => undefined,
   ) {}
 
   /** Reads the baselines; one message per file that cannot be used (a missing file is an empty baseline). */
@@ -82,7 +96,7 @@ export class BaselineMarks {
       if (!base || base.keys.size === 0) return item;
       let changed = false;
       const twins = item.twins.map((t) => {
-        const key = this.keyOf(base.root, item.kind, item.loc, t);
+        const key = this.keyOf(base.root, item.kind, item.loc, t, t.located === true);
         if (key === undefined || !base.keys.has(key)) return t;
         changed = true;
         return { ...t, baseline: true };
@@ -95,29 +109,32 @@ export class BaselineMarks {
    * *Add to baseline*: the baseline file of the folder holding the pairs and its new text, or why
    * not. `file`: where the folder's config wants it (its `baseline`, or the default name).
    */
-  addPairs(root: string, file: string, pairs: ReadonlyArray<{ kind: 'file' | 'section'; a: MarkLocation; b: MarkLocation }>): { text: string; added: number } | { problem: string } {
+  addPairs(root: string, file: string, pairs: readonly MarkPair[]): { text: string; added: number } | { problem: string } {
     const settings = this.settings();
     if (!settings) return { problem: 'the engine is not initialised' };
     const rootAbs = path.resolve(root);
     const entries: BaselineEntry[] = [];
     for (const p of pairs) {
-      const key = this.keyOf(rootAbs, p.kind, p.a, p.b);
+      const key = this.keyOf(rootAbs, p.kind, p.a, p.b, p.located === true);
       if (key === undefined) return { problem: 'both places of a pair must be in the folder of the baseline' };
       entries.push(baselineEntry(p.kind, relative(rootAbs, p.a.path)!, relative(rootAbs, p.b.path)!, key));
     }
     const read = readBaselineFile(path.resolve(file));
     if ('problem' in read) return read;
     const { baseline, added } = withEntries(read.baseline, entries, recordedSettings(settings));
-    return { text: baselineText(baseline.pairs, baseline.settings), added };
+    // A baseline that holds located copies says so, as the CLI's does (`"locate": true`: the CLI
+    // then does not take its located copies for ones it was written without).
+    const recorded = pairs.some((p) => p.located) && baseline.settings.locate !== true ? { ...baseline.settings, locate: true } : baseline.settings;
+    return { text: baselineText(baseline.pairs, recorded), added };
   }
 
   private baselineOf(absPath: string): Loaded | undefined {
     return this.loaded.find((l) => relative(l.root, absPath) !== undefined);
   }
 
-  private keyOf(root: string, kind: 'file' | 'section', a: MarkLocation, b: MarkLocation): string | undefined {
-    const sa = this.sideOf(root, a);
-    const sb = this.sideOf(root, b);
+  private keyOf(root: string, kind: 'file' | 'section', a: MarkLocation, b: MarkLocation, located: boolean): string | undefined {
+    const sa = located ? this.locatedSideOf(root, a) : this.sideOf(root, a);
+    const sb = located ? this.locatedSideOf(root, b) : this.sideOf(root, b);
     if (sa === undefined || sb === undefined) return undefined;
     const at = `${kind}\0${sa}\0\0${sb}`;
     let key = this.keys.get(at);
@@ -127,6 +144,15 @@ export class BaselineMarks {
       this.keys.set(at, key);
     }
     return key;
+  }
+
+  /** A side of a located pair: a section's by its tokens (pairIdentity.ts locatedSide, the CLI's), a file's by its path. */
+  private locatedSideOf(root: string, loc: MarkLocation): string | undefined {
+    const rel = relative(root, loc.path);
+    if (rel === undefined) return undefined;
+    if (loc.startLine === undefined) return fileSide(rel);
+    const lines = { startLine: loc.startLine, endLine: loc.endLine ?? loc.startLine };
+    return locatedSide(rel, this.locatedKeyOf(loc.path, lines.startLine, lines.endLine), lines);
   }
 
   private sideOf(root: string, loc: MarkLocation): string | undefined {

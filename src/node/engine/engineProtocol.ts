@@ -133,7 +133,7 @@ export type EngineRequest =
    */
   | { type: 'setBaselines'; baselines: Array<{ root: string; file: string }> }
   /** *Add to baseline*: the baseline file's new text with these pairs (the host writes it). */
-  | { type: 'addToBaseline'; root: string; file: string; pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation }> }
+  | { type: 'addToBaseline'; root: string; file: string; pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation; located?: boolean }> }
   /** Writes the cache now if anything changed; answered once it is written (or failed). */
   | { type: 'flushCache' }
   /** Saves the cache and stops the fingerprint workers. */
@@ -299,6 +299,8 @@ export interface ViewTwin extends ViewLocation {
   regions?: Array<{ self: { startLine: number; endLine: number }; other: { startLine: number; endLine: number }; clone: CloneKind; similarity: number }>;
   /** How the copy was made (the pair's ReportPair.clone): `exact`, `renamed` or `edited`. */
   clone?: CloneKind;
+  /** A copied block located inside files (`neardup.locate`): its baseline key is made of its sides' tokens. */
+  located?: true;
 }
 
 /** One file or section that has near duplicates, with all of them (closest first). */

@@ -128,7 +128,7 @@ export class EngineState {
   private readonly matcher = new IncrementalReport();
   private readonly views = new ReportViewBuilder();
   /** The folders' baselines: their pairs' twins marked as items leave the engine (node/baseline). */
-  readonly baselines = new BaselineMarks((p) => this.entries.docs.get(p), () => this.config?.settings);
+  readonly baselines = new BaselineMarks((p) => this.entries.docs.get(p), () => this.config?.settings, (p, s, e) => this.regions.sideKey(p, s, e));
   /** Per file, the items last sent in a report event (to send only what changed). */
   private sentItems = new Map<string, string>();
   private sentAny = false;

@@ -93,6 +93,7 @@ function twinOf(other: Location, distance: number, sim: number, pair?: ReportPai
       ? { path: other.path, distance, similarity: sim }
       : { path: other.path, startLine: other.startLine, endLine: other.endLine, distance, similarity: sim };
   if (pair) twin.clone = pair.clone;
+  if (pair?.located) twin.located = true;
   if (pair?.regions?.length) {
     twin.regions = pair.regions.map((r) => ({ self: self === 'b' ? r.b : r.a, other: self === 'b' ? r.a : r.b, clone: r.clone, similarity: r.similarity }));
   }

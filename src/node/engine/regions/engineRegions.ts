@@ -101,6 +101,11 @@ export class EngineRegions {
     if (!on) this.drop();
   }
 
+  /** A located side's content key (a baseline's key of it: RegionIndex.sideKey), while the index is on. */
+  sideKey(path: string, startLine: number, endLine: number): string | undefined {
+    return this.active ? this.index.sideKey(path, startLine, endLine) : undefined;
+  }
+
   /** Every fingerprint changes (other settings): the index is built again. */
   invalidate(): void {
     this.drop();

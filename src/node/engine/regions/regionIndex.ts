@@ -20,7 +20,7 @@ import type { RegionDocument } from '../../../core/regions/document';
 import { defaultAnchors, findRegions, type RegionOptions, type RegionPair } from '../../../core/regions/regions';
 import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
-import { locatedPair } from './regionPairs';
+import { locatedPair, locatedSideKey } from './regionPairs';
 
 /** A file's anchors: hashes, token positions, and whether the file is prose (its cap). */
 interface FileAnchors {
@@ -77,6 +77,13 @@ export class RegionIndex {
   /** Changes with every pair added or removed; {@link pairs} is kept for it. */
   private ver = 0;
   private sorted: { ver: number; pairs: ReportPair[] } | undefined;
+  /**
+   * The content keys of the located sides, by path and lines (`startLine\0endLine`): a baseline's
+   * key of a located side, the CLI's (node/scan/locateLines.ts LocatedSides: the first side found
+   * with those lines gives it). Made when the pair is found (its documents are not kept); a file's
+   * go when it changes (its pairs are found again).
+   */
+  private readonly sideKeys = new Map<string, Map<string, string>>();
 
   /** `threads`: of the kernel's one-call bucket search (the native addon's; the same regions). */
   constructor(
@@ -119,6 +126,7 @@ export class RegionIndex {
     this.ver++;
     this.files.clear();
     this.byPath.clear();
+    this.sideKeys.clear();
     this.caps = capsFor(0);
     return had;
   }
@@ -134,7 +142,9 @@ export class RegionIndex {
     const found = findRegions(docs, { kernel: this.kernel, threads: this.threads });
     for (const r of found.pairs) {
       const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
-      if (shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) this.add(pair);
+      if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
+      this.add(pair);
+      this.noteSides(pair, docs[r.a.doc], docs[r.b.doc], r);
     }
     for (const p of this.byPath.keys()) touched.add(p);
     return touched;
@@ -149,6 +159,7 @@ export class RegionIndex {
     const D = new Set(changed);
     const old = new Map<string, FileAnchors | undefined>();
     for (const p of D) old.set(p, this.files.get(p));
+    for (const p of D) this.sideKeys.delete(p);
     const loaded = await load([...D].filter(present));
     for (const p of D) {
       const d = loaded.get(p);
@@ -242,6 +253,7 @@ export class RegionIndex {
       const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
       if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
       this.add(pair);
+      this.noteSides(pair, docs[r.a.doc], docs[r.b.doc], r);
       touched.add(pair.a.path).add(pair.b.path);
     }
     return touched;
@@ -305,6 +317,23 @@ export class RegionIndex {
       }
     }
     return out;
+  }
+
+  /** A located side's content key (a baseline's key of it), when a located pair has that side. */
+  sideKey(path: string, startLine: number, endLine: number): string | undefined {
+    return this.sideKeys.get(path)?.get(`${startLine}\0${endLine}`);
+  }
+
+  /** Records the content keys of a shown pair's sides (the first side with those lines gives it, as in the CLI). */
+  private noteSides(pair: ReportPair, A: RegionDocument, B: RegionDocument, r: RegionPair): void {
+    const note = (loc: ReportPair['a'], doc: RegionDocument, side: 'a' | 'b') => {
+      let byLines = this.sideKeys.get(loc.path);
+      if (!byLines) this.sideKeys.set(loc.path, (byLines = new Map()));
+      const at = `${loc.startLine}\0${loc.endLine}`;
+      if (!byLines.has(at)) byLines.set(at, locatedSideKey(doc, r[side]));
+    };
+    note(pair.a, A, 'a');
+    note(pair.b, B, 'b');
   }
 
   private add(pair: ReportPair): void {

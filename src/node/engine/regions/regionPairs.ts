@@ -18,7 +18,7 @@ import { groupRegions } from '../../../core/regions/groups';
 import type { RegionPair } from '../../../core/regions/regions';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
-import { linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
+import { contentKey, linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
 import { samePlace, SectionSplits, sidesKey } from '../../regions/regionPlaces';
 
 type Lines = { startLine: number; endLine: number };
@@ -39,6 +39,15 @@ export function locatedPair(a: string, A: RegionDocument, b: string, B: RegionDo
     clone: r.clone,
     located: true,
   };
+}
+
+/**
+ * The content key of a located side, tokens `side` of `doc` without leading closers (the range
+ * locatedPair reports): what the CLI's located sides hash (node/scan/locateLines.ts), so that a
+ * baseline's key of a located pair is the same in the editor and in `neardup scan`.
+ */
+export function locatedSideKey(doc: RegionDocument, side: { start: number; end: number }): string {
+  return contentKey(doc, trimmedStart(doc, side.start, side.end), side.end);
 }
 
 const lines = (l: { startLine?: number; endLine?: number }): Lines => ({ startLine: l.startLine ?? 1, endLine: l.endLine ?? l.startLine ?? 1 });
