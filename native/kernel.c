@@ -569,6 +569,7 @@ NAPI_MODULE_INIT() {
       {"regionGroups", NULL, jsRegionGroups, NULL, NULL, NULL, napi_default, NULL},
 #ifndef _WIN32
       {"listDir", NULL, jsListDir, NULL, NULL, NULL, napi_default, NULL},
+      {"readCode", NULL, jsReadCode, NULL, NULL, NULL, napi_default, NULL},
 #endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},

@@ -93,6 +93,8 @@ napi_value jsCopySearch(napi_env env, napi_callback_info info);
 napi_value jsRegionGroups(napi_env env, napi_callback_info info);
 #ifndef _WIN32
 napi_value jsListDir(napi_env env, napi_callback_info info);
+/* readcode.c: readCode. */
+napi_value jsReadCode(napi_env env, napi_callback_info info);
 #endif
 
 #endif

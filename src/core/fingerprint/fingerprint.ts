@@ -327,6 +327,15 @@ let kernelOut = new Uint32Array(8192);
 /** fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. */
 function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string, options: FingerprintOptions, minTokens: number): DocumentFingerprint {
   const total = kernel.tokenize(text, langId, options.normalizeIdentifiers === true, options.kernelTokenized !== undefined);
+  return kernelTokenizedDocument(kernel, total, options, minTokens);
+}
+
+/**
+ * fingerprintWithKernel once the kernel has tokenised the text (`total` tokens, with `region` when
+ * options.kernelTokenized is set): the hook called, then the document. Also the Node workers' fast
+ * path, whose kernel reads and tokenises a file itself (src/node/workers/fingerprintFile.ts fastCode).
+ */
+export function kernelTokenizedDocument(kernel: CodeKernel, total: number, options: FingerprintOptions, minTokens: number): DocumentFingerprint {
   options.kernelTokenized?.(kernel);
   if (total < minTokens) return { kind: 'code', file: null, sections: [] };
   const k = effectiveShingleSize(options.shingleSize, total);

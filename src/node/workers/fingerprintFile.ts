@@ -9,7 +9,9 @@ import { applyContainerIgnoreMarkers, containerText, notebookLineOf, type Contai
 import { fingerprintDecodedText } from '../../core/fingerprint/decodedDocument';
 import { cellLine } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
-import { countDocumentShingles, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
+import { isNotebookPath } from '../../core/containers/cellLines';
+import { isContainerPath } from '../../core/containers/container';
+import { countDocumentShingles, DEFAULT_MIN_TOKENS, kernelLanguage, kernelTokenizedDocument, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
 import { documentFromKernel, documentFromTokens, lineStartsOf, regionBufferOf, regionDocument, regionDocumentOfParts, type RegionBuffer, type RegionDocument } from '../../core/regions/document';
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
@@ -233,6 +235,78 @@ function utf8Shape(): ((bytes: Uint8Array) => BytesShape) | undefined {
   return utf8ShapeOf.shape;
 }
 
+/** The addon's readCode (native/readcode.c). */
+type ReadCode = (path: string, buffer: Uint8Array, limit: number, languageId: number, normalize: boolean, region: boolean, fold: boolean, out: Uint32Array) => number;
+
+/** readCode's statuses: the usual path reads the file; or it decodes the bytes read (out[0] of them, out[1] why). */
+export const READ_UNUSUAL = -1;
+export const READ_PLAIN_NOT = -2;
+
+/** Why the fast path left files to the usual path, by count (tests, benches): read by it, or read here then one of plainCodeText's reasons. */
+export const fastCodeCounts = { fast: 0, notTried: 0, unusual: 0, notUtf8: 0, control: 0, han: 0, marked: 0, minified: 0, repetitive: 0 };
+const PLAIN_REASONS = ['fast', 'notUtf8', 'control', 'han', 'marked', 'minified', 'repetitive'] as const;
+
+const out = new Uint32Array(2);
+
+/** NEARDUP_FAST_READ=0 turns the fast path off (benches: the usual path alone); tests switch it with {@link useFastCode}. */
+let enabled = process.env.NEARDUP_FAST_READ !== '0';
+export function useFastCode(on: boolean): void {
+  enabled = on;
+}
+
+/** What fastCode gives: the outcome, or that the usual path reads the file, or decodes the `bytes` read into the buffer. */
+export type FastCode = { outcome: Extract<FileOutcome, { ok: true }> } | { bytes: number } | undefined;
+
+/**
+ * The fast path for a code file (issue 16): one call of the addon's readCode (native/readcode.c)
+ * reads it, checks its bytes are plain UTF-8 the usual path would take as they are (native/utf8code.c:
+ * no byte order mark, NUL or bad sequence, few controls, no marker, no Han to fold, neither minified
+ * nor repetitive) and tokenises them in the kernel: no string, TextDecoder nor fs wrappers. Its
+ * outcome is the usual path's (fingerprintDecodedText, then fingerprintText's kernel path:
+ * kernelTokenizedDocument). Only where the addon has readCode (not Windows, not WebAssembly).
+ * Gives its outcome; or `{ bytes }`, the file read into `buffer` (its first
+ * `bytes`) but not plain code text; or undefined (not tried, or not read). `limit`: the largest
+ * size the usual path takes. `kernelTokenized`: fingerprintText's hook (the region document).
+ */
+export function fastCode(
+  file: FileToFingerprint,
+  settings: EngineSettings,
+  df: SharedFrequencies | undefined,
+  buffer: Uint8Array,
+  limit: number,
+  kernelTokenized?: (kernel: CodeKernel) => void,
+): FastCode {
+  const kernel = nativeKernel() as (CodeKernel & { readCode?: ReadCode }) | undefined;
+  const readCode = enabled ? kernel?.readCode : undefined;
+  // As fingerprintOptions: tfidf without its table is tf.
+  const weighting = settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting;
+  const lang = languageOf(file.relPath);
+  if (!kernel || !readCode || weighting === 'tfidf' || lang.kind !== 'code' || isNotebookPath(file.relPath) || isContainerPath(file.relPath)) {
+    fastCodeCounts.notTried++;
+    return undefined;
+  }
+  const id = kernelLanguage(kernel, lang);
+  if (id < 0) {
+    fastCodeCounts.notTried++;
+    return undefined;
+  }
+  const total = readCode.call(kernel, file.path, buffer, limit, id, settings.normalizeIdentifiers === true, kernelTokenized !== undefined, settings.foldVariants !== false, out);
+  if (total === READ_UNUSUAL) {
+    fastCodeCounts.unusual++;
+    return undefined;
+  }
+  if (total === READ_PLAIN_NOT) {
+    fastCodeCounts[PLAIN_REASONS[out[1]] ?? 'notUtf8']++;
+    return { bytes: out[0] };
+  }
+  fastCodeCounts.fast++;
+  const bytes = out[0];
+  const lines = out[1];
+  const options: FingerprintOptions = { kernelTokenized, weighting, sections: settings.sections };
+  const doc = kernelTokenizedDocument(kernel, total, options, Math.max(1, settings.minTokens ?? DEFAULT_MIN_TOKENS));
+  return { outcome: { relPath: file.relPath, ok: true, bytes, encoding: 'utf-8', doc, lines } };
+}
+
 /** Files are read into this buffer (grown as needed, dropped when it grows big). */
 let scratch = Buffer.allocUnsafeSlow(256 * 1024);
 const SCRATCH_KEEP_BYTES = 4 * 1024 * 1024;
@@ -314,6 +388,11 @@ export function readTextSync(
     }
   }
   if (buf.length > settings.maxFileSizeBytes) return { reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB` };
+  return decodeRead(buf);
+}
+
+/** readTextSync's decoding of the bytes it read (within the limits). */
+function decodeRead(buf: Uint8Array): { text: string; bytes: number; encoding: string; facts?: TextFacts } | { reason: string } {
   const decoded = decodeBuffer(buf, utf8Shape());
   if (!decoded.ok) return { reason: decoded.reason };
   return { text: decoded.text, bytes: buf.length, encoding: decoded.encoding, facts: decoded.facts };
@@ -355,8 +434,6 @@ export async function countFileShingles(file: FileToFingerprint, settings: Engin
  * fingerprints gives it as the kernel's buffer (`regionBuffer`: no views made here).
  */
 export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSettings, df?: SharedFrequencies, cjk?: CjkMode, regions = false, regionBuffers = false): FileOutcome {
-  const read = readTextSync(file, settings);
-  if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
   // With regions, a code file the kernel fingerprints gives its region document from the same
   // tokenize (one pass: documentFromKernel), a prose file from the same tokens or at least the
   // same marked and folded text (proseRegionDocument); any other file is read again by regionDocumentOf.
@@ -369,6 +446,16 @@ export function fingerprintFileSync(file: FileToFingerprint, settings: EngineSet
         proseTokenized: (tokens, text, plain) => void (made.region = proseRegionDocument(file.relPath, tokens, text, plain)),
       }
     : undefined;
+  // A plain UTF-8 code file: read, decoded and tokenised by the kernel in one call (fastCode);
+  // any other file by the usual path, from the bytes that call read when it read them.
+  const fast = fastCode(file, settings, df, scratch, Math.min(settings.maxFileSizeBytes, MAX_TEXT_BYTES), hooks?.kernelTokenized);
+  if (fast && 'outcome' in fast) {
+    if (made.buffer) fast.outcome.regionBuffer = made.buffer;
+    else if (made.region) fast.outcome.region = made.region;
+    return fast.outcome;
+  }
+  const read = fast ? decodeRead(scratch.subarray(0, fast.bytes)) : readTextSync(file, settings);
+  if ('reason' in read) return { relPath: file.relPath, ok: false, reason: read.reason };
   const outcome = fingerprintDecoded(file.relPath, read.text, read.bytes, read.encoding, settings, df, cjk, hooks, read.facts);
   if (regions && outcome.ok) {
     if (made.buffer) outcome.regionBuffer = made.buffer;
