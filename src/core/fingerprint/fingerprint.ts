@@ -103,7 +103,7 @@ export function fingerprintText(text: string, path: string, options: Fingerprint
   if (kept === null) return { kind: lang.kind, file: null, sections: [] };
   text = kept;
   if (options.fold) text = options.fold(text);
-  const minTokens = Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
+  const minTokens = minTokensOf(options);
   const kernel = options.kernel;
   if (kernel && lang.kind === 'code' && options.weighting !== 'tfidf') {
     const id = kernelLanguage(kernel, lang);
@@ -323,6 +323,11 @@ export function kernelLanguage(kernel: CodeKernel, lang: LanguageInfo): number {
 
 /** Scratch of fingerprintWithKernel: the kernel's fingerprints (grown on demand). */
 let kernelOut = new Uint32Array(8192);
+
+/** The fewest tokens a text (and a section) is fingerprinted from: options.minTokens, at least 1. */
+export function minTokensOf(options: Pick<FingerprintOptions, 'minTokens'>): number {
+  return Math.max(1, options.minTokens ?? DEFAULT_MIN_TOKENS);
+}
 
 /** fingerprintText's code path through a kernel: the same tokens, sections and fingerprints. */
 function fingerprintWithKernel(kernel: CodeKernel, langId: number, text: string, options: FingerprintOptions, minTokens: number): DocumentFingerprint {

@@ -133,8 +133,8 @@ export class BaselineMarks {
   }
 
   private keyOf(root: string, kind: 'file' | 'section', a: MarkLocation, b: MarkLocation, located: boolean): string | undefined {
-    const sa = located ? this.locatedSideOf(root, a) : this.sideOf(root, a);
-    const sb = located ? this.locatedSideOf(root, b) : this.sideOf(root, b);
+    const sa = this.sideOf(root, a, located);
+    const sb = this.sideOf(root, b, located);
     if (sa === undefined || sb === undefined) return undefined;
     const at = `${kind}\0${sa}\0\0${sb}`;
     let key = this.keys.get(at);
@@ -146,19 +146,15 @@ export class BaselineMarks {
     return key;
   }
 
-  /** A side of a located pair: a section's by its tokens (pairIdentity.ts locatedSide, the CLI's), a file's by its path. */
-  private locatedSideOf(root: string, loc: MarkLocation): string | undefined {
+  /** A pair's side: a file's by its path; a section's by its content, a located side's by its tokens (pairIdentity.ts locatedSide, the CLI's). */
+  private sideOf(root: string, loc: MarkLocation, located: boolean): string | undefined {
     const rel = relative(root, loc.path);
     if (rel === undefined) return undefined;
     if (loc.startLine === undefined) return fileSide(rel);
-    const lines = { startLine: loc.startLine, endLine: loc.endLine ?? loc.startLine };
-    return locatedSide(rel, this.locatedKeyOf(loc.path, lines.startLine, lines.endLine), lines);
-  }
-
-  private sideOf(root: string, loc: MarkLocation): string | undefined {
-    const rel = relative(root, loc.path);
-    if (rel === undefined) return undefined;
-    if (loc.startLine === undefined) return fileSide(rel);
+    if (located) {
+      const lines = { startLine: loc.startLine, endLine: loc.endLine ?? loc.startLine };
+      return locatedSide(rel, this.locatedKeyOf(loc.path, lines.startLine, lines.endLine), lines);
+    }
     const doc = this.docOf(loc.path);
     const at = `${root}\0${loc.path}\0${loc.startLine}\0${loc.endLine}`;
     const cached = this.sides.get(at);

@@ -5,13 +5,11 @@
 import { constants as bufferConstants } from 'node:buffer';
 import * as fs from 'node:fs';
 import { constants as fsConstants } from 'node:fs';
-import { applyContainerIgnoreMarkers, containerText, notebookLineOf, type ContainerText } from '../../core/containers/container';
+import { applyContainerIgnoreMarkers, containerText, isContainerPath, notebookLineOf, type ContainerText } from '../../core/containers/container';
 import { fingerprintDecodedText } from '../../core/fingerprint/decodedDocument';
-import { cellLine } from '../../core/containers/cellLines';
+import { cellLine, isNotebookPath } from '../../core/containers/cellLines';
 import { DocumentFrequencyTable } from '../../core/fingerprint/documentFrequency';
-import { isNotebookPath } from '../../core/containers/cellLines';
-import { isContainerPath } from '../../core/containers/container';
-import { countDocumentShingles, DEFAULT_MIN_TOKENS, kernelLanguage, kernelTokenizedDocument, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
+import { countDocumentShingles, kernelLanguage, kernelTokenizedDocument, minTokensOf, type FingerprintOptions } from '../../core/fingerprint/fingerprint';
 import { documentFromKernel, documentFromTokens, lineStartsOf, regionBufferOf, regionDocument, regionDocumentOfParts, type RegionBuffer, type RegionDocument } from '../../core/regions/document';
 import { DEFAULT_CODE_ANCHORING, defaultAnchors } from '../../core/regions/regions';
 import { applyIgnoreMarkers } from '../../core/text/ignoreMarkers';
@@ -122,12 +120,17 @@ function fingerprintOptions(
     sections: settings.sections,
     normalizeIdentifiers: settings.normalizeIdentifiers,
     stopWords: settings.stopWords,
-    weighting: settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting,
+    weighting: weightingOf(settings, df),
     segmenter: segmenterFor(settings, cjk),
     // A text without a Han character has nothing to fold (the fold would give it back as it is).
     fold: settings.foldVariants !== false && !noHan ? foldVariants : undefined,
     idf: df ? new DocumentFrequencyTable(df.buffer, df.documents).idf : undefined,
   };
+}
+
+/** The weighting a file is fingerprinted with: tfidf without its table (a single pass) is tf. */
+function weightingOf(settings: EngineSettings, df: SharedFrequencies | undefined): FingerprintOptions['weighting'] {
+  return settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting;
 }
 
 /** What a caller is told when the fingerprinting has tokenised the text (FingerprintOptions' hooks). */
@@ -278,10 +281,8 @@ export function fastCode(
 ): FastCode {
   const kernel = nativeKernel() as (CodeKernel & { readCode?: ReadCode }) | undefined;
   const readCode = enabled ? kernel?.readCode : undefined;
-  // As fingerprintOptions: tfidf without its table is tf.
-  const weighting = settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting;
   const lang = languageOf(file.relPath);
-  if (!kernel || !readCode || weighting === 'tfidf' || lang.kind !== 'code' || isNotebookPath(file.relPath) || isContainerPath(file.relPath)) {
+  if (!kernel || !readCode || weightingOf(settings, df) === 'tfidf' || lang.kind !== 'code' || isNotebookPath(file.relPath) || isContainerPath(file.relPath)) {
     fastCodeCounts.notTried++;
     return undefined;
   }
@@ -302,8 +303,9 @@ export function fastCode(
   fastCodeCounts.fast++;
   const bytes = out[0];
   const lines = out[1];
-  const options: FingerprintOptions = { kernelTokenized, weighting, sections: settings.sections };
-  const doc = kernelTokenizedDocument(kernel, total, options, Math.max(1, settings.minTokens ?? DEFAULT_MIN_TOKENS));
+  // (the usual path's options; no Han to fold: plainCodeText checked)
+  const options = fingerprintOptions(file.relPath, settings, df, undefined, { kernelTokenized }, true);
+  const doc = kernelTokenizedDocument(kernel, total, options, minTokensOf(options));
   return { outcome: { relPath: file.relPath, ok: true, bytes, encoding: 'utf-8', doc, lines } };
 }
 

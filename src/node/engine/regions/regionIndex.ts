@@ -158,8 +158,10 @@ export class RegionIndex {
   async update(changed: Iterable<string>, present: (path: string) => boolean, load: RegionLoader, settings: EngineSettings, all: () => string[]): Promise<Set<string>> {
     const D = new Set(changed);
     const old = new Map<string, FileAnchors | undefined>();
-    for (const p of D) old.set(p, this.files.get(p));
-    for (const p of D) this.sideKeys.delete(p);
+    for (const p of D) {
+      old.set(p, this.files.get(p));
+      this.sideKeys.delete(p);
+    }
     const loaded = await load([...D].filter(present));
     for (const p of D) {
       const d = loaded.get(p);
