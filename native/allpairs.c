@@ -251,9 +251,98 @@ static void handOver(Out *o, AllPairsResult *res) {
   o->d = NULL;
 }
 
+/* A pair found in a coarse bucket by the slot pass of allPairsTables, before it is emitted in order. */
+typedef struct {
+  uint32_t p, q; /* positions in the coarse bucket, q < p */
+  uint8_t d;
+} Hit;
+
+static int hitOrder(const void *x, const void *y) {
+  const Hit *a = x, *b = y;
+  if (a->p != b->p) return a->p < b->p ? -1 : 1;
+  return a->q > b->q ? -1 : a->q < b->q ? 1 : 0; /* q descending: the chain order */
+}
+
+/* Whether the pair with bits `diff` apart is this table's: the first t blocks on which the two
+ * agree are the table's blocks (comb). */
+static inline int tableOwns(uint64_t diff, const uint64_t *blockMask, const int *comb, int b, int t) {
+  int seen = 0;
+  for (int j = 0; j < b && seen < t; j++) {
+    if ((diff & blockMask[j]) == 0) {
+      if (comb[seen] != j) return 0;
+      seen++;
+    }
+  }
+  return 1;
+}
+
+/* Coarse buckets of at most this many items compare every pair of their items (one tight loop);
+ * larger ones are first sorted by a finer hash of the key (see allPairsTables). */
+#define BUCKET_ALL_PAIRS 128
+
+/* The positions j in [lo, hi), highest first, whose values are within distance k of fx, into out
+ * (room for hi − lo); returns how many. The search's inner loop: most values are farther. */
+SEARCH_CLONES static uint32_t nearBelowScalar(const uint64_t *e, uint32_t lo, uint32_t hi, uint64_t fx, int k, uint32_t *out) {
+  uint32_t c = 0;
+  for (uint32_t j = hi; j-- > lo;)
+    if (popcount64(fx ^ e[j]) <= k) out[c++] = j;
+  return c;
+}
+
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#include <immintrin.h>
+#define HAVE_AVX2_NEAR 1
+/* nearBelowScalar four values at a time: bit counts by nibble lookups summed per 64-bit lane. */
+__attribute__((target("avx2,popcnt"))) static uint32_t nearBelowAvx2(const uint64_t *e, uint32_t lo, uint32_t hi, uint64_t fx, int k, uint32_t *out) {
+  const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+  const __m256i low4 = _mm256_set1_epi8(0x0f), x4 = _mm256_set1_epi64x((long long)fx), limit = _mm256_set1_epi64x(k + 1), zero = _mm256_setzero_si256();
+  uint32_t c = 0, j = hi;
+  while (j - lo >= 4) {
+    j -= 4;
+    const __m256i x = _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(e + j)), x4);
+    const __m256i bytes = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_and_si256(x, low4)), _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(x, 4), low4)));
+    const __m256i counts = _mm256_sad_epu8(bytes, zero);
+    const int near = _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(limit, counts)));
+    if (near) {
+      if (near & 8) out[c++] = j + 3;
+      if (near & 4) out[c++] = j + 2;
+      if (near & 2) out[c++] = j + 1;
+      if (near & 1) out[c++] = j;
+    }
+  }
+  while (j-- > lo)
+    if (__builtin_popcountll(fx ^ e[j]) <= k) out[c++] = j;
+  return c;
+}
+#endif
+
+typedef uint32_t (*NearBelow)(const uint64_t *, uint32_t, uint32_t, uint64_t, int, uint32_t *);
+
+/* nearBelowAvx2 where the processor has it, else nearBelowScalar: the same answer. */
+static NearBelow nearBelowFn(void) {
+#ifdef HAVE_AVX2_NEAR
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return nearBelowAvx2;
+#endif
+  return nearBelowScalar;
+}
+
+/* nearBelowFn's choice, made by allPairsBegin on the calling thread before any table is searched. */
+static NearBelow nearChosen = NULL;
+
+/* nearBelow of `fn`; a short range (a small bucket's first items) in line, without the call. */
+static inline uint32_t nearBelow(NearBelow fn, const uint64_t *e, uint32_t lo, uint32_t hi, uint64_t fx, int k, uint32_t *out) {
+  if (hi - lo >= 8) return fn(e, lo, hi, fx, k, out);
+  uint32_t c = 0;
+  for (uint32_t j = hi; j-- > lo;)
+    if (popcount64(fx ^ e[j]) <= k) out[c++] = j;
+  return c;
+}
+
 SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, AllPairsJob **job, AllPairsResult *res) {
   memset(res, 0, sizeof *res);
   *job = NULL;
+  if (!nearChosen) nearChosen = nearBelowFn();
   AllPairsJob *J = calloc(1, sizeof *J);
   if (!J) return -1;
   J->k = k;
@@ -318,8 +407,12 @@ SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t ma
       J->blockMask[j] = (w == 64 ? ~0ULL : ((1ULL << w) - 1)) << pos;
     }
   }
+  /* Coarse buckets: about m / 64 of them, and about as many as the tables' keys have values (a
+   * bucket then holds about one key's items, so comparing all its pairs compares few of other
+   * keys), at most 2^11. */
+  const int keyBits = (64 * J->t + J->b - 1) / J->b;
   J->rbits = 1;
-  while (J->rbits < 11 && (1u << J->rbits) * 64u < m) J->rbits++;
+  while (J->rbits < 11 && ((1u << J->rbits) * 64u < m || (J->rbits < keyBits && (1u << J->rbits) < m))) J->rbits++;
   /* Each part may hold what the copies left of the cap. */
   for (int p = 0; p < ALLPAIRS_MAX_PARTS; p++) J->parts[p].max = maxCandidates - o->seen, J->parts[p].vet = vet, J->status[p] = 1;
   *job = J;
@@ -344,23 +437,34 @@ SEARCH_CLONES void allPairsTables(AllPairsJob *J, size_t from, size_t to, int pa
   const int k = J->k, t = J->t, b = J->b, rbits = J->rbits;
   const uint64_t *blockMask = J->blockMask;
   int status = 1;
-  uint64_t *sortedFp = NULL;
-  uint32_t *sortedIdx = NULL, *counts = NULL, *keys = NULL;
-  int32_t *head = NULL, *link = NULL;
+  uint64_t *sortedFp = NULL, *subFp = NULL;
+  uint32_t *sortedIdx = NULL, *counts = NULL, *subPos = NULL, *subCounts = NULL, *nearOut = NULL;
+  const NearBelow near = nearChosen ? nearChosen : nearBelowScalar;
+  Hit *hits = NULL;
+  size_t hitCap = 0;
   /* Two levels per table, so that no pass scatters items over the whole of memory: a counting
    * sort into at most 2^11 coarse buckets by the top bits of a hash of the key (2^11 write streams
-   * stay in cache), then within each coarse bucket (about m / 2^11 items, in cache) a chained hash
-   * by the whole key hash, each item compared with the earlier ones of its chain. Memory: the
-   * sorted copy, 12 bytes per distinct value, and scratch for the largest bucket. */
+   * stay in cache). Within a coarse bucket (about m / 2^11 items, in cache) the pairs that share
+   * the table's key are compared in the order of a chained hash of the key walked newest first —
+   * position p ascending, then q < p descending — which fixes the order of the pairs:
+   *  - a bucket of at most BUCKET_ALL_PAIRS items compares every pair in that order, one tight
+   *    loop over contiguous values (nearBelow: four a step with AVX2); a pair of another key that
+   *    is within k is not this table's (tableOwns), so no key test is needed in the loop;
+   *  - a larger one is first sorted (counting sort, stable) by a finer hash of the key, then each
+   *    run of one hash value compares its pairs; the few pairs found are put back in that order
+   *    (hitOrder) before they are emitted.
+   * Memory: the sorted copy and the near positions, 16 bytes per distinct value; 12 bytes per item
+   * of the largest bucket sorted again, and the pairs found in it. */
   const uint32_t buckets = 1u << rbits;
   sortedFp = malloc(sizeof(uint64_t) * m);
   sortedIdx = malloc(sizeof(uint32_t) * m);
   counts = malloc(sizeof(uint32_t) * (buckets + 1));
-  if (!sortedFp || !sortedIdx || !counts) {
+  nearOut = malloc(sizeof(uint32_t) * m);
+  if (!sortedFp || !sortedIdx || !counts || !nearOut) {
     status = -1;
     goto done;
   }
-  size_t scratchCap = 0;
+  size_t subCap = 0;
   int comb[4];
   for (int j = 0; j < t; j++) comb[j] = j;
   /* The tables in lexicographic order of their t blocks; this part's are [from, to). */
@@ -381,54 +485,79 @@ SEARCH_CLONES void allPairsTables(AllPairsJob *J, size_t from, size_t to, int pa
       uint32_t start = 0;
       for (uint32_t c = 0; c < buckets && status > 0; c++) {
         const uint32_t end = counts[c], size = end - start;
-        if (size >= 2) {
+        const uint64_t *e = sortedFp + start;
+        const uint32_t *ids = sortedIdx + start;
+        if (size >= 2 && size <= BUCKET_ALL_PAIRS) {
+          for (uint32_t p = 1; p < size && status > 0; p++) {
+            const uint64_t fx = e[p];
+            const uint32_t c = nearBelow(near, e, 0, p, fx, k, nearOut);
+            for (uint32_t h = 0; h < c; h++) {
+              const uint32_t q = nearOut[h];
+              const uint64_t diff = fx ^ e[q];
+              if (!tableOwns(diff, blockMask, comb, b, t)) continue; /* another key, or an earlier table's pair */
+              if ((status = emitCopies(o, D, ids[q], ids[p], (uint8_t)popcount64(diff))) <= 0) break;
+            }
+          }
+        } else if (size > BUCKET_ALL_PAIRS) {
           uint32_t hbits = 1;
-          while ((1u << hbits) < size * 2) hbits++;
+          while ((1u << hbits) < size) hbits++;
           const uint32_t hsize = 1u << hbits;
-          if (scratchCap < hsize) {
-            free(head);
-            free(link);
-            free(keys);
-            head = malloc(sizeof(int32_t) * hsize);
-            link = malloc(sizeof(int32_t) * hsize);
-            keys = malloc(sizeof(uint32_t) * hsize);
-            scratchCap = hsize;
-            if (!head || !link || !keys) {
+          if (subCap < size || subCap < hsize + 1) {
+            const size_t cap = size > hsize + 1 ? size : hsize + 1;
+            free(subFp);
+            free(subPos);
+            free(subCounts);
+            subFp = malloc(sizeof(uint64_t) * cap);
+            subPos = malloc(sizeof(uint32_t) * cap);
+            subCounts = malloc(sizeof(uint32_t) * (cap + 1));
+            subCap = cap;
+            if (!subFp || !subPos || !subCounts) {
               status = -1;
               break;
             }
           }
-          memset(head, 0xff, sizeof(int32_t) * hsize);
-          const uint64_t *e = sortedFp + start;
-          const uint32_t *ids = sortedIdx + start;
-          for (uint32_t p = 0; p < size && status > 0; p++) {
-            const uint64_t fx = e[p];
-            const uint32_t key = KEY_OF(fx);
-            keys[p] = key;
-            const uint32_t slot = (key * 0x85ebca6bu) >> (32 - hbits);
-            for (int32_t q = head[slot]; q >= 0; q = link[q]) {
-              if (keys[q] != key) continue;
-              const uint64_t diff = fx ^ e[q];
-              if (diff & keyMask) continue; /* hash collision */
-              const int d = popcount64(diff);
-              if (d > k) continue;
-              /* Reported here only if this table's blocks are the first t blocks the two agree on. */
-              int seen = 0, mine = 1;
-              for (int j = 0; j < b && seen < t; j++) {
-                if ((diff & blockMask[j]) == 0) {
-                  if (comb[seen] != j) {
-                    mine = 0;
+#define SLOT_OF(v) ((KEY_OF(v) * 0x85ebca6bu) >> (32 - hbits))
+          memset(subCounts, 0, sizeof(uint32_t) * (hsize + 1));
+          for (uint32_t p = 0; p < size; p++) subCounts[SLOT_OF(e[p]) + 1]++;
+          for (uint32_t s = 1; s <= hsize; s++) subCounts[s] += subCounts[s - 1];
+          for (uint32_t p = 0; p < size; p++) {
+            const uint32_t at = subCounts[SLOT_OF(e[p])]++;
+            subFp[at] = e[p];
+            subPos[at] = p;
+          }
+#undef SLOT_OF
+          size_t found = 0;
+          uint32_t runStart = 0;
+          for (uint32_t s = 0; s < hsize && status > 0; s++) {
+            const uint32_t runEnd = subCounts[s];
+            for (uint32_t i = runStart + 1; i < runEnd; i++) {
+              const uint64_t fx = subFp[i];
+              const uint32_t c = nearBelow(near, subFp, runStart, i, fx, k, nearOut);
+              for (uint32_t h = 0; h < c; h++) {
+                const uint32_t j = nearOut[h];
+                const uint64_t diff = fx ^ subFp[j];
+                const int d = popcount64(diff);
+                if (!tableOwns(diff, blockMask, comb, b, t)) continue;
+                if (found == hitCap) {
+                  const size_t cap = hitCap ? hitCap * 2 : 256;
+                  Hit *h = realloc(hits, sizeof(Hit) * cap);
+                  if (!h) {
+                    status = -1;
                     break;
                   }
-                  seen++;
+                  hits = h;
+                  hitCap = cap;
                 }
+                hits[found++] = (Hit){subPos[i], subPos[j], (uint8_t)d};
               }
-              if (!mine) continue;
-              if ((status = emitCopies(o, D, ids[q], ids[p], (uint8_t)d)) <= 0) break;
+              if (status <= 0) break;
             }
-            link[p] = head[slot];
-            head[slot] = (int32_t)p;
+            runStart = runEnd;
           }
+          if (status <= 0) break;
+          if (found > 1) qsort(hits, found, sizeof(Hit), hitOrder);
+          for (size_t h = 0; h < found; h++)
+            if ((status = emitCopies(o, D, ids[hits[h].q], ids[hits[h].p], hits[h].d)) <= 0) break;
         }
         start = end;
       }
@@ -446,9 +575,11 @@ done:
   free(sortedFp);
   free(sortedIdx);
   free(counts);
-  free(head);
-  free(link);
-  free(keys);
+  free(subFp);
+  free(subPos);
+  free(subCounts);
+  free(hits);
+  free(nearOut);
   J->status[part] = status;
 }
 

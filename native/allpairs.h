@@ -52,4 +52,9 @@ int allPairsEnd(AllPairsJob *job, int parts, AllPairsResult *res);
  * NULL), only the candidates it passes, in the same order. */
 int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, const AllPairsVet *vet, AllPairsResult *res);
 
+/* Sorts `count` pairs (a[i], b[i], distance d[i]) in place by distance, then a, then b: the order
+ * of matchPairList (orderPairList of src/core/report/compare.ts; pairsort.c, the addon only).
+ * Items numbered below n; returns 1, or 0 (nothing changed) when n ≥ 2^28 or memory runs out. */
+int allPairsOrder(uint32_t *a, uint32_t *b, uint8_t *d, size_t count, uint32_t n);
+
 #endif

@@ -31,6 +31,7 @@
  *   allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> pairs within distance k (native/allpairs.c,
  *               its tables on threads: allpairsthreads.c; binding in kernelpairs.c)
  *   allPairsVetted(…) -> the same, vetted as matchSectionItems does (kernelpairs.c)
+ *   sortPairs(a, b, distance, n) -> whether the pairs were sorted in place (kernelpairs.c)
  *   anchors(hi, lo, n, k, w, salt, hash, pos) -> the anchors of a token stream (a prose
  *               document's: anchorsOf of src/core/regions/anchors.ts) into hash / pos: their
  *               count, or -(count) when those are too small
@@ -556,6 +557,7 @@ NAPI_MODULE_INIT() {
       {"fingerprint", NULL, jsFingerprint, NULL, NULL, NULL, napi_default, NULL},
       {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
       {"allPairsVetted", NULL, jsAllPairsVetted, NULL, NULL, NULL, napi_default, NULL},
+      {"sortPairs", NULL, jsSortPairs, NULL, NULL, NULL, napi_default, NULL},
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
       {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},

@@ -7,6 +7,8 @@
  *               sketchSize, minSimilarity, docOf, startOf, endOf: Int32Array, copyOf: Int32Array
  *               | null) -> the same, only the candidates matchSectionItems would keep (AllPairsVet
  *               of allpairs.h), in the same order; still null past maxCandidates candidates
+ *   sortPairs(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n) -> boolean: the pairs
+ *               sorted in place by distance, then a, then b (allPairsOrder); false: not sorted
  */
 #include <stdlib.h>
 
@@ -114,3 +116,21 @@ static napi_value search(napi_env env, napi_callback_info info, int vetted) {
 napi_value jsAllPairs(napi_env env, napi_callback_info info) { return search(env, info, 0); }
 
 napi_value jsAllPairsVetted(napi_env env, napi_callback_info info) { return search(env, info, 1); }
+
+napi_value jsSortPairs(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  void *a, *b, *d;
+  size_t na, nb, nd;
+  double n;
+  if (argc < 4 || !typedArray(env, argv[0], napi_uint32_array, &a, &na) || !typedArray(env, argv[1], napi_uint32_array, &b, &nb) ||
+      !typedArray(env, argv[2], napi_uint8_array, &d, &nd) || na != nb || na != nd || napi_get_value_double(env, argv[3], &n) != napi_ok || !(n >= 0))
+    return throwError(env, "sortPairs(a: Uint32Array, b: Uint32Array, distance: Uint8Array of one length, n)");
+  const uint32_t *pa = a, *pb = b;
+  for (size_t i = 0; i < na; i++)
+    if (pa[i] >= n || pb[i] >= n) return throwError(env, "sortPairs: an item not below n");
+  napi_value result;
+  CALL(napi_get_boolean(env, n < 268435456.0 && allPairsOrder(a, b, d, na, (uint32_t)n) == 1, &result));
+  return result;
+}

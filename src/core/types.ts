@@ -207,6 +207,12 @@ export interface CodeKernel {
     copyOf: Int32Array | null,
   ): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
   /**
+   * Sorts the pairs (a[i], b[i], distance[i]), items numbered below n, in place by distance, then
+   * a, then b (orderPairList's order, core/report/compare.ts; the native addon); false when it
+   * did not (n too large), the arrays then unchanged.
+   */
+  sortPairs?(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n: number): boolean;
+  /**
    * codeSections of src/core/sections/codeSections.ts, same ranges in the same order, into `out` as
    * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2
    * already normalised (integers); returns the number of sections, or minus the words needed when

@@ -25,7 +25,7 @@ export interface MatchOptions {
    */
   maxPairs?: number;
   /** The native kernel's pair search (same pairs); not sent between threads. */
-  kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted'>;
+  kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted' | 'sortPairs'>;
   /** Threads the kernel's search may take, this one included (default 1; the same pairs). */
   threads?: number;
 }
@@ -91,8 +91,11 @@ export function matchPairList(
   // Candidates are vetted and verified as the tables find them, so the pair cap counts only
   // pairs that will be reported.
   const { minSimilarity, sketchSize } = options;
-  if (vetting && options.kernel?.allPairsVetted && n >= 2) {
-    const vetted = kernelVetted(items, fp, options, vetting);
+  // Without a rule (e.g. a report's files), the kernel vets by the sketches alone: every item its
+  // own document, no copy classes.
+  const vet = vetting ?? (accept ? undefined : noRule(n));
+  if (vet && options.kernel?.allPairsVetted && n >= 2) {
+    const vetted = kernelVetted(items, fp, options, vet);
     if (vetted) return vetted;
   }
   const native = options.kernel ? nativeCandidates(fp, options.maxDistance, options.kernel, options.threads) : null;
@@ -126,7 +129,7 @@ export function matchPairList(
       b[q] = cb[p];
       distance[q++] = cd[p];
     }
-    return orderPairList({ length: kept, a, b, distance, truncated }, n);
+    return orderPairList({ length: kept, a, b, distance, truncated }, n, options.kernel);
   }
   // No kernel, or it gave up (more candidates than it holds): the TypeScript search.
   const found = allPairsBatch(fp, options.maxDistance, {
@@ -136,7 +139,15 @@ export function matchPairList(
       return estimateJaccard(items[a].sketch, items[b].sketch, sketchSize) >= minSimilarity;
     },
   });
-  return orderPairList(found, n);
+  return orderPairList(found, n, options.kernel);
+}
+
+/** A vetting that passes every pair its sketches pass: each item a document of its own. */
+function noRule(n: number): KernelVetting {
+  const docOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) docOf[i] = i;
+  const lines = new Int32Array(n);
+  return { docOf, startOf: lines, endOf: lines, copyOf: null };
 }
 
 /**
@@ -172,15 +183,20 @@ function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, option
   const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
   const kept = Math.min(found.a.length, maxPairs);
   const cut = kept < found.a.length;
-  return orderPairList({ length: kept, a: cut ? found.a.subarray(0, kept) : found.a, b: cut ? found.b.subarray(0, kept) : found.b, distance: cut ? found.distance.subarray(0, kept) : found.distance, truncated: cut }, n);
+  return orderPairList({ length: kept, a: cut ? found.a.subarray(0, kept) : found.a, b: cut ? found.b.subarray(0, kept) : found.b, distance: cut ? found.distance.subarray(0, kept) : found.distance, truncated: cut }, n, options.kernel);
 }
 
 /**
  * The pairs of `found` (items numbered below n, a < b) ordered by distance, then a, then b, in new
  * arrays: the order of {@link matchPairList}, whatever order they were found in.
  */
-export function orderPairList(found: PairArrays & { truncated: boolean }, n: number): MatchedList {
+export function orderPairList(found: PairArrays & { truncated: boolean }, n: number, kernel?: Pick<CodeKernel, 'sortPairs'>): MatchedList {
   const count = found.length;
+  if (kernel?.sortPairs && count > 1) {
+    // In the kernel: a radix sort of one integer key per pair, not a comparison sort of doubles.
+    const sorted = { length: count, a: found.a.slice(0, count), b: found.b.slice(0, count), distance: found.distance.slice(0, count), truncated: found.truncated };
+    if (kernel.sortPairs(sorted.a, sorted.b, sorted.distance, n)) return sorted;
+  }
   const a = new Uint32Array(count);
   const b = new Uint32Array(count);
   const distance = new Uint8Array(count);

@@ -2,7 +2,7 @@
 // AllPairsVet) held to matchPairList's own vetting: matchSectionItems' accept as a function and
 // estimateJaccard in TypeScript over the kernel's plain candidates (core/report/compare.ts).
 import { strict as assert } from 'node:assert';
-import { matchPairList, type KernelVetting, type MatchOptions } from '../../../../src/core/report/compare';
+import { matchPairList, orderPairList, type KernelVetting, type MatchOptions } from '../../../../src/core/report/compare';
 import type { CodeKernel, ItemFingerprint } from '../../../../src/core/types';
 import { kernelKind, nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { mulberry32 } from '../../helpers/corpus';
@@ -97,5 +97,39 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
     assert.throws(() => vetted(1e9, offsets.subarray(1)), /offsets/);
     assert.throws(() => vetted(1e9, Uint32Array.from(offsets, (x, i) => (i === 5 ? 0 : x))), /offsets/);
     assert.throws(() => vetted(1e9, offsets, new Int32Array(2)), /copyOf/);
+  });
+
+  it('without a rule (a report\'s files): the sketches\' estimate alone, vetted in the kernel, gives the pairs of the plain candidates vetted in TypeScript, their order (sorted by the kernel) and the cut', () => {
+    const { items } = itemsOf(2400, 11);
+    const options: MatchOptions = { maxDistance: 12, minSimilarity: 0.25, sketchSize: 64 };
+    const plain = { allPairs: kernel!.allPairs.bind(kernel) };
+    const reference = matchPairList(items, { ...options, kernel: plain });
+    assert.ok(reference.length > 100, `${reference.length} pairs`);
+    for (const threads of [1, 2]) assert.deepEqual(arrays(matchPairList(items, { ...options, kernel: kernel!, threads })), arrays(reference), `threads ${threads}`);
+    const cap = Math.floor(reference.length / 2);
+    assert.deepEqual(arrays(matchPairList(items, { ...options, maxPairs: cap, kernel: kernel! })), arrays(matchPairList(items, { ...options, maxPairs: cap, kernel: plain })));
+  });
+
+  it('sortPairs: the order of orderPairList (distance, then a, then b) in place; false past 2^28 items; malformed arguments refused', () => {
+    const rnd = mulberry32(5);
+    for (const [count, n] of [[0, 1], [1, 5], [2, 3], [5000, 70], [40_000, 1_000_000], [20_000, 2 ** 28 - 1]]) {
+      const a = new Uint32Array(count);
+      const b = new Uint32Array(count);
+      const distance = new Uint8Array(count);
+      for (let i = 0; i < count; i++) {
+        a[i] = Math.floor(rnd() * n);
+        b[i] = Math.floor(rnd() * n);
+        distance[i] = Math.floor(rnd() * 65);
+      }
+      const expected = orderPairList({ length: count, a, b, distance, truncated: false }, n);
+      const got = { a: a.slice(), b: b.slice(), distance: distance.slice() };
+      assert.equal(kernel!.sortPairs!(got.a, got.b, got.distance, n), true, `${count} pairs of ${n}`);
+      assert.deepEqual([Array.from(got.a), Array.from(got.b), Array.from(got.distance)], [Array.from(expected.a), Array.from(expected.b), Array.from(expected.distance)], `${count} pairs of ${n}`);
+    }
+    const a = Uint32Array.of(3, 1);
+    assert.equal(kernel!.sortPairs!(a, Uint32Array.of(4, 2), Uint8Array.of(1, 1), 2 ** 28), false);
+    assert.deepEqual(Array.from(a), [3, 1], 'unchanged when not sorted');
+    assert.throws(() => kernel!.sortPairs!(a, Uint32Array.of(4), Uint8Array.of(1, 1), 10), /sortPairs/);
+    assert.throws(() => kernel!.sortPairs!(a, Uint32Array.of(4, 2), Uint8Array.of(1, 1), 3), /not below n/);
   });
 });

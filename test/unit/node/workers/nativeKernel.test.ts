@@ -392,6 +392,27 @@ describe('native kernel', () => {
           assert.ok(checked > 1000, `${checked} pairs checked`);
         });
 
+        it('clustered fingerprints (a few values of the high word: buckets of hundreds, sorted again by a finer key): the brute-force pairs, the same on 3 threads', () => {
+          let checked = 0;
+          for (const k of [3, 6, 10, 12]) {
+            const n = 3000;
+            const fp = new Uint32Array(2 * n);
+            let s = k * 977 + 1;
+            const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0);
+            for (let i = 0; i < n; i++) {
+              fp[2 * i] = [0x12345678, 0x12345679, 0x9abcdef0][next() % 3] ^ (i % 5 === 0 ? 1 << (next() % 32) : 0);
+              fp[2 * i + 1] = next() & (i % 2 === 0 ? 0xffff0000 : 0xffffffff);
+            }
+            const native = kernel!.allPairs(fp, k, 1e9)!;
+            const expected = brute(fp, k);
+            assert.deepEqual(canonPairs(native.a, native.b, native.distance), expected, `k=${k}`);
+            const threaded = kernel!.allPairs(fp, k, 1e9, 3)!;
+            assert.deepEqual([Array.from(threaded.a), Array.from(threaded.b)], [Array.from(native.a), Array.from(native.b)], `k=${k} threads`);
+            checked += expected.length;
+          }
+          assert.ok(checked > 1000, `${checked} pairs checked`);
+        });
+
         it('hundreds of identical copies: every pair once; null beyond maxCandidates', () => {
           const fp = new Uint32Array(2 * 600);
           for (let i = 0; i < 600; i++) {
