@@ -490,8 +490,8 @@ SEARCH_CLONES void allPairsTables(AllPairsJob *J, size_t from, size_t to, int pa
         if (size >= 2 && size <= BUCKET_ALL_PAIRS) {
           for (uint32_t p = 1; p < size && status > 0; p++) {
             const uint64_t fx = e[p];
-            const uint32_t c = nearBelow(near, e, 0, p, fx, k, nearOut);
-            for (uint32_t h = 0; h < c; h++) {
+            const uint32_t nearCount = nearBelow(near, e, 0, p, fx, k, nearOut);
+            for (uint32_t h = 0; h < nearCount; h++) {
               const uint32_t q = nearOut[h];
               const uint64_t diff = fx ^ e[q];
               if (!tableOwns(diff, blockMask, comb, b, t)) continue; /* another key, or an earlier table's pair */
@@ -532,20 +532,20 @@ SEARCH_CLONES void allPairsTables(AllPairsJob *J, size_t from, size_t to, int pa
             const uint32_t runEnd = subCounts[s];
             for (uint32_t i = runStart + 1; i < runEnd; i++) {
               const uint64_t fx = subFp[i];
-              const uint32_t c = nearBelow(near, subFp, runStart, i, fx, k, nearOut);
-              for (uint32_t h = 0; h < c; h++) {
+              const uint32_t nearCount = nearBelow(near, subFp, runStart, i, fx, k, nearOut);
+              for (uint32_t h = 0; h < nearCount; h++) {
                 const uint32_t j = nearOut[h];
                 const uint64_t diff = fx ^ subFp[j];
                 const int d = popcount64(diff);
                 if (!tableOwns(diff, blockMask, comb, b, t)) continue;
                 if (found == hitCap) {
                   const size_t cap = hitCap ? hitCap * 2 : 256;
-                  Hit *h = realloc(hits, sizeof(Hit) * cap);
-                  if (!h) {
+                  Hit *grown = realloc(hits, sizeof(Hit) * cap);
+                  if (!grown) {
                     status = -1;
                     break;
                   }
-                  hits = h;
+                  hits = grown;
                   hitCap = cap;
                 }
                 hits[found++] = (Hit){subPos[i], subPos[j], (uint8_t)d};
