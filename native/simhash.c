@@ -101,25 +101,6 @@ static void shingleHashes(const uint32_t *keyB, uint32_t *lo, uint32_t *hi, int 
 
 #endif
 
-#ifndef SHINGLE_PASSES
-/* The two keys of the shingle of k tokens at i (shingleKeys' fold). */
-static inline void shingleKeyAt(const uint32_t *tlo, const uint32_t *thi, int i, int k, uint32_t *keyA, uint32_t *keyB) {
-  uint32_t a = tlo[i], b = thi[i];
-  for (int j = 1; j < k; j++) {
-    a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
-    b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
-  }
-  *keyA = a;
-  *keyB = b;
-}
-
-#if defined(__GNUC__) || defined(__clang__)
-#define prefetchRead(p) __builtin_prefetch((p), 0, 1)
-#else
-#define prefetchRead(p) ((void)(p))
-#endif
-#endif
-
 /* Numbers the shingles of tokens [from, to) with k tokens each into s (see simhash.ts). With
  * SHINGLE_PASSES (the .wasm), in three passes: the shingles' keys (shingleKeys), the numbering,
  * the distinct shingles' hashes (shingleHashes); the addon does all three in one loop, which gcc
@@ -151,23 +132,15 @@ int simhashBuildSeqOf(Kernel *K, Seq *s, const uint32_t *thi, const uint32_t *tl
   shingleKeys(tlo, thi, from, positions, k, (uint32_t *)id, (uint32_t *)prev);
 #endif
   int ids = 0;
-#ifndef SHINGLE_PASSES
-  /* The keys of the next AHEAD shingles in a ring, each one's table slot fetched into the cache
-   * when its keys are made, AHEAD positions before it is looked up: on a long text the table
-   * outgrows the cache, and the look-ups would wait on memory one after another. */
-#define AHEAD 16
-  uint32_t ringA[AHEAD], ringB[AHEAD];
-  for (int p = 0; p < AHEAD && p < positions; p++) shingleKeyAt(tlo, thi, from + p, k, &ringA[p], &ringB[p]);
-#endif
   for (int p = 0; p < positions; p++) {
 #ifdef SHINGLE_PASSES
     const uint32_t a = (uint32_t)id[p], b = (uint32_t)prev[p];
 #else
-    const uint32_t a = ringA[p % AHEAD], b = ringB[p % AHEAD];
-    if (p + AHEAD < positions) {
-      uint32_t *ra = &ringA[p % AHEAD], *rb = &ringB[p % AHEAD];
-      shingleKeyAt(tlo, thi, from + p + AHEAD, k, ra, rb);
-      prefetchRead(&tab[(((*ra ^ (*rb * 0x27d4eb2fu)) * 0x9e3779b1u) >> shift) << 1]);
+    const int i = from + p;
+    uint32_t a = tlo[i], b = thi[i];
+    for (int j = 1; j < k; j++) {
+      a = (rotl32(a, 5) ^ tlo[i + j]) * 0x9e3779b1u;
+      b = (rotl32(b, 7) ^ thi[i + j]) * 0x85ebca77u;
     }
 #endif
     uint32_t slot = ((a ^ (b * 0x27d4eb2fu)) * 0x9e3779b1u) >> shift;

@@ -5,6 +5,7 @@
 import type { CloneKind, CodeKernel } from '../types';
 import { cloneKind } from '../fingerprint/cloneHashes';
 import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type PairArrays } from './compare';
+import { similarity } from '../index/hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../fingerprint/fingerprint';
 import { forEachContainers } from './ranges';
 import type { DocumentFingerprint, ItemFingerprint } from '../types';
@@ -301,23 +302,10 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
 function addPairs(pairs: ReportPair[], kind: 'file' | 'section', list: PairArrays, items: readonly Item[], docs: readonly FingerprintedDocument[]): (m: number) => Location {
   const at: Array<Location | undefined> = new Array(items.length);
   const locate = (m: number): Location => (at[m] ??= locationOf(docs, items[m], kind));
-  // One loop, no call per pair but cloneKind's (it runs once, mostly before V8 compiles it): the
-  // sides' locations made on first use, ordered by path, then line (as toPair).
-  const { a: as, b: bs, distance: ds } = list;
   for (let p = 0; p < list.length; p++) {
-    const x = items[as[p]];
-    const y = items[bs[p]];
-    let a = at[as[p]];
-    if (a === undefined) a = at[as[p]] = locationOf(docs, x, kind);
-    let b = at[bs[p]];
-    if (b === undefined) b = at[bs[p]] = locationOf(docs, y, kind);
-    if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) {
-      const t = a;
-      a = b;
-      b = t;
-    }
-    const distance = ds[p];
-    pairs.push({ kind, a, b, distance, similarity: 1 - distance / 64 /* similarity(distance) */, clone: cloneKind(x.fp, y.fp) });
+    const a = list.a[p];
+    const b = list.b[p];
+    pairs.push(toPair(kind, items[a], items[b], locate(a), locate(b), list.distance[p]));
   }
   return locate;
 }
@@ -361,37 +349,24 @@ function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays 
     return da < db ? da * nDocs + db : db * nDocs + da;
   };
   const order = new Uint32Array(count);
-  const runKey = new Float64Array(count); // the documents' key of order[i]
   if (nDocs * nDocs * count <= Number.MAX_SAFE_INTEGER) {
     const keys = new Float64Array(count);
-    for (let p = 0; p < count; p++) {
-      const da = items[as[p]].doc; // (docKey(p), without a call per pair)
-      const db = items[bs[p]].doc;
-      keys[p] = (da < db ? da * nDocs + db : db * nDocs + da) * count + p;
-    }
+    for (let p = 0; p < count; p++) keys[p] = docKey(p) * count + p;
     keys.sort();
-    for (let i = 0; i < count; i++) {
-      const p = keys[i] % count;
-      order[i] = p;
-      runKey[i] = (keys[i] - p) / count;
-    }
+    for (let i = 0; i < count; i++) order[i] = keys[i] % count;
   } else {
     const keyOf = Array.from({ length: count }, (_, p) => docKey(p));
     const byKey = Array.from({ length: count }, (_, p) => p).sort((x, y) => keyOf[x] - keyOf[y] || x - y);
-    for (let i = 0; i < count; i++) {
-      order[i] = byKey[i];
-      runKey[i] = keyOf[byKey[i]];
-    }
+    for (let i = 0; i < count; i++) order[i] = byKey[i];
   }
   const keep = new Uint8Array(count);
-  const scratch: RunScratch = { byWidth: new Uint32Array(DIRECT_RUN), widths: new Float64Array(DIRECT_RUN), accepted: new Uint32Array(DIRECT_RUN) };
   const big: number[][] = []; // the runs decided through each item's containers (below)
   for (let i = 0; i < count; ) {
-    const key = runKey[i];
+    const key = docKey(order[i]);
     let end = i + 1;
-    while (end < count && runKey[end] === key) end++;
+    while (end < count && docKey(order[end]) === key) end++;
     if (end - i === 1) keep[order[i]] = 1;
-    else if (end - i <= DIRECT_RUN) keepOutermost(order, i, end, as, bs, items, keep, scratch);
+    else if (end - i <= DIRECT_RUN) keepOutermost(Array.from(order.subarray(i, end)), as, bs, items, keep);
     else big.push(Array.from(order.subarray(i, end)));
     i = end;
   }
@@ -408,48 +383,24 @@ const span = (as: Uint32Array, bs: Uint32Array, items: readonly Item[], p: numbe
 /** Whether item x's range holds item i's (same document). */
 const holds = (x: Item, i: Item): boolean => x.doc === i.doc && x.startLine <= i.startLine && i.endLine <= x.endLine;
 
-/**
- * Of the pairs order[from … to) of one run (two documents, in order of p), keep[p] = 1 for those no
- * accepted pair holds, widest first (then by p). In place: the run sorted by insertion into
- * `scratch` (a run is short), no array nor comparator call per run.
- */
-function keepOutermost(order: Uint32Array, from: number, to: number, as: Uint32Array, bs: Uint32Array, items: readonly Item[], keep: Uint8Array, scratch: RunScratch): void {
-  const { byWidth, widths, accepted } = scratch;
-  const m = to - from;
-  for (let k = 0; k < m; k++) {
-    const p = order[from + k];
-    const w = span(as, bs, items, p);
-    let j = k;
-    for (; j > 0 && widths[j - 1] < w; j--) {
-      byWidth[j] = byWidth[j - 1];
-      widths[j] = widths[j - 1];
-    }
-    byWidth[j] = p;
-    widths[j] = w;
-  }
-  let count = 0;
-  for (let k = 0; k < m; k++) {
-    const p = byWidth[k];
+/** Of the pairs of one run (two documents), keep[p] = 1 for those no accepted pair holds, widest first. */
+function keepOutermost(list: number[], as: Uint32Array, bs: Uint32Array, items: readonly Item[], keep: Uint8Array): void {
+  list.sort((x, y) => span(as, bs, items, y) - span(as, bs, items, x) || x - y);
+  const accepted: number[] = [];
+  for (const p of list) {
     const a = items[as[p]];
     const b = items[bs[p]];
     let nested = false;
-    for (let q = 0; q < count && !nested; q++) {
-      const u = items[as[accepted[q]]];
-      const v = items[bs[accepted[q]]];
+    for (let k = 0; k < accepted.length && !nested; k++) {
+      const u = items[as[accepted[k]]];
+      const v = items[bs[accepted[k]]];
       nested = (holds(u, a) && holds(v, b)) || (holds(v, a) && holds(u, b));
     }
     if (!nested) {
-      accepted[count++] = p;
+      accepted.push(p);
       keep[p] = 1;
     }
   }
-}
-
-/** keepOutermost's working arrays, for runs up to {@link DIRECT_RUN} pairs. */
-interface RunScratch {
-  byWidth: Uint32Array;
-  widths: Float64Array;
-  accepted: Uint32Array;
 }
 
 /** {@link keepOutermost} of long runs, through each item's containers (linear while sections nest a few levels deep). */
@@ -462,24 +413,10 @@ function keepOutermostByContainers(runs: number[][], as: Uint32Array, bs: Uint32
     }
   }
   const containers = containersOf(wanted, items);
+  const n = items.length;
   for (const list of runs) {
-    widestFirst(list, as, bs, items);
-    // Accepted pairs (x, y), x < y, as (x − low) · width + (y − low) over the items of the run's
-    // containers: small integers (a Set of small integers is cheaper than one of larger numbers).
-    let low = Infinity;
-    let high = -1;
-    for (const p of list) {
-      for (const c of containers.get(as[p])!) {
-        if (c < low) low = c;
-        if (c > high) high = c;
-      }
-      for (const c of containers.get(bs[p])!) {
-        if (c < low) low = c;
-        if (c > high) high = c;
-      }
-    }
-    const width = high - low + 1;
-    const accepted = new Set<number>();
+    list.sort((x, y) => span(as, bs, items, y) - span(as, bs, items, x) || x - y);
+    const accepted = new Set<number>(); // a * n + b of accepted pairs, a < b
     for (const p of list) {
       const ca = containers.get(as[p])!;
       const cb = containers.get(bs[p])!;
@@ -488,40 +425,18 @@ function keepOutermostByContainers(runs: number[][], as: Uint32Array, bs: Uint32
         for (let j = 0; j < cb.length; j++) {
           const x = ca[i];
           const y = cb[j];
-          if (accepted.has(x < y ? (x - low) * width + (y - low) : (y - low) * width + (x - low))) {
+          if (accepted.has(x < y ? x * n + y : y * n + x)) {
             nested = true;
             break;
           }
         }
       }
       if (!nested) {
-        accepted.add(as[p] < bs[p] ? (as[p] - low) * width + (bs[p] - low) : (bs[p] - low) * width + (as[p] - low));
+        accepted.add(as[p] < bs[p] ? as[p] * n + bs[p] : bs[p] * n + as[p]);
         keep[p] = 1;
       }
     }
   }
-}
-
-/** The pairs of `list` by span, widest first, then by number (one numeric key per pair, sorted natively). */
-function widestFirst(list: number[], as: Uint32Array, bs: Uint32Array, items: readonly Item[]): void {
-  const m = list.length;
-  const spans = new Float64Array(m);
-  let widest = 0;
-  let last = 0;
-  for (let k = 0; k < m; k++) {
-    spans[k] = span(as, bs, items, list[k]);
-    if (spans[k] > widest) widest = spans[k];
-    if (list[k] > last) last = list[k];
-  }
-  const count = last + 1;
-  if ((widest + 1) * count > Number.MAX_SAFE_INTEGER) {
-    list.sort((x, y) => span(as, bs, items, y) - span(as, bs, items, x) || x - y);
-    return;
-  }
-  const keys = new Float64Array(m);
-  for (let k = 0; k < m; k++) keys[k] = (widest - spans[k]) * count + list[k];
-  keys.sort();
-  for (let k = 0; k < m; k++) list[k] = keys[k] % count;
 }
 
 /** For each wanted item: the items of its document whose range contains its range (itself too). */
@@ -546,4 +461,10 @@ function containersOf(wanted: ReadonlySet<number>, items: readonly Item[]): Map<
 function locationOf(docs: readonly FingerprintedDocument[], item: Item, kind: 'file' | 'section'): Location {
   const path = docs[item.doc].path;
   return kind === 'file' ? { path } : { path, startLine: item.startLine, endLine: item.endLine };
+}
+
+/** The pair of items x and y at their locations, the sides ordered by path, then line. */
+function toPair(kind: 'file' | 'section', x: Item, y: Item, a: Location, b: Location, distance: number): ReportPair {
+  if (a.path > b.path || (a.path === b.path && (a.startLine ?? 0) > (b.startLine ?? 0))) [a, b] = [b, a];
+  return { kind, a, b, distance, similarity: similarity(distance), clone: cloneKind(x.fp, y.fp) };
 }
