@@ -10,8 +10,8 @@
 // commit; the default is this checkout's dist/cli.js. A build without the trace prints only the
 // wall, CPU and memory rows.
 const path = require('path');
-const { spawnSync } = require('child_process');
-const { REPO, TIME_BIN, median, log } = require('../lib/common');
+const { REPO, median, log } = require('../lib/common');
+const { traceScan } = require('../lib/traceScan');
 const { ensureTree } = require('../lib/trees');
 
 const args = process.argv.slice(2);
@@ -26,24 +26,7 @@ for (let i = 0; i < args.length; i++) if (args[i] === '--cli') clis.push(args[i 
 if (clis.length === 0) clis.push(['this', path.join(REPO, 'dist', 'cli.js')]);
 
 function runOnce(cli, dir) {
-  const cmd = TIME_BIN ? [TIME_BIN, ['-f', 'TIME %e %U %S %M', process.execPath, cli]] : [process.execPath, [cli]];
-  const started = process.hrtime.bigint();
-  const r = spawnSync(cmd[0], [...cmd[1], 'scan', dir, '--format', 'json', '--no-progress'], {
-    env: { ...process.env, NEARDUP_TRACE: '1' },
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  });
-  const t = { wall: Number(process.hrtime.bigint() - started) / 1e6 };
-  for (const line of r.stderr.split('\n')) {
-    let m = /trace ([\d.]+) ms (.+)$/.exec(line);
-    if (m) t[m[2]] = Number(m[1]);
-    m = /^TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(line);
-    if (m) {
-      t.cpu = (Number(m[2]) + Number(m[3])) * 1000;
-      t.rss = Number(m[4]) / 1024;
-    }
-  }
-  return t;
+  return traceScan(cli, dir);
 }
 
 const ROWS = [
