@@ -32,6 +32,7 @@
  *               its tables on threads: allpairsthreads.c; binding in kernelpairs.c)
  *   allPairsVetted(…) -> the same, vetted as matchSectionItems does (kernelpairs.c)
  *   sortPairs(a, b, distance, n) -> whether the pairs were sorted in place (kernelpairs.c)
+ *   keepOutermostPairs(a, b, docOf, startOf, endOf) -> which section pairs no wider one holds (kernelpairs.c)
  *   anchors(hi, lo, n, k, w, salt, hash, pos) -> the anchors of a token stream (a prose
  *               document's: anchorsOf of src/core/regions/anchors.ts) into hash / pos: their
  *               count, or -(count) when those are too small
@@ -558,6 +559,7 @@ NAPI_MODULE_INIT() {
       {"allPairs", NULL, jsAllPairs, NULL, NULL, NULL, napi_default, NULL},
       {"allPairsVetted", NULL, jsAllPairsVetted, NULL, NULL, NULL, napi_default, NULL},
       {"sortPairs", NULL, jsSortPairs, NULL, NULL, NULL, napi_default, NULL},
+      {"keepOutermostPairs", NULL, jsKeepOutermostPairs, NULL, NULL, NULL, napi_default, NULL},
       {"codeSections", NULL, jsCodeSections, NULL, NULL, NULL, napi_default, NULL},
       {"alignChain", NULL, jsAlignChain, NULL, NULL, NULL, napi_default, NULL},
       {"tokens", NULL, jsTokens, NULL, NULL, NULL, napi_default, NULL},

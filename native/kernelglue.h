@@ -85,6 +85,7 @@ static inline int setSeedsFound(napi_env env, napi_value obj, const SeedResult *
 napi_value jsAllPairs(napi_env env, napi_callback_info info);
 napi_value jsAllPairsVetted(napi_env env, napi_callback_info info);
 napi_value jsSortPairs(napi_env env, napi_callback_info info);
+napi_value jsKeepOutermostPairs(napi_env env, napi_callback_info info);
 
 /* kernelbuckets.c: regionBuckets, regionBucketsAsync, regionPlanAsync. */
 napi_value jsRegionBuckets(napi_env env, napi_callback_info info);

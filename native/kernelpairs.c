@@ -9,6 +9,9 @@
  *               of allpairs.h), in the same order; still null past maxCandidates candidates
  *   sortPairs(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n) -> boolean: the pairs
  *               sorted in place by distance, then a, then b (allPairsOrder); false: not sorted
+ *   keepOutermostPairs(a: Uint32Array, b: Uint32Array, docOf, startOf, endOf: Int32Array) ->
+ *               Uint8Array: 1 for each section pair no wider pair of its two documents holds
+ *               (nestedPairsKeep, dropnested.c)
  */
 #include <stdlib.h>
 
@@ -132,5 +135,30 @@ napi_value jsSortPairs(napi_env env, napi_callback_info info) {
     if (pa[i] >= n || pb[i] >= n) return throwError(env, "sortPairs: an item not below n");
   napi_value result;
   CALL(napi_get_boolean(env, n < 268435456.0 && allPairsOrder(a, b, d, na, (uint32_t)n) == 1, &result));
+  return result;
+}
+
+napi_value jsKeepOutermostPairs(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  static const char USAGE[] = "keepOutermostPairs(a: Uint32Array, b: Uint32Array of one length, docOf, startOf, endOf: Int32Array of one length)";
+  void *a, *b, *doc, *start, *end;
+  size_t na, nb, nd, ns, ne;
+  if (argc < 5 || !typedArray(env, argv[0], napi_uint32_array, &a, &na) || !typedArray(env, argv[1], napi_uint32_array, &b, &nb) ||
+      !typedArray(env, argv[2], napi_int32_array, &doc, &nd) || !typedArray(env, argv[3], napi_int32_array, &start, &ns) ||
+      !typedArray(env, argv[4], napi_int32_array, &end, &ne) || na != nb || nd != ns || nd != ne)
+    return throwError(env, USAGE);
+  const uint32_t *pa = a, *pb = b;
+  const int32_t *pd = doc;
+  for (size_t i = 0; i < na; i++)
+    if (pa[i] >= nd || pb[i] >= nd || pa[i] == pb[i]) return throwError(env, "keepOutermostPairs: a pair of an item not below the items' count, or of one item");
+  for (size_t i = 0; i < nd; i++)
+    if (pd[i] < 0) return throwError(env, "keepOutermostPairs: a negative document");
+  napi_value buffer, result;
+  void *keep;
+  CALL(napi_create_arraybuffer(env, na ? na : 1, &keep, &buffer));
+  if (nestedPairsKeep(a, b, na, doc, start, end, nd, keep) < 0) return throwError(env, "out of memory");
+  CALL(napi_create_typedarray(env, napi_uint8_array, na, buffer, 0, &result));
   return result;
 }

@@ -213,6 +213,12 @@ export interface CodeKernel {
    */
   sortPairs?(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n: number): boolean;
   /**
+   * Of the section pairs (items a[p], b[p]; item i of document docOf[i], lines startOf[i] to
+   * endOf[i]): 1 for each pair that no wider pair of the same two documents kept holds, else 0 —
+   * the rule of core/report/report.ts dropNestedPairs (the native addon).
+   */
+  keepOutermostPairs?(a: Uint32Array, b: Uint32Array, docOf: Int32Array, startOf: Int32Array, endOf: Int32Array): Uint8Array;
+  /**
    * codeSections of src/core/sections/codeSections.ts, same ranges in the same order, into `out` as
    * startLine endLine startOffset endOffset per section, with maxDepth ≥ 1 and minLines ≥ 2
    * already normalised (integers); returns the number of sections, or minus the words needed when

@@ -33,7 +33,7 @@ export interface ReportOptions {
    */
   maxPairs?: number;
   /** The native kernel's pair search (same pairs), where this thread has it. */
-  kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted'>;
+  kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted' | 'sortPairs' | 'keepOutermostPairs'>;
   /** Threads the kernel's search of the sections' pairs may take, this one included (default 1): the cores idle while this thread matches sections. */
   sectionThreads?: number;
 }
@@ -157,6 +157,29 @@ export function matchFileItems(plan: ReportPlan, options: ReportOptions): Matche
   );
 }
 
+/** Each section item's document and lines as arrays (item i at i), made once per plan. */
+interface SectionRanges {
+  docOf: Int32Array;
+  startOf: Int32Array;
+  endOf: Int32Array;
+}
+const rangesOfPlan = new WeakMap<ReportPlan, SectionRanges>();
+
+function sectionRanges(plan: ReportPlan): SectionRanges {
+  let r = rangesOfPlan.get(plan);
+  if (r) return r;
+  const items = plan.sectionItems;
+  const n = items.length;
+  r = { docOf: new Int32Array(n), startOf: new Int32Array(n), endOf: new Int32Array(n) };
+  for (let i = 0; i < n; i++) {
+    r.docOf[i] = items[i].doc;
+    r.startOf[i] = items[i].startLine;
+    r.endOf[i] = items[i].endLine;
+  }
+  rangesOfPlan.set(plan, r);
+  return r;
+}
+
 /**
  * Section pairs (item numbers of `plan.sectionItems`), before nested pairs are dropped. Pairs of
  * overlapping sections of one file are never candidates; with `pairedFiles` (see
@@ -169,15 +192,7 @@ export function matchFileItems(plan: ReportPlan, options: ReportOptions): Matche
 export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pairedFiles: Set<number> | null): MatchedItems {
   const items = plan.sectionItems;
   const nDocs = plan.docs.length;
-  const n = items.length;
-  const docOf = new Int32Array(n);
-  const startOf = new Int32Array(n);
-  const endOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    docOf[i] = items[i].doc;
-    startOf[i] = items[i].startLine;
-    endOf[i] = items[i].endLine;
-  }
+  const { docOf, startOf, endOf } = sectionRanges(plan);
   // Sections of two files already reported as a file pair add nothing; nor do overlapping
   // sections of one file (a method and its class). Without the file pairs, files with the very
   // same fingerprint and sketch are known to pair (distance 0, estimate 1), so their sections
@@ -274,15 +289,16 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
       matched = sections;
     } else {
       const keep = new Uint8Array(sections.length);
+      const { docOf } = sectionRanges(plan);
       for (let p = 0; p < sections.length; p++) {
-        const a = sectionItems[sections.a[p]].doc;
-        const b = sectionItems[sections.b[p]].doc;
+        const a = docOf[sections.a[p]];
+        const b = docOf[sections.b[p]];
         keep[p] = a === b || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) ? 1 : 0;
       }
       matched = { ...subset(sections, keep), truncated: false };
     }
     sectionsTruncated = matched.truncated;
-    const sectionPairs = dropNestedPairs(matched, sectionItems);
+    const sectionPairs = outermostPairs(matched, plan, options.kernel);
     const sectionLocation = addPairs(pairs, 'section', sectionPairs, sectionItems, docs);
     for (const g of groupPairList(sectionPairs)) {
       const locations = g.members.map(sectionLocation);
@@ -328,11 +344,20 @@ function subset(list: PairArrays, keep: Uint8Array): PairArrays {
   return { length: count, a, b, distance };
 }
 
+/** {@link dropNestedPairs} of the plan's section pairs, by the kernel where it can (the same pairs). */
+function outermostPairs(pairs: PairArrays, plan: ReportPlan, kernel: Pick<CodeKernel, 'keepOutermostPairs'> | undefined): PairArrays {
+  if (pairs.length < 2 || !kernel?.keepOutermostPairs) return dropNestedPairs(pairs, plan.sectionItems);
+  const { docOf, startOf, endOf } = sectionRanges(plan);
+  const a = pairs.a.length === pairs.length ? pairs.a : pairs.a.subarray(0, pairs.length);
+  const b = pairs.b.length === pairs.length ? pairs.b : pairs.b.subarray(0, pairs.length);
+  return subset(pairs, kernel.keepOutermostPairs(a, b, docOf, startOf, endOf));
+}
+
 /**
  * When two enclosing sections pair up (class ~ class), their nested sections (method ~ method)
  * would repeat the same finding; keep only the outermost pair.
  */
-function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays {
+export function dropNestedPairs(pairs: PairArrays, items: readonly Item[]): PairArrays {
   const count = pairs.length;
   if (count === 0) return pairs;
   const { a: as, b: bs } = pairs;
