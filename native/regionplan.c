@@ -2,7 +2,7 @@
  * The region finder's plan and bucket search as one job (regionPlanSearch of regionplan.h), run by
  * kernel.c's regionPlanAsync on a thread of libuv's pool while Node's thread matches sections:
  * the documents' anchors read where they are as one index (AnchorIndex.add's order: no copy),
- * its seeds (seeds.c anchorSeedsOfDocuments), the buckets wanted and held back, the identical documents' classes, then the
+ * its seeds (seeds.c anchorSeedsOfDocuments, on the job's threads: seedsthreads.c), the buckets wanted and held back, the identical documents' classes, then the
  * bucket search (threads.c). The same plan and regions as src/core/regions planRegions,
  * wantedBuckets and searchBuckets on Node's thread (test/unit/node/scan/regionThreads.test.ts).
  * No Node-API call here. The native addon only (wasm.c has no threads).
@@ -95,7 +95,7 @@ int regionPlanSearch(const PlanCall *c, PlanResult *r) {
     for (uint32_t i = 0; status > 0 && i < m; i++)
       if (c->anchorPos[d][i] < 0 || c->anchorPos[d][i] >= c->docs[d].length) status = -2;
   }
-  if (status > 0 && anchorSeedsOfDocuments(c->anchorHash, c->anchorPos, c->anchorCount, c->nDocs, c->caps, c->nCaps, c->maxDocs, &r->seeds) < 0) status = -1;
+  if (status > 0 && anchorSeedsOfDocumentsThreaded(c->anchorHash, c->anchorPos, c->anchorCount, c->nDocs, c->caps, c->nCaps, c->maxDocs, c->threads, &r->seeds) < 0) status = -1;
   /* The identical documents only when their buckets are held back (else no one reads them). */
   if (status > 0 && c->holdIdentical && !identicalClasses(c->docs, c->nDocs, r->classOf)) status = -1;
   if (status > 0 && !c->holdIdentical)

@@ -30,4 +30,9 @@ int anchorSeeds(const uint32_t *hash, const uint32_t *doc, const uint32_t *pos, 
 int anchorSeedsOfDocuments(const uint32_t *const *hash, const int32_t *const *pos, const uint32_t *count, uint32_t nDocs, const uint32_t *caps, uint32_t nCaps,
                            uint32_t maxDocs, SeedResult *res);
 
+/* anchorSeedsOfDocuments on `threads` threads (seedsthreads.c, the native addon only; fewer than 2,
+ * or few anchors: seeds.c's here): the same result. */
+int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *const *pos, const uint32_t *count, uint32_t nDocs, const uint32_t *caps, uint32_t nCaps,
+                                   uint32_t maxDocs, int threads, SeedResult *res);
+
 #endif

@@ -227,5 +227,37 @@ describe('the region finder on the native kernel\'s threads (regionThreads)', fu
       // (refused as the job starts: startRegionsOnThreads throws, beginLocateInPool reports it)
       assert.throws(() => startRegionsOnThreads(bad, { kernel }, 2), /^Error: regionPlanAsync: token streams are Uint32Arrays of the documents' lengths$/);
     });
+
+    it("makes the seeds of over 65,536 anchors on the job's threads (seedsthreads.c): the one-thread job's result, on 2 and 3 threads", async () => {
+      // Every TypeScript source of src/ as the scan's workers make it (stored anchors): ~100,000
+      // anchors, past THREADED_MIN_ANCHORS, under which seeds.c alone makes them.
+      const files: string[] = [];
+      const walk = (dir: string): void => {
+        for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+          const p = path.join(dir, e.name);
+          if (e.isDirectory()) walk(p);
+          else if (p.endsWith('.ts')) files.push(p);
+        }
+      };
+      walk(path.join(REPO, 'src'));
+      files.sort();
+      const settings = { ...DEFAULT_ENGINE_SETTINGS };
+      const big: RegionDocument[] = [];
+      for (const f of files) {
+        const d = regionDocumentOf(path.relative(REPO, f), fs.readFileSync(f, 'utf8'), settings);
+        if (d) big.push(d.length >= 30 ? withAnchors(d, defaultAnchors(d)) : d);
+      }
+      const anchors = big.reduce((n, d) => n + (d.anchors?.hash.length ?? 0), 0);
+      assert.ok(anchors > 65536, `anchors: ${anchors}`);
+      const one = await startRegionsOnThreads(big, { kernel }, 1).result();
+      assert.ok(one.pairs.length >= 50 && one.frequent, `copies found in src/ (${one.pairs.length}) and frequent hashes`);
+      for (const threads of [2, 3]) {
+        const found = await startRegionsOnThreads(big, { kernel }, threads).result();
+        assert.deepEqual(found.pairs, one.pairs, `${threads} threads`);
+        assert.deepEqual(found.groups, one.groups);
+        assert.deepEqual(found.stats, one.stats);
+        assert.deepEqual(found.frequent, one.frequent);
+      }
+    });
   });
 });
