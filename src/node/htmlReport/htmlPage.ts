@@ -10,7 +10,6 @@
  * from an untrusted workspace: it is HTML-escaped where printed, and the data the script reads is
  * JSON in a data block with `<` written as `\u003c` (no `</script>` can end it). Pure: no fs.
  */
-import { createHash } from 'node:crypto';
 import type { SideBySideRow } from '../../core/report/lineDiff';
 import type { OverviewData } from '../engine/engineProtocol';
 
@@ -73,6 +72,9 @@ export function jsonForScript(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
+// node:crypto on first use: it is bundled with --locate's code, which does not hash (issue 16).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const createHash = (algorithm: string) => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 const sha256 = (s: string) => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
 /** The strings of the Overview script (the keys of its `Strings`), in English. */

@@ -6,7 +6,6 @@
  * tokens as the region finder reads them: identifier-normalised code under normalizeIdentifiers,
  * shingles of 3, weighted as the scan; tfidf as tf).
  */
-import { createHash } from 'node:crypto';
 import { simhashTokens } from '../../core/fingerprint/simhash';
 import { hammingDistance } from '../../core/index/hamming';
 import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
@@ -81,6 +80,11 @@ export function linesOf(d: RegionDocument, start: number, end: number): { startL
   while (last < endLine && Math.floor(cells[last] / CELL_LINE_STRIDE) === cell) last++;
   return { startLine: first, endLine: cells[last - 1] };
 }
+
+// node:crypto on first use: a run that makes no content key (no baseline) does not load it with
+// the CLI's --locate code (issue 16).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const createHash = (algorithm: string) => (require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
 
 /** The content key of tokens [start, end): `region:<tokens>:<24 hex digits of SHA-256>`. */
 export function contentKey(d: RegionDocument, start: number, end: number): string {
