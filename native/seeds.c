@@ -44,13 +44,11 @@ static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint
     size_t e = s + 1;
     while (e < n && anchors[e].hash == anchors[s].hash) e++;
     const size_t postings = e - s;
-    const uint32_t d0 = anchors[s].doc;
-    int drop = postings > (d0 < nDocs ? caps[d0] : 0);
-    const int limited = !drop && maxDocs < postings;
-    if (limited || postings > minCap) {
+    const uint32_t d0 = anchors[s].doc, cap = d0 < nDocs ? caps[d0] : 0;
+    uint32_t distinct = 0;
+    if (runWantsDistinct(postings, cap, maxDocs, minCap)) {
       /* Distinct documents of the run (a stamp per document, one stamp value per run). */
       run++;
-      uint32_t distinct = 0;
       for (size_t i = s; i < e; i++) {
         const uint32_t d = anchors[i].doc;
         if (d < nDocs && stamp[d] != run) {
@@ -58,7 +56,6 @@ static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint
           distinct++;
         }
       }
-      if (limited) drop = distinct > maxDocs;
       if (distinct > minCap) {
         if (!growArray((void **)&res->frequent, &frequentCap, 2 * (res->nFrequent + 1), sizeof(uint32_t))) ok = 0;
         else {
@@ -68,7 +65,7 @@ static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint
         }
       }
     }
-    if (drop) {
+    if (runDropped(postings, cap, maxDocs, distinct)) {
       res->dropped++;
     } else if (postings > 1) {
       if (!growArray((void **)&runs, &runCap, nRuns + 2, sizeof(uint32_t))) ok = 0;

@@ -161,4 +161,15 @@ static int compareSeeds(const void *x, const void *y) {
     }                                                                                               \
   }
 
+/* A hash of `postings` whose first posting's document has postings cap `cap`: whether its distinct
+ * documents are to be counted (against maxDocs, or for the frequent hashes, over minCap), and then
+ * whether it is dropped (over the cap, or in more than maxDocs documents; `distinct` read only
+ * when counted). */
+static inline int runWantsDistinct(size_t postings, uint32_t cap, uint32_t maxDocs, uint32_t minCap) {
+  return (postings <= cap && maxDocs < postings) || postings > minCap;
+}
+static inline int runDropped(size_t postings, uint32_t cap, uint32_t maxDocs, uint32_t distinct) {
+  return postings > cap || (maxDocs < postings && distinct > maxDocs);
+}
+
 #endif

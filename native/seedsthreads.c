@@ -133,15 +133,12 @@ static int countChunk(void *ctx, void *scratch, size_t r) {
     size_t e = s + 1;
     while (e < c->e && anchors[e].hash == anchors[s].hash) e++;
     const size_t postings = e - s;
-    const uint32_t d0 = anchors[s].doc;
-    int drop = postings > (d0 < nDocs ? job->caps[d0] : 0);
-    const int limited = !drop && job->maxDocs < postings;
-    if (limited || postings > job->minCap) {
+    const uint32_t d0 = anchors[s].doc, cap = d0 < nDocs ? job->caps[d0] : 0;
+    uint32_t distinct = 0;
+    if (runWantsDistinct(postings, cap, job->maxDocs, job->minCap)) {
       /* Distinct documents of the run: the anchors are in document order within a hash. */
-      uint32_t distinct = 0;
       for (size_t i = s; i < e; i++)
         if (anchors[i].doc < nDocs && (i == s || anchors[i].doc != anchors[i - 1].doc)) distinct++;
-      if (limited) drop = distinct > job->maxDocs;
       if (distinct > job->minCap) {
         if (!growU32(&c->frequent, &c->frequentCap, 2 * (c->nFrequent + 1))) return c->failed = 1, -1;
         c->frequent[2 * c->nFrequent] = anchors[s].hash;
@@ -149,7 +146,7 @@ static int countChunk(void *ctx, void *scratch, size_t r) {
         c->nFrequent++;
       }
     }
-    if (drop) {
+    if (runDropped(postings, cap, job->maxDocs, distinct)) {
       c->dropped++;
     } else if (postings > 1) {
       if (!growU32(&c->runs, &c->runCap, c->nRuns + 2)) return c->failed = 1, -1;
