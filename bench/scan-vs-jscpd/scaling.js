@@ -11,7 +11,8 @@
 //   whole scan   wall, CPU, MB/s of the tree's bytes, and the throughput ratio w2 / w1;
 //   fingerprint  the phase the workers share, "workers started" → "fingerprinted": its ms and ratio;
 //   serial       everything else of the wall (process start, the first files, the matching,
-//                report and output after the last file): wall − fingerprint phase;
+//                report and output after the last file): wall − fingerprint phase; of it, the
+//                start (process start → "workers started") and the tail ("fingerprinted" → end);
 //   bound        the whole-scan ratio two workers could give at most if they halved the
 //                fingerprint phase of one and changed nothing else: w1 wall / (serial + phase / 2);
 //   node start   `node -e 0` alone (the floor of any scan's wall on this machine), run in turn.
@@ -47,7 +48,16 @@ for (const name of o.trees.split(',')) {
   const row = (w) => {
     const wall = m(w, (t) => t.wall);
     const phase = m(w, (t) => t['fingerprinted'] - t['workers started']);
-    return { wall, cpu: m(w, (t) => t.cpu), mbPerS: tree.bytes / 1e6 / (wall / 1000), phase, serial: m(w, (t) => t.wall - (t['fingerprinted'] - t['workers started'])), rss: m(w, (t) => t.rss) };
+    return {
+      wall,
+      cpu: m(w, (t) => t.cpu),
+      mbPerS: tree.bytes / 1e6 / (wall / 1000),
+      phase,
+      serial: m(w, (t) => t.wall - (t['fingerprinted'] - t['workers started'])),
+      start: m(w, (t) => t['workers started']),
+      tail: m(w, (t) => t.wall - t['fingerprinted']),
+      rss: m(w, (t) => t.rss),
+    };
   };
   const w1 = row(1);
   const w2 = row(2);
@@ -64,6 +74,8 @@ for (const name of o.trees.split(',')) {
         ['throughput MB/s', fmt(w1.mbPerS, 1), fmt(w2.mbPerS, 1), fmt(w2.mbPerS / w1.mbPerS, 2)],
         ['fingerprint phase ms', fmt(w1.phase, 0), fmt(w2.phase, 0), fmt(phaseRatio, 2)],
         ['serial ms (wall − phase)', fmt(w1.serial, 0), fmt(w2.serial, 0), ''],
+        ['  of it: process start → workers started', fmt(w1.start, 0), fmt(w2.start, 0), ''],
+        ['  of it: fingerprinted → process end', fmt(w1.tail, 0), fmt(w2.tail, 0), ''],
         ['peak RSS MB', fmt(w1.rss, 0), fmt(w2.rss, 0), ''],
       ],
       ['', '1 worker', '2 workers', 'ratio'],
