@@ -350,7 +350,13 @@ function outermostPairs(pairs: PairArrays, plan: ReportPlan, kernel: Pick<CodeKe
   const { docOf, startOf, endOf } = sectionRanges(plan);
   const a = pairs.a.length === pairs.length ? pairs.a : pairs.a.subarray(0, pairs.length);
   const b = pairs.b.length === pairs.length ? pairs.b : pairs.b.subarray(0, pairs.length);
-  return subset(pairs, kernel.keepOutermostPairs(a, b, docOf, startOf, endOf));
+  let keep: Uint8Array;
+  try {
+    keep = kernel.keepOutermostPairs(a, b, docOf, startOf, endOf);
+  } catch {
+    return dropNestedPairs(pairs, plan.sectionItems); // (out of memory in the kernel: the same pairs here)
+  }
+  return subset(pairs, keep);
 }
 
 /**

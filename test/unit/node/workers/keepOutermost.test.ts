@@ -2,7 +2,7 @@
 // keepOutermostPairs of kernelpairs.c) held to core/report/report.ts dropNestedPairs: the same
 // pairs kept, for short runs (each pair against those kept) and long ones (through containers).
 import { strict as assert } from 'node:assert';
-import { dropNestedPairs, type Item } from '../../../../src/core/report/report';
+import { dropNestedPairs, finishReport, planReport, type FingerprintedDocument, type Item, type ReportOptions } from '../../../../src/core/report/report';
 import type { PairArrays } from '../../../../src/core/report/compare';
 import type { CodeKernel, ItemFingerprint } from '../../../../src/core/types';
 import { kernelKind, nativeKernel } from '../../../../src/node/workers/nativeKernel';
@@ -119,6 +119,34 @@ describe('native kernel: the outermost section pairs (keepOutermostPairs)', func
       assert.deepEqual(arrays(kept(kernel!, pairs, items)), expected, `seed ${seed}`);
     }
     assert.ok(longRuns >= 6, `runs over 64 pairs tested: ${longRuns}`);
+  });
+
+  it("gives finishReport the same report as dropNestedPairs, and the same again when the kernel's call fails", () => {
+    const rnd = mulberry32(11);
+    const items = itemsOf(8, rnd);
+    const docs: FingerprintedDocument[] = [];
+    for (const it of items) {
+      while (docs.length <= it.doc) docs.push({ path: `f${docs.length}.ts`, doc: { kind: 'code', file: null, sections: [] } });
+      docs[it.doc].doc.sections.push({ ...FP, startLine: it.startLine, endLine: it.endLine });
+    }
+    const plan = planReport(docs);
+    const pairs = pairsOf(plan.sectionItems, 900, rnd);
+    // (as matchPairList gives them: a < b, by distance)
+    const order = [...Array(pairs.length).keys()].sort((x, y) => pairs.distance[x] - pairs.distance[y] || x - y);
+    const matched = {
+      length: pairs.length,
+      a: Uint32Array.from(order, (p) => Math.min(pairs.a[p], pairs.b[p])),
+      b: Uint32Array.from(order, (p) => Math.max(pairs.a[p], pairs.b[p])),
+      distance: Uint8Array.from(order, (p) => pairs.distance[p]),
+      truncated: false,
+    };
+    const none = { length: 0, a: new Uint32Array(0), b: new Uint32Array(0), distance: new Uint8Array(0), truncated: false };
+    const options: ReportOptions = { maxDistance: 3, sectionMaxDistance: 10, minSimilarity: 0, sections: true };
+    const inTypeScript = finishReport(plan, options, none, matched);
+    assert.ok(inTypeScript.pairs.length > 0 && inTypeScript.pairs.length < matched.length, `some pairs nested (${inTypeScript.pairs.length} of ${matched.length} kept)`);
+    assert.deepEqual(finishReport(plan, { ...options, kernel: kernel! }, none, matched), inTypeScript);
+    const failing = Object.create(kernel!, { keepOutermostPairs: { value: () => { throw new Error('out of memory'); } } }) as CodeKernel;
+    assert.deepEqual(finishReport(plan, { ...options, kernel: failing }, none, matched), inTypeScript);
   });
 
   it('keeps no pair of none, and refuses pairs outside the items or of one item', () => {
