@@ -57,9 +57,9 @@ int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates
  * Items numbered below n; returns 1, or 0 (nothing changed) when n ≥ 2^28 or memory runs out. */
 int allPairsOrder(uint32_t *a, uint32_t *b, uint8_t *d, size_t count, uint32_t n);
 
-/* Of `count` section pairs (items a[p], b[p]; item i in document doc[i], lines start[i] to
- * end[i]; nItems items), keep[p] = 1 for those no wider pair of the same two documents kept
- * holds, else 0: dropNestedPairs of src/core/report/report.ts (dropnested.c, the addon only).
+/* Of `count` section pairs (items a[p], b[p]; item i in document doc[i], not negative, lines
+ * start[i] to end[i]; nItems items), keep[p] = 1 for those no wider pair of the same two documents
+ * kept holds, else 0: dropNestedPairs of src/core/report/report.ts (dropnested.c, the addon only).
  * Returns 1, or -1 when out of memory (keep then says nothing). */
 int nestedPairsKeep(const uint32_t *a, const uint32_t *b, size_t count, const int32_t *doc, const int32_t *start, const int32_t *end, size_t nItems, uint8_t *keep);
 

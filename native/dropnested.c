@@ -238,7 +238,7 @@ int nestedPairsKeep(const uint32_t *a, const uint32_t *b, size_t count, const in
   const Nest t = {a, b, doc, start, end};
   uint64_t nDocs = 0;
   for (size_t i = 0; i < nItems; i++)
-    if (doc[i] >= 0 && (uint64_t)doc[i] >= nDocs) nDocs = (uint64_t)doc[i] + 1;
+    if ((uint64_t)doc[i] >= nDocs) nDocs = (uint64_t)doc[i] + 1;
   /* The pairs by their two documents (da · nDocs + db, da ≤ db), then by index: a stable LSD
    * radix sort, 16 bits a pass, of the pairs in index order. */
   uint64_t *key = malloc(count * sizeof(uint64_t)), *keyTmp = malloc(count * sizeof(uint64_t));
@@ -289,11 +289,9 @@ int nestedPairsKeep(const uint32_t *a, const uint32_t *b, size_t count, const in
           where = malloc((nItems ? nItems : 1) * sizeof(uint32_t));
           docAt = calloc(nDocs + 2, sizeof(size_t));
           ok = byDoc && where && docAt;
-          for (size_t j = 0; ok && j < nItems; j++)
-            if (doc[j] >= 0) docAt[doc[j] + 1]++;
+          for (size_t j = 0; ok && j < nItems; j++) docAt[doc[j] + 1]++;
           for (uint64_t d = 0; ok && d < nDocs; d++) docAt[d + 1] += docAt[d];
-          for (size_t j = 0; ok && j < nItems; j++)
-            if (doc[j] >= 0) byDoc[docAt[doc[j]]++] = (uint32_t)j;
+          for (size_t j = 0; ok && j < nItems; j++) byDoc[docAt[doc[j]]++] = (uint32_t)j;
           for (uint64_t d = nDocs; ok && d > 0; d--) docAt[d] = docAt[d - 1];
           if (ok) docAt[0] = 0;
           D = (Docs){byDoc, docAt, where, nItems};

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "seeds.h"
 #include "seedsparts.h"
 #include "threads.h"
@@ -28,7 +29,6 @@ typedef struct {
   uint32_t *runs, *frequent;
   size_t nRuns, runCap, nFrequent, frequentCap, seeds;
   uint32_t dropped, maxPos;
-  int failed;
 } Chunk;
 
 typedef struct {
@@ -52,21 +52,10 @@ typedef struct {
   uint32_t **partCount;
   /* the anchors' parts: [partAt[r], partAt[r + 1]) of `count` (ends) */
   Anchor *sorted;
-  const uint32_t *partEnd;
+  const size_t *partEnd; /* where each part ends */
   size_t *partAt;
   int low;
 } SeedJob;
-
-static int growU32(uint32_t **a, size_t *cap, size_t need) {
-  if (need <= *cap) return 1;
-  size_t n = *cap ? *cap : 64;
-  while (n < need) n *= 2;
-  uint32_t *g = realloc(*a, n * sizeof(uint32_t));
-  if (!g) return 0;
-  *a = g;
-  *cap = n;
-  return 1;
-}
 
 /* The documents of run r: their anchors counted per part of the hash's top bits. */
 static int countParts(void *ctx, void *scratch, size_t r) {
@@ -140,7 +129,7 @@ static int countChunk(void *ctx, void *scratch, size_t r) {
       for (size_t i = s; i < e; i++)
         if (anchors[i].doc < nDocs && (i == s || anchors[i].doc != anchors[i - 1].doc)) distinct++;
       if (distinct > job->minCap) {
-        if (!growU32(&c->frequent, &c->frequentCap, 2 * (c->nFrequent + 1))) return c->failed = 1, -1;
+        if (!growArray((void **)&c->frequent, &c->frequentCap, 2 * (c->nFrequent + 1), sizeof(uint32_t))) return -1;
         c->frequent[2 * c->nFrequent] = anchors[s].hash;
         c->frequent[2 * c->nFrequent + 1] = distinct;
         c->nFrequent++;
@@ -149,7 +138,7 @@ static int countChunk(void *ctx, void *scratch, size_t r) {
     if (runDropped(postings, cap, job->maxDocs, distinct)) {
       c->dropped++;
     } else if (postings > 1) {
-      if (!growU32(&c->runs, &c->runCap, c->nRuns + 2)) return c->failed = 1, -1;
+      if (!growArray((void **)&c->runs, &c->runCap, c->nRuns + 2, sizeof(uint32_t))) return -1;
       c->runs[c->nRuns++] = (uint32_t)s;
       c->runs[c->nRuns++] = (uint32_t)e;
       for (size_t i = s; i < e; i++)
@@ -182,6 +171,9 @@ static int writeChunk(void *ctx, void *scratch, size_t r) {
   return 1;
 }
 
+/* The docB of sorted seed i (after pass 2). */
+static inline uint32_t docBOf(const SeedJob *j, size_t i) { return j->packed ? (uint32_t)(j->keys[i] >> 2 * j->posBits) : j->wide[i].docB; }
+
 /* The docAs of range r: each slice sorted, its pairs written, its buckets counted. */
 static int sortRange(void *ctx, void *scratch, size_t r) {
   (void)scratch;
@@ -200,18 +192,14 @@ static int sortRange(void *ctx, void *scratch, size_t r) {
     if (j->packed) sortKeys(j->keys + s, tmp, e - s, j->keyBits);
     else qsort(j->wide + s, e - s, sizeof(Seed), compareSeeds);
     for (size_t i = s; i < e; i++) {
-      uint32_t db;
       if (j->packed) {
-        const uint64_t k = j->keys[i];
-        db = (uint32_t)(k >> 2 * posBits);
-        j->pairs[2 * i] = (int32_t)((k >> posBits) & posMask);
-        j->pairs[2 * i + 1] = (int32_t)(k & posMask);
+        j->pairs[2 * i] = (int32_t)((j->keys[i] >> posBits) & posMask);
+        j->pairs[2 * i + 1] = (int32_t)(j->keys[i] & posMask);
       } else {
-        db = j->wide[i].docB;
         j->pairs[2 * i] = (int32_t)j->wide[i].a;
         j->pairs[2 * i + 1] = (int32_t)j->wide[i].b;
       }
-      if (i + 1 == e || (j->packed ? (uint32_t)(j->keys[i + 1] >> 2 * posBits) : j->wide[i + 1].docB) != db) nb++;
+      if (i + 1 == e || docBOf(j, i + 1) != docBOf(j, i)) nb++;
     }
   }
   free(tmp);
@@ -227,10 +215,9 @@ static int bucketRange(void *ctx, void *scratch, size_t r) {
   for (size_t d = j->docAt[r]; d < j->docAt[r + 1]; d++) {
     const size_t s = d ? j->at[d - 1] : 0, e = j->at[d];
     for (size_t i = s; i < e; i++) {
-      const uint32_t db = j->packed ? (uint32_t)(j->keys[i] >> 2 * j->posBits) : j->wide[i].docB;
-      if (i + 1 == e || (j->packed ? (uint32_t)(j->keys[i + 1] >> 2 * j->posBits) : j->wide[i + 1].docB) != db) {
+      if (i + 1 == e || docBOf(j, i + 1) != docBOf(j, i)) {
         j->buckets[3 * nb] = (uint32_t)d;
-        j->buckets[3 * nb + 1] = db;
+        j->buckets[3 * nb + 1] = docBOf(j, i);
         j->buckets[3 * nb + 2] = (uint32_t)(i + 1);
         nb++;
       }
@@ -281,7 +268,7 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
   const int top = 16;
   j.low = 32 - top;
   const size_t parts = (size_t)1 << top;
-  uint32_t *partEnd = calloc(parts + 1, sizeof(uint32_t));
+  size_t *partEnd = calloc(parts + 1, sizeof(size_t));
   Anchor *anchors = malloc(n * sizeof(Anchor));
   j.chunks = calloc(nChunks, sizeof(Chunk));
   size_t *cuts = malloc((nChunks + 1) * sizeof(size_t));
@@ -311,7 +298,7 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
         partCount[r][d] = (uint32_t)sum;
         sum += k;
       }
-      partEnd[d] = (uint32_t)sum;
+      partEnd[d] = sum;
     }
     ok = onThreads(nChunks, threads, scatterParts, &j) > 0;
   }
@@ -319,17 +306,11 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
   free(partCount);
   free(docFrom);
   free(docEnd);
+  if (ok) ok = (j.partAt = malloc((nChunks + 1) * sizeof(size_t))) != NULL;
   if (ok) {
-    size_t *ends = malloc(parts * sizeof(size_t));
-    j.partAt = malloc((nChunks + 1) * sizeof(size_t));
-    ok = ends && j.partAt;
-    if (ok) {
-      for (size_t d = 0; d < parts; d++) ends[d] = partEnd[d];
-      cutByWeight(ends, parts, nChunks, j.partAt);
-      j.partEnd = partEnd;
-      ok = onThreads(nChunks, threads, sortParts, &j) > 0;
-    }
-    free(ends);
+    cutByWeight(partEnd, parts, nChunks, j.partAt);
+    j.partEnd = partEnd;
+    ok = onThreads(nChunks, threads, sortParts, &j) > 0;
   }
   /* Chunks of about equal anchors, each starting at a hash's first posting. */
   j.anchors = anchors;
