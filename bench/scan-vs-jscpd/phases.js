@@ -25,10 +25,6 @@ const clis = [];
 for (let i = 0; i < args.length; i++) if (args[i] === '--cli') clis.push(args[i + 1].split('='));
 if (clis.length === 0) clis.push(['this', path.join(REPO, 'dist', 'cli.js')]);
 
-function runOnce(cli, dir) {
-  return traceScan(cli, dir);
-}
-
 const ROWS = [
   ['process start → scan called', (t) => t['scan called']],
   ['  walk ends (after scan called)', (t) => t['walked'] - t['scan called']],
@@ -49,7 +45,7 @@ for (const name of trees) {
   const tree = ensureTree(name);
   const data = Object.fromEntries(clis.map(([n]) => [n, []]));
   for (let r = 0; r < runs; r++) {
-    for (const [n, cli] of clis) data[n].push(runOnce(cli, tree.dir));
+    for (const [n, cli] of clis) data[n].push(traceScan(cli, tree.dir));
     log('phases', `${name} run ${r + 1}/${runs}`);
   }
   console.log(`\n${name} (${tree.files} files): median ms of ${runs} runs`);
