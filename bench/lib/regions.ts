@@ -5,4 +5,4 @@
  */
 export { findRegions } from '../../src/core/regions/regions';
 export { regionDocument } from '../../src/core/regions/document';
-export { loadCjkSegmenter } from '../../src/node/workers/jieba';
+export { loadCjkSegmenter } from '../../src/node/cjk/jieba';

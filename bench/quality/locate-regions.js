@@ -18,7 +18,7 @@
 // without any, the defaults and the alternatives of docs/localisation.md (run once more with
 // --cjk-words for the jieba-word figures). Documents are tokenised
 // with the product's tokenisers (src/core/text), CJK as character bigrams (or jieba words,
-// src/node/workers/jieba.ts, with --cjk-words).
+// src/node/cjk/jieba.ts, with --cjk-words).
 const fs = require('fs');
 const path = require('path');
 const { bundleEngine, BUILD, REPO } = require('../lib/common');

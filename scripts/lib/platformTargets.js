@@ -42,7 +42,7 @@ function isMusl() {
   return !(report && report.header && report.header.glibcVersionRuntime);
 }
 
-/** Files of @node-rs/jieba that the extension needs: never idf.txt (6 MB; src/node/workers/jieba.ts reads dict.txt only). */
+/** Files of @node-rs/jieba that the extension needs: never idf.txt (6 MB; src/node/cjk/jieba.ts reads dict.txt only). */
 const JIEBA_FILES = ['package.json', 'index.js', 'dict.txt', 'LICENSE'];
 
 /**

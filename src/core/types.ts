@@ -21,7 +21,7 @@ export type CjkSegmenter = (run: string) => string[];
  * Rewrites a text before it is tokenised (e.g. Traditional → Simplified Chinese characters), for
  * the fingerprint only. Must keep the text's length and every character that marks structure
  * (line breaks, brackets, ASCII), so that offsets and line ranges stay those of the original.
- * Injected by the Node layer (src/node/workers/variants.ts).
+ * Injected by the Node layer (src/node/cjk/variants.ts).
  */
 export type TextFold = (text: string) => string;
 

@@ -9,7 +9,7 @@ import { createWasmKernel } from '../core/wasm/wasmKernel';
 // binary loader), so that the worker needs no fetch.
 import kernelWasm from '../../wasm/neardup_kernel.wasm';
 import type { CodeKernel } from '../core/types';
-import { variantFold } from '../node/workers/variants';
+import { variantFold } from '../node/cjk/variants';
 import { WebEngine } from './webEngine';
 import { webJiebaSegmenter } from './webJieba';
 import type { WebEngineInfo, WebMessage, WebRequest } from './webProtocol';

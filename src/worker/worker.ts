@@ -10,7 +10,7 @@ import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../no
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
 import { nativeKernel, useKernelTables } from '../node/workers/nativeKernel';
-import { useVariantTableBuffer } from '../node/workers/variants';
+import { useVariantTableBuffer } from '../node/cjk/variants';
 import type * as RegionJob from '../node/regions/regionJob';
 
 const data = workerData as Partial<FingerprintWorkerData> | null | undefined;

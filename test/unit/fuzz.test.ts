@@ -21,7 +21,7 @@ import { SimHashIndex } from '../../src/core/index/simhashIndex';
 import { allPairsBatch } from '../../src/core/index/allPairs';
 import type { CodeKernel, DocumentFingerprint, ItemFingerprint, Weighting } from '../../src/core/types';
 import { decodeBuffer, isMinified, isRepetitive } from '../../src/node/files/decode';
-import { loadCjkSegmenter } from '../../src/node/workers/jieba';
+import { loadCjkSegmenter } from '../../src/node/cjk/jieba';
 import { nativeKernel } from '../../src/node/workers/nativeKernel';
 import { mulberry32 } from './helpers/corpus';
 

@@ -1,7 +1,7 @@
 /**
  * CJK segmenters around a word cutter: a cutter's words (blank ones dropped; character bigrams
  * when it throws), and the character-bigram fallback. Pure: the cutter itself (jieba) is loaded by
- * the host — @node-rs/jieba in Node (src/node/workers/jieba.ts), jieba-wasm in the browser (src/web).
+ * the host — @node-rs/jieba in Node (src/node/cjk/jieba.ts), jieba-wasm in the browser (src/web).
  */
 import type { CjkSegmenter } from '../types';
 

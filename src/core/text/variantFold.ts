@@ -8,7 +8,7 @@
  * Plane: ASCII, punctuation, kana, Hangul and line structure are never touched.
  *
  * The table is data (built here from dictionaries in OpenCC's text form, which the Node layer
- * loads from opencc-js: src/node/workers/variants.ts); this module loads nothing.
+ * loads from opencc-js: src/node/cjk/variants.ts); this module loads nothing.
  */
 
 /**

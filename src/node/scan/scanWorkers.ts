@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { fillKernelTables, kernelTablesBuffer } from '../workers/nativeKernel';
-import { variantTableBuffer } from '../workers/variants';
+import { variantTableBuffer } from '../cjk/variants';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../workers/messages';
 import { prestartWorker, WorkerPool, type PrestartedWorker } from '../workers/workerPool';
 

@@ -19,8 +19,8 @@ import type { CodeKernel } from '../../core/types';
 import { isCjk, type TokenBuffer } from '../../core/text/tokenize';
 import type { EngineSettings } from '../settings/engineSettings';
 import { bigramSegmenter } from '../../core/text/segmenters';
-import type * as Jieba from './jieba';
-import { variantFold } from './variants';
+import type * as Jieba from '../cjk/jieba';
+import { variantFold } from '../cjk/variants';
 import { nativeKernel, nativeKernelProblem, wasmKernelProblem } from './nativeKernel';
 import type { CjkMode, SharedFrequencies } from './messages';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from './fileOutcome';
@@ -49,7 +49,7 @@ let wholeAsked = false;
 const loadedJieba = (): Jieba.LoadedCjkSegmenter => {
   cjkLoaded = true;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  jieba ??= require('./jieba') as typeof Jieba;
+  jieba ??= require('../cjk/jieba') as typeof Jieba;
   return jieba.loadCjkSegmenter(logOnce);
 };
 const lazyJieba = (run: string): string[] => loadedJieba().segmenter(run);

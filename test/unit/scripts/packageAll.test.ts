@@ -200,7 +200,7 @@ describe('platform packages: npm run package:all', function () {
     assert.equal(other.status, 0, other.stderr);
     assert.match(other.stderr, /jieba\) could not be loaded .*falling back to character bigrams/);
     // jieba's index.js picking no binary (as on Windows when Node says it is a shared library):
-    // the packaged workers load this platform's package directly (src/node/workers/jiebaPlatform.ts).
+    // the packaged workers load this platform's package directly (src/node/cjk/jiebaPlatform.ts).
     const ext = await unpack(host);
     fs.writeFileSync(path.join(ext, 'node_modules', '@node-rs', 'jieba', 'index.js'), "throw new Error('index.js picked no binding');\n");
     const direct = scan(ext);

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { prestartScanWorkers, scanWorkerData, setScanWorkersQuiet, takePrestartedScanWorkers, defaultScanWorkerScript } from '../../../../src/node/scan/scanWorkers';
 import { kernelTablesBuffer } from '../../../../src/node/workers/nativeKernel';
-import { variantTableBuffer } from '../../../../src/node/workers/variants';
+import { variantTableBuffer } from '../../../../src/node/cjk/variants';
 
 describe("a scan's workers, started before it", () => {
   it('makes fresh shared buffers for each scan, sized as the kernel and variant tables want', () => {

@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCjk } from '../../../../src/core/text/tokenize';
-import { loadCjkSegmenter, bigramSegmenter, defaultJiebaLoader, subsetFirstJieba, type JiebaClass, type JiebaLoader } from '../../../../src/node/workers/jieba';
-import { FILLER_WORD } from '../../../../src/node/workers/jiebaDictionary';
+import { loadCjkSegmenter, bigramSegmenter, defaultJiebaLoader, subsetFirstJieba, type JiebaClass, type JiebaLoader } from '../../../../src/node/cjk/jieba';
+import { FILLER_WORD } from '../../../../src/node/cjk/jiebaDictionary';
 
 describe('bigramSegmenter', () => {
   it('makes overlapping bigrams', () => {
@@ -268,7 +268,7 @@ describe('subsetFirstJieba', () => {
     const script = `
       const fs = require('node:fs');
       const { fingerprintFileSync } = require('./src/node/workers/fingerprintFile');
-      const { loadCjkSegmenter } = require('./src/node/workers/jieba');
+      const { loadCjkSegmenter } = require('./src/node/cjk/jieba');
       const { DEFAULT_ENGINE_SETTINGS } = require('./src/node/settings/engineSettings');
       const files = ${JSON.stringify(files)};
       const outcomes = files.map((f) => fingerprintFileSync({ path: f, relPath: require('node:path').basename(f) }, DEFAULT_ENGINE_SETTINGS));

@@ -5,7 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { jiebaPlatformSuffix, requireJiebaPlatformBinding, runsOnMusl } from '../../../../src/node/workers/jiebaPlatform';
+import { jiebaPlatformSuffix, requireJiebaPlatformBinding, runsOnMusl } from '../../../../src/node/cjk/jiebaPlatform';
 import { TARGETS } from '../../../../scripts/lib/platformTargets';
 
 /** What a VS Code target runs on: Node's process.platform and process.arch, and musl or not. */

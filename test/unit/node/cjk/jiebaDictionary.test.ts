@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as zlib from 'node:zlib';
-import { checkJiebaDictionary, dictionaryText, extendsWord, FILLER_WORD, freqSum, KNOWN_DICTIONARIES, readJiebaDictionary, searchWord, wordLine, wordsOfRun } from '../../../../src/node/workers/jiebaDictionary';
+import { checkJiebaDictionary, dictionaryText, extendsWord, FILLER_WORD, freqSum, KNOWN_DICTIONARIES, readJiebaDictionary, searchWord, wordLine, wordsOfRun } from '../../../../src/node/cjk/jiebaDictionary';
 
 const DICT_BYTES = fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
