@@ -48,6 +48,8 @@ void kernelFree(Kernel *k) {
   free(k->cand);
   free(k->sorted);
   free(k->buckets);
+  free(k->readBuf);
+  free(k->batchWords);
   freeSections(&k->sections);
   free(k->secText);
   free(k);

@@ -81,6 +81,11 @@ typedef struct {
   int sectionsReady;
   uint16_t *secText;
   size_t secTextCap;
+  /* readCodeBatch's (readcode.c): the buffer files are read into, the words of the batch */
+  uint8_t *readBuf;
+  size_t readCap;
+  uint32_t *batchWords;
+  size_t batchCap;
 } Kernel;
 
 /* Grows several parallel arrays sharing one capacity. */

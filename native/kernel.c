@@ -306,6 +306,27 @@ static napi_value jsTokens(napi_env env, napi_callback_info info) {
   return number(env, (double)n);
 }
 
+/* The region document of the kernel's last kernelRegion as one new ArrayBuffer (jsRegion's layout:
+ * rawHi rawLo start (n words each), lineStarts, anchorHash anchorPos (words), then isIdent (n
+ * bytes)) into *ab: 0 when it cannot be made. Also readCodeBatch's (readcode.c). */
+int kernelRegionBuffer(napi_env env, const Kernel *K, napi_value *ab) {
+  const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
+  const size_t words = 3 * n + lines + 2 * anchors;
+  void *data;
+  if (napi_create_arraybuffer(env, words * 4 + n, &data, ab) != napi_ok) return 0;
+  uint32_t *o = data;
+  const void *parts[] = {K->rhi, K->rlo, K->tstart};
+  for (int p = 0; p < 3; p++)
+    if (n) memcpy(o + p * n, parts[p], n * 4);
+  if (lines) memcpy(o + 3 * n, K->lines, lines * 4);
+  if (anchors) {
+    memcpy(o + 3 * n + lines, K->ahash, anchors * 4);
+    memcpy(o + 3 * n + lines + anchors, K->apos, anchors * 4);
+  }
+  if (n) memcpy((uint8_t *)data + words * 4, K->rident, n);
+  return 1;
+}
+
 /* region(k, w, salt, counts: Int32Array(3)) -> the region document of the last tokenize made with
  * `region` (regiondoc.c) as one new ArrayBuffer: rawHi rawLo start (n words each), lineStarts,
  * anchorHash anchorPos (words), then isIdent (n bytes); counts <- n, lines, anchors. No views or
@@ -328,25 +349,12 @@ static napi_value jsRegion(napi_env env, napi_callback_info info) {
   const int status = kernelRegion(K, k, w, salt);
   if (status == -2) return throwError(env, "region: the last tokenize was not made with region");
   if (status < 0) return throwError(env, "out of memory");
-  const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
-  const size_t words = 3 * n + lines + 2 * anchors;
-  void *data;
   napi_value ab;
-  CALL(napi_create_arraybuffer(env, words * 4 + n, &data, &ab));
-  uint32_t *o = data;
-  const void *parts[] = {K->rhi, K->rlo, K->tstart};
-  for (int p = 0; p < 3; p++)
-    if (n) memcpy(o + p * n, parts[p], n * 4);
-  if (lines) memcpy(o + 3 * n, K->lines, lines * 4);
-  if (anchors) {
-    memcpy(o + 3 * n + lines, K->ahash, anchors * 4);
-    memcpy(o + 3 * n + lines + anchors, K->apos, anchors * 4);
-  }
-  if (n) memcpy((uint8_t *)data + words * 4, K->rident, n);
+  if (!kernelRegionBuffer(env, K, &ab)) return throwError(env, "napi call failed");
   int32_t *counts = countsData;
-  counts[0] = (int32_t)n;
-  counts[1] = (int32_t)lines;
-  counts[2] = (int32_t)anchors;
+  counts[0] = K->ntok;
+  counts[1] = K->nLines;
+  counts[2] = K->nAnchors;
   return ab;
 }
 
@@ -574,6 +582,7 @@ NAPI_MODULE_INIT() {
 #ifndef _WIN32
       {"listDir", NULL, jsListDir, NULL, NULL, NULL, napi_default, NULL},
       {"readCode", NULL, jsReadCode, NULL, NULL, NULL, napi_default, NULL},
+      {"readCodeBatch", NULL, jsReadCodeBatch, NULL, NULL, NULL, napi_default, NULL},
 #endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},

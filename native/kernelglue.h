@@ -81,6 +81,9 @@ static inline int setSeedsFound(napi_env env, napi_value obj, const SeedResult *
          napi_set_named_property(env, obj, "frequent", frequent) == napi_ok && napi_set_named_property(env, obj, "frequentOver", number(env, s->frequentOver)) == napi_ok;
 }
 
+/* kernel.c: the region document of the last kernelRegion as an ArrayBuffer (region, readCodeBatch). */
+int kernelRegionBuffer(napi_env env, const Kernel *K, napi_value *ab);
+
 /* kernelpairs.c: allPairs, allPairsVetted. */
 napi_value jsAllPairs(napi_env env, napi_callback_info info);
 napi_value jsAllPairsVetted(napi_env env, napi_callback_info info);
@@ -95,8 +98,9 @@ napi_value jsCopySearch(napi_env env, napi_callback_info info);
 napi_value jsRegionGroups(napi_env env, napi_callback_info info);
 #ifndef _WIN32
 napi_value jsListDir(napi_env env, napi_callback_info info);
-/* readcode.c: readCode. */
+/* readcode.c: readCode, readCodeBatch. */
 napi_value jsReadCode(napi_env env, napi_callback_info info);
+napi_value jsReadCodeBatch(napi_env env, napi_callback_info info);
 #endif
 
 #endif

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "kernelglue.h"
 #include "utf8code.h"
 
@@ -24,20 +25,23 @@
 #define READ_PLAIN_NOT (-2) /* read (out[0] bytes in the buffer), not plain: the usual path decodes them; out[1] says why (PLAIN_*) */
 
 /*
- * The file's bytes into buf (cap bytes): their count, or -1 when the usual path must read it
+ * The file's bytes into *buf (*cap bytes): their count, or -1 when the usual path must read it
  * (cannot open, not a regular file, size unknown (0) or over `limit`, read fails, the size changed,
- * or more than fits). What readTextSync would read: one read of its fstat size.
+ * or more than fits). What readTextSync would read: one read of its fstat size. With `grow`, a
+ * file bigger than the buffer grows it (realloc: *buf and *cap updated) instead of being left out.
  */
-static long readWhole(const char *path, uint8_t *buf, size_t cap, double limit) {
+static long readWhole(const char *path, uint8_t **buf, size_t *cap, double limit, int grow) {
   const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) return -1;
   struct stat st;
   long got = -1;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (double)st.st_size <= limit && (size_t)st.st_size < cap) {
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (double)st.st_size <= limit &&
+      ((size_t)st.st_size < *cap || (grow && growArray((void **)buf, cap, (size_t)st.st_size + 1, 1)))) {
     const size_t size = (size_t)st.st_size;
+    uint8_t *b = *buf;
     size_t n = 0;
     for (;;) {
-      const ssize_t r = read(fd, buf + n, size + 1 - n);
+      const ssize_t r = read(fd, b + n, size + 1 - n);
       if (r < 0) {
         if (errno == EINTR) continue;
         n = (size_t)-1;
@@ -51,6 +55,25 @@ static long readWhole(const char *path, uint8_t *buf, size_t cap, double limit) 
   }
   close(fd);
   return got;
+}
+
+/* Read and, when plain code text, tokenised (readCode's work for one path): the token count (out:
+ * bytes, lines), READ_UNUSUAL, or READ_PLAIN_NOT (out: bytes, why); -3 out of memory. */
+static int readCodeFile(Kernel *K, const char *path, uint8_t **buf, size_t *cap, double limit, int grow, int langId, int normalize, int region, int fold, uint32_t *out) {
+  const long n = readWhole(path, buf, cap, limit, grow);
+  if (n < 0) return READ_UNUSUAL;
+  uint16_t *text = kernelTextBuffer(K, (size_t)n);
+  if (!text) return READ_UNUSUAL;
+  uint32_t plain[PLAIN_INFO_WORDS];
+  const int why = plainCodeText(*buf, (size_t)n, fold, text, plain);
+  out[0] = (uint32_t)n;
+  if (why != PLAIN_OK) {
+    out[1] = (uint32_t)why;
+    return READ_PLAIN_NOT;
+  }
+  out[1] = plain[1];
+  const int tokens = kernelTokenize(K, (int)plain[0], &K->langs[langId], normalize, region);
+  return tokens < 0 ? -3 : tokens;
 }
 
 /*
@@ -79,21 +102,115 @@ napi_value jsReadCode(napi_env env, napi_callback_info info) {
   if (!path) return number(env, READ_UNUSUAL);
   napi_get_value_string_utf8(env, argv[0], path, len + 1, &len);
   /* A path with a NUL is Node's to refuse. */
-  const long n = strlen(path) == len ? readWhole(path, buf, cap, limit) : -1;
+  uint8_t *bytes = buf;
+  const int got = strlen(path) == len ? readCodeFile(K, path, &bytes, &cap, limit, 0, langId, normalize, region, fold, out) : READ_UNUSUAL;
   if (path != small) free(path);
-  if (n < 0) return number(env, READ_UNUSUAL);
-  uint16_t *text = kernelTextBuffer(K, (size_t)n);
-  if (!text) return number(env, READ_UNUSUAL);
-  uint32_t plain[PLAIN_INFO_WORDS];
-  const int why = plainCodeText(buf, (size_t)n, fold, text, plain);
-  out[0] = (uint32_t)n;
-  if (why != PLAIN_OK) {
-    out[1] = (uint32_t)why;
-    return number(env, READ_PLAIN_NOT);
-  }
-  out[1] = plain[1];
-  const int tokens = kernelTokenize(K, (int)plain[0], &K->langs[langId], normalize, region);
-  if (tokens < 0) return throwError(env, "out of memory");
-  return number(env, tokens);
+  if (got == -3) return throwError(env, "out of memory");
+  return number(env, got);
 }
+
+/* readCodeBatch's options (a Uint32Array), by index. */
+enum { OPT_NORMALIZE, OPT_FOLD, OPT_TF, OPT_MIN_TOKENS, OPT_SECTIONS, OPT_FILE_SKETCH, OPT_SECTION_SKETCH, OPT_SHINGLE, OPT_REGION, OPT_REGION_K, OPT_REGION_W, OPT_REGION_SALT, OPT_COUNT };
+/* Per file, BATCH_STATE words of `state`: fast (1) or left to the caller (0), bytes, lines, its words' offset and count, its region's tokens, lines, anchors. */
+#define BATCH_STATE 8
+/* The batch's buffers are kept in the kernel for the next one up to this size. */
+#define BATCH_KEEP_BYTES (4u << 20)
+
+/* One fast file's words (fingerprint's layout) appended to *words at *used; 0 out of memory. */
+static int appendFingerprint(Kernel *K, int total, const uint32_t *o, uint32_t **words, size_t *cap, size_t *used) {
+  const int minTokens = o[OPT_MIN_TOKENS] > 1 ? (int)o[OPT_MIN_TOKENS] : 1;
+  if (total < minTokens) return 1; /* no item: fingerprintWithKernel's empty document */
+  const int k = (int)o[OPT_SHINGLE] < total ? (int)o[OPT_SHINGLE] : total; /* effectiveShingleSize */
+  for (;;) {
+    double result = 0;
+    const int status = kernelFingerprint(K, k < 1 ? 1 : k, o[OPT_TF] != 0, (int)o[OPT_FILE_SKETCH], (int)o[OPT_SECTION_SKETCH], minTokens, o[OPT_SECTIONS] != 0, *words + *used, *cap - *used, &result);
+    if (status < 0) return 0;
+    if (result >= 0) {
+      *used += (size_t)result;
+      return 1;
+    }
+    if (!growArray((void **)words, cap, *used + (size_t)-result, 4)) return 0;
+  }
+}
+
+/*
+ * readCodeBatch(paths: string (each path followed by "\0"), languageIds: Int32Array(n) (-1: left to
+ * the caller), limit, options: Uint32Array(OPT_COUNT), state: Uint32Array(n * BATCH_STATE), regions:
+ * Array (with OPT_REGION)) -> ArrayBuffer: readCode, then fingerprint (with `region`, region first:
+ * its ArrayBuffer into regions[i], as region(k, w, salt) gives it), for a batch of files in one
+ * call, every fast file's words one after another. A file not plain code text (or not read) is
+ * left to the caller's usual path, which reads it again and says why. The buffer the files are
+ * read into grows to the largest file (readCode leaves a file bigger than its buffer to the usual path).
+ */
+napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  void *idsData, *optData, *stateData;
+  size_t n, optLen, stateLen, len = 0;
+  double limit;
+  if (!K || !K->ready || argc < 6 || !typedArray(env, argv[1], napi_int32_array, &idsData, &n) || !typedArray(env, argv[3], napi_uint32_array, &optData, &optLen) ||
+      !typedArray(env, argv[4], napi_uint32_array, &stateData, &stateLen) || optLen < OPT_COUNT || stateLen < n * BATCH_STATE || napi_get_value_double(env, argv[2], &limit) != napi_ok ||
+      napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok)
+    return throwError(env, "readCodeBatch(paths, languageIds, limit, options, state, regions) after init");
+  const int32_t *ids = idsData;
+  const uint32_t *o = optData;
+  uint32_t *state = stateData;
+  char *paths = malloc(len + 1);
+  if (!paths) return throwError(env, "out of memory");
+  napi_get_value_string_utf8(env, argv[0], paths, len + 1, &len);
+  memset(state, 0, n * BATCH_STATE * 4);
+  size_t used = 0;
+  int failed = !growArray((void **)&K->batchWords, &K->batchCap, 65536, 4);
+  const char *p = paths, *end = paths + len;
+  for (size_t f = 0; f < n && p < end && !failed; f++) {
+    const char *path = p;
+    p += strlen(p) + 1;
+    if (ids[f] < 0 || ids[f] >= K->nLangs) continue;
+    uint32_t out[2];
+    const int total = readCodeFile(K, path, &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
+    if (total == -3) failed = 1;
+    if (total < 0) continue;
+    uint32_t *st = state + f * BATCH_STATE;
+    if (o[OPT_REGION]) {
+      napi_value ab;
+      if (kernelRegion(K, (int)o[OPT_REGION_K], (int)o[OPT_REGION_W], o[OPT_REGION_SALT]) != 0 || !kernelRegionBuffer(env, K, &ab) || napi_set_element(env, argv[5], (uint32_t)f, ab) != napi_ok) {
+        failed = 1;
+        break;
+      }
+      st[5] = (uint32_t)K->ntok;
+      st[6] = (uint32_t)K->nLines;
+      st[7] = (uint32_t)K->nAnchors;
+    }
+    const size_t from = used;
+    if (!appendFingerprint(K, total, o, &K->batchWords, &K->batchCap, &used)) {
+      failed = 1;
+      break;
+    }
+    st[0] = 1;
+    st[1] = out[0];
+    st[2] = out[1];
+    st[3] = (uint32_t)from;
+    st[4] = (uint32_t)(used - from);
+  }
+  free(paths);
+  void *data;
+  napi_value ab;
+  const int made = !failed && napi_create_arraybuffer(env, used * 4, &data, &ab) == napi_ok;
+  if (made && used) memcpy(data, K->batchWords, used * 4);
+  /* Kept for the next batch, unless a big file made them big. */
+  if (K->readCap > BATCH_KEEP_BYTES) {
+    free(K->readBuf);
+    K->readBuf = NULL;
+    K->readCap = 0;
+  }
+  if (K->batchCap * 4 > BATCH_KEEP_BYTES) {
+    free(K->batchWords);
+    K->batchWords = NULL;
+    K->batchCap = 0;
+  }
+  return made ? ab : throwError(env, failed ? "out of memory" : "napi call failed");
+}
+
 #endif

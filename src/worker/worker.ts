@@ -9,6 +9,8 @@ import { matchPairList } from '../core/report/compare';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../node/workers/messages';
 import { packOutcomes, packPairs, transferablesOf, unpackItems } from '../node/workers/packing';
 import { serveWorker } from '../node/workers/workerPool';
+import { codeBatch } from '../node/workers/codeBatch';
+import type { FileToFingerprint } from '../node/workers/fileOutcome';
 import { nativeKernel, useKernelTables } from '../node/workers/nativeKernel';
 import { useVariantTableBuffer } from '../node/cjk/variants';
 import type * as RegionJob from '../node/regions/regionJob';
@@ -40,11 +42,13 @@ function regionJob(): typeof RegionJob {
 function handle(req: WorkerRequest): WorkerResponse {
   switch (req.type) {
     case 'fingerprintFiles': {
-      const results = [];
       // Documents packed for a receiver that keeps them: the kernel's buffers sent as they are.
       const buffers = req.pack === true && req.regionsOwned === true;
-      for (const f of req.files) results.push(fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true, buffers));
-      if (!req.pack) return results;
+      const fingerprint = (f: FileToFingerprint) => fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true, buffers);
+      if (!req.pack) return req.files.map(fingerprint);
+      // Packed: the plain code files by the kernel in one call, the others one by one.
+      const batch = codeBatch(req.files, req.settings, req.df, req.regions === true, buffers);
+      const results = req.files.map((f, i) => batch?.[i] ?? fingerprint(f));
       return { ...packOutcomes(results, { ownedRegions: req.regionsOwned === true }), worker: { thread: threadId, cjk: cjkSegmenterInUse() } };
     }
     case 'fingerprintText':

@@ -40,5 +40,24 @@ export type FileOutcome =
       cjkChars?: number;
     };
 
+/**
+ * A code file the kernel read and fingerprinted in a batch (codeBatch.ts): the fingerprint as the
+ * kernel's words (CodeKernel.fingerprint's layout), not objects; a worker packs it (packing.ts)
+ * into its answer as it packs a FileOutcome's, the same words.
+ */
+export interface KernelWordsOutcome {
+  relPath: string;
+  ok: true;
+  bytes: number;
+  encoding: 'utf-8';
+  lines: number;
+  /** The file's item then its sections', as fingerprint writes them (none: fewer tokens than minTokens). */
+  words: Uint32Array;
+  regionBuffer?: RegionBuffer;
+}
+
+/** What a worker packs (packing.ts): outcomes, or the kernel's words of a batch. */
+export type PackableOutcome = FileOutcome | KernelWordsOutcome;
+
 /** What a worker segments Chinese with so far (fingerprintFile.ts cjkSegmenterInUse). */
 export type CjkSegmenterInUse = 'none' | 'subset' | 'whole' | 'bigram';

@@ -129,7 +129,7 @@ function fingerprintOptions(
 }
 
 /** The weighting a file is fingerprinted with: tfidf without its table (a single pass) is tf. */
-function weightingOf(settings: EngineSettings, df: SharedFrequencies | undefined): FingerprintOptions['weighting'] {
+export function weightingOf(settings: EngineSettings, df: SharedFrequencies | undefined): FingerprintOptions['weighting'] {
   return settings.weighting === 'tfidf' && !df ? 'tf' : settings.weighting;
 }
 
@@ -256,6 +256,8 @@ let enabled = process.env.NEARDUP_FAST_READ !== '0';
 export function useFastCode(on: boolean): void {
   enabled = on;
 }
+/** Whether the fast path is on (codeBatch.ts too). */
+export const fastCodeEnabled = (): boolean => enabled;
 
 /** What fastCode gives: the outcome, or that the usual path reads the file, or decodes the `bytes` read into the buffer. */
 export type FastCode = { outcome: Extract<FileOutcome, { ok: true }> } | { bytes: number } | undefined;

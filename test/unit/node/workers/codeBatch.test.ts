@@ -1,0 +1,112 @@
+// A worker's batch through the kernel (codeBatch.ts, native/readcode.c readCodeBatch) must pack
+// what the same files give file by file (fingerprintFileSync): the same words, headers, strings
+// and region documents after packOutcomes and unpackOutcomes, and the same fast-path counts, for
+// a batch that mixes files it takes with files it leaves (not plain, not code, not read), under
+// the settings that change what it does; and no batch where there can be none.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
+import { codeBatch } from '../../../../src/node/workers/codeBatch';
+import { fastCodeCounts, fingerprintFileSync, useFastCode } from '../../../../src/node/workers/fingerprintFile';
+import type { FileToFingerprint, PackableOutcome } from '../../../../src/node/workers/fileOutcome';
+import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
+import { packOutcomes, unpackOutcomes } from '../../../../src/node/workers/packing';
+import { mulberry32 } from '../../helpers/random';
+import { code, files } from './codeFiles';
+
+const kernel = nativeKernel() as { readCodeBatch?: unknown } | undefined;
+
+const SETTINGS: Array<[string, EngineSettings]> = [
+  ['defaults', { ...DEFAULT_ENGINE_SETTINGS }],
+  ['normalized identifiers', { ...DEFAULT_ENGINE_SETTINGS, normalizeIdentifiers: true }],
+  ['no variant fold', { ...DEFAULT_ENGINE_SETTINGS, foldVariants: false }],
+  ['no sections, tf', { ...DEFAULT_ENGINE_SETTINGS, sections: false, weighting: 'tf' }],
+  ['tfidf (without its table: tf)', { ...DEFAULT_ENGINE_SETTINGS, weighting: 'tfidf' }],
+  ['a small size limit', { ...DEFAULT_ENGINE_SETTINGS, maxFileSizeBytes: 3000 }],
+  ['a high minTokens', { ...DEFAULT_ENGINE_SETTINGS, minTokens: 400 }],
+];
+
+type Counts = typeof fastCodeCounts;
+const countsNow = (): Counts => ({ ...fastCodeCounts });
+const countsSince = (before: Counts): Counts => Object.fromEntries(Object.entries(fastCodeCounts).map(([k, v]) => [k, v - before[k as keyof Counts]])) as Counts;
+
+/** The batch's files packed and unpacked, with the fast path's counts they added: file by file, or through codeBatch first. */
+function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, regions: boolean, buffers: boolean, useBatch: boolean) {
+  const before = countsNow();
+  const made = useBatch ? codeBatch(batch, settings, undefined, regions, buffers) : undefined;
+  const outcomes: PackableOutcome[] = batch.map((f, i) => made?.[i] ?? fingerprintFileSync(f, settings, undefined, undefined, regions, buffers));
+  const p = packOutcomes(outcomes, { ownedRegions: buffers });
+  const counts = countsSince(before);
+  return { made, counts, p: structuredClone(p), unpacked: structuredClone(unpackOutcomes(p, batch.map((f) => f.relPath))) };
+}
+
+(kernel?.readCodeBatch ? describe : describe.skip)('codeBatch: a batch of code files through the kernel', function () {
+  this.timeout(120000);
+  let dir: string;
+  let batch: FileToFingerprint[];
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-code-batch-'));
+    batch = [];
+    for (const [name, bytes] of files()) {
+      fs.writeFileSync(path.join(dir, name), bytes);
+      batch.push({ path: path.join(dir, name), relPath: name });
+    }
+    // Not read by the batch: missing, a directory, a symbolic link; bigger than the first read buffer (grown).
+    fs.mkdirSync(path.join(dir, 'dir.ts'));
+    fs.symlinkSync(path.join(dir, 'plain.ts'), path.join(dir, 'link.ts'));
+    fs.writeFileSync(path.join(dir, 'large.ts'), code(mulberry32(5), 12000));
+    for (const name of ['missing.ts', 'dir.ts', 'link.ts', 'large.ts']) batch.push({ path: path.join(dir, name), relPath: name });
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  for (const [label, settings] of SETTINGS) {
+    for (const [regions, buffers] of [
+      [false, false],
+      [true, true],
+    ]) {
+      it(`packs what the files give one by one (${label}${regions ? ', region buffers' : ''})`, () => {
+        const one = packed(batch, settings, regions, buffers, false);
+        const all = packed(batch, settings, regions, buffers, true);
+        assert.ok(all.made, 'a batch was made');
+        const taken = all.made.filter((o) => o !== undefined).length;
+        assert.ok(taken >= (settings.maxFileSizeBytes < 10000 ? 2 : 10), `${taken} files taken by the batch`);
+        // The same counts by reason, but for a file bigger than the buffer of the file-by-file fast
+        // path (until its usual path grew it): 'unusual' there, taken by the batch (same outcome).
+        assert.ok(all.counts.fast - one.counts.fast <= 1 && all.counts.fast >= one.counts.fast, 'the files taken by the fast path');
+        assert.deepStrictEqual({ ...all.counts, fast: 0, unusual: all.counts.fast + all.counts.unusual }, { ...one.counts, fast: 0, unusual: one.counts.fast + one.counts.unusual }, 'the fast path counts, by reason');
+        assert.deepStrictEqual(all.p, one.p);
+        assert.deepStrictEqual(all.unpacked, one.unpacked);
+        // A file the batch left was left by the fast path too (its reason counted by the usual path).
+        for (let i = 0; i < batch.length; i++) if (!all.made[i]) assert.ok(!('words' in (all.unpacked[i] as object)), batch[i].relPath);
+      });
+    }
+  }
+
+  it('gives the same words for the same file in any batch, and a file of few tokens no item', () => {
+    const plain = batch.find((f) => f.relPath === 'plain.ts')!;
+    const short = batch.find((f) => f.relPath === 'short.ts')!;
+    const alone = codeBatch([plain], DEFAULT_ENGINE_SETTINGS, undefined, false, false)!;
+    const mixed = codeBatch(batch, DEFAULT_ENGINE_SETTINGS, undefined, false, false)!;
+    assert.deepStrictEqual(mixed[batch.indexOf(plain)]!.words, alone[0]!.words);
+    assert.equal(alone[0]!.words[8], 128, 'the file item with its whole sketch');
+    assert.equal(alone[0]!.words.length, 9 + 128, 'no section (its one function is the whole file)');
+    const few = codeBatch([short], DEFAULT_ENGINE_SETTINGS, undefined, false, false)![0]!;
+    assert.equal(few.words.length, 0);
+    assert.equal(few.lines, 1);
+  });
+
+  it('makes no batch without code to take, with the fast path off, or for region documents not as buffers', () => {
+    const prose = batch.filter((f) => /\.(md|ipynb|vue)$/.test(f.relPath));
+    assert.equal(codeBatch(prose, DEFAULT_ENGINE_SETTINGS, undefined, false, false), undefined);
+    assert.equal(codeBatch(batch, DEFAULT_ENGINE_SETTINGS, undefined, true, false), undefined);
+    useFastCode(false);
+    try {
+      assert.equal(codeBatch(batch, DEFAULT_ENGINE_SETTINGS, undefined, false, false), undefined);
+    } finally {
+      useFastCode(true);
+    }
+    assert.ok(codeBatch(batch, DEFAULT_ENGINE_SETTINGS, undefined, false, false));
+  });
+});
