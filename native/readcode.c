@@ -25,13 +25,12 @@
 #define READ_PLAIN_NOT (-2) /* read (out[0] bytes in the buffer), not plain: the usual path decodes them; out[1] says why (PLAIN_*) */
 
 /*
- * The file's bytes into *buf (*cap bytes): their count, or -1 when the usual path must read it
+ * The bytes of the file open as fd (closed here) into *buf (*cap bytes): their count, or -1 when the usual path must read it
  * (cannot open, not a regular file, size unknown (0) or over `limit`, read fails, the size changed,
  * or more than fits). What readTextSync would read: one read of its fstat size. With `grow`, a
  * file bigger than the buffer grows it (realloc: *buf and *cap updated) instead of being left out.
  */
-static long readWhole(const char *path, uint8_t **buf, size_t *cap, double limit, int grow) {
-  const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+static long readWhole(int fd, uint8_t **buf, size_t *cap, double limit, int grow) {
   if (fd < 0) return -1;
   struct stat st;
   long got = -1;
@@ -57,10 +56,43 @@ static long readWhole(const char *path, uint8_t **buf, size_t *cap, double limit
   return got;
 }
 
-/* Read and, when plain code text, tokenised (readCode's work for one path): the token count (out:
+/* How a file is opened: as readTextSync opens it (no symbolic link followed, no wait on a FIFO). */
+#define OPEN_FLAGS (O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+
+/* The last directory readCodeBatch opened: the files of a batch (a walk's, a directory's files
+ * one after another) are opened relative to it, without a walk of their whole path each. */
+typedef struct {
+  int fd; /* -1: none, or it could not be opened (its files are opened by their whole path) */
+  char *path;
+  size_t len, cap;
+} LastDir;
+
+/* The file at `path` opened (OPEN_FLAGS) relative to its directory when it is d's, else by its
+ * whole path; a directory that cannot be opened (no read permission: its files may still be)
+ * leaves its files to open(path). */
+static int openInDir(LastDir *d, const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash || slash == path) return open(path, OPEN_FLAGS);
+  const size_t len = (size_t)(slash - path);
+  if (!d->path || d->len != len || memcmp(d->path, path, len) != 0) {
+    if (d->fd >= 0) close(d->fd);
+    d->fd = -1;
+    if (!growArray((void **)&d->path, &d->cap, len + 1, 1)) {
+      d->len = 0;
+      return open(path, OPEN_FLAGS);
+    }
+    memcpy(d->path, path, len);
+    d->path[len] = 0;
+    d->len = len;
+    d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  }
+  return d->fd < 0 ? open(path, OPEN_FLAGS) : openat(d->fd, slash + 1, OPEN_FLAGS);
+}
+
+/* Read and, when plain code text, tokenised (readCode's work for one file, open as fd): the token count (out:
  * bytes, lines), READ_UNUSUAL, or READ_PLAIN_NOT (out: bytes, why); -3 out of memory. */
-static int readCodeFile(Kernel *K, const char *path, uint8_t **buf, size_t *cap, double limit, int grow, int langId, int normalize, int region, int fold, uint32_t *out) {
-  const long n = readWhole(path, buf, cap, limit, grow);
+static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double limit, int grow, int langId, int normalize, int region, int fold, uint32_t *out) {
+  const long n = readWhole(fd, buf, cap, limit, grow);
   if (n < 0) return READ_UNUSUAL;
   uint16_t *text = kernelTextBuffer(K, (size_t)n);
   if (!text) return READ_UNUSUAL;
@@ -103,7 +135,7 @@ napi_value jsReadCode(napi_env env, napi_callback_info info) {
   napi_get_value_string_utf8(env, argv[0], path, len + 1, &len);
   /* A path with a NUL is Node's to refuse. */
   uint8_t *bytes = buf;
-  const int got = strlen(path) == len ? readCodeFile(K, path, &bytes, &cap, limit, 0, langId, normalize, region, fold, out) : READ_UNUSUAL;
+  const int got = strlen(path) == len ? readCodeFile(K, open(path, OPEN_FLAGS), &bytes, &cap, limit, 0, langId, normalize, region, fold, out) : READ_UNUSUAL;
   if (path != small) free(path);
   if (got == -3) return throwError(env, "out of memory");
   return number(env, got);
@@ -163,13 +195,14 @@ napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
   memset(state, 0, n * BATCH_STATE * 4);
   size_t used = 0;
   int failed = !growArray((void **)&K->batchWords, &K->batchCap, 65536, 4);
+  LastDir dir = {-1, NULL, 0, 0};
   const char *p = paths, *end = paths + len;
   for (size_t f = 0; f < n && p < end && !failed; f++) {
     const char *path = p;
     p += strlen(p) + 1;
     if (ids[f] < 0 || ids[f] >= K->nLangs) continue;
     uint32_t out[2];
-    const int total = readCodeFile(K, path, &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
+    const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
     if (total == -3) failed = 1;
     if (total < 0) continue;
     uint32_t *st = state + f * BATCH_STATE;
@@ -195,6 +228,8 @@ napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
     st[4] = (uint32_t)(used - from);
   }
   free(paths);
+  if (dir.fd >= 0) close(dir.fd);
+  free(dir.path);
   void *data;
   napi_value ab;
   const int made = !failed && napi_create_arraybuffer(env, used * 4, &data, &ab) == napi_ok;

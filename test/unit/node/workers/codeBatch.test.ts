@@ -58,6 +58,15 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
     fs.symlinkSync(path.join(dir, 'plain.ts'), path.join(dir, 'link.ts'));
     fs.writeFileSync(path.join(dir, 'large.ts'), code(mulberry32(5), 12000));
     for (const name of ['missing.ts', 'dir.ts', 'link.ts', 'large.ts']) batch.push({ path: path.join(dir, name), relPath: name });
+    // Files of other directories, one after another and back (the batch opens a file relative to
+    // the last directory it opened): one reached through a symbolic link to a directory (followed,
+    // as open(path) follows it), one missing in a directory that is there, one in a directory that is not.
+    fs.mkdirSync(path.join(dir, 'sub'));
+    fs.symlinkSync(path.join(dir, 'sub'), path.join(dir, 'linked'));
+    fs.writeFileSync(path.join(dir, 'sub', 'one.ts'), code(mulberry32(6), 70));
+    fs.writeFileSync(path.join(dir, 'sub', 'two.ts'), code(mulberry32(7), 70));
+    fs.writeFileSync(path.join(dir, 'sub', 'plain.ts'), code(mulberry32(8), 70)); // not the other plain.ts
+    for (const name of ['sub/one.ts', 'plain.ts', 'sub/two.ts', 'linked/one.ts', 'sub/none.ts', 'nowhere/one.ts', 'linked/two.ts']) batch.push({ path: path.join(dir, name), relPath: name });
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -78,6 +87,7 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
         assert.deepStrictEqual({ ...all.counts, fast: 0, unusual: all.counts.fast + all.counts.unusual }, { ...one.counts, fast: 0, unusual: one.counts.fast + one.counts.unusual }, 'the fast path counts, by reason');
         assert.deepStrictEqual(all.p, one.p);
         assert.deepStrictEqual(all.unpacked, one.unpacked);
+        for (const name of ['plain.ts', 'sub/one.ts', 'sub/two.ts', 'linked/one.ts', 'linked/two.ts']) if (settings.maxFileSizeBytes > 10000) assert.ok(all.made[batch.findIndex((f) => f.relPath === name)], `${name} taken by the batch`);
         // A file the batch left was left by the fast path too (its reason counted by the usual path).
         for (let i = 0; i < batch.length; i++) if (!all.made[i]) assert.ok(!('words' in (all.unpacked[i] as object)), batch[i].relPath);
       });
