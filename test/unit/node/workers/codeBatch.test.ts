@@ -14,19 +14,11 @@ import type { FileToFingerprint, PackableOutcome } from '../../../../src/node/wo
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { packOutcomes, unpackOutcomes } from '../../../../src/node/workers/packing';
 import { mulberry32 } from '../../helpers/random';
-import { code, files } from './codeFiles';
+import { code, FAST_PATH_SETTINGS, files } from './codeFiles';
 
 const kernel = nativeKernel() as { readCodeBatch?: unknown } | undefined;
 
-const SETTINGS: Array<[string, EngineSettings]> = [
-  ['defaults', { ...DEFAULT_ENGINE_SETTINGS }],
-  ['normalized identifiers', { ...DEFAULT_ENGINE_SETTINGS, normalizeIdentifiers: true }],
-  ['no variant fold', { ...DEFAULT_ENGINE_SETTINGS, foldVariants: false }],
-  ['no sections, tf', { ...DEFAULT_ENGINE_SETTINGS, sections: false, weighting: 'tf' }],
-  ['tfidf (without its table: tf)', { ...DEFAULT_ENGINE_SETTINGS, weighting: 'tfidf' }],
-  ['a small size limit', { ...DEFAULT_ENGINE_SETTINGS, maxFileSizeBytes: 3000 }],
-  ['a high minTokens', { ...DEFAULT_ENGINE_SETTINGS, minTokens: 400 }],
-];
+const SETTINGS: Array<[string, EngineSettings]> = [...FAST_PATH_SETTINGS, ['a high minTokens', { ...DEFAULT_ENGINE_SETTINGS, minTokens: 400 }]];
 
 type Counts = typeof fastCodeCounts;
 const countsNow = (): Counts => ({ ...fastCodeCounts });

@@ -1,7 +1,8 @@
-// The code files the fast path's tests read (fastCode.test.ts, codeBatch.test.ts): each a case the
+// The code files and settings the fast path's tests use (fastCode.test.ts, codeBatch.test.ts): each a case the
 // fast path takes or must leave to the usual path.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
 import { mulberry32 } from '../../helpers/random';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
@@ -61,3 +62,12 @@ export function files(): Array<[string, Buffer]> {
   return out;
 }
 
+/** The settings that change what the fast path does, by name. */
+export const FAST_PATH_SETTINGS: Array<[string, EngineSettings]> = [
+  ['defaults', { ...DEFAULT_ENGINE_SETTINGS }],
+  ['normalized identifiers', { ...DEFAULT_ENGINE_SETTINGS, normalizeIdentifiers: true }],
+  ['no variant fold', { ...DEFAULT_ENGINE_SETTINGS, foldVariants: false }],
+  ['no sections, tf', { ...DEFAULT_ENGINE_SETTINGS, sections: false, weighting: 'tf' }],
+  ['tfidf (without its table: tf)', { ...DEFAULT_ENGINE_SETTINGS, weighting: 'tfidf' }],
+  ['a small size limit', { ...DEFAULT_ENGINE_SETTINGS, maxFileSizeBytes: 3000 }],
+];

@@ -14,20 +14,13 @@ import { fastCodeCounts, fingerprintFileSync, READ_PLAIN_NOT, READ_UNUSUAL, useF
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { mulberry32 } from '../../helpers/random';
-import { code, files } from './codeFiles';
+import { code, FAST_PATH_SETTINGS, files } from './codeFiles';
 
 type ReadCode = (path: string, buffer: Uint8Array, limit: number, languageId: number, normalize: boolean, region: boolean, fold: boolean, out: Uint32Array) => number;
 const kernel = nativeKernel() as { readCode?: ReadCode; defineLanguage?: unknown } | undefined;
 const readCode = kernel?.readCode;
 
-const SETTINGS: Array<[string, EngineSettings]> = [
-  ['defaults', { ...DEFAULT_ENGINE_SETTINGS }],
-  ['normalized identifiers', { ...DEFAULT_ENGINE_SETTINGS, normalizeIdentifiers: true }],
-  ['no variant fold', { ...DEFAULT_ENGINE_SETTINGS, foldVariants: false }],
-  ['no sections, tf', { ...DEFAULT_ENGINE_SETTINGS, sections: false, weighting: 'tf' }],
-  ['tfidf (without its table: tf)', { ...DEFAULT_ENGINE_SETTINGS, weighting: 'tfidf' }],
-  ['a small size limit', { ...DEFAULT_ENGINE_SETTINGS, maxFileSizeBytes: 3000 }],
-];
+const SETTINGS = FAST_PATH_SETTINGS;
 
 /** An outcome with its region buffer's views copied (the kernel's scratch is reused by the next file). */
 function settled(o: FileOutcome): FileOutcome {
