@@ -8,6 +8,7 @@ import type { EngineSettings } from '../settings/engineSettings';
 import type { WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import { WorkerPool, type WorkerPoolOptions } from '../workers/workerPool';
+import { unpackOutcomes, type PackedOutcomes } from '../workers/packing';
 
 export interface PoolFingerprinterOptions {
   script: string;
@@ -32,8 +33,15 @@ export class PoolFingerprinter implements Fingerprinter {
     return Math.max(1, this.options.size);
   }
 
-  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
-    return this.run({ type: 'fingerprintFiles', files, settings }) as Promise<FileOutcome[]>;
+  /**
+   * Packed (packing.ts): the outcomes come back as a few transferred arrays, the batch's plain code
+   * files fingerprinted by the kernel in one call (codeBatch.ts), not a structured clone of every
+   * object; each document's sketches are then copied into a buffer of its own (ownSketches), so a
+   * document the index keeps holds its own words, not its batch's.
+   */
+  async fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
+    const packed = (await this.run({ type: 'fingerprintFiles', files, settings, pack: true })) as PackedOutcomes;
+    return ownSketches(unpackOutcomes(packed, files.map((f) => f.relPath)));
   }
 
   regionDocuments(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
@@ -79,4 +87,24 @@ export class PoolFingerprinter implements Fingerprinter {
       }
     }
   }
+}
+
+/** Outcomes whose documents' sketches are views of one buffer per document (a copy), not of the batch's. */
+export function ownSketches(outcomes: FileOutcome[]): FileOutcome[] {
+  for (const o of outcomes) {
+    if (!o.ok) continue;
+    const { file, sections } = o.doc;
+    let words = file ? file.sketch.length : 0;
+    for (const s of sections) words += s.sketch.length;
+    const own = new Uint32Array(words);
+    let at = 0;
+    const copy = (sketch: Uint32Array): Uint32Array => {
+      own.set(sketch, at);
+      at += sketch.length;
+      return own.subarray(at - sketch.length, at);
+    };
+    if (file) file.sketch = copy(file.sketch);
+    for (const s of sections) s.sketch = copy(s.sketch);
+  }
+  return outcomes;
 }
