@@ -1,0 +1,61 @@
+// The extension engine's fingerprinter over real fingerprint workers (a bundle of src/worker):
+// its packed answers (the kernel's batch, transferred arrays) unpacked to the outcomes the same
+// files give file by file in this thread, and each document's sketches in a buffer of its own.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PoolFingerprinter } from '../../../../src/node/engine/poolFingerprinter';
+import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
+import { fingerprintFileSync } from '../../../../src/node/workers/fingerprintFile';
+import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
+import { buildEngineWorkers } from '../../helpers/engineBundle';
+import { mulberry32 } from '../../helpers/random';
+import { code } from '../workers/codeFiles';
+
+describe('PoolFingerprinter: packed outcomes from the workers', function () {
+  this.timeout(120000);
+  let dir: string;
+  let workerScript: string;
+  before(async () => {
+    ({ workerScript } = await buildEngineWorkers());
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-pool-fingerprinter-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the outcomes of fingerprintFileSync, each document holding its own sketches', async () => {
+    const rnd = mulberry32(11);
+    const files = [
+      ['a.ts', code(rnd, 90)],
+      ['b.ts', `${code(rnd, 40)}\nclass K {\n  m() {\n${code(rnd, 30)}\n  }\n}\n`],
+      ['short.ts', 'let a = 1;\n'],
+      ['notes.md', '# Notes\n\nSome words of prose, enough of them to be fingerprinted as a document.\n'.repeat(20)],
+      ['han.ts', `${code(rnd, 40)}// 這個系統會讀取每個檔案\n`],
+      ['missing.ts', null],
+    ] as const;
+    for (const [name, text] of files) if (text !== null) fs.writeFileSync(path.join(dir, name), text);
+    const asked = files.map(([name]) => ({ path: path.join(dir, name), relPath: name }));
+    const settings = { ...DEFAULT_ENGINE_SETTINGS, cjkSegmenter: 'bigram' as const };
+    const pool = new PoolFingerprinter({ script: workerScript, size: 1 });
+    let got: FileOutcome[];
+    try {
+      got = await pool.fingerprintFiles(asked, settings);
+    } finally {
+      await pool.close();
+    }
+    const expected = asked.map((f) => structuredClone(fingerprintFileSync(f, settings)));
+    assert.deepStrictEqual(structuredClone(got), expected);
+    const buffers = new Set<ArrayBufferLike>();
+    for (const o of got) {
+      if (!o.ok) continue;
+      const sketches = [...(o.doc.file ? [o.doc.file.sketch] : []), ...o.doc.sections.map((s) => s.sketch)];
+      const words = sketches.reduce((n, s) => n + s.length, 0);
+      for (const s of sketches) assert.equal(s.buffer.byteLength, words * 4, `${o.relPath}: its sketches' buffer holds them only`);
+      if (sketches.length > 0) {
+        assert.ok(!buffers.has(sketches[0].buffer), `${o.relPath}: a buffer of its own`);
+        buffers.add(sketches[0].buffer);
+      }
+    }
+    assert.ok(buffers.size >= 4, `${buffers.size} documents with sketches`);
+  });
+});
