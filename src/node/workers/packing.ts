@@ -193,23 +193,11 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
     const file = header[h + 4] === 1 ? item() : null;
     const sections: SectionFingerprint[] = new Array(header[h + 5]);
     for (let s = 0; s < sections.length; s++) {
-      const len = items[it + 4];
-      // (the fields in item()'s order, then the lines: one object, the shape of every section)
-      sections[s] = {
-        hi: items[it],
-        lo: items[it + 1],
-        tokens: items[it + 2],
-        features: items[it + 3],
-        sketch: sketches.subarray(sk, sk + len),
-        rawHi: items[it + 7],
-        rawLo: items[it + 8],
-        normHi: items[it + 9],
-        normLo: items[it + 10],
-        startLine: items[it + 5],
-        endLine: items[it + 6],
-      };
-      it += ITEM;
-      sk += len;
+      const startLine = items[it + 5];
+      const endLine = items[it + 6];
+      const fp = item();
+      const { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo } = fp;
+      sections[s] = { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo, startLine, endLine };
     }
     const doc: DocumentFingerprint = { kind: header[h + 2] === 0 ? 'code' : 'prose', file, sections };
     const region = regions?.[f];
