@@ -5,15 +5,12 @@
  * its fingerprint left as the kernel's words for the packing (no objects, no call per file). The
  * files it leaves (not code, not plain, not read) go the usual way, file by file.
  */
-import { isNotebookPath } from '../../core/containers/cellLines';
-import { isContainerPath } from '../../core/containers/container';
-import { FILE_SKETCH_SIZE, kernelLanguage, minTokensOf, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fingerprint';
+import { FILE_SKETCH_SIZE, minTokensOf, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fingerprint';
 import { DEFAULT_CODE_ANCHORING } from '../../core/regions/regions';
-import { languageOf } from '../../core/text/languages';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileToFingerprint, KernelWordsOutcome } from './fileOutcome';
-import { fastCodeCounts, fastCodeEnabled, MAX_TEXT_BYTES, weightingOf } from './fingerprintFile';
+import { fastCodeCounts, fastCodeEnabled, fastCodeLanguage, MAX_TEXT_BYTES, weightingOf } from './fingerprintFile';
 import type { SharedFrequencies } from './messages';
 import { nativeKernel } from './nativeKernel';
 
@@ -40,24 +37,23 @@ export function codeBatch(
   regionBuffers: boolean,
 ): Array<KernelWordsOutcome | undefined> | undefined {
   const kernel = nativeKernel() as (CodeKernel & { readCodeBatch?: ReadCodeBatch }) | undefined;
-  if (!kernel?.readCodeBatch || !fastCodeEnabled() || weightingOf(settings, df) === 'tfidf' || (regions && !regionBuffers) || files.length === 0) return undefined;
+  const weighting = weightingOf(settings, df);
+  if (!kernel?.readCodeBatch || !fastCodeEnabled() || weighting === 'tfidf' || (regions && !regionBuffers) || files.length === 0) return undefined;
   const ids = new Int32Array(files.length);
   const paths: string[] = new Array(files.length);
   let any = false;
   for (let f = 0; f < files.length; f++) {
     const { path, relPath } = files[f];
-    const lang = languageOf(relPath);
-    const id = lang.kind === 'code' && !isNotebookPath(relPath) && !isContainerPath(relPath) && !path.includes('\0') ? kernelLanguage(kernel, lang) : -1;
+    const id = path.includes('\0') ? -1 : fastCodeLanguage(kernel, relPath);
     ids[f] = id;
     paths[f] = id < 0 ? '' : path;
     any ||= id >= 0;
   }
   if (!any) return undefined;
-  const tf = weightingOf(settings, df) === 'tf';
   const options = new Uint32Array([
     settings.normalizeIdentifiers === true ? 1 : 0,
     settings.foldVariants !== false ? 1 : 0,
-    tf ? 1 : 0,
+    weighting === 'tf' ? 1 : 0,
     minTokensOf({ minTokens: settings.minTokens }),
     settings.sections !== false ? 1 : 0,
     FILE_SKETCH_SIZE,

@@ -259,6 +259,15 @@ export function useFastCode(on: boolean): void {
 /** Whether the fast path is on (codeBatch.ts too). */
 export const fastCodeEnabled = (): boolean => enabled;
 
+/**
+ * The kernel's language id of a file the fast path may take (fastCode, codeBatch.ts): a code file,
+ * not a notebook nor a component, in a language the kernel tokenises; else -1.
+ */
+export function fastCodeLanguage(kernel: CodeKernel, relPath: string): number {
+  const lang = languageOf(relPath);
+  return lang.kind === 'code' && !isNotebookPath(relPath) && !isContainerPath(relPath) ? kernelLanguage(kernel, lang) : -1;
+}
+
 /** What fastCode gives: the outcome, or that the usual path reads the file, or decodes the `bytes` read into the buffer. */
 export type FastCode = { outcome: Extract<FileOutcome, { ok: true }> } | { bytes: number } | undefined;
 
@@ -283,13 +292,8 @@ export function fastCode(
 ): FastCode {
   const kernel = nativeKernel() as (CodeKernel & { readCode?: ReadCode }) | undefined;
   const readCode = enabled ? kernel?.readCode : undefined;
-  const lang = languageOf(file.relPath);
-  if (!kernel || !readCode || weightingOf(settings, df) === 'tfidf' || lang.kind !== 'code' || isNotebookPath(file.relPath) || isContainerPath(file.relPath)) {
-    fastCodeCounts.notTried++;
-    return undefined;
-  }
-  const id = kernelLanguage(kernel, lang);
-  if (id < 0) {
+  const id = kernel && readCode && weightingOf(settings, df) !== 'tfidf' ? fastCodeLanguage(kernel, file.relPath) : -1;
+  if (!kernel || !readCode || id < 0) {
     fastCodeCounts.notTried++;
     return undefined;
   }
