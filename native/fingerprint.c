@@ -20,6 +20,7 @@
 
 void kernelFree(Kernel *k) {
   if (!k) return;
+  kernelFree(k->spares);
   free(k->logs);
   free(k->langs);
   free(k->text);
@@ -130,7 +131,15 @@ Kernel *kernelNew(void) {
   return calloc(1, sizeof(Kernel));
 }
 
+/* The thread kernels kept for readCodeBatchAsync let go: made for tables or languages now changed. */
+static void dropSpares(Kernel *K) {
+  kernelFree(K->spares);
+  K->spares = NULL;
+  K->generation++;
+}
+
 int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs) {
+  dropSpares(K);
   memcpy(K->word, word, 65536);
   double *copy = malloc((nLogs ? nLogs : 1) * sizeof(double));
   if (!copy) return 0;
@@ -142,7 +151,22 @@ int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs)
   return 1;
 }
 
+Kernel *kernelClone(const Kernel *K) {
+  Kernel *T = kernelNew();
+  if (!T) return NULL;
+  if (!kernelInit(T, K->word, K->logs, (size_t)K->nLogs) || (K->nLangs && !growArray((void **)&T->langs, &T->langCap, (size_t)K->nLangs, sizeof(Lang)))) {
+    kernelFree(T);
+    return NULL;
+  }
+  if (K->nLangs) memcpy(T->langs, K->langs, (size_t)K->nLangs * sizeof(Lang));
+  T->nLangs = K->nLangs;
+  T->ready = K->ready;
+  T->generation = K->generation;
+  return T;
+}
+
 int kernelDefineLanguage(Kernel *K, const Lang *L) {
+  dropSpares(K);
   if (K->nLangs == MAX_LANGS || !growArray((void **)&K->langs, &K->langCap, (size_t)K->nLangs + 1, sizeof(Lang))) return -1;
   K->langs[K->nLangs] = *L;
   langFinish(&K->langs[K->nLangs]);

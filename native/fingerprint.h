@@ -25,7 +25,7 @@ typedef struct {
   int length, distinct, from, k;
 } Seq;
 
-typedef struct {
+typedef struct Kernel {
   int ready;
   uint8_t word[65536]; /* non-ASCII UTF-16 unit is a word character */
   double *logs;        /* logs[n] = Math.log(n) for n < nLogs */
@@ -86,6 +86,11 @@ typedef struct {
   size_t readCap;
   uint32_t *batchWords;
   size_t batchCap;
+  /* readCodeBatchAsync's kernels for libuv's threads (kernelClone), kept for its next jobs: a list
+   * through their own `spares`; `generation` moves on with every init or new language, and a
+   * thread's kernel of an older one is freed, not kept. */
+  struct Kernel *spares;
+  unsigned generation;
 } Kernel;
 
 /* Grows several parallel arrays sharing one capacity. */
@@ -95,6 +100,9 @@ Kernel *kernelNew(void);
 void kernelFree(Kernel *K);
 /* The word-character table (65536 entries) and logs[n] = Math.log(n) for n < nLogs: 1, or 0 out of memory. */
 int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs);
+/* A kernel for another thread: K's word table, logs and languages copied, scratch of its own (no
+ * spares); NULL out of memory. */
+Kernel *kernelClone(const Kernel *K);
 /* Registers a language (langFinish is applied here): its id, or -1 (too many, or out of memory). */
 int kernelDefineLanguage(Kernel *K, const Lang *L);
 /* Room for a text of len UTF-16 units (+1) for kernelTokenize, or NULL out of memory. */
@@ -111,6 +119,11 @@ int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize, int region)
  * such tokenize. regiondoc.c.
  */
 int kernelRegion(Kernel *K, int k, int w, uint32_t salt);
+/* The bytes of the last kernelRegion's document as one buffer, and that buffer written (4-aligned):
+ * rawHi rawLo start (n words each), lineStarts, anchorHash anchorPos (words), then isIdent (n
+ * bytes), the layout src/core/regions/document.ts regionBufferDocument reads. regiondoc.c. */
+size_t kernelRegionBytes(const Kernel *K);
+void kernelRegionWrite(const Kernel *K, void *data);
 /*
  * The anchors of a token stream of n tokens (hi, lo: the caller's; anchorsOf of
  * src/core/regions/anchors.ts: k-grams of k tokens salted with `salt`, winnowed by w) into ahash /

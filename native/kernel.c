@@ -306,24 +306,12 @@ static napi_value jsTokens(napi_env env, napi_callback_info info) {
   return number(env, (double)n);
 }
 
-/* The region document of the kernel's last kernelRegion as one new ArrayBuffer (jsRegion's layout:
- * rawHi rawLo start (n words each), lineStarts, anchorHash anchorPos (words), then isIdent (n
- * bytes)) into *ab: 0 when it cannot be made. Also readCodeBatch's (readcode.c). */
+/* The region document of the kernel's last kernelRegion as one new ArrayBuffer (kernelRegionWrite's
+ * layout) into *ab: 0 when it cannot be made. Also readCodeBatch's (readcode.c). */
 int kernelRegionBuffer(napi_env env, const Kernel *K, napi_value *ab) {
-  const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
-  const size_t words = 3 * n + lines + 2 * anchors;
   void *data;
-  if (napi_create_arraybuffer(env, words * 4 + n, &data, ab) != napi_ok) return 0;
-  uint32_t *o = data;
-  const void *parts[] = {K->rhi, K->rlo, K->tstart};
-  for (int p = 0; p < 3; p++)
-    if (n) memcpy(o + p * n, parts[p], n * 4);
-  if (lines) memcpy(o + 3 * n, K->lines, lines * 4);
-  if (anchors) {
-    memcpy(o + 3 * n + lines, K->ahash, anchors * 4);
-    memcpy(o + 3 * n + lines + anchors, K->apos, anchors * 4);
-  }
-  if (n) memcpy((uint8_t *)data + words * 4, K->rident, n);
+  if (napi_create_arraybuffer(env, kernelRegionBytes(K), &data, ab) != napi_ok) return 0;
+  kernelRegionWrite(K, data);
   return 1;
 }
 
@@ -583,6 +571,7 @@ NAPI_MODULE_INIT() {
       {"listDir", NULL, jsListDir, NULL, NULL, NULL, napi_default, NULL},
       {"readCode", NULL, jsReadCode, NULL, NULL, NULL, napi_default, NULL},
       {"readCodeBatch", NULL, jsReadCodeBatch, NULL, NULL, NULL, napi_default, NULL},
+      {"readCodeBatchAsync", NULL, jsReadCodeBatchAsync, NULL, NULL, NULL, napi_default, NULL},
 #endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},

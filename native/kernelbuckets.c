@@ -164,7 +164,7 @@ napi_value jsRegionBuckets(napi_env env, napi_callback_info info) {
 }
 
 /* Rejects a job's promise: with the exception pending, else an Error of `why`. */
-static void rejectJob(napi_env env, napi_deferred deferred, const char *why) {
+void rejectJob(napi_env env, napi_deferred deferred, const char *why) {
   napi_value error = NULL, msg;
   bool pending = false;
   if (napi_is_exception_pending(env, &pending) == napi_ok && pending) napi_get_and_clear_last_exception(env, &error);
@@ -175,7 +175,7 @@ static void rejectJob(napi_env env, napi_deferred deferred, const char *why) {
 /* Holds the objects among argv[0, n) (refs[i]: their arrays are read off this thread) and queues a
  * job on libuv's pool; *promise settles when it completes. 0 when it cannot start (then the caller
  * frees it: a promise never settled is dropped with its deferred, nothing else holds it). */
-static int queueJob(napi_env env, const char *name, napi_value *argv, size_t n, napi_ref *refs, napi_async_execute_callback execute,
+int queueJob(napi_env env, const char *name, napi_value *argv, size_t n, napi_ref *refs, napi_async_execute_callback execute,
                     napi_async_complete_callback complete, void *data, napi_async_work *work, napi_deferred *deferred, napi_value *promise) {
   int ok = 1;
   for (size_t i = 0; ok && i < n; i++) {

@@ -84,6 +84,12 @@ static inline int setSeedsFound(napi_env env, napi_value obj, const SeedResult *
 /* kernel.c: the region document of the last kernelRegion as an ArrayBuffer (region, readCodeBatch). */
 int kernelRegionBuffer(napi_env env, const Kernel *K, napi_value *ab);
 
+/* kernelbuckets.c: a job's promise rejected (the pending exception, else an Error of `why`); the
+ * objects among argv[0, n) held (refs) and a job queued on libuv's pool (0: it cannot start). */
+void rejectJob(napi_env env, napi_deferred deferred, const char *why);
+int queueJob(napi_env env, const char *name, napi_value *argv, size_t n, napi_ref *refs, napi_async_execute_callback execute, napi_async_complete_callback complete,
+             void *data, napi_async_work *work, napi_deferred *deferred, napi_value *promise);
+
 /* kernelpairs.c: allPairs, allPairsVetted. */
 napi_value jsAllPairs(napi_env env, napi_callback_info info);
 napi_value jsAllPairsVetted(napi_env env, napi_callback_info info);
@@ -98,9 +104,10 @@ napi_value jsCopySearch(napi_env env, napi_callback_info info);
 napi_value jsRegionGroups(napi_env env, napi_callback_info info);
 #ifndef _WIN32
 napi_value jsListDir(napi_env env, napi_callback_info info);
-/* readcode.c: readCode, readCodeBatch. */
+/* readcode.c: readCode, readCodeBatch, readCodeBatchAsync. */
 napi_value jsReadCode(napi_env env, napi_callback_info info);
 napi_value jsReadCodeBatch(napi_env env, napi_callback_info info);
+napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info);
 #endif
 
 #endif

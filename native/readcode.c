@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -165,6 +166,103 @@ static int appendFingerprint(Kernel *K, int total, const uint32_t *o, uint32_t *
   }
 }
 
+/* Where a batch's region documents go: sink(ctx, K, f) takes file f's (K's last kernelRegion); 0 when it cannot. */
+typedef int (*RegionSink)(void *ctx, const Kernel *K, size_t f);
+
+/*
+ * A batch's files (paths: each followed by "\0", len bytes) read, checked and fingerprinted by K,
+ * one after another, into `state` (n * BATCH_STATE words) and K->batchWords (*used words); with
+ * OPT_REGION each fast file's region document to `sink` first. 1, or 0 out of memory (or the sink
+ * failed). What readCodeBatch and readCodeBatchAsync's jobs run.
+ */
+static int batchFiles(Kernel *K, const char *paths, size_t len, const int32_t *ids, size_t n, double limit, const uint32_t *o, uint32_t *state, size_t *used,
+                      RegionSink sink, void *ctx) {
+  memset(state, 0, n * BATCH_STATE * 4);
+  *used = 0;
+  int failed = !growArray((void **)&K->batchWords, &K->batchCap, 65536, 4);
+  LastDir dir = {-1, NULL, 0, 0};
+  const char *p = paths, *end = paths + len;
+  for (size_t f = 0; f < n && p < end && !failed; f++) {
+    const char *path = p;
+    p += strlen(p) + 1;
+    if (ids[f] < 0 || ids[f] >= K->nLangs) continue;
+    uint32_t out[2];
+    const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
+    if (total == -3) failed = 1;
+    if (total < 0) continue;
+    uint32_t *st = state + f * BATCH_STATE;
+    if (o[OPT_REGION]) {
+      if (kernelRegion(K, (int)o[OPT_REGION_K], (int)o[OPT_REGION_W], o[OPT_REGION_SALT]) != 0 || !sink(ctx, K, f)) {
+        failed = 1;
+        break;
+      }
+      st[5] = (uint32_t)K->ntok;
+      st[6] = (uint32_t)K->nLines;
+      st[7] = (uint32_t)K->nAnchors;
+    }
+    const size_t from = *used;
+    if (!appendFingerprint(K, total, o, &K->batchWords, &K->batchCap, used)) {
+      failed = 1;
+      break;
+    }
+    st[0] = 1;
+    st[1] = out[0];
+    st[2] = out[1];
+    st[3] = (uint32_t)from;
+    st[4] = (uint32_t)(*used - from);
+  }
+  if (dir.fd >= 0) close(dir.fd);
+  free(dir.path);
+  return !failed;
+}
+
+/* The batch's words (with `ok`) as a new ArrayBuffer into *ab (0 when it cannot be made); then K's
+ * read buffer and words are kept for the next batch, unless a big file made them big. */
+static int batchWordsBuffer(napi_env env, Kernel *K, int ok, size_t used, napi_value *ab) {
+  void *data;
+  const int made = ok && napi_create_arraybuffer(env, used * 4, &data, ab) == napi_ok;
+  if (made && used) memcpy(data, K->batchWords, used * 4);
+  if (K->readCap > BATCH_KEEP_BYTES) {
+    free(K->readBuf);
+    K->readBuf = NULL;
+    K->readCap = 0;
+  }
+  if (K->batchCap * 4 > BATCH_KEEP_BYTES) {
+    free(K->batchWords);
+    K->batchWords = NULL;
+    K->batchCap = 0;
+  }
+  return made;
+}
+
+/* readCodeBatch's arguments shared with readCodeBatchAsync (argv[0, 4): paths, languageIds, limit,
+ * options): NULL, or what is wrong. *paths is the caller's to free. */
+static const char *batchArgsOf(napi_env env, napi_value *argv, char **paths, size_t *len, const int32_t **ids, size_t *n, double *limit, const uint32_t **o) {
+  void *idsData, *optData;
+  size_t optLen;
+  if (!typedArray(env, argv[1], napi_int32_array, &idsData, n) || !typedArray(env, argv[3], napi_uint32_array, &optData, &optLen) || optLen < OPT_COUNT ||
+      napi_get_value_double(env, argv[2], limit) != napi_ok || napi_get_value_string_utf8(env, argv[0], NULL, 0, len) != napi_ok)
+    return "wrong arguments";
+  *ids = idsData;
+  *o = optData;
+  *paths = malloc(*len + 1);
+  if (!*paths) return "out of memory";
+  napi_get_value_string_utf8(env, argv[0], *paths, *len + 1, len);
+  return NULL;
+}
+
+/* readCodeBatch's sink: file f's region document a new ArrayBuffer, element f of the regions array. */
+typedef struct {
+  napi_env env;
+  napi_value regions;
+} NapiRegions;
+
+static int napiRegion(void *ctx, const Kernel *K, size_t f) {
+  NapiRegions *r = ctx;
+  napi_value ab;
+  return kernelRegionBuffer(r->env, K, &ab) && napi_set_element(r->env, r->regions, (uint32_t)f, ab) == napi_ok;
+}
+
 /*
  * readCodeBatch(paths: string (each path followed by "\0"), languageIds: Int32Array(n) (-1: left to
  * the caller), limit, options: Uint32Array(OPT_COUNT), state: Uint32Array(n * BATCH_STATE), regions:
@@ -179,73 +277,203 @@ napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
   napi_value argv[6];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
-  void *idsData, *optData, *stateData;
-  size_t n, optLen, stateLen, len = 0;
+  void *stateData;
+  size_t n, stateLen, len = 0;
   double limit;
-  if (!K || !K->ready || argc < 6 || !typedArray(env, argv[1], napi_int32_array, &idsData, &n) || !typedArray(env, argv[3], napi_uint32_array, &optData, &optLen) ||
-      !typedArray(env, argv[4], napi_uint32_array, &stateData, &stateLen) || optLen < OPT_COUNT || stateLen < n * BATCH_STATE || napi_get_value_double(env, argv[2], &limit) != napi_ok ||
-      napi_get_value_string_utf8(env, argv[0], NULL, 0, &len) != napi_ok)
-    return throwError(env, "readCodeBatch(paths, languageIds, limit, options, state, regions) after init");
-  const int32_t *ids = idsData;
-  const uint32_t *o = optData;
-  uint32_t *state = stateData;
-  char *paths = malloc(len + 1);
-  if (!paths) return throwError(env, "out of memory");
-  napi_get_value_string_utf8(env, argv[0], paths, len + 1, &len);
-  memset(state, 0, n * BATCH_STATE * 4);
+  const int32_t *ids;
+  const uint32_t *o;
+  char *paths = NULL;
+  const char *wrong = !K || !K->ready || argc < 6 ? "wrong arguments" : batchArgsOf(env, argv, &paths, &len, &ids, &n, &limit, &o);
+  if (!wrong && (!typedArray(env, argv[4], napi_uint32_array, &stateData, &stateLen) || stateLen < n * BATCH_STATE)) wrong = "wrong arguments";
+  if (wrong) {
+    free(paths);
+    return throwError(env, wrong[0] == 'o' ? wrong : "readCodeBatch(paths, languageIds, limit, options, state, regions) after init");
+  }
+  NapiRegions sink = {env, argv[5]};
   size_t used = 0;
-  int failed = !growArray((void **)&K->batchWords, &K->batchCap, 65536, 4);
-  LastDir dir = {-1, NULL, 0, 0};
-  const char *p = paths, *end = paths + len;
-  for (size_t f = 0; f < n && p < end && !failed; f++) {
-    const char *path = p;
-    p += strlen(p) + 1;
-    if (ids[f] < 0 || ids[f] >= K->nLangs) continue;
-    uint32_t out[2];
-    const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
-    if (total == -3) failed = 1;
-    if (total < 0) continue;
-    uint32_t *st = state + f * BATCH_STATE;
-    if (o[OPT_REGION]) {
-      napi_value ab;
-      if (kernelRegion(K, (int)o[OPT_REGION_K], (int)o[OPT_REGION_W], o[OPT_REGION_SALT]) != 0 || !kernelRegionBuffer(env, K, &ab) || napi_set_element(env, argv[5], (uint32_t)f, ab) != napi_ok) {
-        failed = 1;
-        break;
-      }
-      st[5] = (uint32_t)K->ntok;
-      st[6] = (uint32_t)K->nLines;
-      st[7] = (uint32_t)K->nAnchors;
-    }
-    const size_t from = used;
-    if (!appendFingerprint(K, total, o, &K->batchWords, &K->batchCap, &used)) {
-      failed = 1;
-      break;
-    }
-    st[0] = 1;
-    st[1] = out[0];
-    st[2] = out[1];
-    st[3] = (uint32_t)from;
-    st[4] = (uint32_t)(used - from);
-  }
+  const int ok = batchFiles(K, paths, len, ids, n, limit, o, stateData, &used, napiRegion, &sink);
   free(paths);
-  if (dir.fd >= 0) close(dir.fd);
-  free(dir.path);
-  void *data;
   napi_value ab;
-  const int made = !failed && napi_create_arraybuffer(env, used * 4, &data, &ab) == napi_ok;
-  if (made && used) memcpy(data, K->batchWords, used * 4);
-  /* Kept for the next batch, unless a big file made them big. */
-  if (K->readCap > BATCH_KEEP_BYTES) {
-    free(K->readBuf);
-    K->readBuf = NULL;
-    K->readCap = 0;
+  const int made = batchWordsBuffer(env, K, ok, used, &ab);
+  return made ? ab : throwError(env, ok ? "napi call failed" : "out of memory");
+}
+
+/* ------------------------------------------------------------------------------- readCodeBatchAsync */
+
+/* Thread kernels kept for the next jobs (the instance's `spares`), at most. */
+#define SPARES_KEPT 8
+
+/*
+ * The lanes of readCodeBatchAsync's jobs: at most a job's `lanes` run at once (its caller's threads:
+ * the scan's --workers); a job queued beyond them waits on its thread of libuv's pool and runs as
+ * soon as one ends, with no turn of Node's thread between (the caller keeps a few queued).
+ */
+static pthread_mutex_t laneLock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t laneFree = PTHREAD_COND_INITIALIZER;
+static int lanesBusy = 0;
+
+static void takeLane(int lanes) {
+  pthread_mutex_lock(&laneLock);
+  while (lanes > 0 && lanesBusy >= lanes) pthread_cond_wait(&laneFree, &laneLock);
+  lanesBusy++;
+  pthread_mutex_unlock(&laneLock);
+}
+
+static void giveLane(void) {
+  pthread_mutex_lock(&laneLock);
+  lanesBusy--;
+  pthread_cond_broadcast(&laneFree);
+  pthread_mutex_unlock(&laneLock);
+}
+
+/* readCodeBatchAsync's job: its arguments copied, the kernel it runs on, what it made. */
+typedef struct {
+  int lanes;
+  Kernel *T;
+  char *paths;
+  size_t len, n, used;
+  int32_t *ids;
+  double limit;
+  uint32_t o[OPT_COUNT];
+  uint32_t *state;
+  /* the region documents one after another (each 4-aligned), file f's regionAt[2f] bytes from
+   * regionAt[2f + 1]; regionAt[2f] == (size_t)-1: none */
+  uint8_t *regions;
+  size_t regionsCap, regionsUsed;
+  size_t *regionAt;
+  int ok;
+  napi_async_work work;
+  napi_deferred deferred;
+} BatchJob;
+
+static void batchJobFree(napi_env env, BatchJob *j) {
+  if (j->work) napi_delete_async_work(env, j->work);
+  free(j->paths);
+  free(j->ids);
+  free(j->state);
+  free(j->regions);
+  free(j->regionAt);
+  free(j);
+}
+
+/* A job's sink: file f's region document appended to the job's. */
+static int jobRegion(void *ctx, const Kernel *K, size_t f) {
+  BatchJob *j = ctx;
+  const size_t bytes = (kernelRegionBytes(K) + 3) & ~(size_t)3;
+  if (!growArray((void **)&j->regions, &j->regionsCap, j->regionsUsed + bytes, 1)) return 0;
+  kernelRegionWrite(K, j->regions + j->regionsUsed);
+  j->regionAt[2 * f] = kernelRegionBytes(K);
+  j->regionAt[2 * f + 1] = j->regionsUsed;
+  j->regionsUsed += bytes;
+  return 1;
+}
+
+/* On a thread of libuv's pool (no Node-API here): the batch, on the job's own kernel. */
+static void batchJobExecute(napi_env env, void *data) {
+  (void)env;
+  BatchJob *j = data;
+  takeLane(j->lanes);
+  j->ok = batchFiles(j->T, j->paths, j->len, j->ids, j->n, j->limit, j->o, j->state, &j->used, jobRegion, j);
+  giveLane();
+}
+
+/* { words: ArrayBuffer, state: Uint32Array, regions: Array (with OPT_REGION: file f's ArrayBuffer at f) } into *out: 0 when it cannot be made. */
+static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
+  napi_value words, state, regions = NULL;
+  if (napi_create_object(env, out) != napi_ok || !batchWordsBuffer(env, j->T, j->ok, j->used, &words) ||
+      !copiedArray(env, napi_uint32_array, j->state, j->n * BATCH_STATE, 4, &state) || napi_set_named_property(env, *out, "words", words) != napi_ok ||
+      napi_set_named_property(env, *out, "state", state) != napi_ok)
+    return 0;
+  if (!j->o[OPT_REGION]) return 1;
+  if (napi_create_array_with_length(env, j->n, &regions) != napi_ok) return 0;
+  for (size_t f = 0; f < j->n; f++) {
+    const size_t bytes = j->regionAt[2 * f];
+    if (bytes == (size_t)-1) continue;
+    void *data;
+    napi_value ab;
+    if (napi_create_arraybuffer(env, bytes, &data, &ab) != napi_ok) return 0;
+    if (bytes) memcpy(data, j->regions + j->regionAt[2 * f + 1], bytes);
+    if (napi_set_element(env, regions, (uint32_t)f, ab) != napi_ok) return 0;
   }
-  if (K->batchCap * 4 > BATCH_KEEP_BYTES) {
-    free(K->batchWords);
-    K->batchWords = NULL;
-    K->batchCap = 0;
+  return napi_set_named_property(env, *out, "regions", regions) == napi_ok;
+}
+
+/* Back on Node's thread: the promise settled, the job's kernel kept for the next one (when its tables are still the instance's). */
+static void batchJobComplete(napi_env env, napi_status done, void *data) {
+  BatchJob *j = data;
+  napi_value result = NULL;
+  if (done == napi_ok && j->ok && batchResult(env, j, &result))
+    napi_resolve_deferred(env, j->deferred, result);
+  else
+    rejectJob(env, j->deferred, done == napi_cancelled ? "readCodeBatchAsync: cancelled" : "out of memory");
+  Kernel *K = kernelOf(env);
+  size_t kept = 0;
+  for (const Kernel *s = K ? K->spares : NULL; s; s = s->spares) kept++;
+  if (K && j->T->generation == K->generation && kept < SPARES_KEPT) {
+    j->T->spares = K->spares;
+    K->spares = j->T;
+  } else {
+    kernelFree(j->T);
   }
-  return made ? ab : throwError(env, failed ? "out of memory" : "napi call failed");
+  batchJobFree(env, j);
+}
+
+/*
+ * readCodeBatchAsync(paths, languageIds, limit, options, lanes) -> Promise of { words: ArrayBuffer,
+ * state: Uint32Array(n * BATCH_STATE), regions?: Array }: readCodeBatch's work (the same words,
+ * state and region documents) on a thread of libuv's pool with a kernel of its own (a copy of this
+ * one's tables and languages, kept for the next jobs), while JavaScript runs on; at most `lanes`
+ * such jobs at once (0: no limit but libuv's threads). The arguments are copied.
+ */
+napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  const int32_t *ids;
+  const uint32_t *o;
+  double limit;
+  size_t n, len = 0;
+  char *paths = NULL;
+  const char *wrong = !K || !K->ready || argc < 4 ? "wrong arguments" : batchArgsOf(env, argv, &paths, &len, &ids, &n, &limit, &o);
+  if (wrong) {
+    free(paths);
+    return throwError(env, wrong[0] == 'o' ? wrong : "readCodeBatchAsync(paths, languageIds, limit, options) after init");
+  }
+  BatchJob *j = calloc(1, sizeof *j);
+  if (j) {
+    j->paths = paths;
+    j->len = len;
+    j->n = n;
+    j->limit = limit;
+    memcpy(j->o, o, sizeof j->o);
+    j->ids = malloc((n ? n : 1) * 4);
+    j->state = malloc((n ? n : 1) * BATCH_STATE * 4);
+    j->regionAt = malloc((n ? 2 * n : 1) * sizeof(size_t));
+  }
+  if (j && (argc < 5 || napi_get_value_int32(env, argv[4], &j->lanes) != napi_ok)) j->lanes = 0;
+  if (!j || !j->ids || !j->state || !j->regionAt) {
+    if (j) batchJobFree(env, j);
+    else free(paths);
+    return throwError(env, "out of memory");
+  }
+  if (n) memcpy(j->ids, ids, n * 4);
+  for (size_t f = 0; f < n; f++) j->regionAt[2 * f] = (size_t)-1;
+  if (K->spares) {
+    j->T = K->spares;
+    K->spares = j->T->spares;
+    j->T->spares = NULL;
+  } else if (!(j->T = kernelClone(K))) {
+    batchJobFree(env, j);
+    return throwError(env, "out of memory");
+  }
+  napi_value promise;
+  if (!queueJob(env, "neardup:readCodeBatch", NULL, 0, NULL, batchJobExecute, batchJobComplete, j, &j->work, &j->deferred, &promise)) {
+    kernelFree(j->T);
+    batchJobFree(env, j);
+    return throwError(env, "readCodeBatchAsync: cannot start");
+  }
+  return promise;
 }
 
 #endif

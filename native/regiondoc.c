@@ -232,3 +232,22 @@ int kernelRegion(Kernel *K, int k, int w, uint32_t salt) {
   const int m = kernelAnchors(K, K->ihi, K->ilo, n, k, w, salt);
   return m < 0 ? m : 0;
 }
+
+size_t kernelRegionBytes(const Kernel *K) {
+  const size_t n = (size_t)K->ntok;
+  return (3 * n + (size_t)K->nLines + 2 * (size_t)K->nAnchors) * 4 + n;
+}
+
+void kernelRegionWrite(const Kernel *K, void *data) {
+  const size_t n = (size_t)K->ntok, lines = (size_t)K->nLines, anchors = (size_t)K->nAnchors;
+  uint32_t *o = data;
+  const void *parts[] = {K->rhi, K->rlo, K->tstart};
+  for (int p = 0; p < 3; p++)
+    if (n) memcpy(o + p * n, parts[p], n * 4);
+  if (lines) memcpy(o + 3 * n, K->lines, lines * 4);
+  if (anchors) {
+    memcpy(o + 3 * n + lines, K->ahash, anchors * 4);
+    memcpy(o + 3 * n + lines + anchors, K->apos, anchors * 4);
+  }
+  if (n) memcpy((uint8_t *)data + (3 * n + lines + 2 * anchors) * 4, K->rident, n);
+}

@@ -253,7 +253,8 @@ async function runScan(dir: string, flags: ScanFlags, cmd: Command): Promise<num
   });
   progress.clear();
   if (trace) {
-    const threads = [...byThread].sort((a, b) => a[0] - b[0]).map(([id, t]) => `thread ${id}: ${t.files} files, Chinese: ${t.cjk}`);
+    // (thread 0: the addon's threads, nativeBatches.ts)
+    const threads = [...byThread].sort((a, b) => a[0] - b[0]).map(([id, t]) => (id === 0 ? `the addon's threads: ${t.files} files` : `thread ${id}: ${t.files} files, Chinese: ${t.cjk}`));
     process.stderr.write(`neardup: trace workers ${threads.join('; ')}\n`);
   }
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);

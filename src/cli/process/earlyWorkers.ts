@@ -7,6 +7,7 @@
  * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
  */
 import * as os from 'node:os';
+import { nativeBatchesExpected } from '../../node/scan/nativeBatches';
 import { prestartScanWorkers } from '../../node/scan/scanWorkers';
 import { applyCliV8Flags } from './v8Tiering';
 
@@ -30,6 +31,20 @@ export function earlyWorkerCount(argv: readonly string[], cores: number): number
   return Math.max(1, Math.min(Number.isInteger(n) && n > 0 ? n : cores, cores, 64));
 }
 
-// V8's flags: for a scan once its workers are online (cli.ts: onWorkersOnline), else now.
-if (startsScanWorkers(process.argv)) prestartScanWorkers(earlyWorkerCount(process.argv, os.availableParallelism()));
-else applyCliV8Flags();
+/**
+ * libuv's pool for the scan's batches on the addon's threads: two per core (each lane a batch
+ * running and one queued behind it, nativeBatches.ts), four at least (libuv's default), unless
+ * the environment says how many. Read by libuv when its pool first runs: set before anything runs there.
+ */
+export function useBatchThreads(cores: number, env: NodeJS.ProcessEnv = process.env): void {
+  if (env.UV_THREADPOOL_SIZE === undefined) env.UV_THREADPOOL_SIZE = String(Math.max(4, Math.min(2 * cores, 256)));
+}
+
+// V8's flags: for a scan once its workers are online (cli.ts: onWorkersOnline), else now. A scan
+// whose code files go to the addon's threads (nativeBatches.ts) starts one worker, for its other
+// files and its files' matching, booting while this thread sets up (a core idle otherwise).
+if (startsScanWorkers(process.argv)) {
+  const native = nativeBatchesExpected();
+  if (native) useBatchThreads(os.availableParallelism());
+  prestartScanWorkers(native ? 1 : earlyWorkerCount(process.argv, os.availableParallelism()));
+} else applyCliV8Flags();

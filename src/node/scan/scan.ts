@@ -10,6 +10,7 @@
  */
 import { nativeKernel, nativeLister } from '../workers/nativeKernel';
 import { startScanPool } from './scanWorkers';
+import { fingerprintNatively, nativeBatchesChosen } from './nativeBatches';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -91,6 +92,11 @@ export interface ScanOptions {
    * segments Chinese with after it. For diagnostics and tests (NEARDUP_TRACE=1 sums them up).
    */
   onBatch?: (batch: { files: number; thread: number; cjk: CjkSegmenterInUse }) => void;
+  /**
+   * The code files fingerprinted on the addon's threads, the workers started only for other files
+   * (nativeBatches.ts). Default: where the addon has it, unless NEARDUP_NATIVE_BATCHES=0.
+   */
+  nativeBatches?: boolean;
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
   /**
@@ -143,6 +149,8 @@ const WALK_SLICE_MS = 4;
  * this thread matches the sections; below, both here (a message costs more than it saves).
  */
 export const PARALLEL_MATCH_MIN_FILES = 500;
+/** Files the addon's threads leave (nativeBatches.ts) sent to the first worker alone, before any worker may take them (when they are a quarter of the files). */
+const LEFT_TO_ONE_WORKER = 2 * DEFAULT_BATCH_FILES;
 /**
  * Once the files sent back for their Chinese text (`cjk: 'defer'`) hold this many CJK characters,
  * every worker takes Chinese text, each with jieba's whole dictionary at once (`cjk: 'whole'`): a
@@ -186,7 +194,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
 
   // The workers (the first maybe started before the CLI's set-up), the others once the walk finds
   // a second batch, and the kernel's tables made once, by this thread (scanWorkers.ts).
-  const { pool, fillTables, warmRest } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined });
+  // With the code files on the addon's threads (nativeBatches.ts), no worker until another file comes.
+  const native = nativeBatchesChosen(options.nativeBatches, settings);
+  const { pool, fillTables, warmRest } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined, lazy: native });
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
@@ -264,13 +274,27 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
 
     // ---- fingerprinting
     let failure: { error: unknown } | null = null;
+    let leftFiles = 0;
     /** A batch's outcomes, region documents asked for or not (then its files are noted). */
     const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
       const asked = wantRegions;
-      return pool.run({ type: 'fingerprintFiles', files, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
-        const packed = res as PackedOutcomes;
-        if (packed.worker) options.onBatch?.({ files: files.length, ...packed.worker });
-        const outcomes = unpackOutcomes(packed, files.map((f) => f.relPath));
+      const inPool = (list: FileToFingerprint[]) =>
+        pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
+          const packed = res as PackedOutcomes;
+          if (packed.worker) options.onBatch?.({ files: list.length, ...packed.worker });
+          return unpackOutcomes(packed, list.map((f) => f.relPath));
+        });
+      // (thread 0 in onBatch: the addon's threads)
+      const onTaken = options.onBatch ? (n: number) => options.onBatch!({ files: n, thread: 0, cjk: 'none' }) : undefined;
+      // The files the addon's threads leave go to one worker (the addon's threads keep the cores
+      // busy: a second worker's start would be CPU spent for nothing) unless they are many and a
+      // large part of the tree (prose, say), then to any.
+      const others = (list: FileToFingerprint[]) => {
+        leftFiles += list.length;
+        return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode, 0) : inPool(list);
+      };
+      const run = (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken) : undefined) ?? inPool(files);
+      return run.then((outcomes) => {
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;
       });
@@ -414,7 +438,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     let finish: ((result: ScanResult) => Promise<ScanResult>) | undefined;
     const withRegions = options.regions ? { regions, ...(regionsNotMade.size > 0 ? { regionsNotMade } : {}) } : {};
     const begin = options.withWorkers ? () => void (finish = options.withWorkers!({ root, documents, ...withRegions, stats: stats() }, pool)) : undefined;
-    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, release, begin);
+    // (the files matched here rather than in a worker that would start for it alone)
+    const filesHere = native && pool.workerThreadIds().length === 0;
+    report = options.match === false ? { pairs: [], groups: [] } : await matchDocuments(documents, settings, pool, phase, release, begin, filesHere);
     if (options.match === false) begin?.();
     phase('reported');
     const result: ScanResult = { root, ...report, documents, ...withRegions, stats: stats() };
@@ -437,6 +463,7 @@ async function matchDocuments(
   phase: (name: string) => void,
   release: () => void,
   beforeSections?: () => void,
+  filesHere = false,
 ): Promise<Report> {
   const options: ReportOptions = {
     maxDistance: settings.maxDistance,
@@ -450,7 +477,7 @@ async function matchDocuments(
   };
   beforeSections?.(); // e.g. work sent to the workers or the kernel's threads while this thread matches (its plan too)
   const plan = planReport(documents);
-  if (!settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
+  if (filesHere || !settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
     release();
     return finishReport(plan, options, matchFileItems(plan, options), null);
   }

@@ -58,14 +58,17 @@ export function takePrestartedScanWorkers(script: string): { data: FingerprintWo
  * kernel's tables, once, in this thread (called once the first files are on their way: the
  * workers boot meanwhile, and wait for them at their first code file).
  */
-export function startScanPool(o: { workerScript?: string; workers?: number; quiet?: boolean; pipeline: number; allAtOnce: boolean; onWorkersOnline?: () => void }) {
+export function startScanPool(o: { workerScript?: string; workers?: number; quiet?: boolean; pipeline: number; allAtOnce: boolean; lazy?: boolean; onWorkersOnline?: () => void }) {
   const script = o.workerScript ?? defaultScanWorkerScript();
   const early = takePrestartedScanWorkers(script);
   const workerData = early?.data ?? scanWorkerData();
   setScanWorkersQuiet(workerData, o.quiet ?? false);
   const pool = new WorkerPool<WorkerRequest, WorkerResponse>({ script, size: o.workers, workerData, pipeline: o.pipeline, prestarted: early?.workers });
-  let warmed = o.allAtOnce;
-  pool.warm(warmed ? Infinity : 1);
+  // `lazy`: no worker but one started before the scan until a task comes (the code files on the
+  // addon's threads: nativeBatches.ts).
+  let warmed = o.allAtOnce || o.lazy === true;
+  if (!o.lazy) pool.warm(warmed ? Infinity : 1);
+  else if (early) pool.warm(1);
   const online = () => void pool.whenOnline().then(o.onWorkersOnline);
   if (warmed) online();
   let tablesFilled = false;

@@ -16,35 +16,51 @@ import { nativeKernel } from './nativeKernel';
 
 /** The addon's readCodeBatch (native/readcode.c). */
 type ReadCodeBatch = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, state: Uint32Array, regions: ArrayBuffer[]) => ArrayBuffer;
+/** The addon's readCodeBatchAsync: readCodeBatch's work on a thread of libuv's pool. */
+type ReadCodeBatchAsync = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, lanes: number) => Promise<{ words: ArrayBuffer; state: Uint32Array; regions?: ArrayBuffer[] }>;
+type BatchKernel = CodeKernel & { readCodeBatch?: ReadCodeBatch; readCodeBatchAsync?: ReadCodeBatchAsync };
 
 /** Words of readCodeBatch's state per file: fast, bytes, lines, words' offset and count, region's tokens, lines, anchors. */
 const STATE = 8;
 /** The shingle size of every file (fingerprintOptions sets none: effectiveShingleSize's default). */
 const SHINGLE_SIZE = 3;
 
+/** The arguments of a batch call: the files' paths ("\0" after each), languages (-1: left to the usual path), size limit and options. */
+interface BatchCall {
+  paths: string;
+  ids: Int32Array;
+  limit: number;
+  options: Uint32Array;
+}
+
 /**
- * The batch's files the kernel fingerprinted, by the files' order (undefined: left to the usual
- * path), or undefined when there is no batch call (no addon with it, the fast path off, tf-idf's
- * second pass). `regionBuffers`: the region documents as the kernel's buffers
- * (fingerprintFileSync's `regions` with `regionBuffers`); region documents of any other form are
- * not made here (no batch).
+ * fastCodeLanguage by file name, for a batch call (the scan's main thread makes one per batch: its
+ * file names repeat, index.js, README.md…): it depends on the name alone (languageOf and the
+ * notebook and component tests read its base name). Of one kernel; let go when it gets big.
  */
-export function codeBatch(
-  files: readonly FileToFingerprint[],
-  settings: EngineSettings,
-  df: SharedFrequencies | undefined,
-  regions: boolean,
-  regionBuffers: boolean,
-): Array<KernelWordsOutcome | undefined> | undefined {
-  const kernel = nativeKernel() as (CodeKernel & { readCodeBatch?: ReadCodeBatch }) | undefined;
+const languageByName = { kernel: undefined as CodeKernel | undefined, ids: new Map<string, number>() };
+const LANGUAGE_NAMES_KEPT = 8192;
+
+function languageIdOf(kernel: CodeKernel, relPath: string): number {
+  const slash = Math.max(relPath.lastIndexOf('/'), relPath.lastIndexOf('\\'));
+  const name = slash < 0 ? relPath : relPath.slice(slash + 1);
+  if (languageByName.kernel !== kernel || languageByName.ids.size >= LANGUAGE_NAMES_KEPT) languageByName.ids.clear();
+  languageByName.kernel = kernel;
+  let id = languageByName.ids.get(name);
+  if (id === undefined) languageByName.ids.set(name, (id = fastCodeLanguage(kernel, name)));
+  return id;
+}
+
+/** A batch call for the files, or undefined when the batch takes none of them (or there is no batch: see {@link codeBatch}). */
+function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], settings: EngineSettings, df: SharedFrequencies | undefined, regions: boolean, regionBuffers: boolean): BatchCall | undefined {
   const weighting = weightingOf(settings, df);
-  if (!kernel?.readCodeBatch || !fastCodeEnabled() || weighting === 'tfidf' || (regions && !regionBuffers) || files.length === 0) return undefined;
+  if (!fastCodeEnabled() || weighting === 'tfidf' || (regions && !regionBuffers) || files.length === 0) return undefined;
   const ids = new Int32Array(files.length);
   const paths: string[] = new Array(files.length);
   let any = false;
   for (let f = 0; f < files.length; f++) {
     const { path, relPath } = files[f];
-    const id = path.includes('\0') ? -1 : fastCodeLanguage(kernel, relPath);
+    const id = path.includes('\0') ? -1 : languageIdOf(kernel, relPath);
     ids[f] = id;
     paths[f] = id < 0 ? '' : path;
     any ||= id >= 0;
@@ -64,22 +80,74 @@ export function codeBatch(
     DEFAULT_CODE_ANCHORING.w,
     DEFAULT_CODE_ANCHORING.salt,
   ]);
-  const state = new Uint32Array(files.length * STATE);
-  const buffers: ArrayBuffer[] = [];
-  let words: Uint32Array;
-  try {
-    words = new Uint32Array(kernel.readCodeBatch(paths.join('\0') + '\0', ids, Math.min(settings.maxFileSizeBytes, MAX_TEXT_BYTES), options, state, buffers));
-  } catch {
-    return undefined; // out of memory: file by file
-  }
+  return { paths: paths.join('\0') + '\0', ids, limit: Math.min(settings.maxFileSizeBytes, MAX_TEXT_BYTES), options };
+}
+
+/** The outcomes of a batch call's state and words, by the files' order (undefined: left to the usual path). */
+function batchOutcomes(files: readonly FileToFingerprint[], state: Uint32Array, words: Uint32Array, buffers: readonly ArrayBuffer[] | undefined): Array<KernelWordsOutcome | undefined> {
   const out: Array<KernelWordsOutcome | undefined> = new Array(files.length);
   for (let f = 0; f < files.length; f++) {
     const s = f * STATE;
     if (state[s] !== 1) continue;
     fastCodeCounts.fast++;
     const o: KernelWordsOutcome = { relPath: files[f].relPath, ok: true, bytes: state[s + 1], encoding: 'utf-8', lines: state[s + 2], words: words.subarray(state[s + 3], state[s + 3] + state[s + 4]) };
-    if (regions) o.regionBuffer = { buffer: buffers[f], length: state[s + 5], lines: state[s + 6], anchors: state[s + 7] };
+    if (buffers) o.regionBuffer = { buffer: buffers[f], length: state[s + 5], lines: state[s + 6], anchors: state[s + 7] };
     out[f] = o;
   }
   return out;
+}
+
+/**
+ * The batch's files the kernel fingerprinted, by the files' order (undefined: left to the usual
+ * path), or undefined when there is no batch call (no addon with it, the fast path off, tf-idf's
+ * second pass). `regionBuffers`: the region documents as the kernel's buffers
+ * (fingerprintFileSync's `regions` with `regionBuffers`); region documents of any other form are
+ * not made here (no batch).
+ */
+export function codeBatch(
+  files: readonly FileToFingerprint[],
+  settings: EngineSettings,
+  df: SharedFrequencies | undefined,
+  regions: boolean,
+  regionBuffers: boolean,
+): Array<KernelWordsOutcome | undefined> | undefined {
+  const kernel = nativeKernel() as BatchKernel | undefined;
+  const call = kernel?.readCodeBatch ? batchCall(kernel, files, settings, df, regions, regionBuffers) : undefined;
+  if (!call) return undefined;
+  const state = new Uint32Array(files.length * STATE);
+  const buffers: ArrayBuffer[] = [];
+  let words: Uint32Array;
+  try {
+    words = new Uint32Array(kernel!.readCodeBatch!(call.paths, call.ids, call.limit, call.options, state, buffers));
+  } catch {
+    return undefined; // out of memory: file by file
+  }
+  return batchOutcomes(files, state, words, regions ? buffers : undefined);
+}
+
+/** Whether {@link codeBatchAsync} can run here (the addon has readCodeBatchAsync, the fast path is on). */
+export function codeBatchAsyncAvailable(): boolean {
+  return fastCodeEnabled() && typeof (nativeKernel() as BatchKernel | undefined)?.readCodeBatchAsync === 'function';
+}
+
+/**
+ * {@link codeBatch} on a thread of libuv's pool with a kernel of its own (the same outcomes), while
+ * this thread runs on, at most `lanes` such batches at once (0: as many as libuv's threads);
+ * undefined when there is no such call (as codeBatch, or no readCodeBatchAsync). A batch that
+ * fails (out of memory) resolves to no outcome: every file left to the usual path.
+ */
+export function codeBatchAsync(
+  files: readonly FileToFingerprint[],
+  settings: EngineSettings,
+  df: SharedFrequencies | undefined,
+  regions: boolean,
+  lanes = 0,
+): Promise<Array<KernelWordsOutcome | undefined>> | undefined {
+  const kernel = nativeKernel() as BatchKernel | undefined;
+  const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions, true) : undefined;
+  if (!call) return undefined;
+  return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes).then(
+    (r) => batchOutcomes(files, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined),
+    () => new Array<KernelWordsOutcome | undefined>(files.length),
+  );
 }

@@ -5,7 +5,7 @@
  */
 import type { MatchedList } from '../../core/report/compare';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
-import type { CjkSegmenterInUse, FileOutcome, PackableOutcome } from './fileOutcome';
+import type { CjkSegmenterInUse, FileOutcome, KernelWordsOutcome, PackableOutcome } from './fileOutcome';
 import { packRegions, unpackRegions, type PackedRegions } from './regionPacking';
 
 // ------------------------------------------------------------------------------ outcomes
@@ -204,6 +204,38 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
     const ok: Extract<FileOutcome, { ok: true }> = { relPath, ok: true, bytes: header[h + 1], encoding: strings[header[h + 3]], doc };
     if (region) ok.region = region;
     if (header[h + 6] > 0) ok.lines = header[h + 6] - 1;
+    out[f] = ok;
+  }
+  return out;
+}
+
+/**
+ * The outcomes of kernel words made on this thread (the scan's batches on the addon's threads):
+ * what {@link unpackOutcomes} of their {@link packOutcomes} gives, without the packing's copy (the
+ * sketches are views into each file's words). `ownedRegions` as packOutcomes'.
+ */
+export function outcomesOfWords(outcomes: readonly KernelWordsOutcome[], options: { ownedRegions?: boolean } = {}): FileOutcome[] {
+  const packedRegions = packRegions(outcomes, options.ownedRegions === true);
+  const regions = packedRegions ? unpackRegions(packedRegions, outcomes.length) : undefined;
+  const out: FileOutcome[] = new Array(outcomes.length);
+  for (let f = 0; f < outcomes.length; f++) {
+    const o = outcomes[f];
+    const w = o.words;
+    let file: ItemFingerprint | null = null;
+    const sections: SectionFingerprint[] = [];
+    if (w.length > 0) {
+      file = { hi: w[0], lo: w[1], tokens: w[2], features: w[3], sketch: w.subarray(FILE_HEAD, FILE_HEAD + w[8]), rawHi: w[4], rawLo: w[5], normHi: w[6], normLo: w[7] };
+      for (let at = FILE_HEAD + w[8]; at < w.length; at += SECTION_HEAD + w[at + 10]) {
+        const i = at + 2;
+        const sketch = w.subarray(at + SECTION_HEAD, at + SECTION_HEAD + w[at + 10]);
+        sections.push({ hi: w[i], lo: w[i + 1], tokens: w[i + 2], features: w[i + 3], sketch, rawHi: w[i + 4], rawLo: w[i + 5], normHi: w[i + 6], normLo: w[i + 7], startLine: w[at], endLine: w[at + 1] });
+      }
+    }
+    const doc: DocumentFingerprint = { kind: 'code', file, sections };
+    const ok: Extract<FileOutcome, { ok: true }> = { relPath: o.relPath, ok: true, bytes: o.bytes, encoding: o.encoding, doc };
+    const region = regions?.[f];
+    if (region) ok.region = region;
+    ok.lines = o.lines;
     out[f] = ok;
   }
   return out;

@@ -1,6 +1,8 @@
 // The CLI's first scan worker, started before its set-up (src/cli/process/earlyWorkers.ts) and
 // adopted by the scan (node/scan/scanWorkers.ts); the others started only when the walk finds a
-// second batch of files. Counted on the built CLI: the Workers it constructs.
+// second batch of files. Counted on the built CLI: the Workers it constructs. With the code files
+// on the addon's threads (node/scan/nativeBatches.ts; off here, NEARDUP_NATIVE_BATCHES=0, but in
+// its own test below) one worker, and libuv's pool sized for the batches.
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -8,31 +10,32 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as EarlyWorkers from '../../../../src/cli/process/earlyWorkers';
 import { CLI_INTERRUPT_BUDGET } from '../../../../src/cli/process/v8Tiering';
+import { codeBatchAsyncAvailable } from '../../../../src/node/workers/codeBatch';
 
 // Loaded with the opt-out set, so that loading it (not a scan: it sets V8's flags at once) does not retune this test process's V8.
 const saved = process.env.NEARDUP_V8_DEFAULTS;
 process.env.NEARDUP_V8_DEFAULTS = '1';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startsScanWorkers, earlyWorkerCount } = require('../../../../src/cli/process/earlyWorkers') as typeof EarlyWorkers;
+const { startsScanWorkers, earlyWorkerCount, useBatchThreads } = require('../../../../src/cli/process/earlyWorkers') as typeof EarlyWorkers;
 if (saved === undefined) delete process.env.NEARDUP_V8_DEFAULTS;
 else process.env.NEARDUP_V8_DEFAULTS = saved;
 
 const CLI = path.join(__dirname, '../../../../dist/cli.js');
 
 /** Runs the built CLI with `args`, counting the worker threads it constructs (and printing their scripts). */
-function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; workers: string[]; events: string[] } {
+function run(args: string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; workers: string[]; events: string[]; uv?: string } {
   // Also the order of the workers' 'online' events and of V8's flags set (events).
   const probe =
     `const wt=require('node:worker_threads');const W=wt.Worker;const made=[];const events=[];` +
     `wt.Worker=class extends W{constructor(s,o){super(s,o);made.push(require('node:path').basename(String(s)));this.once('online',()=>events.push('online'))}};` +
     `const v8=require('node:v8');const set=v8.setFlagsFromString;v8.setFlagsFromString=(f)=>{events.push('flags '+f);return set(f)};` +
-    `process.on('exit',()=>process.stderr.write('WORKERS '+JSON.stringify({made,events})+'\\n'));` +
+    `process.on('exit',()=>process.stderr.write('WORKERS '+JSON.stringify({made,events,uv:process.env.UV_THREADPOOL_SIZE})+'\\n'));` +
     `process.argv=[process.argv[0],${JSON.stringify(CLI)},...${JSON.stringify(args)}];require(${JSON.stringify(CLI)});`;
-  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, NEARDUP_V8_DEFAULTS: '', ...env } });
+  const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, NEARDUP_V8_DEFAULTS: '', NEARDUP_NATIVE_BATCHES: '0', UV_THREADPOOL_SIZE: undefined, ...env } });
   const m = /WORKERS (\{.*\})/.exec(r.stderr);
   assert.ok(m, r.stderr);
-  const seen = JSON.parse(m[1]) as { made: string[]; events: string[] };
-  return { status: r.status, stdout: r.stdout, workers: seen.made, events: seen.events };
+  const seen = JSON.parse(m[1]) as { made: string[]; events: string[]; uv?: string };
+  return { status: r.status, stdout: r.stdout, workers: seen.made, events: seen.events, uv: seen.uv };
 }
 
 describe("the CLI's early scan worker", function () {
@@ -110,5 +113,29 @@ describe("the CLI's early scan worker", function () {
     assert.deepEqual(r.workers, ['worker.js']);
     assert.deepEqual(run(['scan', path.join(dir, 'no-such-folder'), '--workers', '2']).workers, ['worker.js', 'worker.js']);
     assert.equal(run(['join']).workers.length, 0);
+  });
+
+  (codeBatchAsyncAvailable() ? it : it.skip)("is one, for a scan whose code files go to the addon's threads; libuv's pool sized for them", () => {
+    const native = { NEARDUP_NATIVE_BATCHES: '1' };
+    const flags = `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
+    const many = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3', '--no-locate'], native);
+    assert.equal(many.status, 0);
+    assert.equal((JSON.parse(many.stdout) as { stats: { files: number } }).stats.files, 150);
+    assert.deepEqual(many.workers, ['worker.js'], 'one, started first');
+    assert.deepEqual(many.events, ['online', flags], 'the flags once it is online');
+    assert.equal(many.uv, String(Math.max(4, 2 * os.availableParallelism())));
+    const locating = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2'], native);
+    assert.equal(locating.status, 0);
+    assert.deepEqual(locating.workers, ['worker.js']);
+    assert.equal(run(['scan', path.join(dir, 'many'), '--no-locate', '-q'], { ...native, UV_THREADPOOL_SIZE: '3' }).uv, '3', "the environment's size kept");
+    assert.equal(run(['join']).uv, undefined, 'other commands leave it');
+    // The same report as the workers give.
+    assert.equal(many.stdout.replace(/"elapsedMs": \d+/, ''), run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3', '--no-locate']).stdout.replace(/"elapsedMs": \d+/, ''));
+    const env: NodeJS.ProcessEnv = {};
+    useBatchThreads(2, env);
+    assert.equal(env.UV_THREADPOOL_SIZE, '4', 'four at least');
+    const eight: NodeJS.ProcessEnv = {};
+    useBatchThreads(8, eight);
+    assert.equal(eight.UV_THREADPOOL_SIZE, '16', 'two per core');
   });
 });

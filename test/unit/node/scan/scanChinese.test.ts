@@ -55,6 +55,7 @@ describe('scan: Chinese text on the workers', function () {
       cjkEveryWorkerChars,
       workerScript,
       quiet: true,
+      nativeBatches: false, // (how the workers share the files: every file to them)
       onBatch: (b) => {
         seen.files.set(b.thread, (seen.files.get(b.thread) ?? 0) + b.files);
         seen.cjk.set(b.thread, b.cjk);

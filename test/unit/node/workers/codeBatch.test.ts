@@ -8,15 +8,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
-import { codeBatch } from '../../../../src/node/workers/codeBatch';
+import { codeBatch, codeBatchAsync } from '../../../../src/node/workers/codeBatch';
 import { fastCodeCounts, fingerprintFileSync, useFastCode } from '../../../../src/node/workers/fingerprintFile';
 import type { FileToFingerprint, PackableOutcome } from '../../../../src/node/workers/fileOutcome';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
-import { packOutcomes, unpackOutcomes } from '../../../../src/node/workers/packing';
+import { outcomesOfWords, packOutcomes, unpackOutcomes } from '../../../../src/node/workers/packing';
 import { mulberry32 } from '../../helpers/random';
 import { code, FAST_PATH_SETTINGS, files } from './codeFiles';
 
-const kernel = nativeKernel() as { readCodeBatch?: unknown } | undefined;
+const kernel = nativeKernel() as { readCodeBatch?: unknown; readCodeBatchAsync?: unknown } | undefined;
 
 const SETTINGS: Array<[string, EngineSettings]> = [...FAST_PATH_SETTINGS, ['a high minTokens', { ...DEFAULT_ENGINE_SETTINGS, minTokens: 400 }]];
 
@@ -24,10 +24,10 @@ type Counts = typeof fastCodeCounts;
 const countsNow = (): Counts => ({ ...fastCodeCounts });
 const countsSince = (before: Counts): Counts => Object.fromEntries(Object.entries(fastCodeCounts).map(([k, v]) => [k, v - before[k as keyof Counts]])) as Counts;
 
-/** The batch's files packed and unpacked, with the fast path's counts they added: file by file, or through codeBatch first. */
-function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, regions: boolean, buffers: boolean, useBatch: boolean) {
+/** The batch's files packed and unpacked, with the fast path's counts they added: file by file, or through codeBatch (or `made`) first. */
+function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, regions: boolean, buffers: boolean, useBatch: boolean, given?: ReturnType<typeof codeBatch>) {
   const before = countsNow();
-  const made = useBatch ? codeBatch(batch, settings, undefined, regions, buffers) : undefined;
+  const made = given ?? (useBatch ? codeBatch(batch, settings, undefined, regions, buffers) : undefined);
   const outcomes: PackableOutcome[] = batch.map((f, i) => made?.[i] ?? fingerprintFileSync(f, settings, undefined, undefined, regions, buffers));
   const p = packOutcomes(outcomes, { ownedRegions: buffers });
   const counts = countsSince(before);
@@ -110,5 +110,58 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
       useFastCode(true);
     }
     assert.ok(codeBatch(batch, DEFAULT_ENGINE_SETTINGS, undefined, false, false));
+  });
+
+  // readCodeBatchAsync: the same batch on libuv's threads, each job on a kernel of its own.
+  (kernel?.readCodeBatchAsync ? describe : describe.skip)('codeBatchAsync: the batch off this thread', () => {
+    for (const [label, settings] of SETTINGS) {
+      for (const regions of [false, true]) {
+        it(`gives what codeBatch gives (${label}${regions ? ', region buffers' : ''}), four batches at once`, async () => {
+          const sync = packed(batch, settings, regions, regions, true);
+          // Four at once: on as many threads (and kernels), the batch's files in four orders.
+          const n = batch.length;
+          const all = batch.map((_, i) => i);
+          const orders = [all, [...all].reverse(), all.map((i) => (i + (n >> 1)) % n), [...all.filter((i) => i % 2 === 0), ...all.filter((i) => i % 2 === 1)]];
+          assert.ok(orders.every((o) => new Set(o).size === n && o.length === n), 'orders are permutations');
+          const made = await Promise.all(orders.map((o) => codeBatchAsync(o.map((i) => batch[i]), settings, undefined, regions)!));
+          for (let k = 0; k < orders.length; k++) {
+            const inOrder: Array<NonNullable<ReturnType<typeof codeBatch>>[number]> = new Array(batch.length);
+            orders[k].forEach((i, at) => (inOrder[i] = made[k][at]));
+            const taken = inOrder.filter((o) => o !== undefined).length;
+            assert.ok(taken >= (settings.maxFileSizeBytes < 10000 ? 2 : 10), `${taken} files taken by the batch`);
+            const async = packed(batch, settings, regions, regions, true, inOrder);
+            assert.deepStrictEqual(async.p, sync.p, `order ${k}`);
+            assert.deepStrictEqual(async.unpacked, sync.unpacked, `order ${k}`);
+          }
+        });
+      }
+    }
+
+    it('gives outcomes, through outcomesOfWords, equal to those its words give packed and unpacked', async () => {
+      for (const [label, settings] of SETTINGS) {
+        for (const regions of [false, true]) {
+          for (const owned of regions ? [true, false] : [false]) {
+            const made = (await codeBatchAsync(batch, settings, undefined, regions)!).filter((o) => o !== undefined);
+            assert.ok(made.length >= (settings.maxFileSizeBytes < 10000 ? 2 : 10), label);
+            const direct = outcomesOfWords(made, { ownedRegions: owned });
+            const viaPacking = unpackOutcomes(packOutcomes(made, { ownedRegions: owned }), made.map((o) => o.relPath));
+            assert.deepStrictEqual(structuredClone(direct), structuredClone(viaPacking), `${label}${regions ? `, regions ${owned ? 'owned' : 'shared'}` : ''}`);
+            if (label === 'defaults') assert.ok(direct.some((o) => o.ok && o.doc.sections.length > 0), 'sections among them');
+            if (regions) assert.ok(direct.every((o) => o.ok && o.region), 'a region document each');
+          }
+        }
+      }
+    });
+
+    it('makes no batch where codeBatch makes none', () => {
+      const prose = batch.filter((f) => /\.(md|ipynb|vue)$/.test(f.relPath));
+      assert.equal(codeBatchAsync(prose, DEFAULT_ENGINE_SETTINGS, undefined, false), undefined);
+      useFastCode(false);
+      try {
+        assert.equal(codeBatchAsync(batch, DEFAULT_ENGINE_SETTINGS, undefined, false), undefined);
+      } finally {
+        useFastCode(true);
+      }
+    });
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * A scan's code files fingerprinted on the addon's threads (issue 16): each batch's plain UTF-8
+ * code files read, checked and fingerprinted by one readCodeBatchAsync job on a thread of libuv's
+ * pool, each job with a kernel of its own (native/readcode.c), the same outcomes as a worker's
+ * batch; the batch's other files (prose, notebooks, components, files that are not plain text)
+ * go to the scan's workers, which start only when such a file comes. So a tree of code alone
+ * boots no worker thread (a Node worker's start and its bundle's compile: ~90 ms of CPU each).
+ */
+import * as fs from 'node:fs';
+import type { EngineSettings } from '../settings/engineSettings';
+import { codeBatchAsync, codeBatchAsyncAvailable } from '../workers/codeBatch';
+import type { FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
+import type { SharedFrequencies } from '../workers/messages';
+import { kernelCandidates } from '../workers/nativeKernel';
+import { outcomesOfWords } from '../workers/packing';
+
+/** NEARDUP_NATIVE_BATCHES=0: every file goes to the workers, as before (benches, tests of the workers). */
+const TURNED_OFF = (): boolean => process.env.NEARDUP_NATIVE_BATCHES === '0';
+
+/**
+ * A guess, before the addon is loaded, that a scan here fingerprints its code files on the addon's
+ * threads: not on Windows (no readCodeBatch there), the addon beside the bundle or in the
+ * checkout, nothing turned off. The CLI then starts no worker before its scan (earlyWorkers.ts);
+ * a wrong guess only starts them a little later.
+ */
+export function nativeBatchesExpected(): boolean {
+  const env = process.env;
+  if (process.platform === 'win32' || TURNED_OFF() || env.NEARDUP_FAST_READ === '0' || env.NEARDUP_NATIVE === '0') return false;
+  if (env.NEARDUP_KERNEL === 'ts' || env.NEARDUP_KERNEL === 'wasm') return false;
+  return kernelCandidates().some((p) => fs.existsSync(p));
+}
+
+/** Whether this scan fingerprints its code files on the addon's threads (`asked`: ScanOptions.nativeBatches). */
+export function nativeBatchesChosen(asked: boolean | undefined, settings: EngineSettings): boolean {
+  return (asked ?? !TURNED_OFF()) && settings.weighting !== 'tfidf' && codeBatchAsyncAvailable();
+}
+
+/**
+ * The outcomes of a batch, by its files' order: its code files by the addon's threads (at most
+ * `lanes` batches at once, the scan's workers: more may be queued, to follow without a pause), the others
+ * by `others` (the workers), both under way at once once the job says which are left; undefined
+ * when the batch has no file the job takes (then all of them are the workers'). With `regions`,
+ * the region documents as the kernel made them, kept by this thread (`ownedRegions`) or copied
+ * onto shared memory for the workers (packOutcomes).
+ */
+export function fingerprintNatively(
+  files: readonly FileToFingerprint[],
+  settings: EngineSettings,
+  df: SharedFrequencies | undefined,
+  regions: { asked: boolean; owned: boolean },
+  lanes: number,
+  others: (files: FileToFingerprint[]) => Promise<FileOutcome[]>,
+  onTaken?: (files: number) => void,
+): Promise<FileOutcome[]> | undefined {
+  const job = codeBatchAsync(files, settings, df, regions.asked, lanes);
+  if (!job) return undefined;
+  return job.then(async (made) => {
+    const taken: KernelWordsOutcome[] = [];
+    const takenAt: number[] = [];
+    const left: FileToFingerprint[] = [];
+    const leftAt: number[] = [];
+    for (let i = 0; i < files.length; i++) {
+      const o = made[i];
+      if (o) {
+        taken.push(o);
+        takenAt.push(i);
+      } else {
+        left.push(files[i]);
+        leftAt.push(i);
+      }
+    }
+    const fromOthers = left.length > 0 ? others(left) : undefined;
+    const out: FileOutcome[] = new Array(files.length);
+    if (taken.length > 0) {
+      const unpacked = outcomesOfWords(taken, { ownedRegions: regions.owned });
+      for (let k = 0; k < takenAt.length; k++) out[takenAt[k]] = unpacked[k];
+      onTaken?.(taken.length);
+    }
+    if (fromOthers) {
+      const rest = await fromOthers;
+      for (let k = 0; k < leftAt.length; k++) out[leftAt[k]] = rest[k];
+    }
+    return out;
+  });
+}

@@ -1,0 +1,115 @@
+// A scan's code files fingerprinted on the addon's threads (src/node/scan/nativeBatches.ts): the
+// same result as the workers give (documents, pairs, groups, skips, region documents), for a tree
+// of code, prose and files the batch leaves; the code files by the addon's threads, the others by
+// one worker; no worker at all for a tree of code alone; at most --workers batches at once.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { scanDirectory, type ScanResult } from '../../../../src/node/scan/scan';
+import { nativeBatchesChosen } from '../../../../src/node/scan/nativeBatches';
+import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
+import { codeBatchAsyncAvailable } from '../../../../src/node/workers/codeBatch';
+import { mulberry32 } from '../../helpers/random';
+import { code } from '../workers/codeFiles';
+
+const WORKER = path.join(__dirname, '..', '..', '..', '..', 'dist', 'worker.js');
+
+/** What a scan gives, comparable between runs (the region documents' words, not their buffers' form). */
+function comparable(r: ScanResult, skips: string[]) {
+  const words = (a: ArrayLike<number> | null | undefined) => (a ? Array.from(a) : null);
+  const regions = [...(r.regions ?? new Map())].map(([p, d]) => [
+    p,
+    d.kind,
+    d.length,
+    words(d.raw.hi),
+    words(d.raw.lo),
+    words(d.ids?.hi),
+    words(d.isIdent),
+    words(d.start),
+    words(d.lineStarts),
+    words(d.anchors?.hash),
+    words(d.anchors?.pos),
+  ]);
+  return { documents: structuredClone(r.documents), pairs: r.pairs, groups: r.groups, stats: { ...r.stats, elapsedMs: 0 }, skips: [...skips].sort(), regions };
+}
+
+(codeBatchAsyncAvailable() ? describe : describe.skip)("a scan's code files on the addon's threads", function () {
+  this.timeout(120000);
+  let tree: string;
+  let codeOnly: string;
+  before(() => {
+    tree = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-native-batches-'));
+    const random = mulberry32(11);
+    for (let d = 0; d < 6; d++) {
+      const dir = path.join(tree, `pkg${d}`);
+      fs.mkdirSync(dir);
+      for (let f = 0; f < 30; f++) fs.writeFileSync(path.join(dir, `f${f}.ts`), code(random, 40 + (f % 5) * 20));
+      // Copies across packages (pairs of files and of sections), prose, and files the batch leaves.
+      fs.writeFileSync(path.join(dir, 'copy.ts'), fs.readFileSync(path.join(tree, 'pkg0', 'f1.ts')));
+      fs.writeFileSync(path.join(dir, 'README.md'), `# Package ${d}\n\nThis package adds numbers and keeps the totals of each day.\n\n## 用法\n\n这个包把数字加起来并且保存每天的总数。\n`);
+      fs.writeFileSync(path.join(dir, 'bom.ts'), '\ufeff' + code(random, 50));
+      fs.writeFileSync(path.join(dir, 'min.js'), 'var a=1;'.repeat(4000));
+      fs.writeFileSync(path.join(dir, 'bin.ts'), Buffer.from([0, 1, 2, 3, 0, 5]));
+    }
+    codeOnly = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-native-code-'));
+    for (let f = 0; f < 40; f++) fs.writeFileSync(path.join(codeOnly, `f${f}.ts`), code(random, 60));
+    fs.writeFileSync(path.join(codeOnly, 'copy.ts'), fs.readFileSync(path.join(codeOnly, 'f3.ts')));
+  });
+  after(() => {
+    fs.rmSync(tree, { recursive: true, force: true });
+    fs.rmSync(codeOnly, { recursive: true, force: true });
+  });
+
+  async function scan(root: string, nativeBatches: boolean, workers: number, regions: boolean) {
+    const skips: string[] = [];
+    const threads = new Map<number, number>();
+    const result = await scanDirectory({
+      root,
+      settings: DEFAULT_ENGINE_SETTINGS,
+      workers,
+      batchSize: 16,
+      workerScript: WORKER,
+      quiet: true,
+      nativeBatches,
+      regions,
+      regionsSharedFrom: 3,
+      onSkip: (p, why) => skips.push(`${p}: ${why}`),
+      onBatch: (b) => threads.set(b.thread, (threads.get(b.thread) ?? 0) + b.files),
+    });
+    return { result, skips, threads };
+  }
+
+  for (const workers of [1, 2]) {
+    for (const regions of [false, true]) {
+      it(`gives what the workers give (${workers} worker${workers > 1 ? 's' : ''}${regions ? ', region documents' : ''})`, async () => {
+        const off = await scan(tree, false, workers, regions);
+        const on = await scan(tree, true, workers, regions);
+        assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
+        assert.ok(on.result.pairs.length > 0 && on.skips.length >= 12, `${on.result.pairs.length} pairs, ${on.skips.length} skips`);
+        if (regions) assert.equal(on.result.regions!.size, on.result.documents.length, 'a region document per file');
+        // The code files by the addon's threads (thread 0), the others (prose, the BOM, the minified and binary files) by one worker.
+        const codeFiles = 6 * 31;
+        assert.equal(on.threads.get(0), codeFiles, [...on.threads].join(' '));
+        const workerThreads = [...on.threads.keys()].filter((t) => t !== 0);
+        assert.equal(workerThreads.length, 1, `one worker for the other files: ${[...on.threads].join(' ')}`);
+        assert.ok(!off.threads.has(0), 'none by the addon with nativeBatches off');
+      });
+    }
+  }
+
+  it('starts no worker for a tree of code alone', async () => {
+    const on = await scan(codeOnly, true, 2, false);
+    assert.deepStrictEqual([...on.threads], [[0, 41]]);
+    assert.equal(on.result.pairs.filter((p) => p.kind === 'file').length, 1, 'the copy found');
+    const off = await scan(codeOnly, false, 2, false);
+    assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
+  });
+
+  it('is chosen only where it can run, and not for tf-idf weighting (its first pass needs every file)', () => {
+    assert.equal(nativeBatchesChosen(undefined, DEFAULT_ENGINE_SETTINGS), process.env.NEARDUP_NATIVE_BATCHES !== '0');
+    assert.equal(nativeBatchesChosen(true, DEFAULT_ENGINE_SETTINGS), true);
+    assert.equal(nativeBatchesChosen(false, DEFAULT_ENGINE_SETTINGS), false);
+    assert.equal(nativeBatchesChosen(true, { ...DEFAULT_ENGINE_SETTINGS, weighting: 'tfidf' }), false);
+  });
+});
