@@ -21,6 +21,7 @@
 void kernelFree(Kernel *k) {
   if (!k) return;
   kernelFree(k->spares);
+  free(k->foldTable);
   free(k->logs);
   free(k->langs);
   free(k->text);
@@ -160,9 +161,25 @@ Kernel *kernelClone(const Kernel *K) {
   }
   if (K->nLangs) memcpy(T->langs, K->langs, (size_t)K->nLangs * sizeof(Lang));
   T->nLangs = K->nLangs;
+  if (K->foldTable && !kernelSetFoldTable(T, K->foldTable)) {
+    kernelFree(T);
+    return NULL;
+  }
   T->ready = K->ready;
   T->generation = K->generation;
   return T;
+}
+
+int kernelSetFoldTable(Kernel *K, const uint16_t *table) {
+  dropSpares(K);
+  if (!table) {
+    free(K->foldTable);
+    K->foldTable = NULL;
+    return 1;
+  }
+  if (!K->foldTable && !(K->foldTable = malloc(65536 * sizeof(uint16_t)))) return 0;
+  memcpy(K->foldTable, table, 65536 * sizeof(uint16_t));
+  return 1;
 }
 
 int kernelDefineLanguage(Kernel *K, const Lang *L) {

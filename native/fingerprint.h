@@ -91,6 +91,9 @@ typedef struct Kernel {
    * thread's kernel of an older one is freed, not kept. */
   struct Kernel *spares;
   unsigned generation;
+  /* The variant fold's table (65536 units, each unit's folded form, 0 unchanged) for readCode's
+   * plain texts (utf8code.c), or NULL: a text with Han to fold is then left to the caller. */
+  uint16_t *foldTable;
 } Kernel;
 
 /* Grows several parallel arrays sharing one capacity. */
@@ -103,6 +106,8 @@ int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs)
 /* A kernel for another thread: K's word table, logs and languages copied, scratch of its own (no
  * spares); NULL out of memory. */
 Kernel *kernelClone(const Kernel *K);
+/* Sets (a copy of table: 65536 units) or clears (NULL) the kernel's fold table: 1, or 0 out of memory. */
+int kernelSetFoldTable(Kernel *K, const uint16_t *table);
 /* Registers a language (langFinish is applied here): its id, or -1 (too many, or out of memory). */
 int kernelDefineLanguage(Kernel *K, const Lang *L);
 /* Room for a text of len UTF-16 units (+1) for kernelTokenize, or NULL out of memory. */

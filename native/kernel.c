@@ -525,6 +525,22 @@ static napi_value jsFingerprintTokens(napi_env env, napi_callback_info info) {
   return number(env, result);
 }
 
+/* setFoldTable(table: Uint16Array(65536) | null): the variant fold's table for readCode and
+ * readCodeBatch (a copy; null: none, a text with Han to fold is left to the caller). */
+static napi_value jsSetFoldTable(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  Kernel *K = kernelOf(env);
+  napi_valuetype t = napi_undefined;
+  void *table = NULL;
+  size_t n = 0;
+  if (!K || argc < 1 || napi_typeof(env, argv[0], &t) != napi_ok || (t != napi_null && (!typedArray(env, argv[0], napi_uint16_array, &table, &n) || n != 65536)))
+    return throwError(env, "setFoldTable(table: Uint16Array(65536) | null)");
+  if (!kernelSetFoldTable(K, table)) return throwError(env, "out of memory");
+  return NULL;
+}
+
 /* textShape(bytes: Uint8Array, out: Uint32Array(4)): textShape of textshape.c on the bytes in place (needs no init). */
 static napi_value jsTextShape(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -575,6 +591,7 @@ NAPI_MODULE_INIT() {
 #endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
+      {"setFoldTable", NULL, jsSetFoldTable, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},
       {"proseTokens", NULL, jsProseTokens, NULL, NULL, NULL, napi_default, NULL},
       {"version", NULL, NULL, NULL, NULL, version, napi_enumerable, NULL},

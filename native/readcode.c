@@ -98,7 +98,7 @@ static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double li
   uint16_t *text = kernelTextBuffer(K, (size_t)n);
   if (!text) return READ_UNUSUAL;
   uint32_t plain[PLAIN_INFO_WORDS];
-  const int why = plainCodeText(*buf, (size_t)n, fold, text, plain);
+  const int why = plainCodeText(*buf, (size_t)n, fold, K->foldTable, text, plain);
   out[0] = (uint32_t)n;
   if (why != PLAIN_OK) {
     out[1] = (uint32_t)why;

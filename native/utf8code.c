@@ -128,7 +128,7 @@ int surelyNotRepetitive(const uint8_t *p, size_t n, uint32_t newlines) {
   return !((double)lines >= 50 && (double)distinct <= (double)lines * 0.02);
 }
 
-int plainCodeText(const uint8_t *p, size_t n, int fold, uint16_t *out, uint32_t info[PLAIN_INFO_WORDS]) {
+int plainCodeText(const uint8_t *p, size_t n, int fold, const uint16_t *foldTable, uint16_t *out, uint32_t info[PLAIN_INFO_WORDS]) {
   /* decodeText: a UTF-8 byte order mark is decoded apart (and removed); NUL bytes: UTF-16 or binary. */
   if (n >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) return PLAIN_NOT_UTF8;
   uint32_t shape[TEXT_SHAPE_WORDS];
@@ -140,7 +140,8 @@ int plainCodeText(const uint8_t *p, size_t n, int fold, uint16_t *out, uint32_t 
   /* checkShape */
   if (control > 0 && (double)control / (double)units > 0.1) return PLAIN_CONTROL;
   /* fingerprintText's fold (facts.maybeHan), its markers (facts.marked) */
-  if (fold && (bits & TEXT_SHAPE_MAYBE_HAN)) return PLAIN_HAN;
+  const int folds = fold && (bits & TEXT_SHAPE_MAYBE_HAN);
+  if (folds && !foldTable) return PLAIN_HAN;
   if (bits & TEXT_SHAPE_MARKER) return PLAIN_MARKED;
   const int endsWithLf = n > 0 && p[n - 1] == '\n';
   /* isMinified */
@@ -152,6 +153,13 @@ int plainCodeText(const uint8_t *p, size_t n, int fold, uint16_t *out, uint32_t 
     if (longest > 5000 && lines <= 20) return PLAIN_MINIFIED;
   }
   if (!surelyNotRepetitive(p, n, newlines)) return PLAIN_REPETITIVE;
+  /* fingerprintText's fold (foldVariants: unit for unit, after the checks above) */
+  if (folds) {
+    for (long i = 0; i < units; i++) {
+      const uint16_t c = out[i];
+      if (c >= FOLD_FIRST_HAN && foldTable[c]) out[i] = foldTable[c];
+    }
+  }
   info[0] = (uint32_t)units;
   info[1] = newlines + (units > 0 && !endsWithLf ? 1 : 0);
   return PLAIN_OK;

@@ -25,13 +25,18 @@ enum {
 /* Words of plainCodeText's info: UTF-16 units, lines (fingerprintDecodedText's `lines`). */
 #define PLAIN_INFO_WORDS 2
 
+/* The first code unit the variant fold may change (FIRST_HAN of src/core/text/variantFold.ts). */
+#define FOLD_FIRST_HAN 0x3400
+
 /*
  * The n bytes at p decoded into out (room for n units) when decodeText would decode them as
  * strict UTF-8 with no change and fingerprintDecodedText would fingerprint that text as it is
- * (not binary, not minified nor repetitive, no ignore marker, nothing to fold when `fold`):
- * PLAIN_OK with info filled; else why not (out and info then mean nothing).
+ * (not binary, not minified nor repetitive, no ignore marker; with `fold`, nothing to fold, or
+ * `foldTable` given: then folded with it as foldVariants folds, after the checks, which read the
+ * text as decoded): PLAIN_OK with info filled; else why not (out and info then mean nothing).
+ * foldTable: 65536 entries, each unit's folded form (0: unchanged), or NULL.
  */
-int plainCodeText(const uint8_t *p, size_t n, int fold, uint16_t *out, uint32_t info[PLAIN_INFO_WORDS]);
+int plainCodeText(const uint8_t *p, size_t n, int fold, const uint16_t *foldTable, uint16_t *out, uint32_t info[PLAIN_INFO_WORDS]);
 
 /* Strict UTF-8 (what TextDecoder's fatal mode accepts) to UTF-16 units into out: their count, or -1 when not valid. */
 long utf8ToUtf16(const uint8_t *p, size_t n, uint16_t *out);

@@ -72,6 +72,12 @@ export function useVariantTableBuffer(buffer: SharedArrayBuffer): void {
   if (buffer.byteLength === 4 + TABLE_ENTRIES * 2) sharedBuffer = buffer;
 }
 
+/** The default fold table in `buffer` (a scan's {@link variantTableBuffer}) when a thread has made it there, else undefined (never waits). */
+export function readyVariantTable(buffer: SharedArrayBuffer): VariantTable | undefined {
+  if (buffer.byteLength !== 4 + TABLE_ENTRIES * 2) return undefined;
+  return Atomics.load(new Int32Array(buffer, 0, 1), 0) === READY ? new Uint16Array(buffer, 4, TABLE_ENTRIES) : undefined;
+}
+
 /** The table, or a table that folds nothing (logged) when the dictionaries cannot be loaded. */
 function makeTable(log: ((msg: string) => void) | undefined, loader: VariantLoader): { table: VariantTable; ok: boolean } {
   try {

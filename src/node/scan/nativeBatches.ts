@@ -8,7 +8,8 @@
  */
 import * as fs from 'node:fs';
 import type { EngineSettings } from '../settings/engineSettings';
-import { codeBatchAsync, codeBatchAsyncAvailable } from '../workers/codeBatch';
+import { readyVariantTable } from '../cjk/variants';
+import { codeBatchAsync, codeBatchAsyncAvailable, useKernelFoldTable } from '../workers/codeBatch';
 import type { FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
 import type { SharedFrequencies } from '../workers/messages';
 import { kernelCandidates } from '../workers/nativeKernel';
@@ -33,6 +34,31 @@ export function nativeBatchesExpected(): boolean {
 /** Whether this scan fingerprints its code files on the addon's threads (`asked`: ScanOptions.nativeBatches). */
 export function nativeBatchesChosen(asked: boolean | undefined, settings: EngineSettings): boolean {
   return (asked ?? !TURNED_OFF()) && settings.weighting !== 'tfidf' && codeBatchAsyncAvailable();
+}
+
+/**
+ * Gives the addon the scan's variant fold table once one of its workers has made it (the first
+ * code file with Han text to fold goes to a worker, which makes the table on the scan's shared
+ * memory): the later batches fold such files themselves. `check` before each batch (never
+ * waits); `release` when the scan is over (the kernel is the thread's, the next scan's too).
+ */
+export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArrayBuffer | undefined): { check(): void; release(): void } {
+  let done = settings.foldVariants === false || buffer === undefined;
+  let given = false;
+  return {
+    check() {
+      if (done) return;
+      const table = readyVariantTable(buffer!);
+      if (!table) return;
+      done = true;
+      given = useKernelFoldTable(table);
+    },
+    release() {
+      done = true;
+      if (given) useKernelFoldTable(null);
+      given = false;
+    },
+  };
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { nativeKernel, nativeLister } from '../workers/nativeKernel';
 import { startScanPool } from './scanWorkers';
-import { fingerprintNatively, nativeBatchesChosen } from './nativeBatches';
+import { fingerprintNatively, foldTableWhenReady, nativeBatchesChosen } from './nativeBatches';
 import * as path from 'node:path';
 import {
   fileMatchOptions,
@@ -196,7 +196,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   // a second batch, and the kernel's tables made once, by this thread (scanWorkers.ts).
   // With the code files on the addon's threads (nativeBatches.ts), no worker until another file comes.
   const native = nativeBatchesChosen(options.nativeBatches, settings);
-  const { pool, fillTables, warmRest } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined, lazy: native });
+  const { pool, fillTables, warmRest, variantTable } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined, lazy: native });
+  const foldTable = foldTableWhenReady(settings, variantTable);
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
@@ -286,6 +287,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         });
       // (thread 0 in onBatch: the addon's threads)
       const onTaken = options.onBatch ? (n: number) => options.onBatch!({ files: n, thread: 0, cjk: 'none' }) : undefined;
+      if (native) foldTable.check();
       // The files the addon's threads leave go to one worker (the addon's threads keep the cores
       // busy: a second worker's start would be CPU spent for nothing) unless they are many and a
       // large part of the tree (prose, say), then to any.
@@ -446,6 +448,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     const result: ScanResult = { root, ...report, documents, ...withRegions, stats: stats() };
     return finish ? await finish(result) : result;
   } finally {
+    foldTable.release();
     await (closing ?? pool.close());
     signal?.throwIfAborted();
   }

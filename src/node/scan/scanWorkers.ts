@@ -74,6 +74,8 @@ export function startScanPool(o: { workerScript?: string; workers?: number; quie
   let tablesFilled = false;
   return {
     pool,
+    /** The fold table's room the scan's workers share (made by the first that meets Han text). */
+    variantTable: workerData.variantTable,
     fillTables(): void {
       if (!tablesFilled) fillKernelTables(workerData.kernelTables!);
       tablesFilled = true;

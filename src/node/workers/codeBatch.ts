@@ -18,7 +18,19 @@ import { nativeKernel } from './nativeKernel';
 type ReadCodeBatch = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, state: Uint32Array, regions: ArrayBuffer[]) => ArrayBuffer;
 /** The addon's readCodeBatchAsync: readCodeBatch's work on a thread of libuv's pool. */
 type ReadCodeBatchAsync = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, lanes: number) => Promise<{ words: ArrayBuffer; state: Uint32Array; regions?: ArrayBuffer[] }>;
-type BatchKernel = CodeKernel & { readCodeBatch?: ReadCodeBatch; readCodeBatchAsync?: ReadCodeBatchAsync };
+type BatchKernel = CodeKernel & { readCodeBatch?: ReadCodeBatch; readCodeBatchAsync?: ReadCodeBatchAsync; setFoldTable?: (table: Uint16Array | null) => void };
+
+/**
+ * The variant fold's table for this thread's kernel (a copy; null: none): a code file with Han
+ * text to fold is then read, folded and fingerprinted by the batch (and readCode) as the usual
+ * path folds it, instead of being left to it. False when the kernel cannot take one.
+ */
+export function useKernelFoldTable(table: Uint16Array | null): boolean {
+  const kernel = nativeKernel() as BatchKernel | undefined;
+  if (typeof kernel?.setFoldTable !== 'function') return false;
+  kernel.setFoldTable(table);
+  return true;
+}
 
 /** Words of readCodeBatch's state per file: fast, bytes, lines, words' offset and count, region's tokens, lines, anchors. */
 const STATE = 8;

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { scanDirectory, type ScanResult } from '../../../../src/node/scan/scan';
 import { nativeBatchesChosen } from '../../../../src/node/scan/nativeBatches';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
-import { codeBatchAsyncAvailable } from '../../../../src/node/workers/codeBatch';
+import { codeBatch, codeBatchAsyncAvailable, useKernelFoldTable } from '../../../../src/node/workers/codeBatch';
+import { variantTable } from '../../../../src/node/cjk/variants';
 import { mulberry32 } from '../../helpers/random';
 import { code } from '../workers/codeFiles';
 
@@ -51,6 +52,8 @@ function comparable(r: ScanResult, skips: string[]) {
       fs.writeFileSync(path.join(dir, 'bom.ts'), '\ufeff' + code(random, 50));
       fs.writeFileSync(path.join(dir, 'min.js'), 'var a=1;'.repeat(4000));
       fs.writeFileSync(path.join(dir, 'bin.ts'), Buffer.from([0, 1, 2, 3, 0, 5]));
+      // Han to fold: to a worker until one has made the fold table, then by the addon with it.
+      fs.writeFileSync(path.join(dir, 'han.ts'), `${code(random, 30)}// 這個系統會讀取每個檔案 ${d}\nconst 總數 = 計算(${d});\n`);
     }
     codeOnly = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-native-code-'));
     for (let f = 0; f < 40; f++) fs.writeFileSync(path.join(codeOnly, `f${f}.ts`), code(random, 60));
@@ -88,15 +91,30 @@ function comparable(r: ScanResult, skips: string[]) {
         assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
         assert.ok(on.result.pairs.length > 0 && on.skips.length >= 12, `${on.result.pairs.length} pairs, ${on.skips.length} skips`);
         if (regions) assert.equal(on.result.regions!.size, on.result.documents.length, 'a region document per file');
-        // The code files by the addon's threads (thread 0), the others (prose, the BOM, the minified and binary files) by one worker.
+        // The code files by the addon's threads (thread 0), the others (prose, the BOM, the minified
+        // and binary files) by one worker, and the files with Han text to fold by either (by the
+        // addon once a worker has made the fold table: when is the threads' timing).
         const codeFiles = 6 * 31;
-        assert.equal(on.threads.get(0), codeFiles, [...on.threads].join(' '));
+        const native = on.threads.get(0) ?? 0;
+        assert.ok(native >= codeFiles && native <= codeFiles + 6, [...on.threads].join(' '));
         const workerThreads = [...on.threads.keys()].filter((t) => t !== 0);
         assert.equal(workerThreads.length, 1, `one worker for the other files: ${[...on.threads].join(' ')}`);
         assert.ok(!off.threads.has(0), 'none by the addon with nativeBatches off');
       });
     }
   }
+
+  it("leaves the thread's kernel without the scan's fold table", async () => {
+    await scan(tree, true, 2, false);
+    const han = { path: path.join(tree, 'pkg5', 'han.ts'), relPath: 'pkg5/han.ts' };
+    assert.equal(codeBatch([han], DEFAULT_ENGINE_SETTINGS, undefined, false, false)?.[0], undefined, 'left to the usual path');
+    assert.ok(useKernelFoldTable(variantTable()));
+    try {
+      assert.ok(codeBatch([han], DEFAULT_ENGINE_SETTINGS, undefined, false, false)?.[0], 'taken with a table');
+    } finally {
+      useKernelFoldTable(null);
+    }
+  });
 
   it('starts no worker for a tree of code alone', async () => {
     const on = await scan(codeOnly, true, 2, false);

@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
-import { codeBatch, codeBatchAsync } from '../../../../src/node/workers/codeBatch';
+import { codeBatch, codeBatchAsync, useKernelFoldTable } from '../../../../src/node/workers/codeBatch';
+import { variantTable } from '../../../../src/node/cjk/variants';
 import { fastCodeCounts, fingerprintFileSync, useFastCode } from '../../../../src/node/workers/fingerprintFile';
 import type { FileToFingerprint, PackableOutcome } from '../../../../src/node/workers/fileOutcome';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
@@ -85,6 +86,41 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
       });
     }
   }
+
+  it("with the kernel's fold table, folds Han text as the usual path does (and takes those files)", async () => {
+    const han = ['han.ts', 'han-identifiers.ts', 'han-lines.ts'].map((name) => batch.findIndex((f) => f.relPath === name));
+    assert.ok(han.every((i) => i >= 0));
+    for (const [label, settings] of SETTINGS) {
+      for (const regions of [false, true]) {
+        // The reference: the usual path alone (decoded and folded in JavaScript).
+        useFastCode(false);
+        let usual;
+        try {
+          usual = packed(batch, settings, regions, regions, false);
+        } finally {
+          useFastCode(true);
+        }
+        assert.ok(useKernelFoldTable(variantTable()));
+        try {
+          const sync = packed(batch, settings, regions, regions, true);
+          const made = await codeBatchAsync(batch, settings, undefined, regions)!;
+          const async = packed(batch, settings, regions, regions, true, made);
+          for (const [how, got] of [['codeBatch', sync], ['codeBatchAsync', async]] as const) {
+            assert.deepStrictEqual(got.p, usual.p, `${how}, ${label}${regions ? ', regions' : ''}`);
+            assert.deepStrictEqual(got.unpacked, usual.unpacked, `${how}, ${label}`);
+            if (settings.maxFileSizeBytes > 10000 && settings.minTokens === DEFAULT_ENGINE_SETTINGS.minTokens) {
+              for (const i of han) assert.ok(got.made?.[i], `${how}: ${batch[i].relPath} taken, ${label}`);
+            }
+          }
+        } finally {
+          useKernelFoldTable(null);
+        }
+        // Without the table (and with the fold off) they are left to the usual path again.
+        const left = codeBatch(batch, settings, undefined, regions, regions)!;
+        if (settings.foldVariants !== false) assert.ok(han.every((i) => !left[i]), label);
+      }
+    }
+  });
 
   it('gives the same words for the same file in any batch, and a file of few tokens no item', () => {
     const plain = batch.find((f) => f.relPath === 'plain.ts')!;

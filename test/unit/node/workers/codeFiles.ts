@@ -26,6 +26,10 @@ export function files(): Array<[string, Buffer]> {
     ['no-final-newline.py', u(c.trimEnd())],
     ['multibyte.js', u(c.replace(/s1/g, 'café 😀 ü€ ñ'))],
     ['han.ts', u(`${c}// 這個系統會讀取每個檔案\n`)],
+    // With the kernel's fold table (codeBatch.test.ts): Han in identifiers and strings, some to fold, some
+    // already folded; lines the fold would make equal (the checks read the text as decoded); a compatibility ideograph.
+    ['han-identifiers.ts', u(`${c}const 總數 = 計算(數據);\nconst 总数 = "簡體與繁體 說明";\nlet 乾 = '\uf900';\n`)],
+    ['han-lines.ts', u(Array.from({ length: 60 }, (_, i) => (i % 2 ? `說 = ${i % 3};` : `说 = ${i % 3};`)).join('\n'))],
     ['bom.ts', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), u(c)])],
     ['latin1.c', Buffer.from(c.replace(/s2/g, 'caf\u00e9'), 'latin1')],
     ['utf16le.cs', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(c, 'utf16le')])],
