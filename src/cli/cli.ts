@@ -491,7 +491,7 @@ function readingOptions(cmd: Command, d: EngineSettings): Command {
     .option('--no-fold-variants', 'do not fold Traditional and variant Chinese characters to Simplified before fingerprinting')
     .option('--max-file-size <kb>', 'skip files larger than this many KB', intIn('--max-file-size', 1, 1024 * 1024), Math.round(d.maxFileSizeBytes / 1024))
     .option('--no-gitignore', 'do not honour .gitignore files')
-    .option('--workers <n>', 'worker threads (default: one per core)', intIn('--workers', 1, 64))
+    .option('--workers <n>', 'threads fingerprinting at once (default: one per core)', intIn('--workers', 1, 64))
     .option('--config <file>', 'read the project configuration from this file instead of <dir>/.neardup.json')
     .option('--no-config', 'do not read <dir>/.neardup.json')
     .option('--no-progress', 'no progress bar on stderr')
