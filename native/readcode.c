@@ -300,8 +300,17 @@ napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
 
 /* ------------------------------------------------------------------------------- readCodeBatchAsync */
 
-/* Thread kernels kept for the next jobs (the instance's `spares`), at most. */
+/* Thread kernels kept for the next jobs (the instance's `spares`), at most; and the largest
+ * working memory of one kept (a job of big files leaves a big kernel: let go, not kept, so that
+ * the kernels queued jobs hold are small and only the running ones grow, as a worker's). */
 #define SPARES_KEPT 8
+#define SPARE_KEEP_BYTES (8u << 20)
+
+/* About the bytes of a kernel's working memory (its main arrays' capacities). */
+static size_t scratchBytes(const Kernel *K) {
+  return K->textCap * 2 + K->tokCap * 16 + K->regionCap * 9 + K->idsCap * 8 + K->linesCap * 4 + K->anchorCap * 12 + (K->file.cap + K->spare.cap) * 20 + K->tableCap * 4 +
+         K->idCap * 8 + K->itemCap * 16 + K->candCap * 8 + K->bucketCap * 4 + K->secTextCap * 2 + K->readCap + K->batchCap * 4;
+}
 
 /*
  * The lanes of readCodeBatchAsync's jobs: at most a job's `lanes` run at once (its caller's threads:
@@ -336,11 +345,11 @@ typedef struct {
   double limit;
   uint32_t o[OPT_COUNT];
   uint32_t *state;
-  /* the region documents one after another (each 4-aligned), file f's regionAt[2f] bytes from
-   * regionAt[2f + 1]; regionAt[2f] == (size_t)-1: none */
-  uint8_t *regions;
-  size_t regionsCap, regionsUsed;
-  size_t *regionAt;
+  /* file f's region document (malloc'ed on the job's thread, which writes it: handed to
+   * JavaScript as it is where it can be, so that Node's thread neither copies nor first touches
+   * it) and its bytes; NULL: none */
+  void **regions;
+  size_t *regionBytes;
   int ok;
   napi_async_work work;
   napi_deferred deferred;
@@ -351,20 +360,23 @@ static void batchJobFree(napi_env env, BatchJob *j) {
   free(j->paths);
   free(j->ids);
   free(j->state);
+  if (j->regions)
+    for (size_t f = 0; f < j->n; f++) free(j->regions[f]);
   free(j->regions);
-  free(j->regionAt);
+  free(j->regionBytes);
   free(j);
 }
 
 /* A job's sink: file f's region document appended to the job's. */
 static int jobRegion(void *ctx, const Kernel *K, size_t f) {
   BatchJob *j = ctx;
-  const size_t bytes = (kernelRegionBytes(K) + 3) & ~(size_t)3;
-  if (!growArray((void **)&j->regions, &j->regionsCap, j->regionsUsed + bytes, 1)) return 0;
-  kernelRegionWrite(K, j->regions + j->regionsUsed);
-  j->regionAt[2 * f] = kernelRegionBytes(K);
-  j->regionAt[2 * f + 1] = j->regionsUsed;
-  j->regionsUsed += bytes;
+  const size_t bytes = kernelRegionBytes(K);
+  void *doc = malloc(bytes ? bytes : 1);
+  if (!doc) return 0;
+  kernelRegionWrite(K, doc);
+  free(j->regions[f]); /* (none: each file once) */
+  j->regions[f] = doc;
+  j->regionBytes[f] = bytes;
   return 1;
 }
 
@@ -377,6 +389,12 @@ static void batchJobExecute(napi_env env, void *data) {
   giveLane();
 }
 
+static void freeRegion(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
 /* { words: ArrayBuffer, state: Uint32Array, regions: Array (with OPT_REGION: file f's ArrayBuffer at f) } into *out: 0 when it cannot be made. */
 static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   napi_value words, state, regions = NULL;
@@ -387,12 +405,21 @@ static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   if (!j->o[OPT_REGION]) return 1;
   if (napi_create_array_with_length(env, j->n, &regions) != napi_ok) return 0;
   for (size_t f = 0; f < j->n; f++) {
-    const size_t bytes = j->regionAt[2 * f];
-    if (bytes == (size_t)-1) continue;
-    void *data;
+    if (!j->regions[f]) continue;
     napi_value ab;
-    if (napi_create_arraybuffer(env, bytes, &data, &ab) != napi_ok) return 0;
-    if (bytes) memcpy(data, j->regions + j->regionAt[2 * f + 1], bytes);
+    if (napi_create_external_arraybuffer(env, j->regions[f], j->regionBytes[f], freeRegion, NULL, &ab) == napi_ok) {
+      j->regions[f] = NULL; /* the ArrayBuffer's now */
+    } else {
+      /* no external buffers here (Electron): a copy */
+      bool pending = false;
+      if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+        napi_value ignored;
+        napi_get_and_clear_last_exception(env, &ignored);
+      }
+      void *data;
+      if (napi_create_arraybuffer(env, j->regionBytes[f], &data, &ab) != napi_ok) return 0;
+      if (j->regionBytes[f]) memcpy(data, j->regions[f], j->regionBytes[f]);
+    }
     if (napi_set_element(env, regions, (uint32_t)f, ab) != napi_ok) return 0;
   }
   return napi_set_named_property(env, *out, "regions", regions) == napi_ok;
@@ -409,7 +436,7 @@ static void batchJobComplete(napi_env env, napi_status done, void *data) {
   Kernel *K = kernelOf(env);
   size_t kept = 0;
   for (const Kernel *s = K ? K->spares : NULL; s; s = s->spares) kept++;
-  if (K && j->T->generation == K->generation && kept < SPARES_KEPT) {
+  if (K && j->T->generation == K->generation && kept < SPARES_KEPT && scratchBytes(j->T) <= SPARE_KEEP_BYTES) {
     j->T->spares = K->spares;
     K->spares = j->T;
   } else {
@@ -449,16 +476,16 @@ napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
     memcpy(j->o, o, sizeof j->o);
     j->ids = malloc((n ? n : 1) * 4);
     j->state = malloc((n ? n : 1) * BATCH_STATE * 4);
-    j->regionAt = malloc((n ? 2 * n : 1) * sizeof(size_t));
+    j->regions = calloc(n ? n : 1, sizeof(void *));
+    j->regionBytes = calloc(n ? n : 1, sizeof(size_t));
   }
   if (j && (argc < 5 || napi_get_value_int32(env, argv[4], &j->lanes) != napi_ok)) j->lanes = 0;
-  if (!j || !j->ids || !j->state || !j->regionAt) {
+  if (!j || !j->ids || !j->state || !j->regions || !j->regionBytes) {
     if (j) batchJobFree(env, j);
     else free(paths);
     return throwError(env, "out of memory");
   }
   if (n) memcpy(j->ids, ids, n * 4);
-  for (size_t f = 0; f < n; f++) j->regionAt[2 * f] = (size_t)-1;
   if (K->spares) {
     j->T = K->spares;
     K->spares = j->T->spares;

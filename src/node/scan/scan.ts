@@ -364,7 +364,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       options.onProgress?.(done, found);
     };
 
-    const limit = pool.size * PIPELINE;
+    // On the addon's threads one batch queued behind the running ones is enough (it starts as one
+    // ends, on libuv's thread; each queued batch holds a kernel's working memory).
+    const limit = native ? pool.size + 1 : pool.size * PIPELINE;
     let inFlight = 0;
     let wake: (() => void) | null = null;
     const notify = () => {
