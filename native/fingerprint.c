@@ -167,11 +167,25 @@ Kernel *kernelClone(const Kernel *K) {
   }
   T->ready = K->ready;
   T->generation = K->generation;
+  T->foldVersion = K->foldVersion;
   return T;
 }
 
+int kernelSyncClone(Kernel *T, const Kernel *K) {
+  if (T->nLangs < K->nLangs) {
+    if (!growArray((void **)&T->langs, &T->langCap, (size_t)K->nLangs, sizeof(Lang))) return 0;
+    memcpy(T->langs + T->nLangs, K->langs + T->nLangs, (size_t)(K->nLangs - T->nLangs) * sizeof(Lang));
+    T->nLangs = K->nLangs;
+  }
+  if (T->foldVersion != K->foldVersion) {
+    if (!kernelSetFoldTable(T, K->foldTable)) return 0;
+    T->foldVersion = K->foldVersion;
+  }
+  return 1;
+}
+
 int kernelSetFoldTable(Kernel *K, const uint16_t *table) {
-  dropSpares(K);
+  K->foldVersion++;
   if (!table) {
     free(K->foldTable);
     K->foldTable = NULL;
@@ -183,7 +197,6 @@ int kernelSetFoldTable(Kernel *K, const uint16_t *table) {
 }
 
 int kernelDefineLanguage(Kernel *K, const Lang *L) {
-  dropSpares(K);
   if (K->nLangs == MAX_LANGS || !growArray((void **)&K->langs, &K->langCap, (size_t)K->nLangs + 1, sizeof(Lang))) return -1;
   K->langs[K->nLangs] = *L;
   langFinish(&K->langs[K->nLangs]);

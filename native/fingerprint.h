@@ -91,6 +91,7 @@ typedef struct Kernel {
    * thread's kernel of an older one is freed, not kept. */
   struct Kernel *spares;
   unsigned generation;
+  unsigned foldVersion; /* moves on with every kernelSetFoldTable (a thread's kernel then takes the new table) */
   /* The variant fold's table (65536 units, each unit's folded form, 0 unchanged) for readCode's
    * plain texts (utf8code.c), or NULL: a text with Han to fold is then left to the caller. */
   uint16_t *foldTable;
@@ -103,9 +104,13 @@ Kernel *kernelNew(void);
 void kernelFree(Kernel *K);
 /* The word-character table (65536 entries) and logs[n] = Math.log(n) for n < nLogs: 1, or 0 out of memory. */
 int kernelInit(Kernel *K, const uint8_t *word, const double *logs, size_t nLogs);
-/* A kernel for another thread: K's word table, logs and languages copied, scratch of its own (no
- * spares); NULL out of memory. */
+/* A kernel for another thread: K's word table, logs, languages and fold table copied, scratch of
+ * its own (no spares); NULL out of memory. */
 Kernel *kernelClone(const Kernel *K);
+/* A kernel made by kernelClone(K) brought up to K's languages (defined since: ids are never
+ * reused) and fold table: 1, or 0 out of memory. Tables changed by kernelInit are not (see
+ * `generation`). */
+int kernelSyncClone(Kernel *T, const Kernel *K);
 /* Sets (a copy of table: 65536 units) or clears (NULL) the kernel's fold table: 1, or 0 out of memory. */
 int kernelSetFoldTable(Kernel *K, const uint16_t *table);
 /* Registers a language (langFinish is applied here): its id, or -1 (too many, or out of memory). */

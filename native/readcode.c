@@ -301,8 +301,9 @@ napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
 /* ------------------------------------------------------------------------------- readCodeBatchAsync */
 
 /* Thread kernels kept for the next jobs (the instance's `spares`), at most; and the largest
- * working memory of one kept (a job of big files leaves a big kernel: let go, not kept, so that
- * the kernels queued jobs hold are small and only the running ones grow, as a worker's). */
+ * working memory a job leaves its kernel (a job of big files leaves a big one: made again on the
+ * job's thread, tables and all, so that the kernels queued jobs hold are small and only the
+ * running ones grow, as a worker's). */
 #define SPARES_KEPT 8
 #define SPARE_KEEP_BYTES (8u << 20)
 
@@ -345,6 +346,7 @@ typedef struct {
   double limit;
   uint32_t o[OPT_COUNT];
   uint32_t *state;
+  uint32_t *words; /* the batch's words when its kernel was made again (else the kernel's batchWords) */
   /* file f's region document (malloc'ed on the job's thread, which writes it: handed to
    * JavaScript as it is where it can be, so that Node's thread neither copies nor first touches
    * it) and its bytes; NULL: none */
@@ -360,6 +362,7 @@ static void batchJobFree(napi_env env, BatchJob *j) {
   free(j->paths);
   free(j->ids);
   free(j->state);
+  free(j->words);
   if (j->regions)
     for (size_t f = 0; f < j->n; f++) free(j->regions[f]);
   free(j->regions);
@@ -387,6 +390,19 @@ static void batchJobExecute(napi_env env, void *data) {
   takeLane(j->lanes);
   j->ok = batchFiles(j->T, j->paths, j->len, j->ids, j->n, j->limit, j->o, j->state, &j->used, jobRegion, j);
   giveLane();
+  if (j->ok && scratchBytes(j->T) > SPARE_KEEP_BYTES) {
+    /* (the words first: batchResult reads them from the kernel) */
+    uint32_t *words = j->used ? malloc(j->used * 4) : NULL;
+    Kernel *fresh = !j->used || words ? kernelClone(j->T) : NULL;
+    if (fresh) {
+      if (j->used) memcpy(words, j->T->batchWords, j->used * 4);
+      kernelFree(j->T);
+      j->T = fresh;
+      j->words = words;
+    } else {
+      free(words);
+    }
+  }
 }
 
 static void freeRegion(napi_env env, void *data, void *hint) {
@@ -398,7 +414,15 @@ static void freeRegion(napi_env env, void *data, void *hint) {
 /* { words: ArrayBuffer, state: Uint32Array, regions: Array (with OPT_REGION: file f's ArrayBuffer at f) } into *out: 0 when it cannot be made. */
 static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   napi_value words, state, regions = NULL;
-  if (napi_create_object(env, out) != napi_ok || !batchWordsBuffer(env, j->T, j->ok, j->used, &words) ||
+  int madeWords;
+  if (j->words) {
+    void *data;
+    madeWords = napi_create_arraybuffer(env, j->used * 4, &data, &words) == napi_ok;
+    if (madeWords) memcpy(data, j->words, j->used * 4);
+  } else {
+    madeWords = batchWordsBuffer(env, j->T, j->ok, j->used, &words);
+  }
+  if (napi_create_object(env, out) != napi_ok || !madeWords ||
       !copiedArray(env, napi_uint32_array, j->state, j->n * BATCH_STATE, 4, &state) || napi_set_named_property(env, *out, "words", words) != napi_ok ||
       napi_set_named_property(env, *out, "state", state) != napi_ok)
     return 0;
@@ -436,7 +460,7 @@ static void batchJobComplete(napi_env env, napi_status done, void *data) {
   Kernel *K = kernelOf(env);
   size_t kept = 0;
   for (const Kernel *s = K ? K->spares : NULL; s; s = s->spares) kept++;
-  if (K && j->T->generation == K->generation && kept < SPARES_KEPT && scratchBytes(j->T) <= SPARE_KEEP_BYTES) {
+  if (K && j->T->generation == K->generation && kept < SPARES_KEPT) {
     j->T->spares = K->spares;
     K->spares = j->T;
   } else {
@@ -487,10 +511,16 @@ napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
   }
   if (n) memcpy(j->ids, ids, n * 4);
   if (K->spares) {
+    /* a kept kernel, given the languages defined and the fold table set since */
     j->T = K->spares;
     K->spares = j->T->spares;
     j->T->spares = NULL;
-  } else if (!(j->T = kernelClone(K))) {
+    if (!kernelSyncClone(j->T, K)) {
+      kernelFree(j->T);
+      j->T = NULL;
+    }
+  }
+  if (!j->T && !(j->T = kernelClone(K))) {
     batchJobFree(env, j);
     return throwError(env, "out of memory");
   }

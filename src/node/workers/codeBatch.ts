@@ -51,7 +51,7 @@ interface BatchCall {
  * notebook and component tests read its base name). Of one kernel; let go when it gets big.
  */
 const languageByName = { kernel: undefined as CodeKernel | undefined, ids: new Map<string, number>() };
-const LANGUAGE_NAMES_KEPT = 8192;
+const LANGUAGE_NAMES_KEPT = 1 << 16;
 
 function languageIdOf(kernel: CodeKernel, relPath: string): number {
   const slash = Math.max(relPath.lastIndexOf('/'), relPath.lastIndexOf('\\'));

@@ -215,20 +215,23 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
  * sketches are views into each file's words). `ownedRegions` as packOutcomes'.
  */
 export function outcomesOfWords(outcomes: readonly KernelWordsOutcome[], options: { ownedRegions?: boolean } = {}): FileOutcome[] {
-  const packedRegions = packRegions(outcomes, options.ownedRegions === true);
+  let withRegions = false;
+  for (const o of outcomes) withRegions ||= o.regionBuffer !== undefined;
+  const packedRegions = withRegions ? packRegions(outcomes, options.ownedRegions === true) : undefined;
   const regions = packedRegions ? unpackRegions(packedRegions, outcomes.length) : undefined;
   const out: FileOutcome[] = new Array(outcomes.length);
   for (let f = 0; f < outcomes.length; f++) {
     const o = outcomes[f];
     const w = o.words;
     let file: ItemFingerprint | null = null;
-    const sections: SectionFingerprint[] = [];
+    const sections: SectionFingerprint[] = new Array(Math.max(0, itemsOfWords(w) - 1));
     if (w.length > 0) {
       file = { hi: w[0], lo: w[1], tokens: w[2], features: w[3], sketch: w.subarray(FILE_HEAD, FILE_HEAD + w[8]), rawHi: w[4], rawLo: w[5], normHi: w[6], normLo: w[7] };
+      let s = 0;
       for (let at = FILE_HEAD + w[8]; at < w.length; at += SECTION_HEAD + w[at + 10]) {
         const i = at + 2;
         const sketch = w.subarray(at + SECTION_HEAD, at + SECTION_HEAD + w[at + 10]);
-        sections.push({ hi: w[i], lo: w[i + 1], tokens: w[i + 2], features: w[i + 3], sketch, rawHi: w[i + 4], rawLo: w[i + 5], normHi: w[i + 6], normLo: w[i + 7], startLine: w[at], endLine: w[at + 1] });
+        sections[s++] = { hi: w[i], lo: w[i + 1], tokens: w[i + 2], features: w[i + 3], sketch, rawHi: w[i + 4], rawLo: w[i + 5], normHi: w[i + 6], normLo: w[i + 7], startLine: w[at], endLine: w[at + 1] };
       }
     }
     const doc: DocumentFingerprint = { kind: 'code', file, sections };

@@ -122,7 +122,9 @@ describe("the CLI's early scan worker", function () {
     assert.equal(many.status, 0);
     assert.equal((JSON.parse(many.stdout) as { stats: { files: number } }).stats.files, 150);
     assert.deepEqual(many.workers, ['worker.js'], 'one, started first');
-    assert.deepEqual(many.events, ['online', flags], 'the flags once it is online');
+    // The flags once, after it is online (or gone: a scan this small can end before it boots, unused).
+    assert.deepEqual(many.events.filter((e) => e !== 'online'), [flags]);
+    assert.ok(!many.events.slice(many.events.indexOf(flags)).includes('online'), many.events.join(', '));
     assert.equal(many.uv, String(Math.max(4, 2 * os.availableParallelism())));
     const locating = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2'], native);
     assert.equal(locating.status, 0);
