@@ -3,8 +3,11 @@
  * code files read, checked and fingerprinted by one readCodeBatchAsync job on a thread of libuv's
  * pool, each job with a kernel of its own (native/readcode.c), the same outcomes as a worker's
  * batch; the batch's other files (prose, notebooks, components, files that are not plain text)
- * go to the scan's workers, which start only when such a file comes. So a tree of code alone
- * boots no worker thread (a Node worker's start and its bundle's compile: ~90 ms of CPU each).
+ * go to the scan's workers, which start only when such a file comes (the CLI starts one early).
+ * So a tree of code alone boots one worker thread or none, not one per core (a Node worker's start
+ * and its bundle's compile: ~90 ms of CPU each). For a process of its own, as the CLI's: a job
+ * queued beyond its lanes waits on a thread of libuv's pool (native/readcode.c), which the
+ * extension host shares with every other extension (its engine keeps its workers).
  */
 import * as fs from 'node:fs';
 import type { EngineSettings } from '../settings/engineSettings';
@@ -21,8 +24,8 @@ const TURNED_OFF = (): boolean => process.env.NEARDUP_NATIVE_BATCHES === '0';
 /**
  * A guess, before the addon is loaded, that a scan here fingerprints its code files on the addon's
  * threads: not on Windows (no readCodeBatch there), the addon beside the bundle or in the
- * checkout, nothing turned off. The CLI then starts no worker before its scan (earlyWorkers.ts);
- * a wrong guess only starts them a little later.
+ * checkout, nothing turned off. The CLI then starts one worker before its scan, not one per core
+ * (earlyWorkers.ts); a wrong guess only starts the others a little later.
  */
 export function nativeBatchesExpected(): boolean {
   const env = process.env;
