@@ -132,7 +132,7 @@ Kernel *kernelNew(void) {
   return calloc(1, sizeof(Kernel));
 }
 
-/* The thread kernels kept for readCodeBatchAsync let go: made for tables or languages now changed. */
+/* The thread kernels kept for readCodeBatchAsync let go: made with tables now changed. */
 static void dropSpares(Kernel *K) {
   kernelFree(K->spares);
   K->spares = NULL;

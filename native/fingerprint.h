@@ -87,8 +87,8 @@ typedef struct Kernel {
   uint32_t *batchWords;
   size_t batchCap;
   /* readCodeBatchAsync's kernels for libuv's threads (kernelClone), kept for its next jobs: a list
-   * through their own `spares`; `generation` moves on with every init or new language, and a
-   * thread's kernel of an older one is freed, not kept. */
+   * through their own `spares`; `generation` moves on with every init (new tables), and a
+   * thread's kernel of an older one is freed, not kept (languages and fold table: kernelSyncClone). */
   struct Kernel *spares;
   unsigned generation;
   unsigned foldVersion; /* moves on with every kernelSetFoldTable (a thread's kernel then takes the new table) */

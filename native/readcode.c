@@ -370,14 +370,13 @@ static void batchJobFree(napi_env env, BatchJob *j) {
   free(j);
 }
 
-/* A job's sink: file f's region document appended to the job's. */
+/* A job's sink: file f's region document, a block of its own. */
 static int jobRegion(void *ctx, const Kernel *K, size_t f) {
   BatchJob *j = ctx;
   const size_t bytes = kernelRegionBytes(K);
   void *doc = malloc(bytes ? bytes : 1);
   if (!doc) return 0;
   kernelRegionWrite(K, doc);
-  free(j->regions[f]); /* (none: each file once) */
   j->regions[f] = doc;
   j->regionBytes[f] = bytes;
   return 1;
@@ -390,18 +389,13 @@ static void batchJobExecute(napi_env env, void *data) {
   takeLane(j->lanes);
   j->ok = batchFiles(j->T, j->paths, j->len, j->ids, j->n, j->limit, j->o, j->state, &j->used, jobRegion, j);
   giveLane();
-  if (j->ok && scratchBytes(j->T) > SPARE_KEEP_BYTES) {
-    /* (the words first: batchResult reads them from the kernel) */
-    uint32_t *words = j->used ? malloc(j->used * 4) : NULL;
-    Kernel *fresh = !j->used || words ? kernelClone(j->T) : NULL;
-    if (fresh) {
-      if (j->used) memcpy(words, j->T->batchWords, j->used * 4);
-      kernelFree(j->T);
-      j->T = fresh;
-      j->words = words;
-    } else {
-      free(words);
-    }
+  Kernel *fresh = j->ok && scratchBytes(j->T) > SPARE_KEEP_BYTES ? kernelClone(j->T) : NULL;
+  if (fresh) {
+    /* the batch's words go with the job (batchResult reads them), the big kernel goes */
+    j->words = j->T->batchWords;
+    j->T->batchWords = NULL;
+    kernelFree(j->T);
+    j->T = fresh;
   }
 }
 
@@ -418,7 +412,7 @@ static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   if (j->words) {
     void *data;
     madeWords = napi_create_arraybuffer(env, j->used * 4, &data, &words) == napi_ok;
-    if (madeWords) memcpy(data, j->words, j->used * 4);
+    if (madeWords && j->used) memcpy(data, j->words, j->used * 4);
   } else {
     madeWords = batchWordsBuffer(env, j->T, j->ok, j->used, &words);
   }

@@ -40,7 +40,7 @@ function add(map: Map<string, LanguageInfo>, key: string, info: LanguageInfo, en
 }
 
 /** The file name of a path (after the last / or \). */
-function baseNameOf(path: string): string {
+export function baseNameOf(path: string): string {
   const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
   return path.slice(slash + 1);
 }

@@ -7,6 +7,7 @@
  */
 import { FILE_SKETCH_SIZE, minTokensOf, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fingerprint';
 import { DEFAULT_CODE_ANCHORING } from '../../core/regions/regions';
+import { baseNameOf } from '../../core/text/languages';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileToFingerprint, KernelWordsOutcome } from './fileOutcome';
@@ -54,8 +55,7 @@ const languageByName = { kernel: undefined as CodeKernel | undefined, ids: new M
 const LANGUAGE_NAMES_KEPT = 1 << 16;
 
 function languageIdOf(kernel: CodeKernel, relPath: string): number {
-  const slash = Math.max(relPath.lastIndexOf('/'), relPath.lastIndexOf('\\'));
-  const name = slash < 0 ? relPath : relPath.slice(slash + 1);
+  const name = baseNameOf(relPath);
   if (languageByName.kernel !== kernel || languageByName.ids.size >= LANGUAGE_NAMES_KEPT) languageByName.ids.clear();
   languageByName.kernel = kernel;
   let id = languageByName.ids.get(name);

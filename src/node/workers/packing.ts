@@ -33,11 +33,21 @@ const ITEM = 11;
 const FILE_HEAD = 9;
 const SECTION_HEAD = 11;
 
+/**
+ * Calls `item` for each item of kernel words, the file's (when any) then one per section: where its
+ * head's hi is (then lo tokens features rawHi rawLo normHi normLo), where its sketch of n words is,
+ * and its lines (0 0 for the file's).
+ */
+function forEachWordItem(w: Uint32Array, item: (at: number, sketchAt: number, n: number, startLine: number, endLine: number) => void): void {
+  if (w.length === 0) return;
+  item(0, FILE_HEAD, w[8], 0, 0);
+  for (let at = FILE_HEAD + w[8]; at < w.length; at += SECTION_HEAD + w[at + 10]) item(at + 2, at + SECTION_HEAD, w[at + 10], w[at], w[at + 1]);
+}
+
 /** The items of kernel words: the file's (when any), then one per section. */
 function itemsOfWords(w: Uint32Array): number {
-  if (w.length === 0) return 0;
-  let items = 1;
-  for (let at = FILE_HEAD + w[8]; at < w.length; at += SECTION_HEAD + w[at + 10]) items++;
+  let items = 0;
+  forEachWordItem(w, () => items++);
   return items;
 }
 const OK = 0;
@@ -134,10 +144,12 @@ export function packOutcomes(outcomes: readonly PackableOutcome[], options: { ow
       const w = o.words;
       if (w.length === 0) continue; // no item (header[h + 2] 0: code)
       header[h + 4] = 1;
-      putWords(w, 0, FILE_HEAD, w[8], 0, 0);
-      let sectionCount = 0;
-      for (let at = FILE_HEAD + w[8]; at < w.length; at += SECTION_HEAD + w[at + 10], sectionCount++) putWords(w, at + 2, at + SECTION_HEAD, w[at + 10], w[at], w[at + 1]);
-      header[h + 5] = sectionCount;
+      let items = 0;
+      forEachWordItem(w, (at, sketchAt, n, startLine, endLine) => {
+        putWords(w, at, sketchAt, n, startLine, endLine);
+        items++;
+      });
+      header[h + 5] = items - 1;
       continue;
     }
     const { kind, file, sections } = o.doc;
@@ -225,15 +237,12 @@ export function outcomesOfWords(outcomes: readonly KernelWordsOutcome[], options
     const w = o.words;
     let file: ItemFingerprint | null = null;
     const sections: SectionFingerprint[] = new Array(Math.max(0, itemsOfWords(w) - 1));
-    if (w.length > 0) {
-      file = { hi: w[0], lo: w[1], tokens: w[2], features: w[3], sketch: w.subarray(FILE_HEAD, FILE_HEAD + w[8]), rawHi: w[4], rawLo: w[5], normHi: w[6], normLo: w[7] };
-      let s = 0;
-      for (let at = FILE_HEAD + w[8]; at < w.length; at += SECTION_HEAD + w[at + 10]) {
-        const i = at + 2;
-        const sketch = w.subarray(at + SECTION_HEAD, at + SECTION_HEAD + w[at + 10]);
-        sections[s++] = { hi: w[i], lo: w[i + 1], tokens: w[i + 2], features: w[i + 3], sketch, rawHi: w[i + 4], rawLo: w[i + 5], normHi: w[i + 6], normLo: w[i + 7], startLine: w[at], endLine: w[at + 1] };
-      }
-    }
+    let s = 0;
+    forEachWordItem(w, (i, sketchAt, n, startLine, endLine) => {
+      const sketch = w.subarray(sketchAt, sketchAt + n);
+      if (i === 0) file = { hi: w[0], lo: w[1], tokens: w[2], features: w[3], sketch, rawHi: w[4], rawLo: w[5], normHi: w[6], normLo: w[7] };
+      else sections[s++] = { hi: w[i], lo: w[i + 1], tokens: w[i + 2], features: w[i + 3], sketch, rawHi: w[i + 4], rawLo: w[i + 5], normHi: w[i + 6], normLo: w[i + 7], startLine, endLine };
+    });
     const doc: DocumentFingerprint = { kind: 'code', file, sections };
     const ok: Extract<FileOutcome, { ok: true }> = { relPath: o.relPath, ok: true, bytes: o.bytes, encoding: o.encoding, doc };
     const region = regions?.[f];
