@@ -56,7 +56,7 @@ const cliExtrasApart = {
 };
 const cliExtras = {
   stdin: {
-    contents: "export * from './src/node/scan/locate';\nexport * from './src/node/htmlReport/fromScan';\n",
+    contents: "export * from './src/node/locate/locate';\nexport * from './src/node/htmlReport/fromScan';\n",
     resolveDir: __dirname,
     sourcefile: 'cliExtras.ts',
     loader: 'ts',

@@ -4,7 +4,7 @@
  * the documents' anchors read where they are as one index (AnchorIndex.add's order: no copy),
  * its seeds (seeds.c anchorSeedsOfDocuments, on the job's threads: seedsthreads.c), the buckets wanted and held back, the identical documents' classes, then the
  * bucket search (threads.c). The same plan and regions as src/core/regions planRegions,
- * wantedBuckets and searchBuckets on Node's thread (test/unit/node/scan/regionThreads.test.ts).
+ * wantedBuckets and searchBuckets on Node's thread (test/unit/node/locate/regionThreads.test.ts).
  * No Node-API call here. The native addon only (wasm.c has no threads).
  */
 #include "regionplan.h"

@@ -1,5 +1,5 @@
 /* The region finder's plan and bucket search as one job off Node's thread (native/regionplan.c,
- * the native addon only): what src/node/scan/regionThreads.ts otherwise plans on its own thread. */
+ * the native addon only): what src/node/locate/regionThreads.ts otherwise plans on its own thread. */
 #ifndef NEARDUP_REGIONPLAN_H
 #define NEARDUP_REGIONPLAN_H
 #include <stddef.h>
@@ -49,7 +49,7 @@ typedef struct {
  * The documents' anchors into one index (as AnchorIndex.add), its seeds (anchorSeeds, caps[d] the
  * cap of document d), the buckets worth searching (regions.ts wantedBuckets without skipPair; with
  * holdIdentical, those of two different documents of the same tokens held back), the identical
- * documents' classes (src/node/scan/identicalDocs.ts identicalClasses), and the search of the
+ * documents' classes (src/node/locate/identicalDocs.ts identicalClasses), and the search of the
  * wanted buckets on c->threads threads (bucketRegionsThreaded), then, with c->sides, the sides of
  * the regions found on as many (regionSidesOf) and their groups (regionGroupsOf). Returns 1 (*r malloc'ed:
  * regionPlanFree), -1 out of memory, -2 when an anchor lies outside its document, -3 when a

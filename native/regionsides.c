@@ -1,6 +1,6 @@
 /*
  * The sides of the regions a plan job found (regionSidesOf of regionsides.h), made on the job's
- * threads once its search is over: what src/node/scan/locatedReport.ts and regions.ts
+ * threads once its search is over: what src/node/locate/locatedReport.ts and regions.ts
  * bucketPairsOf otherwise compute per region on Node's thread after the job — the sides' starts
  * past leading closers, their lines, the report's lines and the two sides' SimHash distance — the
  * same numbers (test/unit/core/regions/sideFacts.test.ts). The regions are cut into chunks the

@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { IGNORE_FILE_REASON } from '../core/text/ignoreMarkers';
 import { DEFAULT_ENGINE_SETTINGS, SETTING_RANGES, type EngineSettings } from '../node/settings/engineSettings';
-import type * as Locate from '../node/scan/locate';
+import type * as Locate from '../node/locate/locate';
 import type * as HtmlReport from '../node/htmlReport/fromScan';
 import { scanDirectory, type ScanPool, type ScanResult } from '../node/scan/scan';
 import { shardParts } from './process/shardParts';
@@ -113,7 +113,7 @@ interface ScanFlags {
  */
 function locateParts(): typeof Locate {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('../node/scan/locate') as typeof Locate;
+  return require('../node/locate/locate') as typeof Locate;
 }
 function htmlParts(): typeof HtmlReport {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,6 +1,6 @@
 /**
  * How a located region stands next to the SimHash section pairs of its two files, one rule for
- * the CLI's `--locate` (node/scan/locate.ts) and the extension's engine (node/engine/regions):
+ * the CLI's `--locate` (node/locate/locate.ts) and the extension's engine (node/engine/regions):
  * a section already says a region (samePlace), or located regions split a section pair into the
  * separate copies it holds (splitsSection, gathered region by region in SectionSplits); the keys
  * of a side and of a pair's two sides.

@@ -1,7 +1,7 @@
 /**
  * Region pairs as rows of numbers (issue 12, `--locate`'s single-threaded tail): what a kernel's
  * bucket search found (core/regions/regions.ts bucketPairsOf's values) or a list of RegionPair
- * objects, read by the scan's report (src/node/scan/locatedReport.ts, locateGroups.ts; here
+ * objects, read by the scan's report (src/node/locate/locatedReport.ts, locateGroups.ts; here
  * fileCopyRows.ts) without an object per pair and per side; their groups flat, a place by its
  * document. Pure.
  */

@@ -363,7 +363,7 @@ function readFailure(e: unknown): { reason: string } {
 /**
  * Reads and decodes a file, or says why it cannot be used. Synchronous: it runs in a worker
  * thread that has nothing else to do meanwhile, and one call costs far less than the four
- * thread-pool round trips of the promise API. Also the CLI's `--locate` re-read (node/scan/locate.ts).
+ * thread-pool round trips of the promise API. Also the CLI's `--locate` re-read (node/locate/locate.ts).
  */
 export function readTextSync(
   file: FileToFingerprint,

@@ -111,7 +111,7 @@ export function packRegions(outcomes: readonly PackableOutcome[], owned: boolean
   }
   if (!any) return undefined;
   // On shared memory: the main thread hands the documents on to every worker (the region finder's
-  // jobs, node/scan/regionJobs.ts) without copying them.
+  // jobs, node/locate/regionJobs.ts) without copying them.
   const r = carve({
     header: [Int32Array, outcomes.length * REGION_HEADER],
     hi: [Uint32Array, tokens],

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../src/node/settings/engineSettings';
-import { locateCopies } from '../../../src/node/scan/locate';
+import { locateCopies } from '../../../src/node/locate/locate';
 import { codeFile, codeFunction, mulberry32 } from '../helpers/corpus';
 import { writeLocateFixture, type LocatedPair, type LocatedReport, type PlantedCopy, type Range } from './locateFixture';
 

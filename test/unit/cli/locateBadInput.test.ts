@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../src/node/settings/engineSettings';
-import { locateCopies, withLocated } from '../../../src/node/scan/locate';
+import { locateCopies, withLocated } from '../../../src/node/locate/locate';
 import { scanDirectory } from '../../../src/node/scan/scan';
 import { CLI, lines, nobodyIds, openToAll, runCli } from '../helpers/cli';
 import { codeFile, mulberry32 } from '../helpers/corpus';
@@ -279,7 +279,7 @@ describe('neardup scan locating copies (the default) on bad input', function () 
       `import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanDirectory } from ${src('node/scan/scan')};
-import { locateCopies, withLocated } from ${src('node/scan/locate')};
+import { locateCopies, withLocated } from ${src('node/locate/locate')};
 import { DEFAULT_ENGINE_SETTINGS } from ${src('node/settings/engineSettings')};
 const root = ${JSON.stringify(tree)};
 void (async () => {

@@ -1,10 +1,10 @@
-// withLocated (src/node/scan/locate.ts): the scan's result with the located outcome folded in, in
+// withLocated (src/node/locate/locate.ts): the scan's result with the located outcome folded in, in
 // one pass — its pairs in order with their clone kinds and regions (copies; the scan's own pairs
 // untouched), the section pairs the regions split left out with their two-member section groups,
 // the located pairs and groups after the scan's own.
 import { strict as assert } from 'node:assert';
 import type { ReportGroup, ReportPair } from '../../../src/core/report/report';
-import { withLocated, type LocateOutcome } from '../../../src/node/scan/locate';
+import { withLocated, type LocateOutcome } from '../../../src/node/locate/locate';
 import type { ScanResult } from '../../../src/node/scan/scan';
 
 type Located = Extract<LocateOutcome, { ok: true }>;

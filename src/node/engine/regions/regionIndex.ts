@@ -79,7 +79,7 @@ export class RegionIndex {
   private sorted: { ver: number; pairs: ReportPair[] } | undefined;
   /**
    * The content keys of the located sides, by path and lines (`startLine\0endLine`): a baseline's
-   * key of a located side, the CLI's (node/scan/locateLines.ts LocatedSides: the first side found
+   * key of a located side, the CLI's (node/locate/locateLines.ts LocatedSides: the first side found
    * with those lines gives it). Made when the pair is found (its documents are not kept); a file's
    * go when it changes (its pairs are found again).
    */

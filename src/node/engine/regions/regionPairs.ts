@@ -43,7 +43,7 @@ export function locatedPair(a: string, A: RegionDocument, b: string, B: RegionDo
 
 /**
  * The content key of a located side, tokens `side` of `doc` without leading closers (the range
- * locatedPair reports): what the CLI's located sides hash (node/scan/locateLines.ts), so that a
+ * locatedPair reports): what the CLI's located sides hash (node/locate/locateLines.ts), so that a
  * baseline's key of a located pair is the same in the editor and in `neardup scan`.
  */
 export function locatedSideKey(doc: RegionDocument, side: { start: number; end: number }): string {

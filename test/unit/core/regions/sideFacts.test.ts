@@ -1,7 +1,7 @@
 // The regions' sides a kernel's plan job makes with its search (core/regions/sideFacts.ts,
-// native/regionsides.c; asked by node/scan/regionThreads.ts startRegionsOnThreads' `sides`) are
+// native/regionsides.c; asked by node/locate/regionThreads.ts startRegionsOnThreads' `sides`) are
 // what the report otherwise computes per region on Node's thread (node/regions/regionSides.ts,
-// node/scan/locatedReport.ts): each side's start past its leading closers, the lines of its token
+// node/locate/locatedReport.ts): each side's start past its leading closers, the lines of its token
 // range, the report's lines of its trimmed range (a notebook's cell lines) and the two sides'
 // SimHash distance — on code (lean kernel documents and documents with stored identifier streams),
 // notebooks, English and Chinese prose, regions beginning with closers, identifiers normalised or
@@ -13,8 +13,8 @@ import { lineOfOffset, withAnchors, type RegionDocument } from '../../../../src/
 import { defaultAnchors, findRegions } from '../../../../src/core/regions/regions';
 import { SIDE_A_FIRST, SIDE_A_LAST, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_FIRST, SIDE_B_LAST, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS, type SideRequest } from '../../../../src/core/regions/sideFacts';
 import { closerTokens, linesOf, pairSides, trimmedStart, type SideOptions } from '../../../../src/node/regions/regionSides';
-import { startRegionsOnThreads } from '../../../../src/node/scan/regionThreads';
-import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
+import { startRegionsOnThreads } from '../../../../src/node/locate/regionThreads';
+import { identicalClasses } from '../../../../src/node/locate/identicalDocs';
 import { regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { chineseText, codeFunction, mulberry32, proseText } from '../../helpers/corpus';

@@ -1,6 +1,6 @@
 // Unit tests of src/node/regions/regionRows.ts: the region pairs as rows of numbers that the scan's
 // --locate report reads. Rows of region pairs give the pairs back; the rows of a search on the
-// native kernel's threads (node/scan/regionThreads.ts rows()) are its result()'s pairs, groups,
+// native kernel's threads (node/locate/regionThreads.ts rows()) are its result()'s pairs, groups,
 // counts and sides — with the plan job's sides and groups, with held buckets searched after it
 // (lines made here, groups made again), without the kernel's grouping (groupRegions') and without
 // its plan job (the plan made on this thread).
@@ -9,8 +9,8 @@ import { defaultAnchors, findRegions, type RegionPair } from '../../../../src/co
 import { withAnchors, type RegionDocument } from '../../../../src/core/regions/document';
 import { closerTokens } from '../../../../src/node/regions/regionSides';
 import { groupRowsOf, pairOfRow, pairsOfRows, rowsOfPairs, rowsResultOf, sideOfRow, ROW_INTS, type RegionRowsResult } from '../../../../src/node/regions/regionRows';
-import { startRegionsOnThreads } from '../../../../src/node/scan/regionThreads';
-import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
+import { startRegionsOnThreads } from '../../../../src/node/locate/regionThreads';
+import { identicalClasses } from '../../../../src/node/locate/identicalDocs';
 import { pastedSources } from '../../helpers/pastedSources';
 import { threadedNativeKernel } from '../workers/kernelsUnderTest';
 

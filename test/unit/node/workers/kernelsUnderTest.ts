@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { CodeKernel } from '../../../../src/core/types';
 import { createWasmKernel } from '../../../../src/core/wasm/wasmKernel';
 import { kernelKind, nativeKernel, nativeKernelProblem, nodeTextWriter } from '../../../../src/node/workers/nativeKernel';
-import { threadedKernelOf, type ThreadedBucketKernel } from '../../../../src/node/scan/regionThreads';
+import { threadedKernelOf, type ThreadedBucketKernel } from '../../../../src/node/locate/regionThreads';
 
 export const WASM_PATH = path.join(__dirname, '..', '..', '..', '..', 'wasm', 'neardup_kernel.wasm');
 

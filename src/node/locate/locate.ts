@@ -5,9 +5,9 @@
  * each region pair becomes a section pair of the report with its clone kind and `located: true`,
  * each group of copies a section group. See README "Locating copies inside files". The CLI runs
  * it with the scan's workers still up (beginLocateInPool): where the native kernel is built its
- * threads plan and search the seed buckets (node/scan/regionThreads.ts), else on 3 cores or more
- * the workers chain and align them (node/scan/regionJobs.ts) or this thread does; this thread makes
- * the report (node/scan/locatedReport.ts). A result
+ * threads plan and search the seed buckets (node/locate/regionThreads.ts), else on 3 cores or more
+ * the workers chain and align them (node/locate/regionJobs.ts) or this thread does; this thread makes
+ * the report (node/locate/locatedReport.ts). A result
  * without region documents (a scan run without `regions`) has its files read again here, with the
  * scan's reading, decoding and skip rules; so have the files a scan fingerprinted once the files it
  * walked passed the byte limit, when its text did not (ScanResult.regionsNotMade).
@@ -66,7 +66,7 @@ import type { EngineSettings } from '../settings/engineSettings';
 import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
-import type { ScanResult } from './scan';
+import type { ScanResult } from '../scan/scan';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the

@@ -1,4 +1,4 @@
-// The region finder's buckets on the native kernel's threads (node/scan/regionThreads.ts) find what
+// The region finder's buckets on the native kernel's threads (node/locate/regionThreads.ts) find what
 // findRegions finds on one thread, pair for pair and in the same order, with the same groups and
 // counts: on this repository's sources with blocks pasted into other files and into themselves,
 // with 1 to 4 threads, with buckets held back until the caller says which to search; two searches'
@@ -13,10 +13,10 @@ import { REPO } from '../../helpers/engineBundle';
 import type { RegionDocument } from '../../../../src/core/regions/document';
 import { defaultAnchors, findRegions, planRegions, wantedBuckets } from '../../../../src/core/regions/regions';
 import { searchBuckets } from '../../../../src/core/regions/kernelBuckets';
-import { inBucketOrder, startRegionsOnThreads, threadedKernelOf } from '../../../../src/node/scan/regionThreads';
+import { inBucketOrder, startRegionsOnThreads, threadedKernelOf } from '../../../../src/node/locate/regionThreads';
 import { regionDocumentOf } from '../../../../src/node/workers/fingerprintFile';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
-import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
+import { identicalClasses } from '../../../../src/node/locate/identicalDocs';
 import { SIDE_INTS } from '../../../../src/core/regions/sideFacts';
 import { withAnchors } from '../../../../src/core/regions/document';
 import { mulberry32, proseText } from '../../helpers/corpus';

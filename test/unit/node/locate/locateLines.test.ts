@@ -1,12 +1,12 @@
-// Unit tests of src/node/scan/locateLines.ts: the located sides' content keys (LocatedSides).
+// Unit tests of src/node/locate/locateLines.ts: the located sides' content keys (LocatedSides).
 // (samePlace and splitsSection: test/unit/node/regions/regionPlaces.test.ts.)
 import { strict as assert } from 'node:assert';
 import { regionDocument } from '../../../../src/core/regions/document';
 import { contentKey } from '../../../../src/node/regions/regionSides';
-import { LocatedSides } from '../../../../src/node/scan/locateLines';
+import { LocatedSides } from '../../../../src/node/locate/locateLines';
 import { sideKey } from '../../../../src/node/regions/regionPlaces';
 
-describe('node/scan/locateLines', () => {
+describe('node/locate/locateLines', () => {
   it('LocatedSides: the content key of the first side added at a place, made when asked for; a worker\'s key as given', () => {
     const text = Array.from({ length: 30 }, (_, i) => `const v${i} = compute(${i}, "x${i}");`).join('\n');
     const d = regionDocument(text, 'a.ts');

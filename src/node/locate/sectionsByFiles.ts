@@ -1,5 +1,5 @@
 /**
- * The scan's SimHash section pairs of each two files, by their lines (node/scan/locatedReport.ts):
+ * The scan's SimHash section pairs of each two files, by their lines (node/locate/locatedReport.ts):
  * the ones a located region of those files may repeat (regionPlaces.ts samePlace: they share
  * lines) or split (withinSection: it lies inside, ± 1 line). Two large look-alike files hold
  * many section pairs and many regions; each region is offered only the section pairs near it

@@ -1,13 +1,13 @@
-// SectionsByFiles (src/node/scan/sectionsByFiles.ts): the section pairs offered to a region are
+// SectionsByFiles (src/node/locate/sectionsByFiles.ts): the section pairs offered to a region are
 // every one that shares a line with its side (± 1 line) in the lower document, checked against
 // all of them on random section pairs; all of them for two sides in one file.
 import { strict as assert } from 'node:assert';
-import { SectionsByFiles } from '../../../../src/node/scan/sectionsByFiles';
+import { SectionsByFiles } from '../../../../src/node/locate/sectionsByFiles';
 import { mulberry32 as rng } from '../../helpers/random';
 
 const key = (x: number, y: number) => x * 0x4000000 + y;
 
-describe('node/scan/sectionsByFiles', () => {
+describe('node/locate/sectionsByFiles', () => {
   it('offers every section pair near a region side (few and many per pair of files, either side a), checked against all', () => {
     const r = rng(7);
     for (let t = 0; t < 200; t++) {

@@ -1,4 +1,4 @@
-// The region finder spread over workers (node/scan/regionJobs.ts) finds what findRegions finds on
+// The region finder spread over workers (node/locate/regionJobs.ts) finds what findRegions finds on
 // one thread, pair for pair and in the same order, with the same groups and counts: on this
 // repository's sources with blocks pasted into other files and into themselves, and prose with a
 // pasted paragraph, and on corpora of other random pastes; a run of buckets searched by the
@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { RegionDocument } from '../../../../src/core/regions/document';
 import { pastedSources } from '../../helpers/pastedSources';
 import { bucketWanted, findRegions, planRegions } from '../../../../src/core/regions/regions';
-import { findRegionsInPool, regionSlots, startRegionsInPool } from '../../../../src/node/scan/regionJobs';
+import { findRegionsInPool, regionSlots, startRegionsInPool } from '../../../../src/node/locate/regionJobs';
 import type { WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { runBuckets, runRegionBuckets } from '../../../../src/node/regions/regionJob';

@@ -1,4 +1,4 @@
-// Unit tests of src/node/scan/locateGroups.ts: the section groups of --locate from the region
+// Unit tests of src/node/locate/locateGroups.ts: the section groups of --locate from the region
 // finder's groups and the pairs the report keeps.
 import { strict as assert } from 'node:assert';
 import { regionDocument } from '../../../../src/core/regions/document';
@@ -7,9 +7,9 @@ import { groupRowsOf, rowsOfPairs } from '../../../../src/node/regions/regionRow
 import type { RegionPair } from '../../../../src/core/regions/regions';
 import type { ReportPair } from '../../../../src/core/report/report';
 import { linesOf } from '../../../../src/node/regions/regionSides';
-import { locatedSectionGroups } from '../../../../src/node/scan/locateGroups';
+import { locatedSectionGroups } from '../../../../src/node/locate/locateGroups';
 
-describe('node/scan/locateGroups', () => {
+describe('node/locate/locateGroups', () => {
   // Three documents of 60 lines, one token range per line block.
   const text = (p: string) => Array.from({ length: 60 }, (_, i) => `const ${p}${i} = compute(${i}, "${p}");`).join('\n');
   const docs = ['a.ts', 'b.ts', 'c.ts'].map((path, i) => ({ path, region: regionDocument(text('abc'[i]), path) }));

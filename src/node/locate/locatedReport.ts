@@ -1,5 +1,5 @@
 /**
- * What `--locate` reports of the regions found (node/scan/locate.ts, after the scan's report): the
+ * What `--locate` reports of the regions found (node/locate/locate.ts, after the scan's report): the
  * region pairs turned into the report's located section pairs, the regions of its file pairs, the
  * edited copies of files (core/regions/fileCopies.ts), the SimHash section pairs they repeat (clone
  * kinds) or split, and the groups. The rules are locate.ts'. On the main thread of a 2-core scan
@@ -18,7 +18,7 @@ import { locatedSectionGroups } from './locateGroups';
 import { SectionSplits } from '../regions/regionPlaces';
 import { SectionsByFiles } from './sectionsByFiles';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
-import type { ScanResult } from './scan';
+import type { ScanResult } from '../scan/scan';
 import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../core/regions/sideFacts';
 
 export interface LocateStats {

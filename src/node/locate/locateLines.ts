@@ -1,5 +1,5 @@
 /**
- * The lines and places of located regions (node/scan/locate.ts): a token range's report lines (a
+ * The lines and places of located regions (node/locate/locate.ts): a token range's report lines (a
  * notebook's cell lines), whether a SimHash section already says a region and whether regions split
  * one (node/regions/regionPlaces.ts), a side's key, the content keys of the located sides (made
  * when asked for), and byte counts for notices (a side's trimmed start, content key and SimHash:

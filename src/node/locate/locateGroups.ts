@@ -1,5 +1,5 @@
 /**
- * The section groups of `--locate` (node/scan/locate.ts): of each group of copies the region finder
+ * The section groups of `--locate` (node/locate/locate.ts): of each group of copies the region finder
  * made (core/regions/groups.ts), the places the report's located pairs link, as section groups (a
  * place's lines without its leading closers; the largest distance of the pairs linking them). In
  * one pass over each group's pairs and places: numbers in typed arrays (one set for all groups,

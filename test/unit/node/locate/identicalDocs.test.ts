@@ -4,7 +4,7 @@
 // are empty ones. (The native kernel's classes are checked against these in regionThreads.test.ts.)
 import { strict as assert } from 'node:assert';
 import { regionDocument } from '../../../../src/core/regions/document';
-import { identicalClasses } from '../../../../src/node/scan/identicalDocs';
+import { identicalClasses } from '../../../../src/node/locate/identicalDocs';
 
 describe('identicalClasses (the identical documents of a --locate search)', () => {
   it('names each document\'s first twin, -1 for a document alone', () => {
