@@ -1,6 +1,6 @@
 /**
  * A whole scan of a folder, as the CLI runs it: walk (ignore rules, globs, size limit), fingerprint
- * in a pool of worker threads, then match and group.
+ * in a pool of worker threads, then match and group (scanReport.ts).
  *
  * The walk and the fingerprinting overlap: the workers are started first, the walk runs in short
  * synchronous slices on this thread, and each batch of files goes to a worker as soon as it is
@@ -8,26 +8,17 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { nativeKernel, nativeLister } from '../workers/nativeKernel';
+import { nativeLister } from '../workers/nativeKernel';
 import { startScanPool } from './scanWorkers';
 import { fingerprintNatively, foldTableWhenReady, nativeBatchesChosen } from './nativeBatches';
 import * as path from 'node:path';
-import {
-  fileMatchOptions,
-  finishReport,
-  matchFileItems,
-  matchSectionItems,
-  planReport,
-  type FingerprintedDocument,
-  type MatchedItems,
-  type Report,
-  type ReportOptions,
-} from '../../core/report/report';
+import type { FingerprintedDocument, Report } from '../../core/report/report';
+import { inParallel, matchDocuments } from './scanReport';
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
 import type { CjkMode, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
-import { packItems, unpackOutcomes, unpackPairs, type PackedOutcomes, type PackedPairs } from '../workers/packing';
+import { unpackOutcomes, type PackedOutcomes } from '../workers/packing';
 import { walkFilesSync, type WalkEntry } from '../files/walk';
 import { WorkerPool } from '../workers/workerPool';
 import type { RegionDocument } from '../../core/regions/document';
@@ -151,11 +142,6 @@ export const NATIVE_BATCH_BYTES = 2 * 1024 * 1024;
 export const PIPELINE = 2;
 /** Longest synchronous slice of the walk before this thread looks at the workers' answers. */
 const WALK_SLICE_MS = 4;
-/**
- * With at least this many file fingerprints (and sections on), a worker matches the files while
- * this thread matches the sections; below, both here (a message costs more than it saves).
- */
-export const PARALLEL_MATCH_MIN_FILES = 500;
 /** Files the addon's threads leave (nativeBatches.ts) sent to the first worker alone, before any worker may take them (when they are a quarter of the files). */
 const LEFT_TO_ONE_WORKER = 2 * DEFAULT_BATCH_FILES;
 /**
@@ -462,65 +448,4 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     await (closing ?? pool.close());
     signal?.throwIfAborted();
   }
-}
-
-/**
- * The report of the documents: with sections and enough files, the files are matched in a worker
- * while this thread matches the sections (without their rule on paired files, applied after: see
- * matchSectionItems); the same report as buildReport.
- */
-async function matchDocuments(
-  documents: FingerprintedDocument[],
-  settings: EngineSettings,
-  pool: WorkerPool<WorkerRequest, WorkerResponse>,
-  phase: (name: string) => void,
-  release: () => void,
-  beforeSections?: () => void,
-  filesHere = false,
-): Promise<Report> {
-  const options: ReportOptions = {
-    maxDistance: settings.maxDistance,
-    sectionMaxDistance: settings.sectionMaxDistance,
-    minSimilarity: settings.minSimilarity,
-    sections: settings.sections,
-    kernel: nativeKernel(),
-    // While this thread matches the sections the workers are idle but for the files' match: the
-    // kernel's tables on as many threads as the pool has workers (the same pairs).
-    sectionThreads: pool.size,
-  };
-  beforeSections?.(); // e.g. work sent to the workers or the kernel's threads while this thread matches (its plan too)
-  const plan = planReport(documents);
-  if (filesHere || !settings.sections || plan.fileItems.length < PARALLEL_MATCH_MIN_FILES || plan.sectionItems.length < 2) {
-    release();
-    return finishReport(plan, options, matchFileItems(plan, options), null);
-  }
-  const items = packItems(plan.fileItems.map((i) => i.fp));
-  const filesJob = pool
-    .run({ type: 'matchPairs', items, options: fileMatchOptions(options) }, [items.fp.buffer, items.offsets.buffer, items.sketches.buffer] as ArrayBuffer[])
-    .then(
-      (res) => {
-        phase('files matched');
-        return unpackPairs(res as PackedPairs) satisfies MatchedItems;
-      },
-      () => null, // the worker failed: match them here
-    );
-  const sections = matchSectionItems(plan, options, null);
-  phase('sections matched');
-  const files = (await filesJob) ?? matchFileItems(plan, options);
-  release();
-  return finishReport(plan, options, files, sections);
-}
-
-/** Runs `fn` over the items with at most `limit` calls under way; results in input order. */
-async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
 }
