@@ -588,6 +588,7 @@ NAPI_MODULE_INIT() {
       {"readCode", NULL, jsReadCode, NULL, NULL, NULL, napi_default, NULL},
       {"readCodeBatch", NULL, jsReadCodeBatch, NULL, NULL, NULL, napi_default, NULL},
       {"readCodeBatchAsync", NULL, jsReadCodeBatchAsync, NULL, NULL, NULL, napi_default, NULL},
+      {"releaseBuffer", NULL, jsReleaseBuffer, NULL, NULL, NULL, napi_default, NULL},
 #endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},

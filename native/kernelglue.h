@@ -104,10 +104,11 @@ napi_value jsCopySearch(napi_env env, napi_callback_info info);
 napi_value jsRegionGroups(napi_env env, napi_callback_info info);
 #ifndef _WIN32
 napi_value jsListDir(napi_env env, napi_callback_info info);
-/* readcode.c: readCode, readCodeBatch, readCodeBatchAsync. */
+/* readcode.c: readCode, readCodeBatch, readCodeBatchAsync, releaseBuffer. */
 napi_value jsReadCode(napi_env env, napi_callback_info info);
 napi_value jsReadCodeBatch(napi_env env, napi_callback_info info);
 napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info);
+napi_value jsReleaseBuffer(napi_env env, napi_callback_info info);
 #endif
 
 #endif

@@ -405,6 +405,28 @@ static void freeRegion(napi_env env, void *data, void *hint) {
   free(data);
 }
 
+/*
+ * releaseBuffer(buffer: ArrayBuffer) -> boolean: detaches a region document's buffer that nothing
+ * reads any more (a scan let go of its region documents), so that its memory (freeRegion's, or
+ * V8's) is freed now rather than at some later garbage collection; false when it cannot be.
+ */
+napi_value jsReleaseBuffer(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  bool isBuffer = false;
+  CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 1 || napi_is_arraybuffer(env, argv[0], &isBuffer) != napi_ok || !isBuffer) return throwError(env, "releaseBuffer(buffer: ArrayBuffer)");
+  const int detached = napi_detach_arraybuffer(env, argv[0]) == napi_ok;
+  bool pending = false;
+  if (!detached && napi_is_exception_pending(env, &pending) == napi_ok && pending) {
+    napi_value ignored;
+    napi_get_and_clear_last_exception(env, &ignored);
+  }
+  napi_value result;
+  CALL(napi_get_boolean(env, detached, &result));
+  return result;
+}
+
 /* { words: ArrayBuffer, state: Uint32Array, regions: Array (with OPT_REGION: file f's ArrayBuffer at f) } into *out: 0 when it cannot be made. */
 static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   napi_value words, state, regions = NULL;

@@ -8,7 +8,8 @@
  * Within one directory, every file is listed and stat'ed before the first of them is sent (so a
  * file that changes after the listing is always seen changed by the reading worker).
  */
-import { nativeLister } from '../workers/nativeKernel';
+import { nativeKernel, nativeLister } from '../workers/nativeKernel';
+import { releaseRegionDocument } from '../workers/regionPacking';
 import { startScanPool } from './scanWorkers';
 import { fingerprintNatively, foldTableWhenReady, nativeBatchesChosen } from './nativeBatches';
 import * as path from 'node:path';
@@ -41,7 +42,8 @@ export interface ScanOptions {
   /**
    * With `regions`: once the files walked hold more bytes than this, no more region documents are
    * asked for (the walk ends long before the fingerprinting: a tree over the limit costs the
-   * workers almost nothing more), and once the files read do, those made are let go (the caller
+   * workers almost nothing more), and once the files read do, or earlier, once the text the walk
+   * promises is well over it ({@link REGIONS_LET_GO_OVER}), those made are let go (the caller
    * refuses such a tree: --locate's limit). A tree whose text is under the limit though its files
    * walked are not (binary or skipped files) names the files read without one in
    * ScanResult.regionsNotMade. Default: none.
@@ -123,8 +125,9 @@ export interface ScanResult extends Report {
   regions?: ReadonlyMap<string, RegionDocument>;
   /**
    * With `regions`, under `regionsMaxBytes`: the documents fingerprinted after the files walked
-   * passed the limit, so without a region document (the caller makes them, e.g. locate.ts reads
-   * them again). Absent when there are none.
+   * passed the limit, or whose region documents were let go (REGIONS_LET_GO_OVER), so without a
+   * region document (the caller makes them, e.g. locate.ts reads them again). Absent when there
+   * are none.
    */
   regionsNotMade?: ReadonlySet<string>;
 }
@@ -158,7 +161,19 @@ export const CJK_EVERY_WORKER_CHARS = 256 * 1024;
 interface Batch {
   index: number;
   files: FileToFingerprint[];
+  /** The walk's size of its files. */
+  bytes: number;
 }
+
+/**
+ * Region documents made are let go before the files read pass the limit once the text the walk
+ * promises is this many times over it: the bytes walked at the share of them read as text so far
+ * (measured from at least an eighth of the limit). A tree walked over the limit is let go early
+ * (its documents no longer held while the rest is fingerprinted: +30–60 MB of peak on the large
+ * bench tree otherwise); one that ends under it after all has its files read again by the locate
+ * pass (ScanResult.regionsNotMade), the same result.
+ */
+export const REGIONS_LET_GO_OVER = 1.25;
 
 export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   const started = performance.now();
@@ -204,16 +219,27 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   let done = 0;
   let documents: FingerprintedDocument[] = [];
   const regions = new Map<string, RegionDocument>();
-  // Region documents are asked for until the bytes walked pass the limit, and dropped once the
-  // bytes read do (memory); the files fingerprinted without one meanwhile are noted.
+  // Region documents are asked for until the bytes walked pass the limit, let go once the text
+  // the walk promises is well over it (REGIONS_LET_GO_OVER) and dropped once the bytes read pass it
+  // (memory); the files fingerprinted without one meanwhile are noted.
   const regionsMaxBytes = options.regionsMaxBytes ?? Infinity;
   let wantRegions = options.regions === true;
   let regionsDropped = false;
+  let regionsLetGo = false;
   const sharedFrom = options.regionsSharedFrom ?? 1;
   const regionsOwned = typeof sharedFrom === 'function' ? !sharedFrom(pool.size) : pool.size < sharedFrom;
   const regionsNotMade = new Set<string>();
+  // (a document in a buffer of its own, the kernel's, is freed at once: not left to a garbage
+  // collection that may come only after the peak)
+  const releaseBuffer = (nativeKernel() as { releaseBuffer?: (buffer: ArrayBuffer) => boolean } | null)?.releaseBuffer;
+  const letGo = (o: FileOutcome & { ok: true }) => {
+    if (o.region) releaseRegionDocument(o.region, releaseBuffer);
+    delete o.region;
+    regionsNotMade.add(o.relPath);
+  };
   let walkedBytes = 0;
   let regionBytes = 0;
+  let doneWalkedBytes = 0;
   let bytes = 0;
   let report: Report;
   let closing: Promise<void> | undefined;
@@ -226,7 +252,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     let batches = 0;
     const flush = () => {
       if (current.length === 0) return;
-      ready.push({ index: batches++, files: current });
+      ready.push({ index: batches++, files: current, bytes: currentBytes });
       current = [];
       currentBytes = 0;
     };
@@ -348,6 +374,18 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         if (!o.ok) skip(o.relPath, o.reason);
         else regionBytes += o.bytes;
       }
+      doneWalkedBytes += b.bytes;
+      if (
+        options.regions && !regionsDropped && !regionsLetGo && walkedBytes > regionsMaxBytes && doneWalkedBytes >= regionsMaxBytes / 8 &&
+        (walkedBytes * regionBytes) / doneWalkedBytes > regionsMaxBytes * REGIONS_LET_GO_OVER
+      ) {
+        // The tree will be over the limit: its documents named, not held.
+        wantRegions = false;
+        regionsLetGo = true;
+        phase('region documents let go');
+        for (const list of results) for (const o of list ?? []) if (o.ok && o.region) letGo(o);
+      }
+      if (regionsLetGo && !regionsDropped) for (const o of outcomes) if (o.ok && o.region) letGo(o); // asked for before
       if (options.regions && !regionsDropped && regionBytes > regionsMaxBytes) {
         wantRegions = false;
         regionsDropped = true;

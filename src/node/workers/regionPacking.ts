@@ -53,6 +53,18 @@ function ownBuffer(g: RegionDocument): RegionBuffer | null {
   return fits && at[6] + g.length === b.buffer.byteLength ? b : null;
 }
 
+/**
+ * Frees now the memory of a region document nothing will read again, when the document is the
+ * whole of an ArrayBuffer of its own (a kernel-made one, {@link ownBuffer}): `release` detaches
+ * that buffer (the addon's releaseBuffer), and the document's arrays are empty afterwards.
+ * Documents on arrays they share with others (packed, on shared memory) wait for the garbage
+ * collector. True when released.
+ */
+export function releaseRegionDocument(g: RegionDocument, release: ((buffer: ArrayBuffer) => boolean) | undefined): boolean {
+  const b = release ? ownBuffer(g) : null;
+  return b !== null && release!(b.buffer);
+}
+
 type SharedArray = Int32Array | Uint32Array | Uint8Array;
 type SharedCtor = { new (buffer: SharedArrayBuffer, byteOffset: number, length: number): SharedArray; BYTES_PER_ELEMENT: number };
 

@@ -230,6 +230,8 @@ describe('neardup scan locating copies (the default) on bad input', function () 
     assert.equal(limited.regions?.size, 0, 'no region documents kept past the limit');
     assert.equal(limited.regionsNotMade, undefined, 'none to make: the text is over the limit');
     assert.ok(phases.indexOf('region documents no longer asked for') >= 0 && phases.indexOf('region documents no longer asked for') < phases.indexOf('walked'), `asked for no more once the walk passed the limit: ${phases.join(', ')}`);
+    // (the whole tree walked at once, three times the limit, and the first batch back all text)
+    assert.ok(phases.indexOf('region documents let go') >= 0 && phases.indexOf('region documents let go') < phases.indexOf('fingerprinted'), `let go before the files read passed the limit: ${phases.join(', ')}`);
     const out = locateCopies(limited, { settings, maxBytes: Math.floor(all.stats.bytes / 3) });
     assert.equal(out.ok, false, 'and the locate pass refuses the tree');
     assert.match(out.ok ? '' : out.reason, /^the scanned text \(\d+(\.\d)? KB\) is over the \d+(\.\d)? KB --locate takes$/);
@@ -259,6 +261,32 @@ describe('neardup scan locating copies (the default) on bad input', function () 
     assert.deepEqual(again.groups, made.groups);
     assert.deepEqual({ ...again.stats, elapsedMs: 0 }, { ...made.stats, elapsedMs: 0 });
     assertPlanted(withLocated(scanned, again).pairs as LocatedPair[], fixture, 'read again');
+  });
+
+  it('text walked first, then a large binary file: the region documents made are let go (the text promised is over the limit), the locate pass reads the files again and finds the same', async () => {
+    const tree = path.join(tmp, 'walked-over-last');
+    fs.mkdirSync(tree);
+    const fixture = writeLocateFixture(tree);
+    const binary = Buffer.alloc(1024 * 1024, 7);
+    for (let i = 0; i < binary.length; i += 64) binary[i] = 0; // NUL bytes: binary, skipped by the scan
+    write(tree, 'zz-last/blob.bin', binary);
+    const settings: EngineSettings = DEFAULT_ENGINE_SETTINGS;
+    const all = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, batchSize: 2 });
+    const maxBytes = all.stats.bytes + 1024; // the text is under it, the files walked are far over it
+    assert.ok(binary.length > 2 * maxBytes, `the binary file (${binary.length} bytes) is over twice the limit (${maxBytes})`);
+    // One file a batch, in the walk's order on one worker: the text's batches come back first.
+    const phases: string[] = [];
+    const scanned = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, regionsMaxBytes: maxBytes, batchSize: 1, batchBytes: 1, onPhase: (p) => phases.push(p) });
+    assert.ok(phases.includes('region documents let go'), phases.join(', '));
+    assert.equal(scanned.regions?.size, 0, 'none held');
+    assert.deepEqual([...(scanned.regionsNotMade ?? [])].sort(), scanned.documents.map((d) => d.path).sort(), 'every document fingerprinted is named');
+    const again = locateCopies(scanned, { settings, maxBytes });
+    const made = locateCopies(all, { settings, maxBytes });
+    assert.ok(again.ok && made.ok);
+    assert.ok(again.pairs.length > 0);
+    assert.deepEqual(again.pairs, made.pairs, 'the same located pairs');
+    assert.deepEqual(again.groups, made.groups);
+    assertPlanted(withLocated(scanned, again).pairs as LocatedPair[], fixture, 'let go, read again');
   });
 
   it('a file made unreadable between the scan and the locate pass is one "permission denied" skip', function () {

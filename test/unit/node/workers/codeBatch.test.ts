@@ -14,6 +14,7 @@ import { fastCodeCounts, fingerprintFileSync, useFastCode } from '../../../../sr
 import type { FileToFingerprint, PackableOutcome } from '../../../../src/node/workers/fileOutcome';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 import { outcomesOfWords, packOutcomes, unpackOutcomes } from '../../../../src/node/workers/packing';
+import { releaseRegionDocument } from '../../../../src/node/workers/regionPacking';
 import { mulberry32 } from '../../helpers/random';
 import { code, FAST_PATH_SETTINGS, files } from './codeFiles';
 
@@ -188,6 +189,30 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
             if (regions) assert.ok(direct.every((o) => o.ok && o.region), 'a region document each');
           }
         }
+      }
+    });
+
+    it("releaseRegionDocument: a document the batch's job made (in an ArrayBuffer of its own) is freed at once through the addon's releaseBuffer; a packed one is left to the collector", async () => {
+      const release = (kernel as { releaseBuffer?: (b: ArrayBuffer) => boolean }).releaseBuffer;
+      assert.equal(typeof release, 'function', 'the addon has releaseBuffer where it has readCodeBatchAsync');
+      const made = (await codeBatchAsync(batch, DEFAULT_ENGINE_SETTINGS, undefined, true)!).filter((o) => o !== undefined);
+      const own = outcomesOfWords(made, { ownedRegions: true }).filter((o) => o.ok && o.region);
+      const shared = outcomesOfWords(made, { ownedRegions: false }).filter((o) => o.ok && o.region);
+      assert.ok(own.length >= 10 && shared.length === own.length, `${own.length} documents`);
+      for (const o of shared) {
+        const g = o.ok ? o.region! : undefined;
+        const before = g!.raw.hi.length;
+        assert.equal(releaseRegionDocument(g!, release), false, `${o.relPath}: on arrays it shares`);
+        assert.equal(g!.raw.hi.length, before, 'untouched');
+      }
+      for (const o of own) {
+        const g = o.ok ? o.region! : undefined;
+        assert.ok(g!.length > 0 && g!.raw.hi.buffer.byteLength > 0);
+        assert.equal(releaseRegionDocument(g!, undefined), false, 'nothing to release with');
+        assert.equal(releaseRegionDocument(g!, release), true, o.relPath);
+        assert.equal(g!.raw.hi.buffer.byteLength, 0, 'its buffer detached');
+        assert.equal(g!.raw.hi.length, 0);
+        assert.equal(releaseRegionDocument(g!, release), false, 'once');
       }
     });
 
