@@ -232,9 +232,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   // (a document in a buffer of its own, the kernel's, is freed at once: not left to a garbage
   // collection that may come only after the peak)
   const releaseBuffer = (nativeKernel() as { releaseBuffer?: (buffer: ArrayBuffer) => boolean } | null)?.releaseBuffer;
-  const letGo = (o: FileOutcome & { ok: true }) => {
+  const drop = (o: FileOutcome & { ok: true }) => {
     if (o.region) releaseRegionDocument(o.region, releaseBuffer);
     delete o.region;
+  };
+  const letGo = (o: FileOutcome & { ok: true }) => {
+    drop(o);
     regionsNotMade.add(o.relPath);
   };
   let walkedBytes = 0;
@@ -390,9 +393,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         wantRegions = false;
         regionsDropped = true;
         regionsNotMade.clear();
-        for (const list of results) for (const o of list ?? []) if (o.ok) delete o.region;
+        for (const list of results) for (const o of list ?? []) if (o.ok) drop(o);
       }
-      if (regionsDropped) for (const o of outcomes) if (o.ok) delete o.region; // asked for before the limit was passed
+      if (regionsDropped) for (const o of outcomes) if (o.ok) drop(o); // asked for before the limit was passed
       options.onProgress?.(done, found);
     };
 
