@@ -237,15 +237,21 @@ describe('neardup scan locating copies (the default) on bad input', function () 
     assert.match(out.ok ? '' : out.reason, /^the scanned text \(\d+(\.\d)? KB\) is over the \d+(\.\d)? KB --locate takes$/);
   });
 
-  it('files walked over regionsMaxBytes but text under it (a large binary file walked first): no region document asked for, the locate pass reads the files again and finds the same', async () => {
-    const tree = path.join(tmp, 'walked-over');
+  /** The planted-copy fixture and a binary file of `size` bytes at `rel` (skipped by the scan), in tmp/`name`; and its scan with region documents, no limit. */
+  async function treeWithBinary(name: string, rel: string, size: number) {
+    const tree = path.join(tmp, name);
     fs.mkdirSync(tree);
     const fixture = writeLocateFixture(tree);
-    const binary = Buffer.alloc(256 * 1024, 7);
+    const binary = Buffer.alloc(size, 7);
     for (let i = 0; i < binary.length; i += 64) binary[i] = 0; // NUL bytes: binary, skipped by the scan
-    write(tree, 'a-first/blob.bin', binary);
+    write(tree, rel, binary);
     const settings: EngineSettings = DEFAULT_ENGINE_SETTINGS;
     const all = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, batchSize: 2 });
+    return { tree, fixture, binary, settings, all };
+  }
+
+  it('files walked over regionsMaxBytes but text under it (a large binary file walked first): no region document asked for, the locate pass reads the files again and finds the same', async () => {
+    const { tree, fixture, binary, settings, all } = await treeWithBinary('walked-over', 'a-first/blob.bin', 256 * 1024);
     assert.ok(all.stats.bytes < binary.length, `the text (${all.stats.bytes} bytes) is smaller than the binary file`);
     const maxBytes = all.stats.bytes + 1024; // the text is under it, the files walked are not from the first one on
     const scanned = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, regionsMaxBytes: maxBytes, batchSize: 2 });
@@ -264,14 +270,7 @@ describe('neardup scan locating copies (the default) on bad input', function () 
   });
 
   it('text walked first, then a large binary file: the region documents made are let go (the text promised is over the limit), the locate pass reads the files again and finds the same', async () => {
-    const tree = path.join(tmp, 'walked-over-last');
-    fs.mkdirSync(tree);
-    const fixture = writeLocateFixture(tree);
-    const binary = Buffer.alloc(1024 * 1024, 7);
-    for (let i = 0; i < binary.length; i += 64) binary[i] = 0; // NUL bytes: binary, skipped by the scan
-    write(tree, 'zz-last/blob.bin', binary);
-    const settings: EngineSettings = DEFAULT_ENGINE_SETTINGS;
-    const all = await scanDirectory({ root: tree, settings, workers: 1, workerScript: WORKER, quiet: true, regions: true, batchSize: 2 });
+    const { tree, fixture, binary, settings, all } = await treeWithBinary('walked-over-last', 'zz-last/blob.bin', 1024 * 1024);
     const maxBytes = all.stats.bytes + 1024; // the text is under it, the files walked are far over it
     assert.ok(binary.length > 2 * maxBytes, `the binary file (${binary.length} bytes) is over twice the limit (${maxBytes})`);
     // One file a batch, in the walk's order on one worker: the text's batches come back first.
