@@ -52,6 +52,7 @@ import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
 import { EngineRegions, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
+import { planUpdate, type Candidate } from './indexing/updatePlan';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -81,12 +82,6 @@ interface RootRules {
   path: string;
   match: (relPath: string) => boolean;
   git: GitignoreChecker;
-}
-
-interface Candidate {
-  path: string;
-  size: number;
-  mtimeMs: number;
 }
 
 type Eligibility = { ok: true; root: RootRules; rel: string } | { ok: false; why: 'outside' | 'excluded' };
@@ -747,97 +742,12 @@ export class EngineState {
   private async runUpdate(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
     const started = performance.now();
     const settings = this.requireConfig().settings;
-    let needsWalk = false;
-    let removed = 0;
-    let skipped = 0;
-    const upserts = new Set<string>();
-    const changed = new Set<string>();
-    const isRuleFile = (p: string) => path.basename(p) === '.gitignore' || p.endsWith(path.join('.git', 'info', 'exclude'));
-    const deleteTree = (p: string) => {
-      const prefix = p + path.sep;
-      for (const k of [...this.entries.keys()]) {
-        if (k === p || k.startsWith(prefix)) {
-          this.entries.delete(k);
-          changed.add(k);
-          removed++;
-        }
-      }
-    };
-    for (const { from, to } of batch.renames) {
-      const a = path.resolve(from);
-      const b = path.resolve(to);
-      if (isRuleFile(a) || isRuleFile(b)) needsWalk = true;
-      const prefix = a + path.sep;
-      let n = 0;
-      for (const [k, e] of [...this.entries]) {
-        if (k !== a && !k.startsWith(prefix)) continue;
-        this.entries.delete(k);
-        const target = b + k.slice(a.length);
-        this.entries.set(target, e); // validated below by size and mtime
-        changed.add(k).add(target);
-        upserts.add(target);
-        n++;
-      }
-      if (n === 0) upserts.add(b);
-    }
-    for (const p of batch.removes) {
-      const abs = path.resolve(p);
-      if (isRuleFile(abs)) needsWalk = true;
-      upserts.delete(abs);
-      deleteTree(abs);
-    }
-    for (const p of batch.upserts) upserts.add(path.resolve(p));
-
-    const toRead: Candidate[] = [];
-    for (const abs of upserts) {
-      if (isRuleFile(abs)) {
-        needsWalk = true;
-        continue;
-      }
-      const elig = await this.eligible(abs);
-      if (!elig.ok) {
-        if (this.entries.delete(abs)) {
-          changed.add(abs);
-          removed++;
-        }
-        continue;
-      }
-      let st;
-      try {
-        st = await fsp.lstat(abs);
-      } catch {
-        deleteTree(abs);
-        continue;
-      }
-      if (st.isDirectory()) {
-        needsWalk = true; // a folder appeared (created, moved in, renamed): walk it with the rules
-        continue;
-      }
-      if (!st.isFile()) {
-        if (this.entries.delete(abs)) {
-          changed.add(abs);
-          removed++;
-        }
-        if (st.isSymbolicLink()) {
-          skipped++;
-          this.skip(abs, 'symbolic link (not followed)');
-        }
-        continue;
-      }
-      if (st.size > settings.maxFileSizeBytes) {
-        if (this.entries.delete(abs)) {
-          changed.add(abs);
-          removed++;
-        }
-        skipped++;
-        this.skip(abs, `file too large (${st.size} bytes > limit ${settings.maxFileSizeBytes} bytes)`);
-        continue;
-      }
-      const e = this.entries.get(abs);
-      if (e && e.size === st.size && e.mtimeMs === st.mtimeMs && !e.transient) continue;
-      toRead.push({ path: abs, size: st.size, mtimeMs: st.mtimeMs });
-      changed.add(abs);
-    }
+    const plan = await planUpdate(
+      { entries: this.entries, eligible: (abs) => this.eligible(abs), skip: (abs, reason) => this.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
+      batch,
+    );
+    const { toRead, changed, upserts, needsWalk, removed } = plan;
+    let skipped = plan.skipped;
 
     if (needsWalk) {
       for (const r of this.rules) r.git.clear();

@@ -12,6 +12,7 @@ import type { DocumentFingerprint } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileOutcome } from '../workers/fileOutcome';
 import type { SaveTextResult, UpdateResult } from './engineProtocol';
+import { isRuleFile } from './indexing/updatePlan';
 
 /** What the engine keeps of a file (structurally the engine's own entry). */
 export interface SavedEntry {
@@ -38,7 +39,6 @@ export interface SavedTextHost {
   documents(): number;
 }
 
-const isRuleFile = (p: string) => path.basename(p) === '.gitignore' || p.endsWith(path.join('.git', 'info', 'exclude'));
 
 /** Indexes `text` as the content of `file` (absolute), saved just now. Run in the engine's serial queue. */
 export async function applySavedText(h: SavedTextHost, file: string, text: string): Promise<SaveTextResult> {
