@@ -65,6 +65,8 @@ export interface NearDupApi {
     debugKillEngine(how?: 'kill' | 'exit' | 'throw' | 'oom' | 'pool'): Promise<boolean>;
     /** Batches of file events sent to the engine so far (events are coalesced into them). */
     eventBatches(): number;
+    /** File events held so far because the editor held their file unsaved (a save under way: see IndexService.queueEvent). */
+    eventsWhileUnsaved(): number;
   };
   /** The NearDup output channel: lines written so far, and those after a mark (`level: message`). */
   log: { count(): number; since(mark: number): string[] };
@@ -208,6 +210,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
       engineRestarts: () => index.engineRestarts,
       debugKillEngine: (how = 'kill') => index.debugCrash(how),
       eventBatches: () => index.eventBatches,
+      eventsWhileUnsaved: () => index.eventsWhileUnsaved,
     },
     log: { count: () => log.count, since: (mark) => log.since(mark) },
     tree,

@@ -23,6 +23,26 @@ import { SaveEchoes } from './live/saveEchoes';
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
+/**
+ * Longest wait of a file event while the editor holds the file unsaved (IndexService.queueEvent):
+ * a save under way ends it (the document is clean again) long before.
+ */
+export const UNSAVED_WAIT_MAX_MS = 5000;
+const UNSAVED_POLL_MS = 50;
+
+/** The files (paths) open in an editor with unsaved changes. */
+function dirtyFiles(): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const d of vscode.workspace.textDocuments) if (d.isDirty && d.uri.scheme === 'file') out.add(d.uri.fsPath);
+  return out;
+}
+
+/** Resolves once `file` is no longer open with unsaved changes (saved, reverted, closed), or after UNSAVED_WAIT_MAX_MS. */
+async function whileUnsaved(file: string): Promise<void> {
+  const unsaved = () => vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.scheme === 'file' && d.uri.fsPath === file);
+  for (let waited = 0; waited < UNSAVED_WAIT_MAX_MS && unsaved(); waited += UNSAVED_POLL_MS) await new Promise((resolve) => setTimeout(resolve, UNSAVED_POLL_MS));
+}
+
 export interface ReportTiming {
   /** From the engine finishing the report to the host receiving its last part. */
   handoverMs: number;
@@ -106,6 +126,8 @@ export class IndexService implements vscode.Disposable {
   private readonly echoes = new SaveEchoes();
   /** Saves sent to the engine so far (a save path, not a batch of file events). */
   savesSent = 0;
+  /** File events of files open with unsaved changes, held until the document is clean (queueEvent). */
+  eventsWhileUnsaved = 0;
   private resolvingEvents = false;
   private readonly updateEmitter = new vscode.EventEmitter<ViewReport>();
   private readonly itemsEmitter = new vscode.EventEmitter<ItemsChange>();
@@ -493,21 +515,40 @@ export class IndexService implements vscode.Disposable {
   /** Resolves the raw file events to workspace paths and queues them (in arrival order). */
   private async resolveEvents(s: Slice): Promise<void> {
     let i = 0;
+    // The files open with unsaved changes, looked at once per slice (a few documents).
+    let dirty: ReadonlySet<string> | undefined;
     while (i < this.rawEvents.length) {
       if (this.disposed) break;
       const { uri, op } = this.rawEvents[i++];
       const folder = vscode.workspace.getWorkspaceFolder(uri);
       if (folder) {
         const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.queueEvent(uri.fsPath, op);
+        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.queueEvent(uri.fsPath, op, (dirty ??= dirtyFiles()));
       }
-      if (s.due) await s.yield(); // events that arrive meanwhile are appended: this loop takes them
+      if (s.due) {
+        await s.yield(); // events that arrive meanwhile are appended: this loop takes them
+        dirty = undefined;
+      }
     }
     this.rawEvents.length = 0;
   }
 
-  /** Queues a resolved file event, unless it is the watcher's echo of a save already indexed (a stat tells, off this thread). */
-  private queueEvent(file: string, op: FileOp): void {
+  /**
+   * Queues a resolved file event, unless it is the watcher's echo of a save already indexed (a
+   * stat tells, off this thread). A change of a file the editor holds unsaved is, most of the
+   * time, its save under way, whose event (onSaved) can come after the watcher's on a loaded
+   * machine: such an event waits until the document is clean (then it is that save's echo) or
+   * {@link UNSAVED_WAIT_MAX_MS} have passed (the file written by something else: a change like any
+   * other), so that a save is not read twice, from disk and from the editor.
+   */
+  private queueEvent(file: string, op: FileOp, dirty?: ReadonlySet<string>): void {
+    if (op === 'upsert' && dirty?.has(file)) {
+      this.eventsWhileUnsaved++;
+      void this.track(whileUnsaved(file)).then(() => {
+        if (!this.disposed) this.queueEvent(file, op);
+      });
+      return;
+    }
     if (op !== 'upsert' || !this.echoes.has(file)) return this.events.add(file, op);
     void this.track(
       this.echoes.isEcho(file).then((echo) => {

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
 import type { FindResult } from '../../src/extension/commands/findNearDuplicates';
 import type { ViewReport } from '../../src/node/engine/engineProtocol';
-import { assertHostTasksShort, closeAllEditors, fileGroups, fixture, getApi, hostTaskSummary, waitForDiagnostics, waitForReport } from './helpers';
+import { assertHostTasksShort, closeAllEditors, fileGroups, fixture, getApi, hostTaskSummary, waitForDiagnostics, waitForReport, waitUntil } from './helpers';
 
 const read = async (rel: string) => Buffer.from(await vscode.workspace.fs.readFile(fixture(rel))).toString('utf8');
 const groupOf = (r: ViewReport, rel: string) => fileGroups(r).find((g) => g.includes(rel));
@@ -54,6 +54,33 @@ describe('live updates', () => {
     }
     await waitForReport(api, (r) => groupOf(r, rel)?.length === 2, 'the pair to come back');
     await waitForDiagnostics(fixture('code/orderService.ts'), (d) => d.length === 1, 'the twin’s diagnostic to return');
+  });
+
+  it('a file open with unsaved changes that another program writes: its event waits while the document is unsaved (it may be the save under way), and the index follows the disk once the document is clean', async () => {
+    const rel = 'code/orderServiceCopy.ts';
+    const uri = fixture(rel);
+    const original = await read(rel);
+    const other = await read('notes/unique-meeting-notes.md');
+    const editor = await vscode.window.showTextDocument(uri);
+    const held = api.index.eventsWhileUnsaved();
+    const ticks = new vscode.EventEmitter<void>();
+    const tick = setInterval(() => ticks.fire(), 20);
+    try {
+      assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// not saved\n')));
+      assert.ok(editor.document.isDirty, 'unsaved');
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(other));
+      await waitUntil(() => api.index.eventsWhileUnsaved() > held, [ticks.event], 'the watcher\u2019s event held while the document is unsaved');
+      assert.ok(groupOf(api.index.getReport()!, rel), 'not read while held: the pair is still there');
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+      assert.ok(!editor.document.isDirty, 'reverted');
+      await waitForReport(api, (r) => !groupOf(r, rel), 'the pair to disappear once the document is clean (the file on disk read)');
+    } finally {
+      clearInterval(tick);
+      ticks.dispose();
+      await vscode.workspace.fs.writeFile(uri, Buffer.from(original));
+    }
+    await waitForReport(api, (r) => groupOf(r, rel)?.length === 2, 'the pair to come back');
+    await waitForDiagnostics(fixture('code/orderService.ts'), (d) => d.length === 1, 'the twin\u2019s diagnostic to return');
   });
 
   it('a file created outside the editor joins its group; deleting it removes it and its diagnostics', async () => {
