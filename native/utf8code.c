@@ -9,6 +9,7 @@
  */
 #include "utf8code.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "simd.h"
@@ -92,19 +93,30 @@ static size_t spaceBefore(const uint8_t *p, size_t start, size_t end) {
   return 0;
 }
 
-/* Most distinct lines surelyNotRepetitive keeps (files of up to 12,849 lines); more: left to isRepetitive. */
-#define MAX_DISTINCT 256
+/* A distinct line of surelyNotRepetitive's: its hash, where it starts and its length + 1 (0: an empty slot). */
+typedef struct {
+  uint64_t hash;
+  size_t at, len1;
+} LineSlot;
+
+/* Slots on the stack (6 KB: up to 127 distinct lines, files of up to 6,399 lines); more are allocated. */
+#define STACK_SLOTS 256
 
 int surelyNotRepetitive(const uint8_t *p, size_t n, uint32_t newlines) {
   /* isRepetitive's steps, with its limits (LIMITS of decodeText.ts: 50 lines, 2 %). */
   if ((double)newlines + 1 < 50) return 1;
   const double maxDistinct = (double)(uint64_t)(((double)newlines + 1) * 0.02); /* Math.floor of a positive number */
-  if (maxDistinct >= MAX_DISTINCT) return 0;
-  struct {
-    uint64_t hash;
-    size_t at, len;
-  } seen[MAX_DISTINCT + 1];
+  /* The distinct lines, hashed (open addressing, at most half full): any number of lines, each
+   * line looked up once (isRepetitive's Set). */
+  size_t cap = STACK_SLOTS;
+  while ((double)cap < 2 * (maxDistinct + 1)) cap <<= 1;
+  LineSlot onStack[STACK_SLOTS];
+  LineSlot *seen = cap == STACK_SLOTS ? onStack : calloc(cap, sizeof(LineSlot));
+  if (!seen) return 0; /* out of memory: isRepetitive decides */
+  if (seen == onStack) memset(onStack, 0, sizeof onStack);
+  const size_t mask = cap - 1;
   size_t distinct = 0, lines = 0, start = 0;
+  int surely = -1;
   for (;;) {
     const uint8_t *nl = start < n ? memchr(p + start, '\n', n - start) : NULL;
     const size_t end = nl ? (size_t)(nl - p) : n;
@@ -115,16 +127,21 @@ int surelyNotRepetitive(const uint8_t *p, size_t n, uint32_t newlines) {
       lines++;
       uint64_t h = 1469598103934665603ull;
       for (size_t k = a; k < b; k++) h = (h ^ p[k]) * 1099511628211ull;
-      size_t j = 0;
-      while (j < distinct && !(seen[j].hash == h && seen[j].len == b - a && memcmp(p + seen[j].at, p + a, b - a) == 0)) j++;
-      if (j == distinct) {
-        seen[distinct].hash = h, seen[distinct].at = a, seen[distinct].len = b - a;
-        if ((double)++distinct > maxDistinct) return 1;
+      size_t j = (size_t)(h ^ (h >> 32)) & mask;
+      while (seen[j].len1 != 0 && !(seen[j].hash == h && seen[j].len1 == b - a + 1 && memcmp(p + seen[j].at, p + a, b - a) == 0)) j = (j + 1) & mask;
+      if (seen[j].len1 == 0) {
+        seen[j].hash = h, seen[j].at = a, seen[j].len1 = b - a + 1;
+        if ((double)++distinct > maxDistinct) {
+          surely = 1;
+          break;
+        }
       }
     }
     if (!nl) break;
     start = end + 1;
   }
+  if (seen != onStack) free(seen);
+  if (surely == 1) return 1;
   return !((double)lines >= 50 && (double)distinct <= (double)lines * 0.02);
 }
 

@@ -49,6 +49,10 @@ export function files(): Array<[string, Buffer]> {
     ['repetitive-wide-spaces.ts', u(Array.from({ length: 120 }, (_, i) => ['\u3000x = 1;', '\ufeffx = 1;\u3000', 'x = 1;'][i % 3]).join('\n'))],
     ['repetitive-not-spaces.ts', u(Array.from({ length: 120 }, (_, i) => `x = 1;${'\u200b'.repeat(i % 3)}`).join('\n'))],
     ['near-repetitive.ts', u(`${repeated('y = 2;', 60)}\nz = 3;\nw = 4;\n`)],
+    // More lines than the stack's table of distinct lines holds (native/utf8code.c): hashed, as many as there are.
+    ['many-lines.ts', u(Array.from({ length: 14000 }, (_, i) => `a = ${i % 997};`).join('\n'))],
+    ['many-lines-near.ts', u(Array.from({ length: 14000 }, (_, i) => `x = ${i % 285};`).join('\n'))],
+    ['many-lines-repetitive.ts', u(Array.from({ length: 14000 }, (_, i) => `x = ${i % 280};`).join('\n'))],
     ['blank-lines.ts', u(`${'\n'.repeat(70)}${c}`)],
     ['overlong.ts', Buffer.concat([u(c), Buffer.from([0xc0, 0x80])])],
     ['surrogate.ts', Buffer.concat([u(c), Buffer.from([0xed, 0xa0, 0x80])])],

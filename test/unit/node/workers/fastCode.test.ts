@@ -74,7 +74,7 @@ function both(file: { path: string; relPath: string }, settings: EngineSettings,
       fingerprintFileSync(file, DEFAULT_ENGINE_SETTINGS, undefined, undefined, true, true);
       reasons[name] = Object.keys(fastCodeCounts).find((k) => fastCodeCounts[k as keyof typeof fastCodeCounts] !== before[k as keyof typeof before]) ?? '?';
     }
-    for (const name of ['plain.ts', 'crlf.ts', 'no-final-newline.py', 'multibyte.js', 'few-controls.rb', 'ansi.sh', 'near-repetitive.ts', 'repetitive-not-spaces.ts', 'blank-lines.ts', 'short.ts', 'utf8code.c', 'workerPool.ts']) {
+    for (const name of ['plain.ts', 'crlf.ts', 'no-final-newline.py', 'multibyte.js', 'few-controls.rb', 'ansi.sh', 'near-repetitive.ts', 'many-lines.ts', 'many-lines-near.ts', 'repetitive-not-spaces.ts', 'blank-lines.ts', 'short.ts', 'utf8code.c', 'workerPool.ts']) {
       assert.equal(reasons[name], 'fast', name);
     }
     const expected: Record<string, string> = {
@@ -95,6 +95,7 @@ function both(file: { path: string; relPath: string }, settings: EngineSettings,
       'long-line.js': 'minified',
       'repetitive.ts': 'repetitive',
       'repetitive-spaces.ts': 'repetitive',
+      'many-lines-repetitive.ts': 'repetitive',
       'repetitive-wide-spaces.ts': 'han',
       'empty.ts': 'unusual',
       'prose.md': 'notTried',
