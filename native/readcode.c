@@ -144,7 +144,8 @@ napi_value jsReadCode(napi_env env, napi_callback_info info) {
 
 /* readCodeBatch's options (a Uint32Array), by index. */
 enum { OPT_NORMALIZE, OPT_FOLD, OPT_TF, OPT_MIN_TOKENS, OPT_SECTIONS, OPT_FILE_SKETCH, OPT_SECTION_SKETCH, OPT_SHINGLE, OPT_REGION, OPT_REGION_K, OPT_REGION_W, OPT_REGION_SALT, OPT_COUNT };
-/* Per file, BATCH_STATE words of `state`: fast (1) or left to the caller (0), bytes, lines, its words' offset and count, its region's tokens, lines, anchors. */
+/* Per file, BATCH_STATE words of `state`: fast (1) or left to the caller (0), bytes, lines, its words' offset and count, its region's tokens, lines, anchors;
+ * a file left after it was read: why in the second word (PLAIN_*, utf8code.h; 0 when it was not read). */
 #define BATCH_STATE 8
 /* The batch's buffers are kept in the kernel for the next one up to this size. */
 #define BATCH_KEEP_BYTES (4u << 20)
@@ -189,6 +190,7 @@ static int batchFiles(Kernel *K, const char *paths, size_t len, const int32_t *i
     uint32_t out[2];
     const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
     if (total == -3) failed = 1;
+    if (total == READ_PLAIN_NOT) state[f * BATCH_STATE + 1] = out[1];
     if (total < 0) continue;
     uint32_t *st = state + f * BATCH_STATE;
     if (o[OPT_REGION]) {

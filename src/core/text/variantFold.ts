@@ -85,20 +85,31 @@ export interface VariantDictionaries {
   variants: string[];
 }
 
-/** The single-unit Han → Han entries of a dictionary (others cannot keep lengths: skipped). */
-function parseDictionary(dict: string, into: Map<number, number>): void {
-  for (const entry of dict.split('|')) {
-    const space = entry.indexOf(' ');
-    if (space !== 1) continue; // key of one UTF-16 unit only
-    const key = entry.charCodeAt(0);
-    const end = entry.indexOf(' ', space + 1);
-    const value = entry.slice(space + 1, end < 0 ? entry.length : end);
-    if (value.length !== 1) continue;
-    const v = value.charCodeAt(0);
-    if (!isFoldableHan(key) || !isFoldableHan(v) || into.has(key)) continue;
-    into.set(key, v);
+/**
+ * The single-unit Han → Han entries of a dictionary into `into` (by code unit; 0: none), the first
+ * entry of a key kept (others cannot keep lengths: skipped), each new key pushed on `keys`. Read in
+ * place, no string per entry.
+ */
+function parseDictionary(dict: string, into: Uint16Array, keys: number[]): void {
+  const n = dict.length;
+  for (let at = 0; at < n; ) {
+    let end = dict.indexOf('|', at);
+    if (end < 0) end = n;
+    // `key value …`: a key of one UTF-16 unit (the entry's first space right after it), then a
+    // first candidate of one unit (up to the next space or the entry's end)
+    if (end - at >= 3 && dict.charCodeAt(at) !== SPACE && dict.charCodeAt(at + 1) === SPACE && (at + 3 === end || dict.charCodeAt(at + 3) === SPACE)) {
+      const key = dict.charCodeAt(at);
+      const v = dict.charCodeAt(at + 2);
+      if (v !== SPACE && isFoldableHan(key) && isFoldableHan(v) && into[key] === 0) {
+        into[key] = v;
+        keys.push(key);
+      }
+    }
+    at = end + 1;
   }
 }
+
+const SPACE = 0x20;
 
 /**
  * Builds the fold table: each character goes through the variant dictionaries, then through
@@ -107,23 +118,25 @@ function parseDictionary(dict: string, into: Map<number, number>): void {
  * A Simplified character, i.e. a target of `traditionalToSimplified` that is not itself one of
  * its keys (台, 吃, 才, 么, 峰 …), always stays as it is: a variant dictionary that maps it to a
  * Traditional form (台 → 臺 in Hong Kong, 么 → 幺 in Taiwan) is not applied to it, so a
- * Simplified text comes out unchanged.
+ * Simplified text comes out unchanged. (Tables by code unit, not maps: a few ms, made on a
+ * scan's main thread when a batch first leaves a code file for its Han text.)
  */
 export function buildVariantTable(dicts: VariantDictionaries): VariantTable {
-  const toSimplified = new Map<number, number>();
-  parseDictionary(dicts.traditionalToSimplified, toSimplified);
-  const variants = new Map<number, number>();
-  for (const d of dicts.variants) parseDictionary(d, variants);
-  const simplified = new Set<number>();
-  for (const v of toSimplified.values()) if (!toSimplified.has(v)) simplified.add(v);
+  // (by code unit, over the keys alone: a loop over every unit costs ~10 ms before it is optimised)
+  const toSimplified = new Uint16Array(65536);
+  const keys: number[] = [];
+  parseDictionary(dicts.traditionalToSimplified, toSimplified, keys);
+  const target = new Uint8Array(65536);
+  for (const c of keys) target[toSimplified[c]] = 1;
+  const variants = new Uint16Array(65536);
+  for (const d of dicts.variants) parseDictionary(d, variants, keys);
 
   const step = (c: number): number => {
-    if (simplified.has(c)) return c;
-    const v = variants.get(c) ?? c;
-    return toSimplified.get(v) ?? v;
+    if (target[c] === 1 && toSimplified[c] === 0) return c; // Simplified
+    const v = variants[c] || c;
+    return toSimplified[v] || v;
   };
   const table = new Uint16Array(65536);
-  const keys = new Set<number>([...toSimplified.keys(), ...variants.keys()]);
   for (const c of keys) {
     let f = c;
     let settled = false;

@@ -11,7 +11,7 @@
  */
 import * as fs from 'node:fs';
 import type { EngineSettings } from '../settings/engineSettings';
-import { readyVariantTable } from '../cjk/variants';
+import { readyVariantTable, variantTable } from '../cjk/variants';
 import { codeBatchAsync, codeBatchAsyncAvailable, useKernelFoldTable } from '../workers/codeBatch';
 import type { FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
 import type { SharedFrequencies } from '../workers/messages';
@@ -39,14 +39,26 @@ export function nativeBatchesChosen(asked: boolean | undefined, settings: Engine
   return (asked ?? !TURNED_OFF()) && settings.weighting !== 'tfidf' && codeBatchAsyncAvailable();
 }
 
+/** What {@link foldTableWhenReady} gives a scan. */
+export interface FoldTableForBatches {
+  /** Before each batch: the table one of the scan's workers has made, if any (never waits). */
+  check(): void;
+  /** The table now, made by this thread if no worker has (~15 ms, once a process): whether the addon has it. */
+  makeNow(): boolean;
+  /** When the scan is over (the kernel is the thread's, the next scan's too). */
+  release(): void;
+}
+
 /**
- * Gives the addon the scan's variant fold table once one of its workers has made it (the first
- * code file with Han text to fold goes to a worker, which makes the table on the scan's shared
- * memory): the later batches fold such files themselves. `check` before each batch (never
- * waits); `release` when the scan is over (the kernel is the thread's, the next scan's too).
+ * Gives the addon the variant fold table, so that the batches fold code files with Han text
+ * themselves: the one a worker of the scan has made on its shared memory (for prose, say) once
+ * it is ready, or this thread's as soon as a batch leaves a code file for its Han text alone
+ * (makeNow: the file is then fingerprinted by the addon, not by a worker's JavaScript; issue 16).
+ * `log`: why the table folds nothing, if opencc-js cannot be loaded (then neither does a worker's).
  */
-export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArrayBuffer | undefined): { check(): void; release(): void } {
-  let done = settings.foldVariants === false || buffer === undefined;
+export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArrayBuffer | undefined, log?: (msg: string) => void): FoldTableForBatches {
+  const off = settings.foldVariants === false;
+  let done = off || buffer === undefined;
   let given = false;
   return {
     check() {
@@ -55,6 +67,12 @@ export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArray
       if (!table) return;
       done = true;
       given = useKernelFoldTable(table);
+    },
+    makeNow() {
+      if (given || off) return given;
+      done = true;
+      given = useKernelFoldTable((buffer && readyVariantTable(buffer)) || variantTable(log));
+      return given;
     },
     release() {
       done = true;
@@ -80,10 +98,18 @@ export function fingerprintNatively(
   lanes: number,
   others: (files: FileToFingerprint[]) => Promise<FileOutcome[]>,
   onTaken?: (files: number) => void,
+  foldNow?: () => boolean,
 ): Promise<FileOutcome[]> | undefined {
-  const job = codeBatchAsync(files, settings, df, regions.asked, lanes);
+  let han: number[] = [];
+  const job = codeBatchAsync(files, settings, df, regions.asked, lanes, (left) => (han = left));
   if (!job) return undefined;
   return job.then(async (made) => {
+    // Code files left for their Han text alone: again, once the addon has the fold table.
+    const again = han.length > 0 && foldNow?.() ? codeBatchAsync(han.map((i) => files[i]), settings, df, regions.asked, lanes) : undefined;
+    if (again) {
+      const redone = await again;
+      for (let k = 0; k < han.length; k++) made[han[k]] ??= redone[k];
+    }
     const taken: KernelWordsOutcome[] = [];
     const takenAt: number[] = [];
     const left: FileToFingerprint[] = [];

@@ -206,7 +206,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   // The workers (the first maybe started before the CLI's set-up), the others once the walk finds
   // a second batch, and the kernel's tables made once, by this thread (scanWorkers.ts).
   const { pool, fillTables, warmRest, variantTable } = startScanPool({ ...options, pipeline: PIPELINE, allAtOnce: options.withWorkers !== undefined, lazy: native });
-  const foldTable = foldTableWhenReady(settings, variantTable);
+  const foldTable = foldTableWhenReady(settings, variantTable, options.quiet ? undefined : (msg) => console.error(msg));
   const phase = options.onPhase ? (name: string) => options.onPhase!(name, performance.now()) : () => undefined;
   phase('workers started');
   // One worker (slot 0) loads jieba and gets every file with Chinese text (see CjkMode), until
@@ -313,12 +313,14 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       if (native) foldTable.check();
       // The files the addon's threads leave go to one worker (the addon's threads keep the cores
       // busy: a second worker's start would be CPU spent for nothing) unless they are many and a
-      // large part of the tree (prose, say), then to any.
+      // large part of the tree (prose, say), then to any. That one is the worker that loads jieba:
+      // its Chinese text is cut at once (`defer` would send it back after its text up to the first
+      // Chinese was tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
       const others = (list: FileToFingerprint[]) => {
         leftFiles += list.length;
-        return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode, 0) : inPool(list);
+        return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode === 'defer' ? 'load' : mode, 0) : inPool(list);
       };
-      const run = (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken) : undefined) ?? inPool(files);
+      const run = (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken, foldTable.makeNow) : undefined) ?? inPool(files);
       return run.then((outcomes) => {
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;

@@ -33,8 +33,10 @@ export function useKernelFoldTable(table: Uint16Array | null): boolean {
   return true;
 }
 
-/** Words of readCodeBatch's state per file: fast, bytes, lines, words' offset and count, region's tokens, lines, anchors. */
+/** Words of readCodeBatch's state per file: fast, bytes (of a file left after it was read: why, PLAIN_*), lines, words' offset and count, region's tokens, lines, anchors. */
 const STATE = 8;
+/** native/utf8code.h PLAIN_HAN: left because its Han text needs the fold table the kernel has not been given. */
+const PLAIN_HAN = 3;
 /** The shingle size of every file (fingerprintOptions sets none: effectiveShingleSize's default). */
 const SHINGLE_SIZE = 3;
 
@@ -95,17 +97,31 @@ function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], set
   return { paths: paths.join('\0') + '\0', ids, limit: Math.min(settings.maxFileSizeBytes, MAX_TEXT_BYTES), options };
 }
 
-/** The outcomes of a batch call's state and words, by the files' order (undefined: left to the usual path). */
-function batchOutcomes(files: readonly FileToFingerprint[], state: Uint32Array, words: Uint32Array, buffers: readonly ArrayBuffer[] | undefined): Array<KernelWordsOutcome | undefined> {
+/**
+ * The outcomes of a batch call's state and words, by the files' order (undefined: left to the
+ * usual path); `onHan` with the indexes of the files left for their Han text alone (to fold), if any.
+ */
+function batchOutcomes(
+  files: readonly FileToFingerprint[],
+  state: Uint32Array,
+  words: Uint32Array,
+  buffers: readonly ArrayBuffer[] | undefined,
+  onHan?: (left: number[]) => void,
+): Array<KernelWordsOutcome | undefined> {
   const out: Array<KernelWordsOutcome | undefined> = new Array(files.length);
+  const han: number[] = [];
   for (let f = 0; f < files.length; f++) {
     const s = f * STATE;
-    if (state[s] !== 1) continue;
+    if (state[s] !== 1) {
+      if (state[s + 1] === PLAIN_HAN) han.push(f);
+      continue;
+    }
     fastCodeCounts.fast++;
     const o: KernelWordsOutcome = { relPath: files[f].relPath, ok: true, bytes: state[s + 1], encoding: 'utf-8', lines: state[s + 2], words: words.subarray(state[s + 3], state[s + 3] + state[s + 4]) };
     if (buffers) o.regionBuffer = { buffer: buffers[f], length: state[s + 5], lines: state[s + 6], anchors: state[s + 7] };
     out[f] = o;
   }
+  if (han.length > 0) onHan?.(han);
   return out;
 }
 
@@ -146,7 +162,8 @@ export function codeBatchAsyncAvailable(): boolean {
  * {@link codeBatch} on a thread of libuv's pool with a kernel of its own (the same outcomes), while
  * this thread runs on, at most `lanes` such batches at once (0: as many as libuv's threads);
  * undefined when there is no such call (as codeBatch, or no readCodeBatchAsync). A batch that
- * fails (out of memory) resolves to no outcome: every file left to the usual path.
+ * fails (out of memory) resolves to no outcome: every file left to the usual path. `onHan`: told
+ * of the files left only because the kernel has no fold table (useKernelFoldTable), before it resolves.
  */
 export function codeBatchAsync(
   files: readonly FileToFingerprint[],
@@ -154,12 +171,13 @@ export function codeBatchAsync(
   df: SharedFrequencies | undefined,
   regions: boolean,
   lanes = 0,
+  onHan?: (left: number[]) => void,
 ): Promise<Array<KernelWordsOutcome | undefined>> | undefined {
   const kernel = nativeKernel() as BatchKernel | undefined;
   const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions, true) : undefined;
   if (!call) return undefined;
   return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes).then(
-    (r) => batchOutcomes(files, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined),
+    (r) => batchOutcomes(files, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onHan),
     () => new Array<KernelWordsOutcome | undefined>(files.length),
   );
 }

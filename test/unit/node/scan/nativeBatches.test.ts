@@ -52,7 +52,7 @@ function comparable(r: ScanResult, skips: string[]) {
       fs.writeFileSync(path.join(dir, 'bom.ts'), '\ufeff' + code(random, 50));
       fs.writeFileSync(path.join(dir, 'min.js'), 'var a=1;'.repeat(4000));
       fs.writeFileSync(path.join(dir, 'bin.ts'), Buffer.from([0, 1, 2, 3, 0, 5]));
-      // Han to fold: to a worker until one has made the fold table, then by the addon with it.
+      // Han to fold: by the addon, with the fold table this thread makes when a batch first leaves one.
       fs.writeFileSync(path.join(dir, 'han.ts'), `${code(random, 30)}// 這個系統會讀取每個檔案 ${d}\nconst 總數 = 計算(${d});\n`);
     }
     codeOnly = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-native-code-'));
@@ -91,12 +91,11 @@ function comparable(r: ScanResult, skips: string[]) {
         assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
         assert.ok(on.result.pairs.length > 0 && on.skips.length >= 12, `${on.result.pairs.length} pairs, ${on.skips.length} skips`);
         if (regions) assert.equal(on.result.regions!.size, on.result.documents.length, 'a region document per file');
-        // The code files by the addon's threads (thread 0), the others (prose, the BOM, the minified
-        // and binary files) by one worker, and the files with Han text to fold by either (by the
-        // addon once a worker has made the fold table: when is the threads' timing).
-        const codeFiles = 6 * 31;
-        const native = on.threads.get(0) ?? 0;
-        assert.ok(native >= codeFiles && native <= codeFiles + 6, [...on.threads].join(' '));
+        // The code files by the addon's threads (thread 0), those with Han text to fold too (the
+        // first batch that leaves one has this thread make the fold table, and runs it again), the
+        // others (prose, the BOM, the minified and binary files) by one worker.
+        const codeFiles = 6 * 31 + 6;
+        assert.equal(on.threads.get(0), codeFiles, [...on.threads].join(' '));
         const workerThreads = [...on.threads.keys()].filter((t) => t !== 0);
         assert.equal(workerThreads.length, 1, `one worker for the other files: ${[...on.threads].join(' ')}`);
         assert.ok(!off.threads.has(0), 'none by the addon with nativeBatches off');
@@ -122,6 +121,23 @@ function comparable(r: ScanResult, skips: string[]) {
     assert.equal(on.result.pairs.filter((p) => p.kind === 'file').length, 1, 'the copy found');
     const off = await scan(codeOnly, false, 2, false);
     assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
+  });
+
+  it('folds code with Han text on the addon\'s threads: no worker for a tree of code alone, Han text or not', async () => {
+    const han = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-native-han-'));
+    try {
+      const random = mulberry32(12);
+      for (let f = 0; f < 20; f++) fs.writeFileSync(path.join(han, `f${f}.ts`), `${code(random, 40)}// 這個系統會讀取每個檔案 ${f}\nconst 總數 = 計算(${f});\n`);
+      // The same file in Simplified characters: a copy once folded.
+      fs.writeFileSync(path.join(han, 'simplified.ts'), fs.readFileSync(path.join(han, 'f2.ts'), 'utf8').replace('這個系統會讀取每個檔案', '这个系统会读取每个档案').replace('總數 = 計算', '总数 = 计算'));
+      const on = await scan(han, true, 2, true);
+      assert.deepStrictEqual([...on.threads], [[0, 21]]);
+      assert.ok(on.result.pairs.some((p) => p.kind === 'file' && [p.a.path, p.b.path].sort().join() === 'f2.ts,simplified.ts' && p.distance === 0), 'the Simplified copy found');
+      const off = await scan(han, false, 2, true);
+      assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
+    } finally {
+      fs.rmSync(han, { recursive: true, force: true });
+    }
   });
 
   it('is chosen only where it can run, and not for tf-idf weighting (its first pass needs every file)', () => {
