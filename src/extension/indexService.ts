@@ -30,16 +30,19 @@ export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder
 export const UNSAVED_WAIT_MAX_MS = 5000;
 const UNSAVED_POLL_MS = 50;
 
+/** Whether a document is a file on disk open with unsaved changes. */
+const unsavedFile = (d: vscode.TextDocument): boolean => d.isDirty && d.uri.scheme === 'file';
+
 /** The files (paths) open in an editor with unsaved changes. */
 function dirtyFiles(): ReadonlySet<string> {
   const out = new Set<string>();
-  for (const d of vscode.workspace.textDocuments) if (d.isDirty && d.uri.scheme === 'file') out.add(d.uri.fsPath);
+  for (const d of vscode.workspace.textDocuments) if (unsavedFile(d)) out.add(d.uri.fsPath);
   return out;
 }
 
 /** Resolves once `file` is no longer open with unsaved changes (saved, reverted, closed), or after UNSAVED_WAIT_MAX_MS. */
 async function whileUnsaved(file: string): Promise<void> {
-  const unsaved = () => vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.scheme === 'file' && d.uri.fsPath === file);
+  const unsaved = () => vscode.workspace.textDocuments.some((d) => unsavedFile(d) && d.uri.fsPath === file);
   for (let waited = 0; waited < UNSAVED_WAIT_MAX_MS && unsaved(); waited += UNSAVED_POLL_MS) await new Promise((resolve) => setTimeout(resolve, UNSAVED_POLL_MS));
 }
 
