@@ -43,7 +43,7 @@ export function nativeBatchesChosen(asked: boolean | undefined, settings: Engine
 export interface FoldTableForBatches {
   /** Before each batch: the table one of the scan's workers has made, if any (never waits). */
   check(): void;
-  /** The table now, made by this thread if no worker has (~15 ms, once a process): whether the addon has it. */
+  /** The table now, made by this thread if no worker has (~4 ms, once a process): whether the addon has it. */
   makeNow(): boolean;
   /** When the scan is over (the kernel is the thread's, the next scan's too). */
   release(): void;
