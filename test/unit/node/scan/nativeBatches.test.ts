@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scanDirectory, type ScanResult } from '../../../../src/node/scan/scan';
-import { nativeBatchesChosen } from '../../../../src/node/scan/nativeBatches';
+import { foldTableWhenReady, nativeBatchesChosen } from '../../../../src/node/scan/nativeBatches';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { codeBatch, codeBatchAsyncAvailable, useKernelFoldTable } from '../../../../src/node/workers/codeBatch';
 import { variantTable } from '../../../../src/node/cjk/variants';
@@ -113,6 +113,23 @@ function comparable(r: ScanResult, skips: string[]) {
     } finally {
       useKernelFoldTable(null);
     }
+  });
+
+  it('gives the addon a fold table made here when asked (makeNow), none when the fold is off, and takes it back', () => {
+    const han = { path: path.join(tree, 'pkg5', 'han.ts'), relPath: 'pkg5/han.ts' };
+    const taken = () => codeBatch([han], DEFAULT_ENGINE_SETTINGS, undefined, false, false)?.[0] !== undefined;
+    assert.equal(taken(), false, 'left without a table');
+    const off = foldTableWhenReady({ ...DEFAULT_ENGINE_SETTINGS, foldVariants: false }, undefined);
+    assert.equal(off.makeNow(), false);
+    assert.equal(taken(), false, 'no table when the fold is off');
+    const on = foldTableWhenReady(DEFAULT_ENGINE_SETTINGS, undefined);
+    try {
+      assert.equal(on.makeNow(), true);
+      assert.equal(taken(), true, 'taken with the table made here');
+    } finally {
+      on.release();
+    }
+    assert.equal(taken(), false, 'the table taken back');
   });
 
   it('starts no worker for a tree of code alone', async () => {
