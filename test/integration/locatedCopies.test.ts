@@ -1,8 +1,13 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { NearDupApi } from '../../src/extension/extension';
+import * as fs from 'fs';
 import { closeAllEditors, fixture, getApi, groupNodes, relOf, waitForDiagnostics, waitForReport, waitUntil } from './helpers';
 import { BLOCK, HOST_BOTTOM, HOST_TOP, SOURCE } from './locatedSample';
+
+const ADD = 'Add to baseline (accept this near duplicate)';
+const dimmed = (d: vscode.Diagnostic) => d.severity === vscode.DiagnosticSeverity.Hint && (d.tags ?? []).includes(vscode.DiagnosticTag.Unnecessary) && d.message.startsWith('(baseline) ');
+const plain = (d: vscode.Diagnostic) => !d.message.startsWith('(baseline)');
 
 /** 1-based line of the first line of `block` inside `text`. */
 function lineOf(text: string, block: string): number {
@@ -24,6 +29,10 @@ describe('located copies (neardup.locate)', function () {
 
   after(async () => {
     await closeAllEditors();
+    // (the baseline the last test writes, gone whatever it left: the other suites start without one)
+    fs.rmSync(fixture('.neardup-baseline.json').fsPath, { force: true });
+    fs.rmSync(fixture('.neardup.json').fsPath, { force: true });
+    await waitUntil(() => api.baseline.sources().length === 0, [api.settings.onDidReadProjectConfig], 'no baseline any more');
     await vscode.workspace.fs.delete(fixture('code/located'), { recursive: true });
     await waitForReport(api, (r) => !r.groups.some((g) => g.members.some((m) => relOf(m.path).startsWith('code/located/'))), 'the test files gone');
   });
@@ -75,6 +84,37 @@ describe('located copies (neardup.locate)', function () {
     await waitForDiagnostics(host, (x) => x.length === 0, 'no diagnostic left in inventory.ts', 40_000);
     await waitForDiagnostics(source, (x) => x.length === 0, 'no diagnostic left in dashboardHelpers.ts');
     await waitUntil(() => !groupNodes(api).some((g) => g.group.located && g.group.members.some((m) => relOf(m.path).startsWith('code/located/'))), [api.index.onDidUpdate], 'the group gone');
+  });
+
+  it('Add to baseline on a located copy: the pair written with its two places; both diagnostics dim', async () => {
+    assert.ok(!fs.existsSync(fixture('.neardup-baseline.json').fsPath), 'no baseline before');
+    await vscode.workspace.fs.writeFile(source, Buffer.from(SOURCE));
+    await vscode.workspace.fs.writeFile(host, Buffer.from(hostText));
+    const inSource = lineOf(SOURCE, BLOCK);
+    const inHost = lineOf(hostText, BLOCK);
+    const hostDiags = await waitForDiagnostics(host, (ds) => ds.some((d) => d.range.start.line === inHost - 1 && plain(d)), 'the located copy in inventory.ts', 40_000);
+    const d = hostDiags.find((x) => x.range.start.line === inHost - 1)!;
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(host));
+    // The light bulb's providers may still be registering when the diagnostics arrive: ask until they answer.
+    let actions: vscode.CodeAction[] = [];
+    for (let i = 0; i < 100 && !actions.some((a) => a.title === ADD); i++) {
+      actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', host, d.range, vscode.CodeActionKind.QuickFix.value)) ?? [];
+      if (!actions.some((a) => a.title === ADD)) await new Promise((r) => setTimeout(r, 100));
+    }
+    const fix = actions.find((a) => a.title === ADD);
+    assert.ok(fix?.command, `actions: ${actions.map((a) => a.title).join(', ')}`);
+    await vscode.commands.executeCommand(fix.command.command, ...(fix.command.arguments ?? []));
+
+    // One pair, between the two files, with a key of its own.
+    const text = fs.readFileSync(fixture('.neardup-baseline.json').fsPath, 'utf8');
+    const baseline = JSON.parse(text) as { pairs: Array<{ kind: string; paths: string[]; key: string }> };
+    assert.strictEqual(baseline.pairs.length, 1, text);
+    assert.deepStrictEqual([...baseline.pairs[0].paths].sort(), ['code/located/dashboardHelpers.ts', 'code/located/inventory.ts'], text);
+    assert.match(baseline.pairs[0].key, /^[0-9a-f]{32}$/);
+
+    // Both places dim (the default of neardup.baseline.show); the file's other diagnostics as they were.
+    await waitForDiagnostics(host, (ds) => ds.some((x) => x.range.start.line === inHost - 1 && dimmed(x)), 'the copy in inventory.ts dimmed');
+    await waitForDiagnostics(source, (ds) => ds.some((x) => x.range.start.line === inSource - 1 && dimmed(x)), 'the copy in dashboardHelpers.ts dimmed');
   });
 
   it('a block repeated in the same file is said to be repeated there', async () => {
