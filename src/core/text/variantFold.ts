@@ -85,6 +85,8 @@ export interface VariantDictionaries {
   variants: string[];
 }
 
+const SPACE = 0x20;
+
 /**
  * The single-unit Han → Han entries of a dictionary into `into` (by code unit; 0: none), the first
  * entry of a key kept (others cannot keep lengths: skipped), each new key pushed on `keys`. Read in
@@ -108,8 +110,6 @@ function parseDictionary(dict: string, into: Uint16Array, keys: number[]): void 
     at = end + 1;
   }
 }
-
-const SPACE = 0x20;
 
 /**
  * Builds the fold table: each character goes through the variant dictionaries, then through

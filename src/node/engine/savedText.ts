@@ -39,7 +39,6 @@ export interface SavedTextHost {
   documents(): number;
 }
 
-
 /** Indexes `text` as the content of `file` (absolute), saved just now. Run in the engine's serial queue. */
 export async function applySavedText(h: SavedTextHost, file: string, text: string): Promise<SaveTextResult> {
   const started = performance.now();

@@ -11,7 +11,7 @@ import { baseNameOf } from '../../core/text/languages';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileToFingerprint, KernelWordsOutcome } from './fileOutcome';
-import { fastCodeCounts, fastCodeEnabled, fastCodeLanguage, MAX_TEXT_BYTES, weightingOf } from './fingerprintFile';
+import { fastCodeCounts, fastCodeEnabled, fastCodeLanguage, MAX_TEXT_BYTES, PLAIN_REASONS, weightingOf } from './fingerprintFile';
 import type { SharedFrequencies } from './messages';
 import { nativeKernel } from './nativeKernel';
 
@@ -36,7 +36,7 @@ export function useKernelFoldTable(table: Uint16Array | null): boolean {
 /** Words of readCodeBatch's state per file: fast, bytes (of a file left after it was read: why, PLAIN_*), lines, words' offset and count, region's tokens, lines, anchors. */
 const STATE = 8;
 /** native/utf8code.h PLAIN_HAN: left because its Han text needs the fold table the kernel has not been given. */
-const PLAIN_HAN = 3;
+const PLAIN_HAN = PLAIN_REASONS.indexOf('han');
 /** The shingle size of every file (fingerprintOptions sets none: effectiveShingleSize's default). */
 const SHINGLE_SIZE = 3;
 

@@ -247,7 +247,8 @@ export const READ_PLAIN_NOT = -2;
 
 /** Why the fast path left files to the usual path, by count (tests, benches): read by it, or read here then one of plainCodeText's reasons. */
 export const fastCodeCounts = { fast: 0, notTried: 0, unusual: 0, notUtf8: 0, control: 0, han: 0, marked: 0, minified: 0, repetitive: 0 };
-const PLAIN_REASONS = ['fast', 'notUtf8', 'control', 'han', 'marked', 'minified', 'repetitive'] as const;
+/** plainCodeText's reasons (native/utf8code.h PLAIN_*), by number. */
+export const PLAIN_REASONS = ['fast', 'notUtf8', 'control', 'han', 'marked', 'minified', 'repetitive'] as const;
 
 const out = new Uint32Array(2);
 
