@@ -50,14 +50,15 @@ import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
-import { EngineRegions, regionsHost } from './regions/engineRegions';
+import { EngineRegions, fileSignature, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { planUpdate, type Candidate } from './indexing/updatePlan';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
   readonly size: number;
-  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>;
+  /** `regions`: with each file's region document too (`FileOutcome.region`), if it can. */
+  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings, regions?: boolean): Promise<FileOutcome[]>;
   regionDocuments?(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>; // with their region documents (none: no located copies)
   fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome>;
   close(): Promise<void>;
@@ -646,7 +647,10 @@ export class EngineState {
       const cacheHits = seen.size - toRead.length;
       let reread = 0;
       if (!cancelled) {
-        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip);
+        // (a full build of the located copies next: their documents read with the fingerprints)
+        let walked = 0;
+        for (const c of seen.values()) walked += c.size;
+        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip, this.regions.wantsDocs(walked));
         reread = r.read;
         cancelled = r.cancelled;
       }
@@ -683,6 +687,7 @@ export class EngineState {
     doneBefore: number,
     total: number,
     skip: (p: string, reason: string) => void,
+    regions = false,
   ): Promise<{ read: number; cancelled: boolean }> {
     const settings = this.requireConfig().settings;
     let done = doneBefore;
@@ -695,8 +700,10 @@ export class EngineState {
         if (!c) continue;
         done++;
         read++;
-        if (o.ok) this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc, lines: o.lines });
-        else {
+        if (o.ok) {
+          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc, lines: o.lines });
+          if (o.region) this.regions.offer(c.path, fileSignature(c.size, c.mtimeMs), o.region);
+        } else {
           this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason, transient: transient || undefined });
           skip(c.path, o.reason);
         }
@@ -714,7 +721,7 @@ export class EngineState {
     const send = async (batch: Candidate[]): Promise<void> => {
       const files = batch.map((c) => ({ path: c.path, relPath: c.path }));
       try {
-        collect(await this.fingerprinter.fingerprintFiles(files, settings));
+        collect(await this.fingerprinter.fingerprintFiles(files, settings, regions));
       } catch {
         // A batch whose worker died: one by one, so only the culprit is lost.
         for (const f of files) {

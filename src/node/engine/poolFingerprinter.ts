@@ -39,13 +39,20 @@ export class PoolFingerprinter implements Fingerprinter {
    * object; each document's sketches are then copied into a buffer of its own (ownSketches), so a
    * document the index keeps holds its own words, not its batch's.
    */
-  async fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
-    const packed = (await this.run({ type: 'fingerprintFiles', files, settings, pack: true })) as PackedOutcomes;
-    return ownSketches(unpackOutcomes(packed, files.map((f) => f.relPath)));
+  async fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings, regions = false): Promise<FileOutcome[]> {
+    const packed = (await this.run({ type: 'fingerprintFiles', files, settings, pack: true, ...(regions ? { regions, regionsOwned: true } : {}) })) as PackedOutcomes;
+    const outcomes = ownSketches(unpackOutcomes(packed, files.map((f) => f.relPath)));
+    return regions ? ownRegions(outcomes) : outcomes;
   }
 
-  regionDocuments(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
-    return this.run({ type: 'fingerprintFiles', files, settings, regions: true }) as Promise<FileOutcome[]>;
+  /**
+   * Packed too, the documents kept here (`regionsOwned`): a batch's plain code files read and
+   * tokenised by the kernel in one call, each document the kernel's own buffer transferred as it
+   * is, not a structured clone of its arrays (the region index's full build reads every file).
+   */
+  async regionDocuments(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
+    const packed = (await this.run({ type: 'fingerprintFiles', files, settings, pack: true, regions: true, regionsOwned: true })) as PackedOutcomes;
+    return ownRegions(unpackOutcomes(packed, files.map((f) => f.relPath)));
   }
 
   fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome> {
@@ -105,6 +112,31 @@ export function ownSketches(outcomes: FileOutcome[]): FileOutcome[] {
     };
     if (file) file.sketch = copy(file.sketch);
     for (const s of sections) s.sketch = copy(s.sketch);
+  }
+  return outcomes;
+}
+
+/** A copy of an array on a batch's shared memory, in a buffer of its own. */
+const own = <T extends Uint8Array | Int32Array | Uint32Array>(a: T): T => a.slice() as T;
+
+/**
+ * Outcomes whose region documents hold only their own arrays: a document the worker packed with
+ * its batch's others on shared memory (prose, notebooks: not in a kernel buffer of its own, which
+ * is transferred as it is) is copied out of it, so that a document the engine keeps (its cache of
+ * an update's partners) does not keep its batch's.
+ */
+export function ownRegions(outcomes: FileOutcome[]): FileOutcome[] {
+  for (const o of outcomes) {
+    const d = o.ok ? o.region : undefined;
+    if (!d || !(d.raw.hi.buffer instanceof SharedArrayBuffer)) continue;
+    d.raw = { hi: own(d.raw.hi), lo: own(d.raw.lo) };
+    if (d.ids) d.ids = { hi: own(d.ids.hi), lo: own(d.ids.lo) };
+    if (d.isIdent) d.isIdent = own(d.isIdent);
+    d.start = own(d.start);
+    d.lineStarts = own(d.lineStarts);
+    if (d.reportLines) d.reportLines = own(d.reportLines);
+    if (d.proseTokens) d.proseTokens = own(d.proseTokens);
+    if (d.anchors) d.anchors = { hash: own(d.anchors.hash), pos: own(d.anchors.pos) };
   }
   return outcomes;
 }

@@ -74,6 +74,8 @@ export class EngineRegions {
   private placed: { version: number; held: ReadonlySet<ReportPair> | undefined; alone: Set<ReportPair>; groups: ViewGroup[]; split: Set<string> } | undefined;
   /** Located pairs left out of the reports until the next step (see {@link holdBack}). */
   private held: (() => ReadonlySet<ReportPair>) | undefined;
+  /** Region documents the index's job read with the fingerprints (see {@link offer}), for the next step's full build; by path, with the file's signature. */
+  private early = new Map<string, { sig: string; doc: RegionDocument }>();
 
   constructor(
     private readonly host: EngineRegionsHost,
@@ -144,8 +146,25 @@ export class EngineRegions {
     };
   }
 
+  /**
+   * Whether the next step builds the index from scratch over text of at most `bytes` (a job's
+   * walk, before it reads): then the job asks for each file's region document with its
+   * fingerprint and {@link offer}s it, and the build does not read every file a second time.
+   */
+  wantsDocs(bytes: number): boolean {
+    return this.enabled && this.known === null && bytes <= this.maxBytes;
+  }
+
+  /** A file's region document, read with its fingerprint, for the next step's full build (used if the file's signature is still `sig`). */
+  offer(path: string, sig: string, doc: RegionDocument): void {
+    if (this.enabled && this.known === null) this.early.set(path, { sig, doc });
+  }
+
   /** Brings the index up to date with the indexed files; true when located pairs changed. */
   async step(): Promise<boolean> {
+    // The documents offered with the job's fingerprints serve this step's full build only.
+    const early = this.early;
+    this.early = new Map();
     // Pairs held back come back (or go) with this step's report.
     const held = this.held?.();
     this.held = undefined;
@@ -180,7 +199,7 @@ export class EngineRegions {
       if (!changed) this.forgetDocs();
       const touched = changed
         ? await this.index.update(changed, (p) => this.host.sigOf(p) !== undefined, (paths) => this.loadKept(paths), settings, () => this.host.paths())
-        : await this.index.rebuild(sigs.map(([p]) => p), (paths) => this.host.load(paths), settings);
+        : await this.index.rebuild(sigs.map(([p]) => p), (paths) => this.loadEarly(paths, early), settings);
       if (!changed && drops === this.drops) this.known = new Map();
       const known = drops === this.drops ? this.known : null; // dropped meanwhile: built again at the next step
       if (known) {
@@ -291,6 +310,20 @@ export class EngineRegions {
     return out;
   }
 
+  /** Region documents of `paths`: those offered with the fingerprints (same size and mtime), the others read. */
+  private async loadEarly(paths: string[], early: Map<string, { sig: string; doc: RegionDocument }>): Promise<Map<string, RegionDocument>> {
+    const out = new Map<string, RegionDocument>();
+    const missing: string[] = [];
+    for (const p of paths) {
+      const e = early.get(p);
+      if (e && e.sig === this.host.sigOf(p)) out.set(p, e.doc);
+      else missing.push(p);
+    }
+    early.clear();
+    if (missing.length > 0) for (const [p, doc] of await this.host.load(missing)) out.set(p, doc);
+    return out;
+  }
+
   private forgetDocs(): void {
     this.kept.clear();
     this.keptBytes = 0;
@@ -304,6 +337,7 @@ export class EngineRegions {
 
   private drop(): void {
     this.held = undefined;
+    this.early.clear();
     this.forgetDocs();
     this.placed = undefined;
     const had = this.index.clear();
@@ -320,6 +354,9 @@ export class EngineRegions {
     else for (const p of paths) this.pending.add(p);
   }
 }
+
+/** A file's signature for the region index: its size and mtime (EngineRegionsHost.sigOf). */
+export const fileSignature = (size: number, mtimeMs: number): string => `${size}:${mtimeMs}`;
 
 /** What {@link loadRegionDocuments} needs of the engine's fingerprinter. */
 export interface RegionReader {
@@ -368,7 +405,7 @@ export function regionsHost(
   return {
     sigOf: (p) => {
       const e = entries.docs.has(p) ? entries.get(p) : undefined;
-      return e ? `${e.size}:${e.mtimeMs}` : undefined;
+      return e ? fileSignature(e.size, e.mtimeMs) : undefined;
     },
     paths: () => [...entries.docs.keys()],
     count: () => entries.docs.size,

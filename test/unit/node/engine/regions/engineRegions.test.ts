@@ -29,6 +29,15 @@ class InlineFingerprinter implements Fingerprinter {
   async close(): Promise<void> {}
 }
 
+/** InlineFingerprinter that gives the region documents with the fingerprints when asked (as PoolFingerprinter does); records the files it was asked them for. */
+class EarlyFingerprinter extends InlineFingerprinter {
+  withRegions: string[] = [];
+  override async fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings, regions?: boolean): Promise<FileOutcome[]> {
+    if (regions) this.withRegions.push(...files.map((f) => f.path));
+    return files.map((f) => fingerprintFileSync(f, settings, undefined, undefined, regions === true));
+  }
+}
+
 const SRC = path.join(__dirname, '../../../../../src');
 const source = (rel: string) => fs.readFileSync(path.join(SRC, rel), 'utf8');
 const lines = (text: string, from: number, to: number) => text.split('\n').slice(from, to).join('\n');
@@ -159,6 +168,44 @@ describe('EngineState: located copies (neardup.locate)', function () {
     assert.deepEqual(groupsOf(engine.getReport()), groupsOf(fresh.getReport()));
     await fresh.shutdown();
     await engine.shutdown();
+  });
+
+  it("the first full build takes the documents read with the fingerprints: no file read twice, the view of reading them again", async () => {
+    const viewOf = async (fp: InlineFingerprinter, regionsMaxBytes?: number) => {
+      const engine = new EngineState(fp, () => undefined, { saveDelayMs: 10, progressIntervalMs: 0, ...(regionsMaxBytes ? { regionsMaxBytes } : {}) });
+      await engine.init({ config: config(), cachePath: null });
+      await engine.reindex();
+      const view = JSON.stringify(engine.getReport(), (k, v) => (k === 'elapsedMs' || k === 'matchMs' || k === 'createdAt' ? 0 : v));
+      return { engine, view };
+    };
+    const files = ['groups.ts', 'host.ts', 'other.ts'].map((f) => path.join(root, f)).sort();
+    const again = new InlineFingerprinter();
+    const reference = await viewOf(again);
+    assert.deepEqual([...again.regionReads].sort(), files, 'read again for the region index');
+    await reference.engine.shutdown();
+
+    const early = new EarlyFingerprinter();
+    const { engine, view } = await viewOf(early);
+    assert.deepEqual([...early.withRegions].sort(), files, 'asked with the fingerprints');
+    assert.deepEqual(early.regionReads, [], 'none read again');
+    assert.equal(view, reference.view);
+    assert.deepEqual(locatedOf(engine.getReport().items), ['31-60 groups.ts:21-50 exact']);
+    // Built: the next index (nothing changed) asks for no document; a change reads its file again.
+    early.withRegions = [];
+    await engine.reindex();
+    assert.deepEqual([early.withRegions, early.regionReads], [[], []]);
+    fs.writeFileSync(path.join(root, 'host.ts'), `// moved\n${pasted()}`);
+    await engine.reindex();
+    assert.deepEqual(early.withRegions, [], 'not asked for an update of the index');
+    assert.ok(early.regionReads.includes(path.join(root, 'host.ts')));
+    assert.deepEqual(locatedOf(engine.getReport().items), ['32-61 groups.ts:21-50 exact']);
+    await engine.shutdown();
+
+    // Text over the limit (no index): none asked for.
+    const over = new EarlyFingerprinter();
+    const small = await viewOf(over, 1000);
+    assert.deepEqual([over.withRegions, over.regionReads], [[], []]);
+    await small.engine.shutdown();
   });
 
   it('an update reads a partner again only when it changed: the partners read for one save are kept for the next (a bounded cache)', async () => {
