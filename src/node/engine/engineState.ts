@@ -650,7 +650,10 @@ export class EngineState {
         // (a full build of the located copies next: their documents read with the fingerprints)
         let walked = 0;
         for (const c of seen.values()) walked += c.size;
-        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip, this.regions.wantsDocs(walked));
+        const early = this.regions.wantsDocs(walked);
+        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip, early);
+        // (and the cache's files' documents read while this thread makes the report)
+        if (early && !r.cancelled) this.regions.prefetch();
         reread = r.read;
         cancelled = r.cancelled;
       }

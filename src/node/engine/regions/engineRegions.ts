@@ -4,7 +4,9 @@
  * {@link EngineRegions.step} after each report of a job (in its queue, so in order with the jobs);
  * the step compares the indexed files (size and mtime) with those the region index was last
  * brought up to date with, and updates it for the difference — a full build the first time, after
- * the setting is turned on, or when most files changed. Over `maxBytes` of indexed text the index
+ * the setting is turned on, or when most files changed; its documents are those the job read with
+ * the fingerprints ({@link EngineRegions.offer}) and those of the files it did not read, read while
+ * it makes its SimHash report ({@link EngineRegions.prefetch}). Over `maxBytes` of indexed text the index
  * is let go (memory: the full build holds every file's tokens for a moment, ~18 bytes a token)
  * and the host is told once until the text is under the limit again.
  */
@@ -56,6 +58,12 @@ export interface EngineRegionsHost {
   emit(event: EngineEvent): void;
 }
 
+/** Region documents read before a full build (EngineRegions.offer, prefetch): by path, with the signature they were read at; the reads still under way. */
+interface EarlyDocs {
+  docs: Map<string, { sig: string; doc: RegionDocument }>;
+  reads: Array<Promise<void>>;
+}
+
 export class EngineRegions {
   private readonly index: RegionIndex;
   private enabled = false;
@@ -75,11 +83,11 @@ export class EngineRegions {
   /** Located pairs left out of the reports until the next step (see {@link holdBack}). */
   private held: (() => ReadonlySet<ReportPair>) | undefined;
   /** Region documents the index's job read with the fingerprints (see {@link offer}), for the next step's full build; by path, with the file's signature. */
-  private early = new Map<string, { sig: string; doc: RegionDocument }>();
+  private early: EarlyDocs = { docs: new Map(), reads: [] };
 
   constructor(
     private readonly host: EngineRegionsHost,
-    kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'> | undefined,
+    kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'simhashTokens'> | undefined,
     private readonly maxBytes = REGIONS_MAX_BYTES,
     private readonly cacheBytes = REGION_DOCS_CACHE_BYTES,
     threads = 1,
@@ -157,14 +165,38 @@ export class EngineRegions {
 
   /** A file's region document, read with its fingerprint, for the next step's full build (used if the file's signature is still `sig`). */
   offer(path: string, sig: string, doc: RegionDocument): void {
-    if (this.enabled && this.known === null) this.early.set(path, { sig, doc });
+    if (this.enabled && this.known === null) this.early.docs.set(path, { sig, doc });
+  }
+
+  /**
+   * The region documents of the fingerprinted files not offered (a job's cache hits), read now for
+   * the next step's full build (by the fingerprint workers, while the job's thread makes its
+   * SimHash report): a start with a warm cache does not wait for them after that report. A file
+   * that changes before the build is read again.
+   */
+  prefetch(): void {
+    if (!this.enabled || this.known !== null) return;
+    const early = this.early;
+    const sigs = new Map<string, string | undefined>();
+    for (const p of this.host.paths()) if (!early.docs.has(p)) sigs.set(p, this.host.sigOf(p));
+    if (sigs.size === 0) return;
+    const read = this.host.load([...sigs.keys()]).then(
+      (docs) => {
+        for (const [p, doc] of docs) {
+          const sig = sigs.get(p);
+          if (sig !== undefined) early.docs.set(p, { sig, doc });
+        }
+      },
+      () => undefined, // read again by the build
+    );
+    early.reads.push(read);
   }
 
   /** Brings the index up to date with the indexed files; true when located pairs changed. */
   async step(): Promise<boolean> {
     // The documents offered with the job's fingerprints serve this step's full build only.
     const early = this.early;
-    this.early = new Map();
+    this.early = { docs: new Map(), reads: [] };
     // Pairs held back come back (or go) with this step's report.
     const held = this.held?.();
     this.held = undefined;
@@ -311,15 +343,16 @@ export class EngineRegions {
   }
 
   /** Region documents of `paths`: those offered with the fingerprints (same size and mtime), the others read. */
-  private async loadEarly(paths: string[], early: Map<string, { sig: string; doc: RegionDocument }>): Promise<Map<string, RegionDocument>> {
+  private async loadEarly(paths: string[], early: EarlyDocs): Promise<Map<string, RegionDocument>> {
+    await Promise.all(early.reads);
     const out = new Map<string, RegionDocument>();
     const missing: string[] = [];
     for (const p of paths) {
-      const e = early.get(p);
+      const e = early.docs.get(p);
       if (e && e.sig === this.host.sigOf(p)) out.set(p, e.doc);
       else missing.push(p);
     }
-    early.clear();
+    early.docs.clear();
     if (missing.length > 0) for (const [p, doc] of await this.host.load(missing)) out.set(p, doc);
     return out;
   }
@@ -337,7 +370,7 @@ export class EngineRegions {
 
   private drop(): void {
     this.held = undefined;
-    this.early.clear();
+    this.early = { docs: new Map(), reads: [] };
     this.forgetDocs();
     this.placed = undefined;
     const had = this.index.clear();

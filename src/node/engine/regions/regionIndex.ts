@@ -3,9 +3,10 @@
  * (core/regions: winnowed k-gram hashes and their token positions, 8 bytes each here; ~57,000 per
  * MB of text), never its token streams, and the located pairs found (src/node/engine/regionPairs.ts).
  *
- * - `rebuild`: every file's region document (read again through the fingerprint workers by the
- *   `load` callback), the region finder over all of them as the CLI's `--locate` runs it, then the
- *   documents are let go and only their anchors kept.
+ * - `rebuild`: every file's region document (from the `load` callback: read with the
+ *   fingerprints, or again through the fingerprint workers, engineRegions.ts), the region finder
+ *   over all of them as the CLI's `--locate` runs it, then the documents are let go and only their
+ *   anchors kept.
  * - `update`: a changed, created or deleted file's anchors out of and into the index; the files
  *   whose pairs can change are the changed ones and, when a hash crosses the postings cap
  *   (boilerplate, see core/regions/anchorIndex.ts), every file holding it ("dirty"); their pairs
@@ -87,7 +88,7 @@ export class RegionIndex {
 
   /** `threads`: of the kernel's one-call bucket search (the native addon's; the same regions). */
   constructor(
-    private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain'>,
+    private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'simhashTokens'>,
     private readonly threads = 1,
   ) {}
 
@@ -141,7 +142,7 @@ export class RegionIndex {
     this.caps = capsFor(names.length);
     const found = findRegions(docs, { kernel: this.kernel, threads: this.threads });
     for (const r of found.pairs) {
-      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
+      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings, this.kernel);
       if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
       this.add(pair);
       this.noteSides(pair, docs[r.a.doc], docs[r.b.doc], r);
@@ -252,7 +253,7 @@ export class RegionIndex {
     };
     const found = findRegions(docs, options);
     for (const r of found.pairs) {
-      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings);
+      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings, this.kernel);
       if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
       this.add(pair);
       this.noteSides(pair, docs[r.a.doc], docs[r.b.doc], r);

@@ -16,6 +16,7 @@ import type { Location, PairRegion, ReportPair } from '../../../core/report/repo
 import type { RegionDocument } from '../../../core/regions/document';
 import { groupRegions } from '../../../core/regions/groups';
 import type { RegionPair } from '../../../core/regions/regions';
+import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
 import { contentKey, linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
@@ -23,13 +24,24 @@ import { samePlace, SectionSplits, sidesKey } from '../../regions/regionPlaces';
 
 type Lines = { startLine: number; endLine: number };
 
-/** One located pair of line ranges: side a in document `a`, side b in `b` (paths). */
-export function locatedPair(a: string, A: RegionDocument, b: string, B: RegionDocument, r: RegionPair, settings: EngineSettings): ReportPair {
+/**
+ * One located pair of line ranges: side a in document `a`, side b in `b` (paths). The sides'
+ * SimHashes by `kernel` when it has simhashTokens (the same bits, ~8× faster than this thread's).
+ */
+export function locatedPair(
+  a: string,
+  A: RegionDocument,
+  b: string,
+  B: RegionDocument,
+  r: RegionPair,
+  settings: EngineSettings,
+  kernel?: Pick<CodeKernel, 'simhashTokens'>,
+): ReportPair {
   const sa = trimmedStart(A, r.a.start, r.a.end);
   const sb = trimmedStart(B, r.b.start, r.b.end);
   const options = { normalizeIdentifiers: settings.normalizeIdentifiers, weighting: settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting };
-  const fa = sideSimhash(A, sa, r.a.end, options);
-  const fb = sideSimhash(B, sb, r.b.end, options);
+  const fa = sideSimhash(A, sa, r.a.end, options, kernel);
+  const fb = sideSimhash(B, sb, r.b.end, options, kernel);
   return {
     kind: 'section',
     a: { path: a, ...linesOf(A, sa, r.a.end) },

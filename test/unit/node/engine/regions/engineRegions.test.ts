@@ -187,16 +187,16 @@ describe('EngineState: located copies (neardup.locate)', function () {
     const early = new EarlyFingerprinter();
     const { engine, view } = await viewOf(early);
     assert.deepEqual([...early.withRegions].sort(), files, 'asked with the fingerprints');
-    assert.deepEqual(early.regionReads, [], 'none read again');
+    assert.equal(early.regionReads.length, 0, 'none read again');
     assert.equal(view, reference.view);
     assert.deepEqual(locatedOf(engine.getReport().items), ['31-60 groups.ts:21-50 exact']);
     // Built: the next index (nothing changed) asks for no document; a change reads its file again.
     early.withRegions = [];
     await engine.reindex();
-    assert.deepEqual([early.withRegions, early.regionReads], [[], []]);
+    assert.equal(early.withRegions.length + early.regionReads.length, 0, 'nothing asked for, nothing read again');
     fs.writeFileSync(path.join(root, 'host.ts'), `// moved\n${pasted()}`);
     await engine.reindex();
-    assert.deepEqual(early.withRegions, [], 'not asked for an update of the index');
+    assert.equal(early.withRegions.length, 0, 'not asked for an update of the index');
     assert.ok(early.regionReads.includes(path.join(root, 'host.ts')));
     assert.deepEqual(locatedOf(engine.getReport().items), ['32-61 groups.ts:21-50 exact']);
     await engine.shutdown();
@@ -204,8 +204,33 @@ describe('EngineState: located copies (neardup.locate)', function () {
     // Text over the limit (no index): none asked for.
     const over = new EarlyFingerprinter();
     const small = await viewOf(over, 1000);
-    assert.deepEqual([over.withRegions, over.regionReads], [[], []]);
+    assert.equal(over.withRegions.length + over.regionReads.length, 0, 'nothing asked for, nothing read');
     await small.engine.shutdown();
+  });
+
+  it("a full build of files the job does not read (a warm start): their documents read while the job's thread makes its SimHash report", async () => {
+    const fp = new EarlyFingerprinter();
+    const events: EngineEvent[] = [];
+    const reports = () => events.filter((e) => e.type === 'report').length;
+    const readAt: number[] = [];
+    const read = fp.regionDocuments.bind(fp);
+    fp.regionDocuments = (files, s) => {
+      readAt.push(reports());
+      return read(files, s);
+    };
+    const engine = new EngineState(fp, (e) => events.push(e), { saveDelayMs: 10, progressIntervalMs: 0 });
+    await engine.init({ config: config({ locate: false }), cachePath: null });
+    await engine.reindex();
+    assert.equal(fp.withRegions.length + fp.regionReads.length, 0, 'located copies off: no documents');
+    // Turned on: the files are fingerprinted already (not read by the job), their documents are.
+    const before = reports();
+    await engine.reindex(config({ locate: true }));
+    assert.equal(fp.withRegions.length, 0);
+    assert.deepEqual([...fp.regionReads].sort(), ['groups.ts', 'host.ts', 'other.ts'].map((f) => path.join(root, f)));
+    assert.ok(readAt.length > 0 && readAt.every((n) => n === before), `read before the job's first report: ${readAt.join(' ')} (${before} before)`);
+    assert.ok(reports() >= before + 2, 'its SimHash report, then its located copies');
+    assert.deepEqual(locatedOf(engine.getReport().items), ['31-60 groups.ts:21-50 exact']);
+    await engine.shutdown();
   });
 
   it('an update reads a partner again only when it changed: the partners read for one save are kept for the next (a bounded cache)', async () => {
