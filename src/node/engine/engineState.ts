@@ -10,7 +10,7 @@
  * - Documents are keyed by absolute path. An entry keeps size and mtime, so a warm start (from
  *   the cache) or a re-walk re-reads only files whose size or mtime changed.
  */
-import { kernelKind, kernelSummary, nativeKernel } from '../workers/nativeKernel';
+import { kernelKind, kernelSummary, nativeKernel, nativeLister } from '../workers/nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -49,7 +49,7 @@ import { buildOverview, ReportViewBuilder } from './reportView';
 import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
-import { fileMatcher, isDefaultExcluded, walkFiles } from '../files/walk';
+import { fileMatcher, isDefaultExcluded, walkFiles, walkFilesSliced, type WalkOptions } from '../files/walk';
 import { EngineRegions, fileSignature, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { planUpdate, type Candidate } from './indexing/updatePlan';
@@ -603,10 +603,13 @@ export class EngineState {
       // 1. Walk.
       const seen = new Map<string, Candidate>();
       this.progress('walking', 0, 0, true);
+      // (on the addon's directory listing, in slices, where it is loaded)
+      const lister = nativeLister();
+      const walk = (dir: string, o: WalkOptions) => (lister ? walkFilesSliced(dir, { ...o, lister }) : walkFiles(dir, o));
       for (const root of this.rules) {
         const own = config.roots.find((r) => path.resolve(r.path) === root.path);
         try {
-          for await (const e of walkFiles(root.path, {
+          for await (const e of walk(root.path, {
             include: own?.project?.include ?? config.include,
             exclude: [...(own?.project?.exclude ?? config.exclude), ...(own?.exclude ?? [])],
             maxFileSizeBytes: settings.maxFileSizeBytes,

@@ -27,7 +27,8 @@
  * - {@link walkFilesSync} is the same walk with synchronous calls (same entries, same skips, same
  *   order): several times cheaper in CPU (no promise per call), for a thread that has nothing
  *   else to do meanwhile or that walks in slices (the CLI scan). It lists and stats a whole
- *   directory before yielding its first entry.
+ *   directory before yielding its first entry. {@link walkFilesSliced}: that walk on the addon's
+ *   listing, giving the event loop a turn every few ms (the extension's engine).
  */
 import { promises as fsp, constants as fsConstants, type Dirent } from 'node:fs';
 import * as path from 'node:path';
@@ -60,7 +61,7 @@ import {
 } from './walkParts';
 
 export { DEFAULT_MAX_FILE_SIZE_BYTES, WALK_CONCURRENCY, type WalkEntry, type WalkOptions };
-export { walkFilesSync } from './walkSync';
+export { walkFilesSliced, walkFilesSync } from './walkSync';
 
 /** Names skipped at any depth when `defaultExcludes` is on (node/settings/engineSettings.ts; the web extension skips them too). */
 export { DEFAULT_EXCLUDED_NAMES };

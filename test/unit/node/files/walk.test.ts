@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { walkFiles as walkFilesAsync, walkFilesSync, fileMatcher, isDefaultExcluded, type WalkOptions, type WalkEntry, DEFAULT_MAX_FILE_SIZE_BYTES } from '../../../../src/node/files/walk';
+import { walkFiles as walkFilesAsync, walkFilesSliced, walkFilesSync, fileMatcher, isDefaultExcluded, type WalkOptions, type WalkEntry, DEFAULT_MAX_FILE_SIZE_BYTES } from '../../../../src/node/files/walk';
 import { nativeLister } from '../../../../src/node/workers/nativeKernel';
 import type { DirectoryLister } from '../../../../src/node/files/nativeListing';
 
@@ -22,10 +22,20 @@ async function* viaNativeListing(root: string, options?: WalkOptions): AsyncGene
   yield* walkFilesSync(root, { ...options, lister: listerWrap ? listerWrap(lister!) : lister });
 }
 
+/** The engine's walk: the native listing's, giving the event loop a turn after every entry (slices of 0 ms). */
+function viaSliced(root: string, options?: WalkOptions): AsyncGenerator<WalkEntry> {
+  return walkFilesSliced(root, { ...options, lister: listerWrap ? listerWrap(lister!) : lister! }, 0);
+}
+
 const WALKERS: Array<[string, Walker]> = [
   ['walkFiles', walkFilesAsync],
   ['walkFilesSync', viaSync],
-  ...(lister ? [['walkFilesSync with the native listing', viaNativeListing] as [string, Walker]] : []),
+  ...(lister
+    ? [
+        ['walkFilesSync with the native listing', viaNativeListing] as [string, Walker],
+        ['walkFilesSliced', viaSliced] as [string, Walker],
+      ]
+    : []),
 ];
 
 interface Result {
@@ -279,7 +289,7 @@ describe(walkerName, () => {
         } finally {
           nodeFs.lstatSync = lstatSync;
         }
-      } else if (walkFiles === viaNativeListing) {
+      } else if (walkFiles === viaNativeListing || walkFiles === viaSliced) {
         // The native listing stats each file as it lists it (one C loop): the file deleted once
         // listed and stat'ed, and lstat's ENOENT as the listing would carry it had it vanished
         // in between (native/listdir.c statErrno).
@@ -369,5 +379,26 @@ describe('fileMatcher', () => {
     // Jupyter's autosaved copies of notebooks.
     assert.equal(isDefaultExcluded('analysis/.ipynb_checkpoints/survey-checkpoint.ipynb'), true);
     assert.equal(isDefaultExcluded('analysis/survey.ipynb'), false);
+  });
+});
+
+(lister ? describe : describe.skip)('walkFilesSliced: a turn for the event loop', () => {
+  it('lets a task queued before the walk run while it walks (slices of 0 ms), not only after it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-walk-sliced-'));
+    try {
+      for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(dir, `f${i}.txt`), 'x');
+      let ran = false;
+      setImmediate(() => (ran = true));
+      let ranDuring = false;
+      let n = 0;
+      for await (const e of walkFilesSliced(dir, { lister: lister! }, 0)) {
+        ranDuring ||= ran && n < 19;
+        if (e.relPath) n++;
+      }
+      assert.equal(n, 20);
+      assert.ok(ranDuring, 'the queued task ran between two entries');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
