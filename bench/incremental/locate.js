@@ -6,7 +6,9 @@
 //
 //   node bench/incremental/locate.js [--tree DIR] [--edits 5]
 //
-// Per configuration: the full index (wall and CPU time of the process, workers included), the
+// Per configuration: the full index (wall and CPU time of the process, workers included; when its
+// first report came, the SimHash pairs, before the located ones), a warm start (another engine
+// over the fingerprint cache the first one wrote: its index and first report), the
 // engine's heap after a full garbage collection (what it holds), the peak RSS, and the update of
 // one file (a copy of one of the tree's files, edited: read, matched, its located copies found
 // again) as the median of `--edits` edits (and the first edit's apart: later ones find its partners' region documents kept). With locate on, also the anchors the region index holds
@@ -48,18 +50,27 @@ async function child(tree, locate, edits) {
   fs.writeFileSync(target, text);
 
   const poolSize = Math.max(1, Math.min(4, os.cpus().length - 1));
-  const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
-  const events = [];
-  let reportAt = [];
-  const state = new E.EngineState(fp, (e) => e.type !== 'progress' && events.push(e.type) && e.type === 'report' && reportAt.push(performance.now()), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
   const settings = { ...E.DEFAULT_ENGINE_SETTINGS };
-  await state.init({ config: { settings, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath: null });
+  const cachePath = path.join(os.tmpdir(), `neardup-locate-bench-${process.pid}.cache`);
+  const engine = () => {
+    const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
+    const reports = [];
+    const events = [];
+    const state = new E.EngineState(fp, (e) => e.type !== 'progress' && events.push(e.type) && e.type === 'report' && reports.push(performance.now()), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
+    return { state, reports, events };
+  };
+  const { state, reports: coldReports } = engine();
+  const reportAt = coldReports;
+  await state.init({ config: { settings, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath });
   global.gc();
   const heap0 = process.memoryUsage().heapUsed;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const stats = await state.reindex();
   const indexMs = performance.now() - t0;
+  // The index's first report (its SimHash pairs) and its last (with located pairs, when on).
+  const firstMs = coldReports[0] - t0;
+  const lastMs = coldReports.at(-1) - t0;
   const cpu = process.cpuUsage(cpu0);
   global.gc();
   const heap = process.memoryUsage().heapUsed;
@@ -74,7 +85,7 @@ async function child(tree, locate, edits) {
     fs.writeFileSync(target, lines.join('\n'));
     mtime += 10;
     fs.utimesSync(target, mtime, mtime);
-    reportAt = [];
+    reportAt.length = 0;
     const a = performance.now();
     await state.update({ upserts: [target], removes: [], renames: [] });
     times.push(performance.now() - a);
@@ -82,15 +93,31 @@ async function child(tree, locate, edits) {
   }
   const regions = state.regions.stats();
   await state.shutdown();
+  const peakRss = process.resourceUsage().maxRSS; // (of the first engine: not its warm start's)
+  // A warm start: another engine over the cache the first one wrote (no file fingerprinted again;
+  // with located copies, every file's region document is read again).
+  const warm = engine();
+  await warm.state.init({ config: { settings, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath });
+  const w0 = performance.now();
+  const warmStats = await warm.state.reindex();
+  const warmMs = performance.now() - w0;
+  const warmFirstMs = warm.reports[0] - w0;
+  await warm.state.shutdown();
+  fs.rmSync(cachePath, { force: true });
   fs.rmSync(ws, { recursive: true, force: true });
   return {
     locate,
     files: stats.files,
     indexMs: Math.round(indexMs),
+    firstMs: Math.round(firstMs),
+    lastMs: Math.round(lastMs),
+    warmMs: Math.round(warmMs),
+    warmFirstMs: Math.round(warmFirstMs),
+    warmHits: warmStats.cacheHits,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     heapMB: +((heap - heap0) / MB).toFixed(1),
     heapTotalMB: +(heap / MB).toFixed(1),
-    peakRssMB: +(process.resourceUsage().maxRSS / 1024).toFixed(0),
+    peakRssMB: +(peakRss / 1024).toFixed(0),
     updateMs: +median(times).toFixed(1),
     // The change's first report (its SimHash result; the located copies' report follows).
     firstReportMs: +median(firstReport).toFixed(1),
@@ -120,8 +147,8 @@ async function main() {
   console.log(`\nneardup.locate in the engine: ${off.files} files of ${o.tree}; one file edited ${o.edits} times (${on.edited})\n`);
   console.log(
     table(
-      runs.map((r) => [r.locate ? 'on' : 'off', fmt(r.indexMs / 1000, 1), fmt(r.cpuMs / 1000, 1), r.heapMB, r.peakRssMB, fmt(r.firstReportMs, 1), fmt(r.updateMs, 1), fmt(r.firstUpdateMs, 1), r.locatedGroups]),
-      ['locate', 'index s', 'CPU s', 'engine heap MB', 'peak RSS MB', 'update → report ms', 'update done ms (located)', 'first edit\'s', 'located groups'],
+      runs.map((r) => [r.locate ? 'on' : 'off', fmt(r.indexMs / 1000, 2), fmt(r.firstMs / 1000, 2), fmt(r.cpuMs / 1000, 1), fmt(r.warmMs / 1000, 2), fmt(r.warmFirstMs / 1000, 2), r.heapMB, r.peakRssMB, fmt(r.firstReportMs, 1), fmt(r.updateMs, 1), fmt(r.firstUpdateMs, 1), r.locatedGroups]),
+      ['locate', 'index s', 'first report s', 'CPU s', 'warm index s', 'warm first report s', 'engine heap MB', 'peak RSS MB', 'update → report ms', 'update done ms (located)', 'first edit\'s', 'located groups'],
     ),
   );
   const rs = on.regions;
