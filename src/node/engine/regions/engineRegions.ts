@@ -89,7 +89,7 @@ export class EngineRegions {
 
   constructor(
     private readonly host: EngineRegionsHost,
-    kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'simhashTokens'> | undefined,
+    kernel: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'simhashTokens' | 'regionPlanAsync'> | undefined,
     private readonly maxBytes = REGIONS_MAX_BYTES,
     private readonly cacheBytes = REGION_DOCS_CACHE_BYTES,
     threads = 1,

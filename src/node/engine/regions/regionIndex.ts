@@ -18,10 +18,13 @@
  */
 import type { ReportPair } from '../../../core/report/report';
 import type { RegionDocument } from '../../../core/regions/document';
-import { defaultAnchors, findRegions, type RegionOptions, type RegionPair } from '../../../core/regions/regions';
+import { bucketPairsOf, defaultAnchors, findRegions, searchedResult, type RegionOptions, type RegionPair, type RegionResult } from '../../../core/regions/regions';
+import { kernelPlanAsync, type PlanKernel } from '../../../core/regions/kernelPlan';
 import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
-import { locatedPair, locatedSideKey } from './regionPairs';
+import { locatedPair, locatedPairOfSides, locatedSideKey } from './regionPairs';
+import { closerTokens } from '../../regions/regionSides';
+import { SIDE_A_START, SIDE_B_START, SIDE_INTS } from '../../../core/regions/sideFacts';
 
 /** A file's anchors: hashes, token positions, and whether the file is prose (its cap). */
 interface FileAnchors {
@@ -88,7 +91,7 @@ export class RegionIndex {
 
   /** `threads`: of the kernel's one-call bucket search (the native addon's; the same regions). */
   constructor(
-    private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'simhashTokens'>,
+    private readonly kernel?: Pick<CodeKernel, 'anchorSeeds' | 'alignChain' | 'simhashTokens' | 'regionPlanAsync'>,
     private readonly threads = 1,
   ) {}
 
@@ -140,12 +143,15 @@ export class RegionIndex {
     const docs = names.map((p) => loaded.get(p)!);
     for (let i = 0; i < names.length; i++) this.files.set(names[i], anchorsOfDoc(docs[i]));
     this.caps = capsFor(names.length);
-    const found = findRegions(docs, { kernel: this.kernel, threads: this.threads });
-    for (const r of found.pairs) {
-      const pair = locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings, this.kernel);
+    const found = (await this.searchedOffThread(docs, settings)) ?? findRegions(docs, { kernel: this.kernel, threads: this.threads });
+    const sides = found.sideFacts;
+    for (let i = 0; i < found.pairs.length; i++) {
+      const r = found.pairs[i];
+      const made = sides && locatedPairOfSides(names[r.a.doc], names[r.b.doc], r, sides, i);
+      const pair = made || locatedPair(names[r.a.doc], docs[r.a.doc], names[r.b.doc], docs[r.b.doc], r, settings, this.kernel);
       if (!shown(r, pair, docs[r.a.doc], docs[r.b.doc], settings)) continue;
       this.add(pair);
-      this.noteSides(pair, docs[r.a.doc], docs[r.b.doc], r);
+      this.noteSides(pair, docs[r.a.doc], docs[r.b.doc], r, made ? sides.subarray(SIDE_INTS * i, SIDE_INTS * (i + 1)) : undefined);
     }
     for (const p of this.byPath.keys()) touched.add(p);
     return touched;
@@ -327,16 +333,33 @@ export class RegionIndex {
     return this.sideKeys.get(path)?.get(`${startLine}\0${endLine}`);
   }
 
+  /**
+   * findRegions(docs) with its defaults as one job of the kernel off this thread (the plan, its
+   * seeds and the search on the kernel's threads: core/regions/kernelPlan.ts, as the CLI's
+   * `--locate`), the same pairs; undefined when the kernel has no such job or declines the plan
+   * (a document without stored anchors).
+   */
+  private async searchedOffThread(docs: RegionDocument[], settings: EngineSettings): Promise<RegionResult | undefined> {
+    const kernel = this.kernel;
+    if (!kernel?.regionPlanAsync) return undefined;
+    // (the job makes the regions' sides too, as locatedPair would: sideFacts.ts)
+    const sides = { normalizeIdentifiers: settings.normalizeIdentifiers, tf: settings.weighting === 'tf' || settings.weighting === 'tfidf', closers: closerTokens() };
+    const job = kernelPlanAsync(kernel as PlanKernel, docs, {}, this.threads, false, sides);
+    if (!job) return undefined;
+    const { plan, found } = await job;
+    return searchedResult(plan, bucketPairsOf(docs, plan.bucketCuts, found, plan.stats), found);
+  }
+
   /** Records the content keys of a shown pair's sides (the first side with those lines gives it, as in the CLI). */
-  private noteSides(pair: ReportPair, A: RegionDocument, B: RegionDocument, r: RegionPair): void {
-    const note = (loc: ReportPair['a'], doc: RegionDocument, side: 'a' | 'b') => {
+  private noteSides(pair: ReportPair, A: RegionDocument, B: RegionDocument, r: RegionPair, sides?: Int32Array): void {
+    const note = (loc: ReportPair['a'], doc: RegionDocument, side: 'a' | 'b', trimmed: number | undefined) => {
       let byLines = this.sideKeys.get(loc.path);
       if (!byLines) this.sideKeys.set(loc.path, (byLines = new Map()));
       const at = `${loc.startLine}\0${loc.endLine}`;
-      if (!byLines.has(at)) byLines.set(at, locatedSideKey(doc, r[side]));
+      if (!byLines.has(at)) byLines.set(at, locatedSideKey(doc, r[side], trimmed));
     };
-    note(pair.a, A, 'a');
-    note(pair.b, B, 'b');
+    note(pair.a, A, 'a', sides?.[SIDE_A_START]);
+    note(pair.b, B, 'b', sides?.[SIDE_B_START]);
   }
 
   private add(pair: ReportPair): void {

@@ -17,6 +17,7 @@ import type { RegionDocument } from '../../../core/regions/document';
 import { groupRegions } from '../../../core/regions/groups';
 import type { RegionPair } from '../../../core/regions/regions';
 import type { CodeKernel } from '../../../core/types';
+import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../../core/regions/sideFacts';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
 import { contentKey, linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
@@ -54,12 +55,31 @@ export function locatedPair(
 }
 
 /**
+ * {@link locatedPair} from the sides a kernel's plan job made of region `row` (core/regions/
+ * sideFacts.ts: the trimmed starts, the report's lines, the distance of the sides' SimHashes, made
+ * with the same options and closers), or undefined when it made none for that row.
+ */
+export function locatedPairOfSides(a: string, b: string, r: RegionPair, sides: Int32Array, row: number): ReportPair | undefined {
+  const o = row * SIDE_INTS;
+  if (sides[o + SIDE_A_START] < 0) return undefined;
+  return {
+    kind: 'section',
+    a: { path: a, startLine: sides[o + SIDE_A_START_LINE], endLine: sides[o + SIDE_A_END_LINE] },
+    b: { path: b, startLine: sides[o + SIDE_B_START_LINE], endLine: sides[o + SIDE_B_END_LINE] },
+    distance: sides[o + SIDE_DISTANCE],
+    similarity: Math.round(r.similarity * 10000) / 10000,
+    clone: r.clone,
+    located: true,
+  };
+}
+
+/**
  * The content key of a located side, tokens `side` of `doc` without leading closers (the range
  * locatedPair reports): what the CLI's located sides hash (node/locate/locateLines.ts), so that a
  * baseline's key of a located pair is the same in the editor and in `neardup scan`.
  */
-export function locatedSideKey(doc: RegionDocument, side: { start: number; end: number }): string {
-  return contentKey(doc, trimmedStart(doc, side.start, side.end), side.end);
+export function locatedSideKey(doc: RegionDocument, side: { start: number; end: number }, trimmed = trimmedStart(doc, side.start, side.end)): string {
+  return contentKey(doc, trimmed, side.end);
 }
 
 const lines = (l: { startLine?: number; endLine?: number }): Lines => ({ startLine: l.startLine ?? 1, endLine: l.endLine ?? l.startLine ?? 1 });

@@ -7,6 +7,8 @@ import type { RegionDocument } from '../../../../../src/core/regions/document';
 import { RegionIndex, capsFor } from '../../../../../src/node/engine/regions/regionIndex';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../../src/node/settings/engineSettings';
 import { regionDocumentOf } from '../../../../../src/node/workers/fingerprintFile';
+import { nativeKernel } from '../../../../../src/node/workers/nativeKernel';
+import type { CodeKernel } from '../../../../../src/core/types';
 
 const settings = { ...DEFAULT_ENGINE_SETTINGS };
 const SRC = path.join(__dirname, '../../../../../src');
@@ -70,6 +72,36 @@ describe('RegionIndex (the engine\'s located copies)', function () {
     write('notes.md', slice(prose, 0, 60));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  (nativeKernel()?.regionPlanAsync ? it : it.skip)("with the native kernel: the full build is its plan job's, off this thread (its sides too), and gives what the build here gives", async () => {
+    const kernel = nativeKernel()!;
+    let planned = 0;
+    // The kernel's functions, its plan job counted.
+    const counted: Record<string, unknown> = {};
+    for (const name of Object.getOwnPropertyNames(kernel)) {
+      const v = (kernel as unknown as Record<string, unknown>)[name];
+      counted[name] = typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(kernel) : v;
+    }
+    const plan = counted.regionPlanAsync as (...a: unknown[]) => unknown;
+    let sides: Int32Array | undefined;
+    counted.regionPlanAsync = (...args: unknown[]) => {
+      planned++;
+      return (plan(...args) as Promise<{ found: { sides?: Int32Array } }>).then((r) => ((sides = r.found.sides), r));
+    };
+    const keys = (index: RegionIndex) => index.pairs().flatMap((p) => [p.a, p.b].map((l) => `${show(p)} ${index.sideKey(l.path, l.startLine!, l.endLine!)}`));
+    for (const o of [settings, { ...settings, normalizeIdentifiers: false, weighting: 'tf' as const }]) {
+      const here = new RegionIndex();
+      await here.rebuild(files(), load, o);
+      const byJob = new RegionIndex(counted as unknown as CodeKernel, 2);
+      planned = 0;
+      await byJob.rebuild(files(), load, o);
+      assert.equal(planned, 1, 'one plan job');
+      assert.ok(sides && sides.length > 0 && sides.every((v) => v >= 0), 'the sides of every region made by the job');
+      assert.ok(here.pairs().length > 0);
+      assert.deepEqual(byJob.pairs().map(show), here.pairs().map(show));
+      assert.deepEqual(keys(byJob), keys(here), 'the same content keys of the sides');
+    }
+  });
 
   it('builds what a full run finds: the pasted block, one pair of line ranges', async () => {
     const index = new RegionIndex();
