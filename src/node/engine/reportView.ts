@@ -40,7 +40,9 @@ function toView(loc: Location): ViewLocation {
 
 function compareLoc(a: ViewLocation, b: ViewLocation): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  return (a.startLine ?? 0) - (b.startLine ?? 0);
+  // (then the end line: two items of a file that begin on the same line come in one order however
+  // the view was made, file by file or over all pairs)
+  return (a.startLine ?? 0) - (b.startLine ?? 0) || (a.endLine ?? 0) - (b.endLine ?? 0);
 }
 
 /** Fingerprint of a location, from the documents (keyed by path). */

@@ -325,7 +325,7 @@ describe('IncrementalReport', function () {
   it('itemsOfPath: the closest twins of each item, as sorting all of them would list them (ties, caps, files and sections)', () => {
     const rnd = mulberry32(99);
     type Loc = { path: string; startLine?: number; endLine?: number };
-    const cmp = (a: Loc, b: Loc) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : (a.startLine ?? 0) - (b.startLine ?? 0));
+    const cmp = (a: Loc, b: Loc) => (a.path !== b.path ? (a.path < b.path ? -1 : 1) : (a.startLine ?? 0) - (b.startLine ?? 0) || (a.endLine ?? 0) - (b.endLine ?? 0));
     /** The plain rule: every twin made, all sorted by distance then location, the first 50 kept. */
     const reference = (path: string, pairs: ReportPair[]) => {
       const byKey = new Map<string, { kind: string; loc: Loc; twins: Array<Loc & { distance: number; similarity: number; clone: string }> }>();
@@ -358,7 +358,7 @@ describe('IncrementalReport', function () {
         for (let k = 0; k < 3; k++) {
           const s = 1 + Math.floor(rnd() * 5) * 10;
           const t = 1 + Math.floor(rnd() * 5) * 10;
-          const e = Math.floor(rnd() * 3); // same start, other ends: ties of compareLoc
+          const e = Math.floor(rnd() * 3); // same start, other ends: ordered by their end
           const ds = Math.floor(rnd() * spread);
           pairs.push({ kind: 'section', a: { path: name(0), startLine: s, endLine: s + 5 }, b: { path: name(i), startLine: t, endLine: t + 5 + e }, distance: ds, similarity: 1 - ds / 64, clone: 'edited' });
         }

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import type { ReportPair } from '../../../../src/core/report/report';
 import { MAX_OVERVIEW_FILES, type ViewGroup, type ViewItem } from '../../../../src/node/engine/engineProtocol';
-import { buildOverview, duplicatedLines } from '../../../../src/node/engine/reportView';
+import { buildOverview, duplicatedLines, itemsOfPath } from '../../../../src/node/engine/reportView';
 
 const twin = { path: '/w/b.ts', distance: 1, similarity: 0.98 };
 const section = (startLine: number, endLine: number): ViewItem => ({ kind: 'section', loc: { path: '/w/a.ts', startLine, endLine }, twins: [twin], moreTwins: 0 });
@@ -69,5 +69,22 @@ describe('report view: the Overview', () => {
     assert.equal(r.lines, 2 * many.length);
     assert.equal(r.duplicated, many.filter((f) => f.duplicated).length * 2);
     assert.ok(r.children!.every((c) => c.children && c.children.length === 0), 'no file leaves');
+  });
+});
+
+describe('report view: a file\'s items', () => {
+  it('two items that begin on the same line come by their end line, whatever the order of the pairs', () => {
+    const pair = (startLine: number, endLine: number, other: number): ReportPair => ({
+      kind: 'section',
+      a: { path: 'f.ts', startLine, endLine },
+      b: { path: 'g.ts', startLine: other, endLine: other + 9 },
+      distance: 3,
+      similarity: 0.9,
+      clone: 'edited',
+    });
+    const pairs = [pair(125, 135, 220), pair(125, 134, 202), pair(10, 20, 40)];
+    const ranges = (items: ViewItem[]) => items.map((i) => `${i.loc.startLine}-${i.loc.endLine}`);
+    assert.deepEqual(ranges(itemsOfPath('f.ts', pairs)), ['10-20', '125-134', '125-135']);
+    assert.deepEqual(ranges(itemsOfPath('f.ts', [...pairs].reverse())), ['10-20', '125-134', '125-135']);
   });
 });
