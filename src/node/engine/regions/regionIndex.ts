@@ -17,7 +17,7 @@
  * The scans for partners go over the anchors of every file (typed arrays, no map per anchor).
  */
 import type { ReportPair } from '../../../core/report/report';
-import type { RegionDocument } from '../../../core/regions/document';
+import { withAnchors, type RegionDocument } from '../../../core/regions/document';
 import { bucketPairsOf, defaultAnchors, findRegions, searchedResult, type RegionOptions, type RegionPair, type RegionResult } from '../../../core/regions/regions';
 import { kernelPlanAsync, type PlanKernel } from '../../../core/regions/kernelPlan';
 import type { CodeKernel } from '../../../core/types';
@@ -245,7 +245,7 @@ export class RegionIndex {
       const keep: number[] = [];
       for (let i = 0; i < f.hash.length; i++) if (S.has(f.hash[i])) keep.push(i);
       names.push(p);
-      docs.push({ ...d, anchors: { hash: Uint32Array.from(keep, (i) => f.hash[i]), pos: Int32Array.from(keep, (i) => f.pos[i]) } });
+      docs.push(withAnchors(d, { hash: Uint32Array.from(keep, (i) => f.hash[i]), pos: Int32Array.from(keep, (i) => f.pos[i]) })); // (as lean as it is)
     }
     const isDirty = names.map((p) => dirty.has(p));
     const options: RegionOptions = {
