@@ -142,7 +142,8 @@ napi_value jsReadCode(napi_env env, napi_callback_info info) {
   return number(env, got);
 }
 
-/* readCodeBatch's options (a Uint32Array), by index. */
+/* readCodeBatch's options (a Uint32Array), by index. OPT_REGION: 1 the region documents too, 2 the
+ * region documents alone (no fingerprint: each fast file's words none, an empty document's). */
 enum { OPT_NORMALIZE, OPT_FOLD, OPT_TF, OPT_MIN_TOKENS, OPT_SECTIONS, OPT_FILE_SKETCH, OPT_SECTION_SKETCH, OPT_SHINGLE, OPT_REGION, OPT_REGION_K, OPT_REGION_W, OPT_REGION_SALT, OPT_COUNT };
 /* Per file, BATCH_STATE words of `state`: fast (1) or left to the caller (0), bytes, lines, its words' offset and count, its region's tokens, lines, anchors;
  * a file left after it was read: why in the second word (PLAIN_*, utf8code.h; 0 when it was not read). */
@@ -203,7 +204,7 @@ static int batchFiles(Kernel *K, const char *paths, size_t len, const int32_t *i
       st[7] = (uint32_t)K->nAnchors;
     }
     const size_t from = *used;
-    if (!appendFingerprint(K, total, o, &K->batchWords, &K->batchCap, used)) {
+    if (o[OPT_REGION] != 2 && !appendFingerprint(K, total, o, &K->batchWords, &K->batchCap, used)) {
       failed = 1;
       break;
     }

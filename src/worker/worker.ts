@@ -47,7 +47,7 @@ function handle(req: WorkerRequest): WorkerResponse {
       const fingerprint = (f: FileToFingerprint) => fingerprintFileSync(f, req.settings, req.df, req.cjk, req.regions === true, buffers);
       if (!req.pack) return req.files.map(fingerprint);
       // Packed: the plain code files by the kernel in one call, the others one by one.
-      const batch = codeBatch(req.files, req.settings, req.df, req.regions === true, buffers);
+      const batch = codeBatch(req.files, req.settings, req.df, req.regions === true, buffers, req.regionsOnly === true);
       const results = req.files.map((f, i) => batch?.[i] ?? fingerprint(f));
       return { ...packOutcomes(results, { ownedRegions: req.regionsOwned === true }), worker: { thread: threadId, cjk: cjkSegmenterInUse() } };
     }

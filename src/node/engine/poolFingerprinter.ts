@@ -48,10 +48,11 @@ export class PoolFingerprinter implements Fingerprinter {
   /**
    * Packed too, the documents kept here (`regionsOwned`): a batch's plain code files read and
    * tokenised by the kernel in one call, each document the kernel's own buffer transferred as it
-   * is, not a structured clone of its arrays (the region index's full build reads every file).
+   * is, not a structured clone of its arrays (the region index's full build reads every file);
+   * those files not fingerprinted (`regionsOnly`: only their documents are read here).
    */
   async regionDocuments(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]> {
-    const packed = (await this.run({ type: 'fingerprintFiles', files, settings, pack: true, regions: true, regionsOwned: true })) as PackedOutcomes;
+    const packed = (await this.run({ type: 'fingerprintFiles', files, settings, pack: true, regions: true, regionsOwned: true, regionsOnly: true })) as PackedOutcomes;
     return ownRegions(unpackOutcomes(packed, files.map((f) => f.relPath)));
   }
 

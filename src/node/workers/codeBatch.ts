@@ -66,7 +66,15 @@ function languageIdOf(kernel: CodeKernel, relPath: string): number {
 }
 
 /** A batch call for the files, or undefined when the batch takes none of them (or there is no batch: see {@link codeBatch}). */
-function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], settings: EngineSettings, df: SharedFrequencies | undefined, regions: boolean, regionBuffers: boolean): BatchCall | undefined {
+function batchCall(
+  kernel: BatchKernel,
+  files: readonly FileToFingerprint[],
+  settings: EngineSettings,
+  df: SharedFrequencies | undefined,
+  regions: boolean,
+  regionBuffers: boolean,
+  regionsOnly = false,
+): BatchCall | undefined {
   const weighting = weightingOf(settings, df);
   if (!fastCodeEnabled() || weighting === 'tfidf' || (regions && !regionBuffers) || files.length === 0) return undefined;
   const ids = new Int32Array(files.length);
@@ -89,7 +97,7 @@ function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], set
     FILE_SKETCH_SIZE,
     SECTION_SKETCH_SIZE,
     SHINGLE_SIZE,
-    regions ? 1 : 0,
+    regions ? (regionsOnly ? 2 : 1) : 0,
     DEFAULT_CODE_ANCHORING.k,
     DEFAULT_CODE_ANCHORING.w,
     DEFAULT_CODE_ANCHORING.salt,
@@ -130,7 +138,8 @@ function batchOutcomes(
  * path), or undefined when there is no batch call (no addon with it, the fast path off, tf-idf's
  * second pass). `regionBuffers`: the region documents as the kernel's buffers
  * (fingerprintFileSync's `regions` with `regionBuffers`); region documents of any other form are
- * not made here (no batch).
+ * not made here (no batch). `regionsOnly` (with `regions`): the region documents alone, each
+ * file's fingerprint an empty document (a reader of region documents only: the engine's).
  */
 export function codeBatch(
   files: readonly FileToFingerprint[],
@@ -138,9 +147,10 @@ export function codeBatch(
   df: SharedFrequencies | undefined,
   regions: boolean,
   regionBuffers: boolean,
+  regionsOnly = false,
 ): Array<KernelWordsOutcome | undefined> | undefined {
   const kernel = nativeKernel() as BatchKernel | undefined;
-  const call = kernel?.readCodeBatch ? batchCall(kernel, files, settings, df, regions, regionBuffers) : undefined;
+  const call = kernel?.readCodeBatch ? batchCall(kernel, files, settings, df, regions, regionBuffers, regionsOnly) : undefined;
   if (!call) return undefined;
   const state = new Uint32Array(files.length * STATE);
   const buffers: ArrayBuffer[] = [];

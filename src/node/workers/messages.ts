@@ -57,6 +57,12 @@ export type WorkerRequest =
        * onto shared memory (packing.ts packOutcomes).
        */
       regionsOwned?: boolean;
+      /**
+       * With `pack` and `regions`: the region documents are all the asker reads (the engine's
+       * region index): the plain code files the kernel takes are not fingerprinted (their
+       * fingerprints empty documents); the others are, as usual.
+       */
+      regionsOnly?: boolean;
     }
   | { type: 'fingerprintText'; relPath: string; text: string; settings: EngineSettings; df?: SharedFrequencies }
   | { type: 'countShingles'; files: FileToFingerprint[]; settings: EngineSettings; table: SharedArrayBuffer }

@@ -88,7 +88,7 @@ describe('PoolFingerprinter: region documents from the workers', function () {
       anchors: (({ hash, pos }) => [[...hash], [...pos]])(d.anchors ?? defaultAnchors(d)),
     };
 
-  it("with fingerprintFiles' `regions` and regionDocuments: fingerprintFileSync's documents, none left on its batch's shared memory", async () => {
+  it("with fingerprintFiles' `regions` and regionDocuments (no fingerprints of the kernel's code files): fingerprintFileSync's documents, none left on its batch's shared memory", async () => {
     const rnd = mulberry32(12);
     const files = [
       ['a.ts', code(rnd, 90)],
@@ -108,7 +108,13 @@ describe('PoolFingerprinter: region documents from the workers', function () {
     assert.ok(expected.filter((d) => d?.kind === 'prose').length === 2 && expected.filter((d) => d?.kind === 'code').length === 3, 'two prose documents, three of code');
     const pool = new PoolFingerprinter({ script: workerScript, size: 1 });
     try {
-      for (const got of [await pool.fingerprintFiles(asked, settings, true), await pool.regionDocuments(asked, settings)]) {
+      const withFingerprints = await pool.fingerprintFiles(asked, settings, true);
+      const alone = await pool.regionDocuments(asked, settings);
+      // regionDocuments: the plain code files the kernel takes not fingerprinted (empty documents).
+      const sectionsOf = (list: FileOutcome[], name: string) => list.map((o) => (o.ok && o.relPath === name ? o.doc.sections.length + (o.doc.file ? 1 : 0) : -1)).find((n) => n >= 0);
+      assert.ok(sectionsOf(withFingerprints, 'a.ts')! > 0, 'a.ts fingerprinted with its document');
+      assert.equal(sectionsOf(alone, 'a.ts'), 0, 'a.ts: its document alone');
+      for (const got of [withFingerprints, alone]) {
         const docs = got.map((o) => (o.ok ? o.region : undefined));
         for (const d of docs) if (d) for (const a of [d.raw.hi, d.start, d.lineStarts]) assert.ok(!(a.buffer instanceof SharedArrayBuffer), 'in a buffer of its own');
         assert.deepStrictEqual(docs.map(shown), expected);
