@@ -66,17 +66,10 @@ function languageIdOf(kernel: CodeKernel, relPath: string): number {
 }
 
 /** A batch call for the files, or undefined when the batch takes none of them (or there is no batch: see {@link codeBatch}). */
-function batchCall(
-  kernel: BatchKernel,
-  files: readonly FileToFingerprint[],
-  settings: EngineSettings,
-  df: SharedFrequencies | undefined,
-  regions: boolean,
-  regionBuffers: boolean,
-  regionsOnly = false,
-): BatchCall | undefined {
+/** `regions`: readcode.c's OPT_REGION (0 none, 1 the region documents too, 2 those alone), in the kernel's buffers. */
+function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], settings: EngineSettings, df: SharedFrequencies | undefined, regions: 0 | 1 | 2): BatchCall | undefined {
   const weighting = weightingOf(settings, df);
-  if (!fastCodeEnabled() || weighting === 'tfidf' || (regions && !regionBuffers) || files.length === 0) return undefined;
+  if (!fastCodeEnabled() || weighting === 'tfidf' || files.length === 0) return undefined;
   const ids = new Int32Array(files.length);
   const paths: string[] = new Array(files.length);
   let any = false;
@@ -97,7 +90,7 @@ function batchCall(
     FILE_SKETCH_SIZE,
     SECTION_SKETCH_SIZE,
     SHINGLE_SIZE,
-    regions ? (regionsOnly ? 2 : 1) : 0,
+    regions,
     DEFAULT_CODE_ANCHORING.k,
     DEFAULT_CODE_ANCHORING.w,
     DEFAULT_CODE_ANCHORING.salt,
@@ -150,7 +143,7 @@ export function codeBatch(
   regionsOnly = false,
 ): Array<KernelWordsOutcome | undefined> | undefined {
   const kernel = nativeKernel() as BatchKernel | undefined;
-  const call = kernel?.readCodeBatch ? batchCall(kernel, files, settings, df, regions, regionBuffers, regionsOnly) : undefined;
+  const call = kernel?.readCodeBatch && (!regions || regionBuffers) ? batchCall(kernel, files, settings, df, regions ? (regionsOnly ? 2 : 1) : 0) : undefined;
   if (!call) return undefined;
   const state = new Uint32Array(files.length * STATE);
   const buffers: ArrayBuffer[] = [];
@@ -184,7 +177,7 @@ export function codeBatchAsync(
   onHan?: (left: number[]) => void,
 ): Promise<Array<KernelWordsOutcome | undefined>> | undefined {
   const kernel = nativeKernel() as BatchKernel | undefined;
-  const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions, true) : undefined;
+  const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions ? 1 : 0) : undefined;
   if (!call) return undefined;
   return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes).then(
     (r) => batchOutcomes(files, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onHan),

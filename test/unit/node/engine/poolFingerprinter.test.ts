@@ -16,7 +16,7 @@ import { buildEngineWorkers } from '../../helpers/engineBundle';
 import { mulberry32 } from '../../helpers/random';
 import { code } from '../workers/codeFiles';
 
-describe('PoolFingerprinter: packed outcomes from the workers', function () {
+describe('PoolFingerprinter: packed outcomes and region documents from the workers', function () {
   this.timeout(120000);
   let dir: string;
   let workerScript: string;
@@ -61,17 +61,6 @@ describe('PoolFingerprinter: packed outcomes from the workers', function () {
     }
     assert.ok(buffers.size >= 4, `${buffers.size} documents with sketches`);
   });
-});
-
-describe('PoolFingerprinter: region documents from the workers', function () {
-  this.timeout(120000);
-  let dir: string;
-  let workerScript: string;
-  before(async () => {
-    ({ workerScript } = await buildEngineWorkers());
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-pool-regions-'));
-  });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   /** A region document's arrays as plain lists (a lean document's `ids` made), its anchors as the region finder takes them. */
   const shown = (d: RegionDocument | undefined) =>
