@@ -48,8 +48,7 @@ import type { ReportPair } from '../../core/report/report';
 import type { RegionDocument } from '../../core/regions/document';
 import { size, type Doc } from './locateLines';
 import { sidesKey } from '../regions/regionPlaces';
-import { closerTokens, type PairSides, type SideOptions } from '../regions/regionSides';
-import type { SideRequest } from '../../core/regions/sideFacts';
+import { sideOptionsOf, sideRequestOf, type PairSides } from '../regions/regionSides';
 import { findRegions, type RegionResult } from '../../core/regions/regions';
 import { rowsResultOf, type RegionRowsResult } from '../regions/regionRows';
 import type { FILE_COVER } from '../../core/regions/fileCopies';
@@ -145,18 +144,6 @@ interface LocateSteps {
   /** The outcome from the scan's pairs (prepare's of them, when made) and the regions found (as pairs, or rows). */
   finish: (pairs: readonly ReportPair[], found: (RegionResult | RegionRowsResult) & { sides?: ReadonlyArray<PairSides | undefined> }, prepared?: ScanPairsIndex) => LocateOutcome;
 }
-
-/** The options of a located side's SimHash: the scan's (tfidf as tf). */
-const sideOptionsOf = (settings: EngineSettings): SideOptions => ({
-  normalizeIdentifiers: settings.normalizeIdentifiers,
-  weighting: settings.weighting === 'tfidf' ? 'tf' : settings.weighting,
-});
-
-/** What a kernel's plan job makes the regions' sides with (sideOptionsOf's SimHash, the closers). */
-const sideRequestOf = (settings: EngineSettings): SideRequest => {
-  const o = sideOptionsOf(settings);
-  return { normalizeIdentifiers: o.normalizeIdentifiers, tf: o.weighting === 'tf', closers: closerTokens() };
-};
 
 /** Finds the copied regions of the scanned files; refuses a tree over the byte limit. */
 export function locateCopies(result: LocateInput & Pick<ScanResult, 'pairs'>, options: LocateOptions): LocateOutcome {

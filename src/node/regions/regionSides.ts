@@ -12,7 +12,8 @@ import { CELL_LINE_STRIDE } from '../../core/containers/cellLines';
 import { lineOfOffset, type RegionDocument } from '../../core/regions/document';
 import type { RegionPair } from '../../core/regions/regions';
 import { languageOf } from '../../core/text/languages';
-import type { CodeKernel } from '../../core/types';
+import type { CodeKernel, Weighting } from '../../core/types';
+import type { SideRequest } from '../../core/regions/sideFacts';
 import { TokenBuffer, tokenizeCode } from '../../core/text/tokenize';
 import type { SideOptions } from '../workers/messages';
 
@@ -94,6 +95,18 @@ export function contentKey(d: RegionDocument, start: number, end: number): strin
   h.update(Buffer.from(lo.buffer, lo.byteOffset + 4 * start, 4 * (end - start)));
   return `region:${end - start}:${h.digest('hex').slice(0, 24)}`;
 }
+
+/** The options of a located side's SimHash, from a scan's settings (tf-idf as tf). */
+export const sideOptionsOf = (settings: { normalizeIdentifiers: boolean; weighting: Weighting }): SideOptions => ({
+  normalizeIdentifiers: settings.normalizeIdentifiers,
+  weighting: settings.weighting === 'tfidf' ? 'tf' : settings.weighting,
+});
+
+/** What a kernel's plan job makes the regions' sides with (sideOptionsOf's SimHash, the closers). */
+export const sideRequestOf = (settings: { normalizeIdentifiers: boolean; weighting: Weighting }): SideRequest => {
+  const o = sideOptionsOf(settings);
+  return { normalizeIdentifiers: o.normalizeIdentifiers, tf: o.weighting === 'tf', closers: closerTokens() };
+};
 
 /** A side's SimHash from a kernel (CodeKernel.simhashTokens). */
 const kernelOut = new Uint32Array(2);

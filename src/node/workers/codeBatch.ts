@@ -65,8 +65,11 @@ function languageIdOf(kernel: CodeKernel, relPath: string): number {
   return id;
 }
 
-/** A batch call for the files, or undefined when the batch takes none of them (or there is no batch: see {@link codeBatch}). */
-/** `regions`: readcode.c's OPT_REGION (0 none, 1 the region documents too, 2 those alone), in the kernel's buffers. */
+/**
+ * A batch call for the files, or undefined when the batch takes none of them (or there is no
+ * batch: see {@link codeBatch}). `regions`: readcode.c's OPT_REGION (0 none, 1 the region
+ * documents too, 2 those alone), in the kernel's buffers.
+ */
 function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], settings: EngineSettings, df: SharedFrequencies | undefined, regions: 0 | 1 | 2): BatchCall | undefined {
   const weighting = weightingOf(settings, df);
   if (!fastCodeEnabled() || weighting === 'tfidf' || files.length === 0) return undefined;

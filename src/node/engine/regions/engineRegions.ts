@@ -16,7 +16,7 @@ import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { EngineEvent, ViewGroup } from '../engineProtocol';
 import { RegionIndex, type RegionIndexStats } from './regionIndex';
-import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, splitSectionKeys, standsAlone, type Placing } from './regionPairs';
+import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, splitSectionKeys, standsAlone } from './regionPairs';
 
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
@@ -80,8 +80,6 @@ export class EngineRegions {
   private keptBytes = 0;
   /** The located pairs that stand alone and their groups, for the index's version (see {@link groups}). */
   private placed: { version: number; held: ReadonlySet<ReportPair> | undefined; alone: Set<ReportPair>; groups: ViewGroup[]; split: Set<string> } | undefined;
-  /** The last {@link allPairs}: the located pairs, where they stand and the merge, for the groups of the same report. */
-  private merged: { version: number; held: ReadonlySet<ReportPair> | undefined; located: readonly ReportPair[]; placed: Placing; pairs: ReportPair[] } | undefined;
   /** Located pairs left out of the reports until the next step (see {@link holdBack}). */
   private held: (() => ReadonlySet<ReportPair>) | undefined;
   /** Region documents the index's job read with the fingerprints (see {@link offer}), for the next step's full build; by path, with the file's signature. */
@@ -262,25 +260,9 @@ export class EngineRegions {
     return this.active ? mergeLocated(simhash, this.shown(this.index.pairsOf(path))) : (simhash as ReportPair[]);
   }
 
-  /**
-   * All pairs: the SimHash pairs with every located pair merged in. Kept, with where the located
-   * pairs stand, for the {@link groups} of the same report (called next, on the same pairs).
-   */
+  /** All pairs: the SimHash pairs with every located pair merged in. */
   allPairs(simhash: readonly ReportPair[]): ReportPair[] {
-    this.merged = undefined;
-    if (!this.active) return simhash as ReportPair[];
-    const located = this.shown(this.index.pairs());
-    if (located.length === 0) return simhash as ReportPair[];
-    const placed = placing(simhash, located);
-    const pairs = mergeLocated(simhash, located, placed);
-    this.merged = { version: this.index.version, held: this.heldKey(), located, placed, pairs };
-    return pairs;
-  }
-
-  /** The pairs held back, if any (the same set until the next step). */
-  private heldKey(): ReadonlySet<ReportPair> | undefined {
-    const held = this.held?.();
-    return held && held.size > 0 ? held : undefined;
+    return this.active ? mergeLocated(simhash, this.shown(this.index.pairs())) : (simhash as ReportPair[]);
   }
 
   /**
@@ -292,20 +274,17 @@ export class EngineRegions {
    * (~100–400 ms on the small bench tree).
    */
   groups(groups: ViewGroup[], simhash: () => readonly ReportPair[], touched: ReadonlySet<string> | null, simhashOf: (path: string) => readonly ReportPair[]): ViewGroup[] {
-    // allPairs' merge of this report's pairs (any other is stale)
-    const merged = this.merged;
-    this.merged = undefined;
     if (!this.active) return groups;
     const located = this.shown(this.index.pairs());
     if (located.length === 0) return groups;
-    const heldKey = this.heldKey();
+    const held = this.held?.();
+    const heldKey = held && held.size > 0 ? held : undefined;
     let c = this.placed;
     if (!c || touched === null || c.version !== this.index.version || c.held !== heldKey) {
       const mine = new Set(located);
-      const same = merged && touched === null && merged.version === this.index.version && merged.held === heldKey && merged.located.length === located.length;
-      // the section splits, once for the merge and the view's groups
-      const placed = same ? merged.placed : placing(simhash(), located);
-      const alone = new Set((same ? merged.pairs : mergeLocated(placed.simhash, located, placed)).filter((p) => mine.has(p)));
+      const all = simhash();
+      const placed = placing(all, located); // the section splits, once for the merge and the view's groups
+      const alone = new Set(mergeLocated(all, located, placed).filter((p) => mine.has(p)));
       c = this.placed = { version: this.index.version, held: heldKey, alone, groups: locatedGroups([...alone]), split: splitSectionKeys(placed) };
     } else {
       let moved = false;

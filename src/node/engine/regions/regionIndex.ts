@@ -23,7 +23,7 @@ import { kernelPlanAsync, type PlanKernel } from '../../../core/regions/kernelPl
 import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import { locatedPair, locatedPairOfSides, locatedSideKey } from './regionPairs';
-import { closerTokens } from '../../regions/regionSides';
+import { sideRequestOf } from '../../regions/regionSides';
 import { SIDE_A_START, SIDE_B_START, SIDE_INTS } from '../../../core/regions/sideFacts';
 
 /** A file's anchors: hashes, token positions, and whether the file is prose (its cap). */
@@ -343,8 +343,7 @@ export class RegionIndex {
     const kernel = this.kernel;
     if (!kernel?.regionPlanAsync) return undefined;
     // (the job makes the regions' sides too, as locatedPair would: sideFacts.ts)
-    const sides = { normalizeIdentifiers: settings.normalizeIdentifiers, tf: settings.weighting === 'tf' || settings.weighting === 'tfidf', closers: closerTokens() };
-    const job = kernelPlanAsync(kernel as PlanKernel, docs, {}, this.threads, false, sides);
+    const job = kernelPlanAsync(kernel as PlanKernel, docs, {}, this.threads, false, sideRequestOf(settings));
     if (!job) return undefined;
     const { plan, found } = await job;
     return searchedResult(plan, bucketPairsOf(docs, plan.bucketCuts, found, plan.stats), found);

@@ -20,7 +20,7 @@ import type { CodeKernel } from '../../../core/types';
 import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../../core/regions/sideFacts';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { ViewGroup, ViewMember } from '../engineProtocol';
-import { contentKey, linesOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
+import { contentKey, linesOf, sideOptionsOf, sideSimhash, trimmedStart } from '../../regions/regionSides';
 import { samePlace, SectionSplits, sidesKey } from '../../regions/regionPlaces';
 
 type Lines = { startLine: number; endLine: number };
@@ -40,19 +40,22 @@ export function locatedPair(
 ): ReportPair {
   const sa = trimmedStart(A, r.a.start, r.a.end);
   const sb = trimmedStart(B, r.b.start, r.b.end);
-  const options = { normalizeIdentifiers: settings.normalizeIdentifiers, weighting: settings.weighting === 'tfidf' ? ('tf' as const) : settings.weighting };
+  const options = sideOptionsOf(settings);
   const fa = sideSimhash(A, sa, r.a.end, options, kernel);
   const fb = sideSimhash(B, sb, r.b.end, options, kernel);
-  return {
-    kind: 'section',
-    a: { path: a, ...linesOf(A, sa, r.a.end) },
-    b: { path: b, ...linesOf(B, sb, r.b.end) },
-    distance: fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64,
-    similarity: Math.round(r.similarity * 10000) / 10000,
-    clone: r.clone,
-    located: true,
-  };
+  return pairOf({ path: a, ...linesOf(A, sa, r.a.end) }, { path: b, ...linesOf(B, sb, r.b.end) }, fa && fb ? hammingDistance(fa.hi, fa.lo, fb.hi, fb.lo) : 64, r);
 }
+
+/** A located section pair of two sides, as locatedPair and locatedPairOfSides make it. */
+const pairOf = (a: Location, b: Location, distance: number, r: RegionPair): ReportPair => ({
+  kind: 'section',
+  a,
+  b,
+  distance,
+  similarity: Math.round(r.similarity * 10000) / 10000,
+  clone: r.clone,
+  located: true,
+});
 
 /**
  * {@link locatedPair} from the sides a kernel's plan job made of region `row` (core/regions/
@@ -62,15 +65,12 @@ export function locatedPair(
 export function locatedPairOfSides(a: string, b: string, r: RegionPair, sides: Int32Array, row: number): ReportPair | undefined {
   const o = row * SIDE_INTS;
   if (sides[o + SIDE_A_START] < 0) return undefined;
-  return {
-    kind: 'section',
-    a: { path: a, startLine: sides[o + SIDE_A_START_LINE], endLine: sides[o + SIDE_A_END_LINE] },
-    b: { path: b, startLine: sides[o + SIDE_B_START_LINE], endLine: sides[o + SIDE_B_END_LINE] },
-    distance: sides[o + SIDE_DISTANCE],
-    similarity: Math.round(r.similarity * 10000) / 10000,
-    clone: r.clone,
-    located: true,
-  };
+  return pairOf(
+    { path: a, startLine: sides[o + SIDE_A_START_LINE], endLine: sides[o + SIDE_A_END_LINE] },
+    { path: b, startLine: sides[o + SIDE_B_START_LINE], endLine: sides[o + SIDE_B_END_LINE] },
+    sides[o + SIDE_DISTANCE],
+    r,
+  );
 }
 
 /**
