@@ -17,7 +17,7 @@ import type { ViewItem } from '../node/engine/engineProtocol';
 import { cellRange } from '../core/containers/cellLines';
 import { cellOf, cloneLabel, linesLabel, percent } from './duplicatesTreeProvider';
 import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
-import type { IndexService, ItemsChange } from './indexService';
+import type { IndexService, ItemsChange } from './indexing/indexService';
 import type { Severity } from '../node/settings/settingsSchema';
 import type { Settings } from './settings';
 import type { LiveChecker } from './live/liveChecker';

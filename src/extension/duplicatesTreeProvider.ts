@@ -18,7 +18,7 @@ import type { ViewGroup, ViewMember, ViewReport } from '../node/engine/enginePro
 import type { CloneKind } from '../core/types';
 import { OPEN_CELL_COMMAND } from './commands/openNotebookCell';
 import { threadCpuMs, type HostTasks } from './hostTasks';
-import type { IndexService } from './indexService';
+import type { IndexService } from './indexing/indexService';
 import type { LiveChecker } from './live/liveChecker';
 import { isUnsavedGroup } from './live/liveItems';
 import { isBaselineGroup, type BaselineShow } from './baseline/baselineView';

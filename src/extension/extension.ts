@@ -17,7 +17,7 @@ import { OverviewPanel, type OverviewRendered } from './overview/overviewPanel';
 import { registerExportReport } from './overview/exportReport';
 import { DuplicatesTreeProvider, SHOW_MORE_COMMAND, type DuplicateNode } from './duplicatesTreeProvider';
 import { HostTasks, type HostTaskFigures } from './hostTasks';
-import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexService';
+import { IndexService, type IndexProgress, type IndexState, type ReportTiming } from './indexing/indexService';
 import { LiveChecker } from './live/liveChecker';
 import { PasteNotices, type PasteNoticeInfo } from './live/pasteNotices';
 import { OutputLog } from './outputLog';

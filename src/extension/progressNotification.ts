@@ -4,7 +4,7 @@
  * job; what was indexed so far stays.
  */
 import * as vscode from 'vscode';
-import type { IndexService } from './indexService';
+import type { IndexService } from './indexing/indexService';
 
 /** Jobs shorter than this show no notification. */
 export const NOTIFY_AFTER_MS = 1500;

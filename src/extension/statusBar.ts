@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { textLines, type EditorMarks } from './editor/editorMarks';
 import { markedLines, sharePercent } from './editor/marks';
-import type { IndexService } from './indexService';
+import type { IndexService } from './indexing/indexService';
 import type { LiveChecker } from './live/liveChecker';
 
 /** Edits re-render the item at most this often (the share moves with them; no work per keystroke). */

@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { applyEdits, modify } from 'jsonc-parser';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 import type { Settings } from '../settings';
 import { DEFAULT_BASELINE_FILE, type BaselineFiles } from './baselineFiles';
 import { PROJECT_CONFIG_FILE } from '../../node/settings/projectConfig';

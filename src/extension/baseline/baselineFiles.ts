@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 import type { FolderConfigState } from '../settings';
 
 /** The file *Add to baseline* creates in a folder whose `.neardup.json` names none. */

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { QueryMatch, QueryResult } from '../../node/engine/engineProtocol';
 import { cellRange } from '../../core/containers/cellLines';
 import { cellOf, linesLabel, percent, rangeOf, type DuplicateNode, type DuplicatesTreeProvider } from '../duplicatesTreeProvider';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 import { compare } from './compare';
 import { openNotebookCell } from './openNotebookCell';
 

@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostTasks } from '../hostTasks';
-import type { IndexService, ItemsChange } from '../indexService';
+import type { IndexService, ItemsChange } from '../indexing/indexService';
 import type { Settings } from '../settings';
 import type { LiveChecker } from '../live/liveChecker';
 import { CLOSENESS, marksAt, marksOf, paint, shiftMarks, type Closeness, type LineChange, type Mark } from './marks';

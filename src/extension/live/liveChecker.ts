@@ -11,7 +11,7 @@
  */
 import * as vscode from 'vscode';
 import type { ViewGroup, ViewItem } from '../../node/engine/engineProtocol';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 import type { Settings } from '../settings';
 import { liveGroups, liveItems } from './liveItems';
 

@@ -14,7 +14,7 @@
 import * as vscode from 'vscode';
 import { COMPARE_COMMAND, type CompareLink } from '../commands/compare';
 import { OPEN_TWIN_COMMAND } from '../editor/hover';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 import type { Settings } from '../settings';
 import type { TextMatch } from '../../node/engine/engineProtocol';
 import { noticeMatch, pastedBlock, shiftSpan, type Change, type Cut, type LineSpan } from './pasteBlock';

@@ -5,7 +5,7 @@
  * is written without that choice.
  */
 import * as vscode from 'vscode';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 
 export const EXPORT_REPORT_COMMAND = 'neardup.exportReport';
 

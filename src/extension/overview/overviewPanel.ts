@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { OverviewData } from '../../node/engine/engineProtocol';
-import type { IndexService } from '../indexService';
+import type { IndexService } from '../indexing/indexService';
 
 export const SHOW_OVERVIEW_COMMAND = 'neardup.showOverview';
 /** Reports while the panel is open update it at most this often. */

@@ -11,15 +11,15 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type TextQueryResult, type UpdateResult, type ViewItem, type ViewLocation, type ViewReport } from '../node/engine/engineProtocol';
-import { FileEventQueue, type FileEventBatch, type FileOp } from '../node/files/fileEventQueue';
-import { ReportAssembler } from '../node/engine/reportParts';
-import { isDefaultExcluded } from '../node/files/walk';
-import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
-import type { HostTasks, Slice } from './hostTasks';
-import type { OutputLog } from './outputLog';
-import type { Settings, SettingsChangeEvent } from './settings';
-import { SaveEchoes } from './live/saveEchoes';
+import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type TextQueryResult, type UpdateResult, type ViewItem, type ViewLocation, type ViewReport } from '../../node/engine/engineProtocol';
+import { FileEventQueue, type FileEventBatch, type FileOp } from '../../node/files/fileEventQueue';
+import { ReportAssembler } from '../../node/engine/reportParts';
+import { isDefaultExcluded } from '../../node/files/walk';
+import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from '../engineClient';
+import type { HostTasks, Slice } from '../hostTasks';
+import type { OutputLog } from '../outputLog';
+import type { Settings, SettingsChangeEvent } from '../settings';
+import { SaveEchoes } from '../live/saveEchoes';
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
