@@ -15,7 +15,7 @@ import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexSta
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../../node/files/fileEventQueue';
 import { ReportAssembler } from '../../node/engine/reportParts';
 import { isDefaultExcluded } from '../../node/files/walk';
-import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from '../engineClient';
+import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
 import type { HostTasks, Slice } from '../hostTasks';
 import type { OutputLog } from '../outputLog';
 import type { Settings, SettingsChangeEvent } from '../settings';

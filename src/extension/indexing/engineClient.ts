@@ -6,8 +6,8 @@
  * reports) arrive in order, a request's report before its response.
  */
 import * as vscode from 'vscode';
-import type { EngineEvent, EngineRequest, EngineResponseMap } from '../node/engine/engineProtocol';
-import { EngineStoppedError, EngineSupervisor, type CrashInfo, type EngineSupervisorOptions, type RecoveryInfo } from '../node/engine/engineSupervisor';
+import type { EngineEvent, EngineRequest, EngineResponseMap } from '../../node/engine/engineProtocol';
+import { EngineStoppedError, EngineSupervisor, type CrashInfo, type EngineSupervisorOptions, type RecoveryInfo } from '../../node/engine/engineSupervisor';
 
 export { EngineStoppedError };
 export type { CrashInfo, RecoveryInfo };
