@@ -20,6 +20,7 @@ import type { HostTasks, Slice } from '../hostTasks';
 import type { OutputLog } from '../outputLog';
 import type { Settings, SettingsChangeEvent } from '../settings';
 import { SaveEchoes } from '../live/saveEchoes';
+import { JobTracker } from './jobTracker';
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
@@ -97,8 +98,7 @@ export class IndexService implements vscode.Disposable {
   private engineIndexing = false;
   private initResult: InitResult | undefined;
   private ready: Promise<boolean> | null = null;
-  private busy = 0;
-  private idleWaiters: Array<() => void> = [];
+  private readonly jobs: JobTracker;
   private readonly events: FileEventQueue;
   private disposed = false;
   /** The engine was given up: file events wait for an explicit Refresh (which walks everything). */
@@ -152,6 +152,10 @@ export class IndexService implements vscode.Disposable {
     private readonly log: OutputLog,
     private readonly tasks: HostTasks,
   ) {
+    // Nothing to do: no request, no event waiting, no job in the engine, no slice of ours pending.
+    this.jobs = new JobTracker(
+      () => this.events.idle && this.rawEvents.length === 0 && !this.resolvingEvents && !this.applying && this.tasks.idle && !this.engineIndexing && this.started,
+    );
     this.client = this.createClient();
     this.events = new FileEventQueue((batch) => this.sendBatch(batch), {
       debounceMs: DEBOUNCE_MS,
@@ -164,9 +168,9 @@ export class IndexService implements vscode.Disposable {
         this.log.info(`${n} file events in a burst (or a new folder): walking the workspace again for changes the file watcher may have missed`);
         void this.reindex(false);
       },
-      onIdle: () => this.checkIdle(),
+      onIdle: () => this.jobs.check(),
     });
-    const offIdle = tasks.onIdle(() => this.checkIdle());
+    const offIdle = tasks.onIdle(() => this.jobs.check());
     this.disposables.push(
       { dispose: offIdle },
       this.updateEmitter,
@@ -239,7 +243,7 @@ export class IndexService implements vscode.Disposable {
 
   /** Stops the engine and starts a new one from the cache (tests: a warm start). */
   async restart(): Promise<IndexStats | undefined> {
-    await this.track(
+    await this.jobs.track(
       (async () => {
         await this.client.stop();
         this.client.dispose();
@@ -286,19 +290,19 @@ export class IndexService implements vscode.Disposable {
   async query(uri: vscode.Uri, text?: string): Promise<QueryResult> {
     if (uri.scheme !== 'file') return { status: 'outside', matches: [] };
     if (!(await this.ensureEngine())) return { status: 'outside', matches: [] };
-    return this.track(this.client.request({ type: 'queryFile', path: uri.fsPath, text }));
+    return this.jobs.track(this.client.request({ type: 'queryFile', path: uri.fsPath, text }));
   }
 
   /** Where a block of text (a paste into `uri`, whose language it takes) matches the index: fingerprinted in the engine worker. */
   async matchText(uri: vscode.Uri, text: string): Promise<TextQueryResult | undefined> {
     if (uri.scheme !== 'file' || !(await this.ensureEngine())) return undefined;
-    return this.track(this.client.request({ type: 'matchText', path: uri.fsPath, text }));
+    return this.jobs.track(this.client.request({ type: 'matchText', path: uri.fsPath, text }));
   }
 
   /** The Overview's data (folders, files, distances, largest groups), from the engine. */
   async overview(): Promise<OverviewData | undefined> {
     if (!(await this.ensureEngine())) return undefined;
-    return this.track(this.client.request({ type: 'overview' }));
+    return this.jobs.track(this.client.request({ type: 'overview' }));
   }
 
   /** The folders' baseline files (extension/baseline): read by the engine now and after every start. */
@@ -306,7 +310,7 @@ export class IndexService implements vscode.Disposable {
     this.baselines = sources;
     // Not started yet: the engine gets them right after its init.
     if (!this.ready || !this.client.running || !(await this.ready)) return;
-    await this.track(this.client.request({ type: 'setBaselines', baselines: sources }));
+    await this.jobs.track(this.client.request({ type: 'setBaselines', baselines: sources }));
   }
 
   /** Some folder has a baseline file (the panel then looks for baseline groups). */
@@ -317,13 +321,13 @@ export class IndexService implements vscode.Disposable {
   /** *Add to baseline*: the baseline file's text with these pairs, made by the engine (the caller writes it). */
   async addToBaseline(root: string, file: string, pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation; located?: boolean }>): Promise<{ text: string; added: number } | { problem: string }> {
     if (!(await this.ensureEngine())) return { problem: 'no folder is indexed' };
-    return this.track(this.client.request({ type: 'addToBaseline', root, file, pairs }));
+    return this.jobs.track(this.client.request({ type: 'addToBaseline', root, file, pairs }));
   }
 
   /** The HTML report of the index (written in the engine worker). */
   async htmlReport(): Promise<string | undefined> {
     if (!(await this.ensureEngine())) return undefined;
-    return this.track(this.client.request({ type: 'htmlReport' }));
+    return this.jobs.track(this.client.request({ type: 'htmlReport' }));
   }
 
   /** Engine-side statistics (documents, isolate heap). */
@@ -334,8 +338,7 @@ export class IndexService implements vscode.Disposable {
 
   /** Resolves when no event is waiting, no request is running and the engine is not indexing. */
   whenIdle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.jobs.whenIdle();
   }
 
   async shutdown(): Promise<void> {
@@ -348,7 +351,7 @@ export class IndexService implements vscode.Disposable {
     this.events.dispose();
     this.client.dispose();
     for (const d of this.disposables) d.dispose();
-    for (const w of this.idleWaiters.splice(0)) w();
+    this.jobs.dispose();
     for (const w of this.appliedWaiters.splice(0)) w();
   }
 
@@ -368,35 +371,6 @@ export class IndexService implements vscode.Disposable {
     if (this._state === state) return;
     this._state = state;
     this.stateEmitter.fire();
-  }
-
-  /** Nothing to do: no request, no event waiting, no job in the engine, no slice of ours pending. */
-  private isIdle(): boolean {
-    return (
-      this.busy === 0 &&
-      this.events.idle &&
-      this.rawEvents.length === 0 &&
-      !this.resolvingEvents &&
-      !this.applying &&
-      this.tasks.idle &&
-      !this.engineIndexing &&
-      this.started
-    );
-  }
-
-  private checkIdle(): void {
-    if (!this.isIdle()) return;
-    for (const w of this.idleWaiters.splice(0)) w();
-  }
-
-  private track<T>(p: Promise<T>): Promise<T> {
-    this.busy++;
-    const done = () => {
-      this.busy--;
-      this.checkIdle();
-    };
-    p.then(done, done);
-    return p;
   }
 
   /** Starts the engine and sends init, once (again after a restart). False: nothing to index. */
@@ -450,7 +424,7 @@ export class IndexService implements vscode.Disposable {
       );
       this.setState(this.settings.roots().length === 0 ? 'noFolder' : 'ready');
     })();
-    const tracked = this.track(job).catch((e) => this.onFailure(e));
+    const tracked = this.jobs.track(job).catch((e) => this.onFailure(e));
     this.jobEmitter.fire(tracked);
     return tracked;
   }
@@ -461,7 +435,7 @@ export class IndexService implements vscode.Disposable {
       void this.reindex(true);
     } else if (e.change.thresholds && this.client.running && this.ready) {
       const s = e.current;
-      this.track(
+      this.jobs.track(
         this.client.request({
           type: 'setThresholds',
           thresholds: { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity },
@@ -496,7 +470,7 @@ export class IndexService implements vscode.Disposable {
       return stats.fromDisk || stats.size === undefined || stats.mtimeMs === undefined ? undefined : { size: stats.size, mtimeMs: stats.mtimeMs };
     })();
     this.echoes.saved(file, job);
-    this.track(job).catch((e) => this.onFailure(e));
+    this.jobs.track(job).catch((e) => this.onFailure(e));
   }
 
   /**
@@ -511,7 +485,7 @@ export class IndexService implements vscode.Disposable {
     this.resolvingEvents = true;
     void this.tasks.run('fileEvents', (s) => this.resolveEvents(s)).finally(() => {
       this.resolvingEvents = false;
-      this.checkIdle();
+      this.jobs.check();
     });
   }
 
@@ -547,13 +521,13 @@ export class IndexService implements vscode.Disposable {
   private queueEvent(file: string, op: FileOp, dirty?: ReadonlySet<string>): void {
     if (op === 'upsert' && dirty?.has(file)) {
       this.eventsWhileUnsaved++;
-      void this.track(whileUnsaved(file)).then(() => {
+      void this.jobs.track(whileUnsaved(file)).then(() => {
         if (!this.disposed) this.queueEvent(file, op);
       });
       return;
     }
     if (op !== 'upsert' || !this.echoes.has(file)) return this.events.add(file, op);
-    void this.track(
+    void this.jobs.track(
       this.echoes.isEcho(file).then((echo) => {
         if (!echo && !this.disposed) this.events.add(file, op);
       }),
@@ -574,7 +548,7 @@ export class IndexService implements vscode.Disposable {
         this.events.markBurst();
       }
     })();
-    return this.track(job).catch((e) => this.onFailure(e));
+    return this.jobs.track(job).catch((e) => this.onFailure(e));
   }
 
   private onEngineEvent(e: EngineEvent): void {
@@ -585,7 +559,7 @@ export class IndexService implements vscode.Disposable {
         if (whole === 'lost') {
           // Cannot happen while the engine lives (its messages arrive in order); be safe anyway.
           this.log.warn('a report arrived incomplete from the engine: asking it for the whole report');
-          this.track(this.client.request({ type: 'getReport' })).then(
+          this.jobs.track(this.client.request({ type: 'getReport' })).then(
             (r) => this.receive(r),
             (err) => this.onFailure(err),
           );
@@ -602,7 +576,7 @@ export class IndexService implements vscode.Disposable {
         else {
           this._progress = undefined;
           if (this._state === 'indexing') this.setState('ready');
-          this.checkIdle();
+          this.jobs.check();
         }
         break;
       case 'skipped':
@@ -637,7 +611,7 @@ export class IndexService implements vscode.Disposable {
       .finally(() => {
         this.applying = false;
         for (const w of this.appliedWaiters.splice(0)) w();
-        this.checkIdle();
+        this.jobs.check();
       });
   }
 
@@ -758,7 +732,7 @@ export class IndexService implements vscode.Disposable {
     if (c.restartInMs === null) return; // onGiveUp says it
     this.log.warn(`the engine worker stopped unexpectedly (${c.reason}); restarting it in ${c.restartInMs} ms`);
     // Not idle until the new worker has caught up (or was given up).
-    void this.track(client.whenSettled());
+    void this.jobs.track(client.whenSettled());
   }
 
   private onRecovered(client: EngineClient, r: RecoveryInfo): void {
@@ -780,7 +754,7 @@ export class IndexService implements vscode.Disposable {
     this.paused = true;
     this.log.error(`${message}. NearDup is paused: run "NearDup: Refresh" to try again.`);
     this.setState('error');
-    this.checkIdle();
+    this.jobs.check();
   }
 }
 
