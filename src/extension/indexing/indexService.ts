@@ -11,7 +11,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { truncatedKinds, type DebugCrashRequest, type EngineEvent, type IndexStats, type InitResult, type OverviewData, type QueryResult, type TextQueryResult, type UpdateResult, type ViewItem, type ViewLocation, type ViewReport } from '../../node/engine/engineProtocol';
+import type { DebugCrashRequest, EngineEvent, IndexStats, InitResult, OverviewData, QueryResult, TextQueryResult, UpdateResult, ViewItem, ViewLocation, ViewReport } from '../../node/engine/engineProtocol';
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../../node/files/fileEventQueue';
 import { ReportAssembler } from '../../node/engine/reportParts';
 import { isDefaultExcluded } from '../../node/files/walk';
@@ -21,6 +21,9 @@ import type { OutputLog } from '../outputLog';
 import type { Settings, SettingsChangeEvent } from '../settings';
 import { SaveEchoes } from '../live/saveEchoes';
 import { JobTracker } from './jobTracker';
+import { ReportApplier, type ItemsChange, type ReportTiming } from './reportApplier';
+
+export type { ItemsChange, ReportTiming } from './reportApplier';
 
 export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
@@ -47,30 +50,6 @@ async function whileUnsaved(file: string): Promise<void> {
   for (let waited = 0; waited < UNSAVED_WAIT_MAX_MS && unsaved(); waited += UNSAVED_POLL_MS) await new Promise((resolve) => setTimeout(resolve, UNSAVED_POLL_MS));
 }
 
-export interface ReportTiming {
-  /** From the engine finishing the report to the host receiving its last part. */
-  handoverMs: number;
-  /** From receiving it to the views being told (wall time, yields between slices included). */
-  applyMs: number;
-  /** Slices (tasks) the merge took, and the longest. */
-  slices: number;
-  maxSliceMs: number;
-  /** Time of the listeners of the new items (diagnostics) and of the new report (views). */
-  diagnosticsMs: number;
-  viewsMs: number;
-  /** Reports merged into this one (more than 1: newer reports arrived while it was applied). */
-  reports: number;
-  changedFiles: number;
-}
-
-/** Which files' items (near duplicates, for diagnostics) changed with a report. */
-export interface ItemsChange {
-  /** All files: forget everything and take {@link IndexService.itemsOf} for each of `paths`. */
-  full: boolean;
-  /** Files whose items changed (possibly to none). Not to be modified. */
-  paths: readonly string[];
-}
-
 export interface IndexProgress {
   phase: 'walking' | 'reading' | 'matching';
   done: number;
@@ -93,12 +72,12 @@ export class IndexService implements vscode.Disposable {
   private client: EngineClient;
   private readonly disposables: vscode.Disposable[] = [];
   private _state: IndexState = 'starting';
-  private _report: ViewReport | undefined;
   private _progress: IndexProgress | undefined;
   private engineIndexing = false;
   private initResult: InitResult | undefined;
   private ready: Promise<boolean> | null = null;
   private readonly jobs: JobTracker;
+  private readonly reports: ReportApplier;
   private readonly events: FileEventQueue;
   private disposed = false;
   /** The engine was given up: file events wait for an explicit Refresh (which walks everything). */
@@ -111,17 +90,8 @@ export class IndexService implements vscode.Disposable {
   lastUpdateStats: UpdateResult | undefined;
   /** Time from activation to the end of the first index. */
   firstIndexMs: number | undefined;
-  /** Of the last report: engine → host hand-over, and the time the views took to apply it. */
-  lastReportTiming: ReportTiming | undefined;
-
-  /** Items of the current report by file. Replaced, never modified, when a report is applied. */
-  private itemsByPath = new Map<string, ViewItem[]>();
   /** The baseline files the engine reads (sent again after a restart). */
   private baselines: Array<{ root: string; file: string }> = [];
-  /** Reports received and not applied yet (oldest first), and whether a job is applying them. */
-  private readonly incoming: Array<{ report: ViewReport; received: number; at: number }> = [];
-  private applying = false;
-  private appliedWaiters: Array<() => void> = [];
   private readonly parts = new ReportAssembler();
   /** Raw file events (uri, op) waiting to be resolved to workspace paths, and whether a job is on it. */
   private readonly rawEvents: Array<{ uri: vscode.Uri; op: FileOp }> = [];
@@ -132,14 +102,12 @@ export class IndexService implements vscode.Disposable {
   /** File events of files open with unsaved changes, held until the document is clean (queueEvent). */
   eventsWhileUnsaved = 0;
   private resolvingEvents = false;
-  private readonly updateEmitter = new vscode.EventEmitter<ViewReport>();
-  private readonly itemsEmitter = new vscode.EventEmitter<ItemsChange>();
   private readonly stateEmitter = new vscode.EventEmitter<void>();
   private readonly jobEmitter = new vscode.EventEmitter<Promise<unknown>>();
   /** A new report (after indexing, a file event or a threshold change); its items are complete. */
-  readonly onDidUpdate = this.updateEmitter.event;
+  readonly onDidUpdate: vscode.Event<ViewReport>;
   /** The items of some files changed (fires before onDidUpdate). */
-  readonly onDidChangeItems = this.itemsEmitter.event;
+  readonly onDidChangeItems: vscode.Event<ItemsChange>;
   /** State or progress changed. */
   readonly onDidChangeState = this.stateEmitter.event;
   /** A full index job started (the promise settles when it ends). */
@@ -154,8 +122,11 @@ export class IndexService implements vscode.Disposable {
   ) {
     // Nothing to do: no request, no event waiting, no job in the engine, no slice of ours pending.
     this.jobs = new JobTracker(
-      () => this.events.idle && this.rawEvents.length === 0 && !this.resolvingEvents && !this.applying && this.tasks.idle && !this.engineIndexing && this.started,
+      () => this.events.idle && this.rawEvents.length === 0 && !this.resolvingEvents && !this.reports.applying && this.tasks.idle && !this.engineIndexing && this.started,
     );
+    this.reports = new ReportApplier(tasks, log, this.jobs);
+    this.onDidUpdate = this.reports.onDidUpdate;
+    this.onDidChangeItems = this.reports.onDidChangeItems;
     this.client = this.createClient();
     this.events = new FileEventQueue((batch) => this.sendBatch(batch), {
       debounceMs: DEBOUNCE_MS,
@@ -173,8 +144,6 @@ export class IndexService implements vscode.Disposable {
     const offIdle = tasks.onIdle(() => this.jobs.check());
     this.disposables.push(
       { dispose: offIdle },
-      this.updateEmitter,
-      this.itemsEmitter,
       this.stateEmitter,
       this.jobEmitter,
       settings.onDidChange((e) => this.onSettingsChanged(e)),
@@ -187,12 +156,12 @@ export class IndexService implements vscode.Disposable {
   }
 
   get report(): ViewReport | undefined {
-    return this._report;
+    return this.reports.report;
   }
 
   /** The near-duplicate items (file and sections) of one file. */
   itemsOf(fsPath: string): readonly ViewItem[] {
-    return this.itemsByPath.get(fsPath) ?? [];
+    return this.reports.itemsOf(fsPath);
   }
 
   /**
@@ -200,7 +169,7 @@ export class IndexService implements vscode.Disposable {
    * the iterator stays valid across yields, and goes on listing that state).
    */
   pathsWithItems(): Iterable<string> {
-    return this.itemsByPath.keys();
+    return this.reports.pathsWithItems();
   }
 
   get progress(): IndexProgress | undefined {
@@ -209,6 +178,11 @@ export class IndexService implements vscode.Disposable {
 
   get cacheStatus(): InitResult | undefined {
     return this.initResult;
+  }
+
+  /** Of the last report: engine → host hand-over, and the time the views took to apply it. */
+  get lastReportTiming(): ReportTiming | undefined {
+    return this.reports.lastReportTiming;
   }
 
   /** Starts watching and runs the first index (call after activation returned). */
@@ -352,7 +326,7 @@ export class IndexService implements vscode.Disposable {
     this.client.dispose();
     for (const d of this.disposables) d.dispose();
     this.jobs.dispose();
-    for (const w of this.appliedWaiters.splice(0)) w();
+    this.reports.dispose();
   }
 
   // ---------------------------------------------------------------------------------- internals
@@ -416,7 +390,7 @@ export class IndexService implements vscode.Disposable {
       this.setState('indexing');
       const stats = await this.client.request({ type: 'reindex', config: withConfig ? this.settings.engineConfig() : undefined });
       // Its report came before the answer: the job ends when the views show it.
-      await this.whenApplied();
+      await this.reports.whenApplied();
       this.lastIndexStats = stats;
       this.log.info(
         `indexed ${stats.files} files in ${stats.elapsedMs} ms: ${stats.reread} read, ${stats.cacheHits} from the cache, ` +
@@ -560,10 +534,10 @@ export class IndexService implements vscode.Disposable {
           // Cannot happen while the engine lives (its messages arrive in order); be safe anyway.
           this.log.warn('a report arrived incomplete from the engine: asking it for the whole report');
           this.jobs.track(this.client.request({ type: 'getReport' })).then(
-            (r) => this.receive(r),
+            (r) => this.reports.receive(r),
             (err) => this.onFailure(err),
           );
-        } else if (whole) this.receive(whole);
+        } else if (whole) this.reports.receive(whole);
         break;
       }
       case 'progress':
@@ -595,126 +569,6 @@ export class IndexService implements vscode.Disposable {
         break;
       }
     }
-  }
-
-  /** A whole report from the engine: applied by a sliced job, after those received before it. */
-  private receive(report: ViewReport): void {
-    this.incoming.push({ report, received: Date.now(), at: performance.now() });
-    if (this.applying) return;
-    this.applying = true;
-    void this.tasks
-      .run('report', (s) => this.applyReports(s))
-      .catch((e) => {
-        this.incoming.length = 0;
-        this.log.error(`cannot apply a report: ${(e as Error)?.message ?? String(e)}`);
-      })
-      .finally(() => {
-        this.applying = false;
-        for (const w of this.appliedWaiters.splice(0)) w();
-        this.jobs.check();
-      });
-  }
-
-  /** Resolves when every report received so far is applied. */
-  private whenApplied(): Promise<void> {
-    if (!this.applying) return Promise.resolve();
-    return new Promise((resolve) => this.appliedWaiters.push(resolve));
-  }
-
-  /**
-   * Applies the received reports in slices. The items of the next state are staged in a new map
-   * (a copy of the current one, for a report of changes) while the views keep the current one;
-   * the new state replaces it in one step. Reports that arrive meanwhile are merged into the
-   * staged state first: the views go straight to the newest report.
-   */
-  private async applyReports(s: Slice): Promise<void> {
-    while (this.incoming.length > 0 && !this.disposed) {
-      const first = this.incoming[0];
-      let latest = first;
-      let staged: Map<string, ViewItem[]> | undefined;
-      let full = false;
-      let changed = new Set<string>();
-      let merged = 0;
-      // Files the merged reports' jobs read: a save's report and its located copies' (reread 0)
-      // applied together still say the save's read.
-      let reread = 0;
-      while (this.incoming.length > 0) {
-        const next = this.incoming.shift()!;
-        const r = next.report;
-        latest = next;
-        merged++;
-        reread += r.lastJob?.reread ?? 0;
-        if (r.full) {
-          staged = new Map();
-          full = true;
-          changed = new Set();
-        } else if (!staged) {
-          staged = new Map();
-          // The current map changes only here (below, once staged): a stable source across yields.
-          for (const [p, list] of this.itemsByPath) {
-            staged.set(p, list);
-            if (s.due) await s.yield();
-          }
-        }
-        for (const p of r.clearedPaths) {
-          staged.delete(p);
-          changed.add(p);
-          if (s.due) await s.yield();
-        }
-        // All items of a changed file come in the report: they replace that file's items.
-        const fresh = new Set<string>();
-        for (const item of r.items) {
-          const p = item.loc.path;
-          if (fresh.has(p)) staged.get(p)!.push(item);
-          else {
-            fresh.add(p);
-            staged.set(p, [item]);
-            changed.add(p);
-          }
-          if (s.due) await s.yield();
-        }
-        if (this.disposed) return;
-      }
-      if (!staged) continue;
-      this.itemsByPath = staged;
-      this.noteTruncation(this._report?.truncated, latest.report.truncated);
-      const last = latest.report.lastJob;
-      this._report = viewReport(last && last.reread !== reread ? { ...latest.report, lastJob: { ...last, reread } } : latest.report, staged);
-      const paths = [...changed];
-      const t1 = performance.now();
-      this.itemsEmitter.fire({ full, paths });
-      const t2 = performance.now();
-      this.updateEmitter.fire(this._report);
-      const t3 = performance.now();
-      this.lastReportTiming = {
-        handoverMs: latest.received - latest.report.createdAt,
-        applyMs: +(t3 - first.at).toFixed(1),
-        slices: s.tasks,
-        maxSliceMs: +Math.max(s.maxMs, s.elapsedMs).toFixed(1),
-        diagnosticsMs: +(t2 - t1).toFixed(1),
-        viewsMs: +(t3 - t2).toFixed(1),
-        reports: merged,
-        changedFiles: paths.length,
-      };
-      this.log.channel.trace(
-        `report ${latest.report.generation}: ${latest.report.groups.length} groups, ${changed.size} files changed` +
-          (merged > 1 ? ` (${merged} reports merged)` : '') +
-          `; handed over in ${this.lastReportTiming.handoverMs} ms, applied in ${this.lastReportTiming.applyMs} ms`,
-      );
-      if (s.due) await s.yield();
-    }
-  }
-
-  /** One line in the output when a report starts or stops holding only some of its pairs. */
-  private noteTruncation(before: ViewReport['truncated'], now: ViewReport['truncated']): void {
-    const kinds = truncatedKinds(now);
-    if (kinds === truncatedKinds(before)) return;
-    if (kinds) {
-      this.log.warn(
-        `too many near-duplicate ${kinds} pairs: the results hold only some of them. ` +
-          'Exclude generated files with the neardup.exclude setting.',
-      );
-    } else this.log.info('the results hold every near-duplicate pair again');
   }
 
   private onFailure(e: unknown): void {
@@ -756,16 +610,4 @@ export class IndexService implements vscode.Disposable {
     this.setState('error');
     this.jobs.check();
   }
-}
-
-/**
- * The report the views get: the engine's, with every item (the engine sends only those that
- * changed). The flat list of items is made when first read (the API's getReport), from the map of
- * that state, which is never modified.
- */
-function viewReport(r: ViewReport, byPath: ReadonlyMap<string, ViewItem[]>): ViewReport {
-  let items: ViewItem[] | undefined;
-  const report: ViewReport = { ...r, clearedPaths: [], full: true };
-  Object.defineProperty(report, 'items', { enumerable: true, configurable: true, get: () => (items ??= [...byPath.values()].flat()) });
-  return report;
 }
