@@ -8,24 +8,26 @@
  * previous report until the new one (or a newer one that arrived meanwhile) is complete.
  * A crashed engine is restarted by its supervisor (see EngineClient); this logs one line per
  * crash and one when it is given up, never a popup.
+ *
+ * Its parts: {@link EngineSession} (the engine's start, events, crashes and the state they set),
+ * {@link ReportApplier} (reports made the views' state) and {@link JobTracker} (whenIdle).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DebugCrashRequest, EngineEvent, IndexStats, InitResult, OverviewData, QueryResult, TextQueryResult, UpdateResult, ViewItem, ViewLocation, ViewReport } from '../../node/engine/engineProtocol';
+import type { DebugCrashRequest, IndexStats, InitResult, OverviewData, QueryResult, TextQueryResult, UpdateResult, ViewItem, ViewLocation, ViewReport } from '../../node/engine/engineProtocol';
 import { FileEventQueue, type FileEventBatch, type FileOp } from '../../node/files/fileEventQueue';
-import { ReportAssembler } from '../../node/engine/reportParts';
 import { isDefaultExcluded } from '../../node/files/walk';
-import { EngineClient, EngineStoppedError, type CrashInfo, type RecoveryInfo } from './engineClient';
 import type { HostTasks, Slice } from '../hostTasks';
 import type { OutputLog } from '../outputLog';
 import type { Settings, SettingsChangeEvent } from '../settings';
 import { SaveEchoes } from '../live/saveEchoes';
+import type { EngineClient } from './engineClient';
+import { EngineSession, type IndexProgress, type IndexState } from './engineSession';
 import { JobTracker } from './jobTracker';
 import { ReportApplier, type ItemsChange, type ReportTiming } from './reportApplier';
 
+export type { IndexProgress, IndexState } from './engineSession';
 export type { ItemsChange, ReportTiming } from './reportApplier';
-
-export type IndexState = 'starting' | 'indexing' | 'ready' | 'error' | 'noFolder';
 
 /**
  * Longest wait of a file event while the editor holds the file unsaved (IndexService.queueEvent):
@@ -50,12 +52,6 @@ async function whileUnsaved(file: string): Promise<void> {
   for (let waited = 0; waited < UNSAVED_WAIT_MAX_MS && unsaved(); waited += UNSAVED_POLL_MS) await new Promise((resolve) => setTimeout(resolve, UNSAVED_POLL_MS));
 }
 
-export interface IndexProgress {
-  phase: 'walking' | 'reading' | 'matching';
-  done: number;
-  total: number;
-}
-
 /** Quiet time after the last file event before a batch goes to the engine. */
 export const DEBOUNCE_MS = 300;
 /** A steady stream of events is still flushed this often. */
@@ -69,19 +65,12 @@ const BURST_PATHS = 200;
 const MAX_BATCH_PATHS = 10_000;
 
 export class IndexService implements vscode.Disposable {
-  private client: EngineClient;
-  private readonly disposables: vscode.Disposable[] = [];
-  private _state: IndexState = 'starting';
-  private _progress: IndexProgress | undefined;
-  private engineIndexing = false;
-  private initResult: InitResult | undefined;
-  private ready: Promise<boolean> | null = null;
   private readonly jobs: JobTracker;
+  private readonly engine: EngineSession;
   private readonly reports: ReportApplier;
   private readonly events: FileEventQueue;
+  private readonly disposables: vscode.Disposable[] = [];
   private disposed = false;
-  /** The engine was given up: file events wait for an explicit Refresh (which walks everything). */
-  private paused = false;
   private started = false;
   private startedAt = performance.now();
 
@@ -90,9 +79,6 @@ export class IndexService implements vscode.Disposable {
   lastUpdateStats: UpdateResult | undefined;
   /** Time from activation to the end of the first index. */
   firstIndexMs: number | undefined;
-  /** The baseline files the engine reads (sent again after a restart). */
-  private baselines: Array<{ root: string; file: string }> = [];
-  private readonly parts = new ReportAssembler();
   /** Raw file events (uri, op) waiting to be resolved to workspace paths, and whether a job is on it. */
   private readonly rawEvents: Array<{ uri: vscode.Uri; op: FileOp }> = [];
   /** Saves sent to the engine with their text: the watcher's echoes of them are dropped. */
@@ -102,32 +88,27 @@ export class IndexService implements vscode.Disposable {
   /** File events of files open with unsaved changes, held until the document is clean (queueEvent). */
   eventsWhileUnsaved = 0;
   private resolvingEvents = false;
-  private readonly stateEmitter = new vscode.EventEmitter<void>();
   private readonly jobEmitter = new vscode.EventEmitter<Promise<unknown>>();
   /** A new report (after indexing, a file event or a threshold change); its items are complete. */
   readonly onDidUpdate: vscode.Event<ViewReport>;
   /** The items of some files changed (fires before onDidUpdate). */
   readonly onDidChangeItems: vscode.Event<ItemsChange>;
   /** State or progress changed. */
-  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onDidChangeState: vscode.Event<void>;
   /** A full index job started (the promise settles when it ends). */
   readonly onDidStartIndexing = this.jobEmitter.event;
 
   constructor(
-    private readonly engineScript: string,
-    private readonly cachePath: string | null,
+    engineScript: string,
+    cachePath: string | null,
     private readonly settings: Settings,
     private readonly log: OutputLog,
     private readonly tasks: HostTasks,
   ) {
     // Nothing to do: no request, no event waiting, no job in the engine, no slice of ours pending.
-    this.jobs = new JobTracker(
-      () => this.events.idle && this.rawEvents.length === 0 && !this.resolvingEvents && !this.reports.applying && this.tasks.idle && !this.engineIndexing && this.started,
-    );
+    this.jobs = new JobTracker(() => this.events.idle && this.rawEvents.length === 0 && !this.resolvingEvents && !this.reports.applying && this.tasks.idle && !this.engine.indexing && this.started);
+    this.engine = new EngineSession(engineScript, cachePath, settings, log, tasks, this.jobs, (report) => this.reports.receive(report));
     this.reports = new ReportApplier(tasks, log, this.jobs);
-    this.onDidUpdate = this.reports.onDidUpdate;
-    this.onDidChangeItems = this.reports.onDidChangeItems;
-    this.client = this.createClient();
     this.events = new FileEventQueue((batch) => this.sendBatch(batch), {
       debounceMs: DEBOUNCE_MS,
       maxWaitMs: MAX_WAIT_MS,
@@ -135,16 +116,18 @@ export class IndexService implements vscode.Disposable {
       maxBatchPaths: MAX_BATCH_PATHS,
       runTask: (task) => this.tasks.time('fileEvents.flush', task),
       onBurstEnd: (n) => {
-        if (this.paused || this.disposed) return;
+        if (this.engine.paused || this.disposed) return;
         this.log.info(`${n} file events in a burst (or a new folder): walking the workspace again for changes the file watcher may have missed`);
         void this.reindex(false);
       },
       onIdle: () => this.jobs.check(),
     });
+    this.onDidUpdate = this.reports.onDidUpdate;
+    this.onDidChangeItems = this.reports.onDidChangeItems;
+    this.onDidChangeState = this.engine.onDidChangeState;
     const offIdle = tasks.onIdle(() => this.jobs.check());
     this.disposables.push(
       { dispose: offIdle },
-      this.stateEmitter,
       this.jobEmitter,
       settings.onDidChange((e) => this.onSettingsChanged(e)),
       settings.onDidChangeRoots(() => void this.reindex(true)),
@@ -152,7 +135,7 @@ export class IndexService implements vscode.Disposable {
   }
 
   get state(): IndexState {
-    return this._state;
+    return this.engine.state;
   }
 
   get report(): ViewReport | undefined {
@@ -173,11 +156,11 @@ export class IndexService implements vscode.Disposable {
   }
 
   get progress(): IndexProgress | undefined {
-    return this._progress;
+    return this.engine.progress;
   }
 
   get cacheStatus(): InitResult | undefined {
-    return this.initResult;
+    return this.engine.cacheStatus;
   }
 
   /** Of the last report: engine → host hand-over, and the time the views took to apply it. */
@@ -217,14 +200,7 @@ export class IndexService implements vscode.Disposable {
 
   /** Stops the engine and starts a new one from the cache (tests: a warm start). */
   async restart(): Promise<IndexStats | undefined> {
-    await this.jobs.track(
-      (async () => {
-        await this.client.stop();
-        this.client.dispose();
-        this.client = this.createClient();
-        this.ready = null;
-      })(),
-    );
+    await this.jobs.track(this.engine.restart());
     await this.reindex(false);
     return this.lastIndexStats;
   }
@@ -263,44 +239,41 @@ export class IndexService implements vscode.Disposable {
   /** Near duplicates of one file (of `text` when given: an unsaved editor). */
   async query(uri: vscode.Uri, text?: string): Promise<QueryResult> {
     if (uri.scheme !== 'file') return { status: 'outside', matches: [] };
-    if (!(await this.ensureEngine())) return { status: 'outside', matches: [] };
+    if (!(await this.engine.ensureEngine())) return { status: 'outside', matches: [] };
     return this.jobs.track(this.client.request({ type: 'queryFile', path: uri.fsPath, text }));
   }
 
   /** Where a block of text (a paste into `uri`, whose language it takes) matches the index: fingerprinted in the engine worker. */
   async matchText(uri: vscode.Uri, text: string): Promise<TextQueryResult | undefined> {
-    if (uri.scheme !== 'file' || !(await this.ensureEngine())) return undefined;
+    if (uri.scheme !== 'file' || !(await this.engine.ensureEngine())) return undefined;
     return this.jobs.track(this.client.request({ type: 'matchText', path: uri.fsPath, text }));
   }
 
   /** The Overview's data (folders, files, distances, largest groups), from the engine. */
   async overview(): Promise<OverviewData | undefined> {
-    if (!(await this.ensureEngine())) return undefined;
+    if (!(await this.engine.ensureEngine())) return undefined;
     return this.jobs.track(this.client.request({ type: 'overview' }));
   }
 
   /** The folders' baseline files (extension/baseline): read by the engine now and after every start. */
-  async setBaselines(sources: Array<{ root: string; file: string }>): Promise<void> {
-    this.baselines = sources;
-    // Not started yet: the engine gets them right after its init.
-    if (!this.ready || !this.client.running || !(await this.ready)) return;
-    await this.jobs.track(this.client.request({ type: 'setBaselines', baselines: sources }));
+  setBaselines(sources: Array<{ root: string; file: string }>): Promise<void> {
+    return this.engine.setBaselines(sources);
   }
 
   /** Some folder has a baseline file (the panel then looks for baseline groups). */
   get baselinesInUse(): boolean {
-    return this.baselines.length > 0;
+    return this.engine.baselinesInUse;
   }
 
   /** *Add to baseline*: the baseline file's text with these pairs, made by the engine (the caller writes it). */
   async addToBaseline(root: string, file: string, pairs: Array<{ kind: 'file' | 'section'; a: ViewLocation; b: ViewLocation; located?: boolean }>): Promise<{ text: string; added: number } | { problem: string }> {
-    if (!(await this.ensureEngine())) return { problem: 'no folder is indexed' };
+    if (!(await this.engine.ensureEngine())) return { problem: 'no folder is indexed' };
     return this.jobs.track(this.client.request({ type: 'addToBaseline', root, file, pairs }));
   }
 
   /** The HTML report of the index (written in the engine worker). */
   async htmlReport(): Promise<string | undefined> {
-    if (!(await this.ensureEngine())) return undefined;
+    if (!(await this.engine.ensureEngine())) return undefined;
     return this.jobs.track(this.client.request({ type: 'htmlReport' }));
   }
 
@@ -323,7 +296,7 @@ export class IndexService implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     this.events.dispose();
-    this.client.dispose();
+    this.engine.dispose();
     for (const d of this.disposables) d.dispose();
     this.jobs.dispose();
     this.reports.dispose();
@@ -331,63 +304,18 @@ export class IndexService implements vscode.Disposable {
 
   // ---------------------------------------------------------------------------------- internals
 
-  private createClient(): EngineClient {
-    const client = new EngineClient(this.engineScript);
-    this.parts.reset();
-    client.onEvent((e) => this.tasks.time(`engine.${e.type}`, () => this.onEngineEvent(e)));
-    client.onDidCrash((c) => this.onCrash(client, c));
-    client.onDidRecover((r) => this.onRecovered(client, r));
-    client.onDidGiveUp((m) => this.onGiveUp(client, m));
-    return client;
-  }
-
-  private setState(state: IndexState): void {
-    if (this._state === state) return;
-    this._state = state;
-    this.stateEmitter.fire();
-  }
-
-  /** Starts the engine and sends init, once (again after a restart). False: nothing to index. */
-  private ensureEngine(): Promise<boolean> {
-    if (!this.ready) {
-      this.ready = (async () => {
-        const config = this.settings.engineConfig();
-        if (config.roots.length === 0) {
-          this.setState('noFolder');
-          return false;
-        }
-        this.client.start();
-        this.initResult = await this.client.request({ type: 'init', config, cachePath: this.cachePath });
-        this.logCacheStatus(this.initResult);
-        if (this.baselines.length > 0) await this.client.request({ type: 'setBaselines', baselines: this.baselines });
-        return true;
-      })();
-      this.ready.catch(() => {
-        this.ready = null;
-      });
-    }
-    return this.ready;
-  }
-
-  /** One line on the cache (the engine itself logs why a cache was discarded). */
-  private logCacheStatus(c: InitResult): void {
-    if (c.cacheStatus === 'discarded') return;
-    this.log.info(
-      c.cacheStatus === 'loaded'
-        ? `fingerprint cache loaded: ${c.cacheEntries} files`
-        : c.cacheStatus === 'missing'
-          ? 'no fingerprint cache yet: indexing every file'
-          : 'no workspace storage: fingerprints are not cached',
-    );
+  /** The engine's current client (a restart replaces it). */
+  private get client(): EngineClient {
+    return this.engine.client;
   }
 
   private reindex(withConfig: boolean): Promise<void> {
-    this.paused = false;
+    this.engine.paused = false;
     const job = (async () => {
       // Roots may have appeared or vanished: start over when the engine has none yet.
-      if (withConfig && this._state === 'noFolder') this.ready = null;
-      if (!(await this.ensureEngine())) return;
-      this.setState('indexing');
+      if (withConfig && this.engine.state === 'noFolder') this.engine.initAgain();
+      if (!(await this.engine.ensureEngine())) return;
+      this.engine.setState('indexing');
       const stats = await this.client.request({ type: 'reindex', config: withConfig ? this.settings.engineConfig() : undefined });
       // Its report came before the answer: the job ends when the views show it.
       await this.reports.whenApplied();
@@ -396,9 +324,9 @@ export class IndexService implements vscode.Disposable {
         `indexed ${stats.files} files in ${stats.elapsedMs} ms: ${stats.reread} read, ${stats.cacheHits} from the cache, ` +
           `${stats.removed} removed, ${stats.skipped} skipped${stats.cancelled ? ' (cancelled)' : ''}; matching took ${stats.matchMs} ms`,
       );
-      this.setState(this.settings.roots().length === 0 ? 'noFolder' : 'ready');
+      this.engine.setState(this.settings.roots().length === 0 ? 'noFolder' : 'ready');
     })();
-    const tracked = this.jobs.track(job).catch((e) => this.onFailure(e));
+    const tracked = this.jobs.track(job).catch((e) => this.engine.onFailure(e));
     this.jobEmitter.fire(tracked);
     return tracked;
   }
@@ -407,14 +335,9 @@ export class IndexService implements vscode.Disposable {
     if (e.change.reindex) {
       this.log.info('settings changed: re-indexing');
       void this.reindex(true);
-    } else if (e.change.thresholds && this.client.running && this.ready) {
+    } else if (e.change.thresholds) {
       const s = e.current;
-      this.jobs.track(
-        this.client.request({
-          type: 'setThresholds',
-          thresholds: { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity },
-        }),
-      ).catch((err) => this.onFailure(err));
+      this.engine.setThresholds({ maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity });
     }
   }
 
@@ -428,13 +351,13 @@ export class IndexService implements vscode.Disposable {
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
     const rel = folder ? path.relative(folder.uri.fsPath, doc.uri.fsPath).split(path.sep).join('/') : '';
     // Outside the folders, an ignore rule file, or nothing is running: the ordinary file event.
-    if (!folder || rel === '' || isDefaultExcluded(rel) || this.paused || !this.started) return this.enqueue(doc.uri, 'upsert');
+    if (!folder || rel === '' || isDefaultExcluded(rel) || this.engine.paused || !this.started) return this.enqueue(doc.uri, 'upsert');
     const file = doc.uri.fsPath;
     const text = doc.getText();
     this.events.forget(file); // the watcher saw the write first: the save covers it
     this.savesSent++;
     const job = (async () => {
-      if (!(await this.ensureEngine())) return undefined;
+      if (!(await this.engine.ensureEngine())) return undefined;
       const stats = await this.client.request({ type: 'saveText', path: file, text });
       this.lastUpdateStats = stats;
       if (stats.rewalked) {
@@ -444,7 +367,7 @@ export class IndexService implements vscode.Disposable {
       return stats.fromDisk || stats.size === undefined || stats.mtimeMs === undefined ? undefined : { size: stats.size, mtimeMs: stats.mtimeMs };
     })();
     this.echoes.saved(file, job);
-    this.jobs.track(job).catch((e) => this.onFailure(e));
+    this.jobs.track(job).catch((e) => this.engine.onFailure(e));
   }
 
   /**
@@ -510,9 +433,9 @@ export class IndexService implements vscode.Disposable {
 
   /** One coalesced batch of file events to the engine (the queue sends one at a time). */
   private sendBatch(batch: FileEventBatch): Promise<void> {
-    if (this.paused) return Promise.resolve();
+    if (this.engine.paused) return Promise.resolve();
     const job = (async () => {
-      if (!(await this.ensureEngine())) return;
+      if (!(await this.engine.ensureEngine())) return;
       const stats = await this.client.request({ type: 'update', ...batch });
       this.lastUpdateStats = stats;
       if (stats.rewalked) {
@@ -522,92 +445,6 @@ export class IndexService implements vscode.Disposable {
         this.events.markBurst();
       }
     })();
-    return this.jobs.track(job).catch((e) => this.onFailure(e));
-  }
-
-  private onEngineEvent(e: EngineEvent): void {
-    switch (e.type) {
-      case 'reportPart':
-      case 'report': {
-        const whole = this.parts.add(e);
-        if (whole === 'lost') {
-          // Cannot happen while the engine lives (its messages arrive in order); be safe anyway.
-          this.log.warn('a report arrived incomplete from the engine: asking it for the whole report');
-          this.jobs.track(this.client.request({ type: 'getReport' })).then(
-            (r) => this.reports.receive(r),
-            (err) => this.onFailure(err),
-          );
-        } else if (whole) this.reports.receive(whole);
-        break;
-      }
-      case 'progress':
-        this._progress = { phase: e.phase, done: e.done, total: e.total };
-        this.stateEmitter.fire();
-        break;
-      case 'indexing':
-        this.engineIndexing = e.active;
-        if (e.active) this.setState('indexing');
-        else {
-          this._progress = undefined;
-          if (this._state === 'indexing') this.setState('ready');
-          this.jobs.check();
-        }
-        break;
-      case 'skipped':
-        for (const s of e.items) this.log.info(`skipped ${vscode.workspace.asRelativePath(s.path)}: ${s.reason}`);
-        break;
-      case 'log':
-        if (e.level === 'error') this.log.error(e.message);
-        else if (e.level === 'warn') this.log.warn(e.message);
-        else this.log.info(e.message);
-        break;
-      case 'regionsOff': {
-        // Sent once until the text is under the limit again (src/node/engine/regions/engineRegions.ts);
-        // the indexing path pops up no notification: one line in the output channel.
-        const mb = (n: number) => (n / 1048576).toFixed(1);
-        this.log.warn(vscode.l10n.t('NearDup: copied blocks inside files are not located: the indexed text ({0} MB) is over {1} MB. Whole files and sections are still compared.', mb(e.bytes), mb(e.maxBytes)));
-        break;
-      }
-    }
-  }
-
-  private onFailure(e: unknown): void {
-    if (this.disposed) return;
-    if (e instanceof EngineStoppedError) return; // stopped on purpose, or given up (onGiveUp)
-    this.log.error(`indexing failed: ${(e as Error)?.message ?? String(e)}`);
-    this.setState('error');
-  }
-
-  private onCrash(client: EngineClient, c: CrashInfo): void {
-    if (this.disposed || client !== this.client) return;
-    this.engineIndexing = false;
-    this._progress = undefined;
-    this.parts.reset(); // parts of a report that will never end
-    if (c.restartInMs === null) return; // onGiveUp says it
-    this.log.warn(`the engine worker stopped unexpectedly (${c.reason}); restarting it in ${c.restartInMs} ms`);
-    // Not idle until the new worker has caught up (or was given up).
-    void this.jobs.track(client.whenSettled());
-  }
-
-  private onRecovered(client: EngineClient, r: RecoveryInfo): void {
-    if (this.disposed || client !== this.client) return;
-    if (r.init) this.initResult = r.init;
-    const s = r.stats;
-    this.log.info(
-      `engine restarted and caught up in ${r.ms} ms` +
-        (s ? `: ${s.cacheHits} files from the cache, ${s.reread} read again` : '') +
-        (r.init ? `; fingerprint cache ${r.init.cacheStatus}` : ''),
-    );
-  }
-
-  private onGiveUp(client: EngineClient, message: string): void {
-    if (this.disposed || client !== this.client) return;
-    this.engineIndexing = false;
-    this._progress = undefined;
-    this.ready = null; // the next Refresh (or a query) starts a new engine
-    this.paused = true;
-    this.log.error(`${message}. NearDup is paused: run "NearDup: Refresh" to try again.`);
-    this.setState('error');
-    this.jobs.check();
+    return this.jobs.track(job).catch((e) => this.engine.onFailure(e));
   }
 }
