@@ -9,85 +9,38 @@
  * A crashed engine is restarted by its supervisor (see EngineClient); this logs one line per
  * crash and one when it is given up, never a popup.
  *
- * Its parts: {@link EngineSession} (the engine's start, events, crashes and the state they set),
+ * The public face of the folder; its parts: {@link EngineSession} (the engine's start, events,
+ * crashes and the state they set), {@link FileEventFeed} (file events and saves to the engine),
  * {@link ReportApplier} (reports made the views' state) and {@link JobTracker} (whenIdle).
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DebugCrashRequest, IndexStats, InitResult, OverviewData, QueryResult, TextQueryResult, UpdateResult, ViewItem, ViewLocation, ViewReport } from '../../node/engine/engineProtocol';
-import { FileEventQueue, type FileEventBatch, type FileOp } from '../../node/files/fileEventQueue';
-import { isDefaultExcluded } from '../../node/files/walk';
-import type { HostTasks, Slice } from '../hostTasks';
+import type { HostTasks } from '../hostTasks';
 import type { OutputLog } from '../outputLog';
 import type { Settings, SettingsChangeEvent } from '../settings';
-import { SaveEchoes } from '../live/saveEchoes';
 import type { EngineClient } from './engineClient';
 import { EngineSession, type IndexProgress, type IndexState } from './engineSession';
+import { FileEventFeed } from './fileEventFeed';
 import { JobTracker } from './jobTracker';
 import { ReportApplier, type ItemsChange, type ReportTiming } from './reportApplier';
 
 export type { IndexProgress, IndexState } from './engineSession';
 export type { ItemsChange, ReportTiming } from './reportApplier';
-
-/**
- * Longest wait of a file event while the editor holds the file unsaved (IndexService.queueEvent):
- * a save under way ends it (the document is clean again) long before.
- */
-export const UNSAVED_WAIT_MAX_MS = 5000;
-const UNSAVED_POLL_MS = 50;
-
-/** Whether a document is a file on disk open with unsaved changes. */
-const unsavedFile = (d: vscode.TextDocument): boolean => d.isDirty && d.uri.scheme === 'file';
-
-/** The files (paths) open in an editor with unsaved changes. */
-function dirtyFiles(): ReadonlySet<string> {
-  const out = new Set<string>();
-  for (const d of vscode.workspace.textDocuments) if (unsavedFile(d)) out.add(d.uri.fsPath);
-  return out;
-}
-
-/** Resolves once `file` is no longer open with unsaved changes (saved, reverted, closed), or after UNSAVED_WAIT_MAX_MS. */
-async function whileUnsaved(file: string): Promise<void> {
-  const unsaved = () => vscode.workspace.textDocuments.some((d) => unsavedFile(d) && d.uri.fsPath === file);
-  for (let waited = 0; waited < UNSAVED_WAIT_MAX_MS && unsaved(); waited += UNSAVED_POLL_MS) await new Promise((resolve) => setTimeout(resolve, UNSAVED_POLL_MS));
-}
-
-/** Quiet time after the last file event before a batch goes to the engine. */
-export const DEBOUNCE_MS = 300;
-/** A steady stream of events is still flushed this often. */
-const MAX_WAIT_MS = 2000;
-/**
- * After this many file events between two quiet moments (a branch switch, a pull, a generator),
- * the workspace is walked again: watchers lose events in such bursts.
- */
-const BURST_PATHS = 200;
-/** Paths per batch to the engine at most (posting 10,000 paths takes ~1 ms). */
-const MAX_BATCH_PATHS = 10_000;
+export { DEBOUNCE_MS, UNSAVED_WAIT_MAX_MS } from './fileEventFeed';
 
 export class IndexService implements vscode.Disposable {
   private readonly jobs: JobTracker;
   private readonly engine: EngineSession;
   private readonly reports: ReportApplier;
-  private readonly events: FileEventQueue;
+  private readonly files: FileEventFeed;
   private readonly disposables: vscode.Disposable[] = [];
-  private disposed = false;
   private started = false;
   private startedAt = performance.now();
 
-  /** Stats of the last full index (walk) and of the last batch of file events. */
+  /** Stats of the last full index (walk). */
   lastIndexStats: IndexStats | undefined;
-  lastUpdateStats: UpdateResult | undefined;
   /** Time from activation to the end of the first index. */
   firstIndexMs: number | undefined;
-  /** Raw file events (uri, op) waiting to be resolved to workspace paths, and whether a job is on it. */
-  private readonly rawEvents: Array<{ uri: vscode.Uri; op: FileOp }> = [];
-  /** Saves sent to the engine with their text: the watcher's echoes of them are dropped. */
-  private readonly echoes = new SaveEchoes();
-  /** Saves sent to the engine so far (a save path, not a batch of file events). */
-  savesSent = 0;
-  /** File events of files open with unsaved changes, held until the document is clean (queueEvent). */
-  eventsWhileUnsaved = 0;
-  private resolvingEvents = false;
   private readonly jobEmitter = new vscode.EventEmitter<Promise<unknown>>();
   /** A new report (after indexing, a file event or a threshold change); its items are complete. */
   readonly onDidUpdate: vscode.Event<ViewReport>;
@@ -106,21 +59,14 @@ export class IndexService implements vscode.Disposable {
     private readonly tasks: HostTasks,
   ) {
     // Nothing to do: no request, no event waiting, no job in the engine, no slice of ours pending.
-    this.jobs = new JobTracker(() => this.events.idle && this.rawEvents.length === 0 && !this.resolvingEvents && !this.reports.applying && this.tasks.idle && !this.engine.indexing && this.started);
+    this.jobs = new JobTracker(() => this.files.idle && !this.reports.applying && this.tasks.idle && !this.engine.indexing && this.started);
     this.engine = new EngineSession(engineScript, cachePath, settings, log, tasks, this.jobs, (report) => this.reports.receive(report));
     this.reports = new ReportApplier(tasks, log, this.jobs);
-    this.events = new FileEventQueue((batch) => this.sendBatch(batch), {
-      debounceMs: DEBOUNCE_MS,
-      maxWaitMs: MAX_WAIT_MS,
-      burstPaths: BURST_PATHS,
-      maxBatchPaths: MAX_BATCH_PATHS,
-      runTask: (task) => this.tasks.time('fileEvents.flush', task),
-      onBurstEnd: (n) => {
-        if (this.engine.paused || this.disposed) return;
-        this.log.info(`${n} file events in a burst (or a new folder): walking the workspace again for changes the file watcher may have missed`);
-        void this.reindex(false);
+    this.files = new FileEventFeed(tasks, log, this.engine, this.jobs, {
+      walked: (stats) => {
+        this.lastIndexStats = stats;
       },
-      onIdle: () => this.jobs.check(),
+      rewalk: () => void this.reindex(false),
     });
     this.onDidUpdate = this.reports.onDidUpdate;
     this.onDidChangeItems = this.reports.onDidChangeItems;
@@ -163,31 +109,31 @@ export class IndexService implements vscode.Disposable {
     return this.engine.cacheStatus;
   }
 
+  /** Stats of the last batch of file events (or save). */
+  get lastUpdateStats(): UpdateResult | undefined {
+    return this.files.lastUpdateStats;
+  }
+
   /** Of the last report: engine → host hand-over, and the time the views took to apply it. */
   get lastReportTiming(): ReportTiming | undefined {
     return this.reports.lastReportTiming;
+  }
+
+  /** Saves sent to the engine so far (a save path, not a batch of file events). */
+  get savesSent(): number {
+    return this.files.savesSent;
+  }
+
+  /** File events of files open with unsaved changes, held until the document is clean (FileEventFeed.queueEvent). */
+  get eventsWhileUnsaved(): number {
+    return this.files.eventsWhileUnsaved;
   }
 
   /** Starts watching and runs the first index (call after activation returned). */
   start(): void {
     this.startedAt = performance.now();
     this.started = true;
-    const watcher = vscode.workspace.createFileSystemWatcher('**/*');
-    this.disposables.push(
-      watcher,
-      watcher.onDidCreate((u) => this.enqueue(u, 'upsert')),
-      watcher.onDidChange((u) => this.enqueue(u, 'upsert')),
-      watcher.onDidDelete((u) => this.enqueue(u, 'remove')),
-      vscode.workspace.onDidSaveTextDocument((d) => this.onSaved(d)),
-      vscode.workspace.onDidCreateFiles((e) => e.files.forEach((u) => this.enqueue(u, 'upsert'))),
-      vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => this.enqueue(u, 'remove'))),
-      vscode.workspace.onDidRenameFiles((e) => {
-        for (const f of e.files) {
-          if (f.oldUri.scheme !== 'file' || f.newUri.scheme !== 'file') continue;
-          this.events.rename(f.oldUri.fsPath, f.newUri.fsPath);
-        }
-      }),
-    );
+    this.disposables.push(...this.files.watch());
     void this.reindex(false).then(() => {
       this.firstIndexMs ??= Math.round(performance.now() - this.startedAt);
     });
@@ -216,7 +162,7 @@ export class IndexService implements vscode.Disposable {
 
   /** Batches of file events sent to the engine so far. */
   get eventBatches(): number {
-    return this.events.batches;
+    return this.files.batches;
   }
 
   /** Engine restarts after crashes so far. */
@@ -289,13 +235,12 @@ export class IndexService implements vscode.Disposable {
   }
 
   async shutdown(): Promise<void> {
-    this.events.dispose();
+    this.files.shutdown();
     await this.client.stop();
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.events.dispose();
+    this.files.dispose();
     this.engine.dispose();
     for (const d of this.disposables) d.dispose();
     this.jobs.dispose();
@@ -339,112 +284,5 @@ export class IndexService implements vscode.Disposable {
       const s = e.current;
       this.engine.setThresholds({ maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity });
     }
-  }
-
-  /**
-   * A document saved in the editor: to the engine at once with the text the editor holds (no
-   * debounce, no re-read), ahead of the file events waiting in the queue. The file watcher's later
-   * event for the same write is dropped by {@link queueEvent} (see SaveEchoes).
-   */
-  private onSaved(doc: vscode.TextDocument): void {
-    if (this.disposed || doc.uri.scheme !== 'file') return;
-    const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
-    const rel = folder ? path.relative(folder.uri.fsPath, doc.uri.fsPath).split(path.sep).join('/') : '';
-    // Outside the folders, an ignore rule file, or nothing is running: the ordinary file event.
-    if (!folder || rel === '' || isDefaultExcluded(rel) || this.engine.paused || !this.started) return this.enqueue(doc.uri, 'upsert');
-    const file = doc.uri.fsPath;
-    const text = doc.getText();
-    this.events.forget(file); // the watcher saw the write first: the save covers it
-    this.savesSent++;
-    const job = (async () => {
-      if (!(await this.engine.ensureEngine())) return undefined;
-      const stats = await this.client.request({ type: 'saveText', path: file, text });
-      this.lastUpdateStats = stats;
-      if (stats.rewalked) {
-        this.lastIndexStats = stats;
-        this.events.markBurst();
-      }
-      return stats.fromDisk || stats.size === undefined || stats.mtimeMs === undefined ? undefined : { size: stats.size, mtimeMs: stats.mtimeMs };
-    })();
-    this.echoes.saved(file, job);
-    this.jobs.track(job).catch((e) => this.engine.onFailure(e));
-  }
-
-  /**
-   * A file event. VS Code delivers a flood of them (a branch switch, a generator) in one task of
-   * its own, calling this once per file: keep it O(1) — the folder lookup and the exclusion
-   * test run later, in slices.
-   */
-  private enqueue(uri: vscode.Uri, op: FileOp): void {
-    if (this.disposed || uri.scheme !== 'file') return;
-    this.rawEvents.push({ uri, op });
-    if (this.resolvingEvents) return;
-    this.resolvingEvents = true;
-    void this.tasks.run('fileEvents', (s) => this.resolveEvents(s)).finally(() => {
-      this.resolvingEvents = false;
-      this.jobs.check();
-    });
-  }
-
-  /** Resolves the raw file events to workspace paths and queues them (in arrival order). */
-  private async resolveEvents(s: Slice): Promise<void> {
-    let i = 0;
-    // The files open with unsaved changes, looked at once per slice (a few documents).
-    let dirty: ReadonlySet<string> | undefined;
-    while (i < this.rawEvents.length) {
-      if (this.disposed) break;
-      const { uri, op } = this.rawEvents[i++];
-      const folder = vscode.workspace.getWorkspaceFolder(uri);
-      if (folder) {
-        const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-        if (rel !== '' && !(isDefaultExcluded(rel) && rel !== '.git/info/exclude')) this.queueEvent(uri.fsPath, op, (dirty ??= dirtyFiles()));
-      }
-      if (s.due) {
-        await s.yield(); // events that arrive meanwhile are appended: this loop takes them
-        dirty = undefined;
-      }
-    }
-    this.rawEvents.length = 0;
-  }
-
-  /**
-   * Queues a resolved file event, unless it is the watcher's echo of a save already indexed (a
-   * stat tells, off this thread). A change of a file the editor holds unsaved is, most of the
-   * time, its save under way, whose event (onSaved) can come after the watcher's on a loaded
-   * machine: such an event waits until the document is clean (then it is that save's echo) or
-   * {@link UNSAVED_WAIT_MAX_MS} have passed (the file written by something else: a change like any
-   * other), so that a save is not read twice, from disk and from the editor.
-   */
-  private queueEvent(file: string, op: FileOp, dirty?: ReadonlySet<string>): void {
-    if (op === 'upsert' && dirty?.has(file)) {
-      this.eventsWhileUnsaved++;
-      void this.jobs.track(whileUnsaved(file)).then(() => {
-        if (!this.disposed) this.queueEvent(file, op);
-      });
-      return;
-    }
-    if (op !== 'upsert' || !this.echoes.has(file)) return this.events.add(file, op);
-    void this.jobs.track(
-      this.echoes.isEcho(file).then((echo) => {
-        if (!echo && !this.disposed) this.events.add(file, op);
-      }),
-    );
-  }
-
-  /** One coalesced batch of file events to the engine (the queue sends one at a time). */
-  private sendBatch(batch: FileEventBatch): Promise<void> {
-    if (this.engine.paused) return Promise.resolve();
-    const job = (async () => {
-      if (!(await this.engine.ensureEngine())) return;
-      const stats = await this.client.request({ type: 'update', ...batch });
-      this.lastUpdateStats = stats;
-      if (stats.rewalked) {
-        this.lastIndexStats = stats;
-        // A folder appeared (or an ignore file changed): files written into a new folder before
-        // the watcher watched it send no events, so walk once more when the events settle.
-        this.events.markBurst();
-      }
-    })();
-    return this.jobs.track(job).catch((e) => this.engine.onFailure(e));
   }
 }
