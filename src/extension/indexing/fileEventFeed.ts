@@ -161,11 +161,7 @@ export class FileEventFeed {
     const job = (async () => {
       if (!(await this.engine.ensureEngine())) return undefined;
       const stats = await this.engine.client.request({ type: 'saveText', path: file, text });
-      this.lastUpdateStats = stats;
-      if (stats.rewalked) {
-        this.host.walked(stats);
-        this.queue.markBurst();
-      }
+      this.updated(stats);
       return stats.fromDisk || stats.size === undefined || stats.mtimeMs === undefined ? undefined : { size: stats.size, mtimeMs: stats.mtimeMs };
     })();
     this.echoes.saved(file, job);
@@ -239,14 +235,19 @@ export class FileEventFeed {
     const job = (async () => {
       if (!(await this.engine.ensureEngine())) return;
       const stats = await this.engine.client.request({ type: 'update', ...batch });
-      this.lastUpdateStats = stats;
-      if (stats.rewalked) {
-        this.host.walked(stats);
-        // A folder appeared (or an ignore file changed): files written into a new folder before
-        // the watcher watched it send no events, so walk once more when the events settle.
-        this.queue.markBurst();
-      }
+      this.updated(stats);
     })();
     return this.jobs.track(job).catch((e) => this.engine.onFailure(e));
+  }
+
+  /** The engine's answer to a batch or a save. */
+  private updated(stats: UpdateResult): void {
+    this.lastUpdateStats = stats;
+    if (stats.rewalked) {
+      this.host.walked(stats);
+      // A folder appeared (or an ignore file changed): files written into a new folder before
+      // the watcher watched it send no events, so walk once more when the events settle.
+      this.queue.markBurst();
+    }
   }
 }
