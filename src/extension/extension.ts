@@ -65,7 +65,7 @@ export interface NearDupApi {
     debugKillEngine(how?: 'kill' | 'exit' | 'throw' | 'oom' | 'pool'): Promise<boolean>;
     /** Batches of file events sent to the engine so far (events are coalesced into them). */
     eventBatches(): number;
-    /** File events held so far because the editor held their file unsaved (a save under way: see IndexService.queueEvent). */
+    /** File events held so far because the editor held their file unsaved (a save under way: see FileEventFeed.queueEvent). */
     eventsWhileUnsaved(): number;
   };
   /** The NearDup output channel: lines written so far, and those after a mark (`level: message`). */

@@ -136,7 +136,7 @@ describe('report parts (a large report crosses to the host in bounded messages)'
         const whole = a.add(e);
         assert.notEqual(whole, 'lost');
         if (!whole || whole === 'lost') return;
-        // What the host does with a report (IndexService.applyReports).
+        // What the host does with a report (ReportApplier.applyReports).
         if (whole.full) byPath.clear();
         for (const p of whole.clearedPaths) byPath.delete(p);
         const fresh = new Set<string>();
