@@ -39,7 +39,6 @@ import type {
 import { MAX_QUERY_MATCHES, MAX_SHARE_FOLDERS } from './engineProtocol';
 import type { EngineSettings } from '../settings/engineSettings';
 import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
-import { GitignoreChecker } from '../files/ignoreRules';
 import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries } from './documentEntries';
 import { applySavedText, type SavedTextHost } from './savedText';
@@ -49,10 +48,11 @@ import { buildOverview, ReportViewBuilder } from './reportView';
 import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
-import { fileMatcher, isDefaultExcluded, walkFiles, walkFilesSliced, type WalkOptions } from '../files/walk';
+import { walkFiles, walkFilesSliced, type WalkOptions } from '../files/walk';
 import { EngineRegions, fileSignature, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { planUpdate, type Candidate } from './indexing/updatePlan';
+import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -78,14 +78,6 @@ interface Entry {
    */
   transient?: boolean;
 }
-
-interface RootRules {
-  path: string;
-  match: (relPath: string) => boolean;
-  git: GitignoreChecker;
-}
-
-type Eligibility = { ok: true; root: RootRules; rel: string } | { ok: false; why: 'outside' | 'excluded' };
 
 export interface EngineStateOptions extends EngineTuning {
   /** The cache's file operations (tests inject failures). */
@@ -216,7 +208,7 @@ export class EngineState {
 
   private readonly savedTextHost: SavedTextHost = {
     settings: () => this.requireConfig().settings,
-    eligible: async (abs) => (await this.eligible(abs)).ok,
+    eligible: async (abs) => (await eligible(this.rules, abs)).ok,
     setEntry: (abs, e) => this.entries.set(abs, e),
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
     skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
@@ -263,7 +255,7 @@ export class EngineState {
   async query(file: string, text?: string): Promise<QueryResult> {
     const settings = this.requireConfig().settings;
     const abs = path.resolve(file);
-    const elig = await this.eligible(abs);
+    const elig = await eligible(this.rules, abs);
     if (!elig.ok) return { status: elig.why, matches: [] };
     let doc: DocumentFingerprint;
     const tooLarge = (): QueryResult => ({ status: 'tooLarge', reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB`, matches: [] });
@@ -387,19 +379,8 @@ export class EngineState {
     this.regions.configure(config.locate !== false && !!this.fingerprinter.regionDocuments);
     this.config = { ...config, settings: { ...config.settings } };
     this.thresholds = thresholdsOf(config.settings);
-    const seen = new Set<string>();
-    this.rules = [];
-    for (const r of config.roots) {
-      const abs = path.resolve(r.path);
-      if (seen.has(abs)) continue;
-      seen.add(abs);
-      this.rules.push({
-        path: abs,
-        match: fileMatcher({ include: r.project?.include ?? config.include, exclude: [...(r.project?.exclude ?? config.exclude), ...r.exclude] }),
-        git: new GitignoreChecker(abs),
-      });
-    }
-    this.entries.setFolderOf((p) => this.folderOf(p));
+    this.rules = rulesOf(config);
+    this.entries.setFolderOf((p) => folderOf(this.rules, p));
   }
 
   private documents(): Array<[string, DocumentFingerprint]> {
@@ -448,7 +429,7 @@ export class EngineState {
       (p) => this.regions.pairsOf(p, this.matcher.pairsOf(p)),
       (p) => {
         const doc = this.entries.docs.get(p);
-        return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
+        return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: folderOf(this.rules, p) } : undefined;
       },
     );
     const [groups, rebuiltPaths] = [this.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p)), built.rebuilt];
@@ -526,33 +507,6 @@ export class EngineState {
       .map(([folder, dup]) => ({ folder, lines: this.entries.linesByFolder.get(folder) ?? 0, duplicated: dup }));
     const { code, prose } = this.entries.lines;
     return { code: { lines: code, duplicated: duplicated.code }, prose: { lines: prose, duplicated: duplicated.prose }, folders };
-  }
-
-  /** A file's folder for the share of lines: the first folder under its workspace folder (`.`: at its top), named with the workspace folder when there are several. */
-  private folderOf(abs: string): string {
-    const root = this.rootOf(abs);
-    if (!root) return '.';
-    const rel = path.relative(root.path, abs).split(path.sep);
-    const first = rel.length > 1 ? rel[0] : '.';
-    return this.rules.length > 1 ? `${path.basename(root.path)}/${first}` : first;
-  }
-
-  private rootOf(abs: string): RootRules | null {
-    let best: RootRules | null = null;
-    for (const r of this.rules) {
-      if (abs === r.path || abs.startsWith(r.path.endsWith(path.sep) ? r.path : r.path + path.sep)) {
-        if (!best || r.path.length > best.path.length) best = r;
-      }
-    }
-    return best;
-  }
-
-  private async eligible(abs: string): Promise<Eligibility> {
-    const root = this.rootOf(abs);
-    if (!root || abs === root.path) return { ok: false, why: 'outside' };
-    const rel = path.relative(root.path, abs).split(path.sep).join('/');
-    if (isDefaultExcluded(rel) || !root.match(rel) || (await root.git.isIgnored(rel))) return { ok: false, why: 'excluded' };
-    return { ok: true, root, rel };
   }
 
   private skipNotices: Array<{ path: string; reason: string }> = [];
@@ -756,7 +710,7 @@ export class EngineState {
     const started = performance.now();
     const settings = this.requireConfig().settings;
     const plan = await planUpdate(
-      { entries: this.entries, eligible: (abs) => this.eligible(abs), skip: (abs, reason) => this.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
+      { entries: this.entries, eligible: (abs) => eligible(this.rules, abs), skip: (abs, reason) => this.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
       batch,
     );
     const { toRead, changed, upserts, needsWalk, removed } = plan;
