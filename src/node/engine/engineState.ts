@@ -38,9 +38,9 @@ import type {
 } from './engineProtocol';
 import { MAX_QUERY_MATCHES, MAX_SHARE_FOLDERS } from './engineProtocol';
 import type { EngineSettings } from '../settings/engineSettings';
-import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
+import { fingerprintKey, loadCache, nodeCacheIo, type CacheIo } from './fingerprintCache';
 import { IncrementalReport } from './incrementalReport';
-import { DocumentEntries } from './documentEntries';
+import { DocumentEntries, type IndexEntry } from './documentEntries';
 import { applySavedText, type SavedTextHost } from './savedText';
 import { matchText, type TextQueryHost } from './editorText/textQuery';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
@@ -53,6 +53,7 @@ import { EngineRegions, fileSignature, regionsHost } from './regions/engineRegio
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { planUpdate, type Candidate } from './indexing/updatePlan';
 import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
+import { CacheWriter } from './indexing/cacheWriter';
 
 /** Reads and fingerprints files, off the engine's thread. */
 export interface Fingerprinter {
@@ -64,30 +65,12 @@ export interface Fingerprinter {
   close(): Promise<void>;
 }
 
-interface Entry {
-  size: number;
-  mtimeMs: number;
-  /** null: the file was read but skipped (binary, minified…), see `reason`. */
-  doc: DocumentFingerprint | null;
-  reason?: string;
-  /** Lines of a fingerprinted document (absent: not known, e.g. from an older cache). */
-  lines?: number;
-  /**
-   * The skip says nothing about the file: its fingerprint worker died (twice) while reading it.
-   * Not written to the cache, and read again by the next walk.
-   */
-  transient?: boolean;
-}
-
 export interface EngineStateOptions extends EngineTuning {
   /** The cache's file operations (tests inject failures). */
   cacheIo?: CacheIo;
 }
 
-/** The settings that change fingerprints: the cache is only valid for the same values. */
-export function fingerprintKey(s: EngineSettings): string {
-  return JSON.stringify([s.minTokens, s.sections, s.normalizeIdentifiers, s.stopWords, s.weighting, s.cjkSegmenter, s.foldVariants]);
-}
+export { fingerprintKey };
 
 function thresholdsOf(s: EngineSettings): Thresholds {
   return { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity };
@@ -102,17 +85,13 @@ export type { HtmlScanData };
 export class EngineState {
   private config: EngineConfig | null = null;
   private rules: RootRules[] = [];
-  private readonly entries = new DocumentEntries<Entry>();
-  private cachePath: string | null = null;
+  private readonly entries = new DocumentEntries<IndexEntry>();
   private thresholds: Thresholds = { maxDistance: 0, sectionMaxDistance: 0, minSimilarity: 0 };
   private report: ViewReport | null = null;
   private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private indexJob: AbortController | null = null;
   private pendingReindex: { config?: EngineConfig; promise: Promise<IndexStats> } | null = null;
-  private saveTimer: NodeJS.Timeout | null = null;
-  private saving: Promise<void> = Promise.resolve();
-  private dirty = false;
   private readonly matcher = new IncrementalReport();
   private readonly views = new ReportViewBuilder();
   /** The folders' baselines: their pairs' twins marked as items leave the engine (node/baseline). */
@@ -121,7 +100,6 @@ export class EngineState {
   private sentItems = new Map<string, string>();
   private sentAny = false;
   private readonly batchSize: number;
-  private readonly saveDelayMs: number;
   private readonly progressIntervalMs: number;
   private readonly incrementalLimit: number;
   private readonly maxPairs: number | undefined;
@@ -129,11 +107,8 @@ export class EngineState {
   private rebuildMs = Infinity;
   private incrementalMsPerDoc = 1;
   private readonly checkpointMs: number;
-  private readonly cacheIo: CacheIo;
-  /** How long the last cache write took (a checkpoint waits at least ten times that). */
-  private lastSaveMs = 0;
-  /** A cache write failed and was logged; later failures are not logged again until one works. */
-  private cacheWriteFailing = false;
+  /** The fingerprint cache's writes (and its file, `cache.path`). */
+  private readonly cache: CacheWriter;
   /** Located copies (`neardup.locate`): the region index, brought up to date after each job. */
   private readonly regions: EngineRegions;
 
@@ -143,12 +118,11 @@ export class EngineState {
     options: EngineStateOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 8;
-    this.saveDelayMs = options.saveDelayMs ?? 1500;
     this.progressIntervalMs = options.progressIntervalMs ?? 100;
     this.incrementalLimit = options.incrementalLimit ?? 500;
     this.maxPairs = options.maxPairs;
     this.checkpointMs = options.checkpointMs ?? 10_000;
-    this.cacheIo = options.cacheIo ?? nodeCacheIo;
+    this.cache = new CacheWriter({ settings: () => this.config?.settings, entries: this.entries, emit }, options.cacheIo ?? nodeCacheIo, options.saveDelayMs ?? 1500);
     const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
     this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
   }
@@ -158,10 +132,10 @@ export class EngineState {
   async init(req: Pick<InitRequest, 'config' | 'cachePath'>): Promise<InitResult> {
     return this.serial(async () => {
       this.applyConfig(req.config);
-      this.cachePath = req.cachePath;
+      this.cache.path = req.cachePath;
       this.entries.clear();
       if (!req.cachePath) return { cacheStatus: 'none', cacheEntries: 0 };
-      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cacheIo);
+      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cache.io);
       for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
       if (loaded.status === 'discarded') {
         this.emit({ type: 'log', level: 'info', message: `fingerprint cache discarded (${loaded.reason}); rebuilding it` });
@@ -213,7 +187,7 @@ export class EngineState {
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
     skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
     update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
-    commit: async (stats, changed) => (await this.changeReport(stats, changed), this.scheduleSave()),
+    commit: async (stats, changed) => (await this.changeReport(stats, changed), this.cache.schedule()),
     documents: () => this.entries.docs.size,
   };
 
@@ -310,38 +284,7 @@ export class EngineState {
 
   /** Writes the cache now if anything changed since the last write. */
   async flushCache(): Promise<void> {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    if (!this.dirty || !this.cachePath || !this.config) return this.saving;
-    this.dirty = false;
-    const file = this.cachePath;
-    const key = fingerprintKey(this.config.settings);
-    const list: CachedEntry[] = [];
-    for (const [p, e] of this.entries) {
-      if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
-    }
-    const io = this.cacheIo;
-    this.saving = this.saving
-      .then(async () => {
-        const t0 = performance.now();
-        await saveCache(file, key, list, io);
-        this.lastSaveMs = performance.now() - t0;
-        if (this.cacheWriteFailing) {
-          this.cacheWriteFailing = false;
-          this.emit({ type: 'log', level: 'info', message: 'the fingerprint cache is written again' });
-        }
-      })
-      .catch((e) => {
-        // Once per failure streak: a full disk must not fill the log with a line per save.
-        if (this.cacheWriteFailing) return;
-        this.cacheWriteFailing = true;
-        this.emit({
-          type: 'log',
-          level: 'warn',
-          message: `could not write the fingerprint cache (${(e as Error).message}); indexing goes on without it`,
-        });
-      });
-    return this.saving;
+    return this.cache.flush();
   }
 
   // ------------------------------------------------------------------------------ internals
@@ -373,7 +316,7 @@ export class EngineState {
     const old = this.config;
     if (old && fingerprintKey(old.settings) !== fingerprintKey(config.settings)) {
       this.entries.clear(); // every fingerprint changes
-      this.dirty = true;
+      this.cache.dirty = true;
       this.regions.invalidate();
     }
     this.regions.configure(config.locate !== false && !!this.fingerprinter.regionDocuments);
@@ -531,14 +474,6 @@ export class EngineState {
     this.emit({ type: 'progress', phase, done, total });
   }
 
-  private scheduleSave(delay = this.saveDelayMs): void {
-    if (!this.cachePath) return;
-    this.dirty = true;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => void this.flushCache(), delay);
-    this.saveTimer.unref?.();
-  }
-
   private async runIndex(): Promise<IndexStats> {
     const config = this.requireConfig();
     const settings = config.settings;
@@ -614,7 +549,7 @@ export class EngineState {
         reread = r.read;
         cancelled = r.cancelled;
       }
-      if (removed > 0 || reread > 0) this.dirty = true;
+      if (removed > 0 || reread > 0) this.cache.dirty = true;
       this.progress('matching', seen.size, seen.size, true);
       const stats: IndexStats = {
         files: this.documents().length,
@@ -632,7 +567,7 @@ export class EngineState {
       this.computeReport(stats);
       await this.locate();
       stats.elapsedMs = Math.round(performance.now() - started);
-      if (this.dirty) this.scheduleSave(0);
+      if (this.cache.dirty) this.cache.schedule(0);
       return stats;
     } finally {
       if (this.indexJob === job) this.indexJob = null;
@@ -672,10 +607,10 @@ export class EngineState {
       // Checkpoint: a long index writes what it has read now and then, so a crashed (restarted)
       // engine starts from there instead of from nothing.
       const now = performance.now();
-      if (this.checkpointMs > 0 && this.cachePath && now - lastCheckpoint >= Math.max(this.checkpointMs, 10 * this.lastSaveMs)) {
+      if (this.checkpointMs > 0 && this.cache.path && now - lastCheckpoint >= Math.max(this.checkpointMs, 10 * this.cache.lastSaveMs)) {
         lastCheckpoint = now;
-        this.dirty = true;
-        void this.flushCache();
+        this.cache.dirty = true;
+        void this.cache.flush();
       }
     };
     const send = async (batch: Candidate[]): Promise<void> => {
@@ -751,7 +686,7 @@ export class EngineState {
     stats.elapsedMs = Math.round(performance.now() - started);
     await this.changeReport(stats, changed);
     stats.elapsedMs = Math.round(performance.now() - started);
-    this.scheduleSave();
+    this.cache.schedule();
     return stats;
   }
 }
