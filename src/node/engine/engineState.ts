@@ -10,7 +10,7 @@
  * - Documents are keyed by absolute path. An entry keeps size and mtime, so a warm start (from
  *   the cache) or a re-walk re-reads only files whose size or mtime changed.
  */
-import { kernelKind, kernelSummary, nativeKernel, nativeLister } from '../workers/nativeKernel';
+import { kernelKind, kernelSummary, nativeKernel } from '../workers/nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -48,18 +48,16 @@ import { buildOverview, ReportViewBuilder } from './reportView';
 import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
-import { walkFiles, walkFilesSliced, type WalkOptions } from '../files/walk';
-import { EngineRegions, fileSignature, regionsHost } from './regions/engineRegions';
+import { EngineRegions, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
-import { planUpdate, type Candidate } from './indexing/updatePlan';
+import { planUpdate } from './indexing/updatePlan';
 import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
 import { CacheWriter } from './indexing/cacheWriter';
+import { JobNotices } from './indexing/jobNotices';
+import { readFiles, runIndex, type FileReader, type IndexJobHost } from './indexing/indexJob';
 
-/** Reads and fingerprints files, off the engine's thread. */
-export interface Fingerprinter {
-  readonly size: number;
-  /** `regions`: with each file's region document too (`FileOutcome.region`), if it can. */
-  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings, regions?: boolean): Promise<FileOutcome[]>;
+/** Reads and fingerprints files, off the engine's thread (`size`, `fingerprintFiles`: indexing/indexJob.ts' {@link FileReader}). */
+export interface Fingerprinter extends FileReader {
   regionDocuments?(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>; // with their region documents (none: no located copies)
   fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome>;
   close(): Promise<void>;
@@ -74,10 +72,6 @@ export { fingerprintKey };
 
 function thresholdsOf(s: EngineSettings): Thresholds {
   return { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity };
-}
-
-function isAbort(e: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (e as Error)?.name === 'AbortError';
 }
 
 export type { HtmlScanData };
@@ -99,32 +93,54 @@ export class EngineState {
   /** Per file, the items last sent in a report event (to send only what changed). */
   private sentItems = new Map<string, string>();
   private sentAny = false;
-  private readonly batchSize: number;
-  private readonly progressIntervalMs: number;
   private readonly incrementalLimit: number;
   private readonly maxPairs: number | undefined;
   /** Time of the last full match (ms), and of an incremental one per changed document. */
   private rebuildMs = Infinity;
   private incrementalMsPerDoc = 1;
-  private readonly checkpointMs: number;
   /** The fingerprint cache's writes (and its file, `cache.path`). */
   private readonly cache: CacheWriter;
   /** Located copies (`neardup.locate`): the region index, brought up to date after each job. */
   private readonly regions: EngineRegions;
+  /** The skips and progress the jobs post. */
+  private readonly notices: JobNotices;
+  /** The engine's parts its index and update jobs need (indexing/indexJob.ts). */
+  private readonly jobs: IndexJobHost;
 
   constructor(
     private readonly fingerprinter: Fingerprinter,
     private readonly emit: (event: EngineEvent) => void,
     options: EngineStateOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? 8;
-    this.progressIntervalMs = options.progressIntervalMs ?? 100;
+    const batchSize = options.batchSize ?? 8;
     this.incrementalLimit = options.incrementalLimit ?? 500;
     this.maxPairs = options.maxPairs;
-    this.checkpointMs = options.checkpointMs ?? 10_000;
     this.cache = new CacheWriter({ settings: () => this.config?.settings, entries: this.entries, emit }, options.cacheIo ?? nodeCacheIo, options.saveDelayMs ?? 1500);
     const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
-    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.notices = new JobNotices(emit, options.progressIntervalMs ?? 100);
+    this.jobs = {
+      config: () => this.requireConfig(),
+      rules: () => this.rules,
+      entries: this.entries,
+      regions: this.regions,
+      notices: this.notices,
+      cache: this.cache,
+      fingerprinter: this.fingerprinter,
+      batchSize,
+      checkpointMs: options.checkpointMs ?? 10_000,
+      emit,
+      started: (job) => {
+        this.indexJob = job;
+      },
+      ended: (job) => {
+        if (this.indexJob === job) this.indexJob = null;
+      },
+      report: async (stats) => {
+        this.computeReport(stats);
+        await this.locate();
+      },
+    };
   }
 
   // ------------------------------------------------------------------------------ requests
@@ -157,7 +173,7 @@ export class EngineState {
     pending.promise = this.serial(async () => {
       if (this.pendingReindex === pending) this.pendingReindex = null;
       if (pending.config) this.applyConfig(pending.config);
-      return this.runIndex();
+      return runIndex(this.jobs);
     });
     this.pendingReindex = pending;
     return pending.promise;
@@ -185,7 +201,7 @@ export class EngineState {
     eligible: async (abs) => (await eligible(this.rules, abs)).ok,
     setEntry: (abs, e) => this.entries.set(abs, e),
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
-    skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
+    skip: (abs, reason) => (this.notices.skip(abs, reason), this.notices.flushSkips()),
     update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
     commit: async (stats, changed) => (await this.changeReport(stats, changed), this.cache.schedule()),
     documents: () => this.entries.docs.size,
@@ -452,200 +468,11 @@ export class EngineState {
     return { code: { lines: code, duplicated: duplicated.code }, prose: { lines: prose, duplicated: duplicated.prose }, folders };
   }
 
-  private skipNotices: Array<{ path: string; reason: string }> = [];
-  private lastProgress = 0;
-
-  private skip(p: string, reason: string): void {
-    this.skipNotices.push({ path: p, reason });
-    if (this.skipNotices.length >= 200) this.flushSkips();
-  }
-
-  private flushSkips(): void {
-    if (this.skipNotices.length === 0) return;
-    this.emit({ type: 'skipped', items: this.skipNotices });
-    this.skipNotices = [];
-  }
-
-  private progress(phase: 'walking' | 'reading' | 'matching', done: number, total: number, force = false): void {
-    const now = performance.now();
-    if (!force && now - this.lastProgress < this.progressIntervalMs) return;
-    this.lastProgress = now;
-    this.flushSkips();
-    this.emit({ type: 'progress', phase, done, total });
-  }
-
-  private async runIndex(): Promise<IndexStats> {
-    const config = this.requireConfig();
-    const settings = config.settings;
-    const job = new AbortController();
-    this.indexJob = job;
-    const signal = job.signal;
-    const started = performance.now();
-    this.emit({ type: 'indexing', active: true });
-    let cancelled = false;
-    let skipped = 0;
-    const skip = (p: string, reason: string) => {
-      skipped++;
-      this.skip(p, reason);
-    };
-    try {
-      // 1. Walk.
-      const seen = new Map<string, Candidate>();
-      this.progress('walking', 0, 0, true);
-      // (on the addon's directory listing, in slices, where it is loaded)
-      const lister = nativeLister();
-      const walk = (dir: string, o: WalkOptions) => (lister ? walkFilesSliced(dir, { ...o, lister }) : walkFiles(dir, o));
-      for (const root of this.rules) {
-        const own = config.roots.find((r) => path.resolve(r.path) === root.path);
-        try {
-          for await (const e of walk(root.path, {
-            include: own?.project?.include ?? config.include,
-            exclude: [...(own?.project?.exclude ?? config.exclude), ...(own?.exclude ?? [])],
-            maxFileSizeBytes: settings.maxFileSizeBytes,
-            onSkip: (rel, reason) => skip(path.join(root.path, rel), reason),
-            signal,
-          })) {
-            if (!seen.has(e.path)) seen.set(e.path, { path: e.path, size: e.size, mtimeMs: e.mtimeMs });
-            this.progress('walking', seen.size, 0);
-          }
-        } catch (e) {
-          if (isAbort(e, signal)) {
-            cancelled = true;
-            break;
-          }
-          this.emit({ type: 'log', level: 'error', message: `cannot index ${root.path}: ${(e as Error).message}` });
-        }
-      }
-      // 2. Forget what is gone (only after a complete walk).
-      let removed = 0;
-      if (!cancelled) {
-        for (const p of [...this.entries.keys()]) {
-          if (!seen.has(p)) {
-            this.entries.delete(p);
-            removed++;
-          }
-        }
-      }
-      // 3. Read what changed.
-      const toRead: Candidate[] = [];
-      for (const c of seen.values()) {
-        const e = this.entries.get(c.path);
-        if (e && e.size === c.size && e.mtimeMs === c.mtimeMs && !e.transient) {
-          if (!e.doc) skip(c.path, e.reason ?? 'skipped');
-        } else {
-          toRead.push(c);
-        }
-      }
-      const cacheHits = seen.size - toRead.length;
-      let reread = 0;
-      if (!cancelled) {
-        // (a full build of the located copies next: their documents read with the fingerprints)
-        let walked = 0;
-        for (const c of seen.values()) walked += c.size;
-        const early = this.regions.wantsDocs(walked);
-        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip, early);
-        // (and the cache's files' documents read while this thread makes the report)
-        if (early && !r.cancelled) this.regions.prefetch();
-        reread = r.read;
-        cancelled = r.cancelled;
-      }
-      if (removed > 0 || reread > 0) this.cache.dirty = true;
-      this.progress('matching', seen.size, seen.size, true);
-      const stats: IndexStats = {
-        files: this.documents().length,
-        reread,
-        cacheHits,
-        removed,
-        skipped,
-        cancelled,
-        elapsedMs: 0,
-        matchMs: 0,
-      };
-      this.flushSkips();
-      // Report first (the host waits for it), then write the cache.
-      stats.elapsedMs = Math.round(performance.now() - started);
-      this.computeReport(stats);
-      await this.locate();
-      stats.elapsedMs = Math.round(performance.now() - started);
-      if (this.cache.dirty) this.cache.schedule(0);
-      return stats;
-    } finally {
-      if (this.indexJob === job) this.indexJob = null;
-      this.emit({ type: 'indexing', active: false });
-    }
-  }
-
-  /** Fingerprints the candidates through the pool; stops early when `signal` aborts. */
-  private async readFiles(
-    list: Candidate[],
-    signal: AbortSignal,
-    doneBefore: number,
-    total: number,
-    skip: (p: string, reason: string) => void,
-    regions = false,
-  ): Promise<{ read: number; cancelled: boolean }> {
-    const settings = this.requireConfig().settings;
-    let done = doneBefore;
-    let read = 0;
-    const byPath = new Map(list.map((c) => [c.path, c]));
-    let lastCheckpoint = performance.now();
-    const collect = (outcomes: FileOutcome[], transient = false) => {
-      for (const o of outcomes) {
-        const c = byPath.get(o.relPath);
-        if (!c) continue;
-        done++;
-        read++;
-        if (o.ok) {
-          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc, lines: o.lines });
-          if (o.region) this.regions.offer(c.path, fileSignature(c.size, c.mtimeMs), o.region);
-        } else {
-          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason, transient: transient || undefined });
-          skip(c.path, o.reason);
-        }
-      }
-      this.progress('reading', done, total);
-      // Checkpoint: a long index writes what it has read now and then, so a crashed (restarted)
-      // engine starts from there instead of from nothing.
-      const now = performance.now();
-      if (this.checkpointMs > 0 && this.cache.path && now - lastCheckpoint >= Math.max(this.checkpointMs, 10 * this.cache.lastSaveMs)) {
-        lastCheckpoint = now;
-        this.cache.dirty = true;
-        void this.cache.flush();
-      }
-    };
-    const send = async (batch: Candidate[]): Promise<void> => {
-      const files = batch.map((c) => ({ path: c.path, relPath: c.path }));
-      try {
-        collect(await this.fingerprinter.fingerprintFiles(files, settings, regions));
-      } catch {
-        // A batch whose worker died: one by one, so only the culprit is lost.
-        for (const f of files) {
-          try {
-            collect(await this.fingerprinter.fingerprintFiles([f], settings));
-          } catch (e) {
-            collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }], true);
-          }
-        }
-      }
-    };
-    this.progress('reading', done, total, true);
-    const inFlight = new Set<Promise<void>>();
-    const maxInFlight = Math.max(2, this.fingerprinter.size * 2);
-    for (let i = 0; i < list.length && !signal.aborted; i += this.batchSize) {
-      const p: Promise<void> = send(list.slice(i, i + this.batchSize)).finally(() => inFlight.delete(p));
-      inFlight.add(p);
-      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
-    this.progress('reading', done, total, true);
-    return { read, cancelled: signal.aborted };
-  }
-
   private async runUpdate(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
     const started = performance.now();
     const settings = this.requireConfig().settings;
     const plan = await planUpdate(
-      { entries: this.entries, eligible: (abs) => eligible(this.rules, abs), skip: (abs, reason) => this.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
+      { entries: this.entries, eligible: (abs) => eligible(this.rules, abs), skip: (abs, reason) => this.notices.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
       batch,
     );
     const { toRead, changed, upserts, needsWalk, removed } = plan;
@@ -653,20 +480,20 @@ export class EngineState {
 
     if (needsWalk) {
       for (const r of this.rules) r.git.clear();
-      const stats = await this.runIndex();
+      const stats = await runIndex(this.jobs);
       return { ...stats, removed: stats.removed + removed, rewalked: true };
     }
 
     const job = new AbortController();
     let reread = 0;
     if (toRead.length > 0) {
-      const r = await this.readFiles(toRead, job.signal, 0, toRead.length, (p, reason) => {
+      const r = await readFiles(this.jobs, toRead, job.signal, 0, toRead.length, (p, reason) => {
         skipped++;
-        this.skip(p, reason);
+        this.notices.skip(p, reason);
       });
       reread = r.read;
     }
-    this.flushSkips();
+    this.notices.flushSkips();
     const stats: UpdateResult = {
       files: this.entries.docs.size,
       reread,
