@@ -50,11 +50,11 @@ import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { EngineRegions, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
-import { planUpdate } from './indexing/updatePlan';
 import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
 import { CacheWriter } from './indexing/cacheWriter';
 import { JobNotices } from './indexing/jobNotices';
-import { readFiles, runIndex, type FileReader, type IndexJobHost } from './indexing/indexJob';
+import { runIndex, type FileReader } from './indexing/indexJob';
+import { runUpdate, type UpdateJobHost } from './indexing/updateJob';
 
 /** Reads and fingerprints files, off the engine's thread (`size`, `fingerprintFiles`: indexing/indexJob.ts' {@link FileReader}). */
 export interface Fingerprinter extends FileReader {
@@ -105,7 +105,7 @@ export class EngineState {
   /** The skips and progress the jobs post. */
   private readonly notices: JobNotices;
   /** The engine's parts its index and update jobs need (indexing/indexJob.ts). */
-  private readonly jobs: IndexJobHost;
+  private readonly jobs: UpdateJobHost;
 
   constructor(
     private readonly fingerprinter: Fingerprinter,
@@ -140,6 +140,7 @@ export class EngineState {
         this.computeReport(stats);
         await this.locate();
       },
+      changeReport: (stats, changed) => this.changeReport(stats, changed),
     };
   }
 
@@ -188,7 +189,7 @@ export class EngineState {
   }
 
   update(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
-    return this.serial(() => this.runUpdate(batch));
+    return this.serial(() => runUpdate(this.jobs, batch));
   }
 
   /** A document saved in the editor, indexed from its text (savedText.ts). */
@@ -202,7 +203,7 @@ export class EngineState {
     setEntry: (abs, e) => this.entries.set(abs, e),
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
     skip: (abs, reason) => (this.notices.skip(abs, reason), this.notices.flushSkips()),
-    update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
+    update: (abs) => runUpdate(this.jobs, { upserts: [abs], removes: [], renames: [] }),
     commit: async (stats, changed) => (await this.changeReport(stats, changed), this.cache.schedule()),
     documents: () => this.entries.docs.size,
   };
@@ -466,55 +467,6 @@ export class EngineState {
       .map(([folder, dup]) => ({ folder, lines: this.entries.linesByFolder.get(folder) ?? 0, duplicated: dup }));
     const { code, prose } = this.entries.lines;
     return { code: { lines: code, duplicated: duplicated.code }, prose: { lines: prose, duplicated: duplicated.prose }, folders };
-  }
-
-  private async runUpdate(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
-    const started = performance.now();
-    const settings = this.requireConfig().settings;
-    const plan = await planUpdate(
-      { entries: this.entries, eligible: (abs) => eligible(this.rules, abs), skip: (abs, reason) => this.notices.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
-      batch,
-    );
-    const { toRead, changed, upserts, needsWalk, removed } = plan;
-    let skipped = plan.skipped;
-
-    if (needsWalk) {
-      for (const r of this.rules) r.git.clear();
-      const stats = await runIndex(this.jobs);
-      return { ...stats, removed: stats.removed + removed, rewalked: true };
-    }
-
-    const job = new AbortController();
-    let reread = 0;
-    if (toRead.length > 0) {
-      const r = await readFiles(this.jobs, toRead, job.signal, 0, toRead.length, (p, reason) => {
-        skipped++;
-        this.notices.skip(p, reason);
-      });
-      reread = r.read;
-    }
-    this.notices.flushSkips();
-    const stats: UpdateResult = {
-      files: this.entries.docs.size,
-      reread,
-      cacheHits: upserts.size - toRead.length,
-      removed,
-      skipped,
-      cancelled: false,
-      elapsedMs: 0,
-      matchMs: 0,
-      rewalked: false,
-    };
-    // Nothing changed (e.g. the watcher's echo of a save already handled): no new report.
-    if (changed.size === 0) {
-      stats.elapsedMs = Math.round(performance.now() - started);
-      return stats;
-    }
-    stats.elapsedMs = Math.round(performance.now() - started);
-    await this.changeReport(stats, changed);
-    stats.elapsedMs = Math.round(performance.now() - started);
-    this.cache.schedule();
-    return stats;
   }
 }
 
