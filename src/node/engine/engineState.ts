@@ -1,7 +1,12 @@
 /**
  * The state of the extension's engine worker: the fingerprints of every indexed document, the
  * file rules, the fingerprint cache and the current report. The worker entry
- * (src/worker/engineWorker.ts) only dispatches messages to this class.
+ * (src/worker/engineWorker.ts) only dispatches messages to this class, which answers them and
+ * runs the jobs; their steps live in rooms of their own, each given a narrow host: the walk and
+ * the reads (indexing/indexJob.ts), a batch of file events (indexing/updateJob.ts), the file
+ * rules (indexing/engineRules.ts), the cache's writes (indexing/cacheWriter.ts), the report
+ * (report/engineReport.ts), a saved document (savedText.ts), a pasted block
+ * (editorText/textQuery.ts), the located copies (regions/engineRegions.ts).
  *
  * - Jobs that change the index (reindex, update, setThresholds) run one at a time, in order; a
  *   new reindex supersedes (aborts) a running one. `cancel` aborts the running walk/read.
@@ -16,7 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions, type ReportPair } from '../../core/report/report';
+import { MAX_REPORT_PAIRS } from '../../core/report/report';
 import type { DocumentFingerprint } from '../../core/types';
 import type {
   EngineConfig,
@@ -31,23 +36,20 @@ import type {
   TextQueryResult,
   Thresholds,
   UpdateResult,
-  ViewItem,
-  LineShare,
   OverviewData,
   ViewReport,
 } from './engineProtocol';
-import { MAX_QUERY_MATCHES, MAX_SHARE_FOLDERS } from './engineProtocol';
+import { MAX_QUERY_MATCHES } from './engineProtocol';
 import type { EngineSettings } from '../settings/engineSettings';
 import { fingerprintKey, loadCache, nodeCacheIo, type CacheIo } from './fingerprintCache';
-import { IncrementalReport } from './incrementalReport';
 import { DocumentEntries, type IndexEntry } from './documentEntries';
 import { applySavedText, type SavedTextHost } from './savedText';
 import { matchText, type TextQueryHost } from './editorText/textQuery';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
-import { buildOverview, ReportViewBuilder } from './reportView';
-import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
+import type { HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
+import { EngineReport } from './report/engineReport';
 import { EngineRegions, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
@@ -81,27 +83,18 @@ export class EngineState {
   private rules: RootRules[] = [];
   private readonly entries = new DocumentEntries<IndexEntry>();
   private thresholds: Thresholds = { maxDistance: 0, sectionMaxDistance: 0, minSimilarity: 0 };
-  private report: ViewReport | null = null;
-  private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private indexJob: AbortController | null = null;
   private pendingReindex: { config?: EngineConfig; promise: Promise<IndexStats> } | null = null;
-  private readonly matcher = new IncrementalReport();
-  private readonly views = new ReportViewBuilder();
   /** The folders' baselines: their pairs' twins marked as items leave the engine (node/baseline). */
   readonly baselines = new BaselineMarks((p) => this.entries.docs.get(p), () => this.config?.settings, (p, s, e) => this.regions.sideKey(p, s, e));
-  /** Per file, the items last sent in a report event (to send only what changed). */
-  private sentItems = new Map<string, string>();
-  private sentAny = false;
-  private readonly incrementalLimit: number;
   private readonly maxPairs: number | undefined;
-  /** Time of the last full match (ms), and of an incremental one per changed document. */
-  private rebuildMs = Infinity;
-  private incrementalMsPerDoc = 1;
   /** The fingerprint cache's writes (and its file, `cache.path`). */
   private readonly cache: CacheWriter;
   /** Located copies (`neardup.locate`): the region index, brought up to date after each job. */
   private readonly regions: EngineRegions;
+  /** The current report: matched, viewed and posted (report/engineReport.ts). */
+  private readonly report: EngineReport;
   /** The skips and progress the jobs post. */
   private readonly notices: JobNotices;
   /** The engine's parts its index and update jobs need (indexing/indexJob.ts). */
@@ -113,11 +106,24 @@ export class EngineState {
     options: EngineStateOptions = {},
   ) {
     const batchSize = options.batchSize ?? 8;
-    this.incrementalLimit = options.incrementalLimit ?? 500;
     this.maxPairs = options.maxPairs;
     this.cache = new CacheWriter({ settings: () => this.config?.settings, entries: this.entries, emit }, options.cacheIo ?? nodeCacheIo, options.saveDelayMs ?? 1500);
     const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
     this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.report = new EngineReport(
+      {
+        entries: this.entries,
+        regions: this.regions,
+        baselines: this.baselines,
+        settings: () => this.config?.settings,
+        thresholds: () => this.thresholds,
+        roots: () => this.rules.map((r) => r.path),
+        folderOf: (p) => folderOf(this.rules, p),
+        emit,
+      },
+      options.incrementalLimit ?? 500,
+      options.maxPairs,
+    );
     this.notices = new JobNotices(emit, options.progressIntervalMs ?? 100);
     this.jobs = {
       config: () => this.requireConfig(),
@@ -137,7 +143,7 @@ export class EngineState {
         if (this.indexJob === job) this.indexJob = null;
       },
       report: async (stats) => {
-        this.computeReport(stats);
+        this.report.compute(stats);
         await this.locate();
       },
       changeReport: (stats, changed) => this.changeReport(stats, changed),
@@ -184,7 +190,7 @@ export class EngineState {
     return this.serial(async () => {
       this.thresholds = { ...thresholds };
       if (this.config) this.config.settings = { ...this.config.settings, ...thresholds };
-      return { generation: this.computeReport(null).generation };
+      return { generation: this.report.compute(null).generation };
     });
   }
 
@@ -210,8 +216,7 @@ export class EngineState {
 
   /** The whole current report (every item). */
   getReport(): ViewReport {
-    const view = this.report ?? this.computeReport(null, false);
-    return { ...view, items: this.baselines.mark(this.views.allItems()), clearedPaths: [], full: true };
+    return this.report.all();
   }
 
   /** Reads the folders' baselines, then sends the report again with every item compared. */
@@ -220,7 +225,7 @@ export class EngineState {
       const marked = this.baselines.active;
       const problems = this.baselines.load(sources);
       for (const message of problems) this.emit({ type: 'log', level: 'warn', message });
-      if (this.report && (marked || this.baselines.active)) this.emit({ type: 'report', report: this.delta((this.report = { ...this.report, generation: ++this.generation, createdAt: Date.now(), lastJob: null }), null) });
+      if (this.report.current && (marked || this.baselines.active)) this.report.resend();
       return { problems };
     });
   }
@@ -281,15 +286,30 @@ export class EngineState {
     // The matcher's live index (the documents of the last report) when it has these thresholds.
     const options = { ...this.thresholds, sections: settings.sections };
     const limit: TwinLimit = { maxPairs: this.maxPairs ?? MAX_REPORT_PAIRS, truncated: false };
-    const matches = this.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
+    const matches = this.report.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
     if (matches.length <= MAX_QUERY_MATCHES && !limit.truncated) return { status: 'ok', matches };
     return { status: 'ok', matches: matches.slice(0, MAX_QUERY_MATCHES), total: matches.length };
   }
 
   /** Where a block of text (a paste) matches the index (textQuery.ts). */
   matchText(file: string, text: string): Promise<TextQueryResult> {
-    const twins: TextQueryHost['twins'] = (self, doc, o, limit) => this.matcher.twins(self, doc, o, limit) ?? findTwins(self, doc, this.documents(), o, limit);
+    const twins: TextQueryHost['twins'] = (self, doc, o, limit) => this.report.matcher.twins(self, doc, o, limit) ?? findTwins(self, doc, this.documents(), o, limit);
     return matchText({ ...this.savedTextHost, thresholds: () => this.thresholds, twins, linesOf: (abs) => this.entries.get(abs)?.lines }, path.resolve(file), text);
+  }
+
+  /**
+   * What the HTML report needs (`exportReport`; the page is written in the engine worker, never on
+   * the extension host): the index as a scan's result, its paths relative to the workspace folder
+   * (several folders: to their common parent folder).
+   */
+  htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
+    const scan = this.report.htmlScan();
+    return { scan, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
+  }
+
+  /** The Overview's data (on request: O(files), in the engine worker). */
+  overview(): OverviewData {
+    return this.report.overview();
   }
 
   async shutdown(): Promise<void> {
@@ -308,13 +328,13 @@ export class EngineState {
 
   /** The located copies brought up to date after a job's report, with a report of their own if they changed (on the job's figures; it read no more files). */
   private async locate(): Promise<void> {
-    if (this.regions.on && (await this.regions.step())) this.computeReport(this.report?.lastJob ? { ...this.report.lastJob, reread: 0 } : null, true, new Set());
+    if (this.regions.on && (await this.regions.step())) this.report.compute(this.report.current?.lastJob ? { ...this.report.current.lastJob, reread: 0 } : null, true, new Set());
   }
 
   /** A change's report: its SimHash result at once (no wait for partners read again), its located copies right after it (EngineRegions.holdBack). */
   private async changeReport(stats: IndexStats, changed: Set<string>): Promise<void> {
-    this.regions.holdBack(changed, (p) => this.matcher.pairsOf(p));
-    this.computeReport(stats, true, changed);
+    this.regions.holdBack(changed, (p) => this.report.matcher.pairsOf(p));
+    this.report.compute(stats, true, changed);
     await this.locate();
   }
 
@@ -345,128 +365,6 @@ export class EngineState {
 
   private documents(): Array<[string, DocumentFingerprint]> {
     return [...this.entries.docs];
-  }
-
-  /**
-   * Matches and stores the report; posts it as an event unless `post` is false. `changed`: the
-   * documents that changed since the last report, when few: matched incrementally.
-   */
-  private computeReport(lastJob: IndexStats | null, post = true, changed?: Set<string>): ViewReport {
-    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true, kernel: nativeKernel(), maxPairs: this.maxPairs };
-    const docs = this.entries.docs; // live: not kept beyond this call
-    const sections = this.entries.sections;
-    const t0 = performance.now();
-    let report: Report | null = null;
-    // Incremental matching queries the live index once per changed document (its cost grows with
-    // the changes and their candidates): cheaper than a full match for a few changes, dearer for a
-    // branch switch. Choose by the measured costs.
-    const incremental =
-      !!changed &&
-      changed.size <= this.incrementalLimit &&
-      this.matcher.canUpdate(options) &&
-      (changed.size <= 2 || changed.size * this.incrementalMsPerDoc <= this.rebuildMs);
-    if (incremental) {
-      // Null when a kind would go over the pair cap: matched from scratch below, which cuts.
-      report = this.matcher.update(changed, docs);
-      if (changed.size > 0) {
-        const perDoc = (performance.now() - t0) / changed.size;
-        this.incrementalMsPerDoc = 0.7 * this.incrementalMsPerDoc + 0.3 * perDoc;
-      }
-    }
-    const rebuilt = !report;
-    if (!report) {
-      const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
-      list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      report = this.matcher.rebuild(list, options);
-      this.rebuildMs = performance.now() - t0;
-    }
-    const located = this.regions.takeTouched();
-    const touched = rebuilt || located === null ? null : located ? new Set([...(this.matcher.touched ?? []), ...located]) : this.matcher.touched;
-    const built = this.views.build(
-      touched ? report : { ...report, pairs: this.regions.allPairs(report.pairs) },
-      docs,
-      touched,
-      (p) => this.regions.pairsOf(p, this.matcher.pairsOf(p)),
-      (p) => {
-        const doc = this.entries.docs.get(p);
-        return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: folderOf(this.rules, p) } : undefined;
-      },
-    );
-    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p)), built.rebuilt];
-    const matchMs = Math.round(performance.now() - t0);
-    if (lastJob) lastJob.matchMs = matchMs;
-    const view: ViewReport = {
-      generation: ++this.generation,
-      createdAt: Date.now(),
-      files: docs.size,
-      sections,
-      pairs: report.pairs.length,
-      groups,
-      items: [],
-      clearedPaths: [],
-      full: false,
-      thresholds: { ...this.thresholds },
-      lastJob: lastJob ? { ...lastJob } : null,
-      lineShare: this.lineShare(),
-    };
-    if (report.truncated) view.truncated = { ...report.truncated };
-    this.report = view;
-    if (post) this.emit({ type: 'report', report: this.delta(view, rebuiltPaths) });
-    return view;
-  }
-
-  /**
-   * The report as an event: the items of the files whose items changed since the last event
-   * (`rebuilt`: the only files that can have changed; null: any). The first event has them all.
-   */
-  private delta(view: ViewReport, rebuilt: ReadonlySet<string> | null): ViewReport {
-    const full = !this.sentAny;
-    this.sentAny = true;
-    const paths = full || !rebuilt ? new Set([...this.views.paths(), ...this.sentItems.keys()]) : rebuilt;
-    const items: ViewItem[] = [];
-    const clearedPaths: string[] = [];
-    for (const p of paths) {
-      const list = this.baselines.mark(this.views.itemsOf(p));
-      if (!list) {
-        if (this.sentItems.delete(p) && !full) clearedPaths.push(p);
-        continue;
-      }
-      const sig = JSON.stringify(list);
-      if (full || this.sentItems.get(p) !== sig) items.push(...list);
-      this.sentItems.set(p, sig);
-    }
-    return { ...view, items, clearedPaths, full };
-  }
-
-  /**
-   * What the HTML report needs (`exportReport`; the page is written in the engine worker, never on
-   * the extension host): the index as a scan's result, its paths relative to the workspace folder
-   * (several folders: to their common parent folder).
-   */
-  htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
-    const scan = htmlScanOf(this.rules.map((r) => r.path), this.entries, this.matcher.pairs(), this.report?.groups ?? []);
-    return { scan, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
-  }
-
-  /** The Overview's data (on request: O(files), in the engine worker). */
-  overview(): OverviewData {
-    const files: Array<{ path: string; lines: number; duplicated: number }> = [];
-    for (const p of this.entries.docs.keys()) files.push({ path: p, lines: this.entries.linesOf(p) ?? 0, duplicated: this.views.duplicatedOf(p) });
-    return buildOverview(files, this.rules.map((r) => r.path), this.matcher.pairs(), this.report?.groups ?? [], (p) => this.entries.linesOf(p), this.thresholds);
-  }
-
-  /**
-   * The share of lines in near duplicates: totals kept by the entries, duplicated lines kept by
-   * the views (both updated as files change: the work per report grows with the folders only).
-   */
-  private lineShare(): LineShare {
-    const duplicated = this.views.duplicatedByKind;
-    const folders = [...this.views.duplicatedByFolder]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, MAX_SHARE_FOLDERS)
-      .map(([folder, dup]) => ({ folder, lines: this.entries.linesByFolder.get(folder) ?? 0, duplicated: dup }));
-    const { code, prose } = this.entries.lines;
-    return { code: { lines: code, duplicated: duplicated.code }, prose: { lines: prose, duplicated: duplicated.prose }, folders };
   }
 }
 
