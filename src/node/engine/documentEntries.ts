@@ -1,11 +1,27 @@
 /**
- * The engine's entries by path: a Map that also keeps, up to date on every set / delete / clear,
- * the documents that have a fingerprint (`docs`, a live map), their number of sections, bytes and
- * lines by kind (code, prose), and the paths set or deleted since a consumer last asked
- * ({@link takeChanged}). A report after a one-file change then looks at that file, not at a
- * copy of every document.
+ * The engine's entries by path ({@link IndexEntry}: what it keeps of a file): a Map that also
+ * keeps, up to date on every set / delete / clear, the documents that have a fingerprint (`docs`,
+ * a live map), their number of sections, bytes and lines by kind (code, prose), and the paths set
+ * or deleted since a consumer last asked ({@link takeChanged}). A report after a one-file change
+ * then looks at that file, not at a copy of every document.
  */
 import type { ContentKind, DocumentFingerprint } from '../../core/types';
+
+/** What the engine keeps of an indexed file. */
+export interface IndexEntry {
+  size: number;
+  mtimeMs: number;
+  /** null: the file was read but skipped (binary, minified…), see `reason`. */
+  doc: DocumentFingerprint | null;
+  reason?: string;
+  /** Lines of a fingerprinted document (absent: not known, e.g. from an older cache). */
+  lines?: number;
+  /**
+   * The skip says nothing about the file: its fingerprint worker died (twice) while reading it.
+   * Not written to the cache, and read again by the next walk.
+   */
+  transient?: boolean;
+}
 
 export class DocumentEntries<E extends { doc: DocumentFingerprint | null; lines?: number; size?: number }> extends Map<string, E> {
   /** The fingerprinted documents, by path (live: changes with the entries; do not modify). */

@@ -1,7 +1,12 @@
 /**
  * The state of the extension's engine worker: the fingerprints of every indexed document, the
  * file rules, the fingerprint cache and the current report. The worker entry
- * (src/worker/engineWorker.ts) only dispatches messages to this class.
+ * (src/worker/engineWorker.ts) only dispatches messages to this class, which answers them and
+ * runs the jobs; their steps live in rooms of their own, each given a narrow host: the walk and
+ * the reads (indexing/indexJob.ts), a batch of file events (indexing/updateJob.ts), the file
+ * rules (indexing/engineRules.ts), the cache's writes (indexing/cacheWriter.ts), the report
+ * (report/engineReport.ts), a saved document (savedText.ts), a pasted block
+ * (editorText/textQuery.ts), the located copies (regions/engineRegions.ts).
  *
  * - Jobs that change the index (reindex, update, setThresholds) run one at a time, in order; a
  *   new reindex supersedes (aborts) a running one. `cancel` aborts the running walk/read.
@@ -10,13 +15,13 @@
  * - Documents are keyed by absolute path. An entry keeps size and mtime, so a warm start (from
  *   the cache) or a re-walk re-reads only files whose size or mtime changed.
  */
-import { kernelKind, kernelSummary, nativeKernel, nativeLister } from '../workers/nativeKernel';
+import { kernelKind, kernelSummary, nativeKernel } from '../workers/nativeKernel';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { MAX_REPORT_PAIRS, type FingerprintedDocument, type Report, type ReportOptions, type ReportPair } from '../../core/report/report';
+import { MAX_REPORT_PAIRS } from '../../core/report/report';
 import type { DocumentFingerprint } from '../../core/types';
 import type {
   EngineConfig,
@@ -31,78 +36,44 @@ import type {
   TextQueryResult,
   Thresholds,
   UpdateResult,
-  ViewItem,
-  LineShare,
   OverviewData,
   ViewReport,
 } from './engineProtocol';
-import { MAX_QUERY_MATCHES, MAX_SHARE_FOLDERS } from './engineProtocol';
+import { MAX_QUERY_MATCHES } from './engineProtocol';
 import type { EngineSettings } from '../settings/engineSettings';
-import { loadCache, nodeCacheIo, saveCache, type CacheIo, type CachedEntry } from './fingerprintCache';
-import { GitignoreChecker } from '../files/ignoreRules';
-import { IncrementalReport } from './incrementalReport';
-import { DocumentEntries } from './documentEntries';
+import { fingerprintKey, loadCache, nodeCacheIo, type CacheIo } from './fingerprintCache';
+import { DocumentEntries, type IndexEntry } from './documentEntries';
 import { applySavedText, type SavedTextHost } from './savedText';
 import { matchText, type TextQueryHost } from './editorText/textQuery';
 import type { FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
-import { buildOverview, ReportViewBuilder } from './reportView';
-import { htmlScanOf, type HtmlScanData } from './export/htmlScanData';
+import type { HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
-import { fileMatcher, isDefaultExcluded, walkFiles, walkFilesSliced, type WalkOptions } from '../files/walk';
-import { EngineRegions, fileSignature, regionsHost } from './regions/engineRegions';
+import { EngineReport } from './report/engineReport';
+import { EngineRegions, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
-import { planUpdate, type Candidate } from './indexing/updatePlan';
+import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
+import { CacheWriter } from './indexing/cacheWriter';
+import { JobNotices } from './indexing/jobNotices';
+import { runIndex, type FileReader } from './indexing/indexJob';
+import { runUpdate, type UpdateJobHost } from './indexing/updateJob';
 
-/** Reads and fingerprints files, off the engine's thread. */
-export interface Fingerprinter {
-  readonly size: number;
-  /** `regions`: with each file's region document too (`FileOutcome.region`), if it can. */
-  fingerprintFiles(files: FileToFingerprint[], settings: EngineSettings, regions?: boolean): Promise<FileOutcome[]>;
+/** Reads and fingerprints files, off the engine's thread (`size`, `fingerprintFiles`: indexing/indexJob.ts' {@link FileReader}). */
+export interface Fingerprinter extends FileReader {
   regionDocuments?(files: FileToFingerprint[], settings: EngineSettings): Promise<FileOutcome[]>; // with their region documents (none: no located copies)
   fingerprintText(relPath: string, text: string, settings: EngineSettings): Promise<FileOutcome>;
   close(): Promise<void>;
 }
-
-interface Entry {
-  size: number;
-  mtimeMs: number;
-  /** null: the file was read but skipped (binary, minified…), see `reason`. */
-  doc: DocumentFingerprint | null;
-  reason?: string;
-  /** Lines of a fingerprinted document (absent: not known, e.g. from an older cache). */
-  lines?: number;
-  /**
-   * The skip says nothing about the file: its fingerprint worker died (twice) while reading it.
-   * Not written to the cache, and read again by the next walk.
-   */
-  transient?: boolean;
-}
-
-interface RootRules {
-  path: string;
-  match: (relPath: string) => boolean;
-  git: GitignoreChecker;
-}
-
-type Eligibility = { ok: true; root: RootRules; rel: string } | { ok: false; why: 'outside' | 'excluded' };
 
 export interface EngineStateOptions extends EngineTuning {
   /** The cache's file operations (tests inject failures). */
   cacheIo?: CacheIo;
 }
 
-/** The settings that change fingerprints: the cache is only valid for the same values. */
-export function fingerprintKey(s: EngineSettings): string {
-  return JSON.stringify([s.minTokens, s.sections, s.normalizeIdentifiers, s.stopWords, s.weighting, s.cjkSegmenter, s.foldVariants]);
-}
+export { fingerprintKey };
 
 function thresholdsOf(s: EngineSettings): Thresholds {
   return { maxDistance: s.maxDistance, sectionMaxDistance: s.sectionMaxDistance, minSimilarity: s.minSimilarity };
-}
-
-function isAbort(e: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (e as Error)?.name === 'AbortError';
 }
 
 export type { HtmlScanData };
@@ -110,55 +81,73 @@ export type { HtmlScanData };
 export class EngineState {
   private config: EngineConfig | null = null;
   private rules: RootRules[] = [];
-  private readonly entries = new DocumentEntries<Entry>();
-  private cachePath: string | null = null;
+  private readonly entries = new DocumentEntries<IndexEntry>();
   private thresholds: Thresholds = { maxDistance: 0, sectionMaxDistance: 0, minSimilarity: 0 };
-  private report: ViewReport | null = null;
-  private generation = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private indexJob: AbortController | null = null;
   private pendingReindex: { config?: EngineConfig; promise: Promise<IndexStats> } | null = null;
-  private saveTimer: NodeJS.Timeout | null = null;
-  private saving: Promise<void> = Promise.resolve();
-  private dirty = false;
-  private readonly matcher = new IncrementalReport();
-  private readonly views = new ReportViewBuilder();
   /** The folders' baselines: their pairs' twins marked as items leave the engine (node/baseline). */
   readonly baselines = new BaselineMarks((p) => this.entries.docs.get(p), () => this.config?.settings, (p, s, e) => this.regions.sideKey(p, s, e));
-  /** Per file, the items last sent in a report event (to send only what changed). */
-  private sentItems = new Map<string, string>();
-  private sentAny = false;
-  private readonly batchSize: number;
-  private readonly saveDelayMs: number;
-  private readonly progressIntervalMs: number;
-  private readonly incrementalLimit: number;
   private readonly maxPairs: number | undefined;
-  /** Time of the last full match (ms), and of an incremental one per changed document. */
-  private rebuildMs = Infinity;
-  private incrementalMsPerDoc = 1;
-  private readonly checkpointMs: number;
-  private readonly cacheIo: CacheIo;
-  /** How long the last cache write took (a checkpoint waits at least ten times that). */
-  private lastSaveMs = 0;
-  /** A cache write failed and was logged; later failures are not logged again until one works. */
-  private cacheWriteFailing = false;
+  /** The fingerprint cache's writes (and its file, `cache.path`). */
+  private readonly cache: CacheWriter;
   /** Located copies (`neardup.locate`): the region index, brought up to date after each job. */
   private readonly regions: EngineRegions;
+  /** The current report: matched, viewed and posted (report/engineReport.ts). */
+  private readonly report: EngineReport;
+  /** The skips and progress the jobs post. */
+  private readonly notices: JobNotices;
+  /** The engine's parts its index and update jobs need (indexing/indexJob.ts). */
+  private readonly jobs: UpdateJobHost;
 
   constructor(
     private readonly fingerprinter: Fingerprinter,
     private readonly emit: (event: EngineEvent) => void,
     options: EngineStateOptions = {},
   ) {
-    this.batchSize = options.batchSize ?? 8;
-    this.saveDelayMs = options.saveDelayMs ?? 1500;
-    this.progressIntervalMs = options.progressIntervalMs ?? 100;
-    this.incrementalLimit = options.incrementalLimit ?? 500;
+    const batchSize = options.batchSize ?? 8;
     this.maxPairs = options.maxPairs;
-    this.checkpointMs = options.checkpointMs ?? 10_000;
-    this.cacheIo = options.cacheIo ?? nodeCacheIo;
+    this.cache = new CacheWriter({ settings: () => this.config?.settings, entries: this.entries, emit }, options.cacheIo ?? nodeCacheIo, options.saveDelayMs ?? 1500);
     const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
-    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, this.batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.report = new EngineReport(
+      {
+        entries: this.entries,
+        regions: this.regions,
+        baselines: this.baselines,
+        settings: () => this.config?.settings,
+        thresholds: () => this.thresholds,
+        roots: () => this.rules.map((r) => r.path),
+        folderOf: (p) => folderOf(this.rules, p),
+        emit,
+      },
+      options.incrementalLimit ?? 500,
+      options.maxPairs,
+    );
+    this.notices = new JobNotices(emit, options.progressIntervalMs ?? 100);
+    this.jobs = {
+      config: () => this.requireConfig(),
+      rules: () => this.rules,
+      entries: this.entries,
+      regions: this.regions,
+      notices: this.notices,
+      cache: this.cache,
+      fingerprinter: this.fingerprinter,
+      batchSize,
+      checkpointMs: options.checkpointMs ?? 10_000,
+      emit,
+      started: (job) => {
+        this.indexJob = job;
+      },
+      ended: (job) => {
+        if (this.indexJob === job) this.indexJob = null;
+      },
+      report: async (stats) => {
+        this.report.compute(stats);
+        await this.locate();
+      },
+      changeReport: (stats, changed) => this.changeReport(stats, changed),
+    };
   }
 
   // ------------------------------------------------------------------------------ requests
@@ -166,10 +155,10 @@ export class EngineState {
   async init(req: Pick<InitRequest, 'config' | 'cachePath'>): Promise<InitResult> {
     return this.serial(async () => {
       this.applyConfig(req.config);
-      this.cachePath = req.cachePath;
+      this.cache.path = req.cachePath;
       this.entries.clear();
       if (!req.cachePath) return { cacheStatus: 'none', cacheEntries: 0 };
-      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cacheIo);
+      const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cache.io);
       for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
       if (loaded.status === 'discarded') {
         this.emit({ type: 'log', level: 'info', message: `fingerprint cache discarded (${loaded.reason}); rebuilding it` });
@@ -191,7 +180,7 @@ export class EngineState {
     pending.promise = this.serial(async () => {
       if (this.pendingReindex === pending) this.pendingReindex = null;
       if (pending.config) this.applyConfig(pending.config);
-      return this.runIndex();
+      return runIndex(this.jobs);
     });
     this.pendingReindex = pending;
     return pending.promise;
@@ -201,12 +190,12 @@ export class EngineState {
     return this.serial(async () => {
       this.thresholds = { ...thresholds };
       if (this.config) this.config.settings = { ...this.config.settings, ...thresholds };
-      return { generation: this.computeReport(null).generation };
+      return { generation: this.report.compute(null).generation };
     });
   }
 
   update(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
-    return this.serial(() => this.runUpdate(batch));
+    return this.serial(() => runUpdate(this.jobs, batch));
   }
 
   /** A document saved in the editor, indexed from its text (savedText.ts). */
@@ -216,19 +205,18 @@ export class EngineState {
 
   private readonly savedTextHost: SavedTextHost = {
     settings: () => this.requireConfig().settings,
-    eligible: async (abs) => (await this.eligible(abs)).ok,
+    eligible: async (abs) => (await eligible(this.rules, abs)).ok,
     setEntry: (abs, e) => this.entries.set(abs, e),
     fingerprintText: (abs, text, settings) => this.fingerprinter.fingerprintText(abs, text, settings),
-    skip: (abs, reason) => (this.skip(abs, reason), this.flushSkips()),
-    update: (abs) => this.runUpdate({ upserts: [abs], removes: [], renames: [] }),
-    commit: async (stats, changed) => (await this.changeReport(stats, changed), this.scheduleSave()),
+    skip: (abs, reason) => (this.notices.skip(abs, reason), this.notices.flushSkips()),
+    update: (abs) => runUpdate(this.jobs, { upserts: [abs], removes: [], renames: [] }),
+    commit: async (stats, changed) => (await this.changeReport(stats, changed), this.cache.schedule()),
     documents: () => this.entries.docs.size,
   };
 
   /** The whole current report (every item). */
   getReport(): ViewReport {
-    const view = this.report ?? this.computeReport(null, false);
-    return { ...view, items: this.baselines.mark(this.views.allItems()), clearedPaths: [], full: true };
+    return this.report.all();
   }
 
   /** Reads the folders' baselines, then sends the report again with every item compared. */
@@ -237,7 +225,7 @@ export class EngineState {
       const marked = this.baselines.active;
       const problems = this.baselines.load(sources);
       for (const message of problems) this.emit({ type: 'log', level: 'warn', message });
-      if (this.report && (marked || this.baselines.active)) this.emit({ type: 'report', report: this.delta((this.report = { ...this.report, generation: ++this.generation, createdAt: Date.now(), lastJob: null }), null) });
+      if (this.report.current && (marked || this.baselines.active)) this.report.resend();
       return { problems };
     });
   }
@@ -263,7 +251,7 @@ export class EngineState {
   async query(file: string, text?: string): Promise<QueryResult> {
     const settings = this.requireConfig().settings;
     const abs = path.resolve(file);
-    const elig = await this.eligible(abs);
+    const elig = await eligible(this.rules, abs);
     if (!elig.ok) return { status: elig.why, matches: [] };
     let doc: DocumentFingerprint;
     const tooLarge = (): QueryResult => ({ status: 'tooLarge', reason: `larger than ${Math.round(settings.maxFileSizeBytes / 1024)} KB`, matches: [] });
@@ -298,15 +286,30 @@ export class EngineState {
     // The matcher's live index (the documents of the last report) when it has these thresholds.
     const options = { ...this.thresholds, sections: settings.sections };
     const limit: TwinLimit = { maxPairs: this.maxPairs ?? MAX_REPORT_PAIRS, truncated: false };
-    const matches = this.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
+    const matches = this.report.matcher.twins(abs, doc, options, limit) ?? findTwins(abs, doc, this.documents(), options, limit);
     if (matches.length <= MAX_QUERY_MATCHES && !limit.truncated) return { status: 'ok', matches };
     return { status: 'ok', matches: matches.slice(0, MAX_QUERY_MATCHES), total: matches.length };
   }
 
   /** Where a block of text (a paste) matches the index (textQuery.ts). */
   matchText(file: string, text: string): Promise<TextQueryResult> {
-    const twins: TextQueryHost['twins'] = (self, doc, o, limit) => this.matcher.twins(self, doc, o, limit) ?? findTwins(self, doc, this.documents(), o, limit);
+    const twins: TextQueryHost['twins'] = (self, doc, o, limit) => this.report.matcher.twins(self, doc, o, limit) ?? findTwins(self, doc, this.documents(), o, limit);
     return matchText({ ...this.savedTextHost, thresholds: () => this.thresholds, twins, linesOf: (abs) => this.entries.get(abs)?.lines }, path.resolve(file), text);
+  }
+
+  /**
+   * What the HTML report needs (`exportReport`; the page is written in the engine worker, never on
+   * the extension host): the index as a scan's result, its paths relative to the workspace folder
+   * (several folders: to their common parent folder).
+   */
+  htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
+    const scan = this.report.htmlScan();
+    return { scan, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
+  }
+
+  /** The Overview's data (on request: O(files), in the engine worker). */
+  overview(): OverviewData {
+    return this.report.overview();
   }
 
   async shutdown(): Promise<void> {
@@ -318,51 +321,20 @@ export class EngineState {
 
   /** Writes the cache now if anything changed since the last write. */
   async flushCache(): Promise<void> {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    if (!this.dirty || !this.cachePath || !this.config) return this.saving;
-    this.dirty = false;
-    const file = this.cachePath;
-    const key = fingerprintKey(this.config.settings);
-    const list: CachedEntry[] = [];
-    for (const [p, e] of this.entries) {
-      if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
-    }
-    const io = this.cacheIo;
-    this.saving = this.saving
-      .then(async () => {
-        const t0 = performance.now();
-        await saveCache(file, key, list, io);
-        this.lastSaveMs = performance.now() - t0;
-        if (this.cacheWriteFailing) {
-          this.cacheWriteFailing = false;
-          this.emit({ type: 'log', level: 'info', message: 'the fingerprint cache is written again' });
-        }
-      })
-      .catch((e) => {
-        // Once per failure streak: a full disk must not fill the log with a line per save.
-        if (this.cacheWriteFailing) return;
-        this.cacheWriteFailing = true;
-        this.emit({
-          type: 'log',
-          level: 'warn',
-          message: `could not write the fingerprint cache (${(e as Error).message}); indexing goes on without it`,
-        });
-      });
-    return this.saving;
+    return this.cache.flush();
   }
 
   // ------------------------------------------------------------------------------ internals
 
   /** The located copies brought up to date after a job's report, with a report of their own if they changed (on the job's figures; it read no more files). */
   private async locate(): Promise<void> {
-    if (this.regions.on && (await this.regions.step())) this.computeReport(this.report?.lastJob ? { ...this.report.lastJob, reread: 0 } : null, true, new Set());
+    if (this.regions.on && (await this.regions.step())) this.report.compute(this.report.current?.lastJob ? { ...this.report.current.lastJob, reread: 0 } : null, true, new Set());
   }
 
   /** A change's report: its SimHash result at once (no wait for partners read again), its located copies right after it (EngineRegions.holdBack). */
   private async changeReport(stats: IndexStats, changed: Set<string>): Promise<void> {
-    this.regions.holdBack(changed, (p) => this.matcher.pairsOf(p));
-    this.computeReport(stats, true, changed);
+    this.regions.holdBack(changed, (p) => this.report.matcher.pairsOf(p));
+    this.report.compute(stats, true, changed);
     await this.locate();
   }
 
@@ -381,424 +353,18 @@ export class EngineState {
     const old = this.config;
     if (old && fingerprintKey(old.settings) !== fingerprintKey(config.settings)) {
       this.entries.clear(); // every fingerprint changes
-      this.dirty = true;
+      this.cache.dirty = true;
       this.regions.invalidate();
     }
     this.regions.configure(config.locate !== false && !!this.fingerprinter.regionDocuments);
     this.config = { ...config, settings: { ...config.settings } };
     this.thresholds = thresholdsOf(config.settings);
-    const seen = new Set<string>();
-    this.rules = [];
-    for (const r of config.roots) {
-      const abs = path.resolve(r.path);
-      if (seen.has(abs)) continue;
-      seen.add(abs);
-      this.rules.push({
-        path: abs,
-        match: fileMatcher({ include: r.project?.include ?? config.include, exclude: [...(r.project?.exclude ?? config.exclude), ...r.exclude] }),
-        git: new GitignoreChecker(abs),
-      });
-    }
-    this.entries.setFolderOf((p) => this.folderOf(p));
+    this.rules = rulesOf(config);
+    this.entries.setFolderOf((p) => folderOf(this.rules, p));
   }
 
   private documents(): Array<[string, DocumentFingerprint]> {
     return [...this.entries.docs];
-  }
-
-  /**
-   * Matches and stores the report; posts it as an event unless `post` is false. `changed`: the
-   * documents that changed since the last report, when few: matched incrementally.
-   */
-  private computeReport(lastJob: IndexStats | null, post = true, changed?: Set<string>): ViewReport {
-    const options: ReportOptions = { ...this.thresholds, sections: this.config?.settings.sections ?? true, kernel: nativeKernel(), maxPairs: this.maxPairs };
-    const docs = this.entries.docs; // live: not kept beyond this call
-    const sections = this.entries.sections;
-    const t0 = performance.now();
-    let report: Report | null = null;
-    // Incremental matching queries the live index once per changed document (its cost grows with
-    // the changes and their candidates): cheaper than a full match for a few changes, dearer for a
-    // branch switch. Choose by the measured costs.
-    const incremental =
-      !!changed &&
-      changed.size <= this.incrementalLimit &&
-      this.matcher.canUpdate(options) &&
-      (changed.size <= 2 || changed.size * this.incrementalMsPerDoc <= this.rebuildMs);
-    if (incremental) {
-      // Null when a kind would go over the pair cap: matched from scratch below, which cuts.
-      report = this.matcher.update(changed, docs);
-      if (changed.size > 0) {
-        const perDoc = (performance.now() - t0) / changed.size;
-        this.incrementalMsPerDoc = 0.7 * this.incrementalMsPerDoc + 0.3 * perDoc;
-      }
-    }
-    const rebuilt = !report;
-    if (!report) {
-      const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
-      list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      report = this.matcher.rebuild(list, options);
-      this.rebuildMs = performance.now() - t0;
-    }
-    const located = this.regions.takeTouched();
-    const touched = rebuilt || located === null ? null : located ? new Set([...(this.matcher.touched ?? []), ...located]) : this.matcher.touched;
-    const built = this.views.build(
-      touched ? report : { ...report, pairs: this.regions.allPairs(report.pairs) },
-      docs,
-      touched,
-      (p) => this.regions.pairsOf(p, this.matcher.pairsOf(p)),
-      (p) => {
-        const doc = this.entries.docs.get(p);
-        return doc ? { lines: this.entries.linesOf(p), kind: doc.kind, folder: this.folderOf(p) } : undefined;
-      },
-    );
-    const [groups, rebuiltPaths] = [this.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p)), built.rebuilt];
-    const matchMs = Math.round(performance.now() - t0);
-    if (lastJob) lastJob.matchMs = matchMs;
-    const view: ViewReport = {
-      generation: ++this.generation,
-      createdAt: Date.now(),
-      files: docs.size,
-      sections,
-      pairs: report.pairs.length,
-      groups,
-      items: [],
-      clearedPaths: [],
-      full: false,
-      thresholds: { ...this.thresholds },
-      lastJob: lastJob ? { ...lastJob } : null,
-      lineShare: this.lineShare(),
-    };
-    if (report.truncated) view.truncated = { ...report.truncated };
-    this.report = view;
-    if (post) this.emit({ type: 'report', report: this.delta(view, rebuiltPaths) });
-    return view;
-  }
-
-  /**
-   * The report as an event: the items of the files whose items changed since the last event
-   * (`rebuilt`: the only files that can have changed; null: any). The first event has them all.
-   */
-  private delta(view: ViewReport, rebuilt: ReadonlySet<string> | null): ViewReport {
-    const full = !this.sentAny;
-    this.sentAny = true;
-    const paths = full || !rebuilt ? new Set([...this.views.paths(), ...this.sentItems.keys()]) : rebuilt;
-    const items: ViewItem[] = [];
-    const clearedPaths: string[] = [];
-    for (const p of paths) {
-      const list = this.baselines.mark(this.views.itemsOf(p));
-      if (!list) {
-        if (this.sentItems.delete(p) && !full) clearedPaths.push(p);
-        continue;
-      }
-      const sig = JSON.stringify(list);
-      if (full || this.sentItems.get(p) !== sig) items.push(...list);
-      this.sentItems.set(p, sig);
-    }
-    return { ...view, items, clearedPaths, full };
-  }
-
-  /**
-   * What the HTML report needs (`exportReport`; the page is written in the engine worker, never on
-   * the extension host): the index as a scan's result, its paths relative to the workspace folder
-   * (several folders: to their common parent folder).
-   */
-  htmlScan(): { scan: HtmlScanData; thresholds: Thresholds; maxFileSizeBytes: number } {
-    const scan = htmlScanOf(this.rules.map((r) => r.path), this.entries, this.matcher.pairs(), this.report?.groups ?? []);
-    return { scan, thresholds: { ...this.thresholds }, maxFileSizeBytes: this.requireConfig().settings.maxFileSizeBytes };
-  }
-
-  /** The Overview's data (on request: O(files), in the engine worker). */
-  overview(): OverviewData {
-    const files: Array<{ path: string; lines: number; duplicated: number }> = [];
-    for (const p of this.entries.docs.keys()) files.push({ path: p, lines: this.entries.linesOf(p) ?? 0, duplicated: this.views.duplicatedOf(p) });
-    return buildOverview(files, this.rules.map((r) => r.path), this.matcher.pairs(), this.report?.groups ?? [], (p) => this.entries.linesOf(p), this.thresholds);
-  }
-
-  /**
-   * The share of lines in near duplicates: totals kept by the entries, duplicated lines kept by
-   * the views (both updated as files change: the work per report grows with the folders only).
-   */
-  private lineShare(): LineShare {
-    const duplicated = this.views.duplicatedByKind;
-    const folders = [...this.views.duplicatedByFolder]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, MAX_SHARE_FOLDERS)
-      .map(([folder, dup]) => ({ folder, lines: this.entries.linesByFolder.get(folder) ?? 0, duplicated: dup }));
-    const { code, prose } = this.entries.lines;
-    return { code: { lines: code, duplicated: duplicated.code }, prose: { lines: prose, duplicated: duplicated.prose }, folders };
-  }
-
-  /** A file's folder for the share of lines: the first folder under its workspace folder (`.`: at its top), named with the workspace folder when there are several. */
-  private folderOf(abs: string): string {
-    const root = this.rootOf(abs);
-    if (!root) return '.';
-    const rel = path.relative(root.path, abs).split(path.sep);
-    const first = rel.length > 1 ? rel[0] : '.';
-    return this.rules.length > 1 ? `${path.basename(root.path)}/${first}` : first;
-  }
-
-  private rootOf(abs: string): RootRules | null {
-    let best: RootRules | null = null;
-    for (const r of this.rules) {
-      if (abs === r.path || abs.startsWith(r.path.endsWith(path.sep) ? r.path : r.path + path.sep)) {
-        if (!best || r.path.length > best.path.length) best = r;
-      }
-    }
-    return best;
-  }
-
-  private async eligible(abs: string): Promise<Eligibility> {
-    const root = this.rootOf(abs);
-    if (!root || abs === root.path) return { ok: false, why: 'outside' };
-    const rel = path.relative(root.path, abs).split(path.sep).join('/');
-    if (isDefaultExcluded(rel) || !root.match(rel) || (await root.git.isIgnored(rel))) return { ok: false, why: 'excluded' };
-    return { ok: true, root, rel };
-  }
-
-  private skipNotices: Array<{ path: string; reason: string }> = [];
-  private lastProgress = 0;
-
-  private skip(p: string, reason: string): void {
-    this.skipNotices.push({ path: p, reason });
-    if (this.skipNotices.length >= 200) this.flushSkips();
-  }
-
-  private flushSkips(): void {
-    if (this.skipNotices.length === 0) return;
-    this.emit({ type: 'skipped', items: this.skipNotices });
-    this.skipNotices = [];
-  }
-
-  private progress(phase: 'walking' | 'reading' | 'matching', done: number, total: number, force = false): void {
-    const now = performance.now();
-    if (!force && now - this.lastProgress < this.progressIntervalMs) return;
-    this.lastProgress = now;
-    this.flushSkips();
-    this.emit({ type: 'progress', phase, done, total });
-  }
-
-  private scheduleSave(delay = this.saveDelayMs): void {
-    if (!this.cachePath) return;
-    this.dirty = true;
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => void this.flushCache(), delay);
-    this.saveTimer.unref?.();
-  }
-
-  private async runIndex(): Promise<IndexStats> {
-    const config = this.requireConfig();
-    const settings = config.settings;
-    const job = new AbortController();
-    this.indexJob = job;
-    const signal = job.signal;
-    const started = performance.now();
-    this.emit({ type: 'indexing', active: true });
-    let cancelled = false;
-    let skipped = 0;
-    const skip = (p: string, reason: string) => {
-      skipped++;
-      this.skip(p, reason);
-    };
-    try {
-      // 1. Walk.
-      const seen = new Map<string, Candidate>();
-      this.progress('walking', 0, 0, true);
-      // (on the addon's directory listing, in slices, where it is loaded)
-      const lister = nativeLister();
-      const walk = (dir: string, o: WalkOptions) => (lister ? walkFilesSliced(dir, { ...o, lister }) : walkFiles(dir, o));
-      for (const root of this.rules) {
-        const own = config.roots.find((r) => path.resolve(r.path) === root.path);
-        try {
-          for await (const e of walk(root.path, {
-            include: own?.project?.include ?? config.include,
-            exclude: [...(own?.project?.exclude ?? config.exclude), ...(own?.exclude ?? [])],
-            maxFileSizeBytes: settings.maxFileSizeBytes,
-            onSkip: (rel, reason) => skip(path.join(root.path, rel), reason),
-            signal,
-          })) {
-            if (!seen.has(e.path)) seen.set(e.path, { path: e.path, size: e.size, mtimeMs: e.mtimeMs });
-            this.progress('walking', seen.size, 0);
-          }
-        } catch (e) {
-          if (isAbort(e, signal)) {
-            cancelled = true;
-            break;
-          }
-          this.emit({ type: 'log', level: 'error', message: `cannot index ${root.path}: ${(e as Error).message}` });
-        }
-      }
-      // 2. Forget what is gone (only after a complete walk).
-      let removed = 0;
-      if (!cancelled) {
-        for (const p of [...this.entries.keys()]) {
-          if (!seen.has(p)) {
-            this.entries.delete(p);
-            removed++;
-          }
-        }
-      }
-      // 3. Read what changed.
-      const toRead: Candidate[] = [];
-      for (const c of seen.values()) {
-        const e = this.entries.get(c.path);
-        if (e && e.size === c.size && e.mtimeMs === c.mtimeMs && !e.transient) {
-          if (!e.doc) skip(c.path, e.reason ?? 'skipped');
-        } else {
-          toRead.push(c);
-        }
-      }
-      const cacheHits = seen.size - toRead.length;
-      let reread = 0;
-      if (!cancelled) {
-        // (a full build of the located copies next: their documents read with the fingerprints)
-        let walked = 0;
-        for (const c of seen.values()) walked += c.size;
-        const early = this.regions.wantsDocs(walked);
-        const r = await this.readFiles(toRead, signal, cacheHits, seen.size, skip, early);
-        // (and the cache's files' documents read while this thread makes the report)
-        if (early && !r.cancelled) this.regions.prefetch();
-        reread = r.read;
-        cancelled = r.cancelled;
-      }
-      if (removed > 0 || reread > 0) this.dirty = true;
-      this.progress('matching', seen.size, seen.size, true);
-      const stats: IndexStats = {
-        files: this.documents().length,
-        reread,
-        cacheHits,
-        removed,
-        skipped,
-        cancelled,
-        elapsedMs: 0,
-        matchMs: 0,
-      };
-      this.flushSkips();
-      // Report first (the host waits for it), then write the cache.
-      stats.elapsedMs = Math.round(performance.now() - started);
-      this.computeReport(stats);
-      await this.locate();
-      stats.elapsedMs = Math.round(performance.now() - started);
-      if (this.dirty) this.scheduleSave(0);
-      return stats;
-    } finally {
-      if (this.indexJob === job) this.indexJob = null;
-      this.emit({ type: 'indexing', active: false });
-    }
-  }
-
-  /** Fingerprints the candidates through the pool; stops early when `signal` aborts. */
-  private async readFiles(
-    list: Candidate[],
-    signal: AbortSignal,
-    doneBefore: number,
-    total: number,
-    skip: (p: string, reason: string) => void,
-    regions = false,
-  ): Promise<{ read: number; cancelled: boolean }> {
-    const settings = this.requireConfig().settings;
-    let done = doneBefore;
-    let read = 0;
-    const byPath = new Map(list.map((c) => [c.path, c]));
-    let lastCheckpoint = performance.now();
-    const collect = (outcomes: FileOutcome[], transient = false) => {
-      for (const o of outcomes) {
-        const c = byPath.get(o.relPath);
-        if (!c) continue;
-        done++;
-        read++;
-        if (o.ok) {
-          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: o.doc, lines: o.lines });
-          if (o.region) this.regions.offer(c.path, fileSignature(c.size, c.mtimeMs), o.region);
-        } else {
-          this.entries.set(c.path, { size: c.size, mtimeMs: c.mtimeMs, doc: null, reason: o.reason, transient: transient || undefined });
-          skip(c.path, o.reason);
-        }
-      }
-      this.progress('reading', done, total);
-      // Checkpoint: a long index writes what it has read now and then, so a crashed (restarted)
-      // engine starts from there instead of from nothing.
-      const now = performance.now();
-      if (this.checkpointMs > 0 && this.cachePath && now - lastCheckpoint >= Math.max(this.checkpointMs, 10 * this.lastSaveMs)) {
-        lastCheckpoint = now;
-        this.dirty = true;
-        void this.flushCache();
-      }
-    };
-    const send = async (batch: Candidate[]): Promise<void> => {
-      const files = batch.map((c) => ({ path: c.path, relPath: c.path }));
-      try {
-        collect(await this.fingerprinter.fingerprintFiles(files, settings, regions));
-      } catch {
-        // A batch whose worker died: one by one, so only the culprit is lost.
-        for (const f of files) {
-          try {
-            collect(await this.fingerprinter.fingerprintFiles([f], settings));
-          } catch (e) {
-            collect([{ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` }], true);
-          }
-        }
-      }
-    };
-    this.progress('reading', done, total, true);
-    const inFlight = new Set<Promise<void>>();
-    const maxInFlight = Math.max(2, this.fingerprinter.size * 2);
-    for (let i = 0; i < list.length && !signal.aborted; i += this.batchSize) {
-      const p: Promise<void> = send(list.slice(i, i + this.batchSize)).finally(() => inFlight.delete(p));
-      inFlight.add(p);
-      while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
-    this.progress('reading', done, total, true);
-    return { read, cancelled: signal.aborted };
-  }
-
-  private async runUpdate(batch: { upserts: string[]; removes: string[]; renames: Array<{ from: string; to: string }> }): Promise<UpdateResult> {
-    const started = performance.now();
-    const settings = this.requireConfig().settings;
-    const plan = await planUpdate(
-      { entries: this.entries, eligible: (abs) => this.eligible(abs), skip: (abs, reason) => this.skip(abs, reason), maxFileSizeBytes: settings.maxFileSizeBytes },
-      batch,
-    );
-    const { toRead, changed, upserts, needsWalk, removed } = plan;
-    let skipped = plan.skipped;
-
-    if (needsWalk) {
-      for (const r of this.rules) r.git.clear();
-      const stats = await this.runIndex();
-      return { ...stats, removed: stats.removed + removed, rewalked: true };
-    }
-
-    const job = new AbortController();
-    let reread = 0;
-    if (toRead.length > 0) {
-      const r = await this.readFiles(toRead, job.signal, 0, toRead.length, (p, reason) => {
-        skipped++;
-        this.skip(p, reason);
-      });
-      reread = r.read;
-    }
-    this.flushSkips();
-    const stats: UpdateResult = {
-      files: this.entries.docs.size,
-      reread,
-      cacheHits: upserts.size - toRead.length,
-      removed,
-      skipped,
-      cancelled: false,
-      elapsedMs: 0,
-      matchMs: 0,
-      rewalked: false,
-    };
-    // Nothing changed (e.g. the watcher's echo of a save already handled): no new report.
-    if (changed.size === 0) {
-      stats.elapsedMs = Math.round(performance.now() - started);
-      return stats;
-    }
-    stats.elapsedMs = Math.round(performance.now() - started);
-    await this.changeReport(stats, changed);
-    stats.elapsedMs = Math.round(performance.now() - started);
-    this.scheduleSave();
-    return stats;
   }
 }
 

@@ -23,6 +23,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
+import type { EngineSettings } from '../settings/engineSettings';
 
 export const CACHE_MAGIC = 'NDFC';
 /**
@@ -36,6 +37,11 @@ export const CACHE_MAGIC = 'NDFC';
 export const CACHE_FORMAT_VERSION = 7;
 const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
+
+/** The settings that change fingerprints: the cache is only valid for the same values. */
+export function fingerprintKey(s: EngineSettings): string {
+  return JSON.stringify([s.minTokens, s.sections, s.normalizeIdentifiers, s.stopWords, s.weighting, s.cjkSegmenter, s.foldVariants]);
+}
 
 export interface CachedEntry {
   path: string;

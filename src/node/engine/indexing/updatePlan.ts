@@ -1,10 +1,10 @@
 /**
- * What a batch of file events asks of the engine's index (engineState.ts `update`), before any
- * file is read: renames move their entries (checked again by size and mtime), removals drop a
- * file or a whole folder, and each upsert is stat'ed — the files to read (new, or changed in size
- * or mtime), those to forget (gone, no longer eligible, not a regular file, too large: skipped
- * with a reason), and whether the batch needs a walk instead (an ignore file changed, a folder
- * appeared). The entries are changed in place; nothing is read here.
+ * What a batch of file events asks of the engine's index (updateJob.ts: EngineState's `update`),
+ * before any file is read: renames move their entries (checked again by size and mtime), removals
+ * drop a file or a whole folder, and each upsert is stat'ed — the files to read (new, or changed
+ * in size or mtime), those to forget (gone, no longer eligible, not a regular file, too large:
+ * skipped with a reason), and whether the batch needs a walk instead (an ignore file changed, a
+ * folder appeared). The entries are changed in place; nothing is read here.
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
