@@ -50,8 +50,10 @@ export interface Thresholds {
 
 /** Timing knobs of the engine (tests make them short; the defaults suit the extension). */
 export interface EngineTuning {
-  /** Files per message to a fingerprint worker. Default 8. */
+  /** Most files per message to a fingerprint worker. Default 64 (indexing/fileBatches.ts ENGINE_BATCH_FILES). */
   batchSize?: number;
+  /** A message to a fingerprint worker is closed once its files hold this many bytes. Default 256 KB (ENGINE_BATCH_BYTES). */
+  batchBytes?: number;
   /** Delay before the cache is written after live updates. Default 1500 ms. */
   saveDelayMs?: number;
   /**

@@ -57,6 +57,7 @@ import { CacheWriter } from './indexing/cacheWriter';
 import { JobNotices } from './indexing/jobNotices';
 import { runIndex, type FileReader } from './indexing/indexJob';
 import { runUpdate, type UpdateJobHost } from './indexing/updateJob';
+import { ENGINE_BATCH_BYTES, ENGINE_BATCH_FILES } from './indexing/fileBatches';
 
 /** Reads and fingerprints files, off the engine's thread (`size`, `fingerprintFiles`: indexing/indexJob.ts' {@link FileReader}). */
 export interface Fingerprinter extends FileReader {
@@ -105,11 +106,11 @@ export class EngineState {
     private readonly emit: (event: EngineEvent) => void,
     options: EngineStateOptions = {},
   ) {
-    const batchSize = options.batchSize ?? 8;
+    const batch = { files: options.batchSize ?? ENGINE_BATCH_FILES, bytes: options.batchBytes ?? ENGINE_BATCH_BYTES };
     this.maxPairs = options.maxPairs;
     this.cache = new CacheWriter({ settings: () => this.config?.settings, entries: this.entries, emit }, options.cacheIo ?? nodeCacheIo, options.saveDelayMs ?? 1500);
     const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
-    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, batchSize), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, batch), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
     this.report = new EngineReport(
       {
         entries: this.entries,
@@ -133,7 +134,7 @@ export class EngineState {
       notices: this.notices,
       cache: this.cache,
       fingerprinter: this.fingerprinter,
-      batchSize,
+      batch,
       checkpointMs: options.checkpointMs ?? 10_000,
       emit,
       started: (job) => {

@@ -17,6 +17,7 @@ import type { CacheWriter } from './cacheWriter';
 import type { RootRules } from './engineRules';
 import type { JobNotices } from './jobNotices';
 import type { Candidate } from './updatePlan';
+import { sendInBatches } from './fileBatches';
 
 /** What a read needs of the engine's {@link Fingerprinter}. */
 export interface FileReader {
@@ -33,8 +34,8 @@ export interface ReadFilesHost {
   notices: Pick<JobNotices, 'progress'>;
   cache: Pick<CacheWriter, 'path' | 'dirty' | 'lastSaveMs' | 'flush'>;
   fingerprinter: FileReader;
-  /** Files per message to a fingerprint worker. */
-  batchSize: number;
+  /** Files and bytes per message to a fingerprint worker (fileBatches.ts). */
+  batch: { files: number; bytes: number };
   /** A long read writes the cache at most this often (0: never). */
   checkpointMs: number;
 }
@@ -215,14 +216,7 @@ export async function readFiles(
     }
   };
   h.notices.progress('reading', done, total, true);
-  const inFlight = new Set<Promise<void>>();
-  const maxInFlight = Math.max(2, h.fingerprinter.size * 2);
-  for (let i = 0; i < list.length && !signal.aborted; i += h.batchSize) {
-    const p: Promise<void> = send(list.slice(i, i + h.batchSize)).finally(() => inFlight.delete(p));
-    inFlight.add(p);
-    while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
-  }
-  await Promise.all(inFlight);
+  await sendInBatches(list, (c) => c.size, { ...h.batch, inFlight: Math.max(2, h.fingerprinter.size * 2), signal }, send);
   h.notices.progress('reading', done, total, true);
   return { read, cancelled: signal.aborted };
 }

@@ -17,6 +17,7 @@ import type { EngineSettings } from '../../settings/engineSettings';
 import type { EngineEvent, ViewGroup } from '../engineProtocol';
 import { RegionIndex, type RegionIndexStats } from './regionIndex';
 import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, splitSectionKeys, standsAlone } from './regionPairs';
+import { sendInBatches } from '../indexing/fileBatches';
 
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
@@ -398,11 +399,18 @@ export interface RegionReader {
 }
 
 /**
- * Region documents of files read again through the fingerprint workers (batches of `batch`, two
- * per worker in flight). A file that cannot be read or is skipped now is left out; a batch whose
- * worker died is retried one file at a time.
+ * Region documents of files read again through the fingerprint workers (in batches of at most
+ * `batch.files` files and `batch.bytes` bytes by `sizeOf`, two per worker in flight:
+ * indexing/fileBatches.ts). A file that cannot be read or is skipped now is left out; a batch
+ * whose worker died is retried one file at a time.
  */
-export async function loadRegionDocuments(reader: RegionReader, paths: readonly string[], settings: EngineSettings, batch = 8): Promise<Map<string, RegionDocument>> {
+export async function loadRegionDocuments(
+  reader: RegionReader,
+  paths: readonly string[],
+  settings: EngineSettings,
+  batch: { files?: number; bytes?: number } = {},
+  sizeOf: (path: string) => number = () => 0,
+): Promise<Map<string, RegionDocument>> {
   const out = new Map<string, RegionDocument>();
   if (!reader.regionDocuments) return out;
   const read = reader.regionDocuments.bind(reader);
@@ -416,14 +424,7 @@ export async function loadRegionDocuments(reader: RegionReader, paths: readonly 
       for (const f of files) take(await read([f], settings).catch(() => []));
     }
   };
-  const inFlight = new Set<Promise<void>>();
-  const max = Math.max(2, reader.size * 2);
-  for (let i = 0; i < paths.length; i += batch) {
-    const p: Promise<void> = send(paths.slice(i, i + batch).map((x) => ({ path: x, relPath: x }))).finally(() => inFlight.delete(p));
-    inFlight.add(p);
-    while (inFlight.size >= max) await Promise.race(inFlight);
-  }
-  await Promise.all(inFlight);
+  await sendInBatches(paths, sizeOf, { ...batch, inFlight: Math.max(2, reader.size * 2) }, (list) => send(list.map((x) => ({ path: x, relPath: x }))));
   return out;
 }
 
@@ -433,7 +434,7 @@ export function regionsHost(
   reader: RegionReader,
   settings: () => EngineSettings,
   emit: (event: EngineEvent) => void,
-  batch: number,
+  batch: { files?: number; bytes?: number },
 ): EngineRegionsHost {
   return {
     sigOf: (p) => {
@@ -445,7 +446,7 @@ export function regionsHost(
     bytes: () => entries.bytes,
     takeChanged: () => entries.takeChanged(),
     stopChanges: () => entries.stopChanges(),
-    load: (paths) => loadRegionDocuments(reader, paths, settings(), batch),
+    load: (paths) => loadRegionDocuments(reader, paths, settings(), batch, (p) => entries.get(p)?.size ?? 0),
     settings,
     emit,
   };

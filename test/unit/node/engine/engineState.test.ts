@@ -568,7 +568,8 @@ describe('EngineState', function () {
         // Cancel as soon as the first files are read.
         if (cancelled === undefined && e.type === 'progress' && e.phase === 'reading' && e.done > 0) cancelled = engine.cancel();
       },
-      { progressIntervalMs: 0 },
+      // (batches of 8 files: the 50 files are several batches, and cancel stops between them)
+      { progressIntervalMs: 0, batchSize: 8 },
     );
     await engine.init({ config: config(), cachePath: null });
     const stats = await engine.reindex();

@@ -347,7 +347,7 @@ describe('EngineRegions: a step compares the files changed since the last one, n
         entries.set(file, { size: fs.statSync(file).size, mtimeMs, doc: o.ok ? o.doc : null });
       };
       const fp = new InlineFingerprinter();
-      const real = regionsHost(entries, fp, () => settings, () => undefined, 8);
+      const real = regionsHost(entries, fp, () => settings, () => undefined, { files: 8 });
       let listed = 0;
       let looked = 0;
       const regions = new EngineRegions(
