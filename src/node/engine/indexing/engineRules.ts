@@ -38,8 +38,18 @@ export function rulesOf(config: EngineConfig): RootRules[] {
 export function folderOf(rules: readonly RootRules[], abs: string): string {
   const root = rootOf(rules, abs);
   if (!root) return '.';
-  const rel = path.relative(root.path, abs).split(path.sep);
-  const first = rel.length > 1 ? rel[0] : '.';
+  // (asked per file set and per file's items: the path after its root's, cut at the next
+  // separator, with path.relative only for a path it would normalise)
+  const sep = path.sep;
+  const rest = abs.slice(root.path.endsWith(sep) ? root.path.length : root.path.length + 1);
+  let first: string;
+  if (rest.includes(`${sep}.`) || rest.includes(sep + sep) || rest.startsWith('.')) {
+    const rel = path.relative(root.path, abs).split(sep);
+    first = rel.length > 1 ? rel[0] : '.';
+  } else {
+    const at = rest.indexOf(sep);
+    first = at > 0 ? rest.slice(0, at) : '.';
+  }
   return rules.length > 1 ? `${path.basename(root.path)}/${first}` : first;
 }
 
