@@ -15,6 +15,7 @@ import { htmlScanOf, type HtmlScanData } from '../export/htmlScanData';
 import { IncrementalReport } from '../incrementalReport';
 import type { EngineRegions } from '../regions/engineRegions';
 import { buildOverview, ReportViewBuilder } from '../reportView';
+import { SentItems } from './sentItems';
 
 /** The engine's parts its report needs (EngineState provides them). */
 export interface EngineReportHost {
@@ -40,7 +41,7 @@ export class EngineReport {
   current: ViewReport | null = null;
   private generation = 0;
   /** Per file, the items last sent in a report event (to send only what changed). */
-  private sentItems = new Map<string, string>();
+  private sentItems = new SentItems();
   private sentAny = false;
   /** Time of the last full match (ms), and of an incremental one per changed document. */
   private rebuildMs = Infinity;
@@ -140,7 +141,7 @@ export class EngineReport {
   private delta(view: ViewReport, rebuilt: ReadonlySet<string> | null): ViewReport {
     const full = !this.sentAny;
     this.sentAny = true;
-    const paths = full || !rebuilt ? new Set([...this.views.paths(), ...this.sentItems.keys()]) : rebuilt;
+    const paths = full || !rebuilt ? new Set([...this.views.paths(), ...this.sentItems.paths()]) : rebuilt;
     const items: ViewItem[] = [];
     const clearedPaths: string[] = [];
     for (const p of paths) {
@@ -149,9 +150,7 @@ export class EngineReport {
         if (this.sentItems.delete(p) && !full) clearedPaths.push(p);
         continue;
       }
-      const sig = JSON.stringify(list);
-      if (full || this.sentItems.get(p) !== sig) items.push(...list);
-      this.sentItems.set(p, sig);
+      if (this.sentItems.offer(p, list) || full) items.push(...list);
     }
     return { ...view, items, clearedPaths, full };
   }
