@@ -29,6 +29,8 @@ import {
 export const MAX_TWINS_PER_ITEM = 50;
 /** Groups larger than this take their first member as representative (no medoid search). */
 const MEDOID_LIMIT = 64;
+/** A section's key among a file's locations: its start line times this, plus its end line. */
+const LINE_KEY = 2 ** 26;
 
 export function locationKey(loc: ViewLocation): string {
   return loc.startLine === undefined ? loc.path : `${loc.path}#${loc.startLine}-${loc.endLine}`;
@@ -102,15 +104,14 @@ function twinOf(other: Location, distance: number, sim: number, pair?: ReportPai
   return twin;
 }
 
-/** The twins of one location while they are collected: the other ends and their pairs' figures. */
+/**
+ * The twins of one location while they are collected: its pairs, each as one number (the pair's
+ * place among the pairs seen, times two, plus 1 when the location is the pair's side b).
+ */
 interface TwinList {
   kind: 'file' | 'section';
   loc: ViewLocation;
-  others: Location[];
-  distances: number[];
-  similarities: number[];
-  /** The pairs and which side the location is (located copies' kinds, file pairs' regions). */
-  pairs: Array<[ReportPair, 'a' | 'b']>;
+  ends: number[];
 }
 
 /**
@@ -121,40 +122,45 @@ interface TwinList {
  * hundreds of twins).
  */
 export function itemsOfPath(path: string, pairs: Iterable<ReportPair>): ViewItem[] {
-  const byKey = new Map<string, TwinList>();
-  const add = (p: ReportPair, side: 'a' | 'b') => {
-    const [self, other] = side === 'a' ? [p.a, p.b] : [p.b, p.a];
-    const key = self.startLine === undefined ? self.path : `${self.path}#${self.startLine}-${self.endLine}`;
-    let list = byKey.get(key);
-    if (!list) byKey.set(key, (list = { kind: p.kind, loc: toView(self), others: [], distances: [], similarities: [], pairs: [] }));
-    list.others.push(other);
-    list.distances.push(p.distance);
-    list.similarities.push(p.similarity);
-    list.pairs.push([p, side]);
+  // The file's locations by their lines (the whole file: -1): a number, no key text made per pair.
+  const byLines = new Map<number, TwinList>();
+  const seen: ReportPair[] = [];
+  const add = (p: ReportPair, self: Location, end: number) => {
+    const key = self.startLine === undefined ? -1 : self.startLine * LINE_KEY + (self.endLine ?? 0);
+    let list = byLines.get(key);
+    if (!list) byLines.set(key, (list = { kind: p.kind, loc: toView(self), ends: [] }));
+    list.ends.push(end);
   };
   for (const p of pairs) {
-    if (p.a.path === path) add(p, 'a');
-    if (p.b.path === path) add(p, 'b');
+    const i = seen.push(p) - 1;
+    if (p.a.path === path) add(p, p.a, 2 * i);
+    if (p.b.path === path) add(p, p.b, 2 * i + 1);
   }
+  const pairOf = (e: number) => seen[e >> 1];
+  const otherOf = (e: number) => (e & 1 ? seen[e >> 1].a : seen[e >> 1].b);
   const items: ViewItem[] = [];
-  for (const list of byKey.values()) {
-    const { others, distances, similarities } = list;
-    const n = others.length;
+  for (const list of byLines.values()) {
+    const { ends } = list;
+    const n = ends.length;
     let chosen: number[];
-    if (n <= MAX_TWINS_PER_ITEM) chosen = Array.from({ length: n }, (_, i) => i);
+    if (n <= MAX_TWINS_PER_ITEM) chosen = ends;
     else {
       // The distance of the last twin listed: every twin closer is listed, and of those at that
       // distance the first by location.
       const counts = new Array<number>(65).fill(0);
-      for (let i = 0; i < n; i++) counts[distances[i]]++;
+      for (let i = 0; i < n; i++) counts[pairOf(ends[i]).distance]++;
       let cut = 0;
-      for (let seen = 0; cut < 64 && seen + counts[cut] < MAX_TWINS_PER_ITEM; cut++) seen += counts[cut];
+      for (let listed = 0; cut < 64 && listed + counts[cut] < MAX_TWINS_PER_ITEM; cut++) listed += counts[cut];
       chosen = [];
-      for (let i = 0; i < n; i++) if (distances[i] <= cut) chosen.push(i);
+      for (let i = 0; i < n; i++) if (pairOf(ends[i]).distance <= cut) chosen.push(ends[i]);
     }
-    chosen.sort((x, y) => distances[x] - distances[y] || compareLoc(others[x], others[y]));
+    // (then by the order the pairs came in: as a stable sort of them)
+    chosen.sort((x, y) => pairOf(x).distance - pairOf(y).distance || compareLoc(otherOf(x), otherOf(y)) || x - y);
     if (chosen.length > MAX_TWINS_PER_ITEM) chosen.length = MAX_TWINS_PER_ITEM;
-    const twins = chosen.map((i) => twinOf(others[i], distances[i], similarities[i], list.pairs[i][0], list.pairs[i][1]));
+    const twins = chosen.map((e) => {
+      const p = pairOf(e);
+      return twinOf(otherOf(e), p.distance, p.similarity, p, e & 1 ? 'b' : 'a');
+    });
     items.push({ kind: list.kind, loc: list.loc, twins, moreTwins: n - twins.length });
   }
   items.sort((a, b) => compareLoc(a.loc, b.loc));
