@@ -95,7 +95,7 @@ function candidatesOf(simhash: readonly ReportPair[], located: readonly ReportPa
 }
 
 /** A place's path and lines (a side without lines: line 1). */
-const placeLines = (l: Location): { path: string } & Lines => ({ path: l.path, ...lines(l) });
+const placeLines = (l: Location): { path: string } & Lines => ({ path: l.path, startLine: l.startLine ?? 1, endLine: l.endLine ?? l.startLine ?? 1 });
 
 /**
  * The SimHash section pairs (indices into `simhash`) that located pairs split (regionPlaces.ts
@@ -109,11 +109,13 @@ function splitPairs(simhash: readonly ReportPair[], located: readonly ReportPair
   for (const loc of located) {
     const candidates = keys.get(filesKey(loc.a.path, loc.b.path)) ?? [];
     if (loc.a.path !== loc.b.path && candidates.some((i) => simhash[i].kind === 'file')) continue;
-    const a = placeLines(loc.a);
-    const b = placeLines(loc.b);
+    let a: ({ path: string } & Lines) | undefined;
+    let b: ({ path: string } & Lines) | undefined;
     for (const i of candidates) {
       const p = simhash[i];
       if (p.kind !== 'section') continue;
+      a ??= placeLines(loc.a);
+      b ??= placeLines(loc.b);
       let section = sections.get(i);
       if (!section) sections.set(i, (section = { a: placeLines(p.a), b: placeLines(p.b) }));
       splits.add(i, section, a, b);
