@@ -88,6 +88,15 @@ export class IncrementalReport {
   private truncated: { files: boolean; sections: boolean } | null = null;
   private options: ReportOptions | null = null;
   private index: DocumentIndex | null = null;
+  /**
+   * The documents of the last rebuild while its live index is not built yet: it is built at its
+   * first use ({@link update}, {@link twins}) or when the engine has a moment
+   * ({@link prepareIndex}), so that a full report is posted without waiting for it (~200 ms of
+   * the engine's thread on the small bench tree).
+   */
+  private indexDocs: readonly FingerprintedDocument[] | null = null;
+  /** How long the last live index took to build (ms; 0: none built yet). */
+  indexBuildMs = 0;
   /** The component of each location that is in a pair, by node key. */
   private readonly componentOf = new Map<string, Component>();
   private readonly components = new Set<Component>();
@@ -125,11 +134,34 @@ export class IncrementalReport {
       const locations: readonly Location[] = g.locations ?? g.members.map((path) => ({ path }));
       this.register({ nodes: locations.map((l) => nodeKey(g.kind, l)), locations, group: g });
     }
-    const index = new DocumentIndex({ fileRadius: options.maxDistance, sectionRadius: options.sectionMaxDistance, sections: options.sections });
-    for (const d of docs) index.set(d.path, d.doc);
-    index.prepare();
-    this.index = index;
+    this.index = null;
+    this.indexDocs = docs;
     return report;
+  }
+
+  /** Builds the live index of the last rebuild now, if it is not built yet (the engine calls it once the report is out). */
+  prepareIndex(): void {
+    this.liveIndex();
+  }
+
+  /** Whether the last rebuild's live index is still to be built (tests). */
+  get indexPending(): boolean {
+    return this.indexDocs !== null;
+  }
+
+  private liveIndex(): DocumentIndex | null {
+    const docs = this.indexDocs;
+    const options = this.options;
+    if (docs && options) {
+      const t0 = performance.now();
+      this.indexDocs = null;
+      const index = new DocumentIndex({ fileRadius: options.maxDistance, sectionRadius: options.sectionMaxDistance, sections: options.sections });
+      for (const d of docs) index.set(d.path, d.doc);
+      index.prepare();
+      this.index = index;
+      this.indexBuildMs = performance.now() - t0;
+    }
+    return this.index;
   }
 
   /** True when {@link update} (and {@link twins}) can be used (a rebuild happened with these options). */
@@ -145,7 +177,7 @@ export class IncrementalReport {
    */
   update(changed: Iterable<string>, docs: ReadonlyMap<string, DocumentFingerprint>): Report | null {
     const options = this.options;
-    const index = this.index;
+    const index = this.liveIndex();
     if (!options || !index) throw new Error('IncrementalReport.update before rebuild');
     const paths = [...new Set(changed)].sort();
     const dirty = new Set<string>();
@@ -218,8 +250,9 @@ export class IncrementalReport {
    * built with these thresholds; null otherwise (the caller then scans, see findTwins).
    */
   twins(selfPath: string, doc: DocumentFingerprint, options: TwinOptions, limit?: TwinLimit): QueryMatch[] | null {
-    if (!this.index || !this.canUpdate(options)) return null;
-    return findTwinsIn(selfPath, doc, this.index, options, undefined, limit);
+    const index = this.liveIndex();
+    if (!index || !this.canUpdate(options)) return null;
+    return findTwinsIn(selfPath, doc, index, options, undefined, limit);
   }
 
   /** Pairs and groups from the current pairs (both unordered: the views sort what they show). */

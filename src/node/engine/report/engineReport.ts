@@ -97,7 +97,8 @@ export class EngineReport {
       const list: FingerprintedDocument[] = [...docs].map(([p, doc]) => ({ path: p, doc }));
       list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       report = this.matcher.rebuild(list, options);
-      this.rebuildMs = performance.now() - t0;
+      // (with the live index it builds after the report: its last build's time)
+      this.rebuildMs = performance.now() - t0 + this.matcher.indexBuildMs;
     }
     const located = this.h.regions.takeTouched();
     const touched = rebuilt || located === null ? null : located ? new Set([...(this.matcher.touched ?? []), ...located]) : this.matcher.touched;
@@ -131,6 +132,9 @@ export class EngineReport {
     if (report.truncated) view.truncated = { ...report.truncated };
     this.current = view;
     if (post) this.h.emit({ type: 'report', report: this.delta(view, rebuiltPaths) });
+    // The live index of a full match is built once the report is out (while the located copies
+    // are found off this thread), or at its first use if that comes sooner.
+    if (rebuilt) setImmediate(() => this.matcher.prepareIndex());
     return view;
   }
 

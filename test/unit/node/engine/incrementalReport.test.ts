@@ -376,6 +376,36 @@ describe('IncrementalReport', function () {
     assert.ok(big > 20, 'items over the cap were compared');
   });
 
+  it('the live index is built after the rebuild, at its first use or when asked: the same updates and twins as built at once', () => {
+    const rnd = mulberry32(77);
+    const fp = (p: string, t: string) => fingerprintText(t, p, { minTokens: 50 });
+    const docs = new Map<string, DocumentFingerprint>();
+    const base = Array.from({ length: 12 }, () => codeFile(rnd, 4));
+    base.forEach((t, i) => docs.set(`/w/f${i}.ts`, fp(`/w/f${i}.ts`, t)));
+    docs.set('/w/copy.ts', fp('/w/copy.ts', mutate(base[3], rnd, 0.05)));
+    const sorted = () => [...docs].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([path, doc]) => ({ path, doc }));
+    const reference = new IncrementalReport();
+    reference.rebuild(sorted(), options);
+    reference.prepareIndex();
+    assert.equal(reference.indexPending, false);
+    const lazy = new IncrementalReport();
+    lazy.rebuild(sorted(), options);
+    assert.equal(lazy.indexPending, true, 'not built by the rebuild');
+    // A query first: it builds the index.
+    const q = docs.get('/w/f3.ts')!;
+    assert.deepEqual(lazy.twins('/w/f3.ts', q, options), reference.twins('/w/f3.ts', q, options));
+    assert.equal(lazy.indexPending, false);
+    // Changes made before the first update, on a rebuild whose index is still to be built.
+    const later = new IncrementalReport();
+    later.rebuild(sorted(), options);
+    docs.set('/w/f5.ts', fp('/w/f5.ts', mutate(base[3], rnd, 0.08)));
+    docs.delete('/w/f7.ts');
+    const changed = ['/w/f5.ts', '/w/f7.ts'];
+    assert.deepEqual(canonical(later.update(changed, docs)!), canonical(buildReport(sorted(), options)));
+    assert.deepEqual(canonical(reference.update(changed, docs)!), canonical(buildReport(sorted(), options)));
+    assert.ok(later.indexBuildMs > 0, 'its build time noted');
+  });
+
   it('canUpdate only for the options of the last rebuild', () => {
     const inc = new IncrementalReport();
     assert.equal(inc.canUpdate(options), false);
