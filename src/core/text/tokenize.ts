@@ -1,5 +1,8 @@
 /**
- * Tokenisers: source code and prose (with CJK runs segmented by an injected segmenter).
+ * Tokenisers: source code here (tokenizeCode: its character classes, keywords, placeholders and
+ * scanners), prose in tokens/proseTokens.ts (tokenizeProse, with CJK runs segmented by an
+ * injected segmenter); this module re-exports it, the TokenBuffer both fill (tokens/tokenBuffer.ts)
+ * and the word characters beyond ASCII (tokens/wordChars.ts: isCjk, unicodeWordTable).
  *
  * Tokens are never materialised as strings in the hot path: each token's 64-bit FNV-1a hash is
  * computed while its characters are scanned, and stored with its start offset in a TokenBuffer.
@@ -7,89 +10,13 @@
 import { FNV64_OFFSET_HI, FNV64_OFFSET_LO, FNV64_PRIME_LO, fnv1a64, fnv1a64Step, fnvHi, out } from './hash';
 import { commentFirstChars, REGEX_KEYWORDS, regexLiteralEnd, regexMayFollowPunct, skipComment } from './comments';
 import type { LanguageInfo } from './languages';
-import type { CjkSegmenter, CodeKernel } from '../types';
-import { CHINESE_STOP_WORDS, ENGLISH_STOP_WORDS } from './stopWords';
+import { HashSet64 } from './tokens/hashSet64';
+import type { TokenBuffer } from './tokens/tokenBuffer';
+import { isUnicodeWordChar } from './tokens/wordChars';
 
-/**
- * Growable parallel arrays of token hashes (two halves), start offsets and each token's other
- * form's low half (`alt`): in code, the low half of the token with identifiers and literals
- * replaced by placeholders (or, when the hashes already are normalised, of the token as read); in
- * prose, the low half itself. The clone hashes of items (cloneHashes.ts) are made from lo and alt.
- */
-export class TokenBuffer {
-  hi: Uint32Array;
-  lo: Uint32Array;
-  start: Int32Array;
-  alt: Uint32Array;
-  length = 0;
-
-  constructor(capacity = 4096) {
-    capacity = Math.max(1, capacity);
-    this.hi = new Uint32Array(capacity);
-    this.lo = new Uint32Array(capacity);
-    this.start = new Int32Array(capacity);
-    this.alt = new Uint32Array(capacity);
-  }
-
-  reset(): void {
-    this.length = 0;
-  }
-
-  push(hi: number, lo: number, start: number, alt: number = lo): void {
-    if (this.length === this.hi.length) this.grow();
-    const n = this.length++;
-    this.hi[n] = hi;
-    this.lo[n] = lo;
-    this.start[n] = start;
-    this.alt[n] = alt;
-  }
-
-  /** Doubles the capacity, keeping the tokens. */
-  grow(): void {
-    const cap = this.hi.length * 2;
-    const hi = new Uint32Array(cap);
-    const lo = new Uint32Array(cap);
-    const start = new Int32Array(cap);
-    const alt = new Uint32Array(cap);
-    hi.set(this.hi);
-    lo.set(this.lo);
-    start.set(this.start);
-    alt.set(this.alt);
-    this.hi = hi;
-    this.lo = lo;
-    this.start = start;
-    this.alt = alt;
-  }
-
-  /** Index of the first token whose start offset is >= offset (binary search). */
-  lowerBound(offset: number): number {
-    let a = 0;
-    let b = this.length;
-    while (a < b) {
-      const m = (a + b) >>> 1;
-      if (this.start[m] < offset) a = m + 1;
-      else b = m;
-    }
-    return a;
-  }
-}
-
-/** A set of 64-bit hashes of words (stop words, keywords), probed without allocating. */
-class HashSet64 {
-  private readonly map = new Map<number, number[]>();
-  constructor(words: Iterable<string>) {
-    for (const w of words) {
-      fnv1a64(w);
-      const list = this.map.get(out.lo);
-      if (list) list.push(out.hi);
-      else this.map.set(out.lo, [out.hi]);
-    }
-  }
-  has(hi: number, lo: number): boolean {
-    const list = this.map.get(lo);
-    return list !== undefined && list.includes(hi);
-  }
-}
+export { TokenBuffer } from './tokens/tokenBuffer';
+export { isCjk, unicodeWordTable } from './tokens/wordChars';
+export { bigrams, tokenizeProse, type ProseTokenizeOptions } from './tokens/proseTokens';
 
 const KEYWORD_LIST = (
     'if else for while do switch case default break continue return function class interface ' +
@@ -102,7 +29,6 @@ const KEYWORD_LIST = (
     'override template typename operator sizeof instanceof typeof readonly declare get set mut ' +
     'impl trait pub crate mod loop local global nonlocal del assert print echo'
   ).split(' ');
-const STOP_WORDS = new HashSet64([...ENGLISH_STOP_WORDS, ...CHINESE_STOP_WORDS]);
 
 /**
  * The keywords again as an open-addressing table on the low half (1024 slots, as native/
@@ -154,13 +80,6 @@ export interface CodeTokenizeOptions {
   normalizeIdentifiers?: boolean;
 }
 
-export interface ProseTokenizeOptions {
-  stopWords?: boolean;
-  segmenter?: CjkSegmenter;
-  /** A kernel that finds the words (CodeKernel.proseTokens): the same tokens. */
-  kernel?: Pick<CodeKernel, 'proseTokens'>;
-}
-
 /**
  * Classes of ASCII characters for the code tokeniser, looked up instead of compared: one load
  * decides what a character starts. (Comment openers depend on the language and are checked
@@ -203,85 +122,6 @@ for (let c = 0; c < 128; c++) {
 /** An identifier character: ASCII letters, digits, _ and $, or any Unicode word character. */
 function isIdentPart(c: number): boolean {
   return c < 128 ? ASCII_WORD[c] === 1 : isUnicodeWordChar(c);
-}
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
-
-/**
- * Answers of isUnicodeWordChar per UTF-16 code unit, filled on first use (0 = not asked yet,
- * 1 = word, 2 = not): the Unicode property test is a regular expression, too slow to run on every
- * character of non-English text.
- */
-const unicodeWord = new Uint8Array(65536);
-
-/** A non-ASCII code unit that belongs to a word (letters, marks, digits; surrogates too). */
-function isUnicodeWordChar(c: number): boolean {
-  if (c < 0x80) return false;
-  const known = unicodeWord[c];
-  if (known !== 0) return known === 1;
-  const word = classifyUnicode(c);
-  unicodeWord[c] = word ? 1 : 2;
-  return word;
-}
-
-function classifyUnicode(c: number): boolean {
-  // Every comparison made on every call (none under another's answer): unicodeWordTable's loop,
-  // optimised early, meets no comparison without type feedback as c passes each range's start.
-  const fromD800 = c >= 0xd800;
-  const toDfff = c <= 0xdfff;
-  const nbsp = c === 0x00a0;
-  const bom = c === 0xfeff;
-  const from2000 = c >= 0x2000;
-  const to206f = c <= 0x206f;
-  const from3000 = c >= 0x3000;
-  const to303f = c <= 0x303f;
-  const fromFf00 = c >= 0xff00;
-  const toFf0f = c <= 0xff0f;
-  if (fromD800 && toDfff) return true; // a surrogate
-  if (nbsp || bom || (from2000 && to206f) || (from3000 && to303f) || (fromFf00 && toFf0f)) return false;
-  return LETTER_OR_DIGIT.test(String.fromCharCode(c));
-}
-
-/** Runs of word characters, for {@link unicodeWordTable}: LETTER_OR_DIGIT's class, repeated. */
-const WORD_RUNS = /[\p{L}\p{N}\p{M}]+/gu;
-
-/**
- * isUnicodeWordChar for every UTF-16 code unit (1 = word character; ASCII entries 0): what a
- * compiled tokeniser needs to split words exactly as this one does. Made by one pass of a regular
- * expression over a string of every unit from U+0080 (surrogates as spaces: a pair would be one
- * character), then classifyUnicode's exceptions: ~2 ms once per thread where a test per unit took
- * ~10 (a scan's start-up; the identity with isUnicodeWordChar is tested unit by unit).
- */
-export function unicodeWordTable(): Uint8Array {
-  const t = new Uint8Array(65536);
-  const units = new Uint16Array(65536 - 0x80);
-  for (let i = 0; i < units.length; i++) units[i] = i + 0x80;
-  units.fill(0x20, 0xd800 - 0x80, 0xe000 - 0x80);
-  let text = '';
-  for (let at = 0; at < units.length; at += 8192) text += String.fromCharCode.apply(null, units.subarray(at, at + 8192) as unknown as number[]);
-  WORD_RUNS.lastIndex = 0;
-  for (let m = WORD_RUNS.exec(text); m !== null; m = WORD_RUNS.exec(text)) t.fill(1, 0x80 + m.index, 0x80 + m.index + m[0].length);
-  t.fill(1, 0xd800, 0xe000);
-  t[0x00a0] = 0;
-  t[0xfeff] = 0;
-  t.fill(0, 0x2000, 0x2070);
-  t.fill(0, 0x3000, 0x3040);
-  t.fill(0, 0xff00, 0xff10);
-  // And this thread's isUnicodeWordChar answers, all known now (as a test per unit left them).
-  for (let c = 0x80; c < 65536; c++) unicodeWord[c] = 2 - t[c];
-  return t;
-}
-
-/** CJK ideographs, kana and Hangul: scripts written without spaces between words. */
-export function isCjk(c: number): boolean {
-  return (
-    (c >= 0x4e00 && c <= 0x9fff) ||
-    (c >= 0x3400 && c <= 0x4dbf) ||
-    (c >= 0xf900 && c <= 0xfaff) ||
-    (c >= 0x3040 && c <= 0x30ff) ||
-    (c >= 0xac00 && c <= 0xd7af) ||
-    (c >= 0x31f0 && c <= 0x31ff)
-  );
 }
 
 /** White space beyond ASCII (ASCII controls and space are class CODE_SPACE). */
@@ -511,155 +351,3 @@ export function tokenizeCode(text: string, lang: LanguageInfo, options: CodeToke
   buf.length = len;
 }
 
-/**
- * Prose tokens: lower-cased words (letters, digits, inner apostrophes); CJK runs go through the
- * segmenter (one token per word). Punctuation and Markdown syntax are dropped; stop words too
- * when asked. Returns the number of CJK runs met (none: the segmenter made no token).
- */
-export function tokenizeProse(text: string, options: ProseTokenizeOptions, buf: TokenBuffer): number {
-  const kernel = options.kernel;
-  if (kernel?.proseTokens && text.length <= KERNEL_PROSE_UNITS) return proseTokensByKernel(kernel as Required<typeof kernel>, text, options.stopWords === true, options.segmenter, buf);
-  return proseTokens(text, text.length, options.stopWords === true, options.segmenter, buf);
-}
-
-/**
- * Longest text whose words a kernel finds: its entries (20 bytes a word) and its copy of the text
- * stay small; a bigger text (rare for prose) is read here, with no more memory than the tokens'.
- */
-const KERNEL_PROSE_UNITS = 1 << 21;
-/** Words of an entry of CodeKernel.proseTokens (kind start end hi lo), and its kinds. */
-const PROSE_ENTRY = 5;
-const PROSE_OTHER_WORD = 1;
-const PROSE_CJK_RUN = 2;
-/** Scratch of proseTokensByKernel: the kernel's entries (grown on demand, let go past PROSE_ENTRIES_KEEP). */
-const PROSE_ENTRIES_KEEP = PROSE_ENTRY * 4096;
-let proseEntries = new Uint32Array(PROSE_ENTRIES_KEEP);
-
-/**
- * proseTokens through a kernel: it finds the words and CJK runs and hashes the words of ASCII
- * letters and digits; a word with other letters is hashed here (JavaScript's lower case), a CJK
- * run cut here, stop words dropped here.
- */
-function proseTokensByKernel(kernel: Required<Pick<CodeKernel, 'proseTokens'>>, text: string, stop: boolean, segmenter: CjkSegmenter | undefined, buf: TokenBuffer): number {
-  let n = kernel.proseTokens(text, proseEntries);
-  if (n < 0) {
-    proseEntries = new Uint32Array(-n * PROSE_ENTRY);
-    n = kernel.proseTokens(text, proseEntries);
-  }
-  const e = proseEntries;
-  let runs = 0;
-  for (let w = 0; w < n * PROSE_ENTRY; w += PROSE_ENTRY) {
-    const kind = e[w];
-    const start = e[w + 1];
-    let hi: number;
-    let lo: number;
-    if (kind === PROSE_CJK_RUN) {
-      pushCjkRun(text.slice(start, e[w + 2]), start, segmenter, stop, buf);
-      runs++;
-      continue;
-    }
-    if (kind === PROSE_OTHER_WORD) {
-      fnv1a64(text.slice(start, e[w + 2]).toLowerCase().replace(/\u2019/g, "'"));
-      hi = out.hi;
-      lo = out.lo;
-    } else {
-      hi = e[w + 3];
-      lo = e[w + 4];
-    }
-    if (stop && STOP_WORDS.has(hi, lo)) continue;
-    buf.push(hi, lo, start);
-  }
-  if (proseEntries.length > PROSE_ENTRIES_KEEP) proseEntries = new Uint32Array(PROSE_ENTRIES_KEEP); // a long text's entries are not kept
-  return runs;
-}
-
-/**
- * tokenizeProse's loop over text[0, n), in a function of its own that reads nothing before it:
- * when V8 first optimises it in the middle of a long text (its type feedback allocated there),
- * the options' reads and the length are not left without feedback (a deoptimisation and a
- * recompile on the next text).
- */
-function proseTokens(text: string, n: number, stop: boolean, segmenter: CjkSegmenter | undefined, buf: TokenBuffer): number {
-  let runs = 0;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c < 128) {
-      if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
-        i++;
-        continue;
-      }
-    } else if (isCjk(c)) {
-      const start = i;
-      do i++;
-      while (i < n && isCjk(text.charCodeAt(i)));
-      pushCjkRun(text.slice(start, i), start, segmenter, stop, buf);
-      runs++;
-      continue;
-    } else if (!isUnicodeWordChar(c)) {
-      i++;
-      continue;
-    }
-    // A word: ASCII letters are lower-cased on the fly; other letters through toLowerCase.
-    const start = i;
-    let hi = FNV64_OFFSET_HI | 0;
-    let lo = FNV64_OFFSET_LO | 0;
-    let ascii = true;
-    while (i < n) {
-      let d = text.charCodeAt(i);
-      if (d < 128) {
-        if (d >= 65 && d <= 90) d |= 32;
-        else if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) {
-          // Inner apostrophe (don't, it's) stays in the word.
-          if (d === 39 && i + 1 < n && isAsciiLetter(text.charCodeAt(i + 1)) && i > start) {
-            // fall through and hash it
-          } else break;
-        }
-      } else if (d === 0x2019 && i + 1 < n && isAsciiLetter(text.charCodeAt(i + 1))) {
-        d = 39;
-      } else if (isCjk(d) || !isUnicodeWordChar(d)) {
-        break;
-      } else {
-        ascii = false;
-      }
-      const x = lo ^ d;
-      hi = fnvHi(hi, x);
-      lo = Math.imul(x, FNV64_PRIME_LO);
-      i++;
-    }
-    if (!ascii) {
-      fnv1a64(text.slice(start, i).toLowerCase().replace(/\u2019/g, "'"));
-      hi = out.hi;
-      lo = out.lo;
-    }
-    if (stop && STOP_WORDS.has(hi >>> 0, lo >>> 0)) continue;
-    buf.push(hi, lo, start);
-  }
-  return runs;
-}
-
-function isAsciiLetter(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-}
-
-function pushCjkRun(run: string, start: number, segmenter: CjkSegmenter | undefined, stop: boolean, buf: TokenBuffer): void {
-  const words = segmenter ? segmenter(run) : bigrams(run);
-  let offset = start;
-  for (const w of words) {
-    if (w.length === 0) continue;
-    fnv1a64(w);
-    const at = run.indexOf(w, offset - start);
-    const pos = at >= 0 ? start + at : offset;
-    offset = at >= 0 ? pos + (segmenter ? w.length : 1) : offset;
-    if (stop && STOP_WORDS.has(out.hi, out.lo)) continue;
-    buf.push(out.hi, out.lo, pos);
-  }
-}
-
-/** Character bigrams of a CJK run: the segmenter-free fallback ("abcd" → ab, bc, cd). */
-export function bigrams(run: string): string[] {
-  if (run.length <= 1) return run.length === 1 ? [run] : [];
-  const result: string[] = new Array(run.length - 1);
-  for (let i = 0; i + 1 < run.length; i++) result[i] = run.slice(i, i + 2);
-  return result;
-}
