@@ -42,16 +42,17 @@ const common = {
 };
 
 /**
- * The CLI's optional parts (--locate's region finder, --format html's page), which src/cli/cli.ts
- * requires only when a run asks for them, are a bundle of their own, dist/cliExtras.js: they
- * re-read files (with opencc-js; iconv-lite is dist/iconv.js, apart), code that a plain scan would
- * otherwise compile at start-up. In dist/cli.js both requires name that bundle.
+ * The CLI's optional parts (--locate's region finder, --format html's page), which
+ * src/cli/commands/scanCommand.ts requires only when a run asks for them, are a bundle of their
+ * own, dist/cliExtras.js: they re-read files (with opencc-js; iconv-lite is dist/iconv.js, apart),
+ * code that a plain scan would otherwise compile at start-up. In dist/cli.js both requires name
+ * that bundle.
  */
-const CLI_EXTRAS = /^\.\.\/node\/(scan\/locate|htmlReport\/fromScan)$/;
+const CLI_EXTRAS = /^\.\.\/\.\.\/node\/(scan\/locate|htmlReport\/fromScan)$/;
 const cliExtrasApart = {
   name: 'cli-extras-apart',
   setup(build) {
-    build.onResolve({ filter: CLI_EXTRAS }, (args) => (path.basename(args.importer) === 'cli.ts' ? { path: './cliExtras.js', external: true } : undefined));
+    build.onResolve({ filter: CLI_EXTRAS }, (args) => (path.basename(args.importer) === 'scanCommand.ts' ? { path: './cliExtras.js', external: true } : undefined));
   },
 };
 const cliExtras = {

@@ -40,9 +40,10 @@ export function useBatchThreads(cores: number, env: NodeJS.ProcessEnv = process.
   if (env.UV_THREADPOOL_SIZE === undefined) env.UV_THREADPOOL_SIZE = String(Math.max(4, Math.min(2 * cores, 256)));
 }
 
-// V8's flags: for a scan once its workers are online (cli.ts: onWorkersOnline), else now. A scan
-// whose code files go to the addon's threads (nativeBatches.ts) starts one worker, for its other
-// files and its files' matching, booting while this thread sets up (a core idle otherwise).
+// V8's flags: for a scan once its workers are online (commands/scanCommand.ts: onWorkersOnline),
+// else now. A scan whose code files go to the addon's threads (nativeBatches.ts) starts one
+// worker, for its other files and its files' matching, booting while this thread sets up (a core
+// idle otherwise).
 if (startsScanWorkers(process.argv)) {
   const native = nativeBatchesExpected();
   if (native) useBatchThreads(os.availableParallelism());
