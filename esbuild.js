@@ -48,7 +48,7 @@ const common = {
  * code that a plain scan would otherwise compile at start-up. In dist/cli.js both requires name
  * that bundle.
  */
-const CLI_EXTRAS = /^\.\.\/\.\.\/node\/(scan\/locate|htmlReport\/fromScan)$/;
+const CLI_EXTRAS = /^\.\.\/\.\.\/node\/(locate\/locate|htmlReport\/fromScan)$/;
 const cliExtrasApart = {
   name: 'cli-extras-apart',
   setup(build) {

@@ -24,6 +24,16 @@ describe('the CLI bundles (esbuild.js)', () => {
     }
   });
 
+  it("dist/cli.js holds neither --locate's region finder nor the HTML page: it requires them from dist/cliExtras.js", () => {
+    const cli = fs.readFileSync(path.join(DIST, 'cli.js'), 'utf8');
+    const extras = fs.readFileSync(path.join(DIST, 'cliExtras.js'), 'utf8');
+    for (const source of ['src/node/locate/locate.ts', 'src/node/htmlReport/fromScan.ts']) {
+      assert.ok(extras.includes(`// ${source}`), `cliExtras.js holds ${source}`);
+      assert.ok(!cli.includes(`// ${source}`), `cli.js holds no copy of ${source}`);
+    }
+    assert.equal(cli.match(/require\("\.\/cliExtras\.js"\)/g)?.length, 2, 'both requires name the bundle');
+  });
+
   it("--locate's code uses the kernel the CLI loaded (one module state)", function () {
     const script = [
       `const loader = require(${JSON.stringify(path.join(DIST, 'nativeKernel.js'))});`,
