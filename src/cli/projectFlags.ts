@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { sanitizeForTerminal } from './sanitize';
 import { PROJECT_FIELDS, configErrorMessage, readFolderConfig, readProjectConfig, type ProjectConfig, type ProjectField } from '../node/settings/projectConfig';
 
 /** The scan flag (commander's attribute name) that each project setting stands for. */
@@ -55,4 +56,11 @@ export function applyProjectConfig(root: string, configOption: string | boolean 
     flags.baseline = rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? config.baseline : rel;
   }
   return { ok: true, config };
+}
+
+/** {@link applyProjectConfig} for a command: false (after one line on stderr) when the configuration cannot be used. */
+export function projectConfigApplied(root: string, flags: { config?: string | boolean }, cmd: Command): boolean {
+  const project = applyProjectConfig(root, flags.config, flags as unknown as Record<string, unknown>, cmd);
+  if (!project.ok) process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
+  return project.ok;
 }

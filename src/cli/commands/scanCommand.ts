@@ -22,7 +22,7 @@ import { formatSarif, truncationMessage } from '../formatSarif';
 import { failureOf } from '../reporters/cloneKinds';
 import { formatText } from '../formatText';
 import { ProgressBar } from '../progress';
-import { applyProjectConfig } from '../projectFlags';
+import { projectConfigApplied } from '../projectFlags';
 import { sanitizeForTerminal } from '../sanitize';
 import { settingsOf, VERSION, type ScanFlags } from './commandFlags';
 import { skipNotices, writeOut } from './cliOutput';
@@ -67,11 +67,7 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
     return 2;
   }
   // The project's configuration fills in what the command line does not say (before anything reads the flags).
-  const project = applyProjectConfig(root, flags.config, flags as unknown as Record<string, unknown>, cmd);
-  if (!project.ok) {
-    process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
-    return 2;
-  }
+  if (!projectConfigApplied(root, flags, cmd)) return 2;
   const settings = settingsOf(flags);
   // A baseline that cannot be used stops the run before the scan: one line, exit code 2.
   let baseline: Baseline | undefined;

@@ -15,7 +15,7 @@ import { formatSarif, truncationMessage } from '../formatSarif';
 import { failureOf } from '../reporters/cloneKinds';
 import { formatText } from '../formatText';
 import { ProgressBar } from '../progress';
-import { applyProjectConfig } from '../projectFlags';
+import { projectConfigApplied } from '../projectFlags';
 import { sanitizeForTerminal } from '../sanitize';
 import { settingsOf, VERSION, type JoinFlags, type ScanFlags } from './commandFlags';
 import { skipNotices, writeOut } from './cliOutput';
@@ -27,11 +27,7 @@ export async function runFingerprints(dir: string, flags: ScanFlags & { out: str
     process.stderr.write(`neardup: no such folder: ${sanitizeForTerminal(dir)}\n`);
     return 2;
   }
-  const project = applyProjectConfig(root, flags.config, flags as unknown as Record<string, unknown>, cmd);
-  if (!project.ok) {
-    process.stderr.write(`neardup: ${sanitizeForTerminal(project.message)}; fix it, or run with --no-config.\n`);
-    return 2;
-  }
+  if (!projectConfigApplied(root, flags, cmd)) return 2;
   if (flags.weighting === 'tfidf') {
     process.stderr.write('neardup: --weighting tfidf weighs each shingle by the whole tree, so fingerprints of separate exports cannot be joined; use none or tf.\n');
     return 2;
