@@ -106,6 +106,8 @@ export interface NearDupApi {
   status(): { text: string; tooltip: string };
   timings: {
     activateMs: number;
+    /** The index's state when activate() returned ('starting': its first index is left to run after it). */
+    stateAtActivation: string;
     /** The extension host's memory when activate() ran (before the first index). */
     memoryAtActivation: NodeJS.MemoryUsage;
     firstIndexMs(): number | undefined;
@@ -184,6 +186,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   context.subscriptions.push({ dispose: () => clearImmediate(timer) });
 
   const activateMs = performance.now() - started;
+  const stateAtActivation = index.state;
   log.info(`activated in ${activateMs.toFixed(1)} ms`);
   // A virtual folder (GitHub Repositories, a remote file system without a VS Code server): its
   // files are not on this machine's disk, which the desktop engine reads. Said once, in the log.
@@ -238,6 +241,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
     status: () => ({ text: statusBar.item.text, tooltip: String(statusBar.item.tooltip ?? '') }),
     timings: {
       activateMs,
+      stateAtActivation,
       memoryAtActivation,
       firstIndexMs: () => index.firstIndexMs,
       lastReport: () => index.lastReportTiming,

@@ -25,7 +25,12 @@ describe('indexing and the Near Duplicates view', () => {
   });
 
   it('activation returns in a few ms and the first index runs in the background', () => {
-    assert.ok(api.timings.activateMs < 100, `activate() took ${api.timings.activateMs} ms`);
+    // What "in the background" means, whatever the machine's load: activate() returned before the
+    // first index began. Its time is only bounded loosely: on a busy 2-core machine the extension
+    // host's own work around it made a few ms 110 ms once (typically 10-60 ms here), and the
+    // fixture is too small for an index run inside activate() to show in time anyway.
+    assert.strictEqual(api.timings.stateAtActivation, 'starting');
+    assert.ok(api.timings.activateMs < 500, `activate() took ${api.timings.activateMs} ms`);
     const first = api.timings.firstIndexMs();
     assert.ok(first !== undefined && first > 0, 'first index finished');
     assert.strictEqual(api.index.state(), 'ready');
