@@ -107,7 +107,7 @@ export interface NearDupApi {
   timings: {
     activateMs: number;
     /** The index's state when activate() returned ('starting': its first index is left to run after it). */
-    stateAtActivation: string;
+    stateAtActivation: IndexState;
     /** The extension host's memory when activate() ran (before the first index). */
     memoryAtActivation: NodeJS.MemoryUsage;
     firstIndexMs(): number | undefined;

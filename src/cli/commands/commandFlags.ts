@@ -5,6 +5,10 @@
  */
 import type { CloneKind } from '../../core/types';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../node/settings/engineSettings';
+import type { ScanOptions } from '../../node/scan/scan';
+import { applyCliV8Flags } from '../process/v8Tiering';
+import type { ProgressBar } from '../progress';
+import { skipNotices } from './cliOutput';
 
 export const VERSION = '0.1.0';
 
@@ -68,5 +72,20 @@ export function settingsOf(flags: ScanFlags): EngineSettings {
     cjkSegmenter: flags.cjkSegmenter,
     foldVariants: flags.foldVariants,
     maxFileSizeBytes: flags.maxFileSize * 1024,
+  };
+}
+
+/** What `scan` and `fingerprints` both give scanDirectory from their flags: the tree, its rules, the workers, the skip notices. */
+export function scanOptionsOf(root: string, settings: EngineSettings, flags: ScanFlags, progress: ProgressBar): ScanOptions {
+  return {
+    root,
+    settings,
+    include: flags.include,
+    exclude: flags.exclude,
+    gitignore: flags.gitignore,
+    workers: flags.workers,
+    quiet: flags.quiet,
+    onWorkersOnline: applyCliV8Flags,
+    onSkip: skipNotices(flags.quiet, progress),
   };
 }

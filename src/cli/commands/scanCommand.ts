@@ -11,7 +11,6 @@ import { IGNORE_FILE_REASON } from '../../core/text/ignoreMarkers';
 import type * as Locate from '../../node/locate/locate';
 import type * as HtmlReport from '../../node/htmlReport/fromScan';
 import { scanDirectory, type ScanPool, type ScanResult } from '../../node/scan/scan';
-import { applyCliV8Flags } from '../process/v8Tiering';
 import { changedFiles } from '../changedFiles';
 import { BaselineError, baselineText, changedSettings, locatedNewToBaseline, matchBaseline, onlyNewPairs, pairIdentities, readBaseline, writeBaseline, type Baseline, type BaselineSummary } from '../baseline';
 import { formatJunit } from '../reporters/formatJunit';
@@ -24,8 +23,8 @@ import { formatText } from '../formatText';
 import { ProgressBar } from '../progress';
 import { projectConfigApplied } from '../projectFlags';
 import { sanitizeForTerminal } from '../sanitize';
-import { settingsOf, VERSION, type ScanFlags } from './commandFlags';
-import { skipNotices, writeOut } from './cliOutput';
+import { scanOptionsOf, settingsOf, VERSION, type ScanFlags } from './commandFlags';
+import { writeOut } from './cliOutput';
 
 /*
  * --locate's and --format html's code, required when a run asks for it: in the bundle both are
@@ -150,22 +149,14 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
     };
   };
   const result = await scanDirectory({
-    root,
-    settings,
-    include: flags.include,
-    exclude: flags.exclude,
-    gitignore: flags.gitignore,
-    workers: flags.workers,
+    ...scanOptionsOf(root, settings, flags, progress),
     regions: flags.locate === true,
     regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? locateParts().LOCATE_MAX_BYTES) : undefined,
     // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
     regionsSharedFrom: flags.locate ? locateParts().regionsShared : undefined,
-    quiet: flags.quiet,
-    onWorkersOnline: applyCliV8Flags,
     onPhase,
     onBatch,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
-    onSkip: skipNotices(flags.quiet, progress),
     ...(flags.locate ? { withWorkers: locate } : {}),
   });
   progress.clear();

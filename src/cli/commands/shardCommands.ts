@@ -8,7 +8,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { scanDirectory } from '../../node/scan/scan';
 import { shardParts } from '../process/shardParts';
-import { applyCliV8Flags } from '../process/v8Tiering';
 import { pairIdentities } from '../baseline';
 import { formatJsonPieces } from '../formatJson';
 import { formatSarif, truncationMessage } from '../formatSarif';
@@ -17,8 +16,8 @@ import { formatText } from '../formatText';
 import { ProgressBar } from '../progress';
 import { projectConfigApplied } from '../projectFlags';
 import { sanitizeForTerminal } from '../sanitize';
-import { settingsOf, VERSION, type JoinFlags, type ScanFlags } from './commandFlags';
-import { skipNotices, writeOut } from './cliOutput';
+import { scanOptionsOf, settingsOf, VERSION, type JoinFlags, type ScanFlags } from './commandFlags';
+import { writeOut } from './cliOutput';
 
 /** `neardup fingerprints <dir> --out FILE`: the tree's fingerprints as a shard (node/shards). */
 export async function runFingerprints(dir: string, flags: ScanFlags & { out: string; name?: string }, cmd: Command): Promise<number> {
@@ -42,17 +41,9 @@ export async function runFingerprints(dir: string, flags: ScanFlags & { out: str
   const settings = settingsOf(flags);
   const progress = new ProgressBar();
   const result = await scanDirectory({
-    root,
-    settings,
-    include: flags.include,
-    exclude: flags.exclude,
-    gitignore: flags.gitignore,
-    workers: flags.workers,
-    quiet: flags.quiet,
-    onWorkersOnline: applyCliV8Flags,
+    ...scanOptionsOf(root, settings, flags, progress),
     match: false,
     onProgress: flags.progress && !flags.quiet ? (done, found) => progress.update(done, found) : undefined,
-    onSkip: skipNotices(flags.quiet, progress),
   });
   progress.clear();
   try {

@@ -191,9 +191,7 @@ export class EngineState {
     return this.serial(async () => {
       this.thresholds = { ...thresholds };
       if (this.config) this.config.settings = { ...this.config.settings, ...thresholds };
-      const { generation } = this.report.compute(null);
-      this.report.matcher.prepareIndex(); // (after the report is posted)
-      return { generation };
+      return { generation: this.report.compute(null).generation };
     });
   }
 
@@ -329,15 +327,9 @@ export class EngineState {
 
   // ------------------------------------------------------------------------------ internals
 
-  /**
-   * The located copies brought up to date after a job's report, with a report of their own if
-   * they changed (on the job's figures; it read no more files). Then the job's live index, if its
-   * report was a full match (built while the located copies were found, else now: the job ends
-   * with it, so the next change finds it built).
-   */
+  /** The located copies brought up to date after a job's report, with a report of their own if they changed (on the job's figures; it read no more files). */
   private async locate(): Promise<void> {
     if (this.regions.on && (await this.regions.step())) this.report.compute(this.report.current?.lastJob ? { ...this.report.current.lastJob, reread: 0 } : null, true, new Set());
-    this.report.matcher.prepareIndex();
   }
 
   /** A change's report: its SimHash result at once (no wait for partners read again), its located copies right after it (EngineRegions.holdBack). */
@@ -348,7 +340,9 @@ export class EngineState {
   }
 
   private serial<T>(job: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(job, job);
+    // Every job ends with the live index of a full match built (its report was posted before it,
+    // EngineReport.compute): the next change does not wait for it.
+    const run = this.queue.then(job, job).finally(() => this.report.matcher.prepareIndex());
     this.queue = run.catch(() => undefined);
     return run;
   }
