@@ -42,22 +42,26 @@ const common = {
 };
 
 /**
- * The CLI's optional parts (--locate's region finder, --format html's page), which
- * src/cli/commands/scanCommand.ts requires only when a run asks for them, are a bundle of their
+ * The CLI's optional parts (--locate's region finder, --format html's page, the few files a scan
+ * fingerprints on its own thread), which src/cli/commands/scanCommand.ts and src/node/scan/nativeBatches.ts
+ * require only when a run needs them, are a bundle of their
  * own, dist/cliExtras.js: they re-read files (with opencc-js; iconv-lite is dist/iconv.js, apart),
- * code that a plain scan would otherwise compile at start-up. In dist/cli.js both requires name
+ * code that a plain scan would otherwise compile at start-up. In dist/cli.js these requires name
  * that bundle.
  */
 const CLI_EXTRAS = /^\.\.\/\.\.\/node\/(locate\/locate|htmlReport\/fromScan)$/;
+/** The scan's files fingerprinted on its own thread (src/node/scan/filesHere.ts), required by nativeBatches.ts on the first. */
+const FILES_HERE = /^\.\/filesHere$/;
 const cliExtrasApart = {
   name: 'cli-extras-apart',
   setup(build) {
     build.onResolve({ filter: CLI_EXTRAS }, (args) => (path.basename(args.importer) === 'scanCommand.ts' ? { path: './cliExtras.js', external: true } : undefined));
+    build.onResolve({ filter: FILES_HERE }, (args) => (path.basename(args.importer) === 'nativeBatches.ts' ? { path: './cliExtras.js', external: true } : undefined));
   },
 };
 const cliExtras = {
   stdin: {
-    contents: "export * from './src/node/locate/locate';\nexport * from './src/node/htmlReport/fromScan';\n",
+    contents: "export * from './src/node/locate/locate';\nexport * from './src/node/htmlReport/fromScan';\nexport * from './src/node/scan/filesHere';\n",
     resolveDir: __dirname,
     sourcefile: 'cliExtras.ts',
     loader: 'ts',

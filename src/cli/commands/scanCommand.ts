@@ -161,8 +161,10 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
   });
   progress.clear();
   if (trace) {
-    // (thread 0: the addon's threads, nativeBatches.ts)
-    const threads = [...byThread].sort((a, b) => a[0] - b[0]).map(([id, t]) => (id === 0 ? `the addon's threads: ${t.files} files` : `thread ${id}: ${t.files} files, Chinese: ${t.cjk}`));
+    // (thread 0: the addon's threads, nativeBatches.ts; -1: this thread, filesHere.ts)
+    const threads = [...byThread]
+      .sort((a, b) => a[0] - b[0])
+      .map(([id, t]) => (id === 0 ? `the addon's threads: ${t.files} files` : `${id < 0 ? 'this thread' : `thread ${id}`}: ${t.files} files, Chinese: ${t.cjk}`));
     process.stderr.write(`neardup: trace workers ${threads.join('; ')}\n`);
   }
   if (result.truncated && !flags.quiet) process.stderr.write(`neardup: ${truncationMessage(result.truncated)}\n`);

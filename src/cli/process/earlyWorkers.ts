@@ -2,7 +2,8 @@
  * The CLI's scan workers started first (imported right after v8Tiering, before any other module's
  * set-up): `neardup scan` and `neardup fingerprints` start their first worker thread now, so that
  * its boot (~40 ms of a thread) overlaps the ~30 ms this thread spends setting up the CLI and its
- * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16). It boots
+ * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16), unless the scan's
+ * code files go to the addon's threads (then no worker starts unless needed: scan/filesHere.ts). It boots
  * before V8's flags are set (v8Tiering.ts), with Node's code cache. A run that ends
  * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
  */
@@ -41,11 +42,11 @@ export function useBatchThreads(cores: number, env: NodeJS.ProcessEnv = process.
 }
 
 // V8's flags: for a scan once its workers are online (commands/scanCommand.ts: onWorkersOnline),
-// else now. A scan whose code files go to the addon's threads (nativeBatches.ts) starts one
-// worker, for its other files and its files' matching, booting while this thread sets up (a core
-// idle otherwise).
+// else now. A scan whose code files go to the addon's threads (nativeBatches.ts) starts no worker
+// now: the few other files are fingerprinted on this thread (scan/filesHere.ts) and a worker starts
+// only for more of them (its boot, ~0.17 s of CPU, costs more than a few Markdown files).
 if (startsScanWorkers(process.argv)) {
   const native = nativeBatchesExpected();
   if (native) useBatchThreads(os.availableParallelism());
-  prestartScanWorkers(native ? 1 : earlyWorkerCount(process.argv, os.availableParallelism()));
+  else prestartScanWorkers(earlyWorkerCount(process.argv, os.availableParallelism()));
 } else applyCliV8Flags();

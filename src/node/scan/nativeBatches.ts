@@ -3,9 +3,10 @@
  * code files read, checked and fingerprinted by one readCodeBatchAsync job on a thread of libuv's
  * pool, each job with a kernel of its own (native/readcode.c), the same outcomes as a worker's
  * batch; the batch's other files (prose, notebooks, components, files that are not plain text)
- * go to the scan's workers, which start only when such a file comes (the CLI starts one early).
- * So a tree of code alone boots one worker thread or none, not one per core (a Node worker's start
- * and its bundle's compile: ~90 ms of CPU each). For a process of its own, as the CLI's: a job
+ * are fingerprinted on the scan's thread while they are few (filesHere.ts, {@link filesHereBudget}),
+ * then by the scan's workers, which start only when such files come. So a tree of code with a few
+ * Markdown files boots no worker thread, not one per core (a Node worker's start and its bundle's
+ * compile: ~90 ms of CPU each, ~25 MB of fresh memory). For a process of its own, as the CLI's: a job
  * queued beyond its lanes waits on a thread of libuv's pool (native/readcode.c), which the
  * extension host shares with every other extension (its engine keeps its workers).
  */
@@ -13,10 +14,11 @@ import * as fs from 'node:fs';
 import type { EngineSettings } from '../settings/engineSettings';
 import { readyVariantTable, variantTable } from '../cjk/variants';
 import { codeBatchAsync, codeBatchAsyncAvailable, useKernelFoldTable } from '../workers/codeBatch';
-import type { FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
-import type { SharedFrequencies } from '../workers/messages';
+import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
+import type { CjkMode, SharedFrequencies } from '../workers/messages';
 import { kernelCandidates } from '../workers/nativeKernel';
 import { outcomesOfWords } from '../workers/packing';
+import type * as FilesHere from './filesHere';
 
 /** NEARDUP_NATIVE_BATCHES=0: every file goes to the workers, as before (benches, tests of the workers). */
 const TURNED_OFF = (): boolean => process.env.NEARDUP_NATIVE_BATCHES === '0';
@@ -137,4 +139,53 @@ export function fingerprintNatively(
     }
     return out;
   });
+}
+
+/** A file walked, with the walk's size (the files fingerprinted on the scan's thread count it: {@link filesHereBudget}). */
+export type WalkedFile = FileToFingerprint & { size: number };
+
+/**
+ * The files the addon's threads leave are fingerprinted on the scan's thread while no worker has
+ * started and they are at most this many, of at most {@link FILES_HERE_MAX_BYTES} in all (the walk's
+ * sizes): a worker's boot costs more than a few Markdown files (filesHere.ts). The small bench tree
+ * leaves 19 files (~0.3 MB); past either limit a worker starts and takes the rest.
+ */
+export const FILES_HERE_MAX_FILES = 64;
+export const FILES_HERE_MAX_BYTES = 1024 * 1024;
+
+/** What {@link filesHereBudget} gives a scan. */
+export interface FilesHereBudget {
+  /**
+   * The outcomes of files the addon's threads left, made on this thread, and what it segments
+   * Chinese with after them; undefined when they go to a worker (one has started, or they would
+   * pass the limits).
+   */
+  take(
+    files: readonly FileToFingerprint[],
+    settings: EngineSettings,
+    df: SharedFrequencies | undefined,
+    cjk: CjkMode,
+    regions: { asked: boolean; owned: boolean },
+  ): { outcomes: FileOutcome[]; cjk: CjkSegmenterInUse } | undefined;
+}
+
+/**
+ * The scan's files fingerprinted on its own thread (filesHere.ts, required on the first: in the
+ * CLI's bundle, dist/cliExtras.js): at most `maxFiles` (0: none) while `pool` has started no worker.
+ */
+export function filesHereBudget(maxFiles: number, pool: { workerThreadIds(): number[] }, setup: FilesHere.FilesHereSetup): FilesHereBudget {
+  let files = 0;
+  let bytes = 0;
+  return {
+    take(list, settings, df, cjk, regions) {
+      if (maxFiles <= 0 || pool.workerThreadIds().length > 0) return undefined;
+      let more = 0;
+      for (const f of list) more += (f as Partial<WalkedFile>).size ?? 0;
+      if (files + list.length > maxFiles || bytes + more > FILES_HERE_MAX_BYTES) return undefined;
+      files += list.length;
+      bytes += more;
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      return (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, setup);
+    },
+  };
 }

@@ -11,7 +11,7 @@
 import { nativeKernel, nativeLister } from '../workers/nativeKernel';
 import { releaseRegionDocument } from '../workers/regionPacking';
 import { startScanPool } from './scanWorkers';
-import { fingerprintNatively, foldTableWhenReady, nativeBatchesChosen } from './nativeBatches';
+import { filesHereBudget, fingerprintNatively, foldTableWhenReady, nativeBatchesChosen, FILES_HERE_MAX_FILES, type WalkedFile } from './nativeBatches';
 import * as path from 'node:path';
 import type { FingerprintedDocument, Report } from '../../core/report/report';
 import { inParallel, matchDocuments } from './scanReport';
@@ -82,7 +82,8 @@ export interface ScanOptions {
   /**
    * Called with each batch a worker answered: its files (the files sent back for their Chinese
    * text come again, in the batch that does them), the worker's thread id, and what that worker
-   * segments Chinese with after it. For diagnostics and tests (NEARDUP_TRACE=1 sums them up).
+   * segments Chinese with after it (thread 0: the addon's threads; -1: this thread, filesHere.ts).
+   * For diagnostics and tests (NEARDUP_TRACE=1 sums them up).
    */
   onBatch?: (batch: { files: number; thread: number; cjk: CjkSegmenterInUse }) => void;
   /**
@@ -90,6 +91,12 @@ export interface ScanOptions {
    * (nativeBatches.ts). Default: where the addon has it, unless NEARDUP_NATIVE_BATCHES=0.
    */
   nativeBatches?: boolean;
+  /**
+   * With `nativeBatches`: the files the addon's threads leave are fingerprinted on this thread,
+   * no worker started for them, while they are at most this many files (and 1 MB: nativeBatches.ts
+   * filesHereBudget). Default {@link FILES_HERE_MAX_FILES}; 0: always a worker.
+   */
+  filesHereMax?: number;
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
   /**
@@ -160,7 +167,7 @@ export const CJK_EVERY_WORKER_CHARS = 256 * 1024;
 
 interface Batch {
   index: number;
-  files: FileToFingerprint[];
+  files: WalkedFile[];
   /** The walk's size of its files. */
   bytes: number;
 }
@@ -250,7 +257,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   try {
     // ---- batching of the walk's entries
     const ready: Batch[] = [];
-    let current: FileToFingerprint[] = [];
+    let current: WalkedFile[] = [];
     let currentBytes = 0;
     let batches = 0;
     const flush = () => {
@@ -261,7 +268,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     };
     const add = (e: WalkEntry) => {
       found++;
-      current.push({ path: e.path, relPath: e.relPath });
+      current.push({ path: e.path, relPath: e.relPath, size: e.size });
       currentBytes += e.size;
       walkedBytes += e.size;
       if (wantRegions && walkedBytes > regionsMaxBytes) {
@@ -299,6 +306,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     // ---- fingerprinting
     let failure: { error: unknown } | null = null;
     let leftFiles = 0;
+    // The few files the addon's threads leave, on this thread while no worker has started (filesHere.ts).
+    const here = filesHereBudget(native ? (options.filesHereMax ?? FILES_HERE_MAX_FILES) : 0, pool, { quiet: options.quiet === true, variantTable });
     /** A batch's outcomes, region documents asked for or not (then its files are noted). */
     const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
       const asked = wantRegions;
@@ -316,7 +325,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       // large part of the tree (prose, say), then to any. That one is the worker that loads jieba:
       // its Chinese text is cut at once (`defer` would send it back after its text up to the first
       // Chinese was tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
-      const others = (list: FileToFingerprint[]) => {
+      const others = (list: FileToFingerprint[]): Promise<FileOutcome[]> => {
+        const made = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
+        if (made) {
+          options.onBatch?.({ files: list.length, thread: -1, cjk: made.cjk });
+          return Promise.resolve(made.outcomes);
+        }
         leftFiles += list.length;
         return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode === 'defer' ? 'load' : mode, 0) : inPool(list);
       };

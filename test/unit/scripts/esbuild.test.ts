@@ -1,5 +1,5 @@
 // The CLI's bundles (esbuild.js): dist/cli.js and dist/cliExtras.js (--locate's and --format
-// html's code, required when asked for) share one kernel loader, dist/nativeKernel.js: neither
+// html's code, and the few files a scan fingerprints on its own thread, required when needed) share one kernel loader, dist/nativeKernel.js: neither
 // holds a copy of it, and the kernel the CLI loaded is the one --locate's code uses (its state is
 // one: a kernel turned off after the CLI loaded one is not loaded again for --locate).
 import { strict as assert } from 'node:assert';
@@ -24,18 +24,20 @@ describe('the CLI bundles (esbuild.js)', () => {
     }
   });
 
-  it("dist/cli.js holds neither --locate's region finder nor the HTML page: it requires them from dist/cliExtras.js", () => {
+  it("dist/cli.js holds neither --locate's region finder, the HTML page nor the files' fingerprinting on the scan's thread: it requires them from dist/cliExtras.js", () => {
     const cli = fs.readFileSync(path.join(DIST, 'cli.js'), 'utf8');
     const extras = fs.readFileSync(path.join(DIST, 'cliExtras.js'), 'utf8');
     // (text of their code that minifying keeps: the region jobs' error, the page's policy)
     for (const [what, text] of [
       ["--locate's region finder (node/locate/regionJobs.ts)", 'the worker lost the documents'],
       ['the HTML page (node/htmlReport/htmlPage.ts)', 'Content-Security-Policy'],
+      ["a file's fingerprinting (node/workers/fingerprintFile.ts, for node/scan/filesHere.ts)", 'deferred: CJK text needs jieba'],
     ]) {
       assert.ok(extras.includes(text), `cliExtras.js holds ${what}`);
       assert.ok(!cli.includes(text), `cli.js holds no copy of ${what}`);
     }
-    assert.equal(cli.match(/require\("\.\/cliExtras\.js"\)/g)?.length, 2, 'both requires name the bundle');
+    assert.equal(cli.match(/require\("\.\/cliExtras\.js"\)/g)?.length, 3, 'the three requires name the bundle');
+    assert.match(extras, /fingerprintFilesHere/, 'cliExtras.js exports what scan.ts requires');
   });
 
   it("--locate's code uses the kernel the CLI loaded (one module state)", function () {

@@ -115,20 +115,36 @@ describe("the CLI's early scan worker", function () {
     assert.equal(run(['join']).workers.length, 0);
   });
 
-  (codeBatchAsyncAvailable() ? it : it.skip)("is one, for a scan whose code files go to the addon's threads; libuv's pool sized for them", () => {
+  (codeBatchAsyncAvailable() ? it : it.skip)("is none, for a scan whose code files go to the addon's threads (its few other files on its own thread); libuv's pool sized for them", () => {
     const native = { NEARDUP_NATIVE_BATCHES: '1' };
     const flags = `flags --interrupt-budget=${CLI_INTERRUPT_BUDGET}`;
     const many = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '3', '--no-locate'], native);
     assert.equal(many.status, 0);
     assert.equal((JSON.parse(many.stdout) as { stats: { files: number } }).stats.files, 150);
-    assert.deepEqual(many.workers, ['worker.js'], 'one, started first');
-    // The flags once, after it is online (or gone: a scan this small can end before it boots, unused).
-    assert.deepEqual(many.events.filter((e) => e !== 'online'), [flags]);
-    assert.ok(!many.events.slice(many.events.indexOf(flags)).includes('online'), many.events.join(', '));
+    assert.deepEqual(many.workers, [], 'none started');
+    // The flags once, no worker to wait for.
+    assert.deepEqual(many.events, [flags]);
     assert.equal(many.uv, String(Math.max(4, 2 * os.availableParallelism())));
     const locating = run(['scan', path.join(dir, 'many'), '--format', 'json', '--workers', '2'], native);
     assert.equal(locating.status, 0);
-    assert.deepEqual(locating.workers, ['worker.js']);
+    assert.deepEqual(locating.workers, []);
+    // A few Markdown files (one with Chinese text) beside the code: on the scan's thread, by the
+    // bundle's own code (dist/cliExtras.js), no worker; the same report as the workers give.
+    const mixed = path.join(dir, 'mixed');
+    fs.cpSync(path.join(dir, 'many'), mixed, { recursive: true });
+    const prose = `# Totals\n\n${'This package adds numbers and keeps the totals of each day, week and month for every account. '.repeat(4)}\n`;
+    fs.writeFileSync(path.join(mixed, 'README.md'), prose);
+    fs.writeFileSync(path.join(mixed, 'COPY.md'), prose);
+    fs.writeFileSync(path.join(mixed, 'zh.md'), '# 用法\n\n这个包把数字加起来并且保存每天、每周和每月的总数。\n');
+    const here = run(['scan', mixed, '--format', 'json', '--no-locate'], native);
+    assert.equal(here.status, 0);
+    assert.deepEqual(here.workers, []);
+    const hereReport = JSON.parse(here.stdout) as { stats: { files: number }; pairs: Array<{ a: { path: string }; b: { path: string } }> };
+    assert.equal(hereReport.stats.files, 153);
+    assert.ok(hereReport.pairs.some((p) => [p.a.path, p.b.path].sort().join() === 'COPY.md,README.md'), 'the prose copy found');
+    const inWorkers = run(['scan', mixed, '--format', 'json', '--no-locate']);
+    assert.ok(inWorkers.workers.length > 0, 'the workers of a scan without the addon');
+    assert.equal(here.stdout.replace(/"elapsedMs": \d+/, ''), inWorkers.stdout.replace(/"elapsedMs": \d+/, ''));
     assert.equal(run(['scan', path.join(dir, 'many'), '--no-locate', '-q'], { ...native, UV_THREADPOOL_SIZE: '3' }).uv, '3', "the environment's size kept");
     assert.equal(run(['join']).uv, undefined, 'other commands leave it');
     // The same report as the workers give.

@@ -1,7 +1,8 @@
 // A scan's code files fingerprinted on the addon's threads (src/node/scan/nativeBatches.ts): the
 // same result as the workers give (documents, pairs, groups, skips, region documents), for a tree
-// of code, prose and files the batch leaves; the code files by the addon's threads, the others by
-// one worker; no worker at all for a tree of code alone; at most --workers batches at once.
+// of code, prose and files the batch leaves; the code files by the addon's threads, the few others
+// on the scan's thread (filesHere.ts), more of them by one worker; no worker at all for a tree of
+// code alone; at most --workers batches at once.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -64,7 +65,7 @@ function comparable(r: ScanResult, skips: string[]) {
     fs.rmSync(codeOnly, { recursive: true, force: true });
   });
 
-  async function scan(root: string, nativeBatches: boolean, workers: number, regions: boolean) {
+  async function scan(root: string, nativeBatches: boolean, workers: number, regions: boolean, filesHereMax?: number) {
     const skips: string[] = [];
     const threads = new Map<number, number>();
     const result = await scanDirectory({
@@ -77,6 +78,7 @@ function comparable(r: ScanResult, skips: string[]) {
       nativeBatches,
       regions,
       regionsSharedFrom: 3,
+      filesHereMax,
       onSkip: (p, why) => skips.push(`${p}: ${why}`),
       onBatch: (b) => threads.set(b.thread, (threads.get(b.thread) ?? 0) + b.files),
     });
@@ -88,17 +90,23 @@ function comparable(r: ScanResult, skips: string[]) {
       it(`gives what the workers give (${workers} worker${workers > 1 ? 's' : ''}${regions ? ', region documents' : ''})`, async () => {
         const off = await scan(tree, false, workers, regions);
         const on = await scan(tree, true, workers, regions);
+        const inWorker = await scan(tree, true, workers, regions, 0);
         assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
+        assert.deepStrictEqual(comparable(inWorker.result, inWorker.skips), comparable(off.result, off.skips));
         assert.ok(on.result.pairs.length > 0 && on.skips.length >= 12, `${on.result.pairs.length} pairs, ${on.skips.length} skips`);
         if (regions) assert.equal(on.result.regions!.size, on.result.documents.length, 'a region document per file');
         // The code files by the addon's threads (thread 0), those with Han text to fold too (the
         // first batch that leaves one has this thread make the fold table, and runs it again), the
-        // others (prose, the BOM, the minified and binary files) by one worker.
+        // others (prose, the BOM, the minified and binary files) on the scan's thread (-1): no worker.
         const codeFiles = 6 * 31 + 6;
-        assert.equal(on.threads.get(0), codeFiles, [...on.threads].join(' '));
-        const workerThreads = [...on.threads.keys()].filter((t) => t !== 0);
-        assert.equal(workerThreads.length, 1, `one worker for the other files: ${[...on.threads].join(' ')}`);
-        assert.ok(!off.threads.has(0), 'none by the addon with nativeBatches off');
+        const others = 6 * 4;
+        assert.deepStrictEqual([...on.threads].sort((a, b) => a[0] - b[0]), [[-1, others], [0, codeFiles]]);
+        // With filesHereMax 0, one worker takes them.
+        assert.equal(inWorker.threads.get(0), codeFiles);
+        const workerThreads = [...inWorker.threads.keys()].filter((t) => t !== 0);
+        assert.equal(workerThreads.length, 1, `one worker for the other files: ${[...inWorker.threads].join(' ')}`);
+        assert.ok(workerThreads[0] > 0 && inWorker.threads.get(workerThreads[0]) === others);
+        assert.ok(!off.threads.has(0) && !off.threads.has(-1), 'none by the addon nor this thread with nativeBatches off');
       });
     }
   }
@@ -130,6 +138,17 @@ function comparable(r: ScanResult, skips: string[]) {
       on.release();
     }
     assert.equal(taken(), false, 'the table taken back');
+  });
+
+  it('fingerprints the files left on its own thread up to the limit, then starts a worker for the rest', async () => {
+    const on = await scan(tree, true, 2, true, 5);
+    const here = on.threads.get(-1) ?? 0;
+    const workerThreads = [...on.threads.keys()].filter((t) => t > 0);
+    assert.ok(here > 0 && here <= 5, `${here} files on this thread`);
+    assert.equal(workerThreads.length, 1, [...on.threads].join(' '));
+    assert.equal(here + on.threads.get(workerThreads[0])!, 6 * 4, 'every file left taken once');
+    const off = await scan(tree, false, 2, true);
+    assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
   });
 
   it('starts no worker for a tree of code alone', async () => {
