@@ -66,6 +66,11 @@ export interface KernelVetting {
   startOf: Int32Array;
   endOf: Int32Array;
   copyOf: Int32Array | null;
+  /**
+   * Pairs of documents left out besides (two files the report already pairs): asked of the
+   * kernel's vetted pairs in their order, before the maxPairs cut, so the same pairs as `accept`'s.
+   */
+  skipDocs?: (docA: number, docB: number) => boolean;
 }
 
 /**
@@ -165,7 +170,7 @@ function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, option
   offsets[n] = words;
   const sketches = new Uint32Array(words);
   for (let i = 0; i < n; i++) sketches.set(items[i].sketch, offsets[i]);
-  const found = options.kernel!.allPairsVetted!(
+  let found = options.kernel!.allPairsVetted!(
     fp,
     options.maxDistance,
     NATIVE_MAX_CANDIDATES,
@@ -180,10 +185,24 @@ function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, option
     v.copyOf,
   );
   if (!found) return null;
+  if (v.skipDocs) found = keptPairs(found, (x, y) => !v.skipDocs!(v.docOf[x], v.docOf[y]));
   const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
   const kept = Math.min(found.a.length, maxPairs);
   const cut = kept < found.a.length;
   return orderPairList({ length: kept, a: cut ? found.a.subarray(0, kept) : found.a, b: cut ? found.b.subarray(0, kept) : found.b, distance: cut ? found.distance.subarray(0, kept) : found.distance, truncated: cut }, n, options.kernel);
+}
+
+/** The pairs `keep` keeps, in their order (the same arrays, compacted: the kernel's, ours). */
+function keptPairs<T extends { a: Uint32Array; b: Uint32Array; distance: Uint8Array }>(found: T, keep: (a: number, b: number) => boolean): T {
+  const { a, b, distance } = found;
+  let kept = 0;
+  for (let p = 0; p < a.length; p++) {
+    if (!keep(a[p], b[p])) continue;
+    a[kept] = a[p];
+    b[kept] = b[p];
+    distance[kept++] = distance[p];
+  }
+  return kept === a.length ? found : { ...found, a: a.subarray(0, kept), b: b.subarray(0, kept), distance: distance.subarray(0, kept) };
 }
 
 /**

@@ -206,12 +206,9 @@ export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pair
     if (copyOf !== null && copyOf[a] >= 0 && copyOf[a] === copyOf[b]) return false;
     return !checkFiles || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a);
   };
-  return matchPairList(
-    items.map((i) => i.fp),
-    sectionMatchOptions(options),
-    accept,
-    checkFiles ? undefined : { docOf, startOf, endOf, copyOf }, // (the same rule, for a kernel that vets)
-  );
+  const skipDocs = checkFiles ? (a: number, b: number) => pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) : undefined;
+  // (the same rule as data, for a kernel that vets)
+  return matchPairList(items.map((i) => i.fp), sectionMatchOptions(options), accept, { docOf, startOf, endOf, copyOf, skipDocs });
 }
 
 /**

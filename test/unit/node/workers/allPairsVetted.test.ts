@@ -81,6 +81,30 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
     }
   });
 
+  it("leaves out the pairs of documents skipDocs names (files the report already pairs) before the maxPairs cut: matchPairList's pairs of the same rule as a function", () => {
+    for (const seed of [4, 5]) {
+      const { items, vetting, docs } = itemsOf(2400, seed);
+      const rnd = mulberry32(seed + 100);
+      // About a third of the document pairs that have candidates, as matchSectionItems' pairedFiles.
+      const paired = new Set<number>();
+      for (let a = 0; a < docs; a++) for (let b = a + 1; b < docs; b++) if (rnd() < 0.35) paired.add(a * docs + b);
+      const skipDocs = (a: number, b: number) => paired.has(a < b ? a * docs + b : b * docs + a);
+      const v: KernelVetting = { ...vetting, copyOf: null, skipDocs };
+      const rule = acceptOf(v);
+      const accept = (x: number, y: number) => rule(x, y) && (v.docOf[x] === v.docOf[y] || !skipDocs(v.docOf[x], v.docOf[y]));
+      const options: MatchOptions = { maxDistance: 10, minSimilarity: 0.25, sketchSize: 64 };
+      const plain = { allPairs: kernel!.allPairs.bind(kernel) };
+      const reference = matchPairList(items, { ...options, kernel: plain }, accept);
+      const unskipped = matchPairList(items, { ...options, kernel: kernel! }, rule, { ...v, skipDocs: undefined });
+      assert.ok(reference.length > 100 && unskipped.length > reference.length + 50, `seed ${seed}: ${reference.length} of ${unskipped.length} pairs`);
+      for (const threads of [1, 2]) assert.deepEqual(arrays(matchPairList(items, { ...options, kernel: kernel!, threads }, accept, v)), arrays(reference), `seed ${seed} threads ${threads}`);
+      const cap = Math.floor(reference.length / 3);
+      const cut = matchPairList(items, { ...options, maxPairs: cap, kernel: plain }, accept);
+      assert.ok(cut.truncated && cut.length === cap);
+      assert.deepEqual(arrays(matchPairList(items, { ...options, maxPairs: cap, kernel: kernel! }, accept, v)), arrays(cut));
+    }
+  });
+
   it('declines (null) past maxCandidates counted before the vetting, and refuses malformed arguments', () => {
     const { items, vetting } = itemsOf(800, 7);
     const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
