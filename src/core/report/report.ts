@@ -34,7 +34,7 @@ export interface ReportOptions {
   maxPairs?: number;
   /** The native kernel's pair search (same pairs), where this thread has it. */
   kernel?: Pick<CodeKernel, 'allPairs' | 'allPairsVetted' | 'sortPairs' | 'keepOutermostPairs'>;
-  /** Threads the kernel's search of the sections' pairs may take, this one included (default 1): the cores idle while this thread matches sections. */
+  /** Threads the kernel's searches of pairs here may take, this one included (default 1): the cores idle while this thread matches sections (and files). */
   sectionThreads?: number;
 }
 
@@ -153,7 +153,7 @@ function sectionMatchOptions(options: ReportOptions): MatchOptions {
 export function matchFileItems(plan: ReportPlan, options: ReportOptions): MatchedItems {
   return matchPairList(
     plan.fileItems.map((i) => i.fp),
-    { ...fileMatchOptions(options), kernel: options.kernel },
+    { ...fileMatchOptions(options), kernel: options.kernel, threads: options.sectionThreads },
   );
 }
 

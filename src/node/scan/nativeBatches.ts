@@ -87,10 +87,11 @@ export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArray
 /**
  * The outcomes of a batch, by its files' order: its code files by the addon's threads (at most
  * `lanes` batches at once, the scan's workers: more may be queued, to follow without a pause), the others
- * by `others` (the workers), both under way at once once the job says which are left; undefined
+ * by `others` (this thread or the workers), both under way at once once the job says which are left; undefined
  * when the batch has no file the job takes (then all of them are the workers'). With `regions`,
  * the region documents as the kernel made them, kept by this thread (`ownedRegions`) or copied
- * onto shared memory for the workers (packOutcomes).
+ * onto shared memory for the workers (packOutcomes). `onNativeDone` once the addon's part is done
+ * when `others` has files to do (the scan's place for the batch is then free: batchQueue.ts).
  */
 export function fingerprintNatively(
   files: readonly FileToFingerprint[],
@@ -101,6 +102,7 @@ export function fingerprintNatively(
   others: (files: FileToFingerprint[]) => Promise<FileOutcome[]>,
   onTaken?: (files: number) => void,
   foldNow?: () => boolean,
+  onNativeDone?: () => void,
 ): Promise<FileOutcome[]> | undefined {
   let han: number[] = [];
   const job = codeBatchAsync(files, settings, df, regions.asked, lanes, (left) => (han = left));
@@ -126,6 +128,8 @@ export function fingerprintNatively(
         leftAt.push(i);
       }
     }
+    // (with files left for `others`, the lane is free for the next batch meanwhile; else when the batch's outcomes are taken)
+    if (left.length > 0) onNativeDone?.();
     const fromOthers = left.length > 0 ? others(left) : undefined;
     const out: FileOutcome[] = new Array(files.length);
     if (taken.length > 0) {
@@ -147,18 +151,20 @@ export type WalkedFile = FileToFingerprint & { size: number };
 /**
  * The files the addon's threads leave are fingerprinted on the scan's thread while no worker has
  * started and they are at most this many, of at most {@link FILES_HERE_MAX_BYTES} in all (the walk's
- * sizes): a worker's boot costs more than a few Markdown files (filesHere.ts). The small bench tree
- * leaves 19 files (~0.3 MB); past either limit a worker starts and takes the rest.
+ * sizes), once the walk is over (scan.ts: the thread then mostly waits for the addon's threads): a
+ * worker's boot (~0.17 s of CPU) costs more than ~2 MB of prose here (~10 MB/s). The bench trees
+ * leave 19 files (0.35 MB, small) and 210 (2.5 MB, large); past either limit a worker starts and
+ * takes the rest.
  */
-export const FILES_HERE_MAX_FILES = 64;
-export const FILES_HERE_MAX_BYTES = 1024 * 1024;
+export const FILES_HERE_MAX_FILES = 256;
+export const FILES_HERE_MAX_BYTES = 4 * 1024 * 1024;
 
 /** What {@link filesHereBudget} gives a scan. */
 export interface FilesHereBudget {
   /**
-   * The outcomes of files the addon's threads left, made on this thread, and what it segments
-   * Chinese with after them; undefined when they go to a worker (one has started, or they would
-   * pass the limits).
+   * Whether files the addon's threads left are this thread's (counted now): then what makes their
+   * outcomes here, and says what this thread segments Chinese with after them; undefined when
+   * they go to a worker (one has started, or they would pass the limits).
    */
   take(
     files: readonly FileToFingerprint[],
@@ -166,7 +172,7 @@ export interface FilesHereBudget {
     df: SharedFrequencies | undefined,
     cjk: CjkMode,
     regions: { asked: boolean; owned: boolean },
-  ): { outcomes: FileOutcome[]; cjk: CjkSegmenterInUse } | undefined;
+  ): (() => { outcomes: FileOutcome[]; cjk: CjkSegmenterInUse }) | undefined;
 }
 
 /**
@@ -185,7 +191,7 @@ export function filesHereBudget(maxFiles: number, pool: { workerThreadIds(): num
       files += list.length;
       bytes += more;
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, setup);
+      return () => (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, setup);
     },
   };
 }

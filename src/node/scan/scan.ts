@@ -15,6 +15,7 @@ import { filesHereBudget, fingerprintNatively, foldTableWhenReady, nativeBatches
 import * as path from 'node:path';
 import type { FingerprintedDocument, Report } from '../../core/report/report';
 import { inParallel, matchDocuments } from './scanReport';
+import { BatchQueue } from './batchQueue';
 import type { EngineSettings } from '../settings/engineSettings';
 import { DF_TABLE_BITS } from '../../core/fingerprint/documentFrequency';
 import type { CjkMode, SharedFrequencies, WorkerRequest, WorkerResponse } from '../workers/messages';
@@ -93,7 +94,7 @@ export interface ScanOptions {
   nativeBatches?: boolean;
   /**
    * With `nativeBatches`: the files the addon's threads leave are fingerprinted on this thread,
-   * no worker started for them, while they are at most this many files (and 1 MB: nativeBatches.ts
+   * no worker started for them, while they are at most this many files (and 4 MB: nativeBatches.ts
    * filesHereBudget). Default {@link FILES_HERE_MAX_FILES}; 0: always a worker.
    */
   filesHereMax?: number;
@@ -256,7 +257,11 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
 
   try {
     // ---- batching of the walk's entries
-    const ready: Batch[] = [];
+    // On the addon's threads one batch queued behind the running ones is enough (it starts as one
+    // ends, on libuv's thread; each queued batch holds a kernel's working memory); such a batch
+    // frees its place once its native job is done when its other files wait (filesHere.ts).
+    const queue = new BatchQueue<Batch>(native ? pool.size + 1 : pool.size * PIPELINE, (b, free) => runBatch(b, free));
+    const ready = queue.ready;
     let current: WalkedFile[] = [];
     let currentBytes = 0;
     let batches = 0;
@@ -304,12 +309,15 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     }
 
     // ---- fingerprinting
-    let failure: { error: unknown } | null = null;
+    let walkOver!: () => void;
+    const walkEnd = new Promise<void>((resolve) => (walkOver = resolve));
     let leftFiles = 0;
-    // The few files the addon's threads leave, on this thread while no worker has started (filesHere.ts).
+    // The few files the addon's threads leave, on this thread while no worker has started
+    // (filesHere.ts), one list a turn once the walk is over (it has the thread until then).
     const here = filesHereBudget(native ? (options.filesHereMax ?? FILES_HERE_MAX_FILES) : 0, pool, { quiet: options.quiet === true, variantTable });
-    /** A batch's outcomes, region documents asked for or not (then its files are noted). */
-    const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number): Promise<FileOutcome[]> => {
+    let hereTurns = walkEnd;
+    /** A batch's outcomes, region documents asked for or not (then its files are noted); `onLaneFree` once its native job is done. */
+    const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number, onLaneFree?: () => void): Promise<FileOutcome[]> => {
       const asked = wantRegions;
       const inPool = (list: FileToFingerprint[]) =>
         pool.run({ type: 'fingerprintFiles', files: list, settings, df, cjk: mode, pack: true, regions: asked, ...(asked && regionsOwned ? { regionsOwned } : {}) }, undefined, { slot }).then((res) => {
@@ -326,24 +334,29 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       // its Chinese text is cut at once (`defer` would send it back after its text up to the first
       // Chinese was tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
       const others = (list: FileToFingerprint[]): Promise<FileOutcome[]> => {
-        const made = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
-        if (made) {
-          options.onBatch?.({ files: list.length, thread: -1, cjk: made.cjk });
-          return Promise.resolve(made.outcomes);
+        const later = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
+        if (later) {
+          const turn = hereTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+            const made = later();
+            options.onBatch?.({ files: list.length, thread: -1, cjk: made.cjk });
+            return made.outcomes;
+          });
+          hereTurns = turn.then(() => undefined, () => undefined);
+          return turn;
         }
         leftFiles += list.length;
         return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode === 'defer' ? 'load' : mode, 0) : inPool(list);
       };
-      const run = (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken, foldTable.makeNow) : undefined) ?? inPool(files);
+      const run = (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken, foldTable.makeNow, onLaneFree) : undefined) ?? inPool(files);
       return run.then((outcomes) => {
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;
       });
     };
-    const fingerprint = async (files: FileToFingerprint[], mode: CjkMode): Promise<FileOutcome[]> => {
+    const fingerprint = async (files: FileToFingerprint[], mode: CjkMode, onLaneFree?: () => void): Promise<FileOutcome[]> => {
       const run = (list: FileToFingerprint[]) => fingerprintRun(list, mode);
       try {
-        return await run(files);
+        return await fingerprintRun(files, mode, undefined, onLaneFree);
       } catch {
         // A batch whose worker died twice: retry its files one by one so only the culprit is lost.
         const out: FileOutcome[] = [];
@@ -357,9 +370,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         return out;
       }
     };
-    const runBatch = async (b: Batch): Promise<void> => {
+    const runBatch = async (b: Batch, onLaneFree: () => void): Promise<void> => {
       signal?.throwIfAborted();
-      const outcomes = await fingerprint(b.files, cjk);
+      const outcomes = await fingerprint(b.files, cjk, onLaneFree);
       if (outcomes.some((o) => !o.ok && o.retry === 'cjk')) {
         const again = b.files.filter((_, i) => { const o = outcomes[i]; return !o.ok && o.retry === 'cjk'; });
         for (const o of outcomes) if (!o.ok && o.retry === 'cjk') deferredChars += o.cjkChars ?? 0;
@@ -385,7 +398,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
           if (!o.ok && o.retry === 'cjk') outcomes[i] = redone[k++];
         }
       }
-      if (failure) return; // the scan is over: nothing more to report
+      if (queue.failure) return; // the scan is over: nothing more to report
       if (done === 0) phase('first result');
       results[b.index] = outcomes;
       for (const o of outcomes) {
@@ -415,60 +428,30 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       options.onProgress?.(done, found);
     };
 
-    // On the addon's threads one batch queued behind the running ones is enough (it starts as one
-    // ends, on libuv's thread; each queued batch holds a kernel's working memory).
-    const limit = native ? pool.size + 1 : pool.size * PIPELINE;
-    let inFlight = 0;
-    let wake: (() => void) | null = null;
-    const notify = () => {
-      const w = wake;
-      wake = null;
-      w?.();
-    };
-    const dispatch = () => {
-      while (inFlight < limit && ready.length > 0 && !failure) {
-        const b = ready.shift()!;
-        inFlight++;
-        runBatch(b).then(
-          () => {
-            inFlight--;
-            dispatch();
-            notify();
-          },
-          (error: unknown) => {
-            inFlight--;
-            failure ??= { error };
-            notify();
-          },
-        );
-      }
-    };
-
     try {
       let walked = step.done === true;
-      while (!walked && !failure) {
+      while (!walked && !queue.failure) {
         walked = walkSlice(WALK_SLICE_MS);
         // A partial batch goes too when a worker would otherwise wait for it.
-        if (walked || (ready.length === 0 && inFlight < limit)) flush();
+        if (walked || (ready.length === 0 && queue.hasRoom)) flush();
         warmRest(batches, walked);
-        dispatch();
+        queue.dispatch();
         fillTables();
         if (!walked) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       flush();
       warmRest(batches, true);
-      dispatch();
+      queue.dispatch();
       fillTables();
       phase('walked');
-      while ((inFlight > 0 || ready.length > 0) && !failure) {
-        await new Promise<void>((resolve) => (wake = resolve));
-        dispatch();
-      }
+      walkOver();
+      await queue.drained();
     } catch (error) {
-      failure ??= { error }; // batches still under way report nothing more
+      queue.failure ??= { error }; // batches still under way report nothing more
     }
+    walkOver();
     fillTables(); // a worker never waits for tables that will not come
-    if (failure) throw (failure as { error: unknown }).error;
+    if (queue.failure) throw queue.failure.error;
     signal?.throwIfAborted();
     phase('fingerprinted');
 

@@ -68,6 +68,7 @@ function comparable(r: ScanResult, skips: string[]) {
   async function scan(root: string, nativeBatches: boolean, workers: number, regions: boolean, filesHereMax?: number) {
     const skips: string[] = [];
     const threads = new Map<number, number>();
+    const events: string[] = [];
     const result = await scanDirectory({
       root,
       settings: DEFAULT_ENGINE_SETTINGS,
@@ -80,9 +81,13 @@ function comparable(r: ScanResult, skips: string[]) {
       regionsSharedFrom: 3,
       filesHereMax,
       onSkip: (p, why) => skips.push(`${p}: ${why}`),
-      onBatch: (b) => threads.set(b.thread, (threads.get(b.thread) ?? 0) + b.files),
+      onBatch: (b) => {
+        threads.set(b.thread, (threads.get(b.thread) ?? 0) + b.files);
+        if (b.thread === -1) events.push('here');
+      },
+      onPhase: (name) => events.push(name),
     });
-    return { result, skips, threads };
+    return { result, skips, threads, events };
   }
 
   for (const workers of [1, 2]) {
@@ -101,6 +106,7 @@ function comparable(r: ScanResult, skips: string[]) {
         const codeFiles = 6 * 31 + 6;
         const others = 6 * 4;
         assert.deepStrictEqual([...on.threads].sort((a, b) => a[0] - b[0]), [[-1, others], [0, codeFiles]]);
+        assert.ok(on.events.indexOf('walked') < on.events.indexOf('here'), `this thread's files once the walk is over: ${on.events.join(', ')}`);
         // With filesHereMax 0, one worker takes them.
         assert.equal(inWorker.threads.get(0), codeFiles);
         const workerThreads = [...inWorker.threads.keys()].filter((t) => t !== 0);
