@@ -328,15 +328,18 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       // (thread 0 in onBatch: the addon's threads)
       const onTaken = options.onBatch ? (n: number) => options.onBatch!({ files: n, thread: 0, cjk: 'none' }) : undefined;
       if (native) foldTable.check();
-      // The files the addon's threads leave go to one worker (the addon's threads keep the cores
-      // busy: a second worker's start would be CPU spent for nothing) unless they are many and a
-      // large part of the tree (prose, say), then to any. That one is the worker that loads jieba:
+      // The files the addon's threads leave are this thread's while they are few (filesHere.ts),
+      // else they go to one worker (the addon's threads keep the cores busy: a second worker's
+      // start would be CPU spent for nothing) unless they are many and a large part of the tree
+      // (prose, say), then to any. That one is the worker that loads jieba:
       // its Chinese text is cut at once (`defer` would send it back after its text up to the first
       // Chinese was tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
       const others = (list: FileToFingerprint[]): Promise<FileOutcome[]> => {
         const later = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
         if (later) {
-          const turn = hereTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => {
+          const turn = hereTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then((): FileOutcome[] => {
+            // (a scan stopped or failed meanwhile reads none of them)
+            if (queue.failure || signal?.aborted) return list.map((f) => ({ relPath: f.relPath, ok: false, reason: 'the scan stopped' }));
             const made = later();
             options.onBatch?.({ files: list.length, thread: -1, cjk: made.cjk });
             return made.outcomes;

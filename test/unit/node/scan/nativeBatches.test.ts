@@ -157,6 +157,28 @@ function comparable(r: ScanResult, skips: string[]) {
     assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
   });
 
+  it('a scan stopped at the end of its walk fingerprints none of the files left for its thread', async () => {
+    const stop = new AbortController();
+    const threads: number[] = [];
+    await assert.rejects(
+      scanDirectory({
+        root: tree,
+        settings: DEFAULT_ENGINE_SETTINGS,
+        workers: 2,
+        batchSize: 16,
+        workerScript: WORKER,
+        quiet: true,
+        nativeBatches: true,
+        signal: stop.signal,
+        onPhase: (name) => name === 'walked' && stop.abort(),
+        onBatch: (b) => threads.push(b.thread),
+      }),
+      (e: Error) => e.name === 'AbortError',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500)); // (a list left for this thread would have run by now)
+    assert.ok(!threads.includes(-1), threads.join(' '));
+  });
+
   it('starts no worker for a tree of code alone', async () => {
     const on = await scan(codeOnly, true, 2, false);
     assert.deepStrictEqual([...on.threads], [[0, 41]]);
