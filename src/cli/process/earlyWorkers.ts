@@ -3,9 +3,9 @@
  * set-up): `neardup scan` and `neardup fingerprints` start their first worker thread now, so that
  * its boot (~40 ms of a thread) overlaps the ~30 ms this thread spends setting up the CLI and its
  * commander parse; the scan then adopts it (node/scan/scanWorkers.ts; issue 16), unless the scan's
- * code files go to the addon's threads (then no worker starts unless needed: scan/filesHere.ts). It boots
- * before V8's flags are set (v8Tiering.ts), with Node's code cache. A run that ends
- * before its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
+ * code files go to the addon's threads (then no worker starts unless needed: scan/filesHere.ts).
+ * It boots before V8's flags are set (v8Tiering.ts), with Node's code cache. A run that ends before
+ * its scan (a usage error, a missing folder) lets it go with the process; `--help` starts none.
  */
 import * as os from 'node:os';
 import { nativeBatchesExpected } from '../../node/scan/nativeBatches';

@@ -197,16 +197,15 @@ export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pair
   // sections of one file (a method and its class). Without the file pairs, files with the very
   // same fingerprint and sketch are known to pair (distance 0, estimate 1), so their sections
   // are left out at once: copies would otherwise fill the cap with candidates dropped later.
-  const checkFiles = pairedFiles !== null && pairedFiles.size > 0;
+  const skipDocs = pairedFiles !== null && pairedFiles.size > 0 ? (a: number, b: number) => pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) : undefined;
   const copyOf = pairedFiles === null ? copyClasses(plan) : null;
   const accept = (x: number, y: number): boolean => {
     const a = docOf[x];
     const b = docOf[y];
     if (a === b) return endOf[x] < startOf[y] || endOf[y] < startOf[x];
     if (copyOf !== null && copyOf[a] >= 0 && copyOf[a] === copyOf[b]) return false;
-    return !checkFiles || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a);
+    return skipDocs === undefined || !skipDocs(a, b);
   };
-  const skipDocs = checkFiles ? (a: number, b: number) => pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) : undefined;
   // (the same rule as data, for a kernel that vets)
   return matchPairList(items.map((i) => i.fp), sectionMatchOptions(options), accept, { docOf, startOf, endOf, copyOf, skipDocs });
 }

@@ -3,10 +3,10 @@
  * plain UTF-8: nativeBatches.ts), fingerprinted on the scan's own thread instead of by a worker
  * started for them alone (issue 16): a worker's boot and its bundle's compile cost ~0.17 s of CPU
  * and ~25 MB of fresh memory, for the ~20 Markdown files of the small bench tree (210 files, 2.5 MB
- * of the large one). scan.ts runs them once its walk is over, one list a turn. The outcomes are
- * a worker's (src/worker/worker.ts, 'fingerprintFiles'), packed and unpacked the same way, so the
- * report is the same byte for byte. In the CLI's bundle this module is dist/cliExtras.js's
- * (esbuild.js), required on the first file left.
+ * of the large one). filesHereBudget (nativeBatches.ts) runs them once the walk is over, one list
+ * a turn. The outcomes are a worker's (src/worker/worker.ts, 'fingerprintFiles'), packed and
+ * unpacked the same way, so the report is the same byte for byte. In the CLI's bundle this module
+ * is dist/cliExtras.js's (esbuild.js), required on the first file left.
  */
 import type { EngineSettings } from '../settings/engineSettings';
 import { useVariantTableBuffer } from '../cjk/variants';

@@ -162,26 +162,31 @@ export const FILES_HERE_MAX_BYTES = 4 * 1024 * 1024;
 /** What {@link filesHereBudget} gives a scan. */
 export interface FilesHereBudget {
   /**
-   * Whether files the addon's threads left are this thread's (counted now): then what makes their
-   * outcomes here, and says what this thread segments Chinese with after them; undefined when
-   * they go to a worker (one has started, or they would pass the limits).
+   * The outcomes of files the addon's threads left, made on this thread (counted now, made in
+   * their turn); undefined when they go to a worker (one has started, or they would pass the limits).
    */
-  take(
-    files: readonly FileToFingerprint[],
-    settings: EngineSettings,
-    df: SharedFrequencies | undefined,
-    cjk: CjkMode,
-    regions: { asked: boolean; owned: boolean },
-  ): (() => { outcomes: FileOutcome[]; cjk: CjkSegmenterInUse }) | undefined;
+  take(files: readonly FileToFingerprint[], settings: EngineSettings, df: SharedFrequencies | undefined, cjk: CjkMode, regions: { asked: boolean; owned: boolean }): Promise<FileOutcome[]> | undefined;
+}
+
+/** When and how a scan's thread takes its files (filesHereBudget). */
+export interface FilesHereTurns {
+  /** The first turn: the walk's end (until then the walk has the thread). */
+  after: Promise<void>;
+  /** Whether the scan stopped or failed meanwhile: its lists are then not read ('the scan stopped'). */
+  stopped: () => boolean;
+  /** Told of each list made: its files and what this thread segments Chinese with after it. */
+  onMade?: (files: number, cjk: CjkSegmenterInUse) => void;
 }
 
 /**
  * The scan's files fingerprinted on its own thread (filesHere.ts, required on the first: in the
- * CLI's bundle, dist/cliExtras.js): at most `maxFiles` (0: none) while `pool` has started no worker.
+ * CLI's bundle, dist/cliExtras.js): at most `maxFiles` (0: none) while `pool` has started no
+ * worker, one list a turn from `turns.after` on.
  */
-export function filesHereBudget(maxFiles: number, pool: { workerThreadIds(): number[] }, setup: FilesHere.FilesHereSetup): FilesHereBudget {
+export function filesHereBudget(maxFiles: number, pool: { workerThreadIds(): number[] }, setup: FilesHere.FilesHereSetup, turns: FilesHereTurns): FilesHereBudget {
   let files = 0;
   let bytes = 0;
+  let last = turns.after;
   return {
     take(list, settings, df, cjk, regions) {
       if (maxFiles <= 0 || pool.workerThreadIds().length > 0) return undefined;
@@ -190,8 +195,15 @@ export function filesHereBudget(maxFiles: number, pool: { workerThreadIds(): num
       if (files + list.length > maxFiles || bytes + more > FILES_HERE_MAX_BYTES) return undefined;
       files += list.length;
       bytes += more;
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      return () => (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, setup);
+      const turn = last.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then((): FileOutcome[] => {
+        if (turns.stopped()) return list.map((f) => ({ relPath: f.relPath, ok: false, reason: 'the scan stopped' }));
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const made = (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, setup);
+        turns.onMade?.(list.length, made.cjk);
+        return made.outcomes;
+      });
+      last = turn.then(() => undefined, () => undefined);
+      return turn;
     },
   };
 }

@@ -314,8 +314,11 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     let leftFiles = 0;
     // The few files the addon's threads leave, on this thread while no worker has started
     // (filesHere.ts), one list a turn once the walk is over (it has the thread until then).
-    const here = filesHereBudget(native ? (options.filesHereMax ?? FILES_HERE_MAX_FILES) : 0, pool, { quiet: options.quiet === true, variantTable });
-    let hereTurns = walkEnd;
+    const here = filesHereBudget(native ? (options.filesHereMax ?? FILES_HERE_MAX_FILES) : 0, pool, { quiet: options.quiet === true, variantTable }, {
+      after: walkEnd,
+      stopped: () => queue.failure !== null || signal?.aborted === true,
+      onMade: options.onBatch ? (files, cjk) => options.onBatch!({ files, thread: -1, cjk }) : undefined,
+    });
     /** A batch's outcomes, region documents asked for or not (then its files are noted); `onLaneFree` once its native job is done. */
     const fingerprintRun = (files: FileToFingerprint[], mode: CjkMode, slot?: number, onLaneFree?: () => void): Promise<FileOutcome[]> => {
       const asked = wantRegions;
@@ -331,22 +334,12 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       // The files the addon's threads leave are this thread's while they are few (filesHere.ts),
       // else they go to one worker (the addon's threads keep the cores busy: a second worker's
       // start would be CPU spent for nothing) unless they are many and a large part of the tree
-      // (prose, say), then to any. That one is the worker that loads jieba:
-      // its Chinese text is cut at once (`defer` would send it back after its text up to the first
-      // Chinese was tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
+      // (prose, say), then to any. That one is the worker that loads jieba: its Chinese text is
+      // cut at once (`defer` would send it back after its text up to the first Chinese was
+      // tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
       const others = (list: FileToFingerprint[]): Promise<FileOutcome[]> => {
-        const later = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
-        if (later) {
-          const turn = hereTurns.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then((): FileOutcome[] => {
-            // (a scan stopped or failed meanwhile reads none of them)
-            if (queue.failure || signal?.aborted) return list.map((f) => ({ relPath: f.relPath, ok: false, reason: 'the scan stopped' }));
-            const made = later();
-            options.onBatch?.({ files: list.length, thread: -1, cjk: made.cjk });
-            return made.outcomes;
-          });
-          hereTurns = turn.then(() => undefined, () => undefined);
-          return turn;
-        }
+        const made = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
+        if (made) return made;
         leftFiles += list.length;
         return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode === 'defer' ? 'load' : mode, 0) : inPool(list);
       };
@@ -452,7 +445,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
     } catch (error) {
       queue.failure ??= { error }; // batches still under way report nothing more
     }
-    walkOver();
+    walkOver(); // (a walk that threw: the lists left for this thread are not read)
     fillTables(); // a worker never waits for tables that will not come
     if (queue.failure) throw queue.failure.error;
     signal?.throwIfAborted();
