@@ -15,7 +15,7 @@ import type { TokenBuffer } from './tokens/tokenBuffer';
 import { isUnicodeWordChar } from './tokens/wordChars';
 
 export { TokenBuffer } from './tokens/tokenBuffer';
-export { isCjk, unicodeWordTable } from './tokens/wordChars';
+export { isCjk, unicodeWordTable, unicodeWordTableOf } from './tokens/wordChars';
 export { bigrams, tokenizeProse, type ProseTokenizeOptions } from './tokens/proseTokens';
 
 const KEYWORD_LIST = (

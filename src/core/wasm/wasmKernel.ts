@@ -15,7 +15,7 @@
  * wasmRegionCalls.ts (the region finder's calls: WasmRegionCalls, which extends it); the Kernel
  * here extends that, with the calls of a file's fingerprinting, tokens and region document.
  */
-import { unicodeWordTable } from '../text/tokenize';
+import { unicodeWordTableOf } from '../text/tokenize';
 import type { CodeKernel } from '../types';
 import { align8, type Exports, type TextWriter, writeUnits } from './wasmMemory';
 import { WasmRegionCalls } from './wasmRegionCalls';
@@ -31,11 +31,15 @@ export const KERNEL_VERSION = 11;
 /** Counts below this get Math.log from the table handed to the kernel; it uses C's log above (never reached in practice). */
 const LOG_TABLE_SIZE = 1 << 16;
 
-/** What JavaScript's engine decides and the kernel must agree on: word characters and Math.log of counts. */
-export function kernelTables(): { wordTable: Uint8Array; logTable: Float64Array } {
+/**
+ * What JavaScript's engine decides and the kernel must agree on: word characters and Math.log of
+ * counts. `unicodeVersion`: the engine's Unicode version when the caller knows it (the word
+ * characters then come from stored runs where they can: unicodeWordTableOf).
+ */
+export function kernelTables(unicodeVersion?: string): { wordTable: Uint8Array; logTable: Float64Array } {
   const logTable = new Float64Array(LOG_TABLE_SIZE);
   for (let n = 1; n < LOG_TABLE_SIZE; n++) logTable[n] = Math.log(n);
-  return { wordTable: unicodeWordTable(), logTable };
+  return { wordTable: unicodeWordTableOf(unicodeVersion), logTable };
 }
 
 // The few WebAssembly declarations used here (the project's lib has no DOM / WebAssembly types).

@@ -124,7 +124,7 @@ function kernelTablesOfThread(): { wordTable: Uint8Array; logTable: Float64Array
       return (tables = { wordTable: new Uint8Array(sharedTables, WORD_AT, WORD_ENTRIES), logTable: new Float64Array(sharedTables, LOG_AT, LOG_ENTRIES) });
     }
   }
-  return (tables = kernelTables());
+  return (tables = kernelTables(process.versions.unicode));
 }
 
 let state: { kernel: CodeKernel | undefined; kind: KernelKind; native?: string; wasm?: string } | undefined;

@@ -1,7 +1,9 @@
 /**
  * Which UTF-16 code units beyond ASCII belong to words (isUnicodeWordChar, its answers kept per
- * unit; unicodeWordTable, the same for every unit, for the kernels) and which are CJK (isCjk).
+ * unit; unicodeWordTable, the same for every unit, for the kernels; unicodeWordTableOf, from the
+ * stored runs when the engine's Unicode version is theirs) and which are CJK (isCjk).
  */
+import { WORD_CHAR_RUNS, WORD_CHAR_RUNS_UNICODE, tableOfRuns } from './wordRuns';
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}\p{M}]/u;
 
@@ -65,8 +67,24 @@ export function unicodeWordTable(): Uint8Array {
   t.fill(0, 0x2000, 0x2070);
   t.fill(0, 0x3000, 0x3040);
   t.fill(0, 0xff00, 0xff10);
-  // And this thread's isUnicodeWordChar answers, all known now (as a test per unit left them).
+  answersOf(t);
+  return t;
+}
+
+/** This thread's isUnicodeWordChar answers, all known now from `t` (as a test per unit would leave them). */
+function answersOf(t: Uint8Array): void {
   for (let c = 0x80; c < 65536; c++) unicodeWord[c] = 2 - t[c];
+}
+
+/**
+ * {@link unicodeWordTable}, from the stored runs (wordRuns.ts) when `unicodeVersion` — the
+ * engine's, as the caller knows it (Node: process.versions.unicode) — is the one they were made
+ * with; else made here. The same table either way (a test compares them).
+ */
+export function unicodeWordTableOf(unicodeVersion: string | undefined): Uint8Array {
+  if (unicodeVersion === undefined || unicodeVersion !== WORD_CHAR_RUNS_UNICODE) return unicodeWordTable();
+  const t = tableOfRuns(WORD_CHAR_RUNS);
+  answersOf(t);
   return t;
 }
 
