@@ -9,6 +9,7 @@
  * these same functions (one source of truth). See kernel.c for the interface they offer.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,14 @@ Kernel *kernelClone(const Kernel *K) {
   T->generation = K->generation;
   T->foldVersion = K->foldVersion;
   return T;
+}
+
+void kernelSwapScratch(Kernel *a, Kernel *b) {
+  enum { FROM = offsetof(Kernel, text), BYTES = offsetof(Kernel, batchWords) - offsetof(Kernel, text) };
+  unsigned char held[BYTES];
+  memcpy(held, (unsigned char *)a + FROM, BYTES);
+  memcpy((unsigned char *)a + FROM, (unsigned char *)b + FROM, BYTES);
+  memcpy((unsigned char *)b + FROM, held, BYTES);
 }
 
 int kernelSyncClone(Kernel *T, const Kernel *K) {

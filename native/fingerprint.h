@@ -33,6 +33,8 @@ typedef struct Kernel {
   Lang *langs;
   size_t langCap;
   int nLangs;
+  /* ---- its working memory: from `text` up to `batchWords` (kernelSwapScratch moves it whole;
+   * only what a call grows and reads again goes here, never a table) ---- */
   /* text of the last tokenize */
   uint16_t *text;
   size_t textCap;
@@ -84,6 +86,7 @@ typedef struct Kernel {
   /* readCodeBatch's (readcode.c): the buffer files are read into, the words of the batch */
   uint8_t *readBuf;
   size_t readCap;
+  /* ---- end of the working memory ---- */
   uint32_t *batchWords;
   size_t batchCap;
   /* readCodeBatchAsync's kernels for libuv's threads (kernelClone), kept for its next jobs: a list
@@ -111,6 +114,9 @@ Kernel *kernelClone(const Kernel *K);
  * reused) and fold table: 1, or 0 out of memory. Tables changed by kernelInit are not (see
  * `generation`). */
 int kernelSyncClone(Kernel *T, const Kernel *K);
+/* Swaps the working memory of two kernels (`text` … `readCap`: the arrays, their capacities and
+ * what the last calls left in them); their tables, languages, batch words and spares stay. */
+void kernelSwapScratch(Kernel *a, Kernel *b);
 /* Sets (a copy of table: 65536 units) or clears (NULL) the kernel's fold table: 1, or 0 out of memory. */
 int kernelSetFoldTable(Kernel *K, const uint16_t *table);
 /* Registers a language (langFinish is applied here): its id, or -1 (too many, or out of memory). */

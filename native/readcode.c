@@ -339,6 +339,57 @@ static void giveLane(void) {
   pthread_mutex_unlock(&laneLock);
 }
 
+/*
+ * The lanes' working memory: kernels (kernelNew) used only for their working memory, which a job
+ * takes into its own kernel while it runs (kernelSwapScratch) and gives back. So the arrays a job
+ * grows (text, tokens, shingles, region streams, read buffer) are those earlier jobs grew, not
+ * fresh pages (~10 µs each on first touch on a virtual machine), however many jobs, and kernels,
+ * are queued: as many are kept as ran at once, at most SCRATCH_KEPT, each while under
+ * SCRATCH_KEEP_BYTES (a job of big files leaves a big one: freed).
+ */
+#define SCRATCH_KEPT 4
+#define SCRATCH_KEEP_BYTES (32u << 20)
+static Kernel *laneScratch = NULL; /* a list through `spares`, under laneLock */
+static size_t jobsQueued = 0;      /* jobs queued and not yet complete (any instance's), under laneLock */
+
+/* Working memory for a job that took its lane: a kept one, else a new empty one, or NULL (out of memory). */
+static Kernel *takeScratch(void) {
+  pthread_mutex_lock(&laneLock);
+  Kernel *s = laneScratch;
+  if (s) laneScratch = s->spares;
+  pthread_mutex_unlock(&laneLock);
+  if (!s) return kernelNew();
+  s->spares = NULL;
+  return s;
+}
+
+static void giveScratch(Kernel *s) {
+  size_t kept = 0;
+  pthread_mutex_lock(&laneLock);
+  for (const Kernel *k = laneScratch; k; k = k->spares) kept++;
+  const int keep = kept < SCRATCH_KEPT && scratchBytes(s) <= SCRATCH_KEEP_BYTES;
+  if (keep) {
+    s->spares = laneScratch;
+    laneScratch = s;
+  }
+  pthread_mutex_unlock(&laneLock);
+  if (!keep) kernelFree(s);
+}
+
+/* A job queued (+1) or complete (-1); the lanes' working memory freed once none is left (a scan's
+ * batches are over: its region documents, report and output come next, with no use for it). */
+static void jobsQueuedMove(int by) {
+  Kernel *gone = NULL;
+  pthread_mutex_lock(&laneLock);
+  jobsQueued = by > 0 ? jobsQueued + 1 : jobsQueued - 1;
+  if (jobsQueued == 0) {
+    gone = laneScratch;
+    laneScratch = NULL;
+  }
+  pthread_mutex_unlock(&laneLock);
+  kernelFree(gone); /* (frees the list through `spares`) */
+}
+
 /* readCodeBatchAsync's job: its arguments copied, the kernel it runs on, what it made. */
 typedef struct {
   int lanes;
@@ -390,7 +441,13 @@ static void batchJobExecute(napi_env env, void *data) {
   (void)env;
   BatchJob *j = data;
   takeLane(j->lanes);
+  Kernel *scratch = takeScratch();
+  if (scratch) kernelSwapScratch(j->T, scratch);
   j->ok = batchFiles(j->T, j->paths, j->len, j->ids, j->n, j->limit, j->o, j->state, &j->used, jobRegion, j);
+  if (scratch) {
+    kernelSwapScratch(j->T, scratch);
+    giveScratch(scratch);
+  }
   giveLane();
   Kernel *fresh = j->ok && scratchBytes(j->T) > SPARE_KEEP_BYTES ? kernelClone(j->T) : NULL;
   if (fresh) {
@@ -486,6 +543,7 @@ static void batchJobComplete(napi_env env, napi_status done, void *data) {
     kernelFree(j->T);
   }
   batchJobFree(env, j);
+  jobsQueuedMove(-1);
 }
 
 /*
@@ -544,9 +602,11 @@ napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
     return throwError(env, "out of memory");
   }
   napi_value promise;
+  jobsQueuedMove(+1);
   if (!queueJob(env, "neardup:readCodeBatch", NULL, 0, NULL, batchJobExecute, batchJobComplete, j, &j->work, &j->deferred, &promise)) {
     kernelFree(j->T);
     batchJobFree(env, j);
+    jobsQueuedMove(-1);
     return throwError(env, "readCodeBatchAsync: cannot start");
   }
   return promise;

@@ -176,6 +176,22 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
       }
     }
 
+    it("one lane: batches queued one after another, each on the working memory the earlier ones grew (a big file's, small files', the big one's again), give what codeBatch gives", async () => {
+      const big = batch.filter((f) => f.relPath === 'large.ts');
+      const small = batch.filter((f) => f.relPath !== 'large.ts');
+      for (const regions of [false, true]) {
+        const runs = [big, small, big, small.slice().reverse()];
+        const made = await Promise.all(runs.map((files) => codeBatchAsync(files, DEFAULT_ENGINE_SETTINGS, undefined, regions, 1)!));
+        runs.forEach((files, k) => {
+          const sync = packed(files, DEFAULT_ENGINE_SETTINGS, regions, regions, true);
+          const async = packed(files, DEFAULT_ENGINE_SETTINGS, regions, regions, true, made[k]);
+          assert.deepStrictEqual(async.p, sync.p, `batch ${k}${regions ? ', regions' : ''}`);
+          assert.deepStrictEqual(async.unpacked, sync.unpacked, `batch ${k}${regions ? ', regions' : ''}`);
+        });
+        assert.ok(made[0].some((o) => o !== undefined) && made[1].filter((o) => o !== undefined).length >= 10, 'the big file and the small ones taken');
+      }
+    });
+
     it('gives outcomes, through outcomesOfWords, equal to those its words give packed and unpacked', async () => {
       for (const [label, settings] of SETTINGS) {
         for (const regions of [false, true]) {
