@@ -304,9 +304,9 @@ napi_value jsReadCodeBatch(napi_env env, napi_callback_info info) {
 /* ------------------------------------------------------------------------------- readCodeBatchAsync */
 
 /* Thread kernels kept for the next jobs (the instance's `spares`), at most; and the largest
- * working memory a job leaves its kernel (a job of big files leaves a big one: made again on the
- * job's thread, tables and all, so that the kernels queued jobs hold are small and only the
- * running ones grow, as a worker's). */
+ * memory a job leaves its kernel (a job runs on a lane's working memory, below, so what it leaves
+ * is its batch words: a kernel past this is made again on the job's thread, tables and all, so
+ * that the kernels queued jobs hold stay small). */
 #define SPARES_KEPT 8
 #define SPARE_KEEP_BYTES (8u << 20)
 
