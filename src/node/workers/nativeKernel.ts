@@ -83,7 +83,8 @@ let sharedTables: SharedArrayBuffer | undefined;
 /**
  * Room for the kernel's tables, to hand to worker threads (workerData) before they start; the
  * starting thread then fills it once ({@link fillKernelTables}) while they boot, instead of every
- * thread making its own (~15 ms of cold JavaScript each: 65,536 Math.log and Unicode classes).
+ * thread making its own (~10 ms of cold JavaScript each for 65,536 Math.log, and ~13 ms more for
+ * the Unicode classes where the engine's version is not the stored runs': wordRuns.ts).
  */
 export function kernelTablesBuffer(): SharedArrayBuffer {
   return new SharedArrayBuffer(WORD_AT + WORD_ENTRIES);

@@ -49,8 +49,9 @@ const WORD_RUNS = /[\p{L}\p{N}\p{M}]+/gu;
  * isUnicodeWordChar for every UTF-16 code unit (1 = word character; ASCII entries 0): what a
  * compiled tokeniser needs to split words exactly as this one does. Made by one pass of a regular
  * expression over a string of every unit from U+0080 (surrogates as spaces: a pair would be one
- * character), then classifyUnicode's exceptions: ~2 ms once per thread where a test per unit took
- * ~10 (a scan's start-up; the identity with isUnicodeWordChar is tested unit by unit).
+ * character), then classifyUnicode's exceptions, once per thread (12–13 ms cold on the
+ * development machine, where a test per unit took more: so unicodeWordTableOf reads stored runs
+ * where it can; the identity with isUnicodeWordChar is tested unit by unit).
  */
 export function unicodeWordTable(): Uint8Array {
   const t = new Uint8Array(65536);
