@@ -4,7 +4,7 @@
  * order as a place frees. A batch gives its place back when it is done, or earlier through the
  * `free` its run is handed (a batch on the addon's threads whose other files wait for the walk's
  * end: filesHere.ts); the scan waits for every batch to be done. The first failure stops the
- * dispatch; batches still under way report nothing more (their run checks `failed`).
+ * dispatch; batches still under way report nothing more (their run checks `failure`).
  */
 export class BatchQueue<B> {
   /** Batches not yet dispatched, in order (the walk pushes them). */

@@ -1,7 +1,7 @@
 /**
  * A scan's code files fingerprinted on the addon's threads (issue 16): each batch's plain UTF-8
  * code files read, checked and fingerprinted by one readCodeBatchAsync job on a thread of libuv's
- * pool, each job with a kernel of its own (native/readcode.c), the same outcomes as a worker's
+ * pool, each job with a kernel of its own on a lane's working memory (native/readcode.c), the same outcomes as a worker's
  * batch; the batch's other files (prose, notebooks, components, files that are not plain text)
  * are fingerprinted on the scan's thread while they are few (filesHere.ts, {@link filesHereBudget}),
  * then by the scan's workers, which start only when such files come. So a tree of code with a few

@@ -258,7 +258,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
   try {
     // ---- batching of the walk's entries
     // On the addon's threads one batch queued behind the running ones is enough (it starts as one
-    // ends, on libuv's thread; each queued batch holds a kernel's working memory); such a batch
+    // ends, on libuv's thread; each queued batch holds a kernel, its tables copied); such a batch
     // frees its place once its native job is done when its other files wait (filesHere.ts).
     const queue = new BatchQueue<Batch>(native ? pool.size + 1 : pool.size * PIPELINE, (b, free) => runBatch(b, free));
     const ready = queue.ready;
@@ -350,7 +350,6 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       });
     };
     const fingerprint = async (files: FileToFingerprint[], mode: CjkMode, onLaneFree?: () => void): Promise<FileOutcome[]> => {
-      const run = (list: FileToFingerprint[]) => fingerprintRun(list, mode);
       try {
         return await fingerprintRun(files, mode, undefined, onLaneFree);
       } catch {
@@ -358,7 +357,7 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         const out: FileOutcome[] = [];
         for (const f of files) {
           try {
-            out.push(...(await run([f])));
+            out.push(...(await fingerprintRun([f], mode)));
           } catch (e) {
             out.push({ relPath: f.relPath, ok: false, reason: `fingerprinting failed (${(e as Error).message})` });
           }
