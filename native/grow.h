@@ -1,7 +1,21 @@
-/* Growable arrays of the native kernel (shared by kernel.c and sections.c). */
+/* Growable arrays of the native kernel (shared by kernel.c and sections.c), and big arrays' huge pages. */
 #ifndef NEARDUP_GROW_H
 #define NEARDUP_GROW_H
 #include <stdlib.h>
+
+/*
+ * An array of `bytes` at p, written soon and whole, marked for transparent huge pages
+ * (hugepages.c; nothing in the WebAssembly kernel): from HUGE_HINT_MIN bytes up.
+ */
+#define HUGE_HINT_MIN ((size_t)4 << 20)
+#ifdef __wasm__
+static inline void hugePagesHint(void *p, size_t bytes) {
+  (void)p;
+  (void)bytes;
+}
+#else
+void hugePagesHint(void *p, size_t bytes);
+#endif
 
 /* Makes *p hold at least `need` elements of `elem` bytes (capacity doubling, kept in *cap); 0 when out of memory. */
 static inline int growArray(void **p, size_t *cap, size_t need, size_t elem) {
@@ -12,6 +26,7 @@ static inline int growArray(void **p, size_t *cap, size_t need, size_t elem) {
   if (!q) return 0;
   *p = q;
   *cap = n;
+  if (n * elem >= HUGE_HINT_MIN) hugePagesHint(q, n * elem);
   return 1;
 }
 

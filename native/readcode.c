@@ -19,6 +19,7 @@
 
 #include "grow.h"
 #include "kernelglue.h"
+#include "regionblocks.h"
 #include "utf8code.h"
 
 /* readCode's statuses below 0 (above: the token count). */
@@ -382,12 +383,14 @@ static void jobsQueuedMove(int by) {
   Kernel *gone = NULL;
   pthread_mutex_lock(&laneLock);
   jobsQueued = by > 0 ? jobsQueued + 1 : jobsQueued - 1;
-  if (jobsQueued == 0) {
+  const int over = jobsQueued == 0;
+  if (over) {
     gone = laneScratch;
     laneScratch = NULL;
   }
   pthread_mutex_unlock(&laneLock);
   kernelFree(gone); /* (frees the list through `spares`) */
+  if (over) regionBlocksClose(); /* the last block goes with its documents */
 }
 
 /* readCodeBatchAsync's job: its arguments copied, the kernel it runs on, what it made. */
@@ -401,11 +404,12 @@ typedef struct {
   uint32_t o[OPT_COUNT];
   uint32_t *state;
   uint32_t *words; /* the batch's words when its kernel was made again (else the kernel's batchWords) */
-  /* file f's region document (malloc'ed on the job's thread, which writes it: handed to
+  /* file f's region document (cut from a region block on the job's thread, which writes it: handed to
    * JavaScript as it is where it can be, so that Node's thread neither copies nor first touches
    * it) and its bytes; NULL: none */
   void **regions;
   size_t *regionBytes;
+  RegionBlock **regionBlocks; /* the block each was cut from (regionblocks.c; NULL: a malloc) */
   int ok;
   napi_async_work work;
   napi_deferred deferred;
@@ -418,17 +422,19 @@ static void batchJobFree(napi_env env, BatchJob *j) {
   free(j->state);
   free(j->words);
   if (j->regions)
-    for (size_t f = 0; f < j->n; f++) free(j->regions[f]);
+    for (size_t f = 0; f < j->n; f++)
+      if (j->regions[f]) regionBlockFree(j->regions[f], j->regionBlocks[f]);
   free(j->regions);
+  free(j->regionBlocks);
   free(j->regionBytes);
   free(j);
 }
 
-/* A job's sink: file f's region document, a block of its own. */
+/* A job's sink: file f's region document, cut from the region blocks (regionblocks.c). */
 static int jobRegion(void *ctx, const Kernel *K, size_t f) {
   BatchJob *j = ctx;
   const size_t bytes = kernelRegionBytes(K);
-  void *doc = malloc(bytes ? bytes : 1);
+  void *doc = regionBlockAlloc(bytes, &j->regionBlocks[f]);
   if (!doc) return 0;
   kernelRegionWrite(K, doc);
   j->regions[f] = doc;
@@ -461,8 +467,7 @@ static void batchJobExecute(napi_env env, void *data) {
 
 static void freeRegion(napi_env env, void *data, void *hint) {
   (void)env;
-  (void)hint;
-  free(data);
+  regionBlockFree(data, hint);
 }
 
 /*
@@ -507,7 +512,7 @@ static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   for (size_t f = 0; f < j->n; f++) {
     if (!j->regions[f]) continue;
     napi_value ab;
-    if (napi_create_external_arraybuffer(env, j->regions[f], j->regionBytes[f], freeRegion, NULL, &ab) == napi_ok) {
+    if (napi_create_external_arraybuffer(env, j->regions[f], j->regionBytes[f], freeRegion, j->regionBlocks[f], &ab) == napi_ok) {
       j->regions[f] = NULL; /* the ArrayBuffer's now */
     } else {
       /* no external buffers here (Electron): a copy */
@@ -579,9 +584,10 @@ napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
     j->state = malloc((n ? n : 1) * BATCH_STATE * 4);
     j->regions = calloc(n ? n : 1, sizeof(void *));
     j->regionBytes = calloc(n ? n : 1, sizeof(size_t));
+    j->regionBlocks = calloc(n ? n : 1, sizeof(RegionBlock *));
   }
   if (j && (argc < 5 || napi_get_value_int32(env, argv[4], &j->lanes) != napi_ok)) j->lanes = 0;
-  if (!j || !j->ids || !j->state || !j->regions || !j->regionBytes) {
+  if (!j || !j->ids || !j->state || !j->regions || !j->regionBytes || !j->regionBlocks) {
     if (j) batchJobFree(env, j);
     else free(paths);
     return throwError(env, "out of memory");

@@ -273,6 +273,7 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
   j.chunks = calloc(nChunks, sizeof(Chunk));
   size_t *cuts = malloc((nChunks + 1) * sizeof(size_t));
   int ok = partEnd && anchors && j.chunks && cuts;
+  hugePagesHint(anchors, n * sizeof(Anchor)); /* written whole by scatterParts */
   /* The scatter: runs of documents of about equal anchors, each counted and written on some
    * thread, run after run within each part (the documents' order, as seeds.c's one pass). */
   size_t *docEnd = ok ? malloc((nDocs ? nDocs : 1) * sizeof(size_t)) : NULL;

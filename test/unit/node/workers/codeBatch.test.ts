@@ -232,6 +232,38 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
       }
     });
 
+    it("region documents cut from shared blocks (native/regionblocks.c): those released leave the others whole, later batches' documents are right, a document of megabytes has a block of its own", async () => {
+      const release = (kernel as { releaseBuffer?: (b: ArrayBuffer) => boolean }).releaseBuffer!;
+      // A file whose region document is over half a block (~4.5 MB: 30,000 lines of ~12 tokens).
+      const hugePath = path.join(dir, 'huge.ts');
+      fs.writeFileSync(hugePath, code(mulberry32(9), 30000));
+      const files = [...batch, { path: hugePath, relPath: 'huge.ts' }];
+      try {
+        const made = (await codeBatchAsync(files, DEFAULT_ENGINE_SETTINGS, undefined, true)!).filter((o) => o !== undefined);
+        const docs = outcomesOfWords(made, { ownedRegions: true }).flatMap((o) => (o.ok && o.region ? [{ relPath: o.relPath, g: o.region }] : []));
+        const huge = docs.find((d) => d.relPath === 'huge.ts');
+        assert.ok(huge && huge.g.raw.hi.buffer.byteLength > 4 << 20, `huge.ts's document: ${huge?.g.raw.hi.buffer.byteLength} bytes`);
+        assert.ok(docs.length >= 11, `${docs.length} documents`);
+        // What every document holds, copied out of its buffer (its arrays only: reading `ids` would make them).
+        const copy = (g: (typeof docs)[number]['g']) => [g.raw.hi, g.raw.lo, g.start, g.lineStarts, g.anchors?.hash, g.anchors?.pos, g.isIdent].map((a) => a?.slice());
+        const held = docs.map((d) => copy(d.g));
+        // Every other document released: their blocks stay for the rest.
+        docs.forEach((d, i) => i % 2 === 1 && assert.equal(releaseRegionDocument(d.g, release), true, d.relPath));
+        // Another batch cuts its documents from blocks of its own (the first ones' are not reused while held).
+        const again = (await codeBatchAsync(files, DEFAULT_ENGINE_SETTINGS, undefined, true))!;
+        const sync = packed(files, DEFAULT_ENGINE_SETTINGS, true, true, true);
+        assert.deepStrictEqual(packed(files, DEFAULT_ENGINE_SETTINGS, true, true, true, again).p, sync.p, 'the second batch as the synchronous one');
+        docs.forEach((d, i) => i % 2 === 0 && assert.deepStrictEqual(copy(d.g), held[i], `${d.relPath}: unchanged after its neighbours were released`));
+        // All released (the blocks unmapped), then a third batch: still right.
+        docs.forEach((d, i) => i % 2 === 0 && assert.equal(releaseRegionDocument(d.g, release), true, d.relPath));
+        for (const o of outcomesOfWords(again.filter((o) => o !== undefined), { ownedRegions: true })) if (o.ok && o.region) releaseRegionDocument(o.region, release);
+        const third = (await codeBatchAsync(files, DEFAULT_ENGINE_SETTINGS, undefined, true))!;
+        assert.deepStrictEqual(packed(files, DEFAULT_ENGINE_SETTINGS, true, true, true, third).p, sync.p, 'the third batch as the synchronous one');
+      } finally {
+        fs.rmSync(hugePath, { force: true });
+      }
+    });
+
     it('makes no batch where codeBatch makes none', () => {
       const prose = batch.filter((f) => /\.(md|ipynb|vue)$/.test(f.relPath));
       assert.equal(codeBatchAsync(prose, DEFAULT_ENGINE_SETTINGS, undefined, false), undefined);
