@@ -17,6 +17,13 @@ static inline void hugePagesHint(void *p, size_t bytes) {
 void hugePagesHint(void *p, size_t bytes);
 #endif
 
+/* The block p of more bytes than it now holds cut to `bytes` (its tail given back: a block handed to
+ * JavaScript then holds no more than it shows); p itself when it cannot be. */
+static inline void *fittedBlock(void *p, size_t bytes) {
+  void *q = bytes ? realloc(p, bytes) : NULL;
+  return q ? q : p;
+}
+
 /* Makes *p hold at least `need` elements of `elem` bytes (capacity doubling, kept in *cap); 0 when out of memory. */
 static inline int growArray(void **p, size_t *cap, size_t need, size_t elem) {
   if (*cap >= need) return 1;

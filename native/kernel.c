@@ -403,7 +403,7 @@ static napi_value jsAnchorSeeds(napi_env env, napi_callback_info info) {
   SeedResult r;
   if (anchorSeeds(h, d, p, n, c, (uint32_t)nc, maxDocs, &r) < 0) return throwError(env, "out of memory");
   napi_value result;
-  const int ok = napi_create_object(env, &result) == napi_ok && setSeedsFound(env, result, &r);
+  const int ok = napi_create_object(env, &result) == napi_ok && setSeedsFound(env, result, &r); /* (its pairs and buckets handed over: NULL in r) */
   free(r.pairs);
   free(r.buckets);
   free(r.frequent);

@@ -101,7 +101,8 @@ static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint
     if (at[d] - s > longest) longest = at[d] - s;
   if (ok && packed && longest > INSERTION) ok = (tmp = malloc(longest * sizeof(uint64_t))) != NULL;
   /* The pairs go into the anchors' memory when it holds them (read no more; fewer fresh pages). */
-  if (ok && ns && ns * 2 * sizeof(int32_t) <= n * sizeof(Anchor)) {
+  const int inAnchors = ok && ns && ns * 2 * sizeof(int32_t) <= n * sizeof(Anchor);
+  if (inAnchors) {
     res->pairs = (int32_t *)anchors;
     anchors = NULL;
   } else if (ok) {
@@ -146,6 +147,7 @@ static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint
   free(tmp);
   free(wide);
   if (ok && !res->buckets) ok = (res->buckets = malloc(3 * sizeof(uint32_t))) != NULL;
+  if (ok && inAnchors) res->pairs = fittedBlock(res->pairs, ns * 2 * sizeof(int32_t)); /* the anchors' tail given back */
   if (!ok) {
     free(res->pairs);
     free(res->buckets);

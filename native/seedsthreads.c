@@ -359,7 +359,8 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
   }
   if (ok) ok = onThreads(nChunks, threads, writeChunk, &j) > 0;
   /* The pairs go into the anchors' memory when it holds them (as seeds.c). */
-  if (ok && ns && ns * 2 * sizeof(int32_t) <= n * sizeof(Anchor)) {
+  const int inAnchors = ok && ns && ns * 2 * sizeof(int32_t) <= n * sizeof(Anchor);
+  if (inAnchors) {
     j.pairs = (int32_t *)anchors;
     anchors = NULL;
   } else if (ok) {
@@ -403,7 +404,7 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
     memset(res, 0, sizeof *res);
     return -1;
   }
-  res->pairs = j.pairs;
+  res->pairs = inAnchors ? fittedBlock(j.pairs, ns * 2 * sizeof(int32_t)) : j.pairs; /* the anchors' tail given back */
   res->buckets = j.buckets;
   res->seeds = ns;
   res->nBuckets = nb;
