@@ -86,6 +86,7 @@ static int seedsOf(const AnchorSource *src, size_t n, const uint32_t *caps, uint
     for (size_t d = 0; d < slots; d++) at[d + 1] += at[d];
     if (packed) ok = (keys = malloc((ns ? ns : 1) * sizeof(uint64_t))) != NULL;
     else ok = (wide = malloc((ns ? ns : 1) * sizeof(Seed))) != NULL;
+    hugePagesHint(packed ? (void *)keys : (void *)wide, ns * (packed ? sizeof(uint64_t) : sizeof(Seed))); /* written whole below */
   }
   for (size_t r = 0; ok && r < nRuns; r += 2) {
     const size_t s = runs[r], e = runs[r + 1];

@@ -110,6 +110,7 @@ static inline Anchor *sortAnchors(const AnchorSource *src, size_t n) {
   uint32_t *count = calloc(parts + 1, sizeof(uint32_t));
   Anchor *tmp = NULL;
   if (!out || !count) goto fail;
+  hugePagesHint(out, n * sizeof(Anchor)); /* written whole below (grow.h) */
   EACH_ANCHOR(src, n, (void)d; count[(h >> low) + 1]++)
   uint32_t longest = 0;
   for (size_t d = 0; d < parts; d++) {

@@ -356,6 +356,7 @@ int anchorSeedsOfDocumentsThreaded(const uint32_t *const *hash, const int32_t *c
   if (ok) {
     if (j.packed) ok = (j.keys = malloc((ns ? ns : 1) * sizeof(uint64_t))) != NULL;
     else ok = (j.wide = malloc((ns ? ns : 1) * sizeof(Seed))) != NULL;
+    hugePagesHint(j.packed ? (void *)j.keys : (void *)j.wide, ns * (j.packed ? sizeof(uint64_t) : sizeof(Seed))); /* written whole by writeChunk */
   }
   if (ok) ok = onThreads(nChunks, threads, writeChunk, &j) > 0;
   /* The pairs go into the anchors' memory when it holds them (as seeds.c). */
