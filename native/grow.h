@@ -7,7 +7,8 @@
  * An array of `bytes` at p, written soon and whole, marked for transparent huge pages
  * (hugepages.c; nothing in the WebAssembly kernel): from HUGE_HINT_MIN bytes up.
  */
-#define HUGE_HINT_MIN ((size_t)4 << 20)
+#define HUGE_PAGE_BYTES ((size_t)2 << 20) /* x86-64's and arm64's (4 KB base pages) Linux huge page */
+#define HUGE_HINT_MIN (2 * HUGE_PAGE_BYTES)
 #ifdef __wasm__
 static inline void hugePagesHint(void *p, size_t bytes) {
   (void)p;

@@ -16,7 +16,7 @@
 
 void hugePagesHint(void *p, size_t bytes) {
   if (!p || bytes < HUGE_HINT_MIN) return;
-  const uintptr_t page = (uintptr_t)2 << 20;
+  const uintptr_t page = HUGE_PAGE_BYTES;
   const uintptr_t s = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + bytes) & ~(page - 1);
   if (e > s) madvise((void *)s, e - s, MADV_HUGEPAGE);
 }

@@ -14,12 +14,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "grow.h"
 #include "regionblocks.h"
 
-/* 2 MB: the huge page of x86-64 and arm64 (4 KB base pages) Linux; elsewhere just the alignment. */
-#define HUGE_BYTES ((size_t)2 << 20)
 /* A block's bytes: two huge pages (a default scan of the small bench tree: ~100 MB of documents). */
-#define BLOCK_BYTES (2 * HUGE_BYTES)
+#define BLOCK_BYTES (2 * HUGE_PAGE_BYTES)
 /* Each document starts on 16 bytes (its parts are 4-byte words and bytes). */
 #define DOC_ALIGN 16
 
@@ -34,23 +33,21 @@ static pthread_mutex_t blockLock = PTHREAD_MUTEX_INITIALIZER;
 /* the block documents are cut from now (NULL: the next document maps one) */
 static RegionBlock *current;
 
-/* A block of `size` bytes (a multiple of HUGE_BYTES) at a 2 MB boundary, marked for huge pages: NULL when it cannot be mapped. */
+/* A block of `size` bytes (a multiple of HUGE_PAGE_BYTES, at least two) at a 2 MB boundary, marked for huge pages: NULL when it cannot be mapped. */
 static RegionBlock *blockMap(size_t size) {
   RegionBlock *b = malloc(sizeof *b);
   if (!b) return NULL;
-  /* map HUGE_BYTES more than asked, then give back the ends outside the aligned span */
-  uint8_t *raw = mmap(NULL, size + HUGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  /* map HUGE_PAGE_BYTES more than asked, then give back the ends outside the aligned span */
+  uint8_t *raw = mmap(NULL, size + HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) {
     free(b);
     return NULL;
   }
-  uint8_t *base = (uint8_t *)(((uintptr_t)raw + HUGE_BYTES - 1) & ~(uintptr_t)(HUGE_BYTES - 1));
+  uint8_t *base = (uint8_t *)(((uintptr_t)raw + HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HUGE_PAGE_BYTES - 1));
   if (base > raw) munmap(raw, (size_t)(base - raw));
-  const size_t tail = (size_t)(raw + size + HUGE_BYTES - (base + size));
+  const size_t tail = (size_t)(raw + size + HUGE_PAGE_BYTES - (base + size));
   if (tail) munmap(base + size, tail);
-#ifdef MADV_HUGEPAGE
-  madvise(base, size, MADV_HUGEPAGE); /* a hint: without it (THP off), 4 KB pages as before */
-#endif
+  hugePagesHint(base, size); /* (hugepages.c; with huge pages off, 4 KB pages as before) */
   b->base = base;
   b->size = size;
   b->used = 0;
@@ -69,7 +66,7 @@ void *regionBlockAlloc(size_t bytes, RegionBlock **block) {
   if (need == 0 || need > BLOCK_BYTES / 2) {
     /* a big document has a block of its own (no block's tail left for it); an empty one a malloc */
     if (need == 0) return malloc(1);
-    RegionBlock *own = blockMap((need + HUGE_BYTES - 1) & ~(HUGE_BYTES - 1));
+    RegionBlock *own = blockMap((need + HUGE_PAGE_BYTES - 1) & ~(HUGE_PAGE_BYTES - 1));
     if (!own) return malloc(bytes);
     own->used = need;
     own->refs = 1;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 typedef struct {
   uint32_t hash, doc, pos;
 } Anchor;
