@@ -42,12 +42,20 @@ int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, 
  * order) and frees the job: 1 with the result, 0 over maxCandidates in all, -1 out of memory.
  */
 typedef struct AllPairsJob AllPairsJob;
-int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, AllPairsJob **job, AllPairsResult *res);
+int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, int copyRuns, AllPairsJob **job, AllPairsResult *res);
 size_t allPairsTableCount(const AllPairsJob *job);
+/* With copyRuns ≥ 2, allPairsBegin leaves the pairs of identical fingerprints (with `vet`, each
+ * vetted: most of a search of many copies) and a brute force of many values (no tables: then
+ * allPairsTableCount is 0) to allPairsRun's runs [0, allPairsRuns) — about as much work each,
+ * independent like the tables' parts (one thread each); allPairsEnd joins the runs' copies first,
+ * then the parts (brute force run r's pairs are part r's): the same pairs in the same order.
+ * 0 runs: nothing left. */
+int allPairsRuns(const AllPairsJob *job);
+void allPairsRun(AllPairsJob *job, int run);
 void allPairsTables(AllPairsJob *job, size_t from, size_t to, int part);
 int allPairsEnd(AllPairsJob *job, int parts, AllPairsResult *res);
 
-/* allPairsSearch with its tables cut among `threads` threads (the calling one and threads − 1
+/* allPairsSearch with its tables and runs cut among `threads` threads (the calling one and threads − 1
  * started; allpairsthreads.c, not in the WebAssembly kernel): the same result; with `vet` (or
  * NULL), only the candidates it passes, in the same order. */
 int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, const AllPairsVet *vet, AllPairsResult *res);

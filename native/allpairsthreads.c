@@ -1,7 +1,9 @@
 /*
  * allPairsThreaded of allpairs.h: the permuted tables of one all-pairs search (allpairs.c) cut
  * into contiguous runs of tables, one per thread — each table sorts every item once and compares
- * the items that share its key, so tables cost about the same — searched by the calling thread
+ * the items that share its key, so tables cost about the same — and what allPairsBegin left to
+ * runs (the pairs of identical fingerprints; a brute force of many values: allPairsRun), one per
+ * thread too; searched by the calling thread
  * and threads started here (libuv's portable threads), the runs' pairs joined in table order: the
  * one-thread result exactly. A thread that cannot start leaves its run to the calling thread. The
  * native addon only (wasm.c keeps one thread); no Node-API call here.
@@ -22,17 +24,20 @@ typedef struct {
 
 static void searchRun(void *arg) {
   const TableRun *r = arg;
-  allPairsTables(r->job, r->from, r->to, r->part);
+  if (r->part < allPairsRuns(r->job)) allPairsRun(r->job, r->part);
+  if (r->from < r->to) allPairsTables(r->job, r->from, r->to, r->part);
 }
 
 int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, int threads, const AllPairsVet *vet, AllPairsResult *res) {
   AllPairsJob *job;
-  const int begun = allPairsBegin(fp, n, k, maxCandidates, vet, &job, res);
+  if (threads > ALLPAIRS_MAX_PARTS) threads = ALLPAIRS_MAX_PARTS;
+  if (threads < 1) threads = 1;
+  const int begun = allPairsBegin(fp, n, k, maxCandidates, vet, threads, &job, res);
   if (begun != 2) return begun;
   const size_t tables = allPairsTableCount(job);
-  if (threads > ALLPAIRS_MAX_PARTS) threads = ALLPAIRS_MAX_PARTS;
-  if (threads > (int)tables) threads = (int)tables;
-  if (threads < 1) threads = 1;
+  /* (a thread for each run allPairsBegin left, no more than the threads) */
+  const int left = allPairsRuns(job);
+  if (threads > (int)tables && threads > left) threads = (int)tables > left ? (int)tables : left;
   TableRun runs[ALLPAIRS_MAX_PARTS];
   for (int t = 0; t < threads; t++) runs[t] = (TableRun){job, tables * (size_t)t / (size_t)threads, tables * (size_t)(t + 1) / (size_t)threads, t};
   uv_thread_t started[ALLPAIRS_MAX_PARTS];

@@ -19,7 +19,7 @@ const { spawnSync } = require('child_process');
 const REPO = path.join(__dirname, '..');
 const OUT = path.join(REPO, 'wasm', 'neardup_kernel.wasm');
 /** The C sources, in link order: the WebAssembly glue, then those binding.gyp compiles but kernel.c and kernelbuckets.c (Node-API) and threads.c (libuv threads). */
-const SOURCES = ['wasm.c', 'fingerprint.c', 'tokenize.c', 'simhash.c', 'regiondoc.c', 'comments.c', 'allpairs.c', 'sections.c', 'sectionbraces.c', 'align.c', 'seeds.c', 'buckets.c', 'textshape.c'];
+const SOURCES = ['wasm.c', 'fingerprint.c', 'tokenize.c', 'simhash.c', 'regiondoc.c', 'comments.c', 'allpairs.c', 'allpairstables.c', 'sections.c', 'sectionbraces.c', 'align.c', 'seeds.c', 'buckets.c', 'textshape.c'];
 /** The clang that made the committed .wasm: another version may emit other (equally correct) bytes. */
 const COMMITTED_WITH = 'Debian clang version 14.0.6';
 

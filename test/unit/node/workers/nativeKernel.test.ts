@@ -424,6 +424,39 @@ describe('native kernel', () => {
           assert.equal(kernel!.allPairs(fp, 3, 1000), null);
         });
 
+        it("copies' pairs and a brute force of thousands of values cut into runs on 2, 3 and 16 threads: the one-thread pairs in the same order, and null past maxCandidates", () => {
+          // Groups of copies of very different sizes (a run holds about as many pairs as another),
+          // then (k = 20: no table layout beats comparing every pair) 2,500 distinct values.
+          const groups = [400, 3, 120, 1, 60, 2, 250, 7];
+          let s = 12345;
+          const next = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0);
+          const values: Array<[number, number]> = [];
+          for (const size of groups) {
+            const hi = next();
+            const lo = next();
+            for (let i = 0; i < size; i++) values.push([hi, lo]);
+          }
+          for (let i = 0; i < 2500; i++) values.push([next(), next()]);
+          // (the copies spread among the others)
+          for (let i = values.length - 1; i > 0; i--) {
+            const j = next() % (i + 1);
+            [values[i], values[j]] = [values[j], values[i]];
+          }
+          const fp = Uint32Array.from(values.flat());
+          for (const k of [3, 20]) {
+            const one = kernel!.allPairs(fp, k, 1e9)!;
+            const copies = groups.reduce((sum, g) => sum + (g * (g - 1)) / 2, 0);
+            assert.ok(one.a.length >= copies, `k=${k}: ${one.a.length} pairs`);
+            if (k === 20) assert.deepEqual(canonPairs(one.a, one.b, one.distance), brute(fp, k));
+            for (const threads of [2, 3, 16]) {
+              const many = kernel!.allPairs(fp, k, 1e9, threads)!;
+              assert.deepEqual([Array.from(many.a), Array.from(many.b), Array.from(many.distance)], [Array.from(one.a), Array.from(one.b), Array.from(one.distance)], `k=${k} threads=${threads}`);
+            }
+            assert.equal(kernel!.allPairs(fp, k, one.a.length, 3)!.a.length, one.a.length, `k=${k}: cap = count`);
+            assert.equal(kernel!.allPairs(fp, k, one.a.length - 1, 3), null, `k=${k}: cap = count - 1`);
+          }
+        });
+
         it('its tables on 2, 3, 7 and 40 threads: the one-thread pairs in the same order, and null past maxCandidates counted over all threads', () => {
           const same = (x: ReturnType<NonNullable<typeof kernel>['allPairs']>, y: typeof x, what: string) => {
             assert.ok(x && y, what);
