@@ -104,7 +104,6 @@ static int64_t findCopies(const uint32_t *fp, uint32_t n, Distinct *D) {
   return m;
 }
 
-
 static void jobFree(AllPairsJob *J) {
   free(J->D.uniq);
   free(J->D.first);
@@ -130,6 +129,20 @@ static int copiesOf(Out *o, const Distinct *D, uint32_t from, uint32_t to) {
     for (int32_t x = (int32_t)D->first[u]; x >= 0 && status > 0; x = D->next[x])
       for (int32_t y = D->next[x]; y >= 0; y = D->next[y])
         if ((status = push(o, (uint32_t)x, (uint32_t)y, 0)) <= 0) break;
+  return status;
+}
+
+/* The pairs of distinct values x in [from, to) and every later value within distance k, compared
+ * one by one (the brute force; copies expanded), in that order. */
+SEARCH_CLONES static int bruteOf(Out *o, const Distinct *D, uint32_t m, int k, uint32_t from, uint32_t to) {
+  int status = 1;
+  for (uint32_t x = from; x < to && status > 0; x++) {
+    const uint64_t vx = valueOf(D, x);
+    for (uint32_t y = x + 1; y < m; y++) {
+      const int d = popcount64(vx ^ valueOf(D, y));
+      if (d <= k && (status = emitCopies(o, D, x, y, (uint8_t)d)) <= 0) break;
+    }
+  }
   return status;
 }
 
@@ -165,7 +178,7 @@ static void handOver(Out *o, AllPairsResult *res) {
   o->d = NULL;
 }
 
-SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, int copyRuns, AllPairsJob **job, AllPairsResult *res) {
+SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, int runs, AllPairsJob **job, AllPairsResult *res) {
   memset(res, 0, sizeof *res);
   *job = NULL;
   allPairsChooseNear();
@@ -204,7 +217,7 @@ SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t ma
     }
   }
   /* Left to runs (allPairsRun): the copies' pairs, and a brute force worth cutting. */
-  const int runs = copyRuns > ALLPAIRS_MAX_PARTS ? ALLPAIRS_MAX_PARTS : copyRuns;
+  if (runs > ALLPAIRS_MAX_PARTS) runs = ALLPAIRS_MAX_PARTS;
   if (runs >= 2 && m >= 2 && (bestT > 0 || m >= BRUTE_RUNS_MIN)) {
     J->runs = runs;
     J->brute = bestT == 0;
@@ -226,13 +239,7 @@ SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t ma
 
   /* 2. Brute force when that is cheaper than any table layout. */
   if (bestT == 0) {
-    for (uint32_t x = 0; x < m && status > 0; x++) {
-      const uint64_t vx = valueOf(D, x);
-      for (uint32_t y = x + 1; y < m; y++) {
-        const int d = popcount64(vx ^ valueOf(D, y));
-        if (d <= k && (status = emitCopies(o, D, x, y, (uint8_t)d)) <= 0) break;
-      }
-    }
+    status = bruteOf(o, D, m, k, 0, m);
     goto finished;
   }
 
@@ -254,7 +261,6 @@ SEARCH_CLONES int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t ma
   const int keyBits = (64 * J->t + J->b - 1) / J->b;
   J->rbits = 1;
   while (J->rbits < 11 && ((1u << J->rbits) * 64u < m || (J->rbits < keyBits && (1u << J->rbits) < m))) J->rbits++;
-  /* Each part may hold what the copies left of the cap. */
   *job = J;
   return 2;
 
@@ -272,22 +278,10 @@ size_t allPairsTableCount(const AllPairsJob *J) { return J->tables; }
 
 int allPairsRuns(const AllPairsJob *J) { return J->runs; }
 
-SEARCH_CLONES void allPairsRun(AllPairsJob *J, int run) {
+void allPairsRun(AllPairsJob *J, int run) {
   const Distinct *D = &J->D;
   if (D->uniq) J->copyStatus[run] = copiesOf(&J->copyOut[run], D, J->copyFrom[run], J->copyFrom[run + 1]);
-  if (!J->brute) return;
-  Out *o = &J->parts[run];
-  const uint32_t m = J->m;
-  const int k = J->k;
-  int status = 1;
-  for (uint32_t x = J->bruteFrom[run]; x < J->bruteFrom[run + 1] && status > 0; x++) {
-    const uint64_t vx = valueOf(D, x);
-    for (uint32_t y = x + 1; y < m; y++) {
-      const int d = popcount64(vx ^ valueOf(D, y));
-      if (d <= k && (status = emitCopies(o, D, x, y, (uint8_t)d)) <= 0) break;
-    }
-  }
-  J->status[run] = status;
+  if (J->brute) J->status[run] = bruteOf(&J->parts[run], D, J->m, J->k, J->bruteFrom[run], J->bruteFrom[run + 1]);
 }
 
 int allPairsEnd(AllPairsJob *J, int parts, AllPairsResult *res) {

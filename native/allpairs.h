@@ -42,9 +42,9 @@ int allPairsSearch(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, 
  * order) and frees the job: 1 with the result, 0 over maxCandidates in all, -1 out of memory.
  */
 typedef struct AllPairsJob AllPairsJob;
-int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, int copyRuns, AllPairsJob **job, AllPairsResult *res);
+int allPairsBegin(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates, const AllPairsVet *vet, int runs, AllPairsJob **job, AllPairsResult *res);
 size_t allPairsTableCount(const AllPairsJob *job);
-/* With copyRuns ≥ 2, allPairsBegin leaves the pairs of identical fingerprints (with `vet`, each
+/* With runs ≥ 2, allPairsBegin leaves the pairs of identical fingerprints (with `vet`, each
  * vetted: most of a search of many copies) and a brute force of many values (no tables: then
  * allPairsTableCount is 0) to allPairsRun's runs [0, allPairsRuns) — about as much work each,
  * independent like the tables' parts (one thread each); allPairsEnd joins the runs' copies first,

@@ -133,7 +133,7 @@ struct AllPairsJob {
   Out copies;
   Out parts[ALLPAIRS_MAX_PARTS];
   int status[ALLPAIRS_MAX_PARTS];
-  /* What allPairsBegin (its copyRuns ≥ 2) left to allPairsRun's `runs` runs: run r's copies'
+  /* What allPairsBegin (its runs ≥ 2) left to allPairsRun's `runs` runs: run r's copies'
    * pairs are those of distinct values [copyFrom[r], copyFrom[r + 1]) (into copyOut[r]) and, with
    * no tables (`brute`), its pairs of values compared one by one those of x in
    * [bruteFrom[r], bruteFrom[r + 1]) with every later value (into parts[r]); 0 runs: the copies'

@@ -35,9 +35,8 @@ int allPairsThreaded(const uint32_t *fp, uint32_t n, int k, size_t maxCandidates
   const int begun = allPairsBegin(fp, n, k, maxCandidates, vet, threads, &job, res);
   if (begun != 2) return begun;
   const size_t tables = allPairsTableCount(job);
-  /* (a thread for each run allPairsBegin left, no more than the threads) */
-  const int left = allPairsRuns(job);
-  if (threads > (int)tables && threads > left) threads = (int)tables > left ? (int)tables : left;
+  /* (with runs left, one per thread: allPairsBegin made as many; else no more threads than tables) */
+  if (allPairsRuns(job) == 0 && threads > (int)tables) threads = (int)tables;
   TableRun runs[ALLPAIRS_MAX_PARTS];
   for (int t = 0; t < threads; t++) runs[t] = (TableRun){job, tables * (size_t)t / (size_t)threads, tables * (size_t)(t + 1) / (size_t)threads, t};
   uv_thread_t started[ALLPAIRS_MAX_PARTS];

@@ -79,23 +79,32 @@ static inline void freeHanded(napi_env env, void *data, void *hint) {
 }
 
 /*
- * A typed array of `count` elements of `size` bytes over the malloc'ed block *src, handed to
- * JavaScript (freed by its collector; *src set to NULL) where external buffers are allowed, so that
- * Node's thread neither copies nor first touches it (the plan's seed pairs: ~8 MB on the small
- * bench tree); else (Electron) a copy, *src left to the caller. 0 when it cannot be made.
+ * An ArrayBuffer of the `bytes` at *src, handed to JavaScript (`finalize` with `hint` frees it once
+ * collected; *src set to NULL) where external buffers are allowed, so that Node's thread neither
+ * copies nor first touches it; else (Electron) a copy, *src left to the caller. 0 when it cannot
+ * be made.
  */
-static inline int handedArray(napi_env env, napi_typedarray_type type, void **src, size_t count, size_t size, napi_value *out) {
-  napi_value ab;
-  if (count && *src && napi_create_external_arraybuffer(env, *src, count * size, freeHanded, NULL, &ab) == napi_ok) {
+static inline int handedBuffer(napi_env env, void **src, size_t bytes, napi_finalize finalize, void *hint, napi_value *ab) {
+  if (bytes && *src && napi_create_external_arraybuffer(env, *src, bytes, finalize, hint, ab) == napi_ok) {
     *src = NULL;
-    return napi_create_typedarray(env, type, count, ab, 0, out) == napi_ok;
+    return 1;
   }
   bool pending = false;
   if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
     napi_value ignored;
     napi_get_and_clear_last_exception(env, &ignored);
   }
-  return copiedArray(env, type, *src, count, size, out);
+  void *data;
+  if (napi_create_arraybuffer(env, bytes, &data, ab) != napi_ok) return 0;
+  if (bytes) memcpy(data, *src, bytes);
+  return 1;
+}
+
+/* A typed array of `count` elements of `size` bytes over the malloc'ed block *src: handedBuffer's
+ * (the plan's seed pairs: ~8 MB on the small bench tree). 0 when it cannot be made. */
+static inline int handedArray(napi_env env, napi_typedarray_type type, void **src, size_t count, size_t size, napi_value *out) {
+  napi_value ab;
+  return handedBuffer(env, src, count * size, freeHanded, NULL, &ab) && napi_create_typedarray(env, type, count, ab, 0, out) == napi_ok;
 }
 
 /* anchorSeeds' result on `obj` (AnchorSeedsFound: pairs, buckets, dropped, frequent, frequentOver),

@@ -511,21 +511,8 @@ static int batchResult(napi_env env, BatchJob *j, napi_value *out) {
   if (napi_create_array_with_length(env, j->n, &regions) != napi_ok) return 0;
   for (size_t f = 0; f < j->n; f++) {
     if (!j->regions[f]) continue;
-    napi_value ab;
-    if (napi_create_external_arraybuffer(env, j->regions[f], j->regionBytes[f], freeRegion, j->regionBlocks[f], &ab) == napi_ok) {
-      j->regions[f] = NULL; /* the ArrayBuffer's now */
-    } else {
-      /* no external buffers here (Electron): a copy */
-      bool pending = false;
-      if (napi_is_exception_pending(env, &pending) == napi_ok && pending) {
-        napi_value ignored;
-        napi_get_and_clear_last_exception(env, &ignored);
-      }
-      void *data;
-      if (napi_create_arraybuffer(env, j->regionBytes[f], &data, &ab) != napi_ok) return 0;
-      if (j->regionBytes[f]) memcpy(data, j->regions[f], j->regionBytes[f]);
-    }
-    if (napi_set_element(env, regions, (uint32_t)f, ab) != napi_ok) return 0;
+    napi_value ab; /* (handed over, the ArrayBuffer's: j->regions[f] then NULL) */
+    if (!handedBuffer(env, &j->regions[f], j->regionBytes[f], freeRegion, j->regionBlocks[f], &ab) || napi_set_element(env, regions, (uint32_t)f, ab) != napi_ok) return 0;
   }
   return napi_set_named_property(env, *out, "regions", regions) == napi_ok;
 }
