@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { CloneKind } from '../core/types';
 import type { ViewItem } from '../node/engine/engineProtocol';
 import { cellRange } from '../core/containers/cellLines';
-import { cellOf, cloneLabel, linesLabel, percent } from './duplicatesTreeProvider';
+import { cellOf, cloneLabel, linesLabel, percent } from './duplicateLabels';
 import { SLICE_MS, type HostTasks, type Slice } from './hostTasks';
 import type { IndexService, ItemsChange } from './indexing/indexService';
 import type { Severity } from '../node/settings/settingsSchema';

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DuplicateNode } from '../duplicatesTreeProvider';
-import { rangeOf } from '../duplicatesTreeProvider';
+import { rangeOf } from '../duplicateLabels';
 
 export const COMPARE_COMMAND = 'neardup.compare';
 

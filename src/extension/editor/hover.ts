@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { COMPARE_COMMAND, type CompareLink } from '../commands/compare';
 import { IGNORE_DUPLICATE_COMMAND } from '../commands/ignoreDuplicate';
-import { cloneLabel, percent } from '../duplicatesTreeProvider';
+import { cloneLabel, percent } from '../duplicateLabels';
 import type { HostTasks } from '../hostTasks';
 import { compactDiff, diffBlock, lineDiff } from './compactDiff';
 import { textLines, type EditorMarks } from './editorMarks';
