@@ -134,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const settings = new Settings(log);
   const cachePath = context.storageUri ? path.join(context.storageUri.fsPath, 'fingerprints.bin') : null;
   const tasks = new HostTasks();
+  const stopObservingCollector = tasks.observeCollector();
   const index = new IndexService(path.join(context.extensionPath, 'dist', 'engineWorker.js'), cachePath, settings, log, tasks);
   service = index;
   const live = new LiveChecker(index, settings);
@@ -149,6 +150,7 @@ export function activate(context: vscode.ExtensionContext): NearDupApi {
   const overview = new OverviewPanel(index, context.extensionUri);
 
   context.subscriptions.push(
+    { dispose: stopObservingCollector },
     log,
     settings,
     index,

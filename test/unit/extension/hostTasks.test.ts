@@ -119,4 +119,61 @@ describe('HostTasks (our tasks on the extension host: timed, and sliced)', () =>
     assert.ok(t.idle);
     assert.equal(t.figures().byKind.bad.count, 1);
   });
+
+  it('the collector\'s pauses are taken out of the tasks they fell in (reported before or after the task ends), and counted apart', () => {
+    const clock = new TestClock(); // wall 1000 ms, CPU 20 ms
+    const t = new HostTasks(undefined, clock);
+    t.time('a', () => clock.work(60, 58)); // 1000–1060: 58 ms of CPU, 40 of them a pause
+    t.collectorPause(1010, 40); // reported after the task ended
+    t.collectorPause(1075, 30); // a pause reported before the task it fell in ends
+    t.time('b', () => clock.work(40, 45)); // 1060–1100: 45 ms of CPU, 25 of them a pause
+    t.time('c', () => clock.work(20, 20)); // 1100–1120: the pause's last 5 ms
+    t.collectorPause(1200, 80); // in no task
+    const f = t.figures();
+    assert.equal(f.cpu?.maxMs, 58, 'the histograms keep what was measured');
+    assert.deepEqual(
+      f.longest.map((w) => [w.kind, w.cpuMs, w.gcMs]),
+      [
+        ['a', 58, 40],
+        ['b', 45, 25],
+        ['c', 20, 5],
+      ],
+    );
+    assert.equal(f.ownMaxMs, 20, 'a: 18, b: 20, c: 15');
+    assert.deepEqual(f.collector, { count: 3, totalMs: 150, maxMs: 80 });
+    t.reset();
+    assert.equal(t.figures().longest.length, 0);
+    assert.equal(t.figures().collector, undefined);
+  });
+
+  it('ownMaxMs is an upper bound: a task left out of the longest kept counts at the shortest kept', () => {
+    const clock = new TestClock();
+    const t = new HostTasks(undefined, clock);
+    for (let i = 0; i < 16; i++) t.time('long', () => clock.work(30)); // each one all pause
+    for (let i = 0; i < 16; i++) t.collectorPause(1000 + 30 * i, 30);
+    assert.equal(t.figures().ownMaxMs, 0);
+    t.time('short', () => clock.work(12)); // not kept: counted at 30
+    const f = t.figures();
+    assert.equal(f.longest.length, 16);
+    assert.ok(f.longest.every((w) => w.kind === 'long'));
+    assert.equal(f.ownMaxMs, 30);
+  });
+
+  it('observeCollector() reports V8\'s pauses on this thread (Node reports them)', async () => {
+    const t = new HostTasks();
+    const stop = t.observeCollector();
+    try {
+      const until = performance.now() + 10_000;
+      let keep: number[][] = [];
+      while (!t.figures().collector && performance.now() < until) {
+        for (let i = 0; i < 2000; i++) keep.push(new Array(64).fill(i));
+        if (keep.length > 20_000) keep = [];
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      const c = t.figures().collector;
+      assert.ok(c && c.count > 0 && c.maxMs > 0 && c.totalMs >= c.maxMs, JSON.stringify(c));
+    } finally {
+      stop();
+    }
+  });
 });
