@@ -15,11 +15,12 @@ typedef struct {
  * candidate x < y as it is found: two sections of one document only when their lines do not
  * overlap (docOf, startOf, endOf per item), never two documents of one copy class (copyOf per
  * document, -1: none; NULL: no classes), and the estimated Jaccard similarity of their sketches
- * (item i's: sketches[offsets[i] … offsets[i + 1]), sorted; estimateJaccard with `size`) at least
+ * (item i's: sketchLen[i] sorted values at sketchOf[i]; estimateJaccard with `size`) at least
  * minSimilarity. The candidates are still counted against maxCandidates, kept or not.
  */
 typedef struct {
-  const uint32_t *sketches, *offsets;
+  const uint32_t *const *sketchOf;
+  const uint32_t *sketchLen;
   uint32_t size;
   double minSimilarity;
   const int32_t *docOf, *startOf, *endOf, *copyOf;

@@ -45,8 +45,7 @@ static inline int vetted(const AllPairsVet *v, uint32_t x, uint32_t y) {
     if (!(v->endOf[x] < v->startOf[y] || v->endOf[y] < v->startOf[x])) return 0;
   } else if (v->copyOf && v->copyOf[a] >= 0 && v->copyOf[a] == v->copyOf[b])
     return 0;
-  const uint32_t *s = v->sketches, *off = v->offsets;
-  return !(estimateJaccard(s + off[x], off[x + 1] - off[x], s + off[y], off[y + 1] - off[y], v->size) < v->minSimilarity);
+  return !(estimateJaccard(v->sketchOf[x], v->sketchLen[x], v->sketchOf[y], v->sketchLen[y], v->size) < v->minSimilarity);
 }
 
 static inline int push(Out *o, uint32_t a, uint32_t b, uint8_t d) {

@@ -3,10 +3,13 @@
  * kernel.c's module table:
  *   allPairs(fp: Uint32Array, k, maxCandidates, threads?) -> { a, b, distance } or null: every
  *               pair within distance k, its tables on `threads` threads, this one included
- *   allPairsVetted(fp, k, maxCandidates, threads, sketches: Uint32Array, offsets: Uint32Array,
- *               sketchSize, minSimilarity, docOf, startOf, endOf: Int32Array, copyOf: Int32Array
- *               | null) -> the same, only the candidates matchSectionItems would keep (AllPairsVet
- *               of allpairs.h), in the same order; still null past maxCandidates candidates
+ *   allPairsVetted(fp, k, maxCandidates, threads, sketches, offsets, sketchSize, minSimilarity,
+ *               docOf, startOf, endOf: Int32Array, copyOf: Int32Array | null) -> the same, only
+ *               the candidates matchSectionItems would keep (AllPairsVet of allpairs.h), in the
+ *               same order; still null past maxCandidates candidates. The sketches: one
+ *               Uint32Array, item i's at [offsets[i], offsets[i + 1]) (n + 1 offsets), or the
+ *               views they lie in (Uint32Array[], e.g. a scan's batches: nothing copied), item
+ *               i's at offsets[3i + 1] of view offsets[3i], offsets[3i + 2] values (3n offsets)
  *   sortPairs(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n) -> boolean: the pairs
  *               sorted in place by distance, then a, then b (allPairsOrder); false: not sorted
  *   keepOutermostPairs(a: Uint32Array, b: Uint32Array, docOf, startOf, endOf: Int32Array) ->
@@ -68,6 +71,62 @@ static int int32s(napi_env env, napi_value v, size_t min, const int32_t **out) {
   return 1;
 }
 
+/*
+ * Item i's sketch (a pointer and a length into *ptr, *len: malloc'ed, the caller frees both) of
+ * allPairsVetted's sketches and offsets, in either form; 0 with an exception thrown.
+ */
+static int sketchesArg(napi_env env, napi_value sketches, napi_value offsetsArg, uint32_t n, const uint32_t ***ptr, uint32_t **len) {
+  void *off;
+  size_t nOff;
+  if (!typedArray(env, offsetsArg, napi_uint32_array, &off, &nOff)) return throwError(env, "offsets: Uint32Array"), 0;
+  const uint32_t *offsets = off;
+  bool isArray = false;
+  if (napi_is_array(env, sketches, &isArray) != napi_ok) return throwError(env, "napi call failed"), 0;
+  uint32_t views = 0;
+  const uint32_t **base = NULL;
+  size_t *size = NULL;
+  void *flat = NULL;
+  size_t nFlat = 0;
+  if (isArray) {
+    if (nOff != (size_t)n * 3) return throwError(env, "offsets: three per item (view, offset, length) with sketches as views"), 0;
+    if (napi_get_array_length(env, sketches, &views) != napi_ok) return throwError(env, "napi call failed"), 0;
+    base = malloc((views ? views : 1) * sizeof *base);
+    size = malloc((views ? views : 1) * sizeof *size);
+    if (!base || !size) return free(base), free(size), throwError(env, "out of memory"), 0;
+    for (uint32_t j = 0; j < views; j++) {
+      napi_value view;
+      void *data;
+      if (napi_get_element(env, sketches, j, &view) != napi_ok || !typedArray(env, view, napi_uint32_array, &data, &size[j]))
+        return free(base), free(size), throwError(env, "sketches: Uint32Array views"), 0;
+      base[j] = data;
+    }
+  } else {
+    if (!typedArray(env, sketches, napi_uint32_array, &flat, &nFlat)) return throwError(env, "sketches: a Uint32Array, or an array of Uint32Array views"), 0;
+    if (nOff != (size_t)n + 1) return throwError(env, "offsets: one more than the items"), 0;
+  }
+  const uint32_t **p = malloc((n ? n : 1) * sizeof *p);
+  uint32_t *l = malloc((n ? n : 1) * sizeof *l);
+  const char *bad = p && l ? NULL : "out of memory";
+  for (uint32_t i = 0; i < n && !bad; i++) {
+    if (isArray) {
+      const uint32_t j = offsets[3 * i], at = offsets[3 * i + 1], count = offsets[3 * i + 2];
+      if (j >= views) bad = "offsets: a view past the sketches";
+      else if ((uint64_t)at + count > size[j]) bad = "offsets: past the end of its view";
+      else p[i] = base[j] + at, l[i] = count;
+    } else {
+      if (offsets[i] > offsets[i + 1]) bad = "offsets: not ascending";
+      else if (offsets[i + 1] > nFlat) bad = "offsets: past the sketches";
+      else p[i] = (const uint32_t *)flat + offsets[i], l[i] = offsets[i + 1] - offsets[i];
+    }
+  }
+  free(base);
+  free(size);
+  if (bad) return free(p), free(l), throwError(env, bad), 0;
+  *ptr = p;
+  *len = l;
+  return 1;
+}
+
 /* allPairs, or with `vetted` allPairsVetted: the search of the arguments. */
 static napi_value search(napi_env env, napi_callback_info info, int vetted) {
   size_t argc = 12;
@@ -82,14 +141,6 @@ static napi_value search(napi_env env, napi_callback_info info, int vetted) {
   AllPairsResult r;
   if (!vetted) return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, NULL, &r), &r);
   AllPairsVet vet;
-  void *sk, *off;
-  size_t nSk, nOff;
-  if (!typedArray(env, argv[4], napi_uint32_array, &sk, &nSk) || !typedArray(env, argv[5], napi_uint32_array, &off, &nOff) || nOff != (size_t)n + 1)
-    return throwError(env, "sketches: Uint32Array, offsets: Uint32Array of one more than the items");
-  const uint32_t *offsets = off;
-  for (uint32_t i = 0; i < n; i++)
-    if (offsets[i] > offsets[i + 1]) return throwError(env, "offsets: not ascending");
-  if (offsets[n] > nSk) return throwError(env, "offsets: past the sketches");
   int32_t size;
   CALL(napi_get_value_int32(env, argv[6], &size));
   CALL(napi_get_value_double(env, argv[7], &vet.minSimilarity));
@@ -106,14 +157,20 @@ static napi_value search(napi_env env, napi_callback_info info, int vetted) {
     }
     if (!int32s(env, argv[11], (size_t)docs, &copyOf)) return throwError(env, "copyOf: Int32Array, one per document, or null");
   }
-  vet.sketches = sk;
-  vet.offsets = offsets;
+  const uint32_t **sketchOf;
+  uint32_t *sketchLen;
+  if (!sketchesArg(env, argv[4], argv[5], n, &sketchOf, &sketchLen)) return NULL;
+  vet.sketchOf = sketchOf;
+  vet.sketchLen = sketchLen;
   vet.size = (uint32_t)size;
   vet.docOf = docOf;
   vet.startOf = startOf;
   vet.endOf = endOf;
   vet.copyOf = copyOf;
-  return pairsResult(env, allPairsThreaded(fp, n, k, max, threads, &vet, &r), &r);
+  const int status = allPairsThreaded(fp, n, k, max, threads, &vet, &r);
+  free(sketchOf);
+  free(sketchLen);
+  return pairsResult(env, status, &r);
 }
 
 napi_value jsAllPairs(napi_env env, napi_callback_info info) { return search(env, info, 0); }

@@ -188,16 +188,18 @@ export interface CodeKernel {
    * allPairs' candidates vetted as they are found (the native addon; matchPairList with a
    * KernelVetting, core/report/compare.ts): two items of one document only when their lines
    * [startOf, endOf] do not overlap, never two documents of one copy class (copyOf per document,
-   * -1: none), and the estimated Jaccard similarity of their sketches (item i's:
-   * sketches[offsets[i] … offsets[i + 1])) at least minSimilarity — in allPairs' order; still
-   * null past maxCandidates candidates, kept or not.
+   * -1: none), and the estimated Jaccard similarity of their sketches at least minSimilarity —
+   * in allPairs' order; still null past maxCandidates candidates, kept or not. Item i's sketch:
+   * sketches[offsets[i] … offsets[i + 1]) of one array (n + 1 offsets), or, with the views the
+   * sketches lie in (nothing copied), offsets[3i + 2] values from offsets[3i + 1] of view
+   * sketches[offsets[3i]] (3n offsets).
    */
   allPairsVetted?(
     fp: Uint32Array,
     k: number,
     maxCandidates: number,
     threads: number,
-    sketches: Uint32Array,
+    sketches: Uint32Array | readonly Uint32Array[],
     offsets: Uint32Array,
     sketchSize: number,
     minSimilarity: number,

@@ -161,15 +161,7 @@ function noRule(n: number): KernelVetting {
  */
 function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, options: MatchOptions, v: KernelVetting): MatchedList | null {
   const n = items.length;
-  const offsets = new Uint32Array(n + 1);
-  let words = 0;
-  for (let i = 0; i < n; i++) {
-    offsets[i] = words;
-    words += items[i].sketch.length;
-  }
-  offsets[n] = words;
-  const sketches = new Uint32Array(words);
-  for (let i = 0; i < n; i++) sketches.set(items[i].sketch, offsets[i]);
+  const { sketches, offsets } = sketchesOf(items);
   let found = options.kernel!.allPairsVetted!(
     fp,
     options.maxDistance,
@@ -190,6 +182,47 @@ function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, option
   const kept = Math.min(found.a.length, maxPairs);
   const cut = kept < found.a.length;
   return orderPairList({ length: kept, a: cut ? found.a.subarray(0, kept) : found.a, b: cut ? found.b.subarray(0, kept) : found.b, distance: cut ? found.distance.subarray(0, kept) : found.distance, truncated: cut }, n, options.kernel);
+}
+
+/**
+ * The items' sketches as allPairsVetted takes them: the views of the few buffers they lie in (a
+ * scan's items are views of its batches' words: the large tree's 55,000 sections' 13 MB lie in 81
+ * buffers, and copying them cost ~50 ms), with each item's (view, offset, length); else (items
+ * with sketches of their own) one array they are copied into, with n + 1 offsets.
+ */
+function sketchesOf(items: readonly ItemFingerprint[]): { sketches: Uint32Array | Uint32Array[]; offsets: Uint32Array } {
+  const n = items.length;
+  const maxViews = Math.max(64, n >>> 4);
+  const views: Uint32Array[] = [];
+  const viewOf = new Map<ArrayBufferLike, number>();
+  const at = new Uint32Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    const s = items[i].sketch;
+    let v = viewOf.get(s.buffer);
+    if (v === undefined) {
+      if (views.length === maxViews) return copiedSketches(items);
+      viewOf.set(s.buffer, (v = views.length));
+      views.push(new Uint32Array(s.buffer, 0, s.buffer.byteLength >>> 2));
+    }
+    at[3 * i] = v;
+    at[3 * i + 1] = s.byteOffset >>> 2;
+    at[3 * i + 2] = s.length;
+  }
+  return { sketches: views, offsets: at };
+}
+
+function copiedSketches(items: readonly ItemFingerprint[]): { sketches: Uint32Array; offsets: Uint32Array } {
+  const n = items.length;
+  const offsets = new Uint32Array(n + 1);
+  let words = 0;
+  for (let i = 0; i < n; i++) {
+    offsets[i] = words;
+    words += items[i].sketch.length;
+  }
+  offsets[n] = words;
+  const sketches = new Uint32Array(words);
+  for (let i = 0; i < n; i++) sketches.set(items[i].sketch, offsets[i]);
+  return { sketches, offsets };
 }
 
 /** The pairs `keep` keeps, in their order (the same arrays, compacted: the kernel's, ours). */

@@ -123,6 +123,47 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
     assert.throws(() => vetted(1e9, offsets, new Int32Array(2)), /copyOf/);
   });
 
+  it('takes the sketches as views of the buffers they lie in (a scan\'s batches: nothing copied), item by (view, offset, length): the same pairs as one array; bad views refused', () => {
+    const { items, vetting } = itemsOf(2400, 9);
+    // The items' sketches moved into three buffers, other words between them (as a batch holds its heads).
+    const buffers = [new Uint32Array(70_000), new Uint32Array(70_000), new Uint32Array(70_000)];
+    const used = [0, 0, 0];
+    const inViews = items.map((it, i) => {
+      const j = i % 3;
+      buffers[j].fill(0xdeadbeef, used[j], used[j] + 7);
+      used[j] += 7;
+      const sketch = buffers[j].subarray(used[j], used[j] + it.sketch.length);
+      sketch.set(it.sketch);
+      used[j] += it.sketch.length;
+      return { ...it, sketch };
+    });
+    const options: MatchOptions = { maxDistance: 10, minSimilarity: 0.25, sketchSize: 64 };
+    const reference = matchPairList(items, { ...options, kernel: { allPairs: kernel!.allPairs.bind(kernel) } }, acceptOf(vetting));
+    assert.ok(reference.length > 100, `${reference.length} pairs`);
+    for (const threads of [1, 2]) assert.deepEqual(arrays(matchPairList(inViews, { ...options, kernel: kernel!, threads }, acceptOf(vetting), vetting)), arrays(reference), `threads ${threads}`);
+    // The binding itself, both forms: the same pairs.
+    const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
+    const flatOffsets = new Uint32Array(items.length + 1);
+    for (let i = 0; i < items.length; i++) flatOffsets[i + 1] = flatOffsets[i] + items[i].sketch.length;
+    const flat = new Uint32Array(flatOffsets[items.length]);
+    items.forEach((it, i) => flat.set(it.sketch, flatOffsets[i]));
+    const at = new Uint32Array(3 * items.length);
+    inViews.forEach((it, i) => at.set([i % 3, it.sketch.byteOffset >>> 2, it.sketch.length], 3 * i));
+    const run = (sketches: Uint32Array | Uint32Array[], offsets: Uint32Array) =>
+      kernel!.allPairsVetted!(fp, 10, 1e9, 2, sketches, offsets, 64, 0.25, vetting.docOf, vetting.startOf, vetting.endOf, vetting.copyOf);
+    const one = run(flat, flatOffsets)!;
+    const viewed = run(buffers, at)!;
+    assert.ok(one.a.length > 100);
+    assert.deepEqual([Array.from(viewed.a), Array.from(viewed.b), Array.from(viewed.distance)], [Array.from(one.a), Array.from(one.b), Array.from(one.distance)]);
+    // A view's words read where its offset says: off by one, other pairs.
+    const shifted = run(buffers, at.map((x, i) => (i % 3 === 1 && x > 0 ? x - 1 : x)))!;
+    assert.notDeepEqual(Array.from(shifted.a), Array.from(one.a));
+    assert.throws(() => run(buffers, at.subarray(3)), /offsets/);
+    assert.throws(() => run(buffers.slice(0, 2), at), /view past the sketches/);
+    assert.throws(() => run(buffers, at.map((x, i) => (i === 4 ? 70_000 : x))), /past the end of its view/);
+    assert.throws(() => run([buffers[0], new Float64Array(4) as unknown as Uint32Array, buffers[2]], at), /views/);
+  });
+
   it('without a rule (a report\'s files): the sketches\' estimate alone, vetted in the kernel, gives the pairs of the plain candidates vetted in TypeScript, their order (sorted by the kernel) and the cut', () => {
     const { items } = itemsOf(2400, 11);
     const options: MatchOptions = { maxDistance: 12, minSimilarity: 0.25, sketchSize: 64 };
