@@ -24,7 +24,21 @@ typedef struct {
   uint32_t size;
   double minSimilarity;
   const int32_t *docOf, *startOf, *endOf, *copyOf;
+  /* Pairs of documents left out besides (two files a report already pairs): an open-addressed set
+   * of (a << 32 | b), a < b, 0 for an empty slot, `pairedMask + 1` slots; NULL: none. */
+  const uint64_t *paired;
+  uint64_t pairedMask;
 } AllPairsVet;
+
+/* Whether the documents a < b are in vet's paired set. */
+static inline int allPairsPaired(const AllPairsVet *v, uint32_t a, uint32_t b) {
+  const uint64_t key = (uint64_t)a << 32 | b;
+  uint64_t h = key * 0x9E3779B97F4A7C15ull;
+  for (uint64_t i = (h ^ h >> 32) & v->pairedMask;; i = (i + 1) & v->pairedMask) {
+    if (v->paired[i] == key) return 1;
+    if (v->paired[i] == 0) return 0;
+  }
+}
 
 /* Most parts one search is cut into (allpairsthreads.c: one per thread). */
 #define ALLPAIRS_MAX_PARTS 16

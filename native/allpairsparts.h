@@ -43,7 +43,7 @@ static inline int vetted(const AllPairsVet *v, uint32_t x, uint32_t y) {
   const int32_t a = v->docOf[x], b = v->docOf[y];
   if (a == b) {
     if (!(v->endOf[x] < v->startOf[y] || v->endOf[y] < v->startOf[x])) return 0;
-  } else if (v->copyOf && v->copyOf[a] >= 0 && v->copyOf[a] == v->copyOf[b])
+  } else if ((v->copyOf && v->copyOf[a] >= 0 && v->copyOf[a] == v->copyOf[b]) || (v->paired && allPairsPaired(v, (uint32_t)(a < b ? a : b), (uint32_t)(a < b ? b : a))))
     return 0;
   return !(estimateJaccard(v->sketchOf[x], v->sketchLen[x], v->sketchOf[y], v->sketchLen[y], v->size) < v->minSimilarity);
 }

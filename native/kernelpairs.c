@@ -9,7 +9,10 @@
  *               same order; still null past maxCandidates candidates. The sketches: one
  *               Uint32Array, item i's at [offsets[i], offsets[i + 1]) (n + 1 offsets), or the
  *               views they lie in (Uint32Array[], e.g. a scan's batches: nothing copied), item
- *               i's at offsets[3i + 1] of view offsets[3i], offsets[3i + 2] values (3n offsets)
+ *               i's at offsets[3i + 1] of view offsets[3i], offsets[3i + 2] values (3n offsets).
+ *               An optional 13th argument, skipPairs: Int32Array of (docA, docB) pairs (or
+ *               null): candidates of two such documents are left out too (a report's files
+ *               already paired), still counted against maxCandidates
  *   sortPairs(a: Uint32Array, b: Uint32Array, distance: Uint8Array, n) -> boolean: the pairs
  *               sorted in place by distance, then a, then b (allPairsOrder); false: not sorted
  *   keepOutermostPairs(a: Uint32Array, b: Uint32Array, docOf, startOf, endOf: Int32Array) ->
@@ -127,10 +130,51 @@ static int sketchesArg(napi_env env, napi_value sketches, napi_value offsetsArg,
   return 1;
 }
 
+/*
+ * allPairsVetted's skipPairs (argument `v`: (docA, docB) pairs, or null / undefined) as vet's
+ * paired set (*set malloc'ed, the caller frees it; NULL with none); 0 with an exception thrown.
+ */
+static int pairedArg(napi_env env, napi_value v, AllPairsVet *vet, uint64_t **set) {
+  *set = NULL;
+  vet->paired = NULL;
+  vet->pairedMask = 0;
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok) return throwError(env, "napi call failed"), 0;
+  if (t == napi_null || t == napi_undefined) return 1;
+  void *data;
+  size_t len;
+  if (!typedArray(env, v, napi_int32_array, &data, &len) || len % 2 != 0) return throwError(env, "skipPairs: Int32Array of (docA, docB) pairs"), 0;
+  if (len == 0) return 1;
+  const int32_t *docs = data;
+  size_t slots = 16;
+  while (slots < len * 2) slots *= 2; /* at most a quarter full: len / 2 pairs */
+  uint64_t *table = calloc(slots, sizeof *table);
+  if (!table) return throwError(env, "out of memory"), 0;
+  vet->paired = table;
+  vet->pairedMask = slots - 1;
+  for (size_t p = 0; p < len; p += 2) {
+    int32_t a = docs[p], b = docs[p + 1];
+    if (a < 0 || b < 0 || a == b) return free(table), vet->paired = NULL, throwError(env, "skipPairs: two different documents, not negative"), 0;
+    if (a > b) {
+      const int32_t x = a;
+      a = b;
+      b = x;
+    }
+    if (allPairsPaired(vet, (uint32_t)a, (uint32_t)b)) continue;
+    const uint64_t key = (uint64_t)a << 32 | (uint32_t)b;
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    uint64_t i = (h ^ h >> 32) & vet->pairedMask;
+    while (table[i]) i = (i + 1) & vet->pairedMask;
+    table[i] = key;
+  }
+  *set = table;
+  return 1;
+}
+
 /* allPairs, or with `vetted` allPairsVetted: the search of the arguments. */
 static napi_value search(napi_env env, napi_callback_info info, int vetted) {
-  size_t argc = 12;
-  napi_value argv[12];
+  size_t argc = 13;
+  napi_value argv[13];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   const uint32_t *fp;
   uint32_t n;
@@ -157,9 +201,12 @@ static napi_value search(napi_env env, napi_callback_info info, int vetted) {
     }
     if (!int32s(env, argv[11], (size_t)docs, &copyOf)) return throwError(env, "copyOf: Int32Array, one per document, or null");
   }
+  uint64_t *paired = NULL;
+  if (argc >= 13 && !pairedArg(env, argv[12], &vet, &paired)) return NULL;
+  if (argc < 13) vet.paired = NULL, vet.pairedMask = 0;
   const uint32_t **sketchOf;
   uint32_t *sketchLen;
-  if (!sketchesArg(env, argv[4], argv[5], n, &sketchOf, &sketchLen)) return NULL;
+  if (!sketchesArg(env, argv[4], argv[5], n, &sketchOf, &sketchLen)) return free(paired), NULL;
   vet.sketchOf = sketchOf;
   vet.sketchLen = sketchLen;
   vet.size = (uint32_t)size;
@@ -170,6 +217,7 @@ static napi_value search(napi_env env, napi_callback_info info, int vetted) {
   const int status = allPairsThreaded(fp, n, k, max, threads, &vet, &r);
   free(sketchOf);
   free(sketchLen);
+  free(paired);
   return pairsResult(env, status, &r);
 }
 

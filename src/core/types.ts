@@ -192,7 +192,8 @@ export interface CodeKernel {
    * in allPairs' order; still null past maxCandidates candidates, kept or not. Item i's sketch:
    * sketches[offsets[i] … offsets[i + 1]) of one array (n + 1 offsets), or, with the views the
    * sketches lie in (nothing copied), offsets[3i + 2] values from offsets[3i + 1] of view
-   * sketches[offsets[3i]] (3n offsets).
+   * sketches[offsets[3i]] (3n offsets). With skipPairs ((docA, docB) pairs), two items of such
+   * documents are left out too (still counted against maxCandidates).
    */
   allPairsVetted?(
     fp: Uint32Array,
@@ -207,6 +208,7 @@ export interface CodeKernel {
     startOf: Int32Array,
     endOf: Int32Array,
     copyOf: Int32Array | null,
+    skipPairs?: Int32Array | null,
   ): { a: Uint32Array; b: Uint32Array; distance: Uint8Array } | null;
   /**
    * Sorts the pairs (a[i], b[i], distance[i]), items numbered below n, in place by distance, then

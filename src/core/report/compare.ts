@@ -71,6 +71,8 @@ export interface KernelVetting {
    * kernel's vetted pairs in their order, before the maxPairs cut, so the same pairs as `accept`'s.
    */
   skipDocs?: (docA: number, docB: number) => boolean;
+  /** The same pairs as data ((docA, docB) pairs), left out by the kernel itself as it vets. */
+  skipPairs?: Int32Array;
 }
 
 /**
@@ -175,9 +177,10 @@ function kernelVetted(items: readonly ItemFingerprint[], fp: Uint32Array, option
     v.startOf,
     v.endOf,
     v.copyOf,
+    v.skipPairs ?? null,
   );
   if (!found) return null;
-  if (v.skipDocs) found = keptPairs(found, (x, y) => !v.skipDocs!(v.docOf[x], v.docOf[y]));
+  if (v.skipDocs && !v.skipPairs) found = keptPairs(found, (x, y) => !v.skipDocs!(v.docOf[x], v.docOf[y]));
   const maxPairs = checkMaxPairs(options.maxPairs ?? Infinity);
   const kept = Math.min(found.a.length, maxPairs);
   const cut = kept < found.a.length;

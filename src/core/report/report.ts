@@ -189,15 +189,14 @@ function sectionRanges(plan: ReportPlan): SectionRanges {
  * paired files too: {@link finishReport} removes them, which gives the same pairs unless a cap
  * was reached (then it matches again, with the file pairs).
  */
-export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pairedFiles: Set<number> | null): MatchedItems {
+export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pairedFiles: PairedFiles | null): MatchedItems {
   const items = plan.sectionItems;
-  const nDocs = plan.docs.length;
   const { docOf, startOf, endOf } = sectionRanges(plan);
   // Sections of two files already reported as a file pair add nothing; nor do overlapping
   // sections of one file (a method and its class). Without the file pairs, files with the very
   // same fingerprint and sketch are known to pair (distance 0, estimate 1), so their sections
   // are left out at once: copies would otherwise fill the cap with candidates dropped later.
-  const skipDocs = pairedFiles !== null && pairedFiles.size > 0 ? (a: number, b: number) => pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) : undefined;
+  const skipDocs = pairedFiles !== null && pairedFiles.docs.length > 0 ? (a: number, b: number) => pairedFiles.has(a, b) : undefined;
   const copyOf = pairedFiles === null ? copyClasses(plan) : null;
   const accept = (x: number, y: number): boolean => {
     const a = docOf[x];
@@ -207,7 +206,7 @@ export function matchSectionItems(plan: ReportPlan, options: ReportOptions, pair
     return skipDocs === undefined || !skipDocs(a, b);
   };
   // (the same rule as data, for a kernel that vets)
-  return matchPairList(items.map((i) => i.fp), sectionMatchOptions(options), accept, { docOf, startOf, endOf, copyOf, skipDocs });
+  return matchPairList(items.map((i) => i.fp), sectionMatchOptions(options), accept, { docOf, startOf, endOf, copyOf, skipDocs, ...(skipDocs ? { skipPairs: pairedFiles!.docs } : {}) });
 }
 
 /**
@@ -246,16 +245,32 @@ function sameSketch(a: Uint32Array, b: Uint32Array): boolean {
   return true;
 }
 
-/** The documents (da < db) that pair as whole files, as da · docs + db. */
-export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): Set<number> {
+/** The documents that pair as whole files. */
+export interface PairedFiles {
+  /** Each file pair's two documents, (docA, docB) (as a kernel that vets takes them). */
+  readonly docs: Int32Array;
+  /** Whether documents a and b pair as whole files (a set of them made on first use). */
+  has(a: number, b: number): boolean;
+}
+
+export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): PairedFiles {
   const nDocs = plan.docs.length;
-  const paired = new Set<number>();
+  const docs = new Int32Array(2 * files.length);
   for (let p = 0; p < files.length; p++) {
-    const a = plan.fileItems[files.a[p]].doc;
-    const b = plan.fileItems[files.b[p]].doc;
-    paired.add(a < b ? a * nDocs + b : b * nDocs + a);
+    docs[2 * p] = plan.fileItems[files.a[p]].doc;
+    docs[2 * p + 1] = plan.fileItems[files.b[p]].doc;
   }
-  return paired;
+  let set: Set<number> | undefined;
+  return {
+    docs,
+    has(a: number, b: number): boolean {
+      if (!set) {
+        set = new Set<number>();
+        for (let p = 0; p < docs.length; p += 2) set.add(docs[p] < docs[p + 1] ? docs[p] * nDocs + docs[p + 1] : docs[p + 1] * nDocs + docs[p]);
+      }
+      return set.has(a < b ? a * nDocs + b : b * nDocs + a);
+    },
+  };
 }
 
 /**
@@ -264,7 +279,6 @@ export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): Set<number
  */
 export function finishReport(plan: ReportPlan, options: ReportOptions, files: MatchedItems, sections: MatchedItems | null): Report {
   const { docs, fileItems, sectionItems } = plan;
-  const nDocs = docs.length;
   const pairs: ReportPair[] = [];
   addPairs(pairs, 'file', files, fileItems, docs);
   const groups: ReportGroup[] = groupPairList(files).map((g) => ({
@@ -281,7 +295,7 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
     // reached (then some file pairs, or some section pairs, may be missing): match again.
     if (sections === null || sections.truncated || files.truncated) {
       matched = matchSectionItems(plan, options, pairedFiles);
-    } else if (pairedFiles.size === 0) {
+    } else if (pairedFiles.docs.length === 0) {
       matched = sections;
     } else {
       const keep = new Uint8Array(sections.length);
@@ -289,7 +303,7 @@ export function finishReport(plan: ReportPlan, options: ReportOptions, files: Ma
       for (let p = 0; p < sections.length; p++) {
         const a = docOf[sections.a[p]];
         const b = docOf[sections.b[p]];
-        keep[p] = a === b || !pairedFiles.has(a < b ? a * nDocs + b : b * nDocs + a) ? 1 : 0;
+        keep[p] = a === b || !pairedFiles.has(a, b) ? 1 : 0;
       }
       matched = { ...subset(sections, keep), truncated: false };
     }

@@ -81,7 +81,7 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
     }
   });
 
-  it("leaves out the pairs of documents skipDocs names (files the report already pairs) before the maxPairs cut: matchPairList's pairs of the same rule as a function", () => {
+  it("leaves out the pairs of documents skipDocs names (files the report already pairs) before the maxPairs cut: matchPairList's pairs of the same rule as a function, and as data (skipPairs) left out by the kernel itself", () => {
     for (const seed of [4, 5]) {
       const { items, vetting, docs } = itemsOf(2400, seed);
       const rnd = mulberry32(seed + 100);
@@ -97,12 +97,36 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
       const reference = matchPairList(items, { ...options, kernel: plain }, accept);
       const unskipped = matchPairList(items, { ...options, kernel: kernel! }, rule, { ...v, skipDocs: undefined });
       assert.ok(reference.length > 100 && unskipped.length > reference.length + 50, `seed ${seed}: ${reference.length} of ${unskipped.length} pairs`);
-      for (const threads of [1, 2]) assert.deepEqual(arrays(matchPairList(items, { ...options, kernel: kernel!, threads }, accept, v)), arrays(reference), `seed ${seed} threads ${threads}`);
+      // The same pairs as data, left out by the kernel as it vets (each pair twice, either way round).
+      const skipPairs = new Int32Array([...paired].flatMap((k) => [Math.floor(k / docs), k % docs, k % docs, Math.floor(k / docs)]));
+      const asData: KernelVetting = { ...v, skipPairs };
+      for (const threads of [1, 2]) {
+        assert.deepEqual(arrays(matchPairList(items, { ...options, kernel: kernel!, threads }, accept, v)), arrays(reference), `seed ${seed} threads ${threads}`);
+        assert.deepEqual(arrays(matchPairList(items, { ...options, kernel: kernel!, threads }, accept, asData)), arrays(reference), `seed ${seed} threads ${threads}, as data`);
+      }
       const cap = Math.floor(reference.length / 3);
       const cut = matchPairList(items, { ...options, maxPairs: cap, kernel: plain }, accept);
       assert.ok(cut.truncated && cut.length === cap);
       assert.deepEqual(arrays(matchPairList(items, { ...options, maxPairs: cap, kernel: kernel! }, accept, v)), arrays(cut));
+      assert.deepEqual(arrays(matchPairList(items, { ...options, maxPairs: cap, kernel: kernel! }, accept, asData)), arrays(cut));
+      // Half the pairs as data: the other half kept (the data is what the kernel reads).
+      const half = { ...asData, skipPairs: skipPairs.subarray(0, 4 * Math.floor(paired.size / 2)) };
+      assert.ok(matchPairList(items, { ...options, kernel: kernel! }, accept, half).length > reference.length);
     }
+  });
+
+  it('refuses malformed skipPairs (odd length, a negative or the same document twice)', () => {
+    const { items, vetting } = itemsOf(200, 6);
+    const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
+    const offsets = new Uint32Array(items.length + 1);
+    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i] + items[i].sketch.length;
+    const sketches = new Uint32Array(offsets[items.length]);
+    items.forEach((it, i) => sketches.set(it.sketch, offsets[i]));
+    const run = (skip: Int32Array | null) => kernel!.allPairsVetted!(fp, 10, 1e9, 1, sketches, offsets, 64, 0.3, vetting.docOf, vetting.startOf, vetting.endOf, null, skip);
+    assert.deepEqual(run(new Int32Array(0)), run(null));
+    assert.throws(() => run(new Int32Array([1, 2, 3])), /skipPairs/);
+    assert.throws(() => run(new Int32Array([1, -2])), /skipPairs/);
+    assert.throws(() => run(new Int32Array([4, 4])), /skipPairs/);
   });
 
   it('declines (null) past maxCandidates counted before the vetting, and refuses malformed arguments', () => {
