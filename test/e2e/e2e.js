@@ -269,11 +269,15 @@ async function typeIntoQuickInput(text, prefix = '') {
   assert(value === prefix + text, `the quick input holds ${JSON.stringify(value)} after typing ${JSON.stringify(text)}`);
 }
 
-/** Opens Quick Open (Ctrl+P) and types `text`. */
+/**
+ * Opens Quick Open (Ctrl+P) and types `text`. (No click on the editor part first: at its corner
+ * is the first tab, and a click there makes that file active, whose editor takes the focus a
+ * moment later — from the quick input opened meanwhile, which closes: seen in CI, 's' typed into
+ * Quick Open and 'alesReport.ts' into orderService.ts.)
+ */
 async function quickOpen(text) {
   await closeQuickInput();
   await dismissHover();
-  await page.click('.monaco-workbench .part.editor', { position: { x: 10, y: 10 } }).catch(() => {});
   await page.keyboard.press('Control+P');
   await typeIntoQuickInput(text);
 }
@@ -771,8 +775,7 @@ async function main() {
       // to line 46 with Quick Open's ':' (go to line in the active editor).
       await page.keyboard.press('Control+K');
       await page.keyboard.press('Control+J');
-      // (Not quickOpen(): its click on the editor part lands on the first tab and makes another
-      // file active.)
+      // (Quick Open with ':' — go to line in the active editor.)
       await page.keyboard.press('Control+P');
       await page.waitForSelector('.quick-input-widget .quick-input-box input', { state: 'visible', timeout: 10_000 });
       await page.keyboard.type(':46', { delay: 20 });
