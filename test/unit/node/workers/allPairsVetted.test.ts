@@ -39,6 +39,16 @@ function itemsOf(n: number, seed: number): { items: ItemFingerprint[]; vetting: 
   return { items, vetting: { docOf, startOf, endOf, copyOf }, docs };
 }
 
+/** allPairsVetted's first arguments for `items`: their fingerprints, and their sketches copied into one array with n + 1 offsets. */
+function flatArgs(items: readonly ItemFingerprint[]): { fp: Uint32Array; sketches: Uint32Array; offsets: Uint32Array } {
+  const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
+  const offsets = new Uint32Array(items.length + 1);
+  for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i] + items[i].sketch.length;
+  const sketches = new Uint32Array(offsets[items.length]);
+  items.forEach((it, i) => sketches.set(it.sketch, offsets[i]));
+  return { fp, sketches, offsets };
+}
+
 /** matchSectionItems' accept over the same data. */
 const acceptOf = (v: KernelVetting) => (x: number, y: number): boolean => {
   const a = v.docOf[x];
@@ -117,11 +127,7 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
 
   it('refuses malformed skipPairs (odd length, a negative or the same document twice)', () => {
     const { items, vetting } = itemsOf(200, 6);
-    const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
-    const offsets = new Uint32Array(items.length + 1);
-    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i] + items[i].sketch.length;
-    const sketches = new Uint32Array(offsets[items.length]);
-    items.forEach((it, i) => sketches.set(it.sketch, offsets[i]));
+    const { fp, sketches, offsets } = flatArgs(items);
     const run = (skip: Int32Array | null) => kernel!.allPairsVetted!(fp, 10, 1e9, 1, sketches, offsets, 64, 0.3, vetting.docOf, vetting.startOf, vetting.endOf, null, skip);
     assert.deepEqual(run(new Int32Array(0)), run(null));
     assert.throws(() => run(new Int32Array([1, 2, 3])), /skipPairs/);
@@ -131,11 +137,7 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
 
   it('declines (null) past maxCandidates counted before the vetting, and refuses malformed arguments', () => {
     const { items, vetting } = itemsOf(800, 7);
-    const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
-    const offsets = new Uint32Array(items.length + 1);
-    for (let i = 0; i < items.length; i++) offsets[i + 1] = offsets[i] + items[i].sketch.length;
-    const sketches = new Uint32Array(offsets[items.length]);
-    items.forEach((it, i) => sketches.set(it.sketch, offsets[i]));
+    const { fp, sketches, offsets } = flatArgs(items);
     const vetted = (max: number, o = offsets, copyOf = vetting.copyOf) =>
       kernel!.allPairsVetted!(fp, 10, max, 2, sketches, o, 64, 0.3, vetting.docOf, vetting.startOf, vetting.endOf, copyOf);
     const candidates = kernel!.allPairs(fp, 10, 1e9)!.a.length;
@@ -166,11 +168,7 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
     assert.ok(reference.length > 100, `${reference.length} pairs`);
     for (const threads of [1, 2]) assert.deepEqual(arrays(matchPairList(inViews, { ...options, kernel: kernel!, threads }, acceptOf(vetting), vetting)), arrays(reference), `threads ${threads}`);
     // The binding itself, both forms: the same pairs.
-    const fp = new Uint32Array(items.flatMap((i) => [i.hi, i.lo]));
-    const flatOffsets = new Uint32Array(items.length + 1);
-    for (let i = 0; i < items.length; i++) flatOffsets[i + 1] = flatOffsets[i] + items[i].sketch.length;
-    const flat = new Uint32Array(flatOffsets[items.length]);
-    items.forEach((it, i) => flat.set(it.sketch, flatOffsets[i]));
+    const { fp, sketches: flat, offsets: flatOffsets } = flatArgs(items);
     const at = new Uint32Array(3 * items.length);
     inViews.forEach((it, i) => at.set([i % 3, it.sketch.byteOffset >>> 2, it.sketch.length], 3 * i));
     const run = (sketches: Uint32Array | Uint32Array[], offsets: Uint32Array) =>
