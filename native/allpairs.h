@@ -30,14 +30,18 @@ typedef struct {
   uint64_t pairedMask;
 } AllPairsVet;
 
+/* The slot of `key` in an open-addressed paired set of `mask + 1` slots: where it is, else the empty slot where it goes. */
+static inline uint64_t allPairsPairedSlot(const uint64_t *set, uint64_t mask, uint64_t key) {
+  const uint64_t h = key * 0x9E3779B97F4A7C15ull;
+  uint64_t i = (h ^ h >> 32) & mask;
+  while (set[i] != 0 && set[i] != key) i = (i + 1) & mask;
+  return i;
+}
+
 /* Whether the documents a < b are in vet's paired set. */
 static inline int allPairsPaired(const AllPairsVet *v, uint32_t a, uint32_t b) {
   const uint64_t key = (uint64_t)a << 32 | b;
-  uint64_t h = key * 0x9E3779B97F4A7C15ull;
-  for (uint64_t i = (h ^ h >> 32) & v->pairedMask;; i = (i + 1) & v->pairedMask) {
-    if (v->paired[i] == key) return 1;
-    if (v->paired[i] == 0) return 0;
-  }
+  return v->paired[allPairsPairedSlot(v->paired, v->pairedMask, key)] == key;
 }
 
 /* Most parts one search is cut into (allpairsthreads.c: one per thread). */

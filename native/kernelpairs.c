@@ -160,12 +160,8 @@ static int pairedArg(napi_env env, napi_value v, AllPairsVet *vet, uint64_t **se
       a = b;
       b = x;
     }
-    if (allPairsPaired(vet, (uint32_t)a, (uint32_t)b)) continue;
     const uint64_t key = (uint64_t)a << 32 | (uint32_t)b;
-    uint64_t h = key * 0x9E3779B97F4A7C15ull;
-    uint64_t i = (h ^ h >> 32) & vet->pairedMask;
-    while (table[i]) i = (i + 1) & vet->pairedMask;
-    table[i] = key;
+    table[allPairsPairedSlot(table, vet->pairedMask, key)] = key; /* (a pair given twice: the same slot) */
   }
   *set = table;
   return 1;

@@ -199,7 +199,7 @@ export class Slice {
 const LONGEST = 16;
 const RECENT_PAUSES = 32;
 
-interface Window extends LongTask {
+interface KeptTask extends LongTask {
   /** The measure the tasks are ranked by: CPU time where known, else wall time. */
   measure: number;
 }
@@ -213,7 +213,7 @@ export class HostTasks {
   private running = 0;
   private jobs = 0;
   /** The longest tasks, longest first. */
-  private longest: Window[] = [];
+  private longest: KeptTask[] = [];
   /** The collector's latest pauses (a pause may be reported before the task it fell in ends). */
   private readonly pauses: Array<{ start: number; end: number }> = [];
   private collector: { count: number; totalMs: number; maxMs: number } | undefined;
@@ -246,7 +246,7 @@ export class HostTasks {
     const endMs = this.clock.now();
     let gcMs = 0;
     for (const p of this.pauses) gcMs += overlap(endMs - ms, endMs, p.start, p.end);
-    const w: Window = { kind, endMs, wallMs: ms, ...(Number.isFinite(cpuMs) ? { cpuMs } : {}), gcMs, measure };
+    const w: KeptTask = { kind, endMs, wallMs: ms, ...(Number.isFinite(cpuMs) ? { cpuMs } : {}), gcMs, measure };
     let at = this.longest.findIndex((x) => x.measure < measure);
     if (at < 0) at = this.longest.length;
     this.longest.splice(at, 0, w);
