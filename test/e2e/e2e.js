@@ -254,6 +254,20 @@ async function dismissHover() {
   await page.waitForSelector('.monaco-hover:not(.hidden)', { state: 'hidden', timeout: 5_000 });
 }
 
+/**
+ * Hides the panel (Ctrl+J) and waits for what that does: the panel hidden and the focus given to
+ * the editor. A key's command runs only after the extension host was asked to activate what
+ * listens for it (a round trip, the first time a command is used), so its effect can come well
+ * after the key: seen in CI, Ctrl+J's hiding gave the editor the focus while the next step's
+ * Quick Open was being typed into, and the quick input closed on losing it.
+ */
+async function hidePanel() {
+  if (!(await page.isVisible('.part.panel'))) return;
+  await page.keyboard.press('Control+J');
+  await page.waitForSelector('.part.panel', { state: 'hidden', timeout: 10_000 });
+  await page.waitForFunction(() => !!document.activeElement?.closest('.part.editor'), null, { timeout: 5_000 });
+}
+
 const QUICK_INPUT = '.quick-input-widget .quick-input-box input';
 
 /**
@@ -301,9 +315,55 @@ function quickPickRow(labelSubstring) {
  * Enter then opens that other file (seen on a loaded machine).
  */
 async function enterOnQuickPickRow(labelSubstring) {
-  await page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused', { hasText: labelSubstring })
-    .first().waitFor({ timeout: 15_000 });
+  await poll(`the quick input's focused row naming ${labelSubstring}`, async () => {
+    const st = await quickInputFocusState();
+    const focused = st.rows.find((r) => r.focused);
+    assert(st.visible && focused && focused.text.includes(labelSubstring), describeQuickInput(st));
+  }, { timeoutMs: 15_000, intervalMs: 100 });
   await page.keyboard.press('Enter');
+}
+
+/**
+ * Runs in the workbench page: keeps the last 12 elements that took the focus, with when (a quick
+ * input closes when the focus leaves it; a failing step then says what took it).
+ */
+function recordFocusTrail() {
+  const trail = [];
+  window.__neardupFocusTrail = trail;
+  window.addEventListener('focusin', (e) => {
+    const a = e.target;
+    if (!(a instanceof Element)) return;
+    const part = a.closest('.part');
+    trail.push(`${Math.round(performance.now())} ms: ${a.tagName.toLowerCase()}` +
+      `${typeof a.className === 'string' && a.className.trim() ? `.${a.className.trim().split(/\s+/).slice(0, 3).join('.')}` : ''}` +
+      `${a.getAttribute('aria-label') ? ` "${a.getAttribute('aria-label').slice(0, 40)}"` : ''}` +
+      `${part ? ` in ${[...part.classList].slice(0, 2).join('.')}` : ''}`);
+    if (trail.length > 12) trail.shift();
+  }, true);
+}
+
+/** What a failing quick-input step saw: shown or not, its text, its rows, where the focus was. */
+async function quickInputFocusState() {
+  return page.evaluate(() => {
+    const widget = document.querySelector('.quick-input-widget');
+    const visible = !!widget && widget.style.display !== 'none';
+    const input = widget?.querySelector('.quick-input-box input');
+    const rows = visible ? [...widget.querySelectorAll('.quick-input-list .monaco-list-row')]
+      .sort((x, y) => Number(x.dataset.index) - Number(y.dataset.index))
+      .map((r) => ({ text: (r.textContent ?? '').replace(/\s+/g, ' ').trim(), focused: r.classList.contains('focused') })) : [];
+    const a = document.activeElement;
+    const where = a ? `${a.tagName.toLowerCase()}${a.className && typeof a.className === 'string' ? `.${a.className.trim().split(/\s+/).slice(0, 3).join('.')}` : ''}` +
+      `${a.closest('.part') ? ` in ${[...a.closest('.part').classList].slice(0, 2).join('.')}` : ''}` : 'none';
+    const trail = (window.__neardupFocusTrail ?? []).slice(-6);
+    return { visible, value: input ? input.value : null, rows, active: where, trail, now: Math.round(performance.now()) };
+  });
+}
+
+function describeQuickInput(st) {
+  const focus = `the focus: ${st.active}; at ${st.now} ms, the last to take it: ${st.trail.join(' / ') || 'none seen'}`;
+  if (!st.visible) return `the quick input is hidden (${focus})`;
+  const rows = st.rows.slice(0, 8).map((r) => `${r.focused ? '>' : ' '}${r.text}`).join(' | ');
+  return `the quick input holds ${JSON.stringify(st.value)}, rows: ${rows || 'none'} (${focus})`;
 }
 
 /** The rows of the open quick input: title, and each row's label, description and detail. */
@@ -485,6 +545,7 @@ async function main() {
     browser = await lib.launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (err) => console.log(`  [page error] ${err.message}`));
+    await page.addInitScript(recordFocusTrail);
 
     await check('the packaged CLI\'s --format html page renders offline in chromium with every group and pair (test/e2e/htmlReport.js)', async () => {
       const r = await checkHtmlReport({ cli: path.join(extensionDir, 'dist', 'cli.js'), browser, tmp, screenshotFile: path.join(RESULTS, `e2e-${String(++shotNo).padStart(2, '0')}-html-report.png`) });
@@ -743,7 +804,7 @@ async function main() {
       needExpected();
       const pair = planted('file', 'code/orderService.ts');
       await closeQuickInput();
-      await page.keyboard.press('Control+J'); // the Problems panel is open: hide it, the editor gets its room
+      await hidePanel(); // the Problems panel is open: hide it, the editor gets its room
       // Line 44 (`let subtotal = 0;`, renamed in the copy) is below the first screen: Quick Open
       // goes to it (nothing is typed into the editor).
       await quickOpen('orderService.ts:44');
@@ -775,6 +836,11 @@ async function main() {
       // to line 46 with Quick Open's ':' (go to line in the active editor).
       await page.keyboard.press('Control+K');
       await page.keyboard.press('Control+J');
+      // (The command runs a moment after the keys, see hidePanel: no fold is left once it ran.)
+      await poll('no folded lines in code/logParser.ts', async () => {
+        const folded = await page.locator('.part.editor .editor-instance .monaco-editor .margin .codicon-folding-collapsed').count();
+        assert(folded === 0, `${folded} folded regions`);
+      }, { timeoutMs: 10_000 });
       // (Quick Open with ':' — go to line in the active editor.)
       await page.keyboard.press('Control+P');
       await page.waitForSelector('.quick-input-widget .quick-input-box input', { state: 'visible', timeout: 10_000 });
