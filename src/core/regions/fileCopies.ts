@@ -19,6 +19,7 @@ import { alignChain, kernelAligner, type ChainAligner } from './align';
 import { bucketKernelOf, bucketPairsOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, postingCaps, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
 import { copyKernelOf, copySearchOf, type BucketKernel, type CopyKernel } from './kernelBuckets';
 import { withAnchors, type RegionDocument } from './document';
+import { pairKeyBase } from './pairKeys';
 import type { CodeKernel } from '../types';
 
 /** Regions holding at least this share of the tokens of both documents make them a copy of a file. */
@@ -127,10 +128,10 @@ export function sumsUnder(list: readonly RegionPair[], lengthA: number, lengthB:
 /** A region pair with side a in `docA` (swapped when found the other way round). */
 const oriented = (r: RegionPair, docA: number): RegionPair => (r.a.doc === docA ? r : { ...r, a: r.b, b: r.a });
 
-/** Region pair `r` into the list of its two documents (keyed by docsKey), side a in the lower one. */
-function addByPair(byPair: Map<number, RegionPair[]>, r: RegionPair): void {
+/** Region pair `r` into the list of its two documents (keyed x × base + y, pairKeys.ts), side a in the lower one. */
+function addByPair(byPair: Map<number, RegionPair[]>, r: RegionPair, base: number): void {
   const x = Math.min(r.a.doc, r.b.doc);
-  const k = x * 0x4000000 + Math.max(r.a.doc, r.b.doc);
+  const k = x * base + Math.max(r.a.doc, r.b.doc);
   const list = byPair.get(k);
   if (list) list.push(oriented(r, x));
   else byPair.set(k, [oriented(r, x)]);
@@ -138,8 +139,9 @@ function addByPair(byPair: Map<number, RegionPair[]>, r: RegionPair): void {
 
 /** The copies of whole files among the documents, given the region pairs found, ordered by (docA, docB). */
 export function fileCopies(docs: readonly RegionDocument[], pairs: readonly RegionPair[], options: FileCopyOptions = {}): FileCopy[] {
-  // Each region pair into the list of its two documents (keyed x × 2^26 + y, x < y), side a in
-  // x; the pairs of a seed bucket come together: the last two documents' list (or skip) kept.
+  // Each region pair into the list of its two documents (keyed x × base + y, x < y: pairKeys.ts),
+  // side a in x; the pairs of a seed bucket come together: the last two documents' list (or skip) kept.
+  const base = pairKeyBase(docs.length);
   const byPair = new Map<number, RegionPair[]>();
   let lastKey = -1;
   let last: RegionPair[] | null = null;
@@ -147,7 +149,7 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
     if (r.a.doc === r.b.doc) continue;
     const x = Math.min(r.a.doc, r.b.doc);
     const y = Math.max(r.a.doc, r.b.doc);
-    const k = x * 0x4000000 + y;
+    const k = x * base + y;
     if (k !== lastKey) {
       lastKey = k;
       if (options.skipPair?.(x, y)) last = null;
@@ -159,11 +161,12 @@ export function fileCopies(docs: readonly RegionDocument[], pairs: readonly Regi
 }
 
 /**
- * fileCopies of the region pairs of each two documents (keyed x × 2^26 + y, x < y; side a in x,
- * in the order found); a pair of documents absent has none (fileCopyRows.ts leaves out those whose
- * regions could hold neither share).
+ * fileCopies of the region pairs of each two documents (keyed x × base + y, x < y, with a base
+ * above every document's number: pairKeys.ts; side a in x, in the order found); a pair of documents
+ * absent has none (fileCopyRows.ts leaves out those whose regions could hold neither share).
  */
 export function copiesOfLists(docs: readonly RegionDocument[], byPair: ReadonlyMap<number, RegionPair[]>, options: FileCopyOptions = {}): FileCopy[] {
+  const base = pairKeyBase(docs.length);
   const cover = options.cover ?? FILE_COVER;
   const searchCover = options.searchCover ?? SEARCH_COVER;
   const covers = (list: readonly RegionPair[], x: number, y: number): [number, number] => {
@@ -271,7 +274,7 @@ export function copiesOfLists(docs: readonly RegionDocument[], byPair: ReadonlyM
       all.set(c, at);
       at += c.length;
     }
-    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 }, options.regions?.threads)) addByPair(byPair, r);
+    for (const r of kernelBucketRegions(docs as RegionDocument[], all, Uint32Array.from(cuts), null, o, kernel, { chains: 0, aligned: 0 }, options.regions?.threads)) addByPair(byPair, r, base);
     return byPair;
   };
   /**
@@ -308,7 +311,7 @@ export function copiesOfLists(docs: readonly RegionDocument[], byPair: ReadonlyM
       threads: options.regions?.threads,
     });
     const byPair = new Map<number, RegionPair[]>();
-    for (const p of bucketPairsOf(docs as RegionDocument[], r.buckets, r, { chains: 0, aligned: 0 })) addByPair(byPair, p);
+    for (const p of bucketPairsOf(docs as RegionDocument[], r.buckets, r, { chains: 0, aligned: 0 })) addByPair(byPair, p, base);
     return byPair;
   };
   const out: FileCopy[] = [];
@@ -353,7 +356,7 @@ export function copiesOfLists(docs: readonly RegionDocument[], byPair: ReadonlyM
   let next = 0;
   for (const [at, x, y] of again) {
     while (next < at) merged.push(out[next++]);
-    const regions = foundAlone ? (foundAlone.get(x * 0x4000000 + y) ?? []) : searchAlone(x, y);
+    const regions = foundAlone ? (foundAlone.get(x * base + y) ?? []) : searchAlone(x, y);
     const [sa, sb] = regions.length > 0 ? covers(regions, x, y) : [0, 0]; // (an empty list: another array shape for covers)
     if (sa >= cover && sb >= cover) merged.push({ docA: x, docB: y, coverA: sa, coverB: sb, regions, searched: true });
   }

@@ -66,6 +66,7 @@ import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from '../scan/scan';
+import { pairKeyBase } from '../../core/regions/pairKeys';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
@@ -298,8 +299,9 @@ function locateSteps(
     const c = (classOf ??= identicalClasses(regionDocs));
     return c[x] >= 0 && c[x] === c[y];
   };
-  /** Two documents as one number (either order). */
-  const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
+  /** Two documents as one number (either order; pairKeys.ts). */
+  const base = pairKeyBase(docs.length);
+  const docsKey = (x: number, y: number) => (x <= y ? x * base + y : y * base + x);
   /** A document's index by its path (made once, for skipOf and the report). */
   let docIndex: Map<string, number> | undefined;
   const docIndexOf = (): Map<string, number> => (docIndex ??= new Map(docs.map((d, i) => [d.path, i])));
@@ -313,7 +315,7 @@ function locateSteps(
       const y = docIndex.get(p.b.path);
       if (x !== undefined && y !== undefined && identical(x, y)) skipped.add(docsKey(x, y));
     }
-    return (a, b) => skipped.has(a * 0x4000000 + b);
+    return (a, b) => skipped.has(a * base + b);
   };
 
   // One array of the documents for the region finder and fileCopies' searches again: the kernel's

@@ -17,6 +17,7 @@ import { LocatedSides, type Doc } from './locateLines';
 import { locatedSectionGroups } from './locateGroups';
 import { SectionSplits } from '../regions/regionPlaces';
 import { SectionsByFiles } from './sectionsByFiles';
+import { pairKeyBase } from '../../core/regions/pairKeys';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { ScanResult } from '../scan/scan';
 import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../core/regions/sideFacts';
@@ -69,8 +70,8 @@ export interface LocatedReportInput {
   started: number;
 }
 
-/** Two documents as one number (either order). */
-const docsKey = (x: number, y: number) => (x <= y ? x * 0x4000000 + y : y * 0x4000000 + x);
+/** Two documents as one number (either order), with pairKeys.ts' `base`. */
+const docsKeyOf = (base: number) => (x: number, y: number) => (x <= y ? x * base + y : y * base + x);
 
 /** What carries a region pair (locatedReport's `carrier`): an edited copy of its two files, or nothing (else a scan's file pair, by index). */
 const CARRIED_BY_COPY = -2;
@@ -90,6 +91,8 @@ const samePlaceLines = (xs: number, xe: number, ys: number, ye: number): boolean
  * found (locate.ts: while the kernel's job searches, this thread otherwise waiting).
  */
 export interface ScanPairsIndex {
+  /** The documents' pair keys' base (pairKeys.ts): docsKeyOf(base). */
+  base: number;
   /** The scan's file pairs by their two documents (docsKey; a pair with a file not searched: none). */
   filePair: Map<number, number>;
   /** The scan's SimHash section pairs, by their two files and lines (sectionsByFiles.ts). */
@@ -106,8 +109,12 @@ export interface ScanPairsIndex {
  */
 export function scanPairsIndex(input: Pick<LocatedReportInput, 'docIndex' | 'documents'>, scanPairs: readonly ReportPair[]): ScanPairsIndex {
   const docIndex = input.docIndex;
+  let docs = 0;
+  for (const d of docIndex.values()) docs = Math.max(docs, d + 1);
+  const base = pairKeyBase(docs);
+  const docsKey = docsKeyOf(base);
   const filePair = new Map<number, number>();
-  const existing = new SectionsByFiles(scanPairs.length);
+  const existing = new SectionsByFiles(scanPairs.length, base);
   for (let i = 0; i < scanPairs.length; i++) {
     const p = scanPairs[i];
     const x = docIndex.get(p.a.path);
@@ -121,7 +128,7 @@ export function scanPairsIndex(input: Pick<LocatedReportInput, 'docIndex' | 'doc
     existing.add(k, i, x, p.a as Place, p.b as Place);
   }
   const fileFp = new Map(input.documents.map((d) => [d.path, d.doc.file]));
-  return { filePair, existing, fileFp };
+  return { base, filePair, existing, fileFp };
 }
 
 /** The located outcome of the scan's pairs and the regions found (locate.ts' rules); `index` scanPairsIndex's of those pairs, when made already. */
@@ -133,6 +140,7 @@ export function locatedReport(
 ): LocateOutcome {
   const { docs, regionDocs, docIndex, identical, kernel, aligner, sideOptions } = input;
   const { filePair, existing, fileFp } = index;
+  const docsKey = docsKeyOf(index.base);
   const { docA: sectionDocA, lines: sectionLines } = existing;
   const regionsOf = new Map<number, PairRegion[]>();
   const cloneOf = new Map<number, CloneKind>();
@@ -328,7 +336,7 @@ export function locatedReport(
   const simhashes: Array<Map<number, ReturnType<typeof sideSimhash>> | undefined> = [];
   const simhashOfSide = (doc: number, start: number, end: number): ReturnType<typeof sideSimhash> => {
     const places = (simhashes[doc] ??= new Map());
-    const k = start * 0x4000000 + end;
+    const k = start * pairKeyBase(docs[doc].region.length + 1) + end;
     let f = places.get(k);
     if (f === undefined) places.set(k, (f = sideSimhash(docs[doc].region, start, end, sideOptions, kernel)));
     return f;

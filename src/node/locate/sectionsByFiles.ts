@@ -27,13 +27,16 @@ export class SectionsByFiles {
   private readonly lists = new Map<number, number[]>();
   private readonly sorted = new Map<number, SortedSections>();
 
-  /** For section pairs indexed below `size`. */
-  constructor(size: number) {
+  /** For section pairs indexed below `size`, keyed by their two files as pairKeys.ts with `base`. */
+  constructor(
+    size: number,
+    private readonly base: number,
+  ) {
     this.docA = new Int32Array(size);
     this.lines = new Int32Array(4 * size);
   }
 
-  /** Section pair `i` of files `k` (= x × 2^26 + y, x ≤ y), its side a in document `docA`. */
+  /** Section pair `i` of files `k` (= x × base + y, x ≤ y), its side a in document `docA`. */
   add(k: number, i: number, docA: number, a: { startLine: number; endLine: number }, b: { startLine: number; endLine: number }): void {
     this.docA[i] = docA;
     this.lines[4 * i] = a.startLine;
@@ -58,8 +61,8 @@ export class SectionsByFiles {
   near(k: number, start: number, end: number, out: { at: Int32Array }, offset = 0): number {
     const list = this.lists.get(k);
     if (!list) return 0;
-    const x = Math.floor(k / 0x4000000);
-    if (list.length < SORTED_FROM || x === k - x * 0x4000000) return this.all(list, out, offset);
+    const x = Math.floor(k / this.base);
+    if (list.length < SORTED_FROM || x === k - x * this.base) return this.all(list, out, offset);
     let s = this.sorted.get(k);
     if (!s) this.sorted.set(k, (s = this.sort(list, x)));
     // The first whose first line could lie within `longest` lines before start − 1.

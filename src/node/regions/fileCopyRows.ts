@@ -8,12 +8,14 @@
 import { copiesOfLists, FILE_COVER, SEARCH_COVER, type FileCopy, type FileCopyOptions } from '../../core/regions/fileCopies';
 import type { RegionDocument } from '../../core/regions/document';
 import type { RegionPair } from '../../core/regions/regions';
+import { pairKeyBase } from '../../core/regions/pairKeys';
 import { pairOfRow, ROW_B, ROW_DOC, ROW_END, ROW_INTS, ROW_START, type RegionRows } from './regionRows';
 
 /** fileCopies(docs, pairsOfRows(rows), options), the same copies. */
 export function fileCopiesOfRows(docs: readonly RegionDocument[], rows: RegionRows, options: FileCopyOptions = {}): FileCopy[] {
   const least = Math.min(options.cover ?? FILE_COVER, options.searchCover ?? SEARCH_COVER);
   const x = rows.ints;
+  const base = pairKeyBase(docs.length);
   // Per two documents (x < y; a bucket's rows come together: the last two's slot kept): the sums
   // of their regions' lengths on each.
   const slotOf = new Map<number, number>();
@@ -28,7 +30,7 @@ export function fileCopiesOfRows(docs: readonly RegionDocument[], rows: RegionRo
     const db = x[q + ROW_B + ROW_DOC];
     if (da === db) continue;
     const lo = Math.min(da, db);
-    const k = lo * 0x4000000 + Math.max(da, db);
+    const k = lo * base + Math.max(da, db);
     if (k !== lastKey) {
       lastKey = k;
       if (options.skipPair?.(lo, Math.max(da, db))) last = -1;
@@ -52,8 +54,8 @@ export function fileCopiesOfRows(docs: readonly RegionDocument[], rows: RegionRo
   // The region pairs of the documents that could: objects, side a in the lower document.
   const wanted = new Uint8Array(sumX.length);
   for (const [k, s] of slotOf) {
-    const lo = Math.floor(k / 0x4000000);
-    const hi = k - lo * 0x4000000;
+    const lo = Math.floor(k / base);
+    const hi = k - lo * base;
     const lx = docs[lo].length;
     const ly = docs[hi].length;
     // (sumsUnder: an empty document is judged on its union, none)
@@ -67,7 +69,7 @@ export function fileCopiesOfRows(docs: readonly RegionDocument[], rows: RegionRo
     const da = x[q + ROW_DOC];
     const db = x[q + ROW_B + ROW_DOC];
     const lo = Math.min(da, db);
-    const k = lo * 0x4000000 + Math.max(da, db);
+    const k = lo * base + Math.max(da, db);
     const p = pairOfRow(rows, i, da !== lo);
     const list = byPair.get(k);
     if (list) list.push(p);
