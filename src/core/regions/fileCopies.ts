@@ -19,7 +19,7 @@ import { alignChain, kernelAligner, type ChainAligner } from './align';
 import { bucketKernelOf, bucketPairsOf, bucketRegions, defaultAnchors, kernelBucketRegions, planRegions, postingCaps, resolveRegionOptions, wantedBuckets, type PlanFrequent, type RegionPair, type RegionPlan, type ResolvedRegionOptions } from './regions';
 import { copyKernelOf, copySearchOf, type BucketKernel, type CopyKernel } from './kernelBuckets';
 import { withAnchors, type RegionDocument } from './document';
-import { pairKeyBase } from './pairKeys';
+import { pairKeyBase } from '../pairKeys';
 import type { CodeKernel } from '../types';
 
 /** Regions holding at least this share of the tokens of both documents make them a copy of a file. */

@@ -66,7 +66,7 @@ import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from '../scan/scan';
-import { pairKeyBase } from '../../core/regions/pairKeys';
+import { pairKeyBase } from '../../core/pairKeys';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the

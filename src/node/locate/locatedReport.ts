@@ -17,7 +17,7 @@ import { LocatedSides, type Doc } from './locateLines';
 import { locatedSectionGroups } from './locateGroups';
 import { SectionSplits } from '../regions/regionPlaces';
 import { SectionsByFiles } from './sectionsByFiles';
-import { pairKeyBase } from '../../core/regions/pairKeys';
+import { pairKeyBase } from '../../core/pairKeys';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { ScanResult } from '../scan/scan';
 import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../core/regions/sideFacts';

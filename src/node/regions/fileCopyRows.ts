@@ -8,7 +8,7 @@
 import { copiesOfLists, FILE_COVER, SEARCH_COVER, type FileCopy, type FileCopyOptions } from '../../core/regions/fileCopies';
 import type { RegionDocument } from '../../core/regions/document';
 import type { RegionPair } from '../../core/regions/regions';
-import { pairKeyBase } from '../../core/regions/pairKeys';
+import { pairKeyBase } from '../../core/pairKeys';
 import { pairOfRow, ROW_B, ROW_DOC, ROW_END, ROW_INTS, ROW_START, type RegionRows } from './regionRows';
 
 /** fileCopies(docs, pairsOfRows(rows), options), the same copies. */

@@ -3,7 +3,7 @@
 // all of them on random section pairs; all of them for two sides in one file.
 import { strict as assert } from 'node:assert';
 import { SectionsByFiles } from '../../../../src/node/locate/sectionsByFiles';
-import { pairKeyBase, WIDE_PAIR_BASE } from '../../../../src/core/regions/pairKeys';
+import { pairKeyBase, WIDE_PAIR_BASE } from '../../../../src/core/pairKeys';
 import { mulberry32 as rng } from '../../helpers/random';
 
 // Keyed by the two files with the base of a few documents (small integers) and with the wide one.

@@ -1,11 +1,11 @@
-// pairKeys (src/core/regions/pairKeys.ts): the base of two numbers' key — the bound itself while
+// pairKeys (src/core/pairKeys.ts): the base of two numbers' key — the bound itself while
 // every key stays a small integer (under 2^30, V8's Smi where it compresses pointers), else 2^26 —
 // and keys that sort as their pairs do, either base.
 import { strict as assert } from 'node:assert';
-import { pairKeyBase, SMALL_PAIR_BOUND, WIDE_PAIR_BASE } from '../../../../src/core/regions/pairKeys';
-import { mulberry32 as rng } from '../../helpers/random';
+import { pairKeyBase, SMALL_PAIR_BOUND, WIDE_PAIR_BASE } from '../../../src/core/pairKeys';
+import { mulberry32 as rng } from '../helpers/random';
 
-describe('core/regions/pairKeys', () => {
+describe('core/pairKeys', () => {
   it('takes the bound for a base up to SMALL_PAIR_BOUND (at least 1), 2^26 beyond', () => {
     assert.equal(pairKeyBase(0), 1);
     assert.equal(pairKeyBase(1), 1);
