@@ -16,3 +16,9 @@ export const SMALL_PAIR_BOUND = 32767;
 export function pairKeyBase(bound: number): number {
   return bound <= SMALL_PAIR_BOUND ? Math.max(1, bound) : WIDE_PAIR_BASE;
 }
+
+/** Two numbers as one key in either order (the lower first), with `base`. */
+export const eitherOrderKey =
+  (base: number) =>
+  (x: number, y: number): number =>
+    x <= y ? x * base + y : y * base + x;

@@ -316,7 +316,7 @@ function quickPickRow(labelSubstring) {
  */
 async function enterOnQuickPickRow(labelSubstring) {
   await poll(`the quick input's focused row naming ${labelSubstring}`, async () => {
-    const st = await quickInputFocusState();
+    const st = await quickInputState();
     const focused = st.rows.find((r) => r.focused);
     assert(st.visible && focused && focused.text.includes(labelSubstring), describeQuickInput(st));
   }, { timeoutMs: 15_000, intervalMs: 100 });
@@ -324,39 +324,26 @@ async function enterOnQuickPickRow(labelSubstring) {
 }
 
 /**
- * Runs in the workbench page: keeps the last 12 elements that took the focus, with when (a quick
- * input closes when the focus leaves it; a failing step then says what took it).
+ * Runs in the workbench page: `__neardupDescribe(element)` (its tag, first classes, label and part)
+ * and the last 12 elements that took the focus, with when (a quick input closes when the focus
+ * leaves it; a failing step then says what took it).
  */
 function recordFocusTrail() {
-  const trail = [];
-  window.__neardupFocusTrail = trail;
-  window.addEventListener('focusin', (e) => {
-    const a = e.target;
-    if (!(a instanceof Element)) return;
+  const describe = (a) => {
     const part = a.closest('.part');
-    trail.push(`${Math.round(performance.now())} ms: ${a.tagName.toLowerCase()}` +
+    return `${a.tagName.toLowerCase()}` +
       `${typeof a.className === 'string' && a.className.trim() ? `.${a.className.trim().split(/\s+/).slice(0, 3).join('.')}` : ''}` +
       `${a.getAttribute('aria-label') ? ` "${a.getAttribute('aria-label').slice(0, 40)}"` : ''}` +
-      `${part ? ` in ${[...part.classList].slice(0, 2).join('.')}` : ''}`);
+      `${part ? ` in ${[...part.classList].slice(0, 2).join('.')}` : ''}`;
+  };
+  const trail = [];
+  window.__neardupDescribe = describe;
+  window.__neardupFocusTrail = trail;
+  window.addEventListener('focusin', (e) => {
+    if (!(e.target instanceof Element)) return;
+    trail.push(`${Math.round(performance.now())} ms: ${describe(e.target)}`);
     if (trail.length > 12) trail.shift();
   }, true);
-}
-
-/** What a failing quick-input step saw: shown or not, its text, its rows, where the focus was. */
-async function quickInputFocusState() {
-  return page.evaluate(() => {
-    const widget = document.querySelector('.quick-input-widget');
-    const visible = !!widget && widget.style.display !== 'none';
-    const input = widget?.querySelector('.quick-input-box input');
-    const rows = visible ? [...widget.querySelectorAll('.quick-input-list .monaco-list-row')]
-      .sort((x, y) => Number(x.dataset.index) - Number(y.dataset.index))
-      .map((r) => ({ text: (r.textContent ?? '').replace(/\s+/g, ' ').trim(), focused: r.classList.contains('focused') })) : [];
-    const a = document.activeElement;
-    const where = a ? `${a.tagName.toLowerCase()}${a.className && typeof a.className === 'string' ? `.${a.className.trim().split(/\s+/).slice(0, 3).join('.')}` : ''}` +
-      `${a.closest('.part') ? ` in ${[...a.closest('.part').classList].slice(0, 2).join('.')}` : ''}` : 'none';
-    const trail = (window.__neardupFocusTrail ?? []).slice(-6);
-    return { visible, value: input ? input.value : null, rows, active: where, trail, now: Math.round(performance.now()) };
-  });
 }
 
 function describeQuickInput(st) {
@@ -366,11 +353,20 @@ function describeQuickInput(st) {
   return `the quick input holds ${JSON.stringify(st.value)}, rows: ${rows || 'none'} (${focus})`;
 }
 
-/** The rows of the open quick input: title, and each row's label, description and detail. */
+/**
+ * The open quick input: title, text, and each row's label, description, detail, whole text and
+ * whether it is the focused one; and where the focus is, with the last elements that took it.
+ */
 async function quickInputState() {
   return page.evaluate(() => {
+    const a = document.activeElement;
+    const focus = {
+      active: a && window.__neardupDescribe ? window.__neardupDescribe(a) : 'unknown',
+      trail: (window.__neardupFocusTrail ?? []).slice(-6),
+      now: Math.round(performance.now()),
+    };
     const widget = document.querySelector('.quick-input-widget');
-    if (!widget || widget.style.display === 'none') return { visible: false, title: '', rows: [] };
+    if (!widget || widget.style.display === 'none') return { visible: false, title: '', value: null, rows: [], ...focus };
     const text = (el, sel) => (el.querySelector(sel)?.textContent ?? '').trim();
     const rows = [...widget.querySelectorAll('.quick-input-list .monaco-list-row')]
       .map((r) => ({
@@ -378,9 +374,12 @@ async function quickInputState() {
         label: text(r, '.label-name'),
         description: text(r, '.label-description'),
         detail: text(r, '.quick-input-list-label-meta .label-name'),
+        text: (r.textContent ?? '').replace(/\s+/g, ' ').trim(),
+        focused: r.classList.contains('focused'),
       }))
       .sort((x, y) => x.index - y.index);
-    return { visible: true, title: text(widget, '.quick-input-title'), rows };
+    const input = widget.querySelector('.quick-input-box input');
+    return { visible: true, title: text(widget, '.quick-input-title'), value: input ? input.value : null, rows, ...focus };
   });
 }
 

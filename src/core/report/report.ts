@@ -8,6 +8,7 @@ import { groupPairList, matchPairList, type MatchedList, type MatchOptions, type
 import { similarity } from '../index/hamming';
 import { FILE_SKETCH_SIZE, SECTION_SKETCH_SIZE } from '../fingerprint/fingerprint';
 import { forEachContainers } from './ranges';
+import { eitherOrderKey, pairKeyBase } from '../pairKeys';
 import type { DocumentFingerprint, ItemFingerprint } from '../types';
 
 export interface FingerprintedDocument {
@@ -254,7 +255,7 @@ export interface PairedFiles {
 }
 
 export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): PairedFiles {
-  const nDocs = plan.docs.length;
+  const key = eitherOrderKey(pairKeyBase(plan.docs.length));
   const docs = new Int32Array(2 * files.length);
   for (let p = 0; p < files.length; p++) {
     docs[2 * p] = plan.fileItems[files.a[p]].doc;
@@ -266,9 +267,9 @@ export function pairedFilesOf(plan: ReportPlan, files: MatchedItems): PairedFile
     has(a: number, b: number): boolean {
       if (!set) {
         set = new Set<number>();
-        for (let p = 0; p < docs.length; p += 2) set.add(docs[p] < docs[p + 1] ? docs[p] * nDocs + docs[p + 1] : docs[p + 1] * nDocs + docs[p]);
+        for (let p = 0; p < docs.length; p += 2) set.add(key(docs[p], docs[p + 1]));
       }
-      return set.has(a < b ? a * nDocs + b : b * nDocs + a);
+      return set.has(key(a, b));
     },
   };
 }

@@ -66,7 +66,7 @@ import { readTextSync, regionDocumentOf } from '../workers/fingerprintFile';
 import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from '../scan/scan';
-import { pairKeyBase } from '../../core/pairKeys';
+import { eitherOrderKey, pairKeyBase } from '../../core/pairKeys';
 
 /**
  * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
@@ -299,9 +299,9 @@ function locateSteps(
     const c = (classOf ??= identicalClasses(regionDocs));
     return c[x] >= 0 && c[x] === c[y];
   };
-  /** Two documents as one number (either order; pairKeys.ts). */
+  /** Two documents as one number (either order; core/pairKeys.ts). */
   const base = pairKeyBase(docs.length);
-  const docsKey = (x: number, y: number) => (x <= y ? x * base + y : y * base + x);
+  const docsKey = eitherOrderKey(base);
   /** A document's index by its path (made once, for skipOf and the report). */
   let docIndex: Map<string, number> | undefined;
   const docIndexOf = (): Map<string, number> => (docIndex ??= new Map(docs.map((d, i) => [d.path, i])));

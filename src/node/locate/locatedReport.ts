@@ -17,7 +17,7 @@ import { LocatedSides, type Doc } from './locateLines';
 import { locatedSectionGroups } from './locateGroups';
 import { SectionSplits } from '../regions/regionPlaces';
 import { SectionsByFiles } from './sectionsByFiles';
-import { pairKeyBase } from '../../core/pairKeys';
+import { eitherOrderKey, pairKeyBase } from '../../core/pairKeys';
 import { linesOf, sideSimhash, trimmedStart, type PairSides, type SideOptions } from '../regions/regionSides';
 import type { ScanResult } from '../scan/scan';
 import { SIDE_A_END_LINE, SIDE_A_START, SIDE_A_START_LINE, SIDE_B_END_LINE, SIDE_B_START, SIDE_B_START_LINE, SIDE_DISTANCE, SIDE_INTS } from '../../core/regions/sideFacts';
@@ -70,9 +70,6 @@ export interface LocatedReportInput {
   started: number;
 }
 
-/** Two documents as one number (either order), with pairKeys.ts' `base`. */
-const docsKeyOf = (base: number) => (x: number, y: number) => (x <= y ? x * base + y : y * base + x);
-
 /** What carries a region pair (locatedReport's `carrier`): an edited copy of its two files, or nothing (else a scan's file pair, by index). */
 const CARRIED_BY_COPY = -2;
 const NOT_CARRIED = -1;
@@ -91,7 +88,7 @@ const samePlaceLines = (xs: number, xe: number, ys: number, ye: number): boolean
  * found (locate.ts: while the kernel's job searches, this thread otherwise waiting).
  */
 export interface ScanPairsIndex {
-  /** The documents' pair keys' base (pairKeys.ts): docsKeyOf(base). */
+  /** The documents' pair keys' base (pairKeys.ts): eitherOrderKey(base). */
   base: number;
   /** The scan's file pairs by their two documents (docsKey; a pair with a file not searched: none). */
   filePair: Map<number, number>;
@@ -112,7 +109,7 @@ export function scanPairsIndex(input: Pick<LocatedReportInput, 'docIndex' | 'doc
   let docs = 0;
   for (const d of docIndex.values()) docs = Math.max(docs, d + 1);
   const base = pairKeyBase(docs);
-  const docsKey = docsKeyOf(base);
+  const docsKey = eitherOrderKey(base);
   const filePair = new Map<number, number>();
   const existing = new SectionsByFiles(scanPairs.length, base);
   for (let i = 0; i < scanPairs.length; i++) {
@@ -140,7 +137,7 @@ export function locatedReport(
 ): LocateOutcome {
   const { docs, regionDocs, docIndex, identical, kernel, aligner, sideOptions } = input;
   const { filePair, existing, fileFp } = index;
-  const docsKey = docsKeyOf(index.base);
+  const docsKey = eitherOrderKey(index.base);
   const { docA: sectionDocA, lines: sectionLines } = existing;
   const regionsOf = new Map<number, PairRegion[]>();
   const cloneOf = new Map<number, CloneKind>();

@@ -2,7 +2,7 @@
 // every key stays a small integer (under 2^30, V8's Smi where it compresses pointers), else 2^26 —
 // and keys that sort as their pairs do, either base.
 import { strict as assert } from 'node:assert';
-import { pairKeyBase, SMALL_PAIR_BOUND, WIDE_PAIR_BASE } from '../../../src/core/pairKeys';
+import { eitherOrderKey, pairKeyBase, SMALL_PAIR_BOUND, WIDE_PAIR_BASE } from '../../../src/core/pairKeys';
 import { mulberry32 as rng } from '../helpers/random';
 
 describe('core/pairKeys', () => {
@@ -24,7 +24,7 @@ describe('core/pairKeys', () => {
     assert.equal(Math.floor(w / WIDE_PAIR_BASE), WIDE_PAIR_BASE - 1);
   });
 
-  it('gives keys that sort as (x, y) and decode to their pair, either base', () => {
+  it('gives keys that sort as (x, y) and decode to their pair, and one key for either order, either base', () => {
     const r = rng(5);
     for (const bound of [2, 7, 1000, SMALL_PAIR_BOUND, SMALL_PAIR_BOUND + 1, 1_000_000]) {
       const base = pairKeyBase(bound);
@@ -32,9 +32,12 @@ describe('core/pairKeys', () => {
       const byPair = [...pairs].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
       const byKey = Float64Array.from(pairs, ([x, y]) => x * base + y).sort();
       assert.deepEqual([...byKey], byPair.map(([x, y]) => x * base + y), `bound ${bound}`);
+      const either = eitherOrderKey(base);
       for (const [x, y] of pairs) {
         const k = x * base + y;
         assert.deepEqual([Math.floor(k / base), k - Math.floor(k / base) * base], [x, y]);
+        assert.equal(either(x, y), either(y, x));
+        assert.equal(either(x, y), Math.min(x, y) * base + Math.max(x, y));
       }
     }
   });
