@@ -15,7 +15,7 @@ import { idsDerived, regionDocument, regionDocumentOfParts, type RegionDocument 
 import { defaultAnchors } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
-import { packOutcomes, transferablesOf, unpackOutcomes } from '../../../../src/node/workers/packing';
+import { outcomesOfWords, packOutcomes, plainDocument, plainItem, transferablesOf, unpackOutcomes } from '../../../../src/node/workers/packing';
 
 const ok = (relPath: string, region?: RegionDocument): FileOutcome => ({ relPath, ok: true, bytes: 10, encoding: 'utf-8', doc: { kind: 'code', file: null, sections: [] }, ...(region ? { region } : {}) });
 
@@ -233,4 +233,61 @@ describe('packing of fingerprints', () => {
       });
     });
   }
+});
+
+describe("outcomesOfWords: a file's items read from the kernel's words", () => {
+  // Kernel words as fingerprint writes them: the file's head (hi lo tokens features rawHi rawLo
+  // normHi normLo n) and sketch, then per section (startLine endLine, then the same) and sketch.
+  const HIGH = 0xfedcba98; // over 2^31: read back unsigned
+  const fileHead = [HIGH, 2, 40, 37, HIGH - 1, 6, 7, HIGH - 2];
+  const fileSketch = [11, 22, 33];
+  const section = [5, 19, 9, HIGH - 3, 12, 10, 13, 14, 15, 16];
+  const sectionSketch = [44, 55];
+  const words = new Uint32Array([...fileHead, fileSketch.length, ...fileSketch, ...section, sectionSketch.length, ...sectionSketch]);
+  const outcome = (w: Uint32Array) => outcomesOfWords([{ relPath: 'a.ts', ok: true, bytes: 100, encoding: 'utf-8', lines: 20, words: w }])[0];
+
+  it('gives each field, the sketch and the lines as the words hold them, unsigned', () => {
+    const o = outcome(words);
+    assert.ok(o.ok);
+    const { file, sections } = o.doc;
+    assert.ok(file);
+    assert.deepEqual([file.hi, file.lo, file.tokens, file.features, file.rawHi, file.rawLo, file.normHi, file.normLo], fileHead);
+    assert.deepEqual(Array.from(file.sketch), fileSketch);
+    assert.equal(sections.length, 1);
+    const s = sections[0];
+    assert.deepEqual([s.startLine, s.endLine, s.hi, s.lo, s.tokens, s.features, s.rawHi, s.rawLo, s.normHi, s.normLo], section);
+    assert.deepEqual(Array.from(s.sketch), sectionSketch);
+    assert.equal(s.sketch.buffer, words.buffer, "the sketch is a view into the words (no copy)");
+  });
+
+  it('equals, field by field, what packing the words and unpacking them gives', () => {
+    const made = { relPath: 'a.ts', ok: true as const, bytes: 100, encoding: 'utf-8' as const, lines: 20, words };
+    const direct = outcomesOfWords([made])[0];
+    const unpacked = unpackOutcomes(packOutcomes([made]), ['a.ts'])[0];
+    assert.ok(direct.ok && unpacked.ok);
+    assert.deepStrictEqual(plainDocument(direct.doc), plainDocument(unpacked.doc));
+  });
+
+  it('is read-only, and plainItem copies it into a plain object with a sketch of its own', () => {
+    const o = outcome(words);
+    assert.ok(o.ok && o.doc.file);
+    const file = o.doc.file;
+    assert.throws(() => {
+      (file as { hi: number }).hi = 1;
+    }, TypeError);
+    const copy = plainItem(o.doc.sections[0]);
+    assert.deepStrictEqual(Object.keys(copy), ['hi', 'lo', 'tokens', 'features', 'sketch', 'rawHi', 'rawLo', 'normHi', 'normLo', 'startLine', 'endLine']);
+    assert.notEqual(copy.sketch.buffer, words.buffer);
+    assert.deepEqual(structuredClone(copy), copy, 'a plain copy survives a structured clone');
+    assert.deepEqual(Object.keys(plainItem(file)), ['hi', 'lo', 'tokens', 'features', 'sketch', 'rawHi', 'rawLo', 'normHi', 'normLo']);
+  });
+
+  it('gives no item for empty words, and a file item alone when there is no section', () => {
+    const none = outcome(new Uint32Array(0));
+    assert.ok(none.ok);
+    assert.deepEqual([none.doc.file, none.doc.sections.length], [null, 0]);
+    const fileOnly = outcome(new Uint32Array([...fileHead, fileSketch.length, ...fileSketch]));
+    assert.ok(fileOnly.ok && fileOnly.doc.file);
+    assert.deepEqual([fileOnly.doc.file.hi, fileOnly.doc.sections.length], [HIGH, 0]);
+  });
 });
