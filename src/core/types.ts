@@ -66,6 +66,17 @@ export interface SimHashFingerprint extends Fp64 {
 /** The fingerprint of one item (a whole file or one of its sections). */
 export interface ItemFingerprint extends SimHashFingerprint, CloneHashes {}
 
+/**
+ * Where an item's sketch lies when it is part of a larger array of words (a native batch's items,
+ * node/workers/packing.ts): `sketch` is `sketchWords[sketchAt, sketchAt + sketchLength)`, which a
+ * reader of many sketches takes without making a view of each (report/compare.ts sketchesOf).
+ */
+export interface SketchPlace {
+  readonly sketchWords: Uint32Array;
+  readonly sketchAt: number;
+  readonly sketchLength: number;
+}
+
 export interface SectionFingerprint extends ItemFingerprint {
   startLine: number;
   endLine: number;

@@ -7,7 +7,7 @@ import { clusterPairs } from './clusters';
 import { similarity } from '../index/hamming';
 import { allPairsBatch, checkMaxPairs, nativeCandidates, NATIVE_MAX_CANDIDATES } from '../index/allPairs';
 import { estimateJaccard } from '../fingerprint/simhash';
-import type { ItemFingerprint } from '../types';
+import type { ItemFingerprint, SketchPlace } from '../types';
 
 export interface MatchOptions {
   /** Hamming radius (of 64 bits) within which fingerprints are candidates. */
@@ -200,7 +200,10 @@ function sketchesOf(items: readonly ItemFingerprint[]): { sketches: Uint32Array 
   const viewOf = new Map<ArrayBufferLike, number>();
   const at = new Uint32Array(3 * n);
   for (let i = 0; i < n; i++) {
-    const s = items[i].sketch;
+    // (an item of a native batch says where its sketch lies: no view made for it)
+    const item = items[i] as ItemFingerprint & Partial<SketchPlace>;
+    const words = item.sketchWords;
+    const s = words ?? item.sketch;
     let v = viewOf.get(s.buffer);
     if (v === undefined) {
       if (views.length === maxViews) return copiedSketches(items);
@@ -208,8 +211,8 @@ function sketchesOf(items: readonly ItemFingerprint[]): { sketches: Uint32Array 
       views.push(new Uint32Array(s.buffer, 0, s.buffer.byteLength >>> 2));
     }
     at[3 * i] = v;
-    at[3 * i + 1] = s.byteOffset >>> 2;
-    at[3 * i + 2] = s.length;
+    at[3 * i + 1] = (s.byteOffset >>> 2) + (words ? item.sketchAt! : 0);
+    at[3 * i + 2] = words ? item.sketchLength! : s.length;
   }
   return { sketches: views, offsets: at };
 }

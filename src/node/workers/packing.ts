@@ -4,7 +4,7 @@
  * an ArrayBuffer of its own. The unpacked sketches are views into the received buffer.
  */
 import type { MatchedList } from '../../core/report/compare';
-import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
+import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint, SketchPlace } from '../../core/types';
 import type { CjkSegmenterInUse, FileOutcome, KernelWordsOutcome, PackableOutcome } from './fileOutcome';
 import { packRegions, unpackRegions, type PackedRegions } from './regionPacking';
 
@@ -231,40 +231,41 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
  * Read-only, and not a plain object: a structured clone or a spread of one holds none of its fields
  * (the scan's documents are read field by field; {@link plainItem} copies one).
  */
-class WordsItem implements ItemFingerprint {
+class WordsItem implements ItemFingerprint, SketchPlace {
   constructor(
-    private readonly w: Uint32Array,
+    /** The file's words (the sketch's place: {@link SketchPlace}). */
+    readonly sketchWords: Uint32Array,
     private readonly at: number,
-    private readonly sketchAt: number,
-    private readonly n: number,
+    readonly sketchAt: number,
+    readonly sketchLength: number,
   ) {}
   get hi(): number {
-    return this.w[this.at];
+    return this.sketchWords[this.at];
   }
   get lo(): number {
-    return this.w[this.at + 1];
+    return this.sketchWords[this.at + 1];
   }
   get tokens(): number {
-    return this.w[this.at + 2];
+    return this.sketchWords[this.at + 2];
   }
   get features(): number {
-    return this.w[this.at + 3];
+    return this.sketchWords[this.at + 3];
   }
   get rawHi(): number {
-    return this.w[this.at + 4];
+    return this.sketchWords[this.at + 4];
   }
   get rawLo(): number {
-    return this.w[this.at + 5];
+    return this.sketchWords[this.at + 5];
   }
   get normHi(): number {
-    return this.w[this.at + 6];
+    return this.sketchWords[this.at + 6];
   }
   get normLo(): number {
-    return this.w[this.at + 7];
+    return this.sketchWords[this.at + 7];
   }
-  /** A view into the words (a new one at each read). */
+  /** A view into the words (a new one at each read; a reader of many takes {@link SketchPlace} instead). */
   get sketch(): Uint32Array {
-    return this.w.subarray(this.sketchAt, this.sketchAt + this.n);
+    return this.sketchWords.subarray(this.sketchAt, this.sketchAt + this.sketchLength);
   }
 }
 

@@ -186,6 +186,31 @@ describe('native kernel: the vetted all-pairs search (allPairsVetted)', function
     assert.throws(() => run([buffers[0], new Float64Array(4) as unknown as Uint32Array, buffers[2]], at), /views/);
   });
 
+  it("takes a native batch's items' sketches where they say they lie (SketchPlace), no view made of each: the same pairs", () => {
+    const { items, vetting } = itemsOf(2400, 13);
+    // Two arrays of words, heads between the sketches (as a batch's words), each item saying where its sketch is.
+    const words = [new Uint32Array(90_000), new Uint32Array(90_000)];
+    const used = [0, 0];
+    const placed = items.map((it, i) => {
+      const j = i % 2;
+      used[j] += 9;
+      words[j].set(it.sketch, used[j]);
+      const place = { sketchWords: words[j], sketchAt: used[j], sketchLength: it.sketch.length };
+      used[j] += it.sketch.length;
+      const { hi, lo, tokens, features, rawHi, rawLo, normHi, normLo } = it;
+      return {
+        hi, lo, tokens, features, rawHi, rawLo, normHi, normLo, ...place,
+        get sketch(): Uint32Array {
+          throw new Error('a view asked for');
+        },
+      };
+    });
+    const options: MatchOptions = { maxDistance: 10, minSimilarity: 0.25, sketchSize: 64 };
+    const reference = matchPairList(items, { ...options, kernel: kernel! }, acceptOf(vetting), vetting);
+    assert.ok(reference.length > 100, `${reference.length} pairs`);
+    for (const threads of [1, 2]) assert.deepEqual(arrays(matchPairList(placed, { ...options, kernel: kernel!, threads }, acceptOf(vetting), vetting)), arrays(reference), `threads ${threads}`);
+  });
+
   it('without a rule (a report\'s files): the sketches\' estimate alone, vetted in the kernel, gives the pairs of the plain candidates vetted in TypeScript, their order (sorted by the kernel) and the cut', () => {
     const { items } = itemsOf(2400, 11);
     const options: MatchOptions = { maxDistance: 12, minSimilarity: 0.25, sketchSize: 64 };
