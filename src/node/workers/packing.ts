@@ -223,8 +223,8 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
 
 /**
  * An item of kernel words (its head's hi at `at`: hi lo tokens features rawHi rawLo normHi normLo,
- * its sketch of `n` words at `sketchAt`), read through getters: one small object of small integers
- * per item rather than a record of nine fields, a view for its sketch and a heap number for each
+ * its sketch of `sketchLength` words at `sketchAt`), read through getters: one small object of small
+ * integers per item rather than a record of nine fields, a view for its sketch and a heap number for each
  * of its 32-bit hashes over 2^31 (five objects, ~250 bytes, most of what a scan's main thread keeps
  * from its batches until the report: what its collector copied and what fresh memory it touched).
  * Measured on the small bench tree: 10 % fewer page faults and 4 % less CPU (issue 16; bench/README).
@@ -269,7 +269,7 @@ class WordsItem implements ItemFingerprint, SketchPlace {
   }
 }
 
-/** A section of kernel words: its lines are the two words before its head's hi. */
+/** A section of kernel words, with its lines (the two words before its head). */
 class WordsSection extends WordsItem implements SectionFingerprint {
   constructor(
     w: Uint32Array,
