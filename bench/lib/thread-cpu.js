@@ -14,7 +14,7 @@
 const fs = require('fs');
 
 const TICK_MS = 1000 / 100;
-const seen = new Map(); // tid → { ms, early }
+const seen = new Map(); // tid → { ms, faults, early }
 let early = null;
 
 /** A thread's (or the process's) CPU ms and minor faults, from its stat line. */
