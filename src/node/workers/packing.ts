@@ -272,26 +272,23 @@ class WordsItem implements ItemFingerprint, SketchPlace {
 /** A section of kernel words, with its lines (the two words before its head). */
 class WordsSection extends WordsItem implements SectionFingerprint {
   constructor(
-    w: Uint32Array,
+    sketchWords: Uint32Array,
     at: number,
     sketchAt: number,
-    n: number,
+    sketchLength: number,
     readonly startLine: number,
     readonly endLine: number,
   ) {
-    super(w, at, sketchAt, n);
+    super(sketchWords, at, sketchAt, sketchLength);
   }
 }
 
-/** An item's fields as a plain object (a copy of its sketch), whatever made it: for a clone or a comparison. */
-export function plainItem<T extends ItemFingerprint>(fp: T): ItemFingerprint & Partial<Pick<SectionFingerprint, 'startLine' | 'endLine'>> {
+/** An item's fields as a plain object (a copy of its sketch; a section's lines too), whatever made it: for a clone or a comparison. */
+export function plainItem(fp: ItemFingerprint): ItemFingerprint & Partial<SectionFingerprint> {
   const { hi, lo, tokens, features, rawHi, rawLo, normHi, normLo } = fp;
-  const out: ItemFingerprint & Partial<Pick<SectionFingerprint, 'startLine' | 'endLine'>> = { hi, lo, tokens, features, sketch: fp.sketch.slice(), rawHi, rawLo, normHi, normLo };
-  const s = fp as Partial<SectionFingerprint>;
-  if (s.startLine !== undefined) {
-    out.startLine = s.startLine;
-    out.endLine = s.endLine;
-  }
+  const out: ItemFingerprint & Partial<SectionFingerprint> = { hi, lo, tokens, features, sketch: fp.sketch.slice(), rawHi, rawLo, normHi, normLo };
+  const { startLine, endLine } = fp as Partial<SectionFingerprint>;
+  if (startLine !== undefined) Object.assign(out, { startLine, endLine });
   return out;
 }
 
