@@ -77,6 +77,28 @@ export interface SketchPlace {
   readonly sketchLength: number;
 }
 
+/**
+ * Where the rest of such an item lies in the same words: from `headAt` on, hi lo tokens features
+ * rawHi rawLo normHi normLo ({@link HeadWord}), which a reader of many pairs takes without a
+ * getter call for each (fingerprint/cloneHashes.ts cloneKind).
+ */
+export interface HeadPlace {
+  readonly sketchWords: Uint32Array;
+  readonly headAt: number;
+}
+
+/** An item's head in its words: the place of each of {@link HeadPlace}'s fields. */
+export const enum HeadWord {
+  hi = 0,
+  lo = 1,
+  tokens = 2,
+  features = 3,
+  rawHi = 4,
+  rawLo = 5,
+  normHi = 6,
+  normLo = 7,
+}
+
 export interface SectionFingerprint extends ItemFingerprint {
   startLine: number;
   endLine: number;

@@ -4,7 +4,7 @@
  * an ArrayBuffer of its own. The unpacked sketches are views into the received buffer.
  */
 import type { MatchedList } from '../../core/report/compare';
-import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint, SketchPlace } from '../../core/types';
+import { HeadWord, type DocumentFingerprint, type HeadPlace, type ItemFingerprint, type SectionFingerprint, type SketchPlace } from '../../core/types';
 import type { CjkSegmenterInUse, FileOutcome, KernelWordsOutcome, PackableOutcome } from './fileOutcome';
 import { packRegions, unpackRegions, type PackedRegions } from './regionPacking';
 
@@ -231,37 +231,38 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
  * Read-only, and not a plain object: a structured clone or a spread of one holds none of its fields
  * (the scan's documents are read field by field; {@link plainItem} copies one).
  */
-class WordsItem implements ItemFingerprint, SketchPlace {
+class WordsItem implements ItemFingerprint, SketchPlace, HeadPlace {
   constructor(
     /** The file's words (the sketch's place: {@link SketchPlace}). */
     readonly sketchWords: Uint32Array,
-    private readonly at: number,
+    /** Where its head lies in the words ({@link HeadPlace}). */
+    readonly headAt: number,
     readonly sketchAt: number,
     readonly sketchLength: number,
   ) {}
   get hi(): number {
-    return this.sketchWords[this.at];
+    return this.sketchWords[this.headAt]; // (HeadWord.hi: 0)
   }
   get lo(): number {
-    return this.sketchWords[this.at + 1];
+    return this.sketchWords[this.headAt + HeadWord.lo];
   }
   get tokens(): number {
-    return this.sketchWords[this.at + 2];
+    return this.sketchWords[this.headAt + HeadWord.tokens];
   }
   get features(): number {
-    return this.sketchWords[this.at + 3];
+    return this.sketchWords[this.headAt + HeadWord.features];
   }
   get rawHi(): number {
-    return this.sketchWords[this.at + 4];
+    return this.sketchWords[this.headAt + HeadWord.rawHi];
   }
   get rawLo(): number {
-    return this.sketchWords[this.at + 5];
+    return this.sketchWords[this.headAt + HeadWord.rawLo];
   }
   get normHi(): number {
-    return this.sketchWords[this.at + 6];
+    return this.sketchWords[this.headAt + HeadWord.normHi];
   }
   get normLo(): number {
-    return this.sketchWords[this.at + 7];
+    return this.sketchWords[this.headAt + HeadWord.normLo];
   }
   /** A view into the words (a new one at each read; a reader of many takes {@link SketchPlace} instead). */
   get sketch(): Uint32Array {

@@ -16,6 +16,7 @@ import { defaultAnchors } from '../../../../src/core/regions/regions';
 import { languageOf } from '../../../../src/core/text/languages';
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
 import { outcomesOfWords, packOutcomes, plainDocument, plainItem, transferablesOf, unpackOutcomes } from '../../../../src/node/workers/packing';
+import { cloneKind } from '../../../../src/core/fingerprint/cloneHashes';
 
 const ok = (relPath: string, region?: RegionDocument): FileOutcome => ({ relPath, ok: true, bytes: 10, encoding: 'utf-8', doc: { kind: 'code', file: null, sections: [] }, ...(region ? { region } : {}) });
 
@@ -280,6 +281,36 @@ describe("outcomesOfWords: a file's items read from the kernel's words", () => {
     assert.notEqual(copy.sketch.buffer, words.buffer);
     assert.deepEqual(structuredClone(copy), copy, 'a plain copy survives a structured clone');
     assert.deepEqual(Object.keys(plainItem(file)), ['hi', 'lo', 'tokens', 'features', 'sketch', 'rawHi', 'rawLo', 'normHi', 'normLo']);
+  });
+
+  it("gives cloneKind what its getters give: each kind, between items of words, and beside plain items", () => {
+    // Heads whose eight fields each take one of two values (one over 2^31), drawn apart so that
+    // every field, read or not by cloneKind, agrees in some pairs and not in others; each its own words.
+    let seed = 7;
+    const bit = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 1;
+    const heads = Array.from({ length: 24 }, () => Array.from({ length: 8 }, (_, f) => (bit() ? HIGH - f : 40 + f)));
+    heads.push([...heads[0]], [...heads[1]]);
+    heads.push(heads[2].map((v, f) => (f === 4 || f === 5 ? v ^ 1 : v))); // heads[2] renamed
+    const items = heads.map((h) => {
+      const o = outcome(new Uint32Array([...h, 1, 99]));
+      assert.ok(o.ok && o.doc.file);
+      return o.doc.file;
+    });
+    const kinds = new Set<string>();
+    for (const x of items) {
+      for (const y of items) {
+        const expected = cloneKind(plainItem(x), plainItem(y));
+        kinds.add(expected);
+        assert.equal(cloneKind(x, y), expected);
+        assert.equal(cloneKind(x, plainItem(y)), expected);
+        assert.equal(cloneKind(plainItem(x), y), expected);
+      }
+    }
+    assert.deepEqual([...kinds].sort(), ['edited', 'exact', 'renamed'], 'every kind met');
+    // A section's head lies after its lines: its kind against the file's, by the same rule.
+    const o = outcome(words);
+    assert.ok(o.ok && o.doc.file);
+    assert.equal(cloneKind(o.doc.sections[0], o.doc.file), cloneKind(plainItem(o.doc.sections[0]), plainItem(o.doc.file)));
   });
 
   it('gives no item for empty words, and a file item alone when there is no section', () => {
