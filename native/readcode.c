@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -393,9 +394,26 @@ static void jobsQueuedMove(int by) {
   if (over) regionBlocksClose(); /* the last block goes with its documents */
 }
 
+/*
+ * The calling thread's nice value raised to at least `nice` (a lower priority; 0: left as it is).
+ * On Linux a thread's own (setpriority of "process" 0; threads it starts inherit it); elsewhere
+ * the priority is the whole process's: nothing is done. It is never raised back (an unprivileged
+ * thread cannot): for a process of its own, as the CLI's, whose libuv threads run nothing else.
+ */
+static void lowerThreadPriority(int nice) {
+#ifdef __linux__
+  if (nice <= 0) return;
+  errno = 0;
+  const int now = getpriority(PRIO_PROCESS, 0);
+  if (errno == 0 && now < nice) setpriority(PRIO_PROCESS, 0, nice);
+#else
+  (void)nice;
+#endif
+}
+
 /* readCodeBatchAsync's job: its arguments copied, the kernel it runs on, what it made. */
 typedef struct {
-  int lanes;
+  int lanes, nice;
   Kernel *T;
   char *paths;
   size_t len, n, used;
@@ -446,6 +464,7 @@ static int jobRegion(void *ctx, const Kernel *K, size_t f) {
 static void batchJobExecute(napi_env env, void *data) {
   (void)env;
   BatchJob *j = data;
+  lowerThreadPriority(j->nice);
   takeLane(j->lanes);
   Kernel *scratch = takeScratch();
   if (scratch) kernelSwapScratch(j->T, scratch);
@@ -539,15 +558,16 @@ static void batchJobComplete(napi_env env, napi_status done, void *data) {
 }
 
 /*
- * readCodeBatchAsync(paths, languageIds, limit, options, lanes) -> Promise of { words: ArrayBuffer,
+ * readCodeBatchAsync(paths, languageIds, limit, options, lanes, nice) -> Promise of { words: ArrayBuffer,
  * state: Uint32Array(n * BATCH_STATE), regions?: Array }: readCodeBatch's work (the same words,
  * state and region documents) on a thread of libuv's pool with a kernel of its own (a copy of this
  * one's tables and languages, kept for the next jobs), while JavaScript runs on; at most `lanes`
- * such jobs at once (0: no limit but libuv's threads). The arguments are copied.
+ * such jobs at once (0: no limit but libuv's threads); `nice` (optional, 0: none): that thread's
+ * priority lowered to at least this nice value for good (lowerThreadPriority). The arguments are copied.
  */
 napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
-  napi_value argv[5];
+  size_t argc = 6;
+  napi_value argv[6];
   CALL(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   Kernel *K = kernelOf(env);
   const int32_t *ids;
@@ -574,6 +594,7 @@ napi_value jsReadCodeBatchAsync(napi_env env, napi_callback_info info) {
     j->regionBlocks = calloc(n ? n : 1, sizeof(RegionBlock *));
   }
   if (j && (argc < 5 || napi_get_value_int32(env, argv[4], &j->lanes) != napi_ok)) j->lanes = 0;
+  if (j && (argc < 6 || napi_get_value_int32(env, argv[5], &j->nice) != napi_ok)) j->nice = 0;
   if (!j || !j->ids || !j->state || !j->regions || !j->regionBytes || !j->regionBlocks) {
     if (j) batchJobFree(env, j);
     else free(paths);

@@ -92,6 +92,7 @@ export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArray
  * the region documents as the kernel made them, kept by this thread (`ownedRegions`) or copied
  * onto shared memory for the workers (packOutcomes). `onNativeDone` once the addon's part is done
  * when `others` has files to do (the scan's place for the batch is then free: batchQueue.ts).
+ * `nice`: codeBatchAsync's (ScanOptions.batchThreadNice).
  */
 export function fingerprintNatively(
   files: readonly FileToFingerprint[],
@@ -103,13 +104,14 @@ export function fingerprintNatively(
   onTaken?: (files: number) => void,
   foldNow?: () => boolean,
   onNativeDone?: () => void,
+  nice = 0,
 ): Promise<FileOutcome[]> | undefined {
   let han: number[] = [];
-  const job = codeBatchAsync(files, settings, df, regions.asked, lanes, (left) => (han = left));
+  const job = codeBatchAsync(files, settings, df, regions.asked, lanes, (left) => (han = left), nice);
   if (!job) return undefined;
   return job.then(async (made) => {
     // Code files left for their Han text alone: again, once the addon has the fold table.
-    const again = han.length > 0 && foldNow?.() ? codeBatchAsync(han.map((i) => files[i]), settings, df, regions.asked, lanes) : undefined;
+    const again = han.length > 0 && foldNow?.() ? codeBatchAsync(han.map((i) => files[i]), settings, df, regions.asked, lanes, undefined, nice) : undefined;
     if (again) {
       const redone = await again;
       for (let k = 0; k < han.length; k++) made[han[k]] ??= redone[k];

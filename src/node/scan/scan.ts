@@ -98,6 +98,14 @@ export interface ScanOptions {
    * filesHereBudget). Default {@link FILES_HERE_MAX_FILES}; 0: always a worker.
    */
   filesHereMax?: number;
+  /**
+   * With `nativeBatches`, on Linux: the addon's threads that run the batches (libuv's pool) take
+   * this nice value (a lower priority) from their first batch on, for good, so that this thread's
+   * work — the walk, the batches' outcomes, the files left to it, the report — never waits for a
+   * core behind them. For a process of its own, as the CLI's (its pool runs nothing else).
+   * Default 0: as they are.
+   */
+  batchThreadNice?: number;
   /** False: fingerprint only, no pairs (`neardup fingerprints`). Default true. */
   match?: boolean;
   /**
@@ -343,7 +351,9 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
         leftFiles += list.length;
         return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode === 'defer' ? 'load' : mode, 0) : inPool(list);
       };
-      const run = (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken, foldTable.makeNow, onLaneFree) : undefined) ?? inPool(files);
+      const run =
+        (native && slot === undefined ? fingerprintNatively(files, settings, df, { asked, owned: regionsOwned }, pool.size, others, onTaken, foldTable.makeNow, onLaneFree, options.batchThreadNice) : undefined) ??
+        inPool(files);
       return run.then((outcomes) => {
         if (options.regions && !asked && !regionsDropped) for (const o of outcomes) if (o.ok) regionsNotMade.add(o.relPath);
         return outcomes;

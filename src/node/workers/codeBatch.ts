@@ -18,7 +18,7 @@ import { nativeKernel } from './nativeKernel';
 /** The addon's readCodeBatch (native/readcode.c). */
 type ReadCodeBatch = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, state: Uint32Array, regions: ArrayBuffer[]) => ArrayBuffer;
 /** The addon's readCodeBatchAsync: readCodeBatch's work on a thread of libuv's pool. */
-type ReadCodeBatchAsync = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, lanes: number) => Promise<{ words: ArrayBuffer; state: Uint32Array; regions?: ArrayBuffer[] }>;
+type ReadCodeBatchAsync = (paths: string, languageIds: Int32Array, limit: number, options: Uint32Array, lanes: number, nice?: number) => Promise<{ words: ArrayBuffer; state: Uint32Array; regions?: ArrayBuffer[] }>;
 type BatchKernel = CodeKernel & { readCodeBatch?: ReadCodeBatch; readCodeBatchAsync?: ReadCodeBatchAsync; setFoldTable?: (table: Uint16Array | null) => void };
 
 /**
@@ -170,6 +170,8 @@ export function codeBatchAsyncAvailable(): boolean {
  * undefined when there is no such call (as codeBatch, or no readCodeBatchAsync). A batch that
  * fails (out of memory) resolves to no outcome: every file left to the usual path. `onHan`: told
  * of the files left only because the kernel has no fold table (useKernelFoldTable), before it resolves.
+ * `nice` (Linux; 0: none): the job's thread of libuv's pool runs at this lower priority from then on
+ * (native/readcode.c lowerThreadPriority), for a process of its own whose pool runs nothing else.
  */
 export function codeBatchAsync(
   files: readonly FileToFingerprint[],
@@ -178,11 +180,12 @@ export function codeBatchAsync(
   regions: boolean,
   lanes = 0,
   onHan?: (left: number[]) => void,
+  nice = 0,
 ): Promise<Array<KernelWordsOutcome | undefined>> | undefined {
   const kernel = nativeKernel() as BatchKernel | undefined;
   const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions ? 1 : 0) : undefined;
   if (!call) return undefined;
-  return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes).then(
+  return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes, nice).then(
     (r) => batchOutcomes(files, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onHan),
     () => new Array<KernelWordsOutcome | undefined>(files.length),
   );

@@ -7,6 +7,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../src/node/settings/engineSettings';
 import { codeBatch, codeBatchAsync, useKernelFoldTable } from '../../../../src/node/workers/codeBatch';
 import { variantTable } from '../../../../src/node/cjk/variants';
@@ -208,6 +209,34 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
           }
         }
       }
+    });
+
+    // (in a process of its own: a thread of libuv's pool keeps its lower priority for good)
+    (process.platform === 'linux' ? it : it.skip)("`nice`: the job's thread of libuv's pool runs at that lower priority from then on, this thread as it was; without it, every thread as it was; the same outcomes", function () {
+      const child = `
+        const fs = require('node:fs');
+        const { codeBatchAsync } = require(${JSON.stringify(path.join(__dirname, '../../../../src/node/workers/codeBatch'))});
+        const { DEFAULT_ENGINE_SETTINGS } = require(${JSON.stringify(path.join(__dirname, '../../../../src/node/settings/engineSettings'))});
+        // each thread's nice value (field 19 of its stat, after the name's closing parenthesis)
+        const nices = () => fs.readdirSync('/proc/self/task').map((t) => Number(fs.readFileSync('/proc/self/task/' + t + '/stat', 'utf8').split(') ')[1].split(' ')[16]));
+        const self = () => Number(fs.readFileSync('/proc/thread-self/stat', 'utf8').split(') ')[1].split(' ')[16]);
+        (async () => {
+          const batch = JSON.parse(process.argv[1]);
+          const words = (made) => made.map((o) => (o ? Array.from(o.words) : null));
+          const plain = words(await codeBatchAsync(batch, DEFAULT_ENGINE_SETTINGS, undefined, false));
+          const before = nices();
+          const lowered = words(await codeBatchAsync(batch, DEFAULT_ENGINE_SETTINGS, undefined, false, 0, undefined, 5));
+          console.log(JSON.stringify({ before, after: nices(), self: self(), same: JSON.stringify(plain) === JSON.stringify(lowered), taken: plain.filter(Boolean).length }));
+        })();`;
+      const r = spawnSync(process.execPath, ['--require', 'tsx/cjs', '-e', child, JSON.stringify(batch)], { encoding: 'utf8', cwd: path.join(__dirname, '../../../..'), timeout: 60000 });
+      assert.equal(r.status, 0, r.stderr);
+      const got = JSON.parse(r.stdout.trim().split('\n').pop()!) as { before: number[]; after: number[]; self: number; same: boolean; taken: number };
+      assert.ok(got.before.every((n) => n === 0), `no thread lowered before: ${got.before}`);
+      assert.ok(got.after.some((n) => n === 5), `a thread at nice 5 after: ${got.after}`);
+      assert.ok(got.after.every((n) => n === 0 || n === 5), `${got.after}`);
+      assert.equal(got.self, 0, 'the calling thread as it was');
+      assert.ok(got.taken >= 10, `${got.taken} files taken`);
+      assert.ok(got.same, 'the same outcomes');
     });
 
     it("releaseRegionDocument: a document the batch's job made (in an ArrayBuffer of its own) is freed at once through the addon's releaseBuffer; a packed one is left to the collector", async () => {
