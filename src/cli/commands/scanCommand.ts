@@ -25,6 +25,7 @@ import { projectConfigApplied } from '../projectFlags';
 import { sanitizeForTerminal } from '../sanitize';
 import { scanOptionsOf, settingsOf, VERSION, type ScanFlags } from './commandFlags';
 import { writeOut } from './cliOutput';
+import { LOCATE_MAX_BYTES, MIN_WORKERS_FOR_REGION_JOBS } from '../../node/locate/locateLimits';
 
 /*
  * --locate's and --format html's code, required when a run asks for it: in the bundle both are
@@ -151,9 +152,11 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
   const result = await scanDirectory({
     ...scanOptionsOf(root, settings, flags, progress),
     regions: flags.locate === true,
-    regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? locateParts().LOCATE_MAX_BYTES) : undefined,
+    // (the limits from this bundle: locate.ts, in dist/cliExtras.js, is loaded once the scan has
+    // files for this thread or locating begins, not at the start, which this thread has to itself)
+    regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? LOCATE_MAX_BYTES) : undefined,
     // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
-    regionsSharedFrom: flags.locate ? locateParts().regionsShared : undefined,
+    regionsSharedFrom: flags.locate ? (workers) => workers >= MIN_WORKERS_FOR_REGION_JOBS && locateParts().regionsShared(workers) : undefined,
     onPhase,
     onBatch,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,

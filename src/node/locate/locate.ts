@@ -67,17 +67,9 @@ import { nativeKernel } from '../workers/nativeKernel';
 import { locatedReport, scanPairsIndex, type LocateOutcome, type LocateStats, type ScanPairsIndex } from './locatedReport';
 import type { ScanResult } from '../scan/scan';
 import { eitherOrderKey, pairKeyBase } from '../../core/pairKeys';
+import { LOCATE_MAX_BYTES, MIN_WORKERS_FOR_REGION_JOBS } from './locateLimits';
 
-/**
- * The scan's workers take the region finder's buckets from this many workers (cores) up, with the
- * main thread (regionJobs.ts regionSlots); with fewer the main thread does them after the report,
- * the workers let go first. Measured on 2 cores (the small bench tree, paired runs): one worker
- * and the main thread taking runs cost 1.08× the CPU of the main thread alone for the same wall
- * time (1.00×; 1.07× on a busy machine) and +17 MB (the worker receives the documents and compiles the chaining
- * code again, ~0.3 s of CPU, on the core the main thread needs). `NEARDUP_REGION_WORKERS`
- * overrides it (tests, benches).
- */
-export const MIN_WORKERS_FOR_REGION_JOBS = Number(process.env.NEARDUP_REGION_WORKERS) > 0 ? Number(process.env.NEARDUP_REGION_WORKERS) : 3;
+export { LOCATE_MAX_BYTES, MIN_WORKERS_FOR_REGION_JOBS };
 
 /**
  * Whether the native kernel's threads search the buckets (regionThreads.ts): wherever the addon
@@ -107,8 +99,6 @@ export function regionsShared(workers: number): boolean {
  */
 const MIN_WORKERS_FOR_SIDES = 3; // = MIN_WORKERS_FOR_REGION_JOBS by default: matters under NEARDUP_REGION_WORKERS
 
-/** Largest tree (bytes of the fingerprinted files) `--locate` takes. */
-export const LOCATE_MAX_BYTES = 32 * 1024 * 1024;
 
 export interface LocateOptions {
   settings: EngineSettings;
