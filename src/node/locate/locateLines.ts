@@ -23,30 +23,53 @@ export interface Doc {
  * worker made), and the keys, their SHA-256 and the index by side key are made at the first `get`.
  */
 export class LocatedSides {
-  private readonly locs: Location[] = [];
-  private readonly docs: RegionDocument[] = [];
+  private readonly locs: Location[];
+  private readonly docs: RegionDocument[];
   /** start, end per side (a worker's key: -1, index into `made`). */
-  private readonly ranges: number[] = [];
+  private ranges: Int32Array;
+  private count = 0;
   private readonly made: string[] = [];
   private index: Map<string, number> | null = null;
   private readonly keys: Array<string | undefined> = [];
 
+  /**
+   * `capacity`: the sides expected (the report's, twice its region pairs): its lists made that
+   * long at once, not grown side by side (tens of thousands on a tree with many copies, in the
+   * CLI's serial end: the copies of growing lists were ~600 page faults there).
+   */
+  constructor(capacity = 0) {
+    this.locs = new Array<Location>(capacity);
+    this.docs = new Array<RegionDocument>(capacity);
+    this.ranges = new Int32Array(2 * Math.max(capacity, 8));
+  }
+
   /** A side at `loc`: tokens [start, end) of `d`, or the content key a worker made of them. */
   add(loc: Location, d: RegionDocument, start: number, end: number, key?: string): void {
     this.index = null;
-    this.locs.push(loc);
-    this.docs.push(d);
-    if (key === undefined) this.ranges.push(start, end);
-    else this.ranges.push(-1, this.made.push(key) - 1);
+    const i = this.count++;
+    if (i < this.locs.length) {
+      this.locs[i] = loc;
+      this.docs[i] = d;
+    } else {
+      this.locs.push(loc);
+      this.docs.push(d);
+    }
+    if (2 * i + 2 > this.ranges.length) {
+      const more = new Int32Array(2 * this.ranges.length);
+      more.set(this.ranges);
+      this.ranges = more;
+    }
+    this.ranges[2 * i] = key === undefined ? start : -1;
+    this.ranges[2 * i + 1] = key === undefined ? end : this.made.push(key) - 1;
   }
 
   get(at: string): string | undefined {
     if (this.index === null) {
       this.index = new Map();
-      this.locs.forEach((loc, i) => {
-        const k = sideKey(loc);
-        if (!this.index!.has(k)) this.index!.set(k, i);
-      });
+      for (let i = 0; i < this.count; i++) {
+        const k = sideKey(this.locs[i]);
+        if (!this.index.has(k)) this.index.set(k, i);
+      }
     }
     const i = this.index.get(at);
     if (i === undefined) return undefined;

@@ -187,7 +187,7 @@ export function locatedReport(
 
   // ---- region pairs into section pairs (or regions of a file pair); what the report says of
   // their sides comes made from the workers (regionSides.ts), or is made here
-  const sides = new LocatedSides();
+  const sides = new LocatedSides(2 * found.rows.count);
   /**
    * The place of region side `side` from token `start` (its start past leading closers), as
    * regionSides.ts linesOf gives it: a notebook's cell lines, else the side's own lines (the

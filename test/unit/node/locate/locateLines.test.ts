@@ -24,4 +24,23 @@ describe('node/locate/locateLines', () => {
     sides.add(at('b.ts', 9, 9), B, 50, 60);
     assert.equal(sides.get(sideKey(at('b.ts', 9, 9))), contentKey(B, 50, 60));
   });
+
+  it('LocatedSides: the same keys whatever its capacity (none, fewer sides than added, more), workers\' keys among them', () => {
+    const text = Array.from({ length: 60 }, (_, i) => `const v${i} = compute(${i}, "x${i}");`).join('\n');
+    const d = regionDocument(text, 'a.ts');
+    const at = (startLine: number) => ({ path: 'a.ts', startLine, endLine: startLine + 2 });
+    // 40 sides: every fifth a worker's key, every seventh at the lines of the one before (its key stays the first's)
+    const added = Array.from({ length: 40 }, (_, i) => ({ line: i % 7 === 6 ? i : i + 1, start: 3 * i, end: 3 * i + 40, key: i % 5 === 0 ? `worker:${i}` : undefined }));
+    const keysWith = (capacity?: number) => {
+      const sides = new LocatedSides(capacity);
+      for (const a of added) sides.add(at(a.line), d, a.start, a.end, a.key);
+      return Array.from({ length: 42 }, (_, l) => sides.get(sideKey(at(l))));
+    };
+    const expected = keysWith();
+    assert.ok(expected.filter((k) => k?.startsWith('worker:')).length >= 7 && expected.filter((k) => k !== undefined && !k.startsWith('worker:')).length >= 25, 'both kinds of key met');
+    assert.equal(expected[0], undefined, 'no side at line 0');
+    assert.equal(expected[1], 'worker:0');
+    assert.equal(expected[2], contentKey(d, 3, 43));
+    for (const capacity of [0, 3, 8, 40, 100]) assert.deepEqual(keysWith(capacity), expected, `capacity ${capacity}`);
+  });
 });
