@@ -75,13 +75,13 @@ export function settingsOf(flags: ScanFlags): EngineSettings {
   };
 }
 
-/** What `scan` and `fingerprints` both give scanDirectory from their flags: the tree, its rules, the workers, the skip notices. */
 /**
  * The nice value of the CLI's batch threads (ScanOptions.batchThreadNice): the main thread gets a
  * core first whenever it wants one (on 2 cores it competes with two batch threads).
  */
 export const BATCH_THREAD_NICE = 5;
 
+/** What `scan` and `fingerprints` both give scanDirectory from their flags: the tree, its rules, the workers, the skip notices. */
 export function scanOptionsOf(root: string, settings: EngineSettings, flags: ScanFlags, progress: ProgressBar): ScanOptions {
   return {
     root,
@@ -92,7 +92,7 @@ export function scanOptionsOf(root: string, settings: EngineSettings, flags: Sca
     workers: flags.workers,
     quiet: flags.quiet,
     // (the batches' threads yield to this one: measured in bench/README.md, "The batches' threads
-    // at a lower priority")
+    // yield to the main thread")
     batchThreadNice: BATCH_THREAD_NICE,
     onWorkersOnline: applyCliV8Flags,
     onSkip: skipNotices(flags.quiet, progress),

@@ -99,7 +99,6 @@ export function regionsShared(workers: number): boolean {
  */
 const MIN_WORKERS_FOR_SIDES = 3; // = MIN_WORKERS_FOR_REGION_JOBS by default: matters under NEARDUP_REGION_WORKERS
 
-
 export interface LocateOptions {
   settings: EngineSettings;
   /** Default {@link LOCATE_MAX_BYTES}. */
