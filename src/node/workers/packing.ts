@@ -222,7 +222,7 @@ export function unpackOutcomes(p: PackedOutcomes, relPaths: readonly string[]): 
 }
 
 /**
- * An item of kernel words (its head's hi at `at`: hi lo tokens features rawHi rawLo normHi normLo,
+ * An item of kernel words (its head at `headAt`: hi lo tokens features rawHi rawLo normHi normLo,
  * its sketch of `sketchLength` words at `sketchAt`), read through getters: one small object of small
  * integers per item rather than a record of nine fields, a view for its sketch and a heap number for each
  * of its 32-bit hashes over 2^31 (five objects, ~250 bytes, most of what a scan's main thread keeps
@@ -274,13 +274,13 @@ class WordsItem implements ItemFingerprint, SketchPlace, HeadPlace {
 class WordsSection extends WordsItem implements SectionFingerprint {
   constructor(
     sketchWords: Uint32Array,
-    at: number,
+    headAt: number,
     sketchAt: number,
     sketchLength: number,
     readonly startLine: number,
     readonly endLine: number,
   ) {
-    super(sketchWords, at, sketchAt, sketchLength);
+    super(sketchWords, headAt, sketchAt, sketchLength);
   }
 }
 
