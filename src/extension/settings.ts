@@ -100,6 +100,8 @@ export class Settings implements vscode.Disposable {
   /** Each file-scheme workspace folder's `.neardup.json`, in folder order. */
   private folders: FolderConfigState[] = [];
   private shownConfigProblems = '';
+  /** The problems last written to the log: a file read twice for one write (its create and change events) is logged once. */
+  private loggedConfigProblems = '';
   private watchers: vscode.Disposable[] = [];
   private readonly configEmitter = new vscode.EventEmitter<void>();
   /** A `.neardup.json` was read again (created, changed, deleted, or its folder came or went). */
@@ -163,6 +165,7 @@ export class Settings implements vscode.Disposable {
   private readProjectConfigs(): FolderConfigState[] {
     const states: FolderConfigState[] = [];
     const messages: Array<{ text: string; problem: ConfigProblem }> = [];
+    const problemLines: string[] = [];
     for (const f of this.fileFolders()) {
       const r = readFolderConfig(f.uri.fsPath);
       if (r.status === 'ok') {
@@ -170,7 +173,7 @@ export class Settings implements vscode.Disposable {
         this.log.info(`using ${r.config.file}`);
       } else if (r.status === 'invalid') {
         states.push({ folder: f.uri.fsPath, problems: r.problems });
-        for (const p of r.problems) this.log.warn(`${problemLocation(p)}: ${describeProblem(p)}`);
+        for (const p of r.problems) problemLines.push(`${problemLocation(p)}: ${describeProblem(p)}`);
         const first = r.problems[0];
         const more = r.problems.length - 1;
         const text =
@@ -181,6 +184,11 @@ export class Settings implements vscode.Disposable {
       } else {
         states.push({ folder: f.uri.fsPath, problems: [] });
       }
+    }
+    const logged = problemLines.join('\n');
+    if (logged !== this.loggedConfigProblems) {
+      this.loggedConfigProblems = logged;
+      for (const line of problemLines) this.log.warn(line);
     }
     const key = messages.map((m) => m.text).join('\n');
     if (key !== this.shownConfigProblems) {

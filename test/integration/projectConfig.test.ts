@@ -90,6 +90,15 @@ describe('.neardup.json in the workspace folder', () => {
       state.problems.map((p) => [p.kind, p.key, p.line, p.column]),
       [['range', 'maxDistance', 3, 18]],
     );
+    // The same file written again (as a create and a change event of one write may both read it): named no second time.
+    let reads = 0;
+    const counting = api.settings.onDidReadProjectConfig(() => reads++);
+    try {
+      write('{\n  "minTokens": 50,\n  "maxDistance": 64\n}\n');
+      await waitUntil(() => reads > 0, [api.settings.onDidReadProjectConfig], 'the file read again');
+    } finally {
+      counting.dispose();
+    }
     const lines = api.log.since(mark).filter((l) => l.includes('.neardup.json'));
     assert.strictEqual(lines.length, 1, lines.join('\n'));
     assert.match(lines[0], /\.neardup\.json:3:18: "maxDistance" is 64, out of bounds \(0 to 20\)/);
