@@ -164,9 +164,10 @@ int kernelFingerprintTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, c
                             int fileSketch, int sectionSketch, int minTokens, uint32_t *out, size_t outLen, double *result);
 /* Entries of kernelProseTokens: kind start end hi lo, one per word or CJK run, in text order. */
 #define PROSE_ENTRY 5
-/* Kinds: a word of ASCII letters and digits (hi lo its hash, lower-cased); a word with other
- * letters (the caller hashes it: its lower case is JavaScript's); a run of CJK units (the
- * caller's segmenter cuts it). */
+/* Kinds: a word of ASCII letters and digits, or of letters whose lower case the kernel knows to
+ * be JavaScript's (tokenize.c proseLower: Latin, Cyrillic's first block, diacritics; hi lo its
+ * hash, lower-cased); a word with other letters (the caller hashes it: its lower case is
+ * JavaScript's); a run of CJK units (the caller's segmenter cuts it). */
 #define PROSE_WORD 0
 #define PROSE_OTHER_WORD 1
 #define PROSE_CJK_RUN 2
@@ -177,6 +178,21 @@ int kernelFingerprintTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, c
  * The text is no tokenize's after it (fingerprint has no tokens until the next tokenize).
  */
 int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen);
+/* kernelTokenizeProse's answer for a text with a word of other letters (PROSE_OTHER_WORD) or a CJK run (its tokens are JavaScript's to make). */
+#define PROSE_LEFT (-4)
+/*
+ * The first len units of kernelTextBuffer tokenised as tokenizeProse tokenises them with no stop
+ * word dropped, as kernelTokenize leaves its tokens (each token's alt its own low word, as
+ * TokenBuffer.push gives a prose token), when the kernel lower-cases every word (PROSE_WORD): the
+ * token count; PROSE_LEFT when a word has other letters or the text a CJK run; -1 out of memory.
+ */
+int kernelTokenizeProse(Kernel *K, int len);
+/*
+ * kernelTokenizeProse, then with `withSections` the text's proseSections (prosesections.c, its
+ * defaults) as the sections kernelFingerprint reads: the token count, PROSE_LEFT, or -1 out of
+ * memory. prosesections.c (the addon's alone).
+ */
+int kernelTokenizeProseFile(Kernel *K, int len, int withSections);
 /* The SimHash bits of tokens [from, to) of a stream (hi, lo), shingles of max(1, min(k, tokens)),
  * tf-weighted or not: simhashTokens of src/core/fingerprint/simhash.ts (no sketch). 1, 0 (no
  * tokens) or -1 (out of memory). Uses the spare sequence. */

@@ -92,9 +92,19 @@ static int openInDir(LastDir *d, const char *path) {
   return d->fd < 0 ? open(path, OPEN_FLAGS) : openat(d->fd, slash + 1, OPEN_FLAGS);
 }
 
+/* A batch's language id for a prose file (Markdown, plain text: readCodeBatch's languageIds), taken
+ * when the kernel lower-cases every word and the text has no CJK run (kernelTokenizeProse) and its region document
+ * is not asked for; its sections proseSections' (prosesections.c). */
+#define BATCH_PROSE (-2)
+/* Why a prose file was left after it was read (after plainCodeText's PLAIN_* reasons): a word of
+ * other letters or a CJK run (their lower case and segments are JavaScript's). */
+#define LEFT_PROSE_WORDS PLAIN_REASONS
+
 /* Read and, when plain code text, tokenised (readCode's work for one file, open as fd): the token count (out:
- * bytes, lines), READ_UNUSUAL, or READ_PLAIN_NOT (out: bytes, why); -3 out of memory. */
-static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double limit, int grow, int langId, int normalize, int region, int fold, uint32_t *out) {
+ * bytes, lines), READ_UNUSUAL, or READ_PLAIN_NOT (out: bytes, why); -3 out of memory. A prose
+ * file (langId BATCH_PROSE) by kernelTokenizeProseFile, with its sections when `sections`; left
+ * (READ_PLAIN_NOT, LEFT_PROSE_WORDS) when that does not take it. */
+static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double limit, int grow, int langId, int normalize, int region, int fold, int sections, uint32_t *out) {
   const long n = readWhole(fd, buf, cap, limit, grow);
   if (n < 0) return READ_UNUSUAL;
   uint16_t *text = kernelTextBuffer(K, (size_t)n);
@@ -107,6 +117,12 @@ static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double li
     return READ_PLAIN_NOT;
   }
   out[1] = plain[1];
+  if (langId == BATCH_PROSE) {
+    const int tokens = kernelTokenizeProseFile(K, (int)plain[0], sections);
+    if (tokens != PROSE_LEFT) return tokens < 0 ? -3 : tokens;
+    out[1] = LEFT_PROSE_WORDS;
+    return READ_PLAIN_NOT;
+  }
   const int tokens = kernelTokenize(K, (int)plain[0], &K->langs[langId], normalize, region);
   return tokens < 0 ? -3 : tokens;
 }
@@ -138,7 +154,7 @@ napi_value jsReadCode(napi_env env, napi_callback_info info) {
   napi_get_value_string_utf8(env, argv[0], path, len + 1, &len);
   /* A path with a NUL is Node's to refuse. */
   uint8_t *bytes = buf;
-  const int got = strlen(path) == len ? readCodeFile(K, open(path, OPEN_FLAGS), &bytes, &cap, limit, 0, langId, normalize, region, fold, out) : READ_UNUSUAL;
+  const int got = strlen(path) == len ? readCodeFile(K, open(path, OPEN_FLAGS), &bytes, &cap, limit, 0, langId, normalize, region, fold, 0, out) : READ_UNUSUAL;
   if (path != small) free(path);
   if (got == -3) return throwError(env, "out of memory");
   return number(env, got);
@@ -189,9 +205,10 @@ static int batchFiles(Kernel *K, const char *paths, size_t len, const int32_t *i
   for (size_t f = 0; f < n && p < end && !failed; f++) {
     const char *path = p;
     p += strlen(p) + 1;
-    if (ids[f] < 0 || ids[f] >= K->nLangs) continue;
+    if (!(ids[f] >= 0 && ids[f] < K->nLangs) && !(ids[f] == BATCH_PROSE && !o[OPT_REGION])) continue;
     uint32_t out[2];
-    const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0, out);
+    const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0,
+                                   o[OPT_SECTIONS] != 0, out);
     if (total == -3) failed = 1;
     if (total == READ_PLAIN_NOT) state[f * BATCH_STATE + 1] = out[1];
     if (total < 0) continue;

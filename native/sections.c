@@ -140,6 +140,24 @@ static int sortBlocks(Sections *S, SecBlocks *b) {
   return 1;
 }
 
+int sectionsToRanges(Sections *S, SecBlocks *blocks) {
+  /* toRanges: sorted by start, longer first, duplicates dropped */
+  if (!sortBlocks(S, blocks)) return -1;
+  if (!growArray((void **)&S->ranges, &S->rangeCap, blocks->len > 0 ? blocks->len : 1, sizeof(SectionRange))) return -1;
+  int count = 0;
+  for (size_t j = 0; j < blocks->len; j++) {
+    const SecBlock *b = &blocks->data[j];
+    if (j > 0 && b->start == blocks->data[j - 1].start && b->end == blocks->data[j - 1].end) continue;
+    SectionRange *r = &S->ranges[count++];
+    r->startLine = b->start + 1;
+    r->endLine = b->end + 1;
+    r->startOffset = S->starts[b->start];
+    r->endOffset = S->ends[b->end];
+  }
+  S->count = count;
+  return count;
+}
+
 /* ------------------------------------------------------------------------------- regexes */
 
 
@@ -424,19 +442,5 @@ int computeCodeSections(Sections *S, const uint16_t *t, int n, int maxDepth, int
     blocks->data[kept++] = b;
   }
   blocks->len = kept;
-  /* toRanges: sorted by start, longer first, duplicates dropped */
-  if (!sortBlocks(S, blocks)) return -1;
-  if (!growArray((void **)&S->ranges, &S->rangeCap, kept > 0 ? kept : 1, sizeof(SectionRange))) return -1;
-  int count = 0;
-  for (size_t j = 0; j < kept; j++) {
-    const SecBlock *b = &blocks->data[j];
-    if (j > 0 && b->start == blocks->data[j - 1].start && b->end == blocks->data[j - 1].end) continue;
-    SectionRange *r = &S->ranges[count++];
-    r->startLine = b->start + 1;
-    r->endLine = b->end + 1;
-    r->startOffset = S->starts[b->start];
-    r->endOffset = S->ends[b->end];
-  }
-  S->count = count;
-  return count;
+  return sectionsToRanges(S, blocks);
 }

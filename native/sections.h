@@ -60,6 +60,13 @@ typedef struct {
  */
 int computeCodeSections(Sections *S, const uint16_t *t, int n, int maxDepth, int minLines);
 
+/*
+ * proseSections(text, { maxLines, maxChars }) of src/core/sections/proseSections.ts over the
+ * UTF-16 text t of n units (prosesections.c): the ranges to S->ranges; their count, or -1 when out
+ * of memory.
+ */
+int computeProseSections(Sections *S, const uint16_t *t, int n, int maxLines, long maxChars);
+
 void freeSections(Sections *S);
 
 #endif

@@ -13,6 +13,9 @@
 int sectionsPushBlock(SecBlocks *b, int start, int end, int level);
 /* sections.c: the per-line arrays, for `need` lines (+1 for the prefix sums); 0 out of memory. */
 int sectionsEnsureLines(Sections *S, size_t need);
+/* sections.c: toRanges of lines.ts: the blocks (of S's line table) sorted by start, longer first (a
+ * stable sort), duplicates dropped, into S->ranges; their count, or -1 out of memory. */
+int sectionsToRanges(Sections *S, SecBlocks *blocks);
 /* sections.c: WRAPPER_HEADER and CLOSER of codeScan.ts at p (see there). */
 int sectionsWrapperHeader(const uint16_t *t, int n, int p);
 int sectionsCloser(const uint16_t *t, int n, int p);

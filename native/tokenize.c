@@ -323,76 +323,139 @@ static inline int isProseCjk(uint32_t c) {
 static inline int isAsciiAlnum(uint32_t c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57); }
 static inline int isAsciiLetter(uint32_t c) { return (c >= 97 && c <= 122) || (c >= 65 && c <= 90); }
 
-int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen) {
-  /* The text is no tokenize's now: fingerprint has no tokens until the next one. */
-  K->textLen = len;
-  K->ntok = 0;
-  K->sectionsReady = 0;
-  K->regionReady = 0;
-  const uint16_t *t = K->text;
-  const uint8_t *word = K->word;
-  const int n = len;
-  size_t w = 0;
-  int entries = 0;
-  int i = 0;
+/*
+ * The lower case of a non-ASCII unit as String.prototype.toLowerCase gives it, where it is one unit
+ * whatever comes around it: Latin-1, Latin Extended-A, Cyrillic's first block, Latin Extended
+ * Additional, combining diacritics and variation selectors (a test compares every one with
+ * JavaScript's); 0 for any other unit (the caller's JavaScript lower-cases its word; surrogates:
+ * nextProseEntry).
+ */
+static inline uint32_t proseLower(uint32_t u) {
+  if (u < 0x100) return u >= 0xc0 && u <= 0xde && u != 0xd7 ? u + 0x20 : u;
+  if (u < 0x180) {
+    if (u == 0x130) return 0; /* İ: two units */
+    if (u == 0x131 || u == 0x138 || u == 0x149 || u == 0x17f) return u;
+    if (u == 0x178) return 0xff;
+    if ((u >= 0x139 && u <= 0x148) || (u >= 0x179 && u <= 0x17e)) return u & 1 ? u + 1 : u;
+    return u & 1 ? u : u + 1;
+  }
+  if (u >= 0x300 && u <= 0x36f) return u;
+  if (u >= 0x400 && u <= 0x45f) return u <= 0x40f ? u + 0x50 : u <= 0x42f ? u + 0x20 : u;
+  if (u >= 0x1e00 && u <= 0x1eff) return u >= 0x1e96 && u <= 0x1e9f ? 0 : u & 1 ? u : u + 1;
+  if (u >= 0xfe00 && u <= 0xfe0f) return u;
+  return 0;
+}
+
+/* The next word or CJK run of t[0, n) from *at, as tokenizeProse reads them: its kind (PROSE_*),
+ * its start in *start and its end in *at, a word's hash of its units as read in *h (ASCII letters
+ * lower-cased: PROSE_WORD's hash); -1 when the text has no more. */
+static inline int nextProseEntry(const uint16_t *t, int n, const uint8_t *word, int *at, int *start, uint64_t *h) {
+  int i = *at;
   while (i < n) {
     uint32_t c = t[i];
-    int kind;
     if (c < 128) {
       if (!isAsciiAlnum(c)) {
         i++;
         continue;
       }
     } else if (isProseCjk(c)) {
-      const int start = i;
+      *start = i;
       do i++;
       while (i < n && isProseCjk(t[i]));
-      if (w + PROSE_ENTRY <= outLen) {
-        out[w] = PROSE_CJK_RUN;
-        out[w + 1] = (uint32_t)start;
-        out[w + 2] = (uint32_t)i;
-        out[w + 3] = out[w + 4] = 0;
-      }
-      w += PROSE_ENTRY;
-      entries++;
-      continue;
+      *at = i;
+      return PROSE_CJK_RUN;
     } else if (!word[c]) {
       i++;
       continue;
     }
-    /* A word: ASCII letters lower-cased on the fly; a word with other letters is left to the caller. */
-    const int start = i;
-    uint64_t h = FNV_OFFSET;
-    kind = PROSE_WORD;
+    /* A word: lower-cased on the fly (proseLower); a word with other letters is left to the caller. */
+    const int from = i;
+    uint64_t hash = FNV_OFFSET;
+    int kind = PROSE_WORD;
     while (i < n) {
       uint32_t d = t[i];
       if (d < 128) {
         if (d >= 65 && d <= 90) d |= 32;
         else if (!((d >= 97 && d <= 122) || (d >= 48 && d <= 57))) {
           /* inner apostrophe (don't, it's) stays in the word */
-          if (!(d == 39 && i + 1 < n && isAsciiLetter(t[i + 1]) && i > start)) break;
+          if (!(d == 39 && i + 1 < n && isAsciiLetter(t[i + 1]) && i > from)) break;
         }
       } else if (d == 0x2019 && i + 1 < n && isAsciiLetter(t[i + 1])) {
         d = 39;
       } else if (isProseCjk(d) || !word[d]) {
         break;
       } else {
-        kind = PROSE_OTHER_WORD;
+        uint32_t lower = proseLower(d);
+        if (!lower && d >= 0xd800 && d <= 0xdfff) {
+          /* A surrogate: a pair from U+1F000 on (emoji, symbols, CJK extensions: no case) or a lone
+           * one stays as it is; the pairs below (Deseret, Adlam… have cases) are JavaScript's. */
+          if (d <= 0xdbff && i + 1 < n && t[i + 1] >= 0xdc00 && t[i + 1] <= 0xdfff) {
+            if (0x10000 + ((d - 0xd800) << 10) + (t[i + 1] - 0xdc00u) >= 0x1f000) lower = d;
+          } else lower = d;
+        }
+        if (lower) d = lower;
+        else kind = PROSE_OTHER_WORD;
       }
-      h = fnvStep(h, d);
+      hash = fnvStep(hash, d);
       i++;
     }
+    *start = from;
+    *at = i;
+    *h = hash;
+    return kind;
+  }
+  *at = i;
+  return -1;
+}
+
+int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen) {
+  /* The text is no tokenize's now: fingerprint has no tokens until the next one. */
+  K->textLen = len;
+  K->ntok = 0;
+  K->sectionsReady = 0;
+  K->regionReady = 0;
+  size_t w = 0;
+  int entries = 0, at = 0, start = 0, kind;
+  uint64_t h = 0;
+  while ((kind = nextProseEntry(K->text, len, K->word, &at, &start, &h)) >= 0) {
     if (w + PROSE_ENTRY <= outLen) {
       out[w] = (uint32_t)kind;
       out[w + 1] = (uint32_t)start;
-      out[w + 2] = (uint32_t)i;
-      out[w + 3] = (uint32_t)(h >> 32);
-      out[w + 4] = (uint32_t)h;
+      out[w + 2] = (uint32_t)at;
+      out[w + 3] = kind == PROSE_CJK_RUN ? 0 : (uint32_t)(h >> 32);
+      out[w + 4] = kind == PROSE_CJK_RUN ? 0 : (uint32_t)h;
     }
     w += PROSE_ENTRY;
     entries++;
   }
   return w <= outLen ? entries : -(int)((w + PROSE_ENTRY - 1) / PROSE_ENTRY);
+}
+
+int kernelTokenizeProse(Kernel *K, int len) {
+  K->textLen = len;
+  K->ntok = 0;
+  K->sectionsReady = 0;
+  K->normalized = 0;
+  K->regionReady = 0;
+  int n = 0, at = 0, start = 0, kind;
+  uint64_t h = 0;
+  while ((kind = nextProseEntry(K->text, len, K->word, &at, &start, &h)) >= 0) {
+    if (kind != PROSE_WORD) return PROSE_LEFT;
+    if ((size_t)n == K->tokCap) {
+      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
+      if (!growArray((void **)&K->thi, &cap, n + 1, 4) || !growArray((void **)&K->tlo, &cap2, n + 1, 4) || !growArray((void **)&K->tstart, &cap3, n + 1, 4) ||
+          !growArray((void **)&K->talt, &cap4, n + 1, 4))
+        return -1;
+      K->tokCap = cap;
+    }
+    K->thi[n] = (uint32_t)(h >> 32);
+    K->tlo[n] = (uint32_t)h;
+    K->tstart[n] = start;
+    K->talt[n] = (uint32_t)h; /* TokenBuffer.push's alt: the token's own low word */
+    n++;
+  }
+  K->ntok = n;
+  return n;
 }
 
 int kernelTokenize(Kernel *K, int len, const Lang *L, int normalize, int region) {

@@ -2,12 +2,16 @@
  * The fast path of a worker's batch (issue 16): the plain UTF-8 code files of a batch read,
  * checked, tokenised and fingerprinted by one call of the addon (native/readcode.c
  * readCodeBatch), each as fastCode and then fingerprintText's kernel path would (fingerprintFile.ts),
- * its fingerprint left as the kernel's words for the packing (no objects, no call per file). The
- * files it leaves (not code, not plain, not read) go the usual way, file by file.
+ * its fingerprint left as the kernel's words for the packing (no objects, no call per file); its
+ * prose files (Markdown, plain text) too when the kernel lower-cases every word, the text has no CJK run, and
+ * no region document nor stop word is asked for (kernelTokenizeProse, prosesections.c). The files
+ * it leaves (not plain, not read, other words) go the usual way, file by file.
  */
 import { FILE_SKETCH_SIZE, minTokensOf, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fingerprint';
 import { DEFAULT_CODE_ANCHORING } from '../../core/regions/regions';
-import { baseNameOf } from '../../core/text/languages';
+import { isContainerPath } from '../../core/containers/container';
+import { isNotebookPath } from '../../core/containers/cellLines';
+import { baseNameOf, languageOf } from '../../core/text/languages';
 import type { CodeKernel } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
 import type { FileToFingerprint, KernelWordsOutcome } from './fileOutcome';
@@ -37,10 +41,12 @@ export function useKernelFoldTable(table: Uint16Array | null): boolean {
 const STATE = 8;
 /** native/utf8code.h PLAIN_HAN: left because its Han text needs the fold table the kernel has not been given. */
 const PLAIN_HAN = PLAIN_REASONS.indexOf('han');
+/** A batch's language id for a prose file (native/readcode.c BATCH_PROSE). */
+const BATCH_PROSE = -2;
 /** The shingle size of every file (fingerprintOptions sets none: effectiveShingleSize's default). */
 const SHINGLE_SIZE = 3;
 
-/** The arguments of a batch call: the files' paths ("\0" after each), languages (-1: left to the usual path), size limit and options. */
+/** The arguments of a batch call: the files' paths ("\0" after each), languages (-1: left to the usual path; BATCH_PROSE), size limit and options. */
 interface BatchCall {
   paths: string;
   ids: Int32Array;
@@ -49,7 +55,8 @@ interface BatchCall {
 }
 
 /**
- * fastCodeLanguage by file name, for a batch call (the scan's main thread makes one per batch: its
+ * fastCodeLanguage by file name, for a batch call (BATCH_PROSE for a prose file: not code, not a
+ * notebook nor a component, which fingerprintText tokenises as prose) (the scan's main thread makes one per batch: its
  * file names repeat, index.js, README.md…): it depends on the name alone (languageOf and the
  * notebook and component tests read its base name). Of one kernel; let go when it gets big.
  */
@@ -61,7 +68,11 @@ function languageIdOf(kernel: CodeKernel, relPath: string): number {
   if (languageByName.kernel !== kernel || languageByName.ids.size >= LANGUAGE_NAMES_KEPT) languageByName.ids.clear();
   languageByName.kernel = kernel;
   let id = languageByName.ids.get(name);
-  if (id === undefined) languageByName.ids.set(name, (id = fastCodeLanguage(kernel, name)));
+  if (id === undefined) {
+    id = fastCodeLanguage(kernel, name);
+    if (id < 0 && languageOf(name).kind !== 'code' && !isNotebookPath(name) && !isContainerPath(name)) id = BATCH_PROSE;
+    languageByName.ids.set(name, id);
+  }
   return id;
 }
 
@@ -75,13 +86,16 @@ function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], set
   if (!fastCodeEnabled() || weighting === 'tfidf' || files.length === 0) return undefined;
   const ids = new Int32Array(files.length);
   const paths: string[] = new Array(files.length);
+  // Prose as fingerprintText tokenises it without options (its region document is JavaScript's).
+  const prose = regions === 0 && settings.stopWords !== true;
   let any = false;
   for (let f = 0; f < files.length; f++) {
     const { path, relPath } = files[f];
-    const id = path.includes('\0') ? -1 : languageIdOf(kernel, relPath);
+    let id = path.includes('\0') ? -1 : languageIdOf(kernel, relPath);
+    if (id === BATCH_PROSE && !prose) id = -1;
     ids[f] = id;
-    paths[f] = id < 0 ? '' : path;
-    any ||= id >= 0;
+    paths[f] = id === -1 ? '' : path;
+    any ||= id !== -1;
   }
   if (!any) return undefined;
   const options = new Uint32Array([
@@ -107,6 +121,7 @@ function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], set
  */
 function batchOutcomes(
   files: readonly FileToFingerprint[],
+  ids: Int32Array,
   state: Uint32Array,
   words: Uint32Array,
   buffers: readonly ArrayBuffer[] | undefined,
@@ -122,6 +137,7 @@ function batchOutcomes(
     }
     fastCodeCounts.fast++;
     const o: KernelWordsOutcome = { relPath: files[f].relPath, ok: true, bytes: state[s + 1], encoding: 'utf-8', lines: state[s + 2], words: words.subarray(state[s + 3], state[s + 3] + state[s + 4]) };
+    if (ids[f] === BATCH_PROSE) o.prose = true;
     if (buffers) o.regionBuffer = { buffer: buffers[f], length: state[s + 5], lines: state[s + 6], anchors: state[s + 7] };
     out[f] = o;
   }
@@ -156,7 +172,7 @@ export function codeBatch(
   } catch {
     return undefined; // out of memory: file by file
   }
-  return batchOutcomes(files, state, words, regions ? buffers : undefined);
+  return batchOutcomes(files, call.ids, state, words, regions ? buffers : undefined);
 }
 
 /** Whether {@link codeBatchAsync} can run here (the addon has readCodeBatchAsync, the fast path is on). */
@@ -186,7 +202,7 @@ export function codeBatchAsync(
   const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions ? 1 : 0) : undefined;
   if (!call) return undefined;
   return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes, nice).then(
-    (r) => batchOutcomes(files, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onHan),
+    (r) => batchOutcomes(files, call.ids, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onHan),
     () => new Array<KernelWordsOutcome | undefined>(files.length),
   );
 }

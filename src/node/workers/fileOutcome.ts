@@ -53,6 +53,8 @@ export interface KernelWordsOutcome {
   lines: number;
   /** The file's item then its sections', as fingerprint writes them (none: fewer tokens than minTokens). */
   words: Uint32Array;
+  /** A prose file's (its document's kind 'prose'); else code. */
+  prose?: true;
   regionBuffer?: RegionBuffer;
 }
 

@@ -140,9 +140,10 @@ export function packOutcomes(outcomes: readonly PackableOutcome[], options: { ow
       header[h] = OK;
       header[h + 1] = o.bytes;
       header[h + 3] = intern(o.encoding);
+      header[h + 2] = o.prose ? 1 : 0;
       header[h + 6] = o.lines + 1;
       const w = o.words;
-      if (w.length === 0) continue; // no item (header[h + 2] 0: code)
+      if (w.length === 0) continue; // no item
       header[h + 4] = 1;
       let items = 0;
       forEachWordItem(w, (at, sketchAt, n, startLine, endLine) => {
@@ -319,7 +320,7 @@ export function outcomesOfWords(outcomes: readonly KernelWordsOutcome[], options
       if (i === 0) file = new WordsItem(w, 0, sketchAt, n);
       else sections[s++] = new WordsSection(w, i, sketchAt, n, startLine, endLine);
     });
-    const doc: DocumentFingerprint = { kind: 'code', file, sections };
+    const doc: DocumentFingerprint = { kind: o.prose ? 'prose' : 'code', file, sections };
     const ok: Extract<FileOutcome, { ok: true }> = { relPath: o.relPath, ok: true, bytes: o.bytes, encoding: o.encoding, doc };
     const region = regions?.[f];
     if (region) ok.region = region;

@@ -44,9 +44,10 @@ const PROSE_ENTRIES_KEEP = PROSE_ENTRY * 4096;
 let proseEntries = new Uint32Array(PROSE_ENTRIES_KEEP);
 
 /**
- * proseTokens through a kernel: it finds the words and CJK runs and hashes the words of ASCII
- * letters and digits; a word with other letters is hashed here (JavaScript's lower case), a CJK
- * run cut here, stop words dropped here.
+ * proseTokens through a kernel: it finds the words and CJK runs and hashes the words whose lower
+ * case it knows to be JavaScript's (ASCII, Latin, Cyrillic's first block: native/tokenize.c
+ * proseLower); a word with other letters is hashed here (JavaScript's lower case), a CJK run cut
+ * here, stop words dropped here.
  */
 function proseTokensByKernel(kernel: Required<Pick<CodeKernel, 'proseTokens'>>, text: string, stop: boolean, segmenter: CjkSegmenter | undefined, buf: TokenBuffer): number {
   let n = kernel.proseTokens(text, proseEntries);

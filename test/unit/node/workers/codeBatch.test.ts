@@ -77,9 +77,17 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
         const taken = all.made.filter((o) => o !== undefined).length;
         assert.ok(taken >= (settings.maxFileSizeBytes < 10000 ? 2 : 10), `${taken} files taken by the batch`);
         // The same counts by reason, but for a file bigger than the buffer of the file-by-file fast
-        // path (until its usual path grew it): 'unusual' there, taken by the batch (same outcome).
-        assert.ok(all.counts.fast - one.counts.fast <= 1 && all.counts.fast >= one.counts.fast, 'the files taken by the fast path');
-        assert.deepStrictEqual({ ...all.counts, fast: 0, unusual: all.counts.fast + all.counts.unusual }, { ...one.counts, fast: 0, unusual: one.counts.fast + one.counts.unusual }, 'the fast path counts, by reason');
+        // path (until its usual path grew it): 'unusual' there, taken by the batch (same outcome);
+        // and prose.md, which the file-by-file fast path does not try, taken by the batch without regions.
+        const prose = all.made.filter((o) => o?.prose).length;
+        assert.equal(prose, regions ? 0 : 1, 'prose.md taken without region documents');
+        const code = all.counts.fast - prose;
+        assert.ok(code - one.counts.fast <= 1 && code >= one.counts.fast, 'the files taken by the fast path');
+        assert.deepStrictEqual(
+          { ...all.counts, fast: 0, unusual: code + all.counts.unusual, notTried: all.counts.notTried + prose },
+          { ...one.counts, fast: 0, unusual: one.counts.fast + one.counts.unusual },
+          'the fast path counts, by reason',
+        );
         assert.deepStrictEqual(all.p, one.p);
         assert.deepStrictEqual(all.unpacked, one.unpacked);
         for (const name of ['plain.ts', 'sub/one.ts', 'sub/two.ts', 'linked/one.ts', 'linked/two.ts']) if (settings.maxFileSizeBytes > 10000) assert.ok(all.made[batch.findIndex((f) => f.relPath === name)], `${name} taken by the batch`);
@@ -139,9 +147,15 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
     assert.equal(few.lines, 1);
   });
 
-  it('makes no batch without code to take, with the fast path off, or for region documents not as buffers', () => {
+  it('makes no batch without code or prose to take, with the fast path off, or for region documents not as buffers', () => {
+    const containers = batch.filter((f) => /\.(ipynb|vue)$/.test(f.relPath));
+    assert.equal(codeBatch(containers, DEFAULT_ENGINE_SETTINGS, undefined, false, false), undefined);
     const prose = batch.filter((f) => /\.(md|ipynb|vue)$/.test(f.relPath));
-    assert.equal(codeBatch(prose, DEFAULT_ENGINE_SETTINGS, undefined, false, false), undefined);
+    assert.deepStrictEqual(
+      [...(codeBatch(prose, DEFAULT_ENGINE_SETTINGS, undefined, false, false) ?? [])].map((o) => o?.prose === true),
+      prose.map((f) => f.relPath.endsWith('.md')),
+      'prose.md taken (proseBatch.test.ts), the containers not',
+    );
     assert.equal(codeBatch(batch, DEFAULT_ENGINE_SETTINGS, undefined, true, false), undefined);
     useFastCode(false);
     try {
@@ -296,8 +310,8 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, r
     });
 
     it('makes no batch where codeBatch makes none', () => {
-      const prose = batch.filter((f) => /\.(md|ipynb|vue)$/.test(f.relPath));
-      assert.equal(codeBatchAsync(prose, DEFAULT_ENGINE_SETTINGS, undefined, false), undefined);
+      const containers = batch.filter((f) => /\.(ipynb|vue)$/.test(f.relPath));
+      assert.equal(codeBatchAsync(containers, DEFAULT_ENGINE_SETTINGS, undefined, false), undefined);
       useFastCode(false);
       try {
         assert.equal(codeBatchAsync(batch, DEFAULT_ENGINE_SETTINGS, undefined, false), undefined);

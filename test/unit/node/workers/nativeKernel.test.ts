@@ -15,6 +15,7 @@ import { KERNEL_FILE, kernelCandidates, kernelKind, nativeKernelProblem } from '
 import { KERNELS } from './kernelsUnderTest';
 import { chineseText, mulberry32, proseText } from '../../helpers/corpus';
 import { bigramSegmenter } from '../../../../src/core/text/segmenters';
+import { fnv1a64, out } from '../../../../src/core/text/hash';
 import { LANGUAGES, type LanguageEntry } from '../../../../src/core/text/languageTable';
 import { languageOf, type CommentSyntax } from '../../../../src/core/text/languages';
 import { commentHeaders, LICENSE_A, LICENSE_B, SAMPLES } from '../../helpers/languageSamples';
@@ -274,6 +275,27 @@ describe('native kernel', () => {
           assert.equal(compared, texts.length * 2 * 10);
           const doc = fingerprintText(headings, 'README.md', { minTokens: 5, kernel });
           assert.ok(doc.sections.length >= 200, `${doc.sections.length} sections`);
+        });
+
+        it("proseTokens lower-cases a word's letters beyond ASCII as JavaScript does, or leaves the word to it (every unit of the BMP)", () => {
+          const words: string[] = [];
+          for (let u = 0x80; u <= 0xffff; u++) if (u < 0xd800 || u > 0xdfff) words.push(`a${String.fromCharCode(u)}B`, String.fromCharCode(u, u));
+          // Beyond the BMP: pairs (every code point of the planes with cases, a sample of the rest), lone surrogates.
+          for (let cp = 0x10000; cp <= 0x10ffff; cp += cp < 0x1f000 ? 1 : 61) words.push(`a${String.fromCodePoint(cp)}B`);
+          words.push('a\ud83dB', 'a\ude00B', '\ude00\ud83d', 'x\ud83d\ud83d\ude00', 'A\ud801\udc00B', '\ud801');
+          const text = words.join(' ');
+          let entries = new Uint32Array(5);
+          let n = kernel!.proseTokens!(text, entries);
+          if (n < 0) n = kernel!.proseTokens!(text, (entries = new Uint32Array(-n * 5)));
+          let lowered = 0;
+          for (let e = 0; e < n * 5; e += 5) {
+            if (entries[e] !== 0) continue; // a word JavaScript hashes, or a CJK run
+            const word = text.slice(entries[e + 1], entries[e + 2]);
+            fnv1a64(word.toLowerCase().replace(/\u2019/g, "'"));
+            assert.deepEqual([entries[e + 3], entries[e + 4]], [out.hi >>> 0, out.lo >>> 0], `${word} (${[...word].map((c) => c.charCodeAt(0).toString(16)).join(' ')})`);
+            if (/[^\x00-\x7f]/.test(word)) lowered++;
+          }
+          assert.ok(lowered >= 1000 + 15000, `${lowered} words beyond ASCII hashed by the kernel`);
         });
 
         it('on prose past the limits of what is handed to the kernel (2.2 M characters, 1.1 M tokens): the same fingerprints', () => {
