@@ -189,10 +189,12 @@ int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen);
 int kernelTokenizeProse(Kernel *K, int len);
 /*
  * kernelTokenizeProse, then with `withSections` the text's proseSections (prosesections.c, its
- * defaults) as the sections kernelFingerprint reads: the token count, PROSE_LEFT, or -1 out of
- * memory. prosesections.c (the addon's alone).
+ * defaults) as the sections kernelFingerprint reads, with `region` its tokens as a region
+ * document's (none an identifier: kernelRegion's then, with salt 0, is documentFromTokens('prose')
+ * with its default anchors): the token count, PROSE_LEFT, or -1 out of memory. prosesections.c
+ * (the addon's alone).
  */
-int kernelTokenizeProseFile(Kernel *K, int len, int withSections);
+int kernelTokenizeProseFile(Kernel *K, int len, int withSections, int region);
 /* The SimHash bits of tokens [from, to) of a stream (hi, lo), shingles of max(1, min(k, tokens)),
  * tf-weighted or not: simhashTokens of src/core/fingerprint/simhash.ts (no sketch). 1, 0 (no
  * tokens) or -1 (out of memory). Uses the spare sequence. */

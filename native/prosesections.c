@@ -317,10 +317,28 @@ int computeProseSections(Sections *S, const uint16_t *t, int n, int maxLines, lo
 #define PROSE_MAX_LINES 30
 #define PROSE_MAX_CHARS (80L * PROSE_MAX_LINES)
 
-int kernelTokenizeProseFile(Kernel *K, int len, int withSections) {
+int kernelTokenizeProseFile(Kernel *K, int len, int withSections, int region) {
   const int tokens = kernelTokenizeProse(K, len);
-  if (tokens < 0 || !withSections) return tokens;
-  if (computeProseSections(&K->sections, K->text, K->textLen, PROSE_MAX_LINES, PROSE_MAX_CHARS) < 0) return -1;
-  K->sectionsReady = 1;
+  if (tokens < 0) return tokens;
+  if (withSections) {
+    if (computeProseSections(&K->sections, K->text, K->textLen, PROSE_MAX_LINES, PROSE_MAX_CHARS) < 0) return -1;
+    K->sectionsReady = 1;
+  }
+  if (region) {
+    /* The region document's tokens: the words as read, none an identifier (documentFromTokens('prose', …)). */
+    if (K->regionCap < (size_t)tokens + 1 || !K->rhi) {
+      size_t cap = K->regionCap, cap2 = K->regionCap, cap3 = K->regionCap;
+      if (!growArray((void **)&K->rhi, &cap, (size_t)tokens + 1, 4) || !growArray((void **)&K->rlo, &cap2, (size_t)tokens + 1, 4) ||
+          !growArray((void **)&K->rident, &cap3, (size_t)tokens + 1, 1))
+        return -1;
+      K->regionCap = cap;
+    }
+    if (tokens) {
+      memcpy(K->rhi, K->thi, (size_t)tokens * 4);
+      memcpy(K->rlo, K->tlo, (size_t)tokens * 4);
+      memset(K->rident, 0, (size_t)tokens);
+    }
+    K->regionReady = 1;
+  }
   return tokens;
 }

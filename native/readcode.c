@@ -29,15 +29,16 @@
 
 /*
  * The bytes of the file open as fd (closed here) into *buf (*cap bytes): their count, or -1 when the usual path must read it
- * (cannot open, not a regular file, size unknown (0) or over `limit`, read fails, the size changed,
- * or more than fits). What readTextSync would read: one read of its fstat size. With `grow`, a
+ * (cannot open, not a regular file, over `limit`, read fails, the size changed, or more than
+ * fits). What readTextSync would read: one read of its fstat size (of a size 0, none: a file whose
+ * size the system does not know gives a byte, and is the usual path's). With `grow`, a
  * file bigger than the buffer grows it (realloc: *buf and *cap updated) instead of being left out.
  */
 static long readWhole(int fd, uint8_t **buf, size_t *cap, double limit, int grow) {
   if (fd < 0) return -1;
   struct stat st;
   long got = -1;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (double)st.st_size <= limit &&
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 && (double)st.st_size <= limit &&
       ((size_t)st.st_size < *cap || (grow && growArray((void **)buf, cap, (size_t)st.st_size + 1, 1)))) {
     const size_t size = (size_t)st.st_size;
     uint8_t *b = *buf;
@@ -93,8 +94,8 @@ static int openInDir(LastDir *d, const char *path) {
 }
 
 /* A batch's language id for a prose file (Markdown, plain text: readCodeBatch's languageIds), taken
- * when the kernel lower-cases every word and the text has no CJK run (kernelTokenizeProse) and its region document
- * is not asked for; its sections proseSections' (prosesections.c). */
+ * when the kernel lower-cases every word and the text has no CJK run (kernelTokenizeProse); its
+ * sections proseSections' (prosesections.c), its region document's anchors of its words (salt 0). */
 #define BATCH_PROSE (-2)
 /* Why a prose file was left after it was read (after plainCodeText's PLAIN_* reasons): a word of
  * other letters or a CJK run (their lower case and segments are JavaScript's). */
@@ -110,7 +111,9 @@ static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double li
   uint16_t *text = kernelTextBuffer(K, (size_t)n);
   if (!text) return READ_UNUSUAL;
   uint32_t plain[PLAIN_INFO_WORDS];
-  const int why = plainCodeText(*buf, (size_t)n, fold, K->foldTable, text, plain);
+  /* decodeText removes a UTF-8 byte order mark (checkText's answers on the rest are checkShape's) */
+  const long bom = n >= 3 && (*buf)[0] == 0xef && (*buf)[1] == 0xbb && (*buf)[2] == 0xbf ? 3 : 0;
+  const int why = plainCodeText(*buf + bom, (size_t)(n - bom), fold, K->foldTable, text, plain);
   out[0] = (uint32_t)n;
   if (why != PLAIN_OK) {
     out[1] = (uint32_t)why;
@@ -118,7 +121,7 @@ static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double li
   }
   out[1] = plain[1];
   if (langId == BATCH_PROSE) {
-    const int tokens = kernelTokenizeProseFile(K, (int)plain[0], sections);
+    const int tokens = kernelTokenizeProseFile(K, (int)plain[0], sections, region);
     if (tokens != PROSE_LEFT) return tokens < 0 ? -3 : tokens;
     out[1] = LEFT_PROSE_WORDS;
     return READ_PLAIN_NOT;
@@ -205,7 +208,7 @@ static int batchFiles(Kernel *K, const char *paths, size_t len, const int32_t *i
   for (size_t f = 0; f < n && p < end && !failed; f++) {
     const char *path = p;
     p += strlen(p) + 1;
-    if (!(ids[f] >= 0 && ids[f] < K->nLangs) && !(ids[f] == BATCH_PROSE && !o[OPT_REGION])) continue;
+    if (!(ids[f] >= 0 && ids[f] < K->nLangs) && ids[f] != BATCH_PROSE) continue;
     uint32_t out[2];
     const int total = readCodeFile(K, openInDir(&dir, path), &K->readBuf, &K->readCap, limit, 1, ids[f], o[OPT_NORMALIZE] != 0, o[OPT_REGION] != 0, o[OPT_FOLD] != 0,
                                    o[OPT_SECTIONS] != 0, out);
@@ -214,7 +217,7 @@ static int batchFiles(Kernel *K, const char *paths, size_t len, const int32_t *i
     if (total < 0) continue;
     uint32_t *st = state + f * BATCH_STATE;
     if (o[OPT_REGION]) {
-      if (kernelRegion(K, (int)o[OPT_REGION_K], (int)o[OPT_REGION_W], o[OPT_REGION_SALT]) != 0 || !sink(ctx, K, f)) {
+      if (kernelRegion(K, (int)o[OPT_REGION_K], (int)o[OPT_REGION_W], ids[f] == BATCH_PROSE ? 0 : o[OPT_REGION_SALT]) != 0 || !sink(ctx, K, f)) {
         failed = 1;
         break;
       }

@@ -347,8 +347,8 @@ static inline uint32_t proseLower(uint32_t u) {
 }
 
 /* The next word or CJK run of t[0, n) from *at, as tokenizeProse reads them: its kind (PROSE_*),
- * its start in *start and its end in *at, a word's hash of its units as read in *h (ASCII letters
- * lower-cased: PROSE_WORD's hash); -1 when the text has no more. */
+ * its start in *start and its end in *at, a word's hash of its units in *h (lower-cased where
+ * proseLower knows how: PROSE_WORD's hash); -1 when the text has no more. */
 static inline int nextProseEntry(const uint16_t *t, int n, const uint8_t *word, int *at, int *start, uint64_t *h) {
   int i = *at;
   while (i < n) {

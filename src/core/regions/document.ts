@@ -166,6 +166,8 @@ export interface RegionBuffer {
   length: number;
   lines: number;
   anchors: number;
+  /** A prose file's (its tokens its words, none an identifier; its anchors of them): documentFromTokens('prose', …)'s document. */
+  prose?: true;
 }
 
 /** The byte offsets in a {@link RegionBuffer} of rawHi rawLo start lineStarts anchorHash anchorPos isIdent. */
@@ -187,10 +189,27 @@ export function regionBufferOf(kernel: CodeKernel, anchoring?: KernelAnchoring):
   return { buffer, length: regionCounts[0], lines: regionCounts[1], anchors: regionCounts[2] };
 }
 
-/** The lean code document ({@link leanDocument}) of a {@link RegionBuffer}: views of its buffer; with its anchors unless `anchored` is false. */
+/**
+ * The lean code document ({@link leanDocument}) of a {@link RegionBuffer}: views of its buffer;
+ * with its anchors unless `anchored` is false. A prose one's: its words, no identifier stream
+ * (documentFromTokens('prose', …)'s document).
+ */
 export function regionBufferDocument(b: RegionBuffer, anchored = true): RegionDocument {
   const { buffer, length: n, lines, anchors: m } = b;
   const at = regionBufferOffsets(b);
+  if (b.prose) {
+    const prose: RegionDocument = {
+      kind: 'prose',
+      length: n,
+      raw: { hi: new Uint32Array(buffer, at[0], n), lo: new Uint32Array(buffer, at[1], n) },
+      ids: null,
+      isIdent: null,
+      start: new Int32Array(buffer, at[2], n),
+      lineStarts: new Int32Array(buffer, at[3], lines),
+    };
+    if (anchored) prose.anchors = { hash: new Uint32Array(buffer, at[4], m), pos: new Int32Array(buffer, at[5], m) };
+    return prose;
+  }
   const doc = leanDocument({
     length: n,
     raw: { hi: new Uint32Array(buffer, at[0], n), lo: new Uint32Array(buffer, at[1], n) },

@@ -3,9 +3,10 @@
  * checked, tokenised and fingerprinted by one call of the addon (native/readcode.c
  * readCodeBatch), each as fastCode and then fingerprintText's kernel path would (fingerprintFile.ts),
  * its fingerprint left as the kernel's words for the packing (no objects, no call per file); its
- * prose files (Markdown, plain text) too when the kernel lower-cases every word, the text has no CJK run, and
- * no region document nor stop word is asked for (kernelTokenizeProse, prosesections.c). The files
- * it leaves (not plain, not read, other words) go the usual way, file by file.
+ * prose files (Markdown, plain text) too when the kernel lower-cases every word, the text has no
+ * CJK run, and no stop word is asked for (kernelTokenizeProse, prosesections.c; their region
+ * documents too). The files it leaves (not plain, not read, other words) go the usual way, file
+ * by file.
  */
 import { FILE_SKETCH_SIZE, minTokensOf, SECTION_SKETCH_SIZE } from '../../core/fingerprint/fingerprint';
 import { DEFAULT_CODE_ANCHORING } from '../../core/regions/regions';
@@ -86,8 +87,8 @@ function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], set
   if (!fastCodeEnabled() || weighting === 'tfidf' || files.length === 0) return undefined;
   const ids = new Int32Array(files.length);
   const paths: string[] = new Array(files.length);
-  // Prose as fingerprintText tokenises it without options (its region document is JavaScript's).
-  const prose = regions === 0 && settings.stopWords !== true;
+  // Prose as fingerprintText tokenises it without options (no stop word dropped).
+  const prose = settings.stopWords !== true;
   let any = false;
   for (let f = 0; f < files.length; f++) {
     const { path, relPath } = files[f];
@@ -138,7 +139,10 @@ function batchOutcomes(
     fastCodeCounts.fast++;
     const o: KernelWordsOutcome = { relPath: files[f].relPath, ok: true, bytes: state[s + 1], encoding: 'utf-8', lines: state[s + 2], words: words.subarray(state[s + 3], state[s + 3] + state[s + 4]) };
     if (ids[f] === BATCH_PROSE) o.prose = true;
-    if (buffers) o.regionBuffer = { buffer: buffers[f], length: state[s + 5], lines: state[s + 6], anchors: state[s + 7] };
+    if (buffers) {
+      o.regionBuffer = { buffer: buffers[f], length: state[s + 5], lines: state[s + 6], anchors: state[s + 7] };
+      if (o.prose) o.regionBuffer.prose = true;
+    }
     out[f] = o;
   }
   if (han.length > 0) onHan?.(han);

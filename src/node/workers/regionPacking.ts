@@ -93,7 +93,8 @@ function regionsOf(outcomes: readonly PackableOutcome[], owned: boolean): { docs
     if (!o.ok) return;
     const b = o.regionBuffer;
     const region = 'region' in o ? o.region : undefined;
-    own[f] = owned ? (b ?? (region ? ownBuffer(region) : null)) : null;
+    // (a prose document is copied: the owned ones are lean code documents, which releaseRegionDocument frees)
+    own[f] = owned ? (b && !b.prose ? b : region ? ownBuffer(region) : null) : null;
     if (!own[f]) docs[f] = b ? regionBufferDocument(b) : region;
   });
   return { docs, own };

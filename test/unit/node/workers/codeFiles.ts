@@ -31,6 +31,12 @@ export function files(): Array<[string, Buffer]> {
     ['han-identifiers.ts', u(`${c}const 總數 = 計算(數據);\nconst 总数 = "簡體與繁體 說明";\nlet 乾 = '\uf900';\n`)],
     ['han-lines.ts', u(Array.from({ length: 60 }, (_, i) => (i % 2 ? `說 = ${i % 3};` : `说 = ${i % 3};`)).join('\n'))],
     ['bom.ts', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), u(c)])],
+    // A byte order mark: removed, the rest read as any file (decodeText's checkText); twice (the
+    // second removed too by checkText: left), alone, before bad UTF-8, before control characters.
+    ['bom-twice.ts', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf]), u(c)])],
+    ['bom-only.ts', Buffer.from([0xef, 0xbb, 0xbf])],
+    ['bom-bad.ts', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), u(c), Buffer.from([0xc0, 0x80])])],
+    ['bom-controls.rb', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), u(`${'\x01\x02\x03\x04'.repeat(200)}\n${c}`)])],
     ['latin1.c', Buffer.from(c.replace(/s2/g, 'caf\u00e9'), 'latin1')],
     ['utf16le.cs', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(c, 'utf16le')])],
     ['utf16le-nobom.cs', Buffer.from(c, 'utf16le')],

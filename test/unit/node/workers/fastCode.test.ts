@@ -74,12 +74,14 @@ function both(file: { path: string; relPath: string }, settings: EngineSettings,
       fingerprintFileSync(file, DEFAULT_ENGINE_SETTINGS, undefined, undefined, true, true);
       reasons[name] = Object.keys(fastCodeCounts).find((k) => fastCodeCounts[k as keyof typeof fastCodeCounts] !== before[k as keyof typeof before]) ?? '?';
     }
-    for (const name of ['plain.ts', 'crlf.ts', 'no-final-newline.py', 'multibyte.js', 'few-controls.rb', 'ansi.sh', 'near-repetitive.ts', 'many-lines.ts', 'many-lines-near.ts', 'repetitive-not-spaces.ts', 'blank-lines.ts', 'short.ts', 'utf8code.c', 'workerPool.ts']) {
+    for (const name of ['plain.ts', 'crlf.ts', 'no-final-newline.py', 'multibyte.js', 'few-controls.rb', 'ansi.sh', 'near-repetitive.ts', 'many-lines.ts', 'many-lines-near.ts', 'repetitive-not-spaces.ts', 'blank-lines.ts', 'short.ts', 'utf8code.c', 'workerPool.ts', 'bom.ts', 'bom-only.ts', 'empty.ts']) {
       assert.equal(reasons[name], 'fast', name);
     }
     const expected: Record<string, string> = {
       'han.ts': 'han',
-      'bom.ts': 'notUtf8',
+      'bom-twice.ts': 'notUtf8',
+      'bom-bad.ts': 'notUtf8',
+      'bom-controls.rb': 'control',
       'latin1.c': 'notUtf8',
       'utf16le.cs': 'notUtf8',
       'utf16le-nobom.cs': 'notUtf8',
@@ -97,7 +99,6 @@ function both(file: { path: string; relPath: string }, settings: EngineSettings,
       'repetitive-spaces.ts': 'repetitive',
       'many-lines-repetitive.ts': 'repetitive',
       'repetitive-wide-spaces.ts': 'han',
-      'empty.ts': 'unusual',
       'prose.md': 'notTried',
       'notebook.ipynb': 'notTried',
       'component.vue': 'notTried',

@@ -4,9 +4,9 @@
 // packed words and unpacked documents, kind 'prose'; with a minTokens of 1 every section with a
 // word is an item, so a section found apart from proseSections' shows. Markdown of every line kind
 // its regular expressions read (ATX and setext headings, fences, front matter, list items, quotes,
-// blank lines of Unicode spaces, CRLF and lone CR, U+2028), hand-made and drawn at random. Files
-// with a word of other letters or a CJK run are left to the usual path, and with stop words or
-// region documents asked no prose file is taken.
+// blank lines of Unicode spaces, CRLF and lone CR, U+2028), hand-made and drawn at random; their
+// region documents too (kind prose, no identifier stream, anchors of the words). Files with a word
+// of other letters or a CJK run are left to the usual path, and with stop words no prose file is taken.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -122,10 +122,11 @@ const LEFT: Array<[string, string]> = [
   ['kana.txt', 'Some text then カタカナ here.\n'],
 ];
 
-function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, made?: ReturnType<typeof codeBatch>) {
-  const outcomes: PackableOutcome[] = batch.map((f, i) => made?.[i] ?? fingerprintFileSync(f, settings));
-  const p = packOutcomes(outcomes);
-  return { p: structuredClone(p), unpacked: structuredClone(unpackOutcomes(p, batch.map((f) => f.relPath))) };
+/** The files' outcomes packed and unpacked: file by file, or `made` by a batch first; with `regions`, their region documents too (copied, or `owned` in their buffers). */
+function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, made?: ReturnType<typeof codeBatch>, regions = false, owned = false) {
+  const outcomes: PackableOutcome[] = batch.map((f, i) => made?.[i] ?? fingerprintFileSync(f, settings, undefined, undefined, regions, regions));
+  const p = packOutcomes(outcomes, { ownedRegions: owned });
+  return { p: owned ? undefined : structuredClone(p), unpacked: unpackOutcomes(p, batch.map((f) => f.relPath)) };
 }
 
 (kernel?.readCodeBatch ? describe : describe.skip)('codeBatch: prose files through the kernel', function () {
@@ -162,11 +163,11 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, m
       assert.deepStrictEqual(all.unpacked, one.unpacked);
       const async = packed(batch, settings, await codeBatchAsync(batch, settings, undefined, false)!);
       assert.deepStrictEqual(async.p, one.p);
-      // Which it took: the hand-made texts (not the empty one, which the batch does not read, nor
-      // the one of long lines, minified to both paths), most random ones (not those plainCodeText
-      // leaves: a U+3000 may be Han to fold), no file with other words or CJK.
+      // Which it took: the hand-made texts (not the one of long lines, minified to both paths), most
+      // random ones (not those plainCodeText leaves: a U+3000 may be Han to fold), no file with
+      // other words or CJK.
       const taken = new Set(batch.filter((_, i) => made[i]).map((f) => f.relPath));
-      for (const [name] of TEXTS) assert.equal(taken.has(name), name !== 'empty.md' && name !== 'long-lines.txt', name);
+      for (const [name] of TEXTS) assert.equal(taken.has(name), name !== 'long-lines.txt', name);
       for (const [name] of LEFT) assert.ok(!taken.has(name), name);
       const random = [...taken].filter((n) => n.startsWith('random-')).length;
       assert.ok(random >= 40, `${random} random texts taken`);
@@ -181,10 +182,32 @@ function packed(batch: readonly FileToFingerprint[], settings: EngineSettings, m
     });
   }
 
-  it('takes no prose file with stop words dropped or region documents asked for', () => {
+  for (const [label, settings] of settingsList.slice(0, 2)) {
+    it(`with region documents: the same documents (prose, their words, lines and anchors) and words as file by file (${label})`, async () => {
+      const one = packed(batch, settings, undefined, true);
+      const made = codeBatch(batch, settings, undefined, true, true)!;
+      const async = await codeBatchAsync(batch, settings, undefined, true)!;
+      for (const given of [made, async]) {
+        assert.ok(given.filter((o) => o?.prose && o.regionBuffer?.prose).length >= 60, 'prose files with their region documents taken');
+        assert.deepStrictEqual(packed(batch, settings, given, true).p, one.p, 'copied');
+        const own = packed(batch, settings, given, true, true).unpacked;
+        let docs = 0;
+        own.forEach((o, i) => {
+          const u = one.unpacked[i];
+          assert.deepStrictEqual({ ...o, region: undefined }, { ...u, region: undefined }, batch[i].relPath);
+          if (o.ok && u.ok && u.region) {
+            assert.deepStrictEqual({ ...o.region }, { ...u.region }, `${batch[i].relPath}: its document in its own buffer`);
+            docs += o.region!.kind === 'prose' && o.region!.anchors!.hash.length > 0 ? 1 : 0;
+          }
+        });
+        assert.ok(docs >= 60, `${docs} documents with anchors compared`);
+      }
+    });
+  }
+
+  it('takes no prose file with stop words dropped', () => {
     const prose = batch.filter((f) => f.relPath.endsWith('.md'));
     assert.equal(codeBatch(prose, { ...DEFAULT_ENGINE_SETTINGS, stopWords: true }, undefined, false, false), undefined);
-    assert.equal(codeBatch(prose, DEFAULT_ENGINE_SETTINGS, undefined, true, true), undefined);
     assert.ok(codeBatch(prose, DEFAULT_ENGINE_SETTINGS, undefined, false, false));
   });
 });
