@@ -178,20 +178,23 @@ int kernelFingerprintTokens(Kernel *K, const uint32_t *hi, const uint32_t *lo, c
  * The text is no tokenize's after it (fingerprint has no tokens until the next tokenize).
  */
 int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen);
-/* kernelTokenizeProse's answer for a text with a word of other letters (PROSE_OTHER_WORD) or a CJK run (its tokens are JavaScript's to make). */
+/* kernelTokenizeProse's answers for a text with a word of other letters (PROSE_OTHER_WORD) and no
+ * CJK run, and for one with a CJK run (its tokens are JavaScript's to make; jieba's for the run). */
 #define PROSE_LEFT (-4)
+#define PROSE_LEFT_CJK (-5)
 /*
  * The first len units of kernelTextBuffer tokenised as tokenizeProse tokenises them with no stop
  * word dropped, as kernelTokenize leaves its tokens (each token's alt its own low word, as
  * TokenBuffer.push gives a prose token), when the kernel lower-cases every word (PROSE_WORD): the
- * token count; PROSE_LEFT when a word has other letters or the text a CJK run; -1 out of memory.
+ * token count; PROSE_LEFT when a word has other letters, PROSE_LEFT_CJK when the text has a CJK
+ * run; -1 out of memory.
  */
 int kernelTokenizeProse(Kernel *K, int len);
 /*
  * kernelTokenizeProse, then with `withSections` the text's proseSections (prosesections.c, its
  * defaults) as the sections kernelFingerprint reads, with `region` its tokens as a region
  * document's (none an identifier: kernelRegion's then, with salt 0, is documentFromTokens('prose')
- * with its default anchors): the token count, PROSE_LEFT, or -1 out of memory. prosesections.c
+ * with its default anchors): the token count, PROSE_LEFT or PROSE_LEFT_CJK, or -1 out of memory. prosesections.c
  * (the addon's alone).
  */
 int kernelTokenizeProseFile(Kernel *K, int len, int withSections, int region);

@@ -93,18 +93,18 @@ static int openInDir(LastDir *d, const char *path) {
   return d->fd < 0 ? open(path, OPEN_FLAGS) : openat(d->fd, slash + 1, OPEN_FLAGS);
 }
 
-/* A batch's language id for a prose file (Markdown, plain text: readCodeBatch's languageIds), taken
- * when the kernel lower-cases every word and the text has no CJK run (kernelTokenizeProse); its
+/* A batch's language id for a prose file (readCodeBatch's languageIds): kernelTokenizeProseFile's, its
  * sections proseSections' (prosesections.c), its region document's anchors of its words (salt 0). */
 #define BATCH_PROSE (-2)
 /* Why a prose file was left after it was read (after plainCodeText's PLAIN_* reasons): a word of
- * other letters or a CJK run (their lower case and segments are JavaScript's). */
+ * other letters, a CJK run (their lower case and segments are JavaScript's). */
 #define LEFT_PROSE_WORDS PLAIN_REASONS
+#define LEFT_PROSE_CJK (PLAIN_REASONS + 1)
 
 /* Read and, when plain code text, tokenised (readCode's work for one file, open as fd): the token count (out:
  * bytes, lines), READ_UNUSUAL, or READ_PLAIN_NOT (out: bytes, why); -3 out of memory. A prose
  * file (langId BATCH_PROSE) by kernelTokenizeProseFile, with its sections when `sections`; left
- * (READ_PLAIN_NOT, LEFT_PROSE_WORDS) when that does not take it. */
+ * (READ_PLAIN_NOT, LEFT_PROSE_WORDS or _CJK) when that does not take it. */
 static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double limit, int grow, int langId, int normalize, int region, int fold, int sections, uint32_t *out) {
   const long n = readWhole(fd, buf, cap, limit, grow);
   if (n < 0) return READ_UNUSUAL;
@@ -122,8 +122,8 @@ static int readCodeFile(Kernel *K, int fd, uint8_t **buf, size_t *cap, double li
   out[1] = plain[1];
   if (langId == BATCH_PROSE) {
     const int tokens = kernelTokenizeProseFile(K, (int)plain[0], sections, region);
-    if (tokens != PROSE_LEFT) return tokens < 0 ? -3 : tokens;
-    out[1] = LEFT_PROSE_WORDS;
+    if (tokens != PROSE_LEFT && tokens != PROSE_LEFT_CJK) return tokens < 0 ? -3 : tokens;
+    out[1] = tokens == PROSE_LEFT_CJK ? LEFT_PROSE_CJK : LEFT_PROSE_WORDS;
     return READ_PLAIN_NOT;
   }
   const int tokens = kernelTokenize(K, (int)plain[0], &K->langs[langId], normalize, region);

@@ -440,7 +440,13 @@ int kernelTokenizeProse(Kernel *K, int len) {
   int n = 0, at = 0, start = 0, kind;
   uint64_t h = 0;
   while ((kind = nextProseEntry(K->text, len, K->word, &at, &start, &h)) >= 0) {
-    if (kind != PROSE_WORD) return PROSE_LEFT;
+    if (kind == PROSE_CJK_RUN) return PROSE_LEFT_CJK;
+    if (kind != PROSE_WORD) {
+      /* Left: with a CJK run further on, said (jieba's: the caller may load it ahead). */
+      while ((kind = nextProseEntry(K->text, len, K->word, &at, &start, &h)) >= 0)
+        if (kind == PROSE_CJK_RUN) return PROSE_LEFT_CJK;
+      return PROSE_LEFT;
+    }
     if ((size_t)n == K->tokCap) {
       size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
       if (!growArray((void **)&K->thi, &cap, n + 1, 4) || !growArray((void **)&K->tlo, &cap2, n + 1, 4) || !growArray((void **)&K->tstart, &cap3, n + 1, 4) ||

@@ -139,6 +139,14 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
   };
 }
 
+/** The default dictionary's bytes when they were read ahead (jiebaPrefetch.ts), for the loader's one read. */
+let givenDictionary: Uint8Array | undefined;
+
+/** Gives the default loader the dictionary file's bytes, read already (by libuv's pool: jiebaPrefetch.ts); nothing once it has loaded. */
+export function useJiebaDictionary(bytes: Uint8Array): void {
+  givenDictionary = bytes;
+}
+
 /**
  * Loads @node-rs/jieba with its default dictionary (subset first): through jieba's own index.js,
  * else straight from this platform's binary package (jiebaPlatform.ts); the first error is the
@@ -157,7 +165,8 @@ export const defaultJiebaLoader: JiebaLoader = () => {
     }
   }
   // The dictionary file itself: '@node-rs/jieba/dict' would also read idf.txt (6 MB, unused).
-  const dict = fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
+  const dict = givenDictionary ?? fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
+  givenDictionary = undefined;
   return subsetFirstJieba(binding.Jieba, dict);
 };
 

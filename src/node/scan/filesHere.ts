@@ -10,6 +10,7 @@
  */
 import type { EngineSettings } from '../settings/engineSettings';
 import { useVariantTableBuffer } from '../cjk/variants';
+import { useJiebaDictionary } from '../cjk/jieba';
 import { cjkSegmenterInUse, fingerprintFileSync, setEngineLog } from '../workers/fingerprintFile';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint } from '../workers/fileOutcome';
 import type { CjkMode, SharedFrequencies } from '../workers/messages';
@@ -21,6 +22,8 @@ export interface FilesHereSetup {
   quiet: boolean;
   /** The scan's shared fold table (its workers' workerData.variantTable), made by whoever first needs it. */
   variantTable?: SharedArrayBuffer;
+  /** jieba's dictionary file read ahead (node/cjk/jiebaPrefetch.ts), once: for jieba's loader here. */
+  jiebaDictionary?: () => Uint8Array | undefined;
 }
 
 const said = new Set<string>();
@@ -52,6 +55,8 @@ export function fingerprintFilesHere(
   setup: FilesHereSetup,
 ): { outcomes: FileOutcome[]; cjk: CjkSegmenterInUse } {
   setUpOnce(setup);
+  const dictionary = setup.jiebaDictionary?.();
+  if (dictionary) useJiebaDictionary(dictionary);
   const mode: CjkMode = cjk === 'defer' ? 'load' : cjk;
   const buffers = regions.asked && regions.owned;
   const results = files.map((f) => fingerprintFileSync(f, settings, df, mode, regions.asked, buffers));

@@ -18,6 +18,7 @@ import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint, KernelWordsOutc
 import type { CjkMode, SharedFrequencies } from '../workers/messages';
 import { kernelCandidates } from '../workers/nativeKernel';
 import { outcomesOfWords } from '../workers/packing';
+import { prefetchJiebaDictionary, takePrefetchedJiebaDictionary } from '../cjk/jiebaPrefetch';
 import type * as FilesHere from './filesHere';
 
 /** NEARDUP_NATIVE_BATCHES=0: every file goes to the workers, as before (benches, tests of the workers). */
@@ -91,7 +92,8 @@ export function foldTableWhenReady(settings: EngineSettings, buffer: SharedArray
  * when the batch has no file the job takes (then all of them are the workers'). With `regions`,
  * the region documents as the kernel made them, kept by this thread (`ownedRegions`) or copied
  * onto shared memory for the workers (packOutcomes). `onNativeDone` once the addon's part is done
- * when `others` has files to do (the scan's place for the batch is then free: batchQueue.ts).
+ * when `others` has files to do (the scan's place for the batch is then free: batchQueue.ts);
+ * `others` is told when some of them are prose left for their CJK text (jieba's to cut).
  * `nice`: codeBatchAsync's (ScanOptions.batchThreadNice).
  */
 export function fingerprintNatively(
@@ -100,18 +102,19 @@ export function fingerprintNatively(
   df: SharedFrequencies | undefined,
   regions: { asked: boolean; owned: boolean },
   lanes: number,
-  others: (files: FileToFingerprint[]) => Promise<FileOutcome[]>,
+  others: (files: FileToFingerprint[], cjkText?: boolean) => Promise<FileOutcome[]>,
   onTaken?: (files: number) => void,
   foldNow?: () => boolean,
   onNativeDone?: () => void,
   nice = 0,
 ): Promise<FileOutcome[]> | undefined {
   let han: number[] = [];
-  const job = codeBatchAsync(files, settings, df, regions.asked, lanes, (left) => (han = left), nice);
+  let cjkText = false;
+  const job = codeBatchAsync(files, settings, df, regions.asked, lanes, (left, cjk) => ((han = left), (cjkText ||= cjk.length > 0)), nice);
   if (!job) return undefined;
   return job.then(async (made) => {
     // Code files left for their Han text alone: again, once the addon has the fold table.
-    const again = han.length > 0 && foldNow?.() ? codeBatchAsync(han.map((i) => files[i]), settings, df, regions.asked, lanes, undefined, nice) : undefined;
+    const again = han.length > 0 && foldNow?.() ? codeBatchAsync(han.map((i) => files[i]), settings, df, regions.asked, lanes, (_, cjk) => (cjkText ||= cjk.length > 0), nice) : undefined;
     if (again) {
       const redone = await again;
       for (let k = 0; k < han.length; k++) made[han[k]] ??= redone[k];
@@ -132,7 +135,7 @@ export function fingerprintNatively(
     }
     // (with files left for `others`, the lane is free for the next batch meanwhile; else when the batch's outcomes are taken)
     if (left.length > 0) onNativeDone?.();
-    const fromOthers = left.length > 0 ? others(left) : undefined;
+    const fromOthers = left.length > 0 ? others(left, cjkText) : undefined;
     const out: FileOutcome[] = new Array(files.length);
     if (taken.length > 0) {
       const unpacked = outcomesOfWords(taken, { ownedRegions: regions.owned });
@@ -167,7 +170,14 @@ export interface FilesHereBudget {
    * The outcomes of files the addon's threads left, made on this thread (counted now, made in
    * their turn); undefined when they go to a worker (one has started, or they would pass the limits).
    */
-  take(files: readonly FileToFingerprint[], settings: EngineSettings, df: SharedFrequencies | undefined, cjk: CjkMode, regions: { asked: boolean; owned: boolean }): Promise<FileOutcome[]> | undefined;
+  take(
+    files: readonly FileToFingerprint[],
+    settings: EngineSettings,
+    df: SharedFrequencies | undefined,
+    cjk: CjkMode,
+    regions: { asked: boolean; owned: boolean },
+    cjkText?: boolean,
+  ): Promise<FileOutcome[]> | undefined;
 }
 
 /** When and how a scan's thread takes its files (filesHereBudget). */
@@ -189,21 +199,26 @@ export function filesHereBudget(maxFiles: number, pool: { workerThreadIds(): num
   let files = 0;
   let bytes = 0;
   let last = turns.after;
+  const hereSetup: FilesHere.FilesHereSetup = { ...setup, jiebaDictionary: takePrefetchedJiebaDictionary };
   return {
-    take(list, settings, df, cjk, regions) {
+    take(list, settings, df, cjk, regions, cjkText) {
       if (maxFiles <= 0 || pool.workerThreadIds().length > 0) return undefined;
       let more = 0;
       for (const f of list) more += (f as Partial<WalkedFile>).size ?? 0;
       if (files + list.length > maxFiles || bytes + more > FILES_HERE_MAX_BYTES) return undefined;
       files += list.length;
       bytes += more;
-      const turn = last.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then((): FileOutcome[] => {
-        if (turns.stopped()) return list.map((f) => ({ relPath: f.relPath, ok: false, reason: 'the scan stopped' }));
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        const made = (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, setup);
-        turns.onMade?.(list.length, made.cjk);
-        return made.outcomes;
-      });
+      // Chinese text to cut here: jieba's dictionary read ahead by libuv's pool (jiebaPrefetch.ts) while the walk runs on.
+      const dictionary = cjkText && settings.cjkSegmenter !== 'bigram' ? prefetchJiebaDictionary() : undefined;
+      const turn = Promise.all([last, dictionary])
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then((): FileOutcome[] => {
+          if (turns.stopped()) return list.map((f) => ({ relPath: f.relPath, ok: false, reason: 'the scan stopped' }));
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          const made = (require('./filesHere') as typeof FilesHere).fingerprintFilesHere(list, settings, df, cjk, regions, hereSetup);
+          turns.onMade?.(list.length, made.cjk);
+          return made.outcomes;
+        });
       last = turn.then(() => undefined, () => undefined);
       return turn;
     },

@@ -345,8 +345,8 @@ export async function scanDirectory(options: ScanOptions): Promise<ScanResult> {
       // (prose, say), then to any. That one is the worker that loads jieba: its Chinese text is
       // cut at once (`defer` would send it back after its text up to the first Chinese was
       // tokenised, to be done again there: ~60 ms of a large tree's CHANGELOG).
-      const others = (list: FileToFingerprint[]): Promise<FileOutcome[]> => {
-        const made = here.take(list, settings, df, mode, { asked, owned: regionsOwned });
+      const others = (list: FileToFingerprint[], cjkText?: boolean): Promise<FileOutcome[]> => {
+        const made = here.take(list, settings, df, mode, { asked, owned: regionsOwned }, cjkText);
         if (made) return made;
         leftFiles += list.length;
         return leftFiles <= LEFT_TO_ONE_WORKER || leftFiles * 4 < found ? fingerprintRun(list, mode === 'defer' ? 'load' : mode, 0) : inPool(list);

@@ -42,6 +42,10 @@ export function useKernelFoldTable(table: Uint16Array | null): boolean {
 const STATE = 8;
 /** native/utf8code.h PLAIN_HAN: left because its Han text needs the fold table the kernel has not been given. */
 const PLAIN_HAN = PLAIN_REASONS.indexOf('han');
+/** native/readcode.c LEFT_PROSE_CJK: a prose file left for its CJK text (jieba's). */
+const LEFT_PROSE_CJK = PLAIN_REASONS.indexOf('proseCjk');
+/** Told of a batch's files left for their Han text alone (`han`: to fold) and of its prose files left for their CJK text (`cjk`), by index. */
+export type BatchLeft = (han: number[], cjk: number[]) => void;
 /** A batch's language id for a prose file (native/readcode.c BATCH_PROSE). */
 const BATCH_PROSE = -2;
 /** The shingle size of every file (fingerprintOptions sets none: effectiveShingleSize's default). */
@@ -118,7 +122,8 @@ function batchCall(kernel: BatchKernel, files: readonly FileToFingerprint[], set
 
 /**
  * The outcomes of a batch call's state and words, by the files' order (undefined: left to the
- * usual path); `onHan` with the indexes of the files left for their Han text alone (to fold), if any.
+ * usual path); `onLeft` with the indexes of the files left for their Han text alone (to fold) and
+ * of the prose files left for their CJK text (jieba's), when there are any.
  */
 function batchOutcomes(
   files: readonly FileToFingerprint[],
@@ -126,14 +131,16 @@ function batchOutcomes(
   state: Uint32Array,
   words: Uint32Array,
   buffers: readonly ArrayBuffer[] | undefined,
-  onHan?: (left: number[]) => void,
+  onLeft?: BatchLeft,
 ): Array<KernelWordsOutcome | undefined> {
   const out: Array<KernelWordsOutcome | undefined> = new Array(files.length);
   const han: number[] = [];
+  const cjk: number[] = [];
   for (let f = 0; f < files.length; f++) {
     const s = f * STATE;
     if (state[s] !== 1) {
       if (state[s + 1] === PLAIN_HAN) han.push(f);
+      else if (state[s + 1] === LEFT_PROSE_CJK) cjk.push(f);
       continue;
     }
     fastCodeCounts.fast++;
@@ -145,7 +152,7 @@ function batchOutcomes(
     }
     out[f] = o;
   }
-  if (han.length > 0) onHan?.(han);
+  if (han.length > 0 || cjk.length > 0) onLeft?.(han, cjk);
   return out;
 }
 
@@ -188,8 +195,9 @@ export function codeBatchAsyncAvailable(): boolean {
  * {@link codeBatch} on a thread of libuv's pool with a kernel of its own (the same outcomes), while
  * this thread runs on, at most `lanes` such batches at once (0: as many as libuv's threads);
  * undefined when there is no such call (as codeBatch, or no readCodeBatchAsync). A batch that
- * fails (out of memory) resolves to no outcome: every file left to the usual path. `onHan`: told
- * of the files left only because the kernel has no fold table (useKernelFoldTable), before it resolves.
+ * fails (out of memory) resolves to no outcome: every file left to the usual path. `onLeft`: told
+ * of the files left only because the kernel has no fold table (useKernelFoldTable), and of the
+ * prose files left for their CJK text, before it resolves.
  * `nice` (Linux; 0: none): the job's thread of libuv's pool runs at this lower priority from then on
  * (native/readcode.c lowerThreadPriority), for a process of its own whose pool runs nothing else.
  */
@@ -199,14 +207,14 @@ export function codeBatchAsync(
   df: SharedFrequencies | undefined,
   regions: boolean,
   lanes = 0,
-  onHan?: (left: number[]) => void,
+  onLeft?: BatchLeft,
   nice = 0,
 ): Promise<Array<KernelWordsOutcome | undefined>> | undefined {
   const kernel = nativeKernel() as BatchKernel | undefined;
   const call = kernel?.readCodeBatchAsync ? batchCall(kernel, files, settings, df, regions ? 1 : 0) : undefined;
   if (!call) return undefined;
   return kernel!.readCodeBatchAsync!(call.paths, call.ids, call.limit, call.options, lanes, nice).then(
-    (r) => batchOutcomes(files, call.ids, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onHan),
+    (r) => batchOutcomes(files, call.ids, r.state, new Uint32Array(r.words), regions ? (r.regions ?? []) : undefined, onLeft),
     () => new Array<KernelWordsOutcome | undefined>(files.length),
   );
 }

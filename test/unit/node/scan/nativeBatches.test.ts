@@ -13,6 +13,7 @@ import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSet
 import { codeBatch, codeBatchAsyncAvailable, useKernelFoldTable } from '../../../../src/node/workers/codeBatch';
 import { variantTable } from '../../../../src/node/cjk/variants';
 import { plainDocument } from '../../../../src/node/workers/packing';
+import { jiebaDictionaryReadAhead } from '../../../../src/node/cjk/jiebaPrefetch';
 import { mulberry32 } from '../../helpers/random';
 import { code } from '../workers/codeFiles';
 
@@ -105,11 +106,13 @@ function comparable(r: ScanResult, skips: string[]) {
         if (regions) assert.equal(on.result.regions!.size, on.result.documents.length, 'a region document per file');
         // The code files by the addon's threads (thread 0), those with Han text to fold too (the
         // first batch that leaves one has this thread make the fold table, and runs it again), the
-        // others (prose, the BOM, the minified and binary files) on the scan's thread (-1): no worker.
-        const codeFiles = 6 * 31 + 6;
-        const others = 6 * 4;
+        // BOM's too; the others (prose with Chinese, the minified and binary files) on the scan's
+        // thread (-1): no worker. For the Chinese, jieba's dictionary was read ahead (jiebaPrefetch.ts).
+        const codeFiles = 6 * 32 + 6;
+        const others = 6 * 3;
         assert.deepStrictEqual([...on.threads].sort((a, b) => a[0] - b[0]), [[-1, others], [0, codeFiles]]);
         assert.ok(on.events.indexOf('walked') < on.events.indexOf('here'), `this thread's files once the walk is over: ${on.events.join(', ')}`);
+        assert.ok(jiebaDictionaryReadAhead(), "jieba's dictionary read ahead for the README's Chinese");
         // With filesHereMax 0, one worker takes them.
         assert.equal(inWorker.threads.get(0), codeFiles);
         const workerThreads = [...inWorker.threads.keys()].filter((t) => t !== 0);
@@ -155,7 +158,7 @@ function comparable(r: ScanResult, skips: string[]) {
     const workerThreads = [...on.threads.keys()].filter((t) => t > 0);
     assert.ok(here > 0 && here <= 5, `${here} files on this thread`);
     assert.equal(workerThreads.length, 1, [...on.threads].join(' '));
-    assert.equal(here + on.threads.get(workerThreads[0])!, 6 * 4, 'every file left taken once');
+    assert.equal(here + on.threads.get(workerThreads[0])!, 6 * 3, 'every file left taken once');
     const off = await scan(tree, false, 2, true);
     assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
   });
