@@ -45,7 +45,7 @@ const common = {
  * The CLI's optional parts (--locate's region finder, --format html's page, the few files a scan
  * fingerprints on its own thread), which src/cli/commands/scanCommand.ts and
  * src/node/scan/nativeBatches.ts require only when a run needs them, are a bundle of their own,
- * dist/cliExtras.js: they read files (with opencc-js; iconv-lite is dist/iconv.js, apart), code
+ * dist/cliExtras.js: they read files (iconv-lite is dist/iconv.js, apart), code
  * that a plain scan of code would otherwise compile at start-up. In dist/cli.js these requires
  * name that bundle.
  */

@@ -118,7 +118,7 @@ typedef struct {
   int maxLines;
   long maxChars;
   SecBlocks *out;   /* the sections' blocks (S->merged) */
-  SecBlocks *found; /* one region's runs (S->sortTmp is the sort's: S->brace here), level unused */
+  SecBlocks *found; /* one region's runs, `level` their characters (S->brace: unused by prose) */
   Run cur;
   int hasCur;
   int ok;

@@ -142,7 +142,7 @@ export function subsetFirstJieba(Jieba: JiebaClass, bytes: Uint8Array, budgetCha
 /** The default dictionary's bytes when they were read ahead (jiebaPrefetch.ts), for the loader's one read. */
 let givenDictionary: Uint8Array | undefined;
 
-/** Gives the default loader the dictionary file's bytes, read already (by libuv's pool: jiebaPrefetch.ts); nothing once it has loaded. */
+/** Gives the default loader's next load the dictionary file's bytes, read already (by libuv's pool: jiebaPrefetch.ts). */
 export function useJiebaDictionary(bytes: Uint8Array): void {
   givenDictionary = bytes;
 }

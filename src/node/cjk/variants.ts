@@ -1,46 +1,20 @@
 /**
  * Folding of Chinese Traditional and variant characters for fingerprints, with the character
- * dictionaries of opencc-js (OpenCC's data): built once per thread (or once per scan, by the
- * first of its workers that needs it, on shared memory), on the first text that holds a Han
- * character, and never for a text without one. Only single characters are mapped (never
- * OpenCC's phrases), so a folded text keeps every offset; see src/core/text/variantFold.ts.
+ * dictionaries of opencc-js (OpenCC's data): the table made once per thread (or once per scan, by
+ * the first of its workers that needs it, on shared memory), on the first text that holds a Han
+ * character, and never for a text without one; the default table from its stored pairs
+ * (variantPairs.ts), not built. Only single characters are mapped (never OpenCC's phrases), so a
+ * folded text keeps every offset; see src/core/text/variantFold.ts.
  */
 import type { TextFold } from '../../core/types';
 import { buildVariantTable, firstFoldableHan, foldVariants, type VariantDictionaries, type VariantTable } from '../../core/text/variantFold';
 
-/**
- * Chinese variant characters that OpenCC's Chinese character tables leave alone, with their
- * standard form (from the PRC's 第一批异体字整理表, 1955): `key value|…` as OpenCC writes them.
- * OpenCC has 勅 → 敕 only in its Japanese Shinjitai table, which cannot be used for Chinese as a
- * whole (it also maps 欠 → 缺, 予 → 豫, 缶 → 罐).
- */
-const EXTRA_VARIANTS = '勅 敕|勑 敕';
-
-/** Loads the dictionaries; throws when opencc-js is missing. */
+/** Loads the dictionaries; throws when opencc-js is missing (variantDictionaries.ts has opencc-js's). */
 export type VariantLoader = () => VariantDictionaries;
 
-/**
- * The character dictionaries of opencc-js: Traditional → Simplified, after compatibility
- * ideographs, Hong Kong and Taiwan variants (each to OpenCC's standard Traditional form) and
- * {@link EXTRA_VARIANTS}. Each require() names its module literally, so that esbuild bundles
- * these few small modules (not opencc-js's 1 MB of phrases) into the workers.
- */
-export const defaultVariantLoader: VariantLoader = () => {
-  const pick = (m: { default?: unknown }, name: string): string => {
-    if (typeof m.default !== 'string') throw new Error(`opencc-js/dict/${name} is not a dictionary`);
-    return m.default;
-  };
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  return {
-    traditionalToSimplified: pick(require('opencc-js/dict/TSCharacters'), 'TSCharacters'),
-    variants: [
-      pick(require('opencc-js/dict/CJK_Compatibility_Ideographs'), 'CJK_Compatibility_Ideographs'),
-      pick(require('opencc-js/dict/HKVariantsRev'), 'HKVariantsRev'),
-      pick(require('opencc-js/dict/TWVariantsRev'), 'TWVariantsRev'),
-      EXTRA_VARIANTS,
-    ],
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
+/** The default table's loader: its stored pairs (variantPairs.ts), not a dictionary's; never called. */
+const storedPairs: VariantLoader = () => {
+  throw new Error('the stored table has no dictionaries');
 };
 
 /** One table per loader per thread. */
@@ -81,6 +55,12 @@ export function readyVariantTable(buffer: SharedArrayBuffer): VariantTable | und
 /** The table, or a table that folds nothing (logged) when the dictionaries cannot be loaded. */
 function makeTable(log: ((msg: string) => void) | undefined, loader: VariantLoader): { table: VariantTable; ok: boolean } {
   try {
+    // The default table stored (variantPairs.ts: its test holds it equal to the one opencc-js's dictionaries build).
+    if (loader === storedPairs) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const stored = require('./variantPairs') as typeof import('./variantPairs');
+      return { table: stored.tableOfPairs(stored.VARIANT_PAIRS), ok: true };
+    }
     return { table: buildVariantTable(loader()), ok: true };
   } catch (e) {
     const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
@@ -105,14 +85,15 @@ function sharedTable(buffer: SharedArrayBuffer, log: ((msg: string) => void) | u
 }
 
 /**
- * This thread's fold table (built on first use; the default one on the scan's shared memory when
- * there is some). When the dictionaries cannot be loaded, the reason is logged once and the table
- * folds nothing: fingerprints as with folding off.
+ * This thread's fold table (made on first use: the default one from its stored pairs, on the
+ * scan's shared memory when there is some; a loader's built from its dictionaries). When the
+ * dictionaries cannot be loaded, the reason is logged once and the table folds nothing:
+ * fingerprints as with folding off.
  */
-export function variantTable(log?: (msg: string) => void, loader: VariantLoader = defaultVariantLoader): VariantTable {
+export function variantTable(log?: (msg: string) => void, loader: VariantLoader = storedPairs): VariantTable {
   let table = tables.get(loader);
   if (!table) {
-    const shared = loader === defaultVariantLoader && sharedBuffer ? sharedTable(sharedBuffer, log, loader) : undefined;
+    const shared = loader === storedPairs && sharedBuffer ? sharedTable(sharedBuffer, log, loader) : undefined;
     table = shared ?? makeTable(log, loader).table;
     tables.set(loader, table);
   }
@@ -124,7 +105,7 @@ export function variantTable(log?: (msg: string) => void, loader: VariantLoader 
  * replaced by their Simplified form, code unit for code unit; the text itself when it has no Han
  * character (no table is built for it).
  */
-export function variantFold(log?: (msg: string) => void, loader: VariantLoader = defaultVariantLoader): TextFold {
+export function variantFold(log?: (msg: string) => void, loader: VariantLoader = storedPairs): TextFold {
   return (text: string) => {
     const first = firstFoldableHan(text);
     if (first < 0) return text;

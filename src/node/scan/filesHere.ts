@@ -55,8 +55,9 @@ export function fingerprintFilesHere(
   setup: FilesHereSetup,
 ): { outcomes: FileOutcome[]; cjk: CjkSegmenterInUse } {
   setUpOnce(setup);
+  // (taken once; kept for jieba's load only while this thread has not loaded it)
   const dictionary = setup.jiebaDictionary?.();
-  if (dictionary) useJiebaDictionary(dictionary);
+  if (dictionary && cjkSegmenterInUse() === 'none') useJiebaDictionary(dictionary);
   const mode: CjkMode = cjk === 'defer' ? 'load' : cjk;
   const buffers = regions.asked && regions.owned;
   const results = files.map((f) => fingerprintFileSync(f, settings, df, mode, regions.asked, buffers));

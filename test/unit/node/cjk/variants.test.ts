@@ -7,7 +7,8 @@ import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSet
 import { fingerprintDecoded } from '../../../../src/node/workers/fingerprintFile';
 import { bigramSegmenter, loadCjkSegmenter } from '../../../../src/node/cjk/jieba';
 import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
-import { defaultVariantLoader, variantFold, variantTable, variantTableBuffer, type VariantLoader } from '../../../../src/node/cjk/variants';
+import { variantFold, variantTable, variantTableBuffer, type VariantLoader } from '../../../../src/node/cjk/variants';
+import { defaultVariantLoader } from '../../../../src/node/cjk/variantDictionaries';
 import type { FileOutcome } from '../../../../src/node/workers/fileOutcome';
 import type { FingerprintWorkerData, WorkerRequest, WorkerResponse } from '../../../../src/node/workers/messages';
 import { WorkerPool } from '../../../../src/node/workers/workerPool';
