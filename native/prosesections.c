@@ -126,11 +126,14 @@ typedef struct {
 
 static long lineChars(const Sections *S, int l) { return S->ends[l] - S->starts[l]; }
 
+/* The run being built, ended: into R->found, its characters as `level`. */
+static void endRun(Runs *R) {
+  R->ok &= sectionsPushBlock(R->found, R->cur.s, R->cur.e, (int)(R->cur.chars > 0x7fffffff ? 0x7fffffff : R->cur.chars));
+  R->hasCur = 0;
+}
+
 static void addUnit(Runs *R, int s, int e, long chars) {
-  if (R->hasCur && (e - R->cur.s + 1 > R->maxLines || R->cur.chars + chars > R->maxChars)) {
-    R->ok &= sectionsPushBlock(R->found, R->cur.s, R->cur.e, (int)(R->cur.chars > 0x7fffffff ? 0x7fffffff : R->cur.chars));
-    R->hasCur = 0;
-  }
+  if (R->hasCur && (e - R->cur.s + 1 > R->maxLines || R->cur.chars + chars > R->maxChars)) endRun(R);
   if (R->hasCur) {
     R->cur.e = e;
     R->cur.chars += chars;
@@ -167,8 +170,7 @@ static void paragraphRuns(Runs *R, const uint8_t *blank, int a, int b) {
     }
     addUnit(R, s, l - 1, chars);
   }
-  if (R->hasCur) R->ok &= sectionsPushBlock(R->found, R->cur.s, R->cur.e, (int)(R->cur.chars > 0x7fffffff ? 0x7fffffff : R->cur.chars));
-  R->hasCur = 0;
+  if (R->hasCur) endRun(R);
   if (!R->ok) return;
   /* A small tail joins the run before it rather than standing alone (its characters in `level`). */
   SecBlocks *f = R->found;

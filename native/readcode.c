@@ -93,8 +93,8 @@ static int openInDir(LastDir *d, const char *path) {
   return d->fd < 0 ? open(path, OPEN_FLAGS) : openat(d->fd, slash + 1, OPEN_FLAGS);
 }
 
-/* A batch's language id for a prose file (readCodeBatch's languageIds): kernelTokenizeProseFile's, its
- * sections proseSections' (prosesections.c), its region document's anchors of its words (salt 0). */
+/* A batch's language id for a prose file (readCodeBatch's languageIds): tokenised by
+ * kernelTokenizeProseFile (prosesections.c), its region document anchored on its words (salt 0). */
 #define BATCH_PROSE (-2)
 /* Why a prose file was left after it was read (after plainCodeText's PLAIN_* reasons): a word of
  * other letters, a CJK run (their lower case and segments are JavaScript's). */

@@ -42,8 +42,8 @@ export function useKernelFoldTable(table: Uint16Array | null): boolean {
 const STATE = 8;
 /** native/utf8code.h PLAIN_HAN: left because its Han text needs the fold table the kernel has not been given. */
 const PLAIN_HAN = PLAIN_REASONS.indexOf('han');
-/** native/readcode.c LEFT_PROSE_CJK: a prose file left for its CJK text (jieba's). */
-const LEFT_PROSE_CJK = PLAIN_REASONS.indexOf('proseCjk');
+/** native/readcode.c LEFT_PROSE_CJK, after plainCodeText's reasons and LEFT_PROSE_WORDS: a prose file left for its CJK text (jieba's). */
+const LEFT_PROSE_CJK = PLAIN_REASONS.length + 1;
 /** Told of a batch's files left for their Han text alone (`han`: to fold) and of its prose files left for their CJK text (`cjk`), by index. */
 export type BatchLeft = (han: number[], cjk: number[]) => void;
 /** A batch's language id for a prose file (native/readcode.c BATCH_PROSE). */
@@ -60,10 +60,11 @@ interface BatchCall {
 }
 
 /**
- * fastCodeLanguage by file name, for a batch call (BATCH_PROSE for a prose file: not code, not a
- * notebook nor a component, which fingerprintText tokenises as prose) (the scan's main thread makes one per batch: its
- * file names repeat, index.js, README.md…): it depends on the name alone (languageOf and the
- * notebook and component tests read its base name). Of one kernel; let go when it gets big.
+ * fastCodeLanguage by file name, for a batch call, or BATCH_PROSE for a prose file (not code, not
+ * a notebook nor a component: fingerprintText tokenises it as prose). The scan's main thread makes
+ * one call per batch, and file names repeat (index.js, README.md…): the id depends on the name alone
+ * (languageOf and the notebook and component tests read its base name). Of one kernel; let go
+ * when it gets big.
  */
 const languageByName = { kernel: undefined as CodeKernel | undefined, ids: new Map<string, number>() };
 const LANGUAGE_NAMES_KEPT = 1 << 16;

@@ -246,9 +246,9 @@ export const READ_UNUSUAL = -1;
 export const READ_PLAIN_NOT = -2;
 
 /** Why the fast path left files to the usual path, by count (tests, benches): read by it, or read here then one of plainCodeText's reasons. */
-export const fastCodeCounts = { fast: 0, notTried: 0, unusual: 0, notUtf8: 0, control: 0, han: 0, marked: 0, minified: 0, repetitive: 0, proseWords: 0, proseCjk: 0 };
-/** plainCodeText's reasons (native/utf8code.h PLAIN_*), by number; then a batch's prose file left for its words or its CJK text (readcode.c LEFT_PROSE_*). */
-export const PLAIN_REASONS = ['fast', 'notUtf8', 'control', 'han', 'marked', 'minified', 'repetitive', 'proseWords', 'proseCjk'] as const;
+export const fastCodeCounts = { fast: 0, notTried: 0, unusual: 0, notUtf8: 0, control: 0, han: 0, marked: 0, minified: 0, repetitive: 0 };
+/** plainCodeText's reasons (native/utf8code.h PLAIN_*), by number. */
+export const PLAIN_REASONS = ['fast', 'notUtf8', 'control', 'han', 'marked', 'minified', 'repetitive'] as const;
 
 const out = new Uint32Array(2);
 
