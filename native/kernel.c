@@ -51,6 +51,9 @@
  *               seeds, cover bounds and buckets' regions in one call (native/copysearch.c)
  *   simhashTokens(hi, lo, from, to, k, tf, out) -> the SimHash of tokens [from, to) of a stream
  *               (simhash.c): simhashTokens of src/core/fingerprint/simhash.ts, its bits
+ *   hugePages() -> { inUse, verdict, hugeMsPerMb, smallMsPerMb }: whether big arrays are marked
+ *               for huge pages now, and the verdict of the region documents' trial of both kinds
+ *               of page (-1: none yet) with its CPU ms per MB each way (hugepages.c, regionblocks.c)
  *   textShape(bytes: Uint8Array, out: Uint32Array(4)) -> the control characters, line feeds and
  *               longest line of the UTF-8 text of bytes (textshape.c), read in place
  *   proseTokens(text, out: Uint32Array) -> a prose text's words as tokenizeProse reads them
@@ -75,6 +78,7 @@
 #include "align.h"
 #include "allpairs.h"
 #include "fingerprint.h"
+#include "grow.h"
 #include "kernelglue.h"
 #include "seeds.h"
 #include "textshape.h"
@@ -541,6 +545,24 @@ static napi_value jsSetFoldTable(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* hugePages(): hugePagesInUse and hugePagesState of grow.h as { inUse, verdict, hugeMsPerMb, smallMsPerMb }. */
+static napi_value jsHugePages(napi_env env, napi_callback_info info) {
+  (void)info;
+  double huge, small;
+  const int verdict = hugePagesState(&huge, &small);
+  napi_value out, v;
+  CALL(napi_create_object(env, &out));
+  CALL(napi_get_boolean(env, hugePagesInUse(), &v));
+  CALL(napi_set_named_property(env, out, "inUse", v));
+  CALL(napi_create_int32(env, verdict, &v));
+  CALL(napi_set_named_property(env, out, "verdict", v));
+  CALL(napi_create_double(env, huge < 0 ? -1 : huge / 1e6, &v));
+  CALL(napi_set_named_property(env, out, "hugeMsPerMb", v));
+  CALL(napi_create_double(env, small < 0 ? -1 : small / 1e6, &v));
+  CALL(napi_set_named_property(env, out, "smallMsPerMb", v));
+  return out;
+}
+
 /* textShape(bytes: Uint8Array, out: Uint32Array(4)): textShape of textshape.c on the bytes in place (needs no init). */
 static napi_value jsTextShape(napi_env env, napi_callback_info info) {
   size_t argc = 2;
@@ -591,6 +613,7 @@ NAPI_MODULE_INIT() {
       {"releaseBuffer", NULL, jsReleaseBuffer, NULL, NULL, NULL, napi_default, NULL},
 #endif
       {"simhashTokens", NULL, jsSimhashTokens, NULL, NULL, NULL, napi_default, NULL},
+      {"hugePages", NULL, jsHugePages, NULL, NULL, NULL, napi_default, NULL},
       {"textShape", NULL, jsTextShape, NULL, NULL, NULL, napi_default, NULL},
       {"setFoldTable", NULL, jsSetFoldTable, NULL, NULL, NULL, napi_default, NULL},
       {"fingerprintTokens", NULL, jsFingerprintTokens, NULL, NULL, NULL, napi_default, NULL},

@@ -472,9 +472,8 @@ static void batchJobFree(napi_env env, BatchJob *j) {
 static int jobRegion(void *ctx, const Kernel *K, size_t f) {
   BatchJob *j = ctx;
   const size_t bytes = kernelRegionBytes(K);
-  void *doc = regionBlockAlloc(bytes, &j->regionBlocks[f]);
+  void *doc = regionDocWrite(K, bytes, &j->regionBlocks[f]);
   if (!doc) return 0;
-  kernelRegionWrite(K, doc);
   j->regions[f] = doc;
   j->regionBytes[f] = bytes;
   return 1;

@@ -16,7 +16,7 @@ import { readyVariantTable, variantTable } from '../cjk/variants';
 import { codeBatchAsync, codeBatchAsyncAvailable, useKernelFoldTable } from '../workers/codeBatch';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
 import type { CjkMode, SharedFrequencies } from '../workers/messages';
-import { kernelCandidates } from '../workers/nativeKernel';
+import { hugePagesState, kernelCandidates, type HugePagesState } from '../workers/nativeKernel';
 import { outcomesOfWords } from '../workers/packing';
 import { prefetchJiebaDictionary, takePrefetchedJiebaDictionary } from '../cjk/jiebaPrefetch';
 import type * as FilesHere from './filesHere';
@@ -35,6 +35,15 @@ export function nativeBatchesExpected(): boolean {
   if (process.platform === 'win32' || TURNED_OFF() || env.NEARDUP_FAST_READ === '0' || env.NEARDUP_NATIVE === '0') return false;
   if (env.NEARDUP_KERNEL === 'ts' || env.NEARDUP_KERNEL === 'wasm') return false;
   return kernelCandidates().some((p) => fs.existsSync(p));
+}
+
+/**
+ * What the addon decided of its big arrays' pages in this process (native/hugepages.c): the
+ * batches' region documents are its trial of huge and 4 KB pages (regionblocks.c); undefined
+ * without the addon.
+ */
+export function batchPages(): HugePagesState | undefined {
+  return hugePagesState();
 }
 
 /** Whether this scan fingerprints its code files on the addon's threads (`asked`: ScanOptions.nativeBatches). */

@@ -139,7 +139,6 @@ export function nativeKernel(): CodeKernel | undefined {
   return state.kernel;
 }
 
-/** Which kernel `nativeKernel()` gives: 'native', 'wasm' or 'ts' (none). */
 /**
  * The native addon's directory listing for the synchronous walk (files/walk.ts `lister`,
  * native/listdir.c), where the addon is loaded and has it (not on Windows); else undefined: the
@@ -151,6 +150,24 @@ export function nativeLister(): DirectoryLister | undefined {
   return listDir ? (absDir) => listDir.call(k, absDir) : undefined;
 }
 
+/** What the addon says of huge pages (native/hugepages.c, regionblocks.c). */
+export interface HugePagesState {
+  /** Whether the addon marks big arrays for huge pages now. */
+  inUse: boolean;
+  /** The verdict of the region documents' trial of both kinds of page (1 huge pages, 0 4 KB ones; -1 none yet). */
+  verdict: number;
+  /** The CPU ms a MB of region documents cost to write first in huge pages and in 4 KB ones (-1: not measured). */
+  hugeMsPerMb: number;
+  smallMsPerMb: number;
+}
+
+/** {@link HugePagesState} of this process, where the native addon fingerprints; else undefined. */
+export function hugePagesState(): HugePagesState | undefined {
+  const k = nativeKernel() as (CodeKernel & { hugePages?: () => HugePagesState }) | undefined;
+  return typeof k?.hugePages === 'function' ? k.hugePages() : undefined;
+}
+
+/** Which kernel `nativeKernel()` gives: 'native', 'wasm' or 'ts' (none). */
 export function kernelKind(): KernelKind {
   state ??= load();
   return state.kind;
