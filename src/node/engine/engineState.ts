@@ -86,6 +86,8 @@ export class EngineState {
   private thresholds: Thresholds = { maxDistance: 0, sectionMaxDistance: 0, minSimilarity: 0 };
   private queue: Promise<unknown> = Promise.resolve();
   private indexJob: AbortController | null = null;
+  /** The running index job while its walk and reads go on (what a cancel stops); null after them. */
+  private cancellable: AbortController | null = null;
   private pendingReindex: { config?: EngineConfig; promise: Promise<IndexStats> } | null = null;
   /** The folders' baselines: their pairs' twins marked as items leave the engine (node/baseline). */
   readonly baselines = new BaselineMarks((p) => this.entries.docs.get(p), () => this.config?.settings, (p, s, e) => this.regions.sideKey(p, s, e));
@@ -139,9 +141,14 @@ export class EngineState {
       emit,
       started: (job) => {
         this.indexJob = job;
+        this.cancellable = job;
+      },
+      readsOver: (job) => {
+        if (this.cancellable === job) this.cancellable = null;
       },
       ended: (job) => {
         if (this.indexJob === job) this.indexJob = null;
+        if (this.cancellable === job) this.cancellable = null;
       },
       report: async (stats) => {
         this.report.compute(stats);
@@ -231,9 +238,13 @@ export class EngineState {
     });
   }
 
+  /**
+   * Stops the running index job's walk and reads (what was read is kept): whether it did. Once the
+   * reads are over the job only makes its report, which it finishes (not cancelled): false then.
+   */
   cancel(): boolean {
-    if (!this.indexJob || this.indexJob.signal.aborted) return false;
-    this.indexJob.abort(new Error('cancelled'));
+    if (!this.cancellable || this.cancellable.signal.aborted) return false;
+    this.cancellable.abort(new Error('cancelled'));
     return true;
   }
 

@@ -50,6 +50,8 @@ export interface IndexJobHost extends ReadFilesHost {
   emit(event: EngineEvent): void;
   /** The job runs (`cancel` and a new reindex abort it). */
   started(job: AbortController): void;
+  /** The job's walk and reads are over: a cancel would stop nothing now (the report follows). */
+  readsOver(job: AbortController): void;
   /** The job is over. */
   ended(job: AbortController): void;
   /** The job's report (posted), then its located copies. */
@@ -136,6 +138,7 @@ export async function runIndex(h: IndexJobHost): Promise<IndexStats> {
       reread = r.read;
       cancelled = r.cancelled;
     }
+    h.readsOver(job);
     if (removed > 0 || reread > 0) h.cache.dirty = true;
     h.notices.progress('matching', seen.size, seen.size, true);
     const stats: IndexStats = {

@@ -585,6 +585,26 @@ describe('EngineState', function () {
     assert.equal(resumed.cacheHits, stats.reread);
   });
 
+  it('a cancel after the reads stops nothing and says so: the job ends with its report, not cancelled', async () => {
+    for (let i = 0; i < 20; i++) write(root, `late/f${i}.ts`, codeFile(mulberry32(300 + i), 3));
+    const fp = new InlineFingerprinter();
+    let cancelled: boolean | undefined;
+    const engine: EngineState = new EngineState(
+      fp,
+      (e) => {
+        // The reads are over once the job says it is matching.
+        if (cancelled === undefined && e.type === 'progress' && e.phase === 'matching') cancelled = engine.cancel();
+      },
+      { progressIntervalMs: 0, batchSize: 8 },
+    );
+    await engine.init({ config: config(), cachePath: null });
+    const stats = await engine.reindex();
+    assert.equal(cancelled, false);
+    assert.equal(stats.cancelled, false);
+    assert.equal(stats.reread, fp.read.length);
+    assert.ok(stats.reread >= 20, `read ${stats.reread}`);
+  });
+
   it('a new reindex supersedes a running one', async () => {
     for (let i = 0; i < 30; i++) write(root, `many/f${i}.ts`, codeFile(mulberry32(200 + i), 3));
     const fp = new InlineFingerprinter();
