@@ -48,9 +48,10 @@ void hugePagesVerdict(double hugeNsPerMb, double smallNsPerMb) {
 }
 
 int hugePagesState(double *hugeNsPerMb, double *smallNsPerMb) {
-  *hugeNsPerMb = verdictHugeNsPerMb;
-  *smallNsPerMb = verdictSmallNsPerMb;
-  return __atomic_load_n(&verdictHuge, __ATOMIC_ACQUIRE);
+  const int verdict = __atomic_load_n(&verdictHuge, __ATOMIC_ACQUIRE); /* (its figures are written before it) */
+  *hugeNsPerMb = verdict < 0 ? -1 : verdictHugeNsPerMb;
+  *smallNsPerMb = verdict < 0 ? -1 : verdictSmallNsPerMb;
+  return verdict;
 }
 
 #ifdef __linux__

@@ -1,7 +1,7 @@
 /*
  * Where the batch jobs' region documents live (readcode.c jobRegion): blocks of a few MB, mapped
- * at 2 MB boundaries and marked for transparent huge pages (Linux, madvise), the documents cut
- * from them one after another. Each document used to be a malloc of its own, first touched page
+ * at 2 MB boundaries and marked for transparent huge pages or against them (Linux, madvise), the
+ * documents cut from them one after another. Each document used to be a malloc of its own, first touched page
  * by page as it was written: ~15,000 page faults in a default scan of the small bench tree, at
  * ~12 µs each on one virtual machine (a 2 MB page: one fault). On another, 2 MB pages cost 3–5
  * times as much as 4 KB ones (hugepages.c), so the first blocks are a trial: huge pages and 4 KB

@@ -261,20 +261,20 @@ describe('EngineState reliability', function () {
     for (const [rel, text] of tree) write(root, rel, text);
     const expected = canon(await freshReport());
     // The first engine "dies" after its first checkpoint: nothing it writes later reaches the disk.
-    // The checkpoint is written alongside the index (not awaited by it): once its write begins,
-    // no further batch is read until the test has cancelled, so the index can never finish
-    // before the cancel however slowly the disk answers (it once did, on a loaded machine).
+    // The checkpoint is written alongside the index (not awaited by it). Its first batches take
+    // 2 ms each (a checkpoint is due after 1 ms: one comes among them), and every batch after
+    // them waits until the test has cancelled, so the index can never finish before the cancel,
+    // whenever the checkpoint's write begins or ends (holding the batches only once the write
+    // had begun let the last ones through before it, on a loaded machine: all 240 read).
     let checkpointed!: () => void;
     const firstCheckpoint = new Promise<void>((r) => (checkpointed = r));
     let release!: () => void;
     const afterCancel = new Promise<void>((r) => (release = r));
-    let writing = false;
     let dead = false;
     const io: CacheIo = {
       ...nodeCacheIo,
       async writeFile(file, data) {
         if (dead) throw new Error('the engine is dead');
-        writing = true;
         await nodeCacheIo.writeFile(file, data);
       },
       async rename(from, to) {
@@ -285,8 +285,8 @@ describe('EngineState reliability', function () {
       },
     };
     const fp = new InlineFingerprinter();
-    // Each batch waits a turn of the event loop, so the index takes many turns (like a real pool).
-    fp.gate = () => (writing ? afterCancel : new Promise((r) => setImmediate(r)));
+    let batches = 0;
+    fp.gate = () => (++batches <= 10 ? new Promise((r) => setTimeout(r, 2)) : afterCancel);
     const first = engine({ cacheIo: io, checkpointMs: 1, batchSize: 4 }, fp);
     await first.engine.init({ config: config(), cachePath });
     const running = first.engine.reindex();
