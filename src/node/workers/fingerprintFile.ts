@@ -210,7 +210,7 @@ export function regionDocumentOf(relPath: string, text: string, settings: Engine
  * there is one).
  */
 function proseRegionDocument(relPath: string, tokens: TokenBuffer, text: string, plain: boolean): RegionDocument {
-  const doc = plain ? documentFromTokens('prose', tokens, null, lineStartsOf(text)) : regionDocument(text, relPath);
+  const doc = plain ? documentFromTokens('prose', tokens, null, lineStartsOf(text)) : regionDocument(text, relPath, { kernel: nativeKernel() });
   doc.anchors = defaultAnchors(doc, nativeKernel());
   return doc;
 }

@@ -188,6 +188,27 @@ for (const under of KERNELS) {
       assert.throws(() => kernel.anchors!(doc.raw.hi, doc.raw.lo, doc.length, 0, 4, 0, new Uint32Array(m), new Int32Array(m)), /anchors/);
     });
 
+    it("a prose document's words found by the kernel (tokenizeProse with it): the TypeScript's document, Markdown, mixed scripts and CJK runs alike", () => {
+      const rnd = mulberry32(23);
+      const mixed = 'Ünïcode café — naïve ÉCOLE; ǅemo 😀 x\u0301 don\u2019t it’s 3.14 v2 ΑΒΓ Кириллица İstanbul ß ﬁ ŉ 東京 中文文本 ｶﾀｶﾅ 한국어\n';
+      const cases: Array<[string, string]> = [['empty.md', ''], ['mixed.md', mixed.repeat(3)]];
+      for (let i = 0; i < 12; i++) {
+        cases.push([`p${i}.md`, proseText(rnd, 4)], [`c${i}.txt`, chineseText(rnd, 3)], [`m${i}.md`, `${proseText(rnd, 2)}\n${chineseText(rnd, 2)}\n${mixed}`]);
+      }
+      let tokens = 0;
+      let calls = 0;
+      const counted = { proseTokens: (text: string, out: Uint32Array) => (calls++, kernel.proseTokens!(text, out)) } as unknown as CodeKernel;
+      for (const [p, text] of cases) {
+        const ts = tsDocument(text, p);
+        const made = regionDocument(text, p, { kernel: counted });
+        made.anchors = defaultAnchors(made);
+        assert.deepEqual(made, ts, p);
+        tokens += ts.length;
+      }
+      assert.ok(tokens > 5000, `${tokens} tokens compared`);
+      assert.ok(calls >= cases.length, `the kernel found the words of ${calls} of ${cases.length} texts`);
+    });
+
     it('refuses region() after a tokenize made without region', () => {
       assert.equal(regionDocument('let a = 1;', 'x.ts', { kernel }).length, 5); // with region
       fingerprintText('let a = b + c; '.repeat(20), 'x.ts', { kernel, minTokens: 1 }); // without
