@@ -1,7 +1,7 @@
 /*
- * What the fingerprinting kernel's three computing files share (internal to them; the glues use
- * fingerprint.h): the SIMD128 switches of the WebAssembly build, the tokeniser's tables
- * (tokenize.c), and the shingle sequence and one item's fingerprint (simhash.c) that fingerprint.c
+ * What the fingerprinting kernel's computing files share (internal to them; the glues use
+ * fingerprint.h): the SIMD128 switches of the WebAssembly build, the tokeniser's tables and token
+ * arrays (tokenize.c; prosesections.c grows its region tokens too), and the shingle sequence and one item's fingerprint (simhash.c) that fingerprint.c
  * builds its files' and sections' words from.
  */
 #ifndef NEARDUP_FINGERPRINTPARTS_H
@@ -20,6 +20,10 @@
 /* tokenize.c: fills the tokeniser's tables (character classes, punctuation and keyword hashes) once
  * per process (kernelNew). */
 void tokenizeInitTables(void);
+/* tokenize.c: room for `need` tokens (thi, tlo, tstart, talt; tokCap), or for `need` region tokens
+ * (rhi, rlo, rident; regionCap): 1, or 0 out of memory. */
+int tokensRoom(Kernel *K, size_t need);
+int regionTokensRoom(Kernel *K, size_t need);
 
 /* One item's fingerprint (simhashFingerprintRange). */
 typedef struct {

@@ -27,8 +27,8 @@ int hugePagesInUse(void);
 void hugePagesVerdict(double hugeNsPerMb, double smallNsPerMb);
 /* The verdict (-1 none yet, 0 or 1) and its figures (-1 when none). */
 int hugePagesState(double *hugeNsPerMb, double *smallNsPerMb);
-/* Marks the 2 MB-aligned interior of [p, p + bytes) for huge pages (`huge`) or against them: 1 when marked. */
-int hugePagesMark(void *p, size_t bytes, int huge);
+/* Marks the 2 MB-aligned interior of [p, p + bytes) for huge pages (`huge`) or against them. */
+void hugePagesMark(void *p, size_t bytes, int huge);
 #endif
 
 /* The block p of more bytes than it now holds cut to `bytes` (its tail given back: a block handed to

@@ -57,22 +57,21 @@ int hugePagesState(double *hugeNsPerMb, double *smallNsPerMb) {
 #ifdef __linux__
 #include <sys/mman.h>
 
-int hugePagesMark(void *p, size_t bytes, int huge) {
-  if (!p || bytes < HUGE_PAGE_BYTES) return 0;
+void hugePagesMark(void *p, size_t bytes, int huge) {
+  if (!p || bytes < HUGE_PAGE_BYTES) return;
   const uintptr_t page = HUGE_PAGE_BYTES;
   const uintptr_t s = ((uintptr_t)p + page - 1) & ~(page - 1), e = ((uintptr_t)p + bytes) & ~(page - 1);
-  return e > s && madvise((void *)s, e - s, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE) == 0;
+  if (e > s) madvise((void *)s, e - s, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 }
 
 void hugePagesHint(void *p, size_t bytes) {
   if (bytes >= HUGE_HINT_MIN && hugePagesInUse()) hugePagesMark(p, bytes, 1);
 }
 #else
-int hugePagesMark(void *p, size_t bytes, int huge) {
+void hugePagesMark(void *p, size_t bytes, int huge) {
   (void)p;
   (void)bytes;
   (void)huge;
-  return 0;
 }
 void hugePagesHint(void *p, size_t bytes) {
   (void)p;

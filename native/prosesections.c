@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fingerprint.h"
-#include "grow.h"
+#include "fingerprintparts.h"
 #include "sections.h"
 #include "sectionsparts.h"
 
@@ -328,13 +328,7 @@ int kernelTokenizeProseFile(Kernel *K, int len, int withSections, int region) {
   }
   if (region) {
     /* The region document's tokens: the words as read, none an identifier (documentFromTokens('prose', …)). */
-    if (K->regionCap < (size_t)tokens + 1 || !K->rhi) {
-      size_t cap = K->regionCap, cap2 = K->regionCap, cap3 = K->regionCap;
-      if (!growArray((void **)&K->rhi, &cap, (size_t)tokens + 1, 4) || !growArray((void **)&K->rlo, &cap2, (size_t)tokens + 1, 4) ||
-          !growArray((void **)&K->rident, &cap3, (size_t)tokens + 1, 1))
-        return -1;
-      K->regionCap = cap;
-    }
+    if (!regionTokensRoom(K, (size_t)tokens + 1)) return -1;
     if (tokens) {
       memcpy(K->rhi, K->thi, (size_t)tokens * 4);
       memcpy(K->rlo, K->tlo, (size_t)tokens * 4);

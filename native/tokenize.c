@@ -282,23 +282,13 @@ static inline __attribute__((always_inline)) int tokenizeCodeWith(Kernel *K, con
         h = STR_HASH;
       } else alt = (uint32_t)STR_HASH;
     }
-    if ((size_t)len == K->tokCap) {
-      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
-      if (!growArray((void **)&K->thi, &cap, len + 1, 4) || !growArray((void **)&K->tlo, &cap2, len + 1, 4) ||
-          !growArray((void **)&K->tstart, &cap3, len + 1, 4) || !growArray((void **)&K->talt, &cap4, len + 1, 4))
-        return -1;
-      K->tokCap = cap;
-    }
+    if ((size_t)len == K->tokCap && !tokensRoom(K, (size_t)len + 1)) return -1;
     K->thi[len] = (uint32_t)(h >> 32);
     K->tlo[len] = (uint32_t)h;
     K->tstart[len] = start;
     K->talt[len] = alt;
     if (region) {
-      if ((size_t)len == K->regionCap) {
-        size_t cap = K->regionCap, cap2 = K->regionCap, cap3 = K->regionCap;
-        if (!growArray((void **)&K->rhi, &cap, len + 1, 4) || !growArray((void **)&K->rlo, &cap2, len + 1, 4) || !growArray((void **)&K->rident, &cap3, len + 1, 1)) return -1;
-        K->regionCap = cap;
-      }
+      if ((size_t)len == K->regionCap && !regionTokensRoom(K, (size_t)len + 1)) return -1;
       K->rhi[len] = (uint32_t)(raw >> 32);
       K->rlo[len] = (uint32_t)raw;
       K->rident[len] = (uint8_t)ident;
@@ -431,6 +421,22 @@ int kernelProseTokens(Kernel *K, int len, uint32_t *out, size_t outLen) {
   return w <= outLen ? entries : -(int)((w + PROSE_ENTRY - 1) / PROSE_ENTRY);
 }
 
+int tokensRoom(Kernel *K, size_t need) {
+  size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
+  if (!growArray((void **)&K->thi, &cap, need, 4) || !growArray((void **)&K->tlo, &cap2, need, 4) || !growArray((void **)&K->tstart, &cap3, need, 4) ||
+      !growArray((void **)&K->talt, &cap4, need, 4))
+    return 0;
+  K->tokCap = cap;
+  return 1;
+}
+
+int regionTokensRoom(Kernel *K, size_t need) {
+  size_t cap = K->regionCap, cap2 = K->regionCap, cap3 = K->regionCap;
+  if (!growArray((void **)&K->rhi, &cap, need, 4) || !growArray((void **)&K->rlo, &cap2, need, 4) || !growArray((void **)&K->rident, &cap3, need, 1)) return 0;
+  K->regionCap = cap;
+  return 1;
+}
+
 int kernelTokenizeProse(Kernel *K, int len) {
   K->textLen = len;
   K->ntok = 0;
@@ -447,13 +453,7 @@ int kernelTokenizeProse(Kernel *K, int len) {
         if (kind == PROSE_CJK_RUN) return PROSE_LEFT_CJK;
       return PROSE_LEFT;
     }
-    if ((size_t)n == K->tokCap) {
-      size_t cap = K->tokCap, cap2 = K->tokCap, cap3 = K->tokCap, cap4 = K->tokCap;
-      if (!growArray((void **)&K->thi, &cap, n + 1, 4) || !growArray((void **)&K->tlo, &cap2, n + 1, 4) || !growArray((void **)&K->tstart, &cap3, n + 1, 4) ||
-          !growArray((void **)&K->talt, &cap4, n + 1, 4))
-        return -1;
-      K->tokCap = cap;
-    }
+    if ((size_t)n == K->tokCap && !tokensRoom(K, (size_t)n + 1)) return -1;
     K->thi[n] = (uint32_t)(h >> 32);
     K->tlo[n] = (uint32_t)h;
     K->tstart[n] = start;

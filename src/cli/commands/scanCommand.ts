@@ -26,7 +26,7 @@ import { sanitizeForTerminal } from '../sanitize';
 import { scanOptionsOf, settingsOf, VERSION, type ScanFlags } from './commandFlags';
 import { writeOut } from './cliOutput';
 import { LOCATE_MAX_BYTES, MIN_WORKERS_FOR_REGION_JOBS } from '../../node/locate/locateLimits';
-import { batchPages } from '../../node/scan/nativeBatches';
+import { hugePagesState } from '../../node/scan/nativeBatches';
 
 /*
  * --locate's and --format html's code, required when a run asks for it: in the bundle both are
@@ -170,7 +170,7 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
       .sort((a, b) => a[0] - b[0])
       .map(([id, t]) => (id === 0 ? `the addon's threads: ${t.files} files` : `${id < 0 ? 'this thread' : `thread ${id}`}: ${t.files} files, Chinese: ${t.cjk}`));
     process.stderr.write(`neardup: trace workers ${threads.join('; ')}\n`);
-    const pages = batchPages();
+    const pages = hugePagesState();
     if (pages) {
       const figures = pages.verdict >= 0 ? ` (CPU ms a MB of region documents first written: huge pages ${pages.hugeMsPerMb.toFixed(2)}, 4 KB pages ${pages.smallMsPerMb.toFixed(2)})` : '';
       process.stderr.write(`neardup: trace huge pages ${pages.inUse ? 'in use' : 'not in use'}${figures}\n`);

@@ -16,7 +16,7 @@ import { readyVariantTable, variantTable } from '../cjk/variants';
 import { codeBatchAsync, codeBatchAsyncAvailable, useKernelFoldTable } from '../workers/codeBatch';
 import type { CjkSegmenterInUse, FileOutcome, FileToFingerprint, KernelWordsOutcome } from '../workers/fileOutcome';
 import type { CjkMode, SharedFrequencies } from '../workers/messages';
-import { hugePagesState, kernelCandidates, type HugePagesState } from '../workers/nativeKernel';
+import { kernelCandidates } from '../workers/nativeKernel';
 import { outcomesOfWords } from '../workers/packing';
 import { prefetchJiebaDictionary, takePrefetchedJiebaDictionary } from '../cjk/jiebaPrefetch';
 import type * as FilesHere from './filesHere';
@@ -37,14 +37,8 @@ export function nativeBatchesExpected(): boolean {
   return kernelCandidates().some((p) => fs.existsSync(p));
 }
 
-/**
- * What the addon decided of its big arrays' pages in this process (native/hugepages.c): the
- * batches' region documents are its trial of huge and 4 KB pages (regionblocks.c); undefined
- * without the addon.
- */
-export function batchPages(): HugePagesState | undefined {
-  return hugePagesState();
-}
+/** What the addon decided of its big arrays' pages (the batches' region documents are its trial of huge and 4 KB pages: native/regionblocks.c), for the CLI's trace. */
+export { hugePagesState, type HugePagesState } from '../workers/nativeKernel';
 
 /** Whether this scan fingerprints its code files on the addon's threads (`asked`: ScanOptions.nativeBatches). */
 export function nativeBatchesChosen(asked: boolean | undefined, settings: EngineSettings): boolean {

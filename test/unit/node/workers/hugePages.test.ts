@@ -75,7 +75,7 @@ describe('huge pages of the region documents (native/hugepages.c, regionblocks.c
     assert.equal(off.pages, 'neardup: trace huge pages not in use');
     const on = scan(dir, '1');
     assert.equal(on.pages, 'neardup: trace huge pages in use');
-    assert.ok(JSON.parse(trial.report).stats.files === 40);
+    assert.equal(JSON.parse(trial.report).stats.files, 40);
     assert.equal(off.report, trial.report);
     assert.equal(on.report, trial.report);
   });
