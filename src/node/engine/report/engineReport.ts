@@ -5,7 +5,7 @@
  * as an event that carries only the files whose items changed since the last (`delta`). Also what
  * the Overview and the HTML report read of it. EngineState provides the host and keeps one.
  */
-import type { FingerprintedDocument, Report, ReportOptions } from '../../../core/report/report';
+import type { FingerprintedDocument, Report, ReportOptions, ReportPair } from '../../../core/report/report';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { BaselineMarks } from '../../baseline/baselineMarks';
 import { nativeKernel } from '../../workers/nativeKernel';
@@ -20,7 +20,7 @@ import { SentItems } from './sentItems';
 /** The engine's parts its report needs (EngineState provides them). */
 export interface EngineReportHost {
   entries: Pick<DocumentEntries<IndexEntry>, 'docs' | 'sections' | 'lines' | 'linesByFolder' | 'linesOf'>;
-  regions: Pick<EngineRegions, 'takeTouched' | 'allPairs' | 'pairsOf' | 'groups'>;
+  regions: Pick<EngineRegions, 'takeTouched' | 'allPairs' | 'pairsOf' | 'groups' | 'merged'>;
   baselines: Pick<BaselineMarks, 'mark'>;
   /** The settings (undefined: the engine is not initialised). */
   settings(): EngineSettings | undefined;
@@ -30,6 +30,29 @@ export interface EngineReportHost {
   /** A file's folder for the share of lines (../indexing/engineRules.ts). */
   folderOf(abs: string): string;
   emit(event: EngineEvent): void;
+}
+
+/**
+ * Files whose pairs a view takes from a report's merge of every located pair (regions.merged)
+ * rather than merging each file's own: below this, the files' own merges cost less than a pass
+ * over every pair.
+ */
+const MERGED_VIEW_MIN_FILES = 32;
+
+/** The pairs of each of `paths` in `pairs`, in their order (a pair of one file with itself once). */
+function pairsByPath(pairs: readonly ReportPair[], paths: ReadonlySet<string>): Map<string, ReportPair[]> {
+  const out = new Map<string, ReportPair[]>();
+  const put = (path: string, p: ReportPair) => {
+    if (!paths.has(path)) return;
+    const list = out.get(path);
+    if (list) list.push(p);
+    else out.set(path, [p]);
+  };
+  for (const p of pairs) {
+    put(p.a.path, p);
+    if (p.b.path !== p.a.path) put(p.b.path, p);
+  }
+  return out;
 }
 
 export class EngineReport {
@@ -102,17 +125,21 @@ export class EngineReport {
     }
     const located = this.h.regions.takeTouched();
     const touched = rebuilt || located === null ? null : located ? new Set([...(this.matcher.touched ?? []), ...located]) : this.matcher.touched;
+    // Every located pair merged at once when the groups place them all again (regions.merged):
+    // the view's files then take their pairs from it, when many, rather than merging file by file.
+    const merge = this.h.regions.merged(this.matcher.pairs(), touched);
+    const mergedOf = merge && touched && touched.size >= MERGED_VIEW_MIN_FILES ? pairsByPath(merge.pairs, touched) : undefined;
     const built = this.views.build(
-      touched ? report : { ...report, pairs: this.h.regions.allPairs(report.pairs) },
+      touched ? report : { ...report, pairs: this.h.regions.allPairs(report.pairs, merge) },
       docs,
       touched,
-      (p) => this.h.regions.pairsOf(p, this.matcher.pairsOf(p)),
+      mergedOf ? (p) => mergedOf.get(p) ?? [] : (p) => this.h.regions.pairsOf(p, this.matcher.pairsOf(p)),
       (p) => {
         const doc = this.h.entries.docs.get(p);
         return doc ? { lines: this.h.entries.linesOf(p), kind: doc.kind, folder: this.h.folderOf(p) } : undefined;
       },
     );
-    const [groups, rebuiltPaths] = [this.h.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p)), built.rebuilt];
+    const [groups, rebuiltPaths] = [this.h.regions.groups(built.groups, () => this.matcher.pairs(), touched, (p) => this.matcher.pairsOf(p), merge), built.rebuilt];
     const matchMs = Math.round(performance.now() - t0);
     if (lastJob) lastJob.matchMs = matchMs;
     const view: ViewReport = {

@@ -11,6 +11,8 @@ import { DocumentEntries } from '../../../../../src/node/engine/documentEntries'
 import { EngineRegions, regionsHost } from '../../../../../src/node/engine/regions/engineRegions';
 import { nativeKernel } from '../../../../../src/node/workers/nativeKernel';
 import type { DocumentFingerprint } from '../../../../../src/core/types';
+import type { ReportPair } from '../../../../../src/core/report/report';
+import { itemsOfPath } from '../../../../../src/node/engine/reportView';
 
 /** Fingerprints (and makes region documents) on the test's thread; records what it reads for regions. */
 class InlineFingerprinter implements Fingerprinter {
@@ -327,6 +329,70 @@ describe('EngineState: located copies (neardup.locate)', function () {
     assert.ok(!twinsOf(report).some((t) => t.startsWith('40-52')), twinsOf(report).join(' | '));
     assert.ok(sectionGroups(report).every((g) => g.split(' ').length === 2 && !g.includes('40-52')), sectionGroups(report).join(' | '));
     await engine.shutdown();
+  });
+});
+
+describe("EngineReport: a located step's view of many files takes their pairs from one merge of every located pair", function () {
+  this.timeout(60000);
+  it('each file then has the items its own merge gives (file pairs with regions, split section pairs, copies that stand alone), after a full build and after saves', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-merged-view-'));
+    try {
+      // 48 files of this repository's code with blocks of one another pasted in (located section
+      // pairs), some whole copies with a block added (file pairs that carry regions), and
+      // neighbouring blocks pasted together (SimHash section pairs the located ones split).
+      const sources = ['core/regions/groups.ts', 'core/regions/chain.ts', 'core/regions/anchors.ts', 'core/regions/align.ts', 'core/report/compare.ts', 'core/report/report.ts'].map(source);
+      const block = (k: number) => lines(sources[k % sources.length], 10 + ((k * 13) % 40), 40 + ((k * 13) % 40));
+      const files: string[] = [];
+      for (let i = 0; i < 48; i++) {
+        const f = path.join(root, `f${i}.ts`);
+        const host = sources[i % sources.length].split('\n');
+        const text = i % 8 === 0 ? [...host, block(i + 1)] : [...host.slice(0, 30), block(i + 2), block(i + 3), ...host.slice(30 + (i % 5) * 7)];
+        fs.writeFileSync(f, text.join('\n'));
+        files.push(f);
+      }
+      const engine = new EngineState(new InlineFingerprinter(), () => undefined, { saveDelayMs: 3600e3, progressIntervalMs: 0 });
+      await engine.init({ config: { settings: { ...DEFAULT_ENGINE_SETTINGS }, include: [], exclude: [], roots: [{ path: root, exclude: [] }] }, cachePath: null });
+      type Inside = {
+        regions: EngineRegions & { pairsOf: EngineRegions['pairsOf'] };
+        report: { matcher: { pairsOf(p: string): ReportPair[] }; views: { itemsOf(p: string): ViewItem[] | undefined } };
+      };
+      const inside = engine as unknown as Inside;
+      // (the files' own merges counted: a located step of many files makes none)
+      const ownMerge = inside.regions.pairsOf.bind(inside.regions);
+      let ownMerges = 0;
+      inside.regions.pairsOf = (p, simhash) => (ownMerges++, ownMerge(p, simhash));
+      const check = (what: string) => {
+        let located = 0;
+        for (const f of files) {
+          const own = itemsOfPath(f, ownMerge(f, inside.report.matcher.pairsOf(f)));
+          assert.deepEqual(inside.report.views.itemsOf(f) ?? [], own, `${what}: ${path.basename(f)}`);
+          located += own.filter((i) => i.twins.some((t) => t.clone)).length;
+        }
+        return located;
+      };
+      await engine.reindex();
+      assert.equal(ownMerges, 0, 'the full build: no file merged on its own');
+      assert.ok(check('full build') > 48, 'located items in most files');
+      const report = engine.getReport();
+      assert.ok(report.groups.some((g) => g.located) && report.items.some((i) => i.kind === 'file' && i.twins.length > 0), 'located groups and file pairs');
+      // Saves: one file (few touched: merged file by file) and many at once (one merge).
+      let t = Date.now() / 1000;
+      const save = async (list: string[], edit: (text: string, i: number) => string) => {
+        t += 10;
+        for (const [i, f] of list.entries()) {
+          fs.writeFileSync(f, edit(fs.readFileSync(f, 'utf8'), i));
+          fs.utimesSync(f, t, t);
+        }
+        await engine.update({ upserts: list, removes: [], renames: [] });
+      };
+      await save([files[3]], (text) => `${text}\n${block(7)}\n`);
+      check('one save');
+      await save(files.slice(0, 40), (text, i) => (i % 2 ? text.split('\n').slice(25).join('\n') : `${block(i + 5)}\n${text}`));
+      check('40 files saved');
+      await engine.shutdown();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
