@@ -245,7 +245,11 @@ export class EngineRegions {
       const touched = changed
         ? await this.index.update(changed, (p) => this.host.sigOf(p) !== undefined, (paths) => this.loadKept(paths), settings, () => this.host.paths())
         : await this.index.rebuild(sigs.map(([p]) => p), (paths) => this.loadEarly(paths, early), settings);
-      if (!changed && drops === this.drops) this.known = new Map();
+      if (!changed && drops === this.drops) {
+        this.known = new Map();
+        // The anchors by hash an update asks about, made once the build's report is out (the first save does not wait for them).
+        setImmediate(() => this.index.preparePostings());
+      }
       const known = drops === this.drops ? this.known : null; // dropped meanwhile: built again at the next step
       if (known) {
         for (const [p, sig] of sigs) {

@@ -14,7 +14,8 @@
  *   with the anchors the full index would keep (a hash over the cap of the whole index is left
  *   out), so the result is the full recompute's. When the number of files changes the caps (the
  *   prose cap grows with the corpus), `update` rebuilds.
- * The scans for partners go over the anchors of every file (typed arrays, no map per anchor).
+ * An update's questions about the other files (postings of its hashes, their holders, its
+ * partners) are answered from the anchors by hash (anchorPostings.ts), not by scans of every file.
  */
 import type { ReportPair } from '../../../core/report/report';
 import { withAnchors, type RegionDocument } from '../../../core/regions/document';
@@ -25,6 +26,7 @@ import type { EngineSettings } from '../../settings/engineSettings';
 import { locatedPair, locatedPairOfSides, locatedSideKey } from './regionPairs';
 import { sideRequestOf } from '../../regions/regionSides';
 import { SIDE_A_START, SIDE_B_START, SIDE_INTS } from '../../../core/regions/sideFacts';
+import { AnchorPostings, type HashStat } from './anchorPostings';
 
 /** A file's anchors: hashes, token positions, and whether the file is prose (its cap). */
 interface FileAnchors {
@@ -59,13 +61,6 @@ function anchorsOfDoc(doc: RegionDocument): FileAnchors {
   return { hash: a.hash, pos: a.pos, prose: doc.kind === 'prose' };
 }
 
-/** Postings of a hash and the first file (by path) holding it: that file's kind decides its cap. */
-interface HashStat {
-  n: number;
-  first: string;
-  prose: boolean;
-}
-
 export interface RegionIndexStats {
   files: number;
   anchors: number;
@@ -76,6 +71,8 @@ export interface RegionIndexStats {
 
 export class RegionIndex {
   private readonly files = new Map<string, FileAnchors>();
+  /** The files' anchors by hash, for an update's questions about the other files (anchorPostings.ts). */
+  private readonly postings = new AnchorPostings(this.files);
   private readonly byPath = new Map<string, Set<ReportPair>>();
   private caps = capsFor(0);
   /** Changes with every pair added or removed; {@link pairs} is kept for it. */
@@ -129,6 +126,7 @@ export class RegionIndex {
     const had = new Set(this.byPath.keys());
     this.ver++;
     this.files.clear();
+    this.postings.reset();
     this.byPath.clear();
     this.sideKeys.clear();
     this.caps = capsFor(0);
@@ -170,6 +168,7 @@ export class RegionIndex {
       this.sideKeys.delete(p);
     }
     const loaded = await load([...D].filter(present));
+    this.postings.changing(D);
     for (const p of D) {
       const d = loaded.get(p);
       if (d) this.files.set(p, anchorsOfDoc(d));
@@ -268,25 +267,9 @@ export class RegionIndex {
     return touched;
   }
 
-  /** Postings and first holder of each hash of `H` over every file (but those in `exclude`). */
+  /** Postings and first holder of each hash of `H` over every file (but those in `exclude`, changed in this update). */
   private statsOf(H: ReadonlySet<number>, exclude?: ReadonlySet<string>): Map<number, HashStat> {
-    const out = new Map<number, HashStat>();
-    if (H.size === 0) return out;
-    const bits = hashFilter(H);
-    for (const [p, f] of this.files) {
-      if (exclude?.has(p)) continue;
-      const { hash } = f;
-      for (let i = 0; i < hash.length; i++) {
-        if (!mayHold(bits, hash[i]) || !H.has(hash[i])) continue;
-        const s = out.get(hash[i]);
-        if (!s) out.set(hash[i], { n: 1, first: p, prose: f.prose });
-        else {
-          s.n++;
-          if (p < s.first) (s.first = p), (s.prose = f.prose);
-        }
-      }
-    }
-    return out;
+    return this.postings.stats(H, exclude);
   }
 
   /**
@@ -300,32 +283,17 @@ export class RegionIndex {
       const f = this.files.get(p);
       if (f) for (let i = 0; i < f.hash.length; i++) if (S.has(f.hash[i])) mine.set(f.hash[i], (mine.get(f.hash[i]) ?? 0) + 1);
     }
-    const out = new Set<string>();
-    if (mine.size === 0) return out;
-    const bits = hashFilter(mine.keys());
-    for (const [p, f] of this.files) {
-      if (dirty.has(p)) continue;
-      let seeds = 0;
-      for (let i = 0; i < f.hash.length && seeds < MIN_SEEDS; i++) if (mayHold(bits, f.hash[i])) seeds += mine.get(f.hash[i]) ?? 0;
-      if (seeds >= MIN_SEEDS) out.add(p);
-    }
-    return out;
+    return this.postings.partners(mine, dirty, MIN_SEEDS);
   }
 
   /** Files holding any hash of `H`. */
   private holders(H: ReadonlySet<number>): Set<string> {
-    const out = new Set<string>();
-    if (H.size === 0) return out;
-    const bits = hashFilter(H);
-    for (const [p, f] of this.files) {
-      for (let i = 0; i < f.hash.length; i++) {
-        if (mayHold(bits, f.hash[i]) && H.has(f.hash[i])) {
-          out.add(p);
-          break;
-        }
-      }
-    }
-    return out;
+    return this.postings.holders(H);
+  }
+
+  /** The anchors by hash made now if they are not (a full build's, ~60 ms on the small bench tree; else the first update makes them). */
+  preparePostings(): void {
+    this.postings.prepare();
   }
 
   /** A located side's content key (a baseline's key of it), when a located pair has that side. */
@@ -396,28 +364,6 @@ function shown(r: RegionPair, pair: ReportPair, A: RegionDocument, B: RegionDocu
   const long = (side: RegionPair['a'], lines: ReportPair['a'], d: RegionDocument) =>
     side.end - side.start >= settings.minTokens && (d.kind !== 'code' || lines.endLine! - lines.startLine! + 1 >= MIN_CODE_LINES);
   return long(r.a, pair.a, A) && long(r.b, pair.b, B);
-}
-
-/** Bits of {@link hashFilter}: 2^22 (512 KB), under 0.1 % false hits for a few thousand hashes. */
-const FILTER_BITS = 22;
-
-/**
- * A bit filter of a set of anchor hashes: the scans over every file's anchors (1.5 million in a
- * 29 MB tree) test a bit before the set, which most anchors fail (a Set lookup per anchor took
- * ~100 ms a scan, four scans an update).
- */
-function hashFilter(hashes: Iterable<number>): Uint32Array {
-  const bits = new Uint32Array(1 << (FILTER_BITS - 5));
-  for (const h of hashes) {
-    const b = Math.imul(h, 0x9e3779b1) >>> (32 - FILTER_BITS);
-    bits[b >>> 5] |= 1 << (b & 31);
-  }
-  return bits;
-}
-
-function mayHold(bits: Uint32Array, h: number): boolean {
-  const b = Math.imul(h, 0x9e3779b1) >>> (32 - FILTER_BITS);
-  return (bits[b >>> 5] & (1 << (b & 31))) !== 0;
 }
 
 function cmp(a: string, b: string): number {
