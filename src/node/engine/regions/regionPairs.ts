@@ -84,13 +84,33 @@ export function locatedSideKey(doc: RegionDocument, side: { start: number; end: 
 
 const lines = (l: { startLine?: number; endLine?: number }): Lines => ({ startLine: l.startLine ?? 1, endLine: l.endLine ?? l.startLine ?? 1 });
 
-const filesKey = (p: string, q: string): string => (p <= q ? `${p}\0${q}` : `${q}\0${p}`);
+/**
+ * Lists by two files (either order), looked up by their paths: no key text made per pair (the
+ * paths' own hashes are kept by their strings; a made key's is computed again each time).
+ */
+export class ByTwoFiles {
+  private readonly byFirst = new Map<string, Map<string, number[]>>();
+
+  /** The list of files `p` and `q`, made empty if there is none. */
+  make(p: string, q: string): number[] {
+    const [x, y] = p <= q ? [p, q] : [q, p];
+    let m = this.byFirst.get(x);
+    if (!m) this.byFirst.set(x, (m = new Map()));
+    let list = m.get(y);
+    if (!list) m.set(y, (list = []));
+    return list;
+  }
+
+  get(p: string, q: string): number[] | undefined {
+    return p <= q ? this.byFirst.get(p)?.get(q) : this.byFirst.get(q)?.get(p);
+  }
+}
 
 /** The indices of `simhash` (pairs of any files) by their two files, for the files of `located`. */
-function candidatesOf(simhash: readonly ReportPair[], located: readonly ReportPair[]): Map<string, number[]> {
-  const keys = new Map<string, number[]>();
-  for (const loc of located) keys.set(filesKey(loc.a.path, loc.b.path), []);
-  simhash.forEach((p, i) => keys.get(filesKey(p.a.path, p.b.path))?.push(i));
+function candidatesOf(simhash: readonly ReportPair[], located: readonly ReportPair[]): ByTwoFiles {
+  const keys = new ByTwoFiles();
+  for (const loc of located) keys.make(loc.a.path, loc.b.path);
+  for (let i = 0; i < simhash.length; i++) keys.get(simhash[i].a.path, simhash[i].b.path)?.push(i);
   return keys;
 }
 
@@ -103,11 +123,11 @@ const placeLines = (l: Location): { path: string } & Lines => ({ path: l.path, s
  * CLI they leave the report and the located pairs inside them stand; located pairs of two files
  * paired as files go to the file pair and split nothing.
  */
-function splitPairs(simhash: readonly ReportPair[], located: readonly ReportPair[], keys: ReadonlyMap<string, readonly number[]>): Set<number> {
+function splitPairs(simhash: readonly ReportPair[], located: readonly ReportPair[], keys: ByTwoFiles): Set<number> {
   const splits = new SectionSplits<number>();
   const sections = new Map<number, { a: { path: string } & Lines; b: { path: string } & Lines }>();
   for (const loc of located) {
-    const candidates = keys.get(filesKey(loc.a.path, loc.b.path)) ?? [];
+    const candidates = keys.get(loc.a.path, loc.b.path) ?? [];
     if (loc.a.path !== loc.b.path && candidates.some((i) => simhash[i].kind === 'file')) continue;
     let a: ({ path: string } & Lines) | undefined;
     let b: ({ path: string } & Lines) | undefined;
@@ -131,7 +151,7 @@ function splitPairs(simhash: readonly ReportPair[], located: readonly ReportPair
  */
 export interface Placing {
   readonly simhash: readonly ReportPair[];
-  readonly keys: ReadonlyMap<string, readonly number[]>;
+  readonly keys: ByTwoFiles;
   readonly split: ReadonlySet<number>;
 }
 
@@ -166,7 +186,7 @@ function placeOf(loc: ReportPair, simhash: readonly ReportPair[], candidates: re
  * SimHash section pair that would say it).
  */
 export function standsAlone(loc: ReportPair, placed: Placing): boolean {
-  return placeOf(loc, placed.simhash, placed.keys.get(filesKey(loc.a.path, loc.b.path)) ?? [], placed.split) === 'kept';
+  return placeOf(loc, placed.simhash, placed.keys.get(loc.a.path, loc.b.path) ?? [], placed.split) === 'kept';
 }
 
 /**
@@ -196,7 +216,7 @@ export function mergeLocated(simhash: readonly ReportPair[], located: readonly R
   const out = simhash.slice();
   const regions = new Map<number, PairRegion[]>();
   for (const loc of located) {
-    const where = placeOf(loc, simhash, keys.get(filesKey(loc.a.path, loc.b.path))!, split);
+    const where = placeOf(loc, simhash, keys.get(loc.a.path, loc.b.path)!, split);
     if (where === 'dropped') continue;
     if (where === 'kept') {
       out.push(loc);
