@@ -33,9 +33,8 @@ interface Base {
   paths: string[];
   idOf: Map<string, number>;
   prose: Uint8Array;
-  /** Distinct hashes, ascending; the postings of keys[k] are post[from[k], from[k + 1]). */
-  keys: Uint32Array;
-  from: Uint32Array;
+  /** Every anchor's hash, ascending, and its file's id (ascending within a hash): the postings of h are post[i, j) where hashes[i, j) are h. */
+  hashes: Uint32Array;
   post: Uint32Array;
   /** 1: the file's anchors changed since (its postings here are stale). */
   stale: Uint8Array;
@@ -92,11 +91,10 @@ export class AnchorPostings {
       for (let i = 0; i < hash.length; i++) if (H.has(hash[i])) staleOf.set(hash[i], (staleOf.get(hash[i]) ?? 0) + 1);
     }
     for (const h of H) {
-      const k = find(b.keys, h);
-      if (k < 0) continue;
-      const n = b.from[k + 1] - b.from[k] - (staleOf.get(h) ?? 0);
+      const from = lowerBound(b.hashes, h);
+      const n = lowerBound(b.hashes, h + 1) - from - (staleOf.get(h) ?? 0);
       if (n <= 0) continue;
-      let j = b.from[k];
+      let j = from;
       while (b.stale[b.post[j]]) j++;
       const id = b.post[j];
       out.set(h, { n, first: b.paths[id], prose: b.prose[id] === 1 });
@@ -126,9 +124,7 @@ export class AnchorPostings {
     if (H.size === 0) return out;
     const b = this.current();
     for (const h of H) {
-      const k = find(b.keys, h);
-      if (k < 0) continue;
-      for (let j = b.from[k]; j < b.from[k + 1]; j++) if (!b.stale[b.post[j]]) out.add(b.paths[b.post[j]]);
+      for (let j = lowerBound(b.hashes, h); j < b.hashes.length && b.hashes[j] === h; j++) if (!b.stale[b.post[j]]) out.add(b.paths[b.post[j]]);
     }
     for (const p of this.before.keys()) {
       const hash = this.files.get(p)?.hash;
@@ -153,9 +149,7 @@ export class AnchorPostings {
     const b = this.current();
     const seeds = new Map<number, number>();
     for (const [h, w] of mine) {
-      const k = find(b.keys, h);
-      if (k < 0) continue;
-      for (let j = b.from[k]; j < b.from[k + 1]; j++) {
+      for (let j = lowerBound(b.hashes, h); j < b.hashes.length && b.hashes[j] === h; j++) {
         const id = b.post[j];
         if (!b.stale[id]) seeds.set(id, (seeds.get(id) ?? 0) + w);
       }
@@ -190,43 +184,29 @@ function baseOf(files: ReadonlyMap<string, PostingFile>): Base {
     prose[id] = f.prose ? 1 : 0;
     m += f.hash.length;
   }
-  const hashes = new Uint32Array(m);
+  const unsorted = new Uint32Array(m);
   const ids = new Uint32Array(m);
   let at = 0;
   for (let id = 0; id < paths.length; id++) {
     const { hash } = files.get(paths[id])!;
-    hashes.set(hash, at);
+    unsorted.set(hash, at);
     ids.fill(id, at, at + hash.length);
     at += hash.length;
   }
-  const sortedHashes = new Uint32Array(m);
+  const hashes = new Uint32Array(m);
   const post = new Uint32Array(m);
-  sortByKey(hashes, ids, sortedHashes, post, m);
-  let distinct = 0;
-  for (let i = 0; i < m; i++) if (i === 0 || sortedHashes[i] !== sortedHashes[i - 1]) distinct++;
-  const keys = new Uint32Array(distinct);
-  const from = new Uint32Array(distinct + 1);
-  let k = -1;
-  for (let i = 0; i < m; i++) {
-    if (i === 0 || sortedHashes[i] !== sortedHashes[i - 1]) {
-      keys[++k] = sortedHashes[i];
-      from[k] = i;
-    }
-  }
-  from[distinct] = m;
-  return { paths, idOf, prose, keys, from, post, stale: new Uint8Array(paths.length) };
+  sortByKey(unsorted, ids, hashes, post, m);
+  return { paths, idOf, prose, hashes, post, stale: new Uint8Array(paths.length) };
 }
 
-/** The index of `h` in the ascending `keys`, or -1. */
-function find(keys: Uint32Array, h: number): number {
+/** The first index of the ascending `hashes` holding at least `h` (a number: h + 1 past the largest hash is the length). */
+function lowerBound(hashes: Uint32Array, h: number): number {
   let lo = 0;
-  let hi = keys.length - 1;
-  while (lo <= hi) {
+  let hi = hashes.length;
+  while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const v = keys[mid];
-    if (v < h) lo = mid + 1;
-    else if (v > h) hi = mid - 1;
-    else return mid;
+    if (hashes[mid] < h) lo = mid + 1;
+    else hi = mid;
   }
-  return -1;
+  return lo;
 }
