@@ -40,8 +40,11 @@ export type RegionLoader = (paths: string[]) => Promise<Map<string, RegionDocume
 
 /** The region finder's defaults the index reproduces (core/regions/regions.ts DEFAULTS). */
 const MIN_TOKENS = 30;
-/** Seeds a pair of documents needs to be chained at all (RegionOptions.minSeeds). */
-const MIN_SEEDS = 2;
+/**
+ * Seeds a pair of documents needs to be searched at all: RegionOptions.minSeeds (2) and
+ * minBucketSeeds (4), the larger. A bucket's seeds are every two postings of each hash it shares.
+ */
+const MIN_BUCKET_SEEDS = 4;
 const MAX_POSTINGS = 24;
 const PROSE_SHARE = 0.08;
 const CEILING = 64;
@@ -281,9 +284,10 @@ export class RegionIndex {
   }
 
   /**
-   * The files (not dirty) that share at least two seeds with the dirty files: the region finder
-   * does not chain a pair of documents with fewer (RegionOptions.minSeeds), so the others cannot
-   * change (most of a file's partners in a large tree share one chance anchor with it).
+   * The files (not dirty) that share at least MIN_BUCKET_SEEDS seeds with the dirty files: the
+   * region finder does not search a pair of documents with fewer, so the others cannot change
+   * (most of a file's partners in a large tree share one or two chance anchors with it). A file's
+   * seeds with all the dirty ones together are at least its seeds with any one of them.
    */
   private partnersOf(S: ReadonlySet<number>, dirty: ReadonlySet<string>): Set<string> {
     const mine = new Map<number, number>();
@@ -291,7 +295,7 @@ export class RegionIndex {
       const f = this.files.get(p);
       if (f) for (let i = 0; i < f.hash.length; i++) if (S.has(f.hash[i])) mine.set(f.hash[i], (mine.get(f.hash[i]) ?? 0) + 1);
     }
-    return this.postings.partners(mine, dirty, MIN_SEEDS);
+    return this.postings.partners(mine, dirty, MIN_BUCKET_SEEDS);
   }
 
   /** Files holding any hash of `H`. */
