@@ -50,6 +50,7 @@ import type { HtmlScanData } from './export/htmlScanData';
 import { BaselineMarks } from '../baseline/baselineMarks';
 import { findTwins, type TwinLimit } from './twins';
 import { EngineReport } from './report/engineReport';
+import { RegionCacheKeeper, regionCachePath } from './regions/regionCache';
 import { EngineRegions, regionsHost } from './regions/engineRegions';
 import { BUCKET_SEARCH_MAX_THREADS } from '../../core/regions/kernelBuckets';
 import { eligible, folderOf, rulesOf, type RootRules } from './indexing/engineRules';
@@ -98,6 +99,8 @@ export class EngineState {
   private readonly regions: EngineRegions;
   /** The current report: matched, viewed and posted (report/engineReport.ts). */
   private readonly report: EngineReport;
+  /** The region index kept between sessions (regions/regionCache.ts). */
+  private readonly regionCache: RegionCacheKeeper;
   /** The skips and progress the jobs post. */
   private readonly notices: JobNotices;
   /** The engine's parts its index and update jobs need (indexing/indexJob.ts). */
@@ -113,6 +116,13 @@ export class EngineState {
     this.cache = new CacheWriter({ settings: () => this.config?.settings, entries: this.entries, emit }, options.cacheIo ?? nodeCacheIo, options.saveDelayMs ?? 1500);
     const regionThreads = options.regionThreads ?? Math.min(BUCKET_SEARCH_MAX_THREADS, os.availableParallelism?.() ?? os.cpus().length);
     this.regions = new EngineRegions(regionsHost(this.entries, this.fingerprinter, () => this.requireConfig().settings, emit, batch), nativeKernel(), options.regionsMaxBytes, undefined, Math.max(1, regionThreads));
+    this.regionCache = new RegionCacheKeeper(
+      this.regions,
+      () => (this.config ? fingerprintKey(this.config.settings) : undefined),
+      options.cacheIo ?? nodeCacheIo,
+      options.saveDelayMs ?? 1500,
+      (level, message) => emit({ type: 'log', level, message }),
+    );
     this.report = new EngineReport(
       {
         entries: this.entries,
@@ -153,6 +163,7 @@ export class EngineState {
       report: async (stats) => {
         this.report.compute(stats);
         await this.locate();
+        this.regionCache.schedule();
       },
       changeReport: (stats, changed) => this.changeReport(stats, changed),
     };
@@ -164,10 +175,13 @@ export class EngineState {
     return this.serial(async () => {
       this.applyConfig(req.config);
       this.cache.path = req.cachePath;
+      this.regionCache.file = req.cachePath ? regionCachePath(req.cachePath) : null;
       this.entries.clear();
       if (!req.cachePath) return { cacheStatus: 'none', cacheEntries: 0 };
       const loaded = await loadCache(req.cachePath, fingerprintKey(req.config.settings), this.cache.io);
       for (const e of loaded.entries) this.entries.set(e.path, { size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
+      // The located copies' index as the last session left it (its files compared at the first step).
+      await this.regionCache.load();
       if (loaded.status === 'discarded') {
         this.emit({ type: 'log', level: 'info', message: `fingerprint cache discarded (${loaded.reason}); rebuilding it` });
         return { cacheStatus: 'discarded', cacheReason: loaded.reason, cacheEntries: 0 };
@@ -331,9 +345,9 @@ export class EngineState {
     await this.fingerprinter.close();
   }
 
-  /** Writes the cache now if anything changed since the last write. */
+  /** Writes the caches now if anything changed since the last write. */
   async flushCache(): Promise<void> {
-    return this.cache.flush();
+    await Promise.all([this.cache.flush(), this.regionCache.flush()]);
   }
 
   // ------------------------------------------------------------------------------ internals

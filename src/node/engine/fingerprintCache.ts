@@ -24,6 +24,9 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
+import { checksum, CorruptCache, Reader, Writer } from './indexing/cacheFile';
+
+export { checksum } from './indexing/cacheFile';
 
 export const CACHE_MAGIC = 'NDFC';
 /**
@@ -63,49 +66,6 @@ export type LoadedCache =
 
 // --------------------------------------------------------------------------------- encoding
 
-class Writer {
-  private buf = Buffer.allocUnsafe(1 << 16);
-  length = 0;
-
-  private ensure(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.length + n) size *= 2;
-    const next = Buffer.allocUnsafe(size);
-    this.buf.copy(next, 0, 0, this.length);
-    this.buf = next;
-  }
-  u8(v: number): void {
-    this.ensure(1);
-    this.buf[this.length++] = v;
-  }
-  u16(v: number): void {
-    this.ensure(2);
-    this.buf.writeUInt16LE(v, this.length);
-    this.length += 2;
-  }
-  u32(v: number): void {
-    this.ensure(4);
-    this.buf.writeUInt32LE(v >>> 0, this.length);
-    this.length += 4;
-  }
-  f64(v: number): void {
-    this.ensure(8);
-    this.buf.writeDoubleLE(v, this.length);
-    this.length += 8;
-  }
-  str(s: string): void {
-    const n = Buffer.byteLength(s, 'utf8');
-    this.u32(n);
-    this.ensure(n);
-    this.buf.write(s, this.length, n, 'utf8');
-    this.length += n;
-  }
-  bytes(): Buffer {
-    return this.buf.subarray(0, this.length);
-  }
-}
-
 function writeItem(w: Writer, item: ItemFingerprint): void {
   w.u32(item.hi);
   w.u32(item.lo);
@@ -118,13 +78,6 @@ function writeItem(w: Writer, item: ItemFingerprint): void {
   const n = Math.min(item.sketch.length, MAX_SKETCH);
   w.u16(n);
   for (let i = 0; i < n; i++) w.u32(item.sketch[i]);
-}
-
-/** FNV-1a (32-bit) over bytes: cheap, enough to notice a damaged file. */
-export function checksum(buf: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < buf.length; i++) h = Math.imul(h ^ buf[i], 0x01000193);
-  return h >>> 0;
 }
 
 export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer {
@@ -163,49 +116,6 @@ export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer
 }
 
 // --------------------------------------------------------------------------------- decoding
-
-class CorruptCache extends Error {}
-
-class Reader {
-  pos = 0;
-  constructor(private readonly buf: Buffer) {}
-
-  private need(n: number): void {
-    if (this.pos + n > this.buf.length) throw new CorruptCache('truncated');
-  }
-  u8(): number {
-    this.need(1);
-    return this.buf[this.pos++];
-  }
-  u16(): number {
-    this.need(2);
-    const v = this.buf.readUInt16LE(this.pos);
-    this.pos += 2;
-    return v;
-  }
-  u32(): number {
-    this.need(4);
-    const v = this.buf.readUInt32LE(this.pos);
-    this.pos += 4;
-    return v;
-  }
-  f64(): number {
-    this.need(8);
-    const v = this.buf.readDoubleLE(this.pos);
-    this.pos += 8;
-    return v;
-  }
-  str(): string {
-    const n = this.u32();
-    this.need(n);
-    const s = this.buf.toString('utf8', this.pos, this.pos + n);
-    this.pos += n;
-    return s;
-  }
-  get done(): boolean {
-    return this.pos === this.buf.length;
-  }
-}
 
 function readItem(r: Reader): ItemFingerprint {
   const hi = r.u32();
@@ -367,7 +277,11 @@ export async function removeStaleTemps(file: string, io: CacheIo = nodeCacheIo):
 
 /** Writes the cache atomically: a temporary file beside it, renamed over it. */
 export async function saveCache(file: string, key: string, entries: Iterable<CachedEntry>, io: CacheIo = nodeCacheIo): Promise<void> {
-  const data = encodeCache(key, entries);
+  await writeFileAtomically(file, encodeCache(key, entries), io);
+}
+
+/** Writes `data` to `file` atomically: a temporary file beside it (removeStaleTemps' pattern), renamed over it. */
+export async function writeFileAtomically(file: string, data: Uint8Array, io: CacheIo = nodeCacheIo): Promise<void> {
   await io.mkdir(path.dirname(file));
   const tmp = `${file}.${process.pid}.${Date.now()}.${tmpCounter++}.tmp`;
   try {

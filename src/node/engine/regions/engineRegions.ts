@@ -18,6 +18,7 @@ import type { EngineEvent, ViewGroup } from '../engineProtocol';
 import { RegionIndex, type RegionIndexStats } from './regionIndex';
 import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, splitSectionKeys, standsAlone, type Placing } from './regionPairs';
 import { sendInBatches } from '../indexing/fileBatches';
+import type { RegionCacheFile, RegionCacheState } from './regionCache';
 
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
@@ -84,6 +85,10 @@ export class EngineRegions {
   private known: Map<string, string> | null = null;
   /** Times the index was let go ({@link drop}): a step that awaited meanwhile does not record what it built. */
   private drops = 0;
+  /** Steps under way (the index is not consistent with `known` meanwhile: no snapshot). */
+  private stepping = 0;
+  /** Changes whenever the index is brought up to date or restored (its cache is written when it moved). */
+  generation = 0;
   /** Over the byte limit (told once). */
   private over = false;
   /** The files whose located pairs changed since the last report (null: all); undefined: none. */
@@ -207,6 +212,43 @@ export class EngineRegions {
 
   /** Brings the index up to date with the indexed files; true when located pairs changed. */
   async step(): Promise<boolean> {
+    this.stepping++;
+    try {
+      return await this.stepNow();
+    } finally {
+      this.stepping--;
+    }
+  }
+
+  /**
+   * What the index was last brought up to date with, for the region cache (regionCache.ts): each
+   * file's signature and anchors, the pairs, the sides' content keys; undefined while a step runs,
+   * or when there is no index.
+   */
+  snapshot(): RegionCacheState | undefined {
+    if (this.stepping > 0 || !this.known || !this.active) return undefined;
+    const { anchors, pairs, sideKeys } = this.index.snapshot();
+    return { files: [...this.known].map(([path, sig]) => ({ path, sig, anchors: anchors.get(path) })), pairs: [...pairs], sideKeys };
+  }
+
+  /**
+   * The index as the region cache kept it (a warm start, before its first step): the next step
+   * compares the files with the signatures it holds and brings only the changed ones up to date.
+   * False (nothing taken) when located copies are off, an index exists, or the text is over the limit.
+   */
+  restore(state: RegionCacheState): boolean {
+    if (!this.enabled || this.known !== null || this.stepping > 0 || this.host.bytes() > this.maxBytes) return false;
+    const anchors = new Map<string, NonNullable<RegionCacheFile['anchors']>>();
+    for (const f of state.files) if (f.anchors) anchors.set(f.path, f.anchors);
+    this.forgetDocs();
+    this.early = { docs: new Map(), reads: [] };
+    this.mark(this.index.restore(anchors, state.pairs, state.sideKeys));
+    this.known = new Map(state.files.map((f) => [f.path, f.sig]));
+    this.generation++;
+    return true;
+  }
+
+  private async stepNow(): Promise<boolean> {
     // The documents offered with the job's fingerprints serve this step's full build only.
     const early = this.early;
     this.early = { docs: new Map(), reads: [] };
@@ -256,6 +298,7 @@ export class EngineRegions {
           if (sig === undefined) known.delete(p);
           else known.set(p, sig);
         }
+        this.generation++;
       }
       this.mark(touched);
     } catch (e) {

@@ -303,6 +303,32 @@ export class RegionIndex {
     return this.postings.holders(H);
   }
 
+  /** What the index holds, for the region cache (regionCache.ts): each file's anchors, the pairs, the sides' content keys. */
+  snapshot(): { anchors: Map<string, { hash: Uint32Array; pos: Int32Array; prose: boolean }>; pairs: readonly ReportPair[]; sideKeys: Array<{ path: string; startLine: number; endLine: number; key: string }> } {
+    const sideKeys: Array<{ path: string; startLine: number; endLine: number; key: string }> = [];
+    for (const [path, byLines] of this.sideKeys) {
+      for (const [at, key] of byLines) {
+        const [startLine, endLine] = at.split('\0').map(Number);
+        sideKeys.push({ path, startLine, endLine, key });
+      }
+    }
+    return { anchors: new Map(this.files), pairs: this.pairs(), sideKeys };
+  }
+
+  /** The index as a snapshot holds it (the region cache's, at a warm start); returns the files that have pairs. */
+  restore(anchors: ReadonlyMap<string, { hash: Uint32Array; pos: Int32Array; prose: boolean }>, pairs: readonly ReportPair[], sideKeys: ReadonlyArray<{ path: string; startLine: number; endLine: number; key: string }>): Set<string> {
+    this.clear();
+    for (const [p, f] of anchors) this.files.set(p, f);
+    this.caps = capsFor(this.files.size);
+    for (const pair of pairs) this.add(pair);
+    for (const k of sideKeys) {
+      let byLines = this.sideKeys.get(k.path);
+      if (!byLines) this.sideKeys.set(k.path, (byLines = new Map()));
+      byLines.set(`${k.startLine}\0${k.endLine}`, k.key);
+    }
+    return new Set(this.byPath.keys());
+  }
+
   /** The anchors by hash made now if they are not (a full build's, ~60 ms on the small bench tree; else the first update makes them). */
   preparePostings(): void {
     this.postings.prepare();

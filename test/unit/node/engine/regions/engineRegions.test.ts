@@ -332,6 +332,70 @@ describe('EngineState: located copies (neardup.locate)', function () {
   });
 });
 
+describe('EngineState: the located copies kept between sessions (regions/regionCache.ts)', function () {
+  this.timeout(60000);
+  it('a warm start reads no file for them and shows what the last session did; a file changed meanwhile is read again with its partners, as a cold start over the new files shows', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-region-cache-engine-'));
+    const storage = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-region-cache-storage-'));
+    try {
+      const block = lines(source('core/regions/groups.ts'), 20, 50);
+      const host = source('core/regions/anchors.ts');
+      const pasted = () => {
+        const l = host.split('\n');
+        l.splice(30, 0, ...block.split('\n'));
+        return l.join('\n');
+      };
+      fs.writeFileSync(path.join(root, 'groups.ts'), source('core/regions/groups.ts'));
+      fs.writeFileSync(path.join(root, 'host.ts'), pasted());
+      fs.writeFileSync(path.join(root, 'other.ts'), `${source('core/regions/chain.ts')}\n${lines(source('core/regions/anchors.ts'), 60, 90)}\n`);
+      for (let i = 0; i < 12; i++) fs.writeFileSync(path.join(root, `unit${i}.ts`), `export function unit${i}(v: number): number {\n  return v * ${i + 3} + ${i * 7};\n}\n`);
+      const cachePath = path.join(storage, 'fingerprints.bin');
+      const config: EngineConfig = { settings: { ...DEFAULT_ENGINE_SETTINGS }, include: [], exclude: [], roots: [{ path: root, exclude: [] }] };
+      const view = (r: ViewReport) => JSON.stringify({ items: r.items, groups: r.groups, pairs: r.pairs });
+      const session = async (cache: string | null) => {
+        const fp = new InlineFingerprinter();
+        const logs: string[] = [];
+        const engine = new EngineState(fp, (e) => e.type === 'log' && logs.push(e.message), { saveDelayMs: 3600e3, progressIntervalMs: 0 });
+        await engine.init({ config, cachePath: cache });
+        await engine.reindex();
+        const report = engine.getReport();
+        await engine.shutdown(); // (the caches written)
+        return { reads: fp.regionReads.map((p) => path.basename(p)), report, logs };
+      };
+
+      const cold = await session(cachePath);
+      assert.ok(cold.report.groups.some((g) => g.located), 'located copies found');
+      assert.ok(fs.existsSync(`${cachePath}.regions`), 'the region cache written at shutdown');
+      const warm = await session(cachePath);
+      assert.deepEqual(warm.reads, [], 'a warm start reads no file for its located copies');
+      assert.equal(view(warm.report), view(cold.report));
+      assert.deepEqual(warm.logs.filter((m) => /region cache/.test(m)), []);
+
+      // The copy edited away while no session ran: that file and its partners read, the rest not.
+      const t = Date.now() / 1000 + 100;
+      fs.writeFileSync(path.join(root, 'host.ts'), host);
+      fs.utimesSync(path.join(root, 'host.ts'), t, t);
+      const changed = await session(cachePath);
+      assert.ok(changed.reads.includes('host.ts'), changed.reads.join(' '));
+      assert.ok(!changed.reads.some((p) => p.startsWith('unit')), `files sharing nothing with it are not read: ${changed.reads.join(' ')}`);
+      const fresh = await session(null);
+      assert.equal(view(changed.report), view(fresh.report), 'the same as a start without caches');
+      const joins = (r: ViewReport, x: string, y: string) => r.groups.some((g) => g.located && g.members.some((m) => path.basename(m.path) === x) && g.members.some((m) => path.basename(m.path) === y));
+      assert.ok(joins(cold.report, 'host.ts', 'groups.ts') && !joins(changed.report, 'host.ts', 'groups.ts'), 'its copy is gone');
+
+      // A damaged region cache: told once, the index built from the files, the same view.
+      fs.writeFileSync(`${cachePath}.regions`, 'NDRC damaged');
+      const damaged = await session(cachePath);
+      assert.ok(damaged.logs.some((m) => /region cache discarded \(/.test(m)), damaged.logs.join(' | '));
+      assert.ok(damaged.reads.length >= 15, 'every file read for the index');
+      assert.equal(view(damaged.report), view(fresh.report));
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+      fs.rmSync(storage, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("EngineReport: a located step's view of many files takes their pairs from one merge of every located pair", function () {
   this.timeout(60000);
   it('each file then has the items its own merge gives (file pairs with regions, split section pairs, copies that stand alone), after a full build and after saves', async () => {

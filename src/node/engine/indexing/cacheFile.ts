@@ -1,0 +1,121 @@
+/**
+ * The binary files of the engine's caches (../fingerprintCache.ts, ../regions/regionCache.ts): a growing
+ * little-endian writer, a reader that throws CorruptCache past the end, the FNV-1a checksum of a
+ * body. Arrays of 32-bit numbers go as one copy of their bytes on a little-endian machine.
+ */
+import * as os from 'node:os';
+
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
+export class Writer {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  length = 0;
+
+  private ensure(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.length + n) size *= 2;
+    const next = Buffer.allocUnsafe(size);
+    this.buf.copy(next, 0, 0, this.length);
+    this.buf = next;
+  }
+  u8(v: number): void {
+    this.ensure(1);
+    this.buf[this.length++] = v;
+  }
+  u16(v: number): void {
+    this.ensure(2);
+    this.buf.writeUInt16LE(v, this.length);
+    this.length += 2;
+  }
+  u32(v: number): void {
+    this.ensure(4);
+    this.buf.writeUInt32LE(v >>> 0, this.length);
+    this.length += 4;
+  }
+  f64(v: number): void {
+    this.ensure(8);
+    this.buf.writeDoubleLE(v, this.length);
+    this.length += 8;
+  }
+  str(s: string): void {
+    const n = Buffer.byteLength(s, 'utf8');
+    this.u32(n);
+    this.ensure(n);
+    this.buf.write(s, this.length, n, 'utf8');
+    this.length += n;
+  }
+  /** The numbers of `a` (a count first), as u32 each. */
+  u32s(a: Uint32Array | Int32Array): void {
+    this.u32(a.length);
+    this.ensure(4 * a.length);
+    if (LITTLE_ENDIAN) {
+      this.buf.set(new Uint8Array(a.buffer, a.byteOffset, 4 * a.length), this.length);
+      this.length += 4 * a.length;
+    } else for (let i = 0; i < a.length; i++) this.u32(a[i]);
+  }
+  bytes(): Buffer {
+    return this.buf.subarray(0, this.length);
+  }
+}
+
+/** FNV-1a (32-bit) over bytes: cheap, enough to notice a damaged file. */
+export function checksum(buf: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < buf.length; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h >>> 0;
+}
+
+export class CorruptCache extends Error {}
+
+export class Reader {
+  pos = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  private need(n: number): void {
+    if (this.pos + n > this.buf.length) throw new CorruptCache('truncated');
+  }
+  u8(): number {
+    this.need(1);
+    return this.buf[this.pos++];
+  }
+  u16(): number {
+    this.need(2);
+    const v = this.buf.readUInt16LE(this.pos);
+    this.pos += 2;
+    return v;
+  }
+  u32(): number {
+    this.need(4);
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+  f64(): number {
+    this.need(8);
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+  str(): string {
+    const n = this.u32();
+    this.need(n);
+    const s = this.buf.toString('utf8', this.pos, this.pos + n);
+    this.pos += n;
+    return s;
+  }
+  /** The numbers Writer.u32s wrote (at most `max` of them). */
+  u32s(max: number): Uint32Array {
+    const n = this.u32();
+    if (n > max) throw new CorruptCache('array too long');
+    this.need(4 * n);
+    const out = new Uint32Array(n);
+    if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(this.buf.subarray(this.pos, this.pos + 4 * n));
+    else for (let i = 0; i < n; i++) out[i] = this.buf.readUInt32LE(this.pos + 4 * i);
+    this.pos += 4 * n;
+    return out;
+  }
+  get done(): boolean {
+    return this.pos === this.buf.length;
+  }
+}

@@ -1,0 +1,257 @@
+/**
+ * The region index kept between sessions (`neardup.locate`): one binary file beside the
+ * fingerprint cache (`<cache>.regions`), so that a warm start has its located copies at once
+ * instead of reading and tokenising every file again to build the index. It holds what the index
+ * was last brought up to date with: each file's signature (size and mtime) and anchors, the
+ * located pairs and their sides' content keys. A file whose signature differs at the next start
+ * is a change like any other (EngineRegions.step: its pairs found again, its partners read).
+ *
+ * Layout (little-endian; cacheFile.ts' writer and reader):
+ *   header  "NDRC" | u32 format version | u32 body length | u32 FNV-1a checksum of the body
+ *   body    str settings key | u32 files | files × file | u32 pairs | pairs × pair | u32 keys | keys × key
+ *   file    str path | str signature | u8 flags (1: anchors follow, 2: prose) | [u32s hashes | u32s positions]
+ *   pair    u32 file a | u32 start line | u32 end line | u32 file b | u32 start line | u32 end line
+ *           | u8 distance | f64 similarity | u8 clone kind (exact, renamed, edited)
+ *   key     u32 file | u32 start line | u32 end line | str content key
+ * Anything unexpected discards the file (the index is built again from the files), as for the
+ * fingerprint cache.
+ */
+import type { CloneKind } from '../../../core/regions/regions';
+import type { ReportPair } from '../../../core/report/report';
+import { checksum, CorruptCache, Reader, Writer } from '../indexing/cacheFile';
+import { nodeCacheIo, writeFileAtomically, removeStaleTemps, type CacheIo } from '../fingerprintCache';
+
+export const REGION_CACHE_MAGIC = 'NDRC';
+/** Bump when the layout or what the index holds changes. */
+export const REGION_CACHE_VERSION = 1;
+const HEADER_BYTES = 16;
+const CLONES: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
+
+/** A file the index was brought up to date with: its signature and, when it has them, its anchors. */
+export interface RegionCacheFile {
+  path: string;
+  sig: string;
+  anchors?: { hash: Uint32Array; pos: Int32Array; prose: boolean };
+}
+
+/** What the region index holds (RegionIndex.snapshot, EngineRegions' signatures). */
+export interface RegionCacheState {
+  files: RegionCacheFile[];
+  /** The located pairs (section pairs of two files of `files` with anchors). */
+  pairs: ReportPair[];
+  /** The content keys of the located sides: path, lines, key. */
+  sideKeys: Array<{ path: string; startLine: number; endLine: number; key: string }>;
+}
+
+export function encodeRegionCache(key: string, state: RegionCacheState): Buffer {
+  const w = new Writer();
+  w.str(key);
+  const index = new Map<string, number>();
+  w.u32(state.files.length);
+  for (const f of state.files) {
+    index.set(f.path, index.size);
+    w.str(f.path);
+    w.str(f.sig);
+    w.u8((f.anchors ? 1 : 0) | (f.anchors?.prose ? 2 : 0));
+    if (f.anchors) {
+      w.u32s(f.anchors.hash);
+      w.u32s(f.anchors.pos);
+    }
+  }
+  const fileOf = (path: string): number => {
+    const i = index.get(path);
+    if (i === undefined) throw new Error(`region cache: a pair's file ${path} is not indexed`);
+    return i;
+  };
+  w.u32(state.pairs.length);
+  for (const p of state.pairs) {
+    w.u32(fileOf(p.a.path));
+    w.u32(p.a.startLine!);
+    w.u32(p.a.endLine!);
+    w.u32(fileOf(p.b.path));
+    w.u32(p.b.startLine!);
+    w.u32(p.b.endLine!);
+    w.u8(p.distance);
+    w.f64(p.similarity);
+    w.u8(CLONES.indexOf(p.clone ?? 'edited'));
+  }
+  w.u32(state.sideKeys.length);
+  for (const k of state.sideKeys) {
+    w.u32(fileOf(k.path));
+    w.u32(k.startLine);
+    w.u32(k.endLine);
+    w.str(k.key);
+  }
+  const body = w.bytes();
+  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+  out.write(REGION_CACHE_MAGIC, 0, 'latin1');
+  out.writeUInt32LE(REGION_CACHE_VERSION, 4);
+  out.writeUInt32LE(body.length, 8);
+  out.writeUInt32LE(checksum(body), 12);
+  body.copy(out, HEADER_BYTES);
+  return out;
+}
+
+export type DecodedRegionCache = { ok: true; key: string; state: RegionCacheState } | { ok: false; reason: string };
+
+export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
+  if (buf.length < HEADER_BYTES) return { ok: false, reason: 'truncated header' };
+  if (buf.toString('latin1', 0, 4) !== REGION_CACHE_MAGIC) return { ok: false, reason: 'not a NearDup region cache' };
+  const version = buf.readUInt32LE(4);
+  if (version !== REGION_CACHE_VERSION) return { ok: false, reason: `format version ${version}, expected ${REGION_CACHE_VERSION}` };
+  if (buf.readUInt32LE(8) !== buf.length - HEADER_BYTES) return { ok: false, reason: 'truncated or padded' };
+  const body = buf.subarray(HEADER_BYTES);
+  if (checksum(body) !== buf.readUInt32LE(12)) return { ok: false, reason: 'checksum mismatch' };
+  const r = new Reader(body);
+  try {
+    const key = r.str();
+    const n = r.u32();
+    if (n > body.length) throw new CorruptCache('bad file count');
+    const files: RegionCacheFile[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < n; i++) {
+      const path = r.str();
+      if (path === '' || seen.has(path)) throw new CorruptCache('bad or repeated path');
+      seen.add(path);
+      const sig = r.str();
+      const flags = r.u8();
+      if (flags > 3) throw new CorruptCache('bad flags');
+      if (!(flags & 1)) {
+        files.push({ path, sig });
+        continue;
+      }
+      const hash = r.u32s(body.length);
+      const pos = new Int32Array(r.u32s(body.length).buffer);
+      if (pos.length !== hash.length) throw new CorruptCache('anchors of two lengths');
+      files.push({ path, sig, anchors: { hash, pos, prose: (flags & 2) !== 0 } });
+    }
+    const line = (): number => {
+      const v = r.u32();
+      if (v < 1) throw new CorruptCache('bad line');
+      return v;
+    };
+    const fileAt = (withAnchors: boolean): string => {
+      const i = r.u32();
+      if (i >= files.length || (withAnchors && !files[i].anchors)) throw new CorruptCache('bad file of a pair');
+      return files[i].path;
+    };
+    const m = r.u32();
+    if (m > body.length) throw new CorruptCache('bad pair count');
+    const pairs: ReportPair[] = [];
+    for (let i = 0; i < m; i++) {
+      const a = { path: fileAt(true), startLine: line(), endLine: line() };
+      const b = { path: fileAt(true), startLine: line(), endLine: line() };
+      const distance = r.u8();
+      const similarity = r.f64();
+      const clone = CLONES[r.u8()];
+      if (a.endLine < a.startLine || b.endLine < b.startLine || distance > 64 || !(similarity >= 0 && similarity <= 1) || !clone) throw new CorruptCache('bad pair');
+      pairs.push({ kind: 'section', a, b, distance, similarity, clone, located: true });
+    }
+    const k = r.u32();
+    if (k > body.length) throw new CorruptCache('bad key count');
+    const sideKeys: RegionCacheState['sideKeys'] = [];
+    for (let i = 0; i < k; i++) {
+      const path = fileAt(false);
+      const startLine = line();
+      const endLine = line();
+      sideKeys.push({ path, startLine, endLine, key: r.str() });
+    }
+    if (!r.done) throw new CorruptCache('trailing bytes');
+    return { ok: true, key, state: { files, pairs, sideKeys } };
+  } catch (e) {
+    if (e instanceof CorruptCache) return { ok: false, reason: `corrupt (${e.message})` };
+    throw e;
+  }
+}
+
+/** The region cache's file beside the fingerprint cache. */
+export const regionCachePath = (cachePath: string): string => `${cachePath}.regions`;
+
+/** Reads the region cache: its state, or why there is none (a file that cannot be used is deleted). */
+export async function loadRegionCache(file: string, key: string, io: CacheIo = nodeCacheIo): Promise<{ state: RegionCacheState } | { state: null; reason: string }> {
+  await removeStaleTemps(file, io);
+  let buf: Buffer;
+  try {
+    buf = await io.readFile(file);
+  } catch (e) {
+    return { state: null, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+  }
+  const decoded = decodeRegionCache(buf);
+  const reason = !decoded.ok ? decoded.reason : decoded.key !== key ? 'made with other settings' : undefined;
+  if (reason === undefined && decoded.ok) return { state: decoded.state };
+  await io.rm(file).catch(() => undefined);
+  return { state: null, reason: reason! };
+}
+
+/** What the keeper needs of the engine's located copies (EngineRegions). */
+export interface KeptRegions {
+  readonly on: boolean;
+  readonly generation: number;
+  snapshot(): RegionCacheState | undefined;
+  restore(state: RegionCacheState): boolean;
+}
+
+/**
+ * The region cache of an engine: read once at its start (the index restored), written a while
+ * after the index moved (`schedule`, after a job) and at shutdown (`flush`) — never during a step,
+ * only when the index changed since the last write. A failing write is logged once, until one works.
+ */
+export class RegionCacheKeeper {
+  /** The cache file (null: none). */
+  file: string | null = null;
+  private saved = -1;
+  private failing = false;
+  private timer: NodeJS.Timeout | null = null;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly regions: KeptRegions,
+    /** The settings key the cache is valid for (fingerprintKey of the settings), undefined before the engine is set up. */
+    private readonly key: () => string | undefined,
+    private readonly io: CacheIo,
+    private readonly delayMs: number,
+    private readonly log: (level: 'info' | 'warn', message: string) => void,
+  ) {}
+
+  /** Reads the cache into the index (a warm start, before the first step). */
+  async load(): Promise<void> {
+    const key = this.key();
+    if (!this.file || !this.regions.on || key === undefined) return;
+    const r = await loadRegionCache(this.file, key, this.io);
+    if (r.state) {
+      if (this.regions.restore(r.state)) this.saved = this.regions.generation;
+    } else if (!/^unreadable \((ENOENT|ENOTDIR)\)$/.test(r.reason)) this.log('info', `region cache discarded (${r.reason}); located copies are found again`);
+  }
+
+  /** Writes the cache after a while if the index moved since the last write. */
+  schedule(): void {
+    if (!this.file || this.regions.generation === this.saved) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), this.delayMs);
+    this.timer.unref?.();
+  }
+
+  /** Writes the cache now if the index moved since the last write (and no step runs). */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const key = this.key();
+    const generation = this.regions.generation;
+    if (!this.file || key === undefined || generation === this.saved) return this.saving;
+    const state = this.regions.snapshot();
+    if (!state) return this.saving;
+    const file = this.file;
+    this.saving = this.saving
+      .then(async () => {
+        await writeFileAtomically(file, encodeRegionCache(key, state), this.io);
+        this.saved = generation;
+        if (this.failing) (this.failing = false), this.log('info', 'the region cache is written again');
+      })
+      .catch((e) => {
+        if (this.failing) return;
+        this.failing = true;
+        this.log('warn', `could not write the region cache (${(e as Error).message}); located copies are found again at the next start`);
+      });
+    return this.saving;
+  }
+}
