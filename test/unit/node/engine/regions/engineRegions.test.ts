@@ -8,7 +8,8 @@ import { DEFAULT_ENGINE_SETTINGS, type EngineSettings } from '../../../../../src
 import type { FileOutcome, FileToFingerprint } from '../../../../../src/node/workers/fileOutcome';
 import { fingerprintDecoded, fingerprintFileSync } from '../../../../../src/node/workers/fingerprintFile';
 import { DocumentEntries } from '../../../../../src/node/engine/documentEntries';
-import { EngineRegions, regionsHost } from '../../../../../src/node/engine/regions/engineRegions';
+import { EngineRegions } from '../../../../../src/node/engine/regions/engineRegions';
+import { regionsHost } from '../../../../../src/node/engine/regions/regionsHost';
 import { nativeKernel } from '../../../../../src/node/workers/nativeKernel';
 import type { DocumentFingerprint } from '../../../../../src/core/types';
 import type { ReportPair } from '../../../../../src/core/report/report';
