@@ -104,6 +104,7 @@ async function child(tree, locate, edits) {
   const warmFirstMs = warm.reports[0] - w0;
   await warm.state.shutdown();
   fs.rmSync(cachePath, { force: true });
+  fs.rmSync(`${cachePath}.regions`, { force: true }); // (the located copies' index, kept beside it)
   fs.rmSync(ws, { recursive: true, force: true });
   return {
     locate,

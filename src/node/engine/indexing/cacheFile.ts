@@ -8,8 +8,13 @@ import * as os from 'node:os';
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export class Writer {
-  private buf = Buffer.allocUnsafe(1 << 16);
+  private buf: Buffer;
   length = 0;
+
+  /** `bytes`: what the writer is expected to take (it grows past it when needed). */
+  constructor(bytes = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(Math.max(64, bytes));
+  }
 
   private ensure(n: number): void {
     if (this.length + n <= this.buf.length) return;

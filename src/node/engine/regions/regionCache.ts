@@ -44,7 +44,12 @@ export interface RegionCacheState {
 }
 
 export function encodeRegionCache(key: string, state: RegionCacheState): Buffer {
-  const w = new Writer();
+  // (sized at once and the header written in place: a 13 MB index is not copied as the writer grows, nor once more with its header)
+  let size = HEADER_BYTES + 64 + key.length * 3 + 42 * state.pairs.length;
+  for (const f of state.files) size += 16 + 3 * (f.path.length + f.sig.length) + 8 * (f.anchors?.hash.length ?? 0);
+  for (const k of state.sideKeys) size += 20 + 3 * k.key.length;
+  const w = new Writer(size);
+  for (let i = 0; i < HEADER_BYTES; i++) w.u8(0);
   w.str(key);
   const index = new Map<string, number>();
   w.u32(state.files.length);
@@ -82,13 +87,12 @@ export function encodeRegionCache(key: string, state: RegionCacheState): Buffer 
     w.u32(k.endLine);
     w.str(k.key);
   }
-  const body = w.bytes();
-  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length);
+  const out = w.bytes();
+  const body = out.subarray(HEADER_BYTES);
   out.write(REGION_CACHE_MAGIC, 0, 'latin1');
   out.writeUInt32LE(REGION_CACHE_VERSION, 4);
   out.writeUInt32LE(body.length, 8);
   out.writeUInt32LE(checksum(body), 12);
-  body.copy(out, HEADER_BYTES);
   return out;
 }
 
