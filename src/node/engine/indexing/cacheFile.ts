@@ -71,6 +71,21 @@ export function checksum(buf: Uint8Array): number {
   return h >>> 0;
 }
 
+/**
+ * FNV-1a (32-bit) over the bytes' little-endian 32-bit words, then the last bytes: ~4× as fast as
+ * checksum over a large body (the region cache's 13 MB).
+ */
+export function checksumWords(buf: Uint8Array): number {
+  const n = buf.length >>> 2;
+  let words: Uint32Array | null = null;
+  if (LITTLE_ENDIAN) words = buf.byteOffset % 4 === 0 ? new Uint32Array(buf.buffer, buf.byteOffset, n) : new Uint32Array(buf.slice(0, 4 * n).buffer);
+  let h = 0x811c9dc5;
+  if (words) for (let i = 0; i < n; i++) h = Math.imul(h ^ words[i], 0x01000193);
+  else for (let i = 0; i < n; i++) h = Math.imul(h ^ (buf[4 * i] | (buf[4 * i + 1] << 8) | (buf[4 * i + 2] << 16) | (buf[4 * i + 3] << 24)), 0x01000193);
+  for (let i = 4 * n; i < buf.length; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h >>> 0;
+}
+
 export class CorruptCache extends Error {}
 
 export class Reader {

@@ -7,9 +7,11 @@
  * is a change like any other (EngineRegions.step: its pairs found again, its partners read).
  *
  * Layout (little-endian; cacheFile.ts' writer and reader):
- *   header  "NDRC" | u32 format version | u32 body length | u32 FNV-1a checksum of the body
- *   body    str settings key | u32 files | files × file | u32 pairs | pairs × pair | u32 keys | keys × key
- *   file    str path | str signature | u8 flags (1: anchors follow, 2: prose) | [u32s hashes | u32s positions]
+ *   header  "NDRC" | u32 format version | u32 body length | u32 checksum of the body (FNV-1a of its words)
+ *   body    str settings key | u32 files | files × file | u32s every file's hashes | u32s their positions
+ *           | u32 pairs | pairs × pair | u32 keys | keys × key
+ *   file    str path | str signature | u8 flags (1: anchors, 2: prose) | [u32 anchors]
+ * (each file's anchors in turn in the two arrays: one copy each at a start, the files' views into them)
  *   pair    u32 file a | u32 start line | u32 end line | u32 file b | u32 start line | u32 end line
  *           | u8 distance | f64 similarity | u8 clone kind (exact, renamed, edited)
  *   key     u32 file | u32 start line | u32 end line | str content key
@@ -18,7 +20,7 @@
  */
 import type { CloneKind } from '../../../core/regions/regions';
 import type { ReportPair } from '../../../core/report/report';
-import { checksum, CorruptCache, Reader, Writer } from '../indexing/cacheFile';
+import { checksumWords as checksum, CorruptCache, Reader, Writer } from '../indexing/cacheFile';
 import { nodeCacheIo, writeFileAtomically, removeStaleTemps, type CacheIo } from '../fingerprintCache';
 
 export const REGION_CACHE_MAGIC = 'NDRC';
@@ -26,6 +28,8 @@ export const REGION_CACHE_MAGIC = 'NDRC';
 export const REGION_CACHE_VERSION = 1;
 const HEADER_BYTES = 16;
 const CLONES: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
+const EMPTY = new Uint32Array(0);
+const EMPTY_POS = new Int32Array(0);
 
 /** A file the index was brought up to date with: its signature and, when it has them, its anchors. */
 export interface RegionCacheFile {
@@ -46,7 +50,7 @@ export interface RegionCacheState {
 export function encodeRegionCache(key: string, state: RegionCacheState): Buffer {
   // (sized at once and the header written in place: a 13 MB index is not copied as the writer grows, nor once more with its header)
   let size = HEADER_BYTES + 64 + key.length * 3 + 42 * state.pairs.length;
-  for (const f of state.files) size += 16 + 3 * (f.path.length + f.sig.length) + 8 * (f.anchors?.hash.length ?? 0);
+  for (const f of state.files) size += 20 + 3 * (f.path.length + f.sig.length) + 8 * (f.anchors?.hash.length ?? 0);
   for (const k of state.sideKeys) size += 20 + 3 * k.key.length;
   const w = new Writer(size);
   for (let i = 0; i < HEADER_BYTES; i++) w.u8(0);
@@ -58,11 +62,21 @@ export function encodeRegionCache(key: string, state: RegionCacheState): Buffer 
     w.str(f.path);
     w.str(f.sig);
     w.u8((f.anchors ? 1 : 0) | (f.anchors?.prose ? 2 : 0));
-    if (f.anchors) {
-      w.u32s(f.anchors.hash);
-      w.u32s(f.anchors.pos);
-    }
+    if (f.anchors) w.u32(f.anchors.hash.length);
   }
+  let total = 0;
+  for (const f of state.files) total += f.anchors?.hash.length ?? 0;
+  const hashes = new Uint32Array(total);
+  const positions = new Int32Array(total);
+  let at = 0;
+  for (const f of state.files) {
+    if (!f.anchors) continue;
+    hashes.set(f.anchors.hash, at);
+    positions.set(f.anchors.pos, at);
+    at += f.anchors.hash.length;
+  }
+  w.u32s(hashes);
+  w.u32s(positions);
   const fileOf = (path: string): number => {
     const i = index.get(path);
     if (i === undefined) throw new Error(`region cache: a pair's file ${path} is not indexed`);
@@ -112,7 +126,9 @@ export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
     const n = r.u32();
     if (n > body.length) throw new CorruptCache('bad file count');
     const files: RegionCacheFile[] = [];
+    const counts: number[] = [];
     const seen = new Set<string>();
+    let total = 0;
     for (let i = 0; i < n; i++) {
       const path = r.str();
       if (path === '' || seen.has(path)) throw new CorruptCache('bad or repeated path');
@@ -120,14 +136,24 @@ export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
       const sig = r.str();
       const flags = r.u8();
       if (flags > 3) throw new CorruptCache('bad flags');
-      if (!(flags & 1)) {
-        files.push({ path, sig });
+      const count = flags & 1 ? r.u32() : -1;
+      counts.push(count);
+      if (count > 0) total += count;
+      files.push({ path, sig });
+      if (flags & 2) files[i].anchors = { hash: EMPTY, pos: EMPTY_POS, prose: true };
+    }
+    const hashes = r.u32s(body.length);
+    const positions = new Int32Array(r.u32s(body.length).buffer);
+    if (hashes.length !== total || positions.length !== total) throw new CorruptCache('anchors of other lengths');
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const c = counts[i];
+      if (c < 0) {
+        if (files[i].anchors) throw new CorruptCache('bad flags');
         continue;
       }
-      const hash = r.u32s(body.length);
-      const pos = new Int32Array(r.u32s(body.length).buffer);
-      if (pos.length !== hash.length) throw new CorruptCache('anchors of two lengths');
-      files.push({ path, sig, anchors: { hash, pos, prose: (flags & 2) !== 0 } });
+      files[i].anchors = { hash: hashes.subarray(at, at + c), pos: positions.subarray(at, at + c), prose: files[i].anchors?.prose ?? false };
+      at += c;
     }
     const line = (): number => {
       const v = r.u32();
