@@ -24,7 +24,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { DocumentFingerprint, ItemFingerprint, SectionFingerprint } from '../../core/types';
 import type { EngineSettings } from '../settings/engineSettings';
-import { checksum, CorruptCache, Reader, Writer } from './indexing/cacheFile';
+import { bodyOf, checksum, CorruptCache, headedWriter, Reader, withHeader, type Writer } from './indexing/cacheFile';
 
 export { checksum } from './indexing/cacheFile';
 
@@ -38,7 +38,6 @@ export const CACHE_MAGIC = 'NDFC';
  * core/text/comments.ts).
  */
 export const CACHE_FORMAT_VERSION = 7;
-const HEADER_BYTES = 16;
 const MAX_SKETCH = 4096;
 
 /** The settings that change fingerprints: the cache is only valid for the same values. */
@@ -82,7 +81,7 @@ function writeItem(w: Writer, item: ItemFingerprint): void {
 
 export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer {
   const list = [...entries];
-  const w = new Writer();
+  const w = headedWriter();
   w.str(key);
   w.u32(list.length);
   for (const e of list) {
@@ -105,14 +104,7 @@ export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer
       writeItem(w, s);
     }
   }
-  const body = w.bytes();
-  const out = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-  out.write(CACHE_MAGIC, 0, 4, 'latin1');
-  out.writeUInt32LE(CACHE_FORMAT_VERSION, 4);
-  out.writeUInt32LE(body.length, 8);
-  out.writeUInt32LE(checksum(body), 12);
-  body.copy(out, HEADER_BYTES);
-  return out;
+  return withHeader(w, CACHE_MAGIC, CACHE_FORMAT_VERSION, checksum);
 }
 
 // --------------------------------------------------------------------------------- decoding
@@ -137,14 +129,8 @@ function readItem(r: Reader): ItemFingerprint {
 }
 
 export function decodeCache(buf: Buffer): DecodedCache {
-  if (buf.length < HEADER_BYTES) return { ok: false, reason: 'truncated header' };
-  if (buf.toString('latin1', 0, 4) !== CACHE_MAGIC) return { ok: false, reason: 'not a NearDup cache' };
-  const version = buf.readUInt32LE(4);
-  if (version !== CACHE_FORMAT_VERSION) return { ok: false, reason: `format version ${version}, expected ${CACHE_FORMAT_VERSION}` };
-  const length = buf.readUInt32LE(8);
-  if (length !== buf.length - HEADER_BYTES) return { ok: false, reason: 'truncated or padded' };
-  const body = buf.subarray(HEADER_BYTES);
-  if (checksum(body) !== buf.readUInt32LE(12)) return { ok: false, reason: 'checksum mismatch' };
+  const body = bodyOf(buf, CACHE_MAGIC, CACHE_FORMAT_VERSION, checksum, 'NearDup cache');
+  if (!Buffer.isBuffer(body)) return { ok: false, reason: body.reason };
   const r = new Reader(body);
   try {
     const key = r.str();

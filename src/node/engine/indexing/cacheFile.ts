@@ -1,7 +1,9 @@
 /**
- * The binary files of the engine's caches (../fingerprintCache.ts, ../regions/regionCache.ts): a growing
- * little-endian writer, a reader that throws CorruptCache past the end, the FNV-1a checksum of a
- * body. Arrays of 32-bit numbers go as one copy of their bytes on a little-endian machine.
+ * The binary files of the engine's caches (../fingerprintCache.ts, ../regions/regionCache.ts): a
+ * 16-byte header (magic, format version, body length, checksum of the body) written in place and
+ * checked, a growing little-endian writer, a reader that throws CorruptCache past the end, the
+ * FNV-1a checksums of a body. Arrays of 32-bit numbers go as one copy of their bytes on a
+ * little-endian machine.
  */
 import * as os from 'node:os';
 
@@ -138,4 +140,37 @@ export class Reader {
   get done(): boolean {
     return this.pos === this.buf.length;
   }
+}
+
+/** Bytes of a cache file's header: magic, format version, body length, checksum of the body. */
+export const HEADER_BYTES = 16;
+
+/** A writer whose first HEADER_BYTES are the header's, to be filled by {@link withHeader}. */
+export function headedWriter(bytes?: number): Writer {
+  const w = new Writer(bytes);
+  for (let i = 0; i < HEADER_BYTES; i++) w.u8(0);
+  return w;
+}
+
+/** The file of a {@link headedWriter}'s bytes, its header filled in. */
+export function withHeader(w: Writer, magic: string, version: number, sum: (body: Uint8Array) => number): Buffer {
+  const out = w.bytes();
+  const body = out.subarray(HEADER_BYTES);
+  out.write(magic, 0, 4, 'latin1');
+  out.writeUInt32LE(version, 4);
+  out.writeUInt32LE(body.length, 8);
+  out.writeUInt32LE(sum(body), 12);
+  return out;
+}
+
+/** The body of a cache file whose header says `magic`, `version`, its length and checksum; else why not (`what`: the kind of cache, for the reason). */
+export function bodyOf(buf: Buffer, magic: string, version: number, sum: (body: Uint8Array) => number, what: string): Buffer | { reason: string } {
+  if (buf.length < HEADER_BYTES) return { reason: 'truncated header' };
+  if (buf.toString('latin1', 0, 4) !== magic) return { reason: `not a ${what}` };
+  const v = buf.readUInt32LE(4);
+  if (v !== version) return { reason: `format version ${v}, expected ${version}` };
+  if (buf.readUInt32LE(8) !== buf.length - HEADER_BYTES) return { reason: 'truncated or padded' };
+  const body = buf.subarray(HEADER_BYTES);
+  if (sum(body) !== buf.readUInt32LE(12)) return { reason: 'checksum mismatch' };
+  return body;
 }

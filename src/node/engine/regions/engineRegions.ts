@@ -334,15 +334,24 @@ export class EngineRegions {
    * groups stand as they are (placed file by file, few) or there is nothing to merge.
    */
   merged(simhash: readonly ReportPair[], touched: ReadonlySet<string> | null): LocatedMerge | undefined {
+    const s = this.placingState(touched);
+    if (!s || s.stands) return undefined;
+    const placed = placing(simhash, s.located);
+    return { version: this.index.version, held: s.heldKey, located: s.located, placed, pairs: mergeLocated(simhash, s.located, placed) };
+  }
+
+  /**
+   * The located pairs shown (none: undefined), those held back (as the placing's key), and
+   * whether the groups' placing stands for them (`touched` files placed again one by one).
+   */
+  private placingState(touched: ReadonlySet<string> | null): { located: readonly ReportPair[]; heldKey: ReadonlySet<ReportPair> | undefined; stands: boolean } | undefined {
     if (!this.active) return undefined;
     const located = this.shown(this.index.pairs());
     if (located.length === 0) return undefined;
     const held = this.held?.();
     const heldKey = held && held.size > 0 ? held : undefined;
     const c = this.placed;
-    if (c && touched !== null && c.version === this.index.version && c.held === heldKey) return undefined;
-    const placed = placing(simhash, located);
-    return { version: this.index.version, held: heldKey, located, placed, pairs: mergeLocated(simhash, located, placed) };
+    return { located, heldKey, stands: !!c && touched !== null && c.version === this.index.version && c.held === heldKey };
   }
 
   /**
@@ -360,13 +369,11 @@ export class EngineRegions {
     simhashOf: (path: string) => readonly ReportPair[],
     merge?: LocatedMerge,
   ): ViewGroup[] {
-    if (!this.active) return groups;
-    const located = this.shown(this.index.pairs());
-    if (located.length === 0) return groups;
-    const held = this.held?.();
-    const heldKey = held && held.size > 0 ? held : undefined;
+    const s = this.placingState(touched);
+    if (!s) return groups;
+    const { located, heldKey } = s;
     let c = this.placed;
-    if (!c || touched === null || c.version !== this.index.version || c.held !== heldKey) {
+    if (!c || !s.stands || touched === null) {
       const mine = new Set(located);
       // (the merge made for this report's view, when it was: of the same pairs, this.merged)
       const made = merge && merge.version === this.index.version && merge.held === heldKey ? merge : undefined;

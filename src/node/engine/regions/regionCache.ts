@@ -20,13 +20,12 @@
  */
 import type { CloneKind } from '../../../core/regions/regions';
 import type { ReportPair } from '../../../core/report/report';
-import { checksumWords as checksum, CorruptCache, Reader, Writer } from '../indexing/cacheFile';
+import { bodyOf, checksumWords, CorruptCache, HEADER_BYTES, headedWriter, Reader, withHeader } from '../indexing/cacheFile';
 import { nodeCacheIo, writeFileAtomically, removeStaleTemps, type CacheIo } from '../fingerprintCache';
 
 export const REGION_CACHE_MAGIC = 'NDRC';
 /** Bump when the layout or what the index holds changes. */
 export const REGION_CACHE_VERSION = 1;
-const HEADER_BYTES = 16;
 const CLONES: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
 const EMPTY = new Uint32Array(0);
 const EMPTY_POS = new Int32Array(0);
@@ -52,8 +51,7 @@ export function encodeRegionCache(key: string, state: RegionCacheState): Buffer 
   let size = HEADER_BYTES + 64 + key.length * 3 + 42 * state.pairs.length;
   for (const f of state.files) size += 20 + 3 * (f.path.length + f.sig.length) + 8 * (f.anchors?.hash.length ?? 0);
   for (const k of state.sideKeys) size += 20 + 3 * k.key.length;
-  const w = new Writer(size);
-  for (let i = 0; i < HEADER_BYTES; i++) w.u8(0);
+  const w = headedWriter(size);
   w.str(key);
   const index = new Map<string, number>();
   w.u32(state.files.length);
@@ -101,25 +99,14 @@ export function encodeRegionCache(key: string, state: RegionCacheState): Buffer 
     w.u32(k.endLine);
     w.str(k.key);
   }
-  const out = w.bytes();
-  const body = out.subarray(HEADER_BYTES);
-  out.write(REGION_CACHE_MAGIC, 0, 'latin1');
-  out.writeUInt32LE(REGION_CACHE_VERSION, 4);
-  out.writeUInt32LE(body.length, 8);
-  out.writeUInt32LE(checksum(body), 12);
-  return out;
+  return withHeader(w, REGION_CACHE_MAGIC, REGION_CACHE_VERSION, checksumWords);
 }
 
 export type DecodedRegionCache = { ok: true; key: string; state: RegionCacheState } | { ok: false; reason: string };
 
 export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
-  if (buf.length < HEADER_BYTES) return { ok: false, reason: 'truncated header' };
-  if (buf.toString('latin1', 0, 4) !== REGION_CACHE_MAGIC) return { ok: false, reason: 'not a NearDup region cache' };
-  const version = buf.readUInt32LE(4);
-  if (version !== REGION_CACHE_VERSION) return { ok: false, reason: `format version ${version}, expected ${REGION_CACHE_VERSION}` };
-  if (buf.readUInt32LE(8) !== buf.length - HEADER_BYTES) return { ok: false, reason: 'truncated or padded' };
-  const body = buf.subarray(HEADER_BYTES);
-  if (checksum(body) !== buf.readUInt32LE(12)) return { ok: false, reason: 'checksum mismatch' };
+  const body = bodyOf(buf, REGION_CACHE_MAGIC, REGION_CACHE_VERSION, checksumWords, 'NearDup region cache');
+  if (!Buffer.isBuffer(body)) return { ok: false, reason: body.reason };
   const r = new Reader(body);
   try {
     const key = r.str();
