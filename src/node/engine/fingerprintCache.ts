@@ -76,7 +76,7 @@ function writeItem(w: Writer, item: ItemFingerprint): void {
   w.u32(item.normLo);
   const n = Math.min(item.sketch.length, MAX_SKETCH);
   w.u16(n);
-  for (let i = 0; i < n; i++) w.u32(item.sketch[i]);
+  w.u32Array(n === item.sketch.length ? item.sketch : item.sketch.subarray(0, n));
 }
 
 export function encodeCache(key: string, entries: Iterable<CachedEntry>): Buffer {
@@ -120,11 +120,8 @@ function readItem(r: Reader): ItemFingerprint {
   const normLo = r.u32();
   const n = r.u16();
   if (n > MAX_SKETCH) throw new CorruptCache('sketch too long');
-  const sketch = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    sketch[i] = r.u32();
-    if (i > 0 && sketch[i] < sketch[i - 1]) throw new CorruptCache('sketch not sorted');
-  }
+  const sketch = r.u32Array(n);
+  for (let i = 1; i < n; i++) if (sketch[i] < sketch[i - 1]) throw new CorruptCache('sketch not sorted');
   return { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo };
 }
 

@@ -55,6 +55,10 @@ export class Writer {
   /** The numbers of `a` (a count first), as u32 each. */
   u32s(a: Uint32Array | Int32Array): void {
     this.u32(a.length);
+    this.u32Array(a);
+  }
+  /** The numbers of `a` as u32 each (no count). */
+  u32Array(a: Uint32Array | Int32Array): void {
     this.ensure(4 * a.length);
     if (LITTLE_ENDIAN) {
       this.buf.set(new Uint8Array(a.buffer, a.byteOffset, 4 * a.length), this.length);
@@ -130,6 +134,10 @@ export class Reader {
   u32s(max: number): Uint32Array {
     const n = this.u32();
     if (n > max) throw new CorruptCache('array too long');
+    return this.u32Array(n);
+  }
+  /** `n` numbers Writer.u32Array wrote. */
+  u32Array(n: number): Uint32Array {
     this.need(4 * n);
     const out = new Uint32Array(n);
     if (LITTLE_ENDIAN) new Uint8Array(out.buffer).set(this.buf.subarray(this.pos, this.pos + 4 * n));
