@@ -197,6 +197,23 @@ export const nodeCacheIo: CacheIo = {
 
 /** Reads the cache; a missing file is `missing`, anything unusable is `discarded` (and deleted). */
 export async function loadCache(file: string, key: string, io: CacheIo = nodeCacheIo): Promise<LoadedCache> {
+  const r = await readCacheFile(file, key, decodeCache, 'made with other fingerprint settings', io);
+  return r.status === 'loaded' ? { status: 'loaded', entries: r.value.entries } : { ...r, entries: [] };
+}
+
+/**
+ * A cache file (this one, the region cache) read and decoded: `loaded` when `decode` takes it and
+ * it was made with `key`; `missing` when there is no file; else `discarded` with why (an unusable
+ * file is deleted; `otherKey`: the reason for another key). Dead writers' temporary files beside
+ * it are removed first.
+ */
+export async function readCacheFile<T extends { key: string }>(
+  file: string,
+  key: string,
+  decode: (buf: Buffer) => ({ ok: true } & T) | { ok: false; reason: string },
+  otherKey: string,
+  io: CacheIo = nodeCacheIo,
+): Promise<{ status: 'loaded'; value: T } | { status: 'missing' } | { status: 'discarded'; reason: string }> {
   await removeStaleTemps(file, io);
   let buf: Buffer;
   try {
@@ -204,16 +221,16 @@ export async function loadCache(file: string, key: string, io: CacheIo = nodeCac
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // No file (or a parent that is no folder: nothing can be there either).
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing', entries: [] };
-    return { status: 'discarded', reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, entries: [] };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };
+    return { status: 'discarded', reason: `unreadable (${code ?? (e as Error).message})` };
   }
-  const decoded = decodeCache(buf);
+  const decoded = decode(buf);
   let reason: string;
   if (!decoded.ok) reason = decoded.reason;
-  else if (decoded.key !== key) reason = 'made with other fingerprint settings';
-  else return { status: 'loaded', entries: decoded.entries };
+  else if (decoded.key !== key) reason = otherKey;
+  else return { status: 'loaded', value: decoded };
   await io.rm(file).catch(() => undefined);
-  return { status: 'discarded', reason, entries: [] };
+  return { status: 'discarded', reason };
 }
 
 let tmpCounter = 0;

@@ -2,7 +2,8 @@
  * The engine's writes of its fingerprint cache (fingerprintCache.ts): after live updates on a
  * timer (`schedule`), at the end of an index, at a long index's checkpoints and at shutdown
  * (`flush`). A write happens only when something changed since the last (`dirty`), one at a time
- * and in order; a failing write is logged once, until one works again.
+ * and in order; a failing write is logged once, until one works again (SerialWrites, which the
+ * region cache's writes use too: ../regions/regionCache.ts).
  */
 import type { IndexEntry } from '../documentEntries';
 import type { EngineEvent } from '../engineProtocol';
@@ -24,11 +25,9 @@ export class CacheWriter {
   /** The entries changed since the last write. */
   dirty = false;
   private saveTimer: NodeJS.Timeout | null = null;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly writes = new SerialWrites('the fingerprint cache', 'indexing goes on without it', (level, message) => this.h.emit({ type: 'log', level, message }));
   /** How long the last cache write took (a checkpoint waits at least ten times that). */
   private lastSave = 0;
-  /** A cache write failed and was logged; later failures are not logged again until one works. */
-  private cacheWriteFailing = false;
 
   constructor(
     private readonly h: CacheWriterHost,
@@ -56,7 +55,7 @@ export class CacheWriter {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
     const settings = this.h.settings();
-    if (!this.dirty || !this.path || !settings) return this.saving;
+    if (!this.dirty || !this.path || !settings) return this.writes.done;
     this.dirty = false;
     const file = this.path;
     const key = fingerprintKey(settings);
@@ -65,26 +64,47 @@ export class CacheWriter {
       if (!e.transient) list.push({ path: p, size: e.size, mtimeMs: e.mtimeMs, doc: e.doc, reason: e.reason, lines: e.lines });
     }
     const io = this.io;
-    this.saving = this.saving
-      .then(async () => {
-        const t0 = performance.now();
-        await saveCache(file, key, list, io);
-        this.lastSave = performance.now() - t0;
-        if (this.cacheWriteFailing) {
-          this.cacheWriteFailing = false;
-          this.h.emit({ type: 'log', level: 'info', message: 'the fingerprint cache is written again' });
-        }
-      })
-      .catch((e) => {
-        // Once per failure streak: a full disk must not fill the log with a line per save.
-        if (this.cacheWriteFailing) return;
-        this.cacheWriteFailing = true;
-        this.h.emit({
-          type: 'log',
-          level: 'warn',
-          message: `could not write the fingerprint cache (${(e as Error).message}); indexing goes on without it`,
-        });
-      });
+    return this.writes.add(async () => {
+      const t0 = performance.now();
+      await saveCache(file, key, list, io);
+      this.lastSave = performance.now() - t0;
+    });
+  }
+}
+
+/**
+ * A cache's writes one after another, in order; a failing one logged once per failure streak (a
+ * full disk must not fill the log with a line per save), and the first that works again told.
+ */
+export class SerialWrites {
+  private saving: Promise<void> = Promise.resolve();
+  private failing = false;
+
+  constructor(
+    /** The cache, in the messages ("the fingerprint cache"). */
+    private readonly what: string,
+    /** What a failure means for the user ("indexing goes on without it"). */
+    private readonly meaning: string,
+    private readonly log: (level: 'info' | 'warn', message: string) => void,
+  ) {}
+
+  /** `write` after the writes before it; settles when it is done (never rejects). */
+  add(write: () => Promise<void>): Promise<void> {
+    this.saving = this.saving.then(write).then(
+      () => {
+        if (this.failing) (this.failing = false), this.log('info', `${this.what} is written again`);
+      },
+      (e) => {
+        if (this.failing) return;
+        this.failing = true;
+        this.log('warn', `could not write ${this.what} (${(e as Error).message}); ${this.meaning}`);
+      },
+    );
+    return this.saving;
+  }
+
+  /** The writes added so far, done. */
+  get done(): Promise<void> {
     return this.saving;
   }
 }

@@ -15,9 +15,9 @@ import { idsDerived, type RegionDocument } from '../../../core/regions/document'
 import type { CodeKernel } from '../../../core/types';
 import type { EngineSettings } from '../../settings/engineSettings';
 import type { EngineEvent, ViewGroup } from '../engineProtocol';
-import { RegionIndex, type RegionIndexStats } from './regionIndex';
+import { RegionIndex, type FileAnchors, type RegionIndexStats } from './regionIndex';
 import { isSplitGroup, locatedGroups, mergeGroupLists, mergeLocated, placing, splitSectionKeys, standsAlone, type Placing } from './regionPairs';
-import type { RegionCacheFile, RegionCacheState } from './regionCache';
+import type { RegionCacheState } from './regionCache';
 
 /** Largest indexed text (bytes) the engine locates copies in: the CLI's `--locate` limit. */
 export const REGIONS_MAX_BYTES = 32 * 1024 * 1024;
@@ -64,8 +64,6 @@ export interface LocatedMerge {
   /** The region index's version and the pairs held back it was made at. */
   readonly version: number;
   readonly held: ReadonlySet<ReportPair> | undefined;
-  /** The located pairs shown (those merged). */
-  readonly located: readonly ReportPair[];
   readonly placed: Placing;
   /** mergeLocated's list: the SimHash pairs in their order (file pairs with regions, split ones out), then the located ones that stand. */
   readonly pairs: ReportPair[];
@@ -237,7 +235,7 @@ export class EngineRegions {
    */
   restore(state: RegionCacheState): boolean {
     if (!this.enabled || this.known !== null || this.stepping > 0 || this.host.bytes() > this.maxBytes) return false;
-    const anchors = new Map<string, NonNullable<RegionCacheFile['anchors']>>();
+    const anchors = new Map<string, FileAnchors>();
     for (const f of state.files) if (f.anchors) anchors.set(f.path, f.anchors);
     this.forgetDocs();
     this.early = { docs: new Map(), reads: [] };
@@ -337,7 +335,7 @@ export class EngineRegions {
     const s = this.placingState(touched);
     if (!s || s.stands) return undefined;
     const placed = placing(simhash, s.located);
-    return { version: this.index.version, held: s.heldKey, located: s.located, placed, pairs: mergeLocated(simhash, s.located, placed) };
+    return { version: this.index.version, held: s.heldKey, placed, pairs: mergeLocated(simhash, s.located, placed) };
   }
 
   /**
@@ -373,7 +371,7 @@ export class EngineRegions {
     if (!s) return groups;
     const { located, heldKey } = s;
     let c = this.placed;
-    if (!c || !s.stands || touched === null) {
+    if (!s.stands || !c || touched === null) {
       const mine = new Set(located);
       // (the merge made for this report's view, when it was: of the same pairs, this.merged)
       const made = merge && merge.version === this.index.version && merge.held === heldKey ? merge : undefined;

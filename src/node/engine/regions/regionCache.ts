@@ -18,23 +18,22 @@
  * Anything unexpected discards the file (the index is built again from the files), as for the
  * fingerprint cache.
  */
-import type { CloneKind } from '../../../core/regions/regions';
 import type { ReportPair } from '../../../core/report/report';
+import { CLONE_KINDS } from '../../regions/regionRows';
+import type { FileAnchors, SideKeyEntry } from './regionIndex';
 import { bodyOf, checksumWords, CorruptCache, HEADER_BYTES, headedWriter, Reader, withHeader } from '../indexing/cacheFile';
-import { nodeCacheIo, writeFileAtomically, removeStaleTemps, type CacheIo } from '../fingerprintCache';
+import { readCacheFile, writeFileAtomically, type CacheIo } from '../fingerprintCache';
+import { SerialWrites } from '../indexing/cacheWriter';
 
 export const REGION_CACHE_MAGIC = 'NDRC';
 /** Bump when the layout or what the index holds changes. */
 export const REGION_CACHE_VERSION = 1;
-const CLONES: readonly CloneKind[] = ['exact', 'renamed', 'edited'];
-const EMPTY = new Uint32Array(0);
-const EMPTY_POS = new Int32Array(0);
 
 /** A file the index was brought up to date with: its signature and, when it has them, its anchors. */
 export interface RegionCacheFile {
   path: string;
   sig: string;
-  anchors?: { hash: Uint32Array; pos: Int32Array; prose: boolean };
+  anchors?: FileAnchors;
 }
 
 /** What the region index holds (RegionIndex.snapshot, EngineRegions' signatures). */
@@ -43,7 +42,7 @@ export interface RegionCacheState {
   /** The located pairs (section pairs of two files of `files` with anchors). */
   pairs: ReportPair[];
   /** The content keys of the located sides: path, lines, key. */
-  sideKeys: Array<{ path: string; startLine: number; endLine: number; key: string }>;
+  sideKeys: SideKeyEntry[];
 }
 
 export function encodeRegionCache(key: string, state: RegionCacheState): Buffer {
@@ -62,19 +61,13 @@ export function encodeRegionCache(key: string, state: RegionCacheState): Buffer 
     w.u8((f.anchors ? 1 : 0) | (f.anchors?.prose ? 2 : 0));
     if (f.anchors) w.u32(f.anchors.hash.length);
   }
+  // (as Reader.u32s reads them: a count, then every file's in turn)
   let total = 0;
   for (const f of state.files) total += f.anchors?.hash.length ?? 0;
-  const hashes = new Uint32Array(total);
-  const positions = new Int32Array(total);
-  let at = 0;
-  for (const f of state.files) {
-    if (!f.anchors) continue;
-    hashes.set(f.anchors.hash, at);
-    positions.set(f.anchors.pos, at);
-    at += f.anchors.hash.length;
+  for (const part of ['hash', 'pos'] as const) {
+    w.u32(total);
+    for (const f of state.files) if (f.anchors) w.u32Array(f.anchors[part]);
   }
-  w.u32s(hashes);
-  w.u32s(positions);
   const fileOf = (path: string): number => {
     const i = index.get(path);
     if (i === undefined) throw new Error(`region cache: a pair's file ${path} is not indexed`);
@@ -90,7 +83,7 @@ export function encodeRegionCache(key: string, state: RegionCacheState): Buffer 
     w.u32(p.b.endLine!);
     w.u8(p.distance);
     w.f64(p.similarity);
-    w.u8(CLONES.indexOf(p.clone ?? 'edited'));
+    w.u8(CLONE_KINDS.indexOf(p.clone ?? 'edited'));
   }
   w.u32(state.sideKeys.length);
   for (const k of state.sideKeys) {
@@ -113,7 +106,9 @@ export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
     const n = r.u32();
     if (n > body.length) throw new CorruptCache('bad file count');
     const files: RegionCacheFile[] = [];
+    // (per file: its anchors' count, -1 for none, and whether it is prose)
     const counts: number[] = [];
+    const prose: boolean[] = [];
     const seen = new Set<string>();
     let total = 0;
     for (let i = 0; i < n; i++) {
@@ -122,24 +117,19 @@ export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
       seen.add(path);
       const sig = r.str();
       const flags = r.u8();
-      if (flags > 3) throw new CorruptCache('bad flags');
-      const count = flags & 1 ? r.u32() : -1;
-      counts.push(count);
-      if (count > 0) total += count;
+      if (flags > 3 || flags === 2) throw new CorruptCache('bad flags');
+      counts.push(flags & 1 ? r.u32() : -1);
+      prose.push((flags & 2) !== 0);
+      total += Math.max(0, counts[i]);
       files.push({ path, sig });
-      if (flags & 2) files[i].anchors = { hash: EMPTY, pos: EMPTY_POS, prose: true };
     }
     const hashes = r.u32s(body.length);
     const positions = new Int32Array(r.u32s(body.length).buffer);
     if (hashes.length !== total || positions.length !== total) throw new CorruptCache('anchors of other lengths');
-    let at = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = 0, at = 0; i < n; i++) {
       const c = counts[i];
-      if (c < 0) {
-        if (files[i].anchors) throw new CorruptCache('bad flags');
-        continue;
-      }
-      files[i].anchors = { hash: hashes.subarray(at, at + c), pos: positions.subarray(at, at + c), prose: files[i].anchors?.prose ?? false };
+      if (c < 0) continue;
+      files[i].anchors = { hash: hashes.subarray(at, at + c), pos: positions.subarray(at, at + c), prose: prose[i] };
       at += c;
     }
     const line = (): number => {
@@ -160,13 +150,13 @@ export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
       const b = { path: fileAt(true), startLine: line(), endLine: line() };
       const distance = r.u8();
       const similarity = r.f64();
-      const clone = CLONES[r.u8()];
+      const clone = CLONE_KINDS[r.u8()];
       if (a.endLine < a.startLine || b.endLine < b.startLine || distance > 64 || !(similarity >= 0 && similarity <= 1) || !clone) throw new CorruptCache('bad pair');
       pairs.push({ kind: 'section', a, b, distance, similarity, clone, located: true });
     }
     const k = r.u32();
     if (k > body.length) throw new CorruptCache('bad key count');
-    const sideKeys: RegionCacheState['sideKeys'] = [];
+    const sideKeys: SideKeyEntry[] = [];
     for (let i = 0; i < k; i++) {
       const path = fileAt(false);
       const startLine = line();
@@ -183,22 +173,6 @@ export function decodeRegionCache(buf: Buffer): DecodedRegionCache {
 
 /** The region cache's file beside the fingerprint cache. */
 export const regionCachePath = (cachePath: string): string => `${cachePath}.regions`;
-
-/** Reads the region cache: its state, or why there is none (a file that cannot be used is deleted). */
-export async function loadRegionCache(file: string, key: string, io: CacheIo = nodeCacheIo): Promise<{ state: RegionCacheState } | { state: null; reason: string }> {
-  await removeStaleTemps(file, io);
-  let buf: Buffer;
-  try {
-    buf = await io.readFile(file);
-  } catch (e) {
-    return { state: null, reason: `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-  }
-  const decoded = decodeRegionCache(buf);
-  const reason = !decoded.ok ? decoded.reason : decoded.key !== key ? 'made with other settings' : undefined;
-  if (reason === undefined && decoded.ok) return { state: decoded.state };
-  await io.rm(file).catch(() => undefined);
-  return { state: null, reason: reason! };
-}
 
 /** What the keeper needs of the engine's located copies (EngineRegions). */
 export interface KeptRegions {
@@ -217,9 +191,8 @@ export class RegionCacheKeeper {
   /** The cache file (null: none). */
   file: string | null = null;
   private saved = -1;
-  private failing = false;
   private timer: NodeJS.Timeout | null = null;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly writes: SerialWrites;
 
   constructor(
     private readonly regions: KeptRegions,
@@ -228,16 +201,18 @@ export class RegionCacheKeeper {
     private readonly io: CacheIo,
     private readonly delayMs: number,
     private readonly log: (level: 'info' | 'warn', message: string) => void,
-  ) {}
+  ) {
+    this.writes = new SerialWrites('the region cache', 'located copies are found again at the next start', log);
+  }
 
   /** Reads the cache into the index (a warm start, before the first step). */
   async load(): Promise<void> {
     const key = this.key();
     if (!this.file || !this.regions.on || key === undefined) return;
-    const r = await loadRegionCache(this.file, key, this.io);
-    if (r.state) {
-      if (this.regions.restore(r.state)) this.saved = this.regions.generation;
-    } else if (!/^unreadable \((ENOENT|ENOTDIR)\)$/.test(r.reason)) this.log('info', `region cache discarded (${r.reason}); located copies are found again`);
+    const r = await readCacheFile(this.file, key, decodeRegionCache, 'made with other settings', this.io);
+    if (r.status === 'loaded') {
+      if (this.regions.restore(r.value.state)) this.saved = this.regions.generation;
+    } else if (r.status === 'discarded') this.log('info', `region cache discarded (${r.reason}); located copies are found again`);
   }
 
   /** Writes the cache after a while if the index moved since the last write. */
@@ -254,21 +229,13 @@ export class RegionCacheKeeper {
     this.timer = null;
     const key = this.key();
     const generation = this.regions.generation;
-    if (!this.file || key === undefined || generation === this.saved) return this.saving;
+    if (!this.file || key === undefined || generation === this.saved) return this.writes.done;
     const state = this.regions.snapshot();
-    if (!state) return this.saving;
+    if (!state) return this.writes.done;
     const file = this.file;
-    this.saving = this.saving
-      .then(async () => {
-        await writeFileAtomically(file, encodeRegionCache(key, state), this.io);
-        this.saved = generation;
-        if (this.failing) (this.failing = false), this.log('info', 'the region cache is written again');
-      })
-      .catch((e) => {
-        if (this.failing) return;
-        this.failing = true;
-        this.log('warn', `could not write the region cache (${(e as Error).message}); located copies are found again at the next start`);
-      });
-    return this.saving;
+    return this.writes.add(async () => {
+      await writeFileAtomically(file, encodeRegionCache(key, state), this.io);
+      this.saved = generation;
+    });
   }
 }

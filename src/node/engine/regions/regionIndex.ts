@@ -29,10 +29,18 @@ import { SIDE_A_START, SIDE_B_START, SIDE_INTS } from '../../../core/regions/sid
 import { AnchorPostings, type HashStat } from './anchorPostings';
 
 /** A file's anchors: hashes, token positions, and whether the file is prose (its cap). */
-interface FileAnchors {
+export interface FileAnchors {
   hash: Uint32Array;
   pos: Int32Array;
   prose: boolean;
+}
+
+/** A located side's content key (RegionIndex.sideKey), with its file and lines. */
+export interface SideKeyEntry {
+  path: string;
+  startLine: number;
+  endLine: number;
+  key: string;
 }
 
 /** Region documents of files (absolute paths), read again; a file that cannot be read or is skipped is absent. */
@@ -185,7 +193,7 @@ export class RegionIndex {
     for (const p of D) {
       for (const f of [old.get(p), this.files.get(p)]) if (f) for (let i = 0; i < f.hash.length; i++) H.add(f.hash[i]);
     }
-    const others = this.statsOf(H, D);
+    const others = this.postings.stats(H, D);
     // The changed files' own postings of those hashes, before and after.
     const own = (side: 'old' | 'new'): Map<number, HashStat> => {
       const out = new Map<number, HashStat>();
@@ -219,7 +227,7 @@ export class RegionIndex {
       if (s && s.n > 0 && dropped(h, before) !== dropped(h, after)) flipped.add(h);
     }
     const dirty = new Set(D);
-    if (flipped.size > 0) for (const p of this.holders(flipped)) dirty.add(p);
+    if (flipped.size > 0) for (const p of this.postings.holders(flipped)) dirty.add(p);
 
     // The seeds the full index would give the dirty files: their hashes under the cap.
     const S = new Set<number>();
@@ -227,7 +235,7 @@ export class RegionIndex {
       const f = this.files.get(p);
       if (f) for (let i = 0; i < f.hash.length; i++) S.add(f.hash[i]);
     }
-    const stats = this.statsOf(S);
+    const stats = this.postings.stats(S);
     for (const [h, s] of stats) if (s.n < 2 || s.n > (s.prose ? this.caps.prose : this.caps.code)) S.delete(h);
     const partners = this.partnersOf(S, dirty);
 
@@ -278,11 +286,6 @@ export class RegionIndex {
     return touched;
   }
 
-  /** Postings and first holder of each hash of `H` over every file (but those in `exclude`, changed in this update). */
-  private statsOf(H: ReadonlySet<number>, exclude?: ReadonlySet<string>): Map<number, HashStat> {
-    return this.postings.stats(H, exclude);
-  }
-
   /**
    * The files (not dirty) that share at least MIN_BUCKET_SEEDS seeds with the dirty files: the
    * region finder does not search a pair of documents with fewer, so the others cannot change
@@ -298,14 +301,9 @@ export class RegionIndex {
     return this.postings.partners(mine, dirty, MIN_BUCKET_SEEDS);
   }
 
-  /** Files holding any hash of `H`. */
-  private holders(H: ReadonlySet<number>): Set<string> {
-    return this.postings.holders(H);
-  }
-
   /** What the index holds, for the region cache (regionCache.ts): each file's anchors, the pairs, the sides' content keys. */
-  snapshot(): { anchors: Map<string, { hash: Uint32Array; pos: Int32Array; prose: boolean }>; pairs: readonly ReportPair[]; sideKeys: Array<{ path: string; startLine: number; endLine: number; key: string }> } {
-    const sideKeys: Array<{ path: string; startLine: number; endLine: number; key: string }> = [];
+  snapshot(): { anchors: Map<string, FileAnchors>; pairs: readonly ReportPair[]; sideKeys: SideKeyEntry[] } {
+    const sideKeys: SideKeyEntry[] = [];
     for (const [path, byLines] of this.sideKeys) {
       for (const [at, key] of byLines) {
         const [startLine, endLine] = at.split('\0').map(Number);
@@ -316,7 +314,7 @@ export class RegionIndex {
   }
 
   /** The index as a snapshot holds it (the region cache's, at a warm start); returns the files that have pairs. */
-  restore(anchors: ReadonlyMap<string, { hash: Uint32Array; pos: Int32Array; prose: boolean }>, pairs: readonly ReportPair[], sideKeys: ReadonlyArray<{ path: string; startLine: number; endLine: number; key: string }>): Set<string> {
+  restore(anchors: ReadonlyMap<string, FileAnchors>, pairs: readonly ReportPair[], sideKeys: readonly SideKeyEntry[]): Set<string> {
     this.clear();
     for (const [p, f] of anchors) this.files.set(p, f);
     this.caps = capsFor(this.files.size);

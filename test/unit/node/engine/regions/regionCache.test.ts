@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { decodeRegionCache, encodeRegionCache, loadRegionCache, type RegionCacheState } from '../../../../../src/node/engine/regions/regionCache';
+import { readCacheFile } from '../../../../../src/node/engine/fingerprintCache';
+import { decodeRegionCache, encodeRegionCache, type RegionCacheState } from '../../../../../src/node/engine/regions/regionCache';
 
 const state = (): RegionCacheState => ({
   files: [
@@ -51,24 +52,24 @@ describe('region cache (the located copies kept between sessions)', () => {
     assert.ok(!r.ok && /bad line/.test(r.reason));
   });
 
-  it('loadRegionCache: missing (no message), other settings or damaged (the file deleted), stale temporary files of dead writers removed', async () => {
+  it('read as a cache file (readCacheFile): missing, other settings or damaged (the file deleted), stale temporary files of dead writers removed', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-region-cache-'));
+    const load = (file: string, key: string) => readCacheFile(file, key, decodeRegionCache, 'made with other settings');
     try {
       const file = path.join(dir, 'fingerprints.bin.regions');
-      const missing = await loadRegionCache(file, 'key');
-      assert.equal(missing.state, null);
+      assert.deepEqual(await load(file, 'key'), { status: 'missing' });
       fs.writeFileSync(file, encodeRegionCache('key', state()));
       const dead = `${file}.999999999.1.0.tmp`;
       fs.writeFileSync(dead, 'half');
-      const loaded = await loadRegionCache(file, 'key');
-      assert.deepEqual(loaded.state, state());
+      const loaded = await load(file, 'key');
+      assert.ok(loaded.status === 'loaded');
+      assert.deepEqual(loaded.value.state, state());
       assert.ok(!fs.existsSync(dead), 'a dead writer\'s temporary file removed');
-      const other = await loadRegionCache(file, 'other key');
-      assert.equal(other.state, null);
-      assert.match((other as { reason: string }).reason, /other settings/);
+      const other = await load(file, 'other key');
+      assert.ok(other.status === 'discarded' && /other settings/.test(other.reason));
       assert.ok(!fs.existsSync(file), 'a cache of other settings is deleted');
       fs.writeFileSync(file, 'NDRC garbage');
-      assert.equal((await loadRegionCache(file, 'key')).state, null);
+      assert.equal((await load(file, 'key')).status, 'discarded');
       assert.ok(!fs.existsSync(file));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
