@@ -36,7 +36,7 @@
  *   baseline key of its side (`ScanResult.locatedSides`).
  * - A code side's leading closers (`;` `}` `)` `]` `,`: the end of the statement before the copy,
  *   taken along by a 3-gram) do not count for its lines nor its content hash.
- * - Trees whose text is over {@link LOCATE_MAX_BYTES} are refused (memory: ~18 bytes a token).
+ * - Trees whose text is over {@link LOCATE_MAX_BYTES} are refused (memory: ~6.5 bytes a byte of text at the peak).
  * - Read again (no region documents): a file that changed since the scan so that the scan would
  *   not take it now (deleted, unreadable, not a regular file, too large, binary, minified,
  *   repetitive, marked `neardup-ignore-file`) is left out with the scan's reason (`onSkip`);
