@@ -153,8 +153,8 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
   const result = await scanDirectory({
     ...scanOptionsOf(root, settings, flags, progress),
     regions: flags.locate === true,
-    // (the limits from this bundle: locate.ts, in dist/cliExtras.js, is loaded once the scan has
-    // files for this thread or locating begins, not at the start, which this thread has to itself)
+    // (the limits from this bundle: locate.ts, in dist/cliExtras.js, is loaded once the walk is
+    // over, while the fingerprints are made, not at the start, which this thread has to itself)
     regionsMaxBytes: flags.locate ? (locateMaxBytes() ?? LOCATE_MAX_BYTES) : undefined,
     // Shared memory only when the region jobs go to the workers (locate.ts); else transferred.
     regionsSharedFrom: flags.locate ? (workers) => workers >= MIN_WORKERS_FOR_REGION_JOBS && locateParts().regionsShared(workers) : undefined,
@@ -162,6 +162,9 @@ export async function runScan(dir: string, flags: ScanFlags, cmd: Command): Prom
     onBatch,
     onProgress: showProgress ? (done, found) => progress.update(done, found) : undefined,
     ...(flags.locate ? { withWorkers: locate } : {}),
+    // Locating needs dist/cliExtras.js (~15 ms to compile and run): loaded while the addon's
+    // threads fingerprint, not after them (and the files left to this thread find it loaded).
+    ...(flags.locate ? { onWalked: () => void locateParts() } : {}),
   });
   progress.clear();
   if (trace) {

@@ -2,12 +2,13 @@
 // same result as the workers give (documents, pairs, groups, skips, region documents), for a tree
 // of code, prose and files the batch leaves; the code files by the addon's threads, the few others
 // on the scan's thread (filesHere.ts), more of them by one worker; no worker at all for a tree of
-// code alone; at most --workers batches at once.
+// code alone; at most --workers batches at once; the first batches smaller (a small tree's on
+// every lane); onWalked once the walk is over.
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { scanDirectory, type ScanResult } from '../../../../src/node/scan/scan';
+import { scanDirectory, NATIVE_BATCH_BYTES, type ScanResult } from '../../../../src/node/scan/scan';
 import { foldTableWhenReady, nativeBatchesChosen } from '../../../../src/node/scan/nativeBatches';
 import { DEFAULT_ENGINE_SETTINGS } from '../../../../src/node/settings/engineSettings';
 import { codeBatch, codeBatchAsyncAvailable, useKernelFoldTable } from '../../../../src/node/workers/codeBatch';
@@ -90,6 +91,7 @@ function comparable(r: ScanResult, skips: string[]) {
         if (b.thread === -1) events.push('here');
       },
       onPhase: (name) => events.push(name),
+      onWalked: () => events.push('onWalked'),
     });
     return { result, skips, threads, events };
   }
@@ -188,6 +190,11 @@ function comparable(r: ScanResult, skips: string[]) {
   it('starts no worker for a tree of code alone', async () => {
     const on = await scan(codeOnly, true, 2, false);
     assert.deepStrictEqual([...on.threads], [[0, 41]]);
+    // onWalked: once, when the walk is over, before the fingerprints are all in
+    assert.deepStrictEqual(
+      on.events.filter((e) => ['walked', 'onWalked', 'fingerprinted'].includes(e)),
+      ['walked', 'onWalked', 'fingerprinted'],
+    );
     assert.equal(on.result.pairs.filter((p) => p.kind === 'file').length, 1, 'the copy found');
     const off = await scan(codeOnly, false, 2, false);
     assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
@@ -207,6 +214,33 @@ function comparable(r: ScanResult, skips: string[]) {
       assert.deepStrictEqual(comparable(on.result, on.skips), comparable(off.result, off.skips));
     } finally {
       fs.rmSync(han, { recursive: true, force: true });
+    }
+  });
+
+  it('sends smaller first batches (1/8, 1/4, 1/2 of the bytes), so that a tree under one batch keeps every lane busy', async () => {
+    // ~1.4 MB of code in 48 files: under one batch's 2 MB, which without the ramp went whole to one lane
+    const small = fs.mkdtempSync(path.join(os.tmpdir(), 'neardup-native-ramp-'));
+    try {
+      const random = mulberry32(13);
+      let biggest = 0;
+      let total = 0;
+      for (let f = 0; f < 48; f++) {
+        const text = code(random, 900);
+        fs.writeFileSync(path.join(small, `f${String(f).padStart(2, '0')}.ts`), text);
+        biggest = Math.max(biggest, Buffer.byteLength(text));
+        total += Buffer.byteLength(text);
+      }
+      assert.ok(total < NATIVE_BATCH_BYTES && total > NATIVE_BATCH_BYTES / 2, `${total} bytes`);
+      const batches: number[] = [];
+      const result = await scanDirectory({ root: small, settings: DEFAULT_ENGINE_SETTINGS, workers: 2, workerScript: WORKER, quiet: true, nativeBatches: true, onBatch: (b) => b.thread === 0 && batches.push(b.files) });
+      assert.equal(result.stats.files, 48);
+      assert.equal(batches.reduce((a, b) => a + b, 0), 48, batches.join(' '));
+      // (a walk slice that ends early sends a partial batch: more, smaller batches, never fewer)
+      assert.ok(batches.length >= 3, `batches of ${batches.join(', ')} files`);
+      const perFile = total / 48;
+      assert.ok(batches[0] * perFile <= NATIVE_BATCH_BYTES / 8 + biggest + perFile, `first batch: ${batches[0]} files of ~${Math.round(perFile)} bytes`);
+    } finally {
+      fs.rmSync(small, { recursive: true, force: true });
     }
   });
 
