@@ -52,14 +52,28 @@ const common = {
 const CLI_EXTRAS = /^\.\.\/\.\.\/node\/(locate\/locate|htmlReport\/fromScan)$/;
 /** The scan's files fingerprinted on its own thread (src/node/scan/filesHere.ts), required by nativeBatches.ts on the first. */
 const FILES_HERE = /^\.\/filesHere$/;
+/**
+ * In dist/cliMain.js these requires are one small module that loads dist/cliExtras.js with the
+ * CLI's loader (dist/cli.js: src/cli/process/codeCache.ts, with its code cache), or, run without
+ * it, with Node's require.
+ */
+const CLI_EXTRAS_LOADER = `const load = globalThis[Symbol.for('neardup.loadBundle')];
+module.exports = load ? load(require('path').join(__dirname, 'cliExtras.js')) : require('./cliExtras.js');
+`;
 const cliExtrasApart = {
   name: 'cli-extras-apart',
   setup(build) {
-    build.onResolve({ filter: CLI_EXTRAS }, (args) => (path.basename(args.importer) === 'scanCommand.ts' ? { path: './cliExtras.js', external: true } : undefined));
-    build.onResolve({ filter: FILES_HERE }, (args) => (path.basename(args.importer) === 'nativeBatches.ts' ? { path: './cliExtras.js', external: true } : undefined));
+    const extras = { path: 'cliExtras', namespace: 'cli-extras' };
+    build.onResolve({ filter: CLI_EXTRAS }, (args) => (path.basename(args.importer) === 'scanCommand.ts' ? extras : undefined));
+    build.onResolve({ filter: FILES_HERE }, (args) => (path.basename(args.importer) === 'nativeBatches.ts' ? extras : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'cli-extras' }, () => ({ contents: CLI_EXTRAS_LOADER, loader: 'js', resolveDir: path.join(__dirname, 'dist') }));
+    build.onResolve({ filter: /^\.\/cliExtras\.js$/, namespace: 'cli-extras' }, () => ({ path: './cliExtras.js', external: true }));
   },
 };
+/** This build's id, on the last line of the bundles the CLI's loader runs with a code cache (src/cli/process/codeCache.ts). */
+const BUILD_ID = `//# neardupBuild=${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 const cliExtras = {
+  footer: { js: BUILD_ID },
   stdin: {
     contents: "export * from './src/node/locate/locate';\nexport * from './src/node/htmlReport/fromScan';\nexport * from './src/node/scan/filesHere';\n",
     resolveDir: __dirname,
@@ -106,7 +120,10 @@ const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js' },
   { entryPoints: ['src/worker/worker.ts'], outfile: 'dist/worker.js', plugins: apart() },
   { entryPoints: ['src/worker/engineWorker.ts'], outfile: 'dist/engineWorker.js', plugins: apart() },
-  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: apart(cliExtrasApart, kernelLoaderApart) },
+  // The CLI: dist/cli.js runs dist/cliMain.js with its code cache ({@link makeCliCodeCache}).
+  { entryPoints: ['src/cli/process/cliEntry.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // (its build's id on its last line: the code cache made for it names it, src/cli/process/codeCache.ts)
+  { entryPoints: ['src/cli/cli.ts'], outfile: 'dist/cliMain.js', footer: { js: BUILD_ID }, plugins: apart(cliExtrasApart, kernelLoaderApart) },
   { ...cliExtras, plugins: apart(kernelLoaderApart) },
   { entryPoints: [KERNEL_LOADER], outfile: 'dist/nativeKernel.js', plugins: apart() },
   iconvBundle,
@@ -179,16 +196,39 @@ function copyJiebaWasm() {
   fs.copyFileSync(from, to);
 }
 
+/**
+ * V8's code caches of the CLI's bundles (src/cli/process/codeCache.ts), dist/cliMain.js.cache and
+ * dist/cliExtras.js.cache: the functions one default scan of the fixture workspace compiles, made by this Node with V8's
+ * default flags (NEARDUP_V8_DEFAULTS=1: the flags a start has when it reads the cache). A start
+ * then reads them instead of compiling them. Without it (a failure here) the CLI compiles as
+ * Node would: one line says so, the build goes on.
+ */
+function makeCliCodeCache() {
+  const { spawnSync } = require('child_process');
+  const caches = ['cliMain.js.cache', 'cliExtras.js.cache'].map((f) => path.join(__dirname, 'dist', f));
+  for (const cache of caches) fs.rmSync(cache, { force: true });
+  const run = spawnSync(process.execPath, [path.join(__dirname, 'dist', 'cli.js'), 'scan', path.join(__dirname, 'test', 'fixtures', 'workspace'), '--format', 'json', '--no-progress', '-q'], {
+    env: { ...process.env, NEARDUP_V8_DEFAULTS: '1', NEARDUP_CODE_CACHE_WRITE: '1', NEARDUP_TRACE: '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
+  if (run.status !== 0 || !caches.every((f) => fs.existsSync(f)))
+    console.warn(`esbuild.js: no code cache for dist/cliMain.js or dist/cliExtras.js (the CLI compiles their code at each start): ${(run.stderr || run.error?.message || `exit ${run.status}`).trim()}`);
+}
+
 async function main() {
   copyNativeKernel();
   copyWasmKernel();
   copyJiebaWasm();
   const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
   if (watch) {
+    // (a bundle rebuilt on change keeps this run's build id: no cache made for another)
+    for (const f of ['cliMain.js.cache', 'cliExtras.js.cache']) fs.rmSync(path.join(__dirname, 'dist', f), { force: true });
     await Promise.all(contexts.map((c) => c.watch()));
   } else {
     await Promise.all(contexts.map((c) => c.rebuild()));
     await Promise.all(contexts.map((c) => c.dispose()));
+    makeCliCodeCache();
   }
 }
 

@@ -24,8 +24,8 @@ import { chineseText, codeFile, editLines, mulberry32, proseText } from './helpe
 
 const WORKER = path.join(__dirname, '..', '..', 'dist', 'worker.js');
 const MB = 1024 * 1024;
-/** The bundles a scan of the CLI runs at default settings: itself, its workers', the region finder's (it locates copies: dist/cliExtras.js), and the kernel loader they share (esbuild.js). */
-const CLI_BUNDLES = ['cli.js', 'worker.js', 'cliExtras.js', 'nativeKernel.js'];
+/** The bundles a scan of the CLI runs at default settings: its loader and itself, its workers', the region finder's (it locates copies: dist/cliExtras.js), and the kernel loader they share (esbuild.js). */
+const CLI_BUNDLES = ['cli.js', 'cliMain.js', 'worker.js', 'cliExtras.js', 'nativeKernel.js'];
 
 interface JsonReport {
   stats: { files: number; sections: number; bytes: number; elapsedMs: number };

@@ -162,7 +162,7 @@ describe('layering', () => {
   // report once, through vscode.workspace.fs, onto the file the user chose in the save dialog; and
   // the quick fix *Add to baseline* (extension/baseline/addToBaseline.ts) writes the folder's
   // baseline file and names it in `.neardup.json`, in a trusted workspace only.
-  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline), node/shards/writeShard.ts (fingerprints --out) and exportReport.ts (the save dialog\'s choice); every other open is read-only', () => {
+  it('src writes files only in fingerprintCache.ts (the cache, in the extension storage), cli/baseline.ts (--write-baseline), node/shards/writeShard.ts (fingerprints --out), cli/process/codeCache.ts (the build\'s code caches, beside the bundles) and exportReport.ts (the save dialog\'s choice); every other open is read-only', () => {
     const writes = /\b(?:fs|fsp|promises)\.(?:writeFile|appendFile|mkdir|mkdtemp|rename|rm|rmdir|unlink|createWriteStream|copyFile|cp|symlink|link|chmod|chown|utimes|lutimes|truncate|write|writev)\w*\s*\(/;
     let cacheWrites = 0;
     const baselineWrites: string[] = [];
@@ -170,6 +170,7 @@ describe('layering', () => {
     const exportWrites: string[] = [];
     const baselineFixWrites: string[] = [];
     const stdoutWrites: string[] = [];
+    const codeCacheWrites: string[] = [];
     for (const f of tsFiles(SRC)) {
       const text = fs.readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       const rel = path.relative(SRC, f).split(path.sep).join('/');
@@ -181,6 +182,7 @@ describe('layering', () => {
           else if (rel === 'extension/overview/exportReport.ts') exportWrites.push(line.trim());
           else if (rel === 'extension/baseline/addToBaseline.ts') baselineFixWrites.push(line.trim());
           else if (rel === 'cli/commands/cliOutput.ts') stdoutWrites.push(line.trim());
+          else if (rel === 'cli/process/codeCache.ts') codeCacheWrites.push(/\.(\w+)\s*\(/.exec(line.slice(line.search(writes)))![1]);
           else assert.fail(`${rel} writes: ${line.trim()}`);
         }
         if (/\.open(Sync)?\s*\(/.test(line) && /\b(fs|fsp)\./.test(line)) assert.match(line, /O_RDONLY/, `${rel} opens a file for writing: ${line.trim()}`);
@@ -192,6 +194,10 @@ describe('layering', () => {
     assert.deepEqual(stdoutWrites, ["for (const piece of typeof output === 'string' ? [output] : output) fs.writeSync(1, piece);"], 'cli/commands/cliOutput.ts writes only the report onto stdout');
     // The baseline writer: the temporary file, its rename onto the named file, its removal on failure.
     assert.deepEqual(baselineWrites.sort(), ['renameSync', 'rmSync', 'writeFileSync'], 'cli/baseline.ts writes only the baseline file');
+    // The code caches (the build asks, NEARDUP_CODE_CACHE_WRITE=1): a temporary file beside the bundle, its rename onto the bundle's cache, its removal on failure.
+    assert.deepEqual(codeCacheWrites.sort(), ['renameSync', 'rmSync', 'writeFileSync'], 'cli/process/codeCache.ts writes only a bundle\'s cache');
+    const codeCache = fs.readFileSync(path.join(SRC, 'cli', 'process', 'codeCache.ts'), 'utf8');
+    assert.match(codeCache, /if \(env\.NEARDUP_CODE_CACHE_WRITE === '1'\) \{\s*process\.once\('exit'/, 'the caches are written only when asked');
     // The shard writer (`neardup fingerprints --out FILE`): a temporary file beside FILE, its rename, its removal on failure.
     assert.deepEqual(shardWrites.sort(), ['createWriteStream', 'renameSync', 'rmSync'], 'node/shards/writeShard.ts writes only the shard named by --out');
     // The export: one write, onto the save dialog's answer, after a return when there is none.

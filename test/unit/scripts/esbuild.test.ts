@@ -1,4 +1,5 @@
-// The CLI's bundles (esbuild.js): dist/cli.js and dist/cliExtras.js (--locate's and --format
+// The CLI's bundles (esbuild.js): dist/cliMain.js (run by dist/cli.js, the loader with the code
+// cache) and dist/cliExtras.js (--locate's and --format
 // html's code, and the few files a scan fingerprints on its own thread, required when needed) share one kernel loader, dist/nativeKernel.js: neither
 // holds a copy of it, and the kernel the CLI loaded is the one --locate's code uses (its state is
 // one: a kernel turned off after the CLI loaded one is not loaded again for --locate).
@@ -15,17 +16,17 @@ describe('the CLI bundles (esbuild.js)', () => {
     if (!fs.existsSync(path.join(DIST, 'cliExtras.js'))) this.skip(); // (not built: node esbuild.js)
   });
 
-  it('dist/cli.js and dist/cliExtras.js require the one kernel loader, dist/nativeKernel.js, and hold no copy of it', () => {
+  it('dist/cliMain.js and dist/cliExtras.js require the one kernel loader, dist/nativeKernel.js, and hold no copy of it', () => {
     assert.ok(fs.existsSync(path.join(DIST, 'nativeKernel.js')));
-    for (const bundle of ['cli.js', 'cliExtras.js']) {
+    for (const bundle of ['cliMain.js', 'cliExtras.js']) {
       const text = fs.readFileSync(path.join(DIST, bundle), 'utf8');
       assert.match(text, /require\("\.\/nativeKernel\.js"\)/, bundle);
       assert.doesNotMatch(text, /function kernelCandidates\(/, `${bundle} holds no copy of the loader`);
     }
   });
 
-  it("dist/cli.js holds neither --locate's region finder, the HTML page nor the files' fingerprinting on the scan's thread: it requires them from dist/cliExtras.js", () => {
-    const cli = fs.readFileSync(path.join(DIST, 'cli.js'), 'utf8');
+  it("dist/cliMain.js holds neither --locate's region finder, the HTML page nor the files' fingerprinting on the scan's thread: it loads them from dist/cliExtras.js", () => {
+    const cli = fs.readFileSync(path.join(DIST, 'cliMain.js'), 'utf8');
     const extras = fs.readFileSync(path.join(DIST, 'cliExtras.js'), 'utf8');
     // (text of their code that minifying keeps: the region jobs' error, the page's policy)
     for (const [what, text] of [
@@ -34,9 +35,14 @@ describe('the CLI bundles (esbuild.js)', () => {
       ["a file's fingerprinting (node/workers/fingerprintFile.ts, for node/scan/filesHere.ts)", 'deferred: CJK text needs jieba'],
     ]) {
       assert.ok(extras.includes(text), `cliExtras.js holds ${what}`);
-      assert.ok(!cli.includes(text), `cli.js holds no copy of ${what}`);
+      assert.ok(!cli.includes(text), `cliMain.js holds no copy of ${what}`);
     }
-    assert.equal(cli.match(/require\("\.\/cliExtras\.js"\)/g)?.length, 3, 'the three requires name the bundle');
+    // The three requires are one module that loads the bundle with the CLI's loader (its code
+    // cache), or with Node's require when run without it.
+    assert.equal(cli.match(/require\("\.\/cliExtras\.js"\)/g)?.length, 1, 'one require names the bundle');
+    assert.equal(cli.match(/Symbol\.for\("neardup\.loadBundle"\)/g)?.length, 1, "the loader's hook, once");
+    const loader = fs.readFileSync(path.join(DIST, 'cli.js'), 'utf8');
+    assert.ok(loader.length < 20000 && loader.includes('cliMain.js'), 'dist/cli.js is the small loader of dist/cliMain.js');
     assert.match(extras, /fingerprintFilesHere/, 'cliExtras.js exports what scan.ts requires');
   });
 
