@@ -120,7 +120,7 @@ function readItem(r: Reader): ItemFingerprint {
   const normLo = r.u32();
   const n = r.u16();
   if (n > MAX_SKETCH) throw new CorruptCache('sketch too long');
-  const sketch = r.u32Array(n);
+  const sketch = r.u32Pooled(n);
   for (let i = 1; i < n; i++) if (sketch[i] < sketch[i - 1]) throw new CorruptCache('sketch not sorted');
   return { hi, lo, tokens, features, sketch, rawHi, rawLo, normHi, normLo };
 }

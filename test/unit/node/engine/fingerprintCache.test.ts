@@ -16,6 +16,9 @@ import {
   type CachedEntry,
 } from '../../../../src/node/engine/fingerprintCache';
 import { codeFile, mulberry32, proseText } from '../../helpers/corpus';
+import { Reader, Writer } from '../../../../src/node/engine/indexing/cacheFile';
+import { buildReport } from '../../../../src/core/report/report';
+import { nativeKernel } from '../../../../src/node/workers/nativeKernel';
 
 function sampleEntries(): CachedEntry[] {
   const rnd = mulberry32(7);
@@ -43,6 +46,47 @@ describe('fingerprintCache', () => {
     assert.equal(decoded.key, 'key-1');
     assert.deepEqual(decoded.entries, entries);
     assert.ok(decoded.entries[0].doc!.file!.sketch instanceof Uint32Array);
+  });
+
+  it("reads the sketches into slabs shared by many items (few buffers), each its own values: the same report as the items written", () => {
+    const rnd = mulberry32(21);
+    const entries: CachedEntry[] = [];
+    const texts: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      // (every tenth file a copy of one three before it: pairs of files and of sections)
+      texts.push(i % 10 === 3 ? texts[i - 3] : codeFile(rnd, 2 + (i % 4)));
+      entries.push({ path: `/w/f${i}.ts`, size: i, mtimeMs: i, doc: fingerprintText(texts[i], `f${i}.ts`), lines: 10 });
+    }
+    const decoded = decodeCache(encodeCache('k', entries));
+    assert.ok(decoded.ok);
+    assert.deepEqual(decoded.entries, entries);
+    const sketches = decoded.entries.flatMap((e) => [e.doc!.file, ...e.doc!.sections].filter((x) => x !== null).map((x) => x!.sketch));
+    const buffers = new Set(sketches.map((s) => s.buffer));
+    assert.ok(sketches.length > 600 && buffers.size * 50 < sketches.length, `${sketches.length} sketches in ${buffers.size} buffers`);
+    const docsOf = (list: CachedEntry[]) => list.map((e) => ({ path: e.path, doc: e.doc! }));
+    for (const kernel of [undefined, nativeKernel() ?? undefined]) {
+      const options = { maxDistance: 3, sectionMaxDistance: 3, minSimilarity: 0.5, sections: true, kernel };
+      const report = buildReport(docsOf(decoded.entries), options);
+      assert.ok(report.pairs.length > 0, 'copies paired');
+      assert.deepEqual(report, buildReport(docsOf(entries), options), kernel ? 'native kernel' : 'TypeScript');
+    }
+  });
+
+  it('Reader.u32Pooled: the values u32Array reads, in shared slabs; an array over a quarter of a slab its own', () => {
+    const w = new Writer();
+    const arrays = [3, 5, 0, 7, 16, 40, 2].map((n, k) => Uint32Array.from({ length: n }, (_, i) => (k * 1000 + i * 7) >>> 0));
+    for (const a of arrays) w.u32Array(a);
+    const r = new Reader(Buffer.from(w.bytes()));
+    const read = arrays.map((a) => r.u32Pooled(a.length, 32));
+    assert.deepEqual(read.map((a) => [...a]), arrays.map((a) => [...a]));
+    assert.ok(r.done);
+    assert.equal(read[0].buffer, read[1].buffer, 'small arrays share a slab');
+    assert.notEqual(read[4].buffer, read[3].buffer, 'an array over a quarter of the slab has its own buffer');
+    assert.notEqual(read[5].buffer, read[0].buffer);
+    assert.equal(read[4].byteOffset, 0);
+    // (a slab full: the next array starts another; none overlaps its neighbour)
+    read[0][0] = 99;
+    assert.deepEqual([...read[1]], [...arrays[1]]);
   });
 
   it('save + load: loaded with the same key; temp file renamed away', async () => {
