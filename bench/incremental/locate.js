@@ -8,7 +8,9 @@
 //
 // Per configuration: the full index (wall and CPU time of the process, workers included; when its
 // first report came, the SimHash pairs, before the located ones), a warm start (another engine
-// over the fingerprint cache the first one wrote: its index and first report), the
+// over the caches the first one wrote, in a process of its own, as when VS Code opens the
+// workspace again: its caches' read, its index and first report; the same in the first process,
+// its code already optimised, apart), the
 // engine's heap after a full garbage collection (what it holds), the peak RSS, and the update of
 // one file (a copy of one of the tree's files, edited: read, matched, its located copies found
 // again) as the median of `--edits` edits (and the first edit's apart: later ones find its partners' region documents kept). With locate on, also the anchors the region index holds
@@ -21,9 +23,24 @@ const { REPO, loadEngine, ensureDist, median, fmt, table, log, writeResult, pars
 
 const MB = 1024 * 1024;
 
-async function child(tree, locate, edits) {
+/** A warm start in this fresh process: an engine over the caches a child left in `ws` (`cachePath`). */
+async function warmChild(ws, cachePath, locate) {
   const E = loadEngine();
-  const ws = path.join(os.tmpdir(), `neardup-locate-bench-${process.pid}`);
+  const poolSize = Math.max(1, Math.min(4, os.cpus().length - 1));
+  const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
+  const reports = [];
+  const state = new E.EngineState(fp, (e) => e.type === 'report' && reports.push(performance.now()), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
+  const i0 = performance.now();
+  await state.init({ config: { settings: { ...E.DEFAULT_ENGINE_SETTINGS }, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath });
+  const w0 = performance.now();
+  const stats = await state.reindex();
+  const done = performance.now();
+  await fp.close();
+  return { initMs: Math.round(w0 - i0), indexMs: Math.round(done - w0), firstMs: Math.round(reports[0] - i0), hits: stats.cacheHits };
+}
+
+async function child(tree, locate, edits, ws) {
+  const E = loadEngine();
   fs.rmSync(ws, { recursive: true, force: true });
   const files = [];
   const walk = (dir, rel) => {
@@ -51,7 +68,7 @@ async function child(tree, locate, edits) {
 
   const poolSize = Math.max(1, Math.min(4, os.cpus().length - 1));
   const settings = { ...E.DEFAULT_ENGINE_SETTINGS };
-  const cachePath = path.join(os.tmpdir(), `neardup-locate-bench-${process.pid}.cache`);
+  const cachePath = `${ws}.cache`;
   const engine = () => {
     const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
     const reports = [];
@@ -94,8 +111,8 @@ async function child(tree, locate, edits) {
   const regions = state.regions.stats();
   await state.shutdown();
   const peakRss = process.resourceUsage().maxRSS; // (of the first engine: not its warm start's)
-  // A warm start: another engine over the cache the first one wrote (no file fingerprinted again;
-  // with located copies, every file's region document is read again).
+  // A warm start in this process (its code optimised by the index): another engine over the
+  // caches the first one wrote (no file read again); the parent times one in a fresh process.
   const warm = engine();
   await warm.state.init({ config: { settings, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath });
   const w0 = performance.now();
@@ -103,9 +120,6 @@ async function child(tree, locate, edits) {
   const warmMs = performance.now() - w0;
   const warmFirstMs = warm.reports[0] - w0;
   await warm.state.shutdown();
-  fs.rmSync(cachePath, { force: true });
-  fs.rmSync(`${cachePath}.regions`, { force: true }); // (the located copies' index, kept beside it)
-  fs.rmSync(ws, { recursive: true, force: true });
   return {
     locate,
     files: stats.files,
@@ -131,25 +145,37 @@ async function child(tree, locate, edits) {
 }
 
 async function main() {
-  const o = parseArgs(process.argv.slice(2), { tree: path.join(REPO, 'bench', '.cache', 'trees', 'small'), edits: 5, child: '' });
+  const o = parseArgs(process.argv.slice(2), { tree: path.join(REPO, 'bench', '.cache', 'trees', 'small'), edits: 5, child: '', ws: '' });
+  if (o.child === 'warm-on' || o.child === 'warm-off') {
+    process.stdout.write(JSON.stringify(await warmChild(o.ws, `${o.ws}.cache`, o.child === 'warm-on')) + '\n');
+    process.exit(0);
+  }
   if (o.child) {
-    const r = await child(o.tree, o.child === 'on', Number(o.edits));
+    const r = await child(o.tree, o.child === 'on', Number(o.edits), o.ws);
     process.stdout.write(JSON.stringify(r) + '\n');
     return;
   }
   ensureDist();
   const runs = [];
+  const last = (out) => JSON.parse(out.trim().split('\n').pop());
   for (const mode of ['off', 'on']) {
     log('locate', `engine with neardup.locate ${mode} on ${o.tree}`);
-    const out = execFileSync(process.execPath, ['--expose-gc', __filename, '--tree', o.tree, '--edits', String(o.edits), '--child', mode], { encoding: 'utf8', maxBuffer: 1 << 26 });
-    runs.push(JSON.parse(out.trim().split('\n').pop()));
+    // (the workspace and its caches: the index's process writes them, a fresh one starts warm on them)
+    const ws = path.join(os.tmpdir(), `neardup-locate-bench-${process.pid}-${mode}`);
+    try {
+      const run = last(execFileSync(process.execPath, ['--expose-gc', __filename, '--tree', o.tree, '--edits', String(o.edits), '--child', mode, '--ws', ws], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+      run.fresh = last(execFileSync(process.execPath, [__filename, '--child', `warm-${mode}`, '--ws', ws], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+      runs.push(run);
+    } finally {
+      for (const f of [ws, `${ws}.cache`, `${ws}.cache.regions`]) fs.rmSync(f, { recursive: true, force: true });
+    }
   }
   const [off, on] = runs;
   console.log(`\nneardup.locate in the engine: ${off.files} files of ${o.tree}; one file edited ${o.edits} times (${on.edited})\n`);
   console.log(
     table(
-      runs.map((r) => [r.locate ? 'on' : 'off', fmt(r.indexMs / 1000, 2), fmt(r.firstMs / 1000, 2), fmt(r.cpuMs / 1000, 1), fmt(r.warmMs / 1000, 2), fmt(r.warmFirstMs / 1000, 2), r.heapMB, r.peakRssMB, fmt(r.firstReportMs, 1), fmt(r.updateMs, 1), fmt(r.firstUpdateMs, 1), r.locatedGroups]),
-      ['locate', 'index s', 'first report s', 'CPU s', 'warm index s', 'warm first report s', 'engine heap MB', 'peak RSS MB', 'update → report ms', 'update done ms (located)', 'first edit\'s', 'located groups'],
+      runs.map((r) => [r.locate ? 'on' : 'off', fmt(r.indexMs / 1000, 2), fmt(r.firstMs / 1000, 2), fmt(r.cpuMs / 1000, 1), fmt(r.fresh.initMs / 1000, 2), fmt(r.fresh.firstMs / 1000, 2), fmt(r.fresh.indexMs / 1000, 2), `${fmt(r.warmFirstMs / 1000, 2)} / ${fmt(r.warmMs / 1000, 2)}`, r.heapMB, r.peakRssMB, fmt(r.firstReportMs, 1), fmt(r.updateMs, 1), fmt(r.firstUpdateMs, 1), r.locatedGroups]),
+      ['locate', 'index s', 'first report s', 'CPU s', 'warm: caches read s', 'warm: first report s', 'warm: index s', 'warm in the same process: first report / index s', 'engine heap MB', 'peak RSS MB', 'update → report ms', 'update done ms (located)', 'first edit\'s', 'located groups'],
     ),
   );
   const rs = on.regions;
