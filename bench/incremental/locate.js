@@ -22,14 +22,22 @@ const { execFileSync } = require('child_process');
 const { REPO, loadEngine, ensureDist, median, fmt, table, log, writeResult, parseArgs } = require('../lib/common');
 
 const MB = 1024 * 1024;
+/** The engine's fingerprint workers: cores − 1 (1 to 4), as the extension has them. */
+const POOL_SIZE = Math.max(1, Math.min(4, os.cpus().length - 1));
+
+/** An engine of the bundle `E` with its pool over dist/worker.js; the times of its reports and its events' types. */
+function engineOf(E) {
+  const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: POOL_SIZE });
+  const reports = [];
+  const events = [];
+  const state = new E.EngineState(fp, (e) => e.type !== 'progress' && events.push(e.type) && e.type === 'report' && reports.push(performance.now()), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
+  return { state, fp, reports, events };
+}
 
 /** A warm start in this fresh process: an engine over the caches a child left in `ws` (`cachePath`). */
 async function warmChild(ws, cachePath, locate) {
   const E = loadEngine();
-  const poolSize = Math.max(1, Math.min(4, os.cpus().length - 1));
-  const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
-  const reports = [];
-  const state = new E.EngineState(fp, (e) => e.type === 'report' && reports.push(performance.now()), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
+  const { state, fp, reports } = engineOf(E);
   const i0 = performance.now();
   await state.init({ config: { settings: { ...E.DEFAULT_ENGINE_SETTINGS }, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath });
   const w0 = performance.now();
@@ -66,16 +74,9 @@ async function child(tree, locate, edits, ws) {
   const text = fs.readFileSync(path.join(tree, source.r), 'utf8');
   fs.writeFileSync(target, text);
 
-  const poolSize = Math.max(1, Math.min(4, os.cpus().length - 1));
   const settings = { ...E.DEFAULT_ENGINE_SETTINGS };
   const cachePath = `${ws}.cache`;
-  const engine = () => {
-    const fp = new E.PoolFingerprinter({ script: path.join(REPO, 'dist', 'worker.js'), size: poolSize });
-    const reports = [];
-    const events = [];
-    const state = new E.EngineState(fp, (e) => e.type !== 'progress' && events.push(e.type) && e.type === 'report' && reports.push(performance.now()), { saveDelayMs: 3600e3, progressIntervalMs: 1000 });
-    return { state, reports, events };
-  };
+  const engine = () => engineOf(E);
   const { state, reports: coldReports } = engine();
   const reportAt = coldReports;
   await state.init({ config: { settings, include: [], exclude: [], roots: [{ path: ws, exclude: [] }], locate }, cachePath });

@@ -38,8 +38,8 @@ interface CacheHeader {
   build: string;
 }
 
-/** The CRC-32 of `data` (zlib's), or undefined where this Node has none. */
-const crc32Of = (data: Buffer): number | undefined => (typeof (zlib as { crc32?: unknown }).crc32 === 'function' ? (zlib as unknown as { crc32(d: Buffer): number }).crc32(data) : undefined);
+/** The CRC-32 of `data` (zlib's), or undefined where this Node has none (before 20.15). */
+const crc32Of = (data: Buffer): number | undefined => (typeof zlib.crc32 === 'function' ? zlib.crc32(data) : undefined);
 
 /** What names a bundle's build on its last lines (esbuild.js writes it: `//# neardupBuild=<id>`). */
 const BUILD_MARK = '//# neardupBuild=';
@@ -58,7 +58,7 @@ export function cacheHeaderOf(bundle: Buffer): CacheHeader | undefined {
 }
 
 /** The cache file of a bundle. */
-export const cacheFileOf = (bundleFile: string): string => `${bundleFile}.cache`;
+const cacheFileOf = (bundleFile: string): string => `${bundleFile}.cache`;
 
 /**
  * V8's data in `cache` when its header is `want`'s and the data its CRC-32; 'stale' when it names

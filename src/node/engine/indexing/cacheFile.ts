@@ -96,6 +96,9 @@ export class CorruptCache extends Error {}
 
 export class Reader {
   pos = 0;
+  /** The slab u32Pooled cuts its arrays from, and how much of it is cut. */
+  private slab: Uint32Array | null = null;
+  private slabUsed = 0;
   constructor(private readonly buf: Buffer) {}
 
   private need(n: number): void {
@@ -157,8 +160,6 @@ export class Reader {
     this.slabUsed += n;
     return out;
   }
-  private slab: Uint32Array | null = null;
-  private slabUsed = 0;
   private u32Into(out: Uint32Array, n: number): Uint32Array {
     this.need(4 * n);
     if (LITTLE_ENDIAN) new Uint8Array(out.buffer, out.byteOffset, 4 * n).set(this.buf.subarray(this.pos, this.pos + 4 * n));

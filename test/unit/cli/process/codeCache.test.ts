@@ -17,7 +17,7 @@ const FIXTURES = path.join(REPO, 'test', 'fixtures', 'workspace');
 const BUNDLES = ['cli.js', 'cliMain.js', 'cliExtras.js', 'nativeKernel.js', 'worker.js'];
 const CACHES = ['cliMain.js.cache', 'cliExtras.js.cache'];
 /** zlib.crc32 (Node 20.15 and later): without it no cache is written nor used. */
-const CRC = typeof (zlib as { crc32?: unknown }).crc32 === 'function';
+const CRC = typeof zlib.crc32 === 'function';
 
 /** A scan of the fixture workspace with `cli` (its JSON without the time; the trace's code cache lines). */
 function scan(cli: string, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []) {
